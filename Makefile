@@ -1,0 +1,57 @@
+# OpenRNIC top-level build. `make help` lists the targets.
+#
+# Each directory adds its own rules in <dir>/rules.mk; tests register
+# themselves in tests/list.d/*.list (one "name | command" per line) and
+# scripts/run-tests.sh runs them all with a closing "N passed, N failed" line.
+
+SHELL := /bin/bash
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := $(ROOT)/build
+JOBS ?= $(shell nproc)
+
+# Compiler settings shared by host/, sim/ and the native firmware build.
+CC ?= cc
+CXX ?= c++
+CWARN := -Wall -Wextra -Werror
+CSTD := -std=c11
+SAN ?= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CFLAGS_COMMON := $(CSTD) $(CWARN) -O2 -g -MMD -MP -I$(ROOT)/host/include
+
+.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean
+.DEFAULT_GOAL := help
+
+help:
+	@echo "OpenRNIC make targets"
+	@echo "  make sim      install missing deps, build everything, run the two-NIC demo"
+	@echo "  make test     install missing deps, run every test (closing line: N passed, N failed)"
+	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
+	@echo "  make bench    WRITE goodput table, written to build/bench/results.json"
+	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
+	@echo "  make deps     install missing Debian and pinned Python packages"
+	@echo "  make clean    remove build/"
+
+deps:
+	@bash $(ROOT)/scripts/install-deps.sh
+
+formats:
+	python3 $(ROOT)/scripts/genformats.py
+
+formats-check:
+	python3 $(ROOT)/scripts/genformats.py --check
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(ROOT)/rtl/rules.mk
+-include $(ROOT)/sim/rules.mk
+-include $(ROOT)/host/rules.mk
+-include $(ROOT)/firmware/rules.mk
+-include $(ROOT)/tests/rules.mk
+
+# `make test` builds what the registered tests need, then runs them.
+test: deps
+	$(MAKE) -C $(ROOT) test-build
+	bash $(ROOT)/scripts/run-tests.sh
+
+.PHONY: test-build
+test-build: $(TEST_BUILD_DEPS)

@@ -1,0 +1,67 @@
+// The packet-header record that flows between the transport engines and the
+// packet builder (rnic_pkt_tx) and parser (rnic_pkt_rx): every field of
+// Ethernet, IP, UDP, BTH and the extension headers the core uses, as one flat
+// vector. Field f of record h is h[rnic_hdr_pkg::HDR_f_LSB +: rnic_hdr_pkg::HDR_f_W].
+// (Flat rather than a packed struct: Icarus 11 and Yosys 0.23 disagree on
+// package types, and both accept package-scoped localparams.)
+
+package rnic_hdr_pkg;
+
+  localparam int HDR_ETH_DST_LSB = 0;
+  localparam int HDR_ETH_DST_W = 48;  // Ethernet destination
+  localparam int HDR_ETH_SRC_LSB = 48;
+  localparam int HDR_ETH_SRC_W = 48;  // Ethernet source
+  localparam int HDR_IPV6_LSB = 96;
+  localparam int HDR_IPV6_W = 1;  // 1: IPv6, 0: IPv4 (addresses in bits 31:0)
+  localparam int HDR_IP_SRC_LSB = 97;
+  localparam int HDR_IP_SRC_W = 128;
+  localparam int HDR_IP_DST_LSB = 225;
+  localparam int HDR_IP_DST_W = 128;
+  localparam int HDR_IP_TCLASS_LSB = 353;
+  localparam int HDR_IP_TCLASS_W = 8;  // IPv4 TOS byte or IPv6 traffic class
+  localparam int HDR_IP_TTL_LSB = 361;
+  localparam int HDR_IP_TTL_W = 8;  // IPv4 TTL or IPv6 hop limit
+  localparam int HDR_IP_FLOW_LABEL_LSB = 369;
+  localparam int HDR_IP_FLOW_LABEL_W = 20;  // IPv6 only
+  localparam int HDR_UDP_SPORT_LSB = 389;
+  localparam int HDR_UDP_SPORT_W = 16;  // UDP source port (destination is ROCEV2_UDP_PORT)
+  localparam int HDR_BTH_OPCODE_LSB = 405;
+  localparam int HDR_BTH_OPCODE_W = 8;
+  localparam int HDR_BTH_SE_LSB = 413;
+  localparam int HDR_BTH_SE_W = 1;  // solicited event
+  localparam int HDR_BTH_MIGREQ_LSB = 414;
+  localparam int HDR_BTH_MIGREQ_W = 1;
+  localparam int HDR_BTH_PAD_LSB = 415;
+  localparam int HDR_BTH_PAD_W = 2;  // pad bytes to a 4-byte multiple
+  localparam int HDR_BTH_PKEY_LSB = 417;
+  localparam int HDR_BTH_PKEY_W = 16;
+  localparam int HDR_BTH_DEST_QPN_LSB = 433;
+  localparam int HDR_BTH_DEST_QPN_W = 24;
+  localparam int HDR_BTH_ACKREQ_LSB = 457;
+  localparam int HDR_BTH_ACKREQ_W = 1;
+  localparam int HDR_BTH_PSN_LSB = 458;
+  localparam int HDR_BTH_PSN_W = 24;
+  localparam int HDR_HAS_RETH_LSB = 482;
+  localparam int HDR_HAS_RETH_W = 1;
+  localparam int HDR_RETH_VA_LSB = 483;
+  localparam int HDR_RETH_VA_W = 64;
+  localparam int HDR_RETH_RKEY_LSB = 547;
+  localparam int HDR_RETH_RKEY_W = 32;
+  localparam int HDR_RETH_LEN_LSB = 579;
+  localparam int HDR_RETH_LEN_W = 32;
+  localparam int HDR_HAS_AETH_LSB = 611;
+  localparam int HDR_HAS_AETH_W = 1;
+  localparam int HDR_AETH_SYNDROME_LSB = 612;
+  localparam int HDR_AETH_SYNDROME_W = 8;
+  localparam int HDR_AETH_MSN_LSB = 620;
+  localparam int HDR_AETH_MSN_W = 24;
+  localparam int HDR_HAS_IMMDT_LSB = 644;
+  localparam int HDR_HAS_IMMDT_W = 1;
+  localparam int HDR_IMMDT_LSB = 645;
+  localparam int HDR_IMMDT_W = 32;
+  localparam int HDR_PAYLOAD_LEN_LSB = 677;
+  localparam int HDR_PAYLOAD_LEN_W = 16;  // payload bytes in the payload stream (pad and ICRC excluded)
+
+  localparam int HDR_BITS = 693;
+
+endpackage

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Run one module testbench with Icarus at one data width.
+#   tests/rtl/run_tb.sh <tb dir> <DATA_WIDTH> [seed]
+# The tb dir holds tb.sv (top module `tb`, parameter DATA_WIDTH, reads +seed=N)
+# and sources.f (RTL files, one per line, relative to the repository root).
+# The testbench prints "TB PASS" when every check held; anything else fails.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$1; width=$2; seed=${3:-1}
+name=$(basename "$dir")
+out="$root/build/tb/$name-w$width"
+mkdir -p "$out"
+srcs=()
+while IFS= read -r f || [ -n "$f" ]; do
+  case "$f" in ''|'#'*) continue ;; esac
+  srcs+=("$root/$f")
+done < "$dir/sources.f"
+iverilog -g2012 -Wall -Wno-timescale -o "$out/tb.vvp" -s tb -P "tb.DATA_WIDTH=$width" \
+  "${srcs[@]}" "$dir/tb.sv"
+( cd "$out" && vvp -n tb.vvp "+seed=$seed" ) | tee "$out/run.log"
+grep -q "^TB PASS" "$out/run.log"
