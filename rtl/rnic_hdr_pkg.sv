@@ -5,6 +5,10 @@
 // (Flat rather than a packed struct: Icarus 11 and Yosys 0.23 disagree on
 // package types, and both accept package-scoped localparams.)
 
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
 package rnic_hdr_pkg;
 
   localparam int HDR_ETH_DST_LSB = 0;
@@ -65,3 +69,5 @@ package rnic_hdr_pkg;
   localparam int HDR_BITS = 693;
 
 endpackage
+
+`resetall

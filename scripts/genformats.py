@@ -117,7 +117,8 @@ def block_next(spec, i):
 # SystemVerilog package
 # --------------------------------------------------------------------------
 def gen_sv(spec, mems, consts, ctxs):
-    o = [f"// {BANNER}", "", "package rnic_pkg;", ""]
+    o = [f"// {BANNER}", "", "`resetall", "`timescale 1ns / 1ps", "`default_nettype none", "",
+         "package rnic_pkg;", ""]
 
     def lp(name, value, doc=""):
         c = f"  // {doc}" if doc else ""
@@ -170,6 +171,8 @@ def gen_sv(spec, mems, consts, ctxs):
     lp("REG_BLK_NEXT", 0x8)
     o.append("")
     o.append("endpackage")
+    o.append("")
+    o.append("`resetall")
     o.append("")
     return "\n".join(o)
 

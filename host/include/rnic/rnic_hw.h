@@ -138,7 +138,9 @@ typedef uint32_t rnic_be32;
 #define RNIC_WC_REM_OP_ERR 0xb /* peer answered NAK remote operational error */
 #define RNIC_WC_RETRY_EXC_ERR 0xc
 #define RNIC_WC_RNR_RETRY_EXC_ERR 0xd
-#define RNIC_WC_FATAL_ERR 0xf
+#define RNIC_WC_REM_INV_RD_REQ_ERR 0xf
+#define RNIC_WC_FATAL_ERR 0x13
+#define RNIC_WC_RESP_TIMEOUT_ERR 0x14
 #define RNIC_WC_GENERAL_ERR 0x15
 
 /* device: Device-wide sizes fixed by the formats (the data path's own sizes are RTL parameters, read from the DEV block). */
@@ -378,6 +380,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_NAK 0x448 /* ro: NAKs received */
 #define RNIC_REG_STAT_CQE 0x44c /* ro: CQEs written */
 #define RNIC_REG_STAT_LOC_PROT_ERR 0x450 /* ro: send WQEs failed by the local key check */
+#define RNIC_REG_STAT_CQ_OVERRUN 0x454 /* ro: CQEs dropped because their CQ was full (host consumer index from DB_CQ) */
+#define RNIC_REG_STAT_RX_ACCESS_ERR 0x458 /* ro: requests refused by the rkey, bounds or access check (NAK remote access error sent) */
 /* db: Doorbells: posted writes, never read in the fast path. */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000

@@ -1,0 +1,71 @@
+/* OpenRNIC host library: the backend ops table.
+ *
+ * A backend moves the library's register accesses and DMA mappings to a device:
+ * `sim` (the Verilator model, rnic_open_sim) today, `pci` (a real card through
+ * libpciaccess) later. Everything above this table is backend-independent.
+ * A backend author fills a struct rnic_backend_ops and calls rnic_open_backend.
+ */
+#ifndef RNIC_BACKEND_H
+#define RNIC_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rnic/verbs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rnic_backend_ops {
+	const char *name; /* "sim", "pci", ... */
+
+	/* Posted 32-bit write to BAR0 at byte offset off. Must not wait for the
+	 * device; writes reach the device in program order. */
+	void (*bar_write32)(void *priv, uint32_t off, uint32_t val);
+
+	/* 32-bit read from BAR0 at byte offset off; returns when the value is
+	 * known (the sim backend runs the simulation until the read completes).
+	 * Earlier posted writes are complete when the read returns. Not used in
+	 * the fast path (post_send, poll_cq). */
+	uint32_t (*bar_read32)(void *priv, uint32_t off);
+
+	/* Make [va, va + len) reachable by device DMA and return its bus address
+	 * in *bus_addr. The range must stay physically contiguous in bus space
+	 * (one MPT entry or ring describes it by its first byte). Returns 0 or an
+	 * errno value. */
+	int (*dma_map)(void *priv, void *va, size_t len, uint64_t *bus_addr);
+
+	/* Undo dma_map for the same va and len. Returns 0 or an errno value. */
+	int (*dma_unmap)(void *priv, void *va, size_t len);
+
+	/* Called by the library when a poll found nothing to do (rnic_poll_cq
+	 * returning 0, a busy CTX_STATUS). A real card's backend may do nothing
+	 * (or pause the CPU); the sim backend advances simulated time by one
+	 * cycle: in simulation the host CPU is infinitely fast and each empty
+	 * poll costs exactly one cycle. May be NULL. */
+	void (*progress)(void *priv);
+
+	/* Release the backend's state; called last by rnic_close_device (and by
+	 * rnic_open_backend when the open fails). May be NULL. */
+	void (*close)(void *priv);
+};
+
+/* Open a device behind ops. On success the context owns priv: it is released
+ * through ops->close. Walks the register block chain from BAR0 offset 0 and
+ * refuses a device whose blocks it does not understand. Returns NULL and sets
+ * errno on failure (ops->close has then been called):
+ *   EINVAL           ops or one of its mandatory entries is NULL
+ *   ENODEV           the DEV block or its ID does not match an OpenRNIC device,
+ *                    or a mandatory block (DEV, PORT, CTX, DB) is missing
+ *   EPROTONOSUPPORT  a known block has a major version this library does not know
+ *   EIO              the block chain is malformed (loop, out of BAR0, misaligned)
+ *   ENOMEM           out of memory
+ */
+struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void *priv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RNIC_BACKEND_H */

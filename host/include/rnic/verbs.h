@@ -1,0 +1,281 @@
+/* OpenRNIC host library: the verbs-shaped API.
+ *
+ * Names follow libibverbs (<infiniband/verbs.h>) with an rnic_ prefix; structure
+ * and field names are those of the ibv_* originals, so code written against
+ * libibverbs reads the same. Numeric values (access flags, opcodes, states,
+ * RNIC_WC_*, RNIC_IB_MTU_*) are the ibv values, defined once in docs/formats.toml and
+ * generated into <rnic/rnic_hw.h>.
+ *
+ * Conventions (as in libibverbs):
+ * - calls returning a pointer return NULL on failure and set errno;
+ * - calls returning int return 0 or a positive errno value;
+ * - rnic_poll_cq returns the number of completions or a negative errno value.
+ * The library is not thread-safe: serialize calls on one context.
+ * docs/api.md is the reference for every call.
+ */
+#ifndef RNIC_VERBS_H
+#define RNIC_VERBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rnic/rnic_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rnic_world; /* the simulator (sim/include/rnic_sim.h) */
+
+/* ---------------------------------------------------------------- enums */
+
+enum rnic_qp_type {
+	RNIC_QPT_RC = 2, /* IBV_QPT_RC */
+};
+
+/* enum ibv_qp_attr_mask, same bit values. */
+enum rnic_qp_attr_mask {
+	RNIC_QP_STATE = 1 << 0,
+	RNIC_QP_CUR_STATE = 1 << 1,
+	RNIC_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2, /* not supported */
+	RNIC_QP_ACCESS_FLAGS = 1 << 3,
+	RNIC_QP_PKEY_INDEX = 1 << 4,
+	RNIC_QP_PORT = 1 << 5,
+	RNIC_QP_QKEY = 1 << 6, /* not supported (UD only) */
+	RNIC_QP_AV = 1 << 7,
+	RNIC_QP_PATH_MTU = 1 << 8,
+	RNIC_QP_TIMEOUT = 1 << 9,
+	RNIC_QP_RETRY_CNT = 1 << 10,
+	RNIC_QP_RNR_RETRY = 1 << 11,
+	RNIC_QP_RQ_PSN = 1 << 12,
+	RNIC_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	RNIC_QP_ALT_PATH = 1 << 14, /* not supported */
+	RNIC_QP_MIN_RNR_TIMER = 1 << 15,
+	RNIC_QP_SQ_PSN = 1 << 16,
+	RNIC_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	RNIC_QP_PATH_MIG_STATE = 1 << 18, /* not supported */
+	RNIC_QP_CAP = 1 << 19, /* not supported */
+	RNIC_QP_DEST_QPN = 1 << 20,
+};
+
+/* enum ibv_send_flags, same bit values. */
+enum rnic_send_flags {
+	RNIC_SEND_FENCE = 1 << 0,
+	RNIC_SEND_SIGNALED = 1 << 1,
+	RNIC_SEND_SOLICITED = 1 << 2,
+	RNIC_SEND_INLINE = 1 << 3,
+};
+
+/* enum ibv_wc_flags, same bit values. */
+enum rnic_wc_flags {
+	RNIC_WC_GRH = 1 << 0,
+	RNIC_WC_WITH_IMM = 1 << 1,
+};
+
+/* ---------------------------------------------------------------- objects */
+
+/* The opened device. Opaque: the backend, the register block addresses found
+ * by walking the block chain, the resource tables. */
+struct rnic_device;
+
+struct rnic_context {
+	struct rnic_device *device;
+	int num_comp_vectors; /* always 0: no completion channels yet */
+};
+
+/* struct ibv_device_attr, the fields that mean something here, plus the
+ * device's own figures from the DEV block. */
+struct rnic_device_attr {
+	char fw_ver[64];         /* "<dev block major>.<minor>" */
+	uint32_t vendor_id;      /* PCI vendor ID */
+	uint32_t vendor_part_id; /* PCI device ID */
+	uint32_t hw_ver;         /* DEV block VERSION register (major << 16 | minor) */
+	uint64_t max_mr_size;
+	int max_qp;              /* QPs the library can create (QPN 0 and 1 are reserved) */
+	int max_qp_wr;           /* SQ entries per QP */
+	int max_sge;             /* SGEs per send WQE */
+	int max_cq;
+	int max_cqe;
+	int max_mr;
+	int max_pd;
+	int max_qp_rd_atom;
+	int max_qp_init_rd_atom;
+	uint8_t phys_port_cnt;   /* 1 */
+	/* OpenRNIC figures */
+	uint32_t data_width;     /* data-path width in bits */
+	uint32_t clock_mhz;      /* stated core clock */
+	uint32_t max_inflight;   /* send WQEs a QP may have unacknowledged */
+	uint32_t max_inline_data;
+	uint8_t mac[6];          /* port 1 MAC address, mac[0] first on the wire */
+};
+
+struct rnic_pd {
+	struct rnic_context *context;
+	uint32_t handle; /* protection domain number (the PD field of MPT and QPC) */
+};
+
+struct rnic_mr {
+	struct rnic_context *context;
+	struct rnic_pd *pd;
+	void *addr;
+	size_t length;
+	uint32_t handle; /* MPT index */
+	uint32_t lkey;
+	uint32_t rkey;   /* equal to lkey */
+};
+
+struct rnic_cq {
+	struct rnic_context *context;
+	void *cq_context;
+	uint32_t handle; /* CQ number */
+	int cqe;         /* entries in the ring (a power of two, >= the request) */
+};
+
+struct rnic_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;    /* must be 0: no receive queue yet */
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;   /* must be 0: no receive queue yet */
+	uint32_t max_inline_data;
+};
+
+struct rnic_qp_init_attr {
+	void *qp_context;
+	struct rnic_cq *send_cq;
+	struct rnic_cq *recv_cq;
+	void *srq;               /* must be NULL */
+	struct rnic_qp_cap cap;
+	enum rnic_qp_type qp_type;
+	int sq_sig_all;          /* every WQE signaled, whatever its send_flags */
+};
+
+union rnic_gid {
+	uint8_t raw[16];
+};
+
+struct rnic_global_route {
+	union rnic_gid dgid;     /* IPv6 GID, or IPv4-mapped ::ffff:a.b.c.d (sends IPv4) */
+	uint32_t flow_label;     /* 20 bits; 0 = derive from the QP numbers */
+	uint8_t sgid_index;      /* index into the port GID table */
+	uint8_t hop_limit;       /* IPv4 TTL / IPv6 hop limit; 0 = RNIC_IPV4_DEFAULT_TTL */
+	uint8_t traffic_class;
+};
+
+struct rnic_ah_attr {
+	struct rnic_global_route grh;
+	uint16_t dlid;           /* unused on RoCE */
+	uint8_t sl;              /* unused */
+	uint8_t src_path_bits;   /* unused */
+	uint8_t static_rate;     /* unused */
+	uint8_t is_global;       /* must be 1: RoCE always carries a GRH */
+	uint8_t port_num;        /* unused: the device has port 1 only */
+	uint8_t dmac[6];         /* next-hop MAC address, dmac[0] first on the wire */
+};
+
+struct rnic_qp_attr {
+	uint32_t qp_state;        /* RNIC_QPS_* (enum ibv_qp_state) */
+	uint32_t cur_qp_state;
+	uint32_t path_mtu;       /* RNIC_IB_MTU_* (enum ibv_mtu) */
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t dest_qp_num;
+	unsigned int qp_access_flags;
+	struct rnic_qp_cap cap;
+	struct rnic_ah_attr ah_attr;
+	uint16_t pkey_index;     /* must be 0 */
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t min_rnr_timer;
+	uint8_t port_num;        /* must be 1 */
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+};
+
+struct rnic_qp {
+	struct rnic_context *context;
+	void *qp_context;
+	struct rnic_pd *pd;
+	struct rnic_cq *send_cq;
+	struct rnic_cq *recv_cq;
+	uint32_t handle;
+	uint32_t qp_num;
+	uint32_t state;          /* RNIC_QPS_* as the library last set it */
+	enum rnic_qp_type qp_type;
+};
+
+/* struct ibv_sge. (struct rnic_sge is the 16-byte wire SGE of rnic_hw.h.) */
+struct rnic_sg_entry {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+struct rnic_send_wr {
+	uint64_t wr_id;
+	struct rnic_send_wr *next;
+	struct rnic_sg_entry *sg_list;
+	int num_sge;
+	uint32_t opcode;         /* RNIC_WR_* (enum ibv_wr_opcode) */
+	unsigned int send_flags; /* RNIC_SEND_* */
+	uint32_t imm_data;       /* network byte order, as ibv's __be32 imm_data */
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t remote_addr;
+			uint64_t compare_add;
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+	} wr;
+};
+
+struct rnic_wc {
+	uint64_t wr_id;
+	uint32_t status;         /* RNIC_WC_* status (enum ibv_wc_status) */
+	uint32_t opcode;         /* RNIC_WC_* opcode (enum ibv_wc_opcode) */
+	uint32_t vendor_err;     /* AETH syndrome of the NAK that ended the WQE, else 0 */
+	uint32_t byte_len;
+	uint32_t imm_data;       /* network byte order */
+	uint32_t qp_num;
+	uint32_t src_qp;
+	unsigned int wc_flags;   /* RNIC_WC_GRH, RNIC_WC_WITH_IMM */
+};
+
+/* ---------------------------------------------------------------- calls */
+
+/* Device. */
+struct rnic_context *rnic_open_sim(struct rnic_world *world, int nic_index);
+int rnic_close_device(struct rnic_context *context);
+int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *device_attr);
+
+/* Protection domains and memory regions. */
+struct rnic_pd *rnic_alloc_pd(struct rnic_context *context);
+int rnic_dealloc_pd(struct rnic_pd *pd);
+struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int access);
+int rnic_dereg_mr(struct rnic_mr *mr);
+
+/* Completion queues. */
+struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe);
+int rnic_destroy_cq(struct rnic_cq *cq);
+int rnic_poll_cq(struct rnic_cq *cq, int num_entries, struct rnic_wc *wc);
+
+/* Queue pairs. */
+struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *qp_init_attr);
+int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask);
+int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
+		  struct rnic_qp_init_attr *init_attr);
+int rnic_destroy_qp(struct rnic_qp *qp);
+int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr);
+
+/* Strings. */
+const char *rnic_wc_status_str(uint32_t status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RNIC_VERBS_H */

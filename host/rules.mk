@@ -1,0 +1,61 @@
+# Host library: build/host/librnic.a (and an ASan/UBSan twin for the tests).
+#
+#   make host-lib     build/host/librnic.a        (CFLAGS_COMMON)
+#   make host-tests   build/host/tests/test_*     (unit tests, sanitizers, fake backend)
+#
+# The sim backend (host/src/backend_sim.c, rnic_open_sim) is compiled into the
+# library when the simulator's header sim/include/rnic_sim.h exists. A program
+# that calls rnic_open_sim links build/host/librnic.a, build/sim/librnic_sim.a
+# and what the simulator needs (see sim/rules.mk), e.g.
+#   $(CC) prog.o $(HOST_LIB) $(SIM_LIB) ... -lstdc++
+# The unit tests use a fake backend and never need the simulator.
+
+HOST_DIR := $(ROOT)/host
+HOST_BUILD := $(BUILD)/host
+HOST_LIB := $(HOST_BUILD)/librnic.a
+HOST_SAN_LIB := $(HOST_BUILD)/librnic-san.a
+
+HOST_SIM_HEADER := $(wildcard $(ROOT)/sim/include/rnic_sim.h)
+HOST_SRCS := $(filter-out $(HOST_DIR)/src/backend_sim.c,$(wildcard $(HOST_DIR)/src/*.c))
+ifneq ($(HOST_SIM_HEADER),)
+HOST_SRCS += $(HOST_DIR)/src/backend_sim.c
+endif
+
+HOST_CFLAGS := $(CFLAGS_COMMON) -I$(HOST_DIR)/src -I$(ROOT)/sim/include
+HOST_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj/%.o,$(HOST_SRCS))
+HOST_SAN_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj-san/%.o,$(HOST_SRCS))
+
+HOST_TEST_SRCS := $(wildcard $(ROOT)/tests/host/test_*.c)
+HOST_TEST_BINS := $(patsubst $(ROOT)/tests/host/%.c,$(HOST_BUILD)/tests/%,$(HOST_TEST_SRCS))
+
+.PHONY: host-lib host-tests
+host-lib: $(HOST_LIB)
+host-tests: $(HOST_TEST_BINS)
+
+$(HOST_BUILD)/obj/%.o: $(HOST_DIR)/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_BUILD)/obj-san/%.o: $(HOST_DIR)/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $(SAN) -c $< -o $@
+
+$(HOST_LIB): $(HOST_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(HOST_SAN_LIB): $(HOST_SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# Unit tests link only the library's backend-independent objects: the
+# archive member backend_sim.o is never pulled in by a fake-backend test.
+$(HOST_BUILD)/tests/%: $(ROOT)/tests/host/%.c $(HOST_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $(SAN) -I$(ROOT)/tests/host $< $(HOST_SAN_LIB) -o $@
+
+-include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
+
+TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS)

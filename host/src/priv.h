@@ -1,0 +1,112 @@
+/* OpenRNIC host library: internal objects shared by the .c files. */
+#ifndef RNIC_PRIV_H
+#define RNIC_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rnic/backend.h"
+#include "rnic/rnic_hw.h"
+#include "rnic/verbs.h"
+
+/* Library limits (see rnic_query_device). */
+#define RNIC_LIB_MAX_QP_WR (1u << 15)   /* SQ PI travels mod 2^16 in DB_SQ */
+#define RNIC_LIB_MAX_CQE (1u << 15)     /* CQ CI travels mod 2^16 in DB_CQ */
+#define RNIC_LIB_MAX_QPS (1u << 16)     /* QPN is 16 bits wide in DB_SQ */
+#define RNIC_LIB_MAX_CQS (1u << 16)     /* CQN is 16 bits wide in QPC and DB_CQ */
+#define RNIC_LIB_MAX_MRS (1u << 24)     /* MPT index is key >> 8 */
+#define RNIC_LIB_MAX_PDS ((1u << 16) - 1) /* PD is 16 bits wide; PD 0 unused */
+#define RNIC_LIB_MAX_RD_ATOM 16
+#define RNIC_LIB_CTX_POLLS 100000u      /* CTX_STATUS polls before ETIMEDOUT */
+#define RNIC_LIB_MAX_BLOCKS 64          /* register blocks walked before EIO */
+#define RNIC_BLK_MAJOR 1                /* block major version this library knows */
+
+/* A set of small integers [lo, n) handed out lowest-first from a hint. */
+struct rnic_idx {
+	uint8_t *used;
+	uint32_t lo, n, hint;
+};
+
+struct rnic_device {
+	struct rnic_context context; /* handed to the user */
+	const struct rnic_backend_ops *ops;
+	void *priv;
+	size_t page_size;
+
+	/* Block bases found by walking the chain from offset 0. */
+	uint32_t blk_dev, blk_port, blk_ctx, blk_stat, blk_db;
+	uint32_t dev_version;
+
+	/* DEV block figures. */
+	uint32_t dev_id, data_width, clock_mhz, num_qps, num_mrs, num_cqs, max_inflight;
+
+	struct rnic_idx pd_idx, mr_idx, cq_idx, qp_idx;
+	uint8_t *mr_tag;               /* last tag handed out per MPT index */
+	struct rnic_qp_priv **qp_table; /* by QPN */
+	struct rnic_cq_priv **cq_table; /* by CQN */
+	unsigned int n_pd, n_mr, n_cq, n_qp;
+};
+
+struct rnic_pd_priv {
+	struct rnic_pd pd;
+	unsigned int refcnt; /* MRs and QPs */
+};
+
+struct rnic_mr_priv {
+	struct rnic_mr mr;
+	uint64_t bus_addr;
+};
+
+struct rnic_cq_priv {
+	struct rnic_cq cq;
+	struct rnic_cqe *ring;
+	size_t ring_bytes;
+	uint64_t bus_addr;
+	uint32_t log_size;
+	uint32_t ci;       /* consumer index, free running */
+	uint32_t ci_db;    /* consumer index last written to DB_CQ */
+	unsigned int refcnt; /* QPs */
+};
+
+struct rnic_qp_priv {
+	struct rnic_qp qp;
+	struct rnic_qp_attr attr; /* software copy of every attribute */
+	struct rnic_qp_cap cap;
+	int sq_sig_all;
+	struct rnic_wqe *sq;
+	size_t sq_bytes;
+	uint64_t sq_bus;
+	uint32_t sq_log;
+	uint32_t sq_head; /* producer index, free running */
+	uint32_t sq_tail; /* oldest WQE not yet completed, free running */
+	uint64_t *wrid;   /* wr_id per SQ slot */
+};
+
+static inline struct rnic_device *rnic_dev(struct rnic_context *c) { return c->device; }
+static inline struct rnic_pd_priv *pd_priv(struct rnic_pd *p) { return (struct rnic_pd_priv *)p; }
+static inline struct rnic_mr_priv *mr_priv(struct rnic_mr *m) { return (struct rnic_mr_priv *)m; }
+static inline struct rnic_cq_priv *cq_priv(struct rnic_cq *c) { return (struct rnic_cq_priv *)c; }
+static inline struct rnic_qp_priv *qp_priv(struct rnic_qp *q) { return (struct rnic_qp_priv *)q; }
+
+/* Register addresses: the generated map gives absolute addresses; the library
+ * adds each register's offset inside its block to the base it found. */
+#define RNIC_DEV_REG(d, r) ((d)->blk_dev + ((r) - RNIC_BLK_DEV_BASE))
+#define RNIC_PORT_REG(d, r) ((d)->blk_port + ((r) - RNIC_BLK_PORT_BASE))
+#define RNIC_CTX_REG(d, r) ((d)->blk_ctx + ((r) - RNIC_BLK_CTX_BASE))
+#define RNIC_DB_REG(d, r) ((d)->blk_db + ((r) - RNIC_BLK_DB_BASE))
+
+/* device.c */
+uint32_t rnic_read32(struct rnic_device *d, uint32_t off);
+void rnic_write32(struct rnic_device *d, uint32_t off, uint32_t val);
+void rnic_progress(struct rnic_device *d);
+void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val);
+int rnic_ctx_write(struct rnic_device *d, unsigned int table, uint32_t index,
+		   const uint32_t *words, unsigned int nwords);
+void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus);
+void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes);
+int rnic_idx_init(struct rnic_idx *x, uint32_t lo, uint32_t n);
+int64_t rnic_idx_alloc(struct rnic_idx *x);
+void rnic_idx_free(struct rnic_idx *x, uint32_t i);
+void rnic_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* RNIC_PRIV_H */

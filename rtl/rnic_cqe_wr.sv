@@ -1,0 +1,213 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * CQE writer.
+ *
+ * Writes one 32-byte CQE per request into the CQ ring in host memory, in two
+ * DMA writes: bytes 0..30 (the body), then, only after the body's write
+ * response, byte 31 (the owner byte, bit 0 = phase). A host that sees the
+ * owner bit flip may therefore read the body (the owner-bit contract of
+ * docs/ARCHITECTURE.md). The phase is 1 on the first pass over the ring and
+ * flips at each wrap. A CQE for an invalid CQ is dropped; so is one for a full
+ * CQ (producer index - consumer index from DB_CQ == size), counted as overrun.
+ */
+module rnic_cqe_wr #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int CQN_WIDTH = 10
+) (
+    input  wire logic                          clk,
+    input  wire logic                          rst,
+
+    input  wire logic                          s_cqe_valid,
+    output      logic                          s_cqe_ready,
+    input  wire logic [15:0]                   s_cqe_cqn,
+    input  wire logic [23:0]                   s_cqe_qpn,
+    input  wire logic [15:0]                   s_cqe_wqe_counter,
+    input  wire logic [7:0]                    s_cqe_opcode,
+    input  wire logic [7:0]                    s_cqe_status,
+    input  wire logic [31:0]                   s_cqe_byte_len,
+    input  wire logic [23:0]                   s_cqe_src_qp,
+    input  wire logic [7:0]                    s_cqe_syndrome,
+
+    output      logic                          cqc_rd_en,
+    output      logic [CQN_WIDTH-1:0]          cqc_rd_addr,
+    input  wire logic [rnic_pkg::CQC_BITS-1:0] cqc_rd_data,
+
+    input  wire logic                          cq_reset_valid,
+    input  wire logic [CQN_WIDTH-1:0]          cq_reset_cqn,
+    input  wire logic                          db_cq_valid,
+    input  wire logic [15:0]                   db_cq_cqn,
+    input  wire logic [15:0]                   db_cq_ci,
+
+    output      logic [63:0]                   m_axis_desc_addr,
+    output      logic [31:0]                   m_axis_desc_len,
+    output      logic                          m_axis_desc_valid,
+    input  wire logic                          m_axis_desc_ready,
+    output      logic [DATA_WIDTH-1:0]         m_axis_data_tdata,
+    output      logic [KEEP_WIDTH-1:0]         m_axis_data_tkeep,
+    output      logic                          m_axis_data_tvalid,
+    input  wire logic                          m_axis_data_tready,
+    output      logic                          m_axis_data_tlast,
+    input  wire logic                          s_status_valid,
+    input  wire logic                          s_status_error,
+
+    output      logic                          stat_cqe,
+    output      logic                          stat_cq_overrun
+);
+
+    localparam int NUM_CQS = 2 ** CQN_WIDTH;
+    localparam int CQE_BYTES = rnic_pkg::CQE_BYTES_TOTAL;
+    localparam int BODY_BYTES = rnic_pkg::CQE_OWNER_OFF;
+    localparam int BODY_BEATS = (BODY_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int IMG_BITS = BODY_BEATS * DATA_WIDTH;
+
+    initial begin
+        if (rnic_pkg::CQE_OWNER_OFF != CQE_BYTES - 1) begin
+            $error("rnic_cqe_wr: the owner byte must be the last byte of the CQE (%m)");
+            $finish;
+        end
+    end
+
+    logic [15:0] pi_mem [NUM_CQS];
+    logic        phase_mem [NUM_CQS];
+    logic [15:0] ci_mem [NUM_CQS];
+
+    typedef enum logic [2:0] {
+        S_IDLE,       // take a request, read the CQ context
+        S_CQC,        // check the CQ, compute the slot
+        S_BODY_DESC,  // write bytes 0..30
+        S_BODY_DATA,
+        S_BODY_WAIT,  // wait for the body's write response
+        S_OWN_DESC,   // then the owner byte
+        S_OWN_DATA,
+        S_OWN_WAIT
+    } state_t;
+
+    state_t               state_reg;
+    logic [CQN_WIDTH-1:0] cqn_reg;
+    logic [IMG_BITS-1:0]  img_reg;       // CQE body, little-endian bytes
+    logic [4:0]           beat_reg;
+    logic [63:0]          addr_reg;
+    logic [15:0]          pi_reg;
+    logic                 phase_reg;
+
+    wire        cqc_valid = cqc_rd_data[rnic_pkg::CQC_VALID_LSB +: rnic_pkg::CQC_VALID_W];
+    wire [4:0]  cqc_log   = cqc_rd_data[rnic_pkg::CQC_LOG_SIZE_LSB +: rnic_pkg::CQC_LOG_SIZE_W];
+    wire [63:0] cqc_base  = cqc_rd_data[rnic_pkg::CQC_BASE_LSB +: rnic_pkg::CQC_BASE_W];
+    wire [15:0] cq_mask   = (16'd1 << cqc_log) - 16'd1;
+    wire [15:0] cq_used   = pi_mem[cqn_reg] - ci_mem[cqn_reg];
+    wire [15:0] cq_slot   = pi_mem[cqn_reg] & cq_mask;
+    logic       cqn_bad_reg;   // the requested CQ number is beyond the table
+
+    assign s_cqe_ready = state_reg == S_IDLE;
+    assign cqc_rd_en = s_cqe_valid && s_cqe_ready;
+    assign cqc_rd_addr = s_cqe_cqn[CQN_WIDTH-1:0];
+
+    assign m_axis_desc_valid = state_reg == S_BODY_DESC || state_reg == S_OWN_DESC;
+    assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? addr_reg + 64'(BODY_BYTES) : addr_reg;
+    assign m_axis_desc_len = (state_reg == S_OWN_DESC) ? 32'd1 : 32'(BODY_BYTES);
+
+    always_comb begin
+        m_axis_data_tvalid = 1'b0;
+        m_axis_data_tdata = '0;
+        m_axis_data_tkeep = '0;
+        m_axis_data_tlast = 1'b0;
+        if (state_reg == S_BODY_DATA) begin
+            m_axis_data_tvalid = 1'b1;
+            m_axis_data_tdata = img_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH];
+            for (int i = 0; i < KEEP_WIDTH; i++)
+                m_axis_data_tkeep[i] = 32'(beat_reg) * KEEP_WIDTH + i < BODY_BYTES;
+            m_axis_data_tlast = 32'(beat_reg) == BODY_BEATS - 1;
+        end else if (state_reg == S_OWN_DATA) begin
+            m_axis_data_tvalid = 1'b1;
+            m_axis_data_tdata[7:0] = {7'h0, phase_reg};
+            m_axis_data_tkeep[0] = 1'b1;
+            m_axis_data_tlast = 1'b1;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        stat_cqe <= 1'b0;
+        stat_cq_overrun <= 1'b0;
+        case (state_reg)
+            S_IDLE: begin
+                if (s_cqe_valid) begin
+                    cqn_reg <= s_cqe_cqn[CQN_WIDTH-1:0];
+                    cqn_bad_reg <= s_cqe_cqn >= 16'(NUM_CQS);
+                    img_reg <= '0;
+                    img_reg[8 * rnic_pkg::CQE_QPN_OFF +: 32] <= {8'h0, s_cqe_qpn};
+                    img_reg[8 * rnic_pkg::CQE_WQE_COUNTER_OFF +: 16] <= s_cqe_wqe_counter;
+                    img_reg[8 * rnic_pkg::CQE_OPCODE_OFF +: 8] <= s_cqe_opcode;
+                    img_reg[8 * rnic_pkg::CQE_STATUS_OFF +: 8] <= s_cqe_status;
+                    img_reg[8 * rnic_pkg::CQE_BYTE_LEN_OFF +: 32] <= s_cqe_byte_len;
+                    img_reg[8 * rnic_pkg::CQE_SRC_QP_OFF +: 32] <= {8'h0, s_cqe_src_qp};
+                    img_reg[8 * rnic_pkg::CQE_SYNDROME_OFF +: 8] <= s_cqe_syndrome;
+                    state_reg <= S_CQC;
+                end
+            end
+            S_CQC: begin
+                pi_reg <= pi_mem[cqn_reg];
+                phase_reg <= phase_mem[cqn_reg];
+                addr_reg <= cqc_base + (64'(cq_slot) << rnic_pkg::CQE_LOG_BYTES);
+                beat_reg <= '0;
+                if (!cqc_valid || cqn_bad_reg) begin
+                    state_reg <= S_IDLE;
+                end else if (32'(cq_used) >= (32'd1 << cqc_log)) begin
+                    stat_cq_overrun <= 1'b1;
+                    state_reg <= S_IDLE;
+                end else begin
+                    state_reg <= S_BODY_DESC;
+                end
+            end
+            S_BODY_DESC: if (m_axis_desc_ready) state_reg <= S_BODY_DATA;
+            S_BODY_DATA: begin
+                if (m_axis_data_tready) begin
+                    beat_reg <= beat_reg + 1'b1;
+                    if (m_axis_data_tlast) state_reg <= S_BODY_WAIT;
+                end
+            end
+            S_BODY_WAIT: if (s_status_valid) state_reg <= S_OWN_DESC;
+            S_OWN_DESC: if (m_axis_desc_ready) state_reg <= S_OWN_DATA;
+            S_OWN_DATA: if (m_axis_data_tready) state_reg <= S_OWN_WAIT;
+            S_OWN_WAIT: begin
+                if (s_status_valid) begin
+                    stat_cqe <= 1'b1;
+                    state_reg <= S_IDLE;
+                end
+            end
+            default: state_reg <= S_IDLE;
+        endcase
+        if (rst) begin
+            state_reg <= S_IDLE;
+            stat_cqe <= 1'b0;
+            stat_cq_overrun <= 1'b0;
+        end
+    end
+
+    // producer index and phase advance when the owner byte is out
+    wire cqe_done = state_reg == S_OWN_WAIT && s_status_valid;
+    wire [15:0] pi_next = pi_reg + 16'd1;
+    always_ff @(posedge clk) begin
+        if (cq_reset_valid) begin
+            pi_mem[cq_reset_cqn] <= '0;
+            phase_mem[cq_reset_cqn] <= 1'b1;
+            ci_mem[cq_reset_cqn] <= '0;
+        end else begin
+            if (cqe_done) begin
+                pi_mem[cqn_reg] <= pi_next;
+                if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_reg;
+            end
+            if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
+        end
+    end
+
+    // a failed host write cannot be reported through the CQ it targets;
+    // the memory model and a real root complex log it
+    wire unused_ok = ^{s_status_error, cqc_rd_data};
+
+endmodule
+
+`resetall

@@ -1,0 +1,307 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * BAR0 register file behind an AXI4-Lite slave (32-bit data).
+ *
+ * Self-describing blocks (TYPE, VERSION, NEXT at +0/+4/+8 of each block; the
+ * layout comes from docs/formats.toml via rnic_pkg): device identity and
+ * capabilities, port MAC and GID table, the context window, the counters and
+ * the doorbells. Doorbell writes become single-beat pulses toward the
+ * scheduler; a doorbell that cannot be accepted holds the write response, so
+ * no doorbell is ever lost. Counters are 32-bit, wrapping, incremented by the
+ * data path through stat_inc (one 16-bit increment per counter per cycle).
+ */
+module rnic_regs #(
+    parameter int AXIL_ADDR_WIDTH = 16,
+    parameter int DATA_WIDTH = 64,
+    parameter int QPN_WIDTH = 10,
+    parameter int MR_INDEX_WIDTH = 12,
+    parameter int CQN_WIDTH = 10,
+    parameter int INFLIGHT_LOG2 = 4,
+    // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
+    parameter int STAT_COUNT = 20,
+    parameter int CTX_BITS = 32 * 32
+) (
+    input  wire logic                       clk,
+    input  wire logic                       rst,
+
+    input  wire logic [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
+    input  wire logic [2:0]                 s_axil_awprot,
+    input  wire logic                       s_axil_awvalid,
+    output      logic                       s_axil_awready,
+    input  wire logic [31:0]                s_axil_wdata,
+    input  wire logic [3:0]                 s_axil_wstrb,
+    input  wire logic                       s_axil_wvalid,
+    output      logic                       s_axil_wready,
+    output      logic [1:0]                 s_axil_bresp,
+    output      logic                       s_axil_bvalid,
+    input  wire logic                       s_axil_bready,
+    input  wire logic [AXIL_ADDR_WIDTH-1:0] s_axil_araddr,
+    input  wire logic [2:0]                 s_axil_arprot,
+    input  wire logic                       s_axil_arvalid,
+    output      logic                       s_axil_arready,
+    output      logic [31:0]                s_axil_rdata,
+    output      logic [1:0]                 s_axil_rresp,
+    output      logic                       s_axil_rvalid,
+    input  wire logic                       s_axil_rready,
+
+    // port configuration
+    output      logic [47:0]                cfg_port_mac,
+    output      logic [4*128-1:0]           cfg_gid,
+
+    // context window: one write per CTX_CMD
+    output      logic                       ctx_wr_valid,
+    output      logic [3:0]                 ctx_wr_table,
+    output      logic [23:0]                ctx_wr_index,
+    output      logic [CTX_BITS-1:0]        ctx_wr_data,
+
+    // doorbells
+    output      logic                       db_sq_valid,
+    input  wire logic                       db_sq_ready,
+    output      logic [15:0]                db_sq_qpn,
+    output      logic [15:0]                db_sq_pi,
+    output      logic                       db_cq_valid,
+    output      logic [15:0]                db_cq_cqn,
+    output      logic [15:0]                db_cq_ci,
+
+    input  wire logic [STAT_COUNT*16-1:0]   stat_inc
+);
+
+    localparam int GIDS = 4;
+    localparam int CTX_WORDS = CTX_BITS / 32;
+    localparam logic [1:0] RESP_OKAY = 2'b00;
+    localparam logic [1:0] RESP_SLVERR = 2'b10;
+
+    initial begin
+        if (rnic_pkg::GID_TABLE_SIZE != GIDS || rnic_pkg::CTX_WORDS != CTX_WORDS) begin
+            $error("rnic_regs: GID table or context window size differs from rnic_pkg (%m)");
+            $finish;
+        end
+        if ((rnic_pkg::REG_STAT_RX_ACCESS_ERR - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
+            $error("rnic_regs: STAT_COUNT differs from the counter block in rnic_pkg (%m)");
+            $finish;
+        end
+    end
+
+    // word address of a register; BAR0 is 64 KiB
+    function automatic logic [13:0] waddr(input logic [31:0] byte_addr);
+        logic unused_bits;
+        unused_bits = ^{byte_addr[31:16], byte_addr[1:0]};
+        return byte_addr[15:2];
+    endfunction
+
+    // ------------------------------------------------------------------
+    // state
+    // ------------------------------------------------------------------
+    logic [31:0] scratch_reg;
+    logic [47:0] port_mac_reg;
+    logic [31:0] gid_reg [GIDS*4];
+    logic [31:0] ctx_data_reg [CTX_WORDS];
+    logic        ctx_err_reg;
+    logic [31:0] stat_reg [STAT_COUNT];
+
+    // write channel: AW and W are taken together, the response is held while a
+    // doorbell waits for the scheduler
+    logic        bvalid_reg;
+    logic [1:0]  bresp_reg;
+    logic        db_pending_reg;
+    logic [31:0] db_word_reg;
+
+    logic        rvalid_reg;
+    logic [31:0] rdata_reg;
+    logic [1:0]  rresp_reg;
+
+    wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg;
+    wire [13:0] wa = s_axil_awaddr[AXIL_ADDR_WIDTH-1:2];
+
+    assign s_axil_awready = wr_fire;
+    assign s_axil_wready = wr_fire;
+    assign s_axil_bvalid = bvalid_reg;
+    assign s_axil_bresp = bresp_reg;
+
+    assign db_sq_valid = db_pending_reg;
+    assign db_sq_qpn = db_word_reg[31:16];
+    assign db_sq_pi = db_word_reg[15:0];
+
+    // unused AXI4-Lite sideband
+    wire unused_prot = ^{s_axil_awprot, s_axil_arprot};
+
+    logic        ctx_cmd_ok;
+    logic [3:0]  cmd_table;
+    logic [3:0]  cmd_op;
+    logic [23:0] cmd_index;
+    always_comb begin
+        cmd_table = s_axil_wdata[3:0];
+        cmd_op = s_axil_wdata[7:4];
+        cmd_index = s_axil_wdata[31:8];
+        ctx_cmd_ok = 1'b0;
+        if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0]) begin
+            if (cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << QPN_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_MPT[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << MR_INDEX_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_CQC[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
+        end
+    end
+
+    always_comb begin
+        for (int i = 0; i < CTX_WORDS; i++) ctx_wr_data[32*i +: 32] = ctx_data_reg[i];
+        for (int i = 0; i < GIDS * 4; i++) begin
+            // word 0 of an entry holds the most significant 32 bits
+            cfg_gid[128 * (i / 4) + 32 * (3 - (i % 4)) +: 32] = gid_reg[i];
+        end
+    end
+    assign cfg_port_mac = port_mac_reg;
+
+    always_ff @(posedge clk) begin
+        ctx_wr_valid <= 1'b0;
+        db_cq_valid <= 1'b0;
+
+        if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
+        if (db_pending_reg && db_sq_ready) begin
+            db_pending_reg <= 1'b0;
+            bvalid_reg <= 1'b1;
+            bresp_reg <= RESP_OKAY;
+        end
+
+        if (wr_fire) begin
+            bvalid_reg <= 1'b1;
+            bresp_reg <= RESP_OKAY;
+            if (wa == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin
+                scratch_reg <= s_axil_wdata;
+            end else if (wa == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin
+                port_mac_reg[31:0] <= s_axil_wdata;
+            end else if (wa == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin
+                port_mac_reg[47:32] <= s_axil_wdata[15:0];
+            end else if (wa >= waddr(rnic_pkg::REG_PORT_GID)
+                         && wa < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
+                gid_reg[4'(wa - waddr(rnic_pkg::REG_PORT_GID))] <= s_axil_wdata;
+            end else if (wa >= waddr(rnic_pkg::REG_CTX_DATA)
+                         && wa < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
+                ctx_data_reg[5'(wa - waddr(rnic_pkg::REG_CTX_DATA))] <= s_axil_wdata;
+            end else if (wa == waddr(rnic_pkg::REG_CTX_CMD)) begin
+                ctx_err_reg <= !ctx_cmd_ok;
+                if (ctx_cmd_ok) begin
+                    ctx_wr_valid <= 1'b1;
+                    ctx_wr_table <= cmd_table;
+                    ctx_wr_index <= cmd_index;
+                end
+            end else if (wa == waddr(rnic_pkg::REG_DB_SQ)) begin
+                // the response waits until the scheduler has taken the doorbell
+                bvalid_reg <= 1'b0;
+                db_pending_reg <= 1'b1;
+                db_word_reg <= s_axil_wdata;
+            end else if (wa == waddr(rnic_pkg::REG_DB_CQ)) begin
+                db_cq_valid <= 1'b1;
+                db_cq_cqn <= s_axil_wdata[31:16];
+                db_cq_ci <= s_axil_wdata[15:0];
+            end else begin
+                // read-only or unmapped
+                bresp_reg <= RESP_SLVERR;
+            end
+        end
+
+        for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= stat_reg[i] + 32'(stat_inc[16*i +: 16]);
+
+        if (rst) begin
+            bvalid_reg <= 1'b0;
+            bresp_reg <= RESP_OKAY;
+            db_pending_reg <= 1'b0;
+            ctx_wr_valid <= 1'b0;
+            ctx_err_reg <= 1'b0;
+            db_cq_valid <= 1'b0;
+            scratch_reg <= '0;
+            port_mac_reg <= '0;
+            for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
+            for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= '0;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // read channel
+    // ------------------------------------------------------------------
+    wire [13:0] ra = s_axil_araddr[AXIL_ADDR_WIDTH-1:2];
+    assign s_axil_arready = !rvalid_reg;
+    assign s_axil_rvalid = rvalid_reg;
+    assign s_axil_rdata = rdata_reg;
+    assign s_axil_rresp = rresp_reg;
+
+    function automatic logic [31:0] blk_hdr(input logic [13:0] a, input logic [31:0] base,
+                                             input logic [31:0] typ, input logic [31:0] ver,
+                                             input logic [31:0] nxt, output logic hit);
+        hit = 1'b1;
+        if (a == waddr(base + rnic_pkg::REG_BLK_TYPE)) return typ;
+        if (a == waddr(base + rnic_pkg::REG_BLK_VERSION)) return ver;
+        if (a == waddr(base + rnic_pkg::REG_BLK_NEXT)) return nxt;
+        hit = 1'b0;
+        return 32'h0;
+    endfunction
+
+    logic [31:0] rd_val;
+    logic        rd_hit;
+    always_comb begin
+        logic h;
+        logic [31:0] v;
+        rd_val = 32'h0;
+        rd_hit = 1'b0;
+        v = blk_hdr(ra, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
+                    rnic_pkg::BLK_DEV_NEXT, h);
+        if (h) begin rd_val = v; rd_hit = 1'b1; end
+        v = blk_hdr(ra, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
+                    rnic_pkg::BLK_PORT_NEXT, h);
+        if (h) begin rd_val = v; rd_hit = 1'b1; end
+        v = blk_hdr(ra, rnic_pkg::BLK_CTX_BASE, rnic_pkg::BLK_TYPE_CTX, rnic_pkg::BLK_CTX_VERSION,
+                    rnic_pkg::BLK_CTX_NEXT, h);
+        if (h) begin rd_val = v; rd_hit = 1'b1; end
+        v = blk_hdr(ra, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
+                    rnic_pkg::BLK_STAT_NEXT, h);
+        if (h) begin rd_val = v; rd_hit = 1'b1; end
+        v = blk_hdr(ra, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
+                    rnic_pkg::BLK_DB_NEXT, h);
+        if (h) begin rd_val = v; rd_hit = 1'b1; end
+
+        if (ra == waddr(rnic_pkg::REG_DEV_ID)) begin
+            rd_val = {rnic_pkg::PCI_VENDOR_ID[15:0], rnic_pkg::PCI_DEVICE_ID[15:0]}; rd_hit = 1'b1;
+        end
+        if (ra == waddr(rnic_pkg::REG_DEV_DATA_WIDTH)) begin rd_val = 32'(DATA_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_CLOCK_MHZ)) begin rd_val = rnic_pkg::CLOCK_MHZ; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_QPS)) begin rd_val = 32'(1 << QPN_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MRS)) begin rd_val = 32'(1 << MR_INDEX_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin rd_val = {16'h0, port_mac_reg[47:32]}; rd_hit = 1'b1; end
+        if (ra >= waddr(rnic_pkg::REG_PORT_GID) && ra < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
+            rd_val = gid_reg[4'(ra - waddr(rnic_pkg::REG_PORT_GID))]; rd_hit = 1'b1;
+        end
+        if (ra >= waddr(rnic_pkg::REG_CTX_DATA) && ra < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
+            rd_val = ctx_data_reg[5'(ra - waddr(rnic_pkg::REG_CTX_DATA))]; rd_hit = 1'b1;
+        end
+        if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
+            // a command completes in the cycle after CTX_CMD; busy is never seen by a later read
+            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid}; rd_hit = 1'b1;
+        end
+        if (ra >= waddr(rnic_pkg::REG_STAT_TX_FRAMES) && ra < waddr(rnic_pkg::REG_STAT_TX_FRAMES) + 14'(STAT_COUNT)) begin
+            rd_val = stat_reg[5'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (s_axil_rvalid && s_axil_rready) rvalid_reg <= 1'b0;
+        if (s_axil_arvalid && s_axil_arready) begin
+            rvalid_reg <= 1'b1;
+            rdata_reg <= rd_val;
+            rresp_reg <= rd_hit ? RESP_OKAY : RESP_SLVERR;
+        end
+        if (rst) rvalid_reg <= 1'b0;
+    end
+
+    wire unused_ok = ^{unused_prot, s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
+
+endmodule
+
+`resetall

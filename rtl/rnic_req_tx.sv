@@ -1,0 +1,466 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Requester transmit engine.
+ *
+ * Takes a QP from the scheduler and serves one send WQE: reads the QP context,
+ * fetches the WQE from the SQ ring by DMA, checks every SGE against the MPT
+ * (key, PD, bounds), cuts the message into path-MTU packets and, for each,
+ * hands a packet-header record to the packet builder and the DMA reads of its
+ * payload (gathered across SGEs) to the payload read engine. When the last
+ * packet is out it records the WQE in the in-flight table (last PSN, CQ,
+ * signaled flag) for the completion engine. A WQE that fails a local check,
+ * or any WQE of a QP in the error state, is recorded with its error status
+ * and sends nothing, so completions stay in order.
+ *
+ * Operations: RDMA WRITE. Other opcodes complete with LOC_QP_OP_ERR.
+ */
+module rnic_req_tx #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int QPN_WIDTH = 10,
+    parameter int MR_INDEX_WIDTH = 12,
+    parameter int INFLIGHT_LOG2 = 4,
+    parameter int INF_BITS = 113,
+    // set the BTH AckReq bit at least every this many packets of a message
+    parameter int ACKREQ_EVERY = 16
+) (
+    input  wire logic                             clk,
+    input  wire logic                             rst,
+
+    // scheduler
+    input  wire logic                             s_qp_valid,
+    output      logic                             s_qp_ready,
+    input  wire logic [QPN_WIDTH-1:0]             s_qp_qpn,
+    input  wire logic [15:0]                      s_qp_pi,
+    output      logic                             m_done_valid,
+    output      logic [QPN_WIDTH-1:0]             m_done_qpn,
+    output      logic [15:0]                      m_done_ci,
+    output      logic                             m_done_requeue,
+
+    // context reads (registered RAM ports)
+    output      logic                             qpc_rd_en,
+    output      logic [QPN_WIDTH-1:0]             qpc_rd_addr,
+    input  wire logic [rnic_pkg::QPC_BITS-1:0]    qpc_rd_data,
+    output      logic                             mpt_rd_en,
+    output      logic [MR_INDEX_WIDTH-1:0]        mpt_rd_addr,
+    input  wire logic [rnic_pkg::MPT_BITS-1:0]    mpt_rd_data,
+
+    input  wire logic [47:0]                      cfg_port_mac,
+    input  wire logic [4*128-1:0]                 cfg_gid,
+
+    // QP context written: reset this QP's send state
+    input  wire logic                             qp_reset_valid,
+    input  wire logic [QPN_WIDTH-1:0]             qp_reset_qpn,
+    input  wire logic [23:0]                      qp_reset_sq_psn,
+
+    // QP error state held by the completion and responder engines
+    output      logic [QPN_WIDTH-1:0]             err_rd_qpn,
+    input  wire logic                             err_rd_val,
+    // oldest WQE not yet completed (completion engine)
+    output      logic [QPN_WIDTH-1:0]             una_rd_qpn,
+    input  wire logic [15:0]                      una_rd_idx,
+    // this engine's SQ index and next PSN, read by the completion engine
+    input  wire logic [QPN_WIDTH-1:0]             ci_rd_qpn,
+    output      logic [15:0]                      ci_rd_idx,
+    output      logic [23:0]                      ci_rd_next_psn,
+
+    // WQE fetch
+    output      logic [63:0]                      m_axis_wqe_desc_addr,
+    output      logic [31:0]                      m_axis_wqe_desc_len,
+    output      logic                             m_axis_wqe_desc_last,
+    output      logic                             m_axis_wqe_desc_valid,
+    input  wire logic                             m_axis_wqe_desc_ready,
+    input  wire logic [DATA_WIDTH-1:0]            s_axis_wqe_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]            s_axis_wqe_tkeep,
+    input  wire logic                             s_axis_wqe_tvalid,
+    output      logic                             s_axis_wqe_tready,
+    input  wire logic                             s_axis_wqe_tlast,
+    input  wire logic                             s_wqe_status_valid,
+    input  wire logic                             s_wqe_status_error,
+
+    // payload reads
+    output      logic [63:0]                      m_axis_pay_desc_addr,
+    output      logic [31:0]                      m_axis_pay_desc_len,
+    output      logic                             m_axis_pay_desc_last,
+    output      logic                             m_axis_pay_desc_valid,
+    input  wire logic                             m_axis_pay_desc_ready,
+
+    // packet headers toward the builder
+    output      logic                             m_hdr_valid,
+    input  wire logic                             m_hdr_ready,
+    output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
+
+    // in-flight table write and completion trigger
+    output      logic                             inf_wr_en,
+    output      logic [QPN_WIDTH+INFLIGHT_LOG2-1:0] inf_wr_addr,
+    output      logic [INF_BITS-1:0]              inf_wr_data,
+    output      logic                             m_local_valid,
+    input  wire logic                             m_local_ready,
+    output      logic [QPN_WIDTH-1:0]             m_local_qpn,
+
+    output      logic                             stat_loc_prot_err
+);
+
+    localparam int NUM_QPS = 2 ** QPN_WIDTH;
+    localparam int WQE_BITS = rnic_pkg::WQE_BYTES_TOTAL * 8;
+    localparam int WQE_BEATS = (rnic_pkg::WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int MAX_SGE = rnic_pkg::MAX_SEND_SGE;
+    localparam int TAG_BITS = rnic_pkg::MKEY_TAG_BITS;
+
+    initial begin
+        if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
+            $error("rnic_req_tx: DATA_WIDTH must be 64..512 (%m)");
+            $finish;
+        end
+        if (INF_BITS != 113) begin
+            $error("rnic_req_tx: in-flight record layout is 113 bits (%m)");
+            $finish;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // per-QP send state
+    // ------------------------------------------------------------------
+    logic [15:0] sq_ci_mem [NUM_QPS];
+    logic [23:0] next_psn_mem [NUM_QPS];
+    logic        tx_err_mem [NUM_QPS];   // a local error stopped this SQ
+
+    assign ci_rd_idx = sq_ci_mem[ci_rd_qpn];
+    assign ci_rd_next_psn = next_psn_mem[ci_rd_qpn];
+
+    typedef enum logic [3:0] {
+        S_IDLE,       // wait for a QP from the scheduler
+        S_QPC,        // context and dynamic state available: decide
+        S_WQE_DESC,   // ask for the WQE
+        S_WQE_DATA,   // collect the WQE beats
+        S_PARSE,      // check opcode, flags and lengths
+        S_LKEY_RD,    // read the MPT entry of the next SGE
+        S_LKEY_CHK,   // check it and translate the SGE address
+        S_PKT_HDR,    // hand the packet header to the builder
+        S_PAY_DESC,   // issue the payload reads of this packet
+        S_PKT_NEXT,   // advance to the next packet or finish
+        S_RECORD,     // write the in-flight record
+        S_DONE        // hand the QP back to the scheduler
+    } state_t;
+
+    state_t state_reg;
+
+    logic [QPN_WIDTH-1:0]          qpn_reg;
+    logic [15:0]                   pi_reg;
+    logic [15:0]                   ci_reg;
+    logic [23:0]                   psn_reg;          // PSN of the next packet
+    logic [rnic_pkg::QPC_BITS-1:0] qpc_reg;
+    logic [WQE_BITS-1:0]           wqe_reg;
+    logic [4:0]                    beat_reg;
+    logic                          wqe_rd_err_reg;
+    logic                          wqe_st_seen_reg;  // the WQE read's DMA status arrived
+    logic [2:0]                    sge_idx_reg;
+    logic [63:0]                   sge_pa_reg [MAX_SGE];
+    logic [31:0]                   remaining_reg;    // message bytes not yet cut into packets
+    logic [31:0]                   seg_left_reg;     // payload bytes of this packet not yet requested
+    logic [31:0]                   sge_off_reg;      // offset inside the current SGE
+    logic [31:0]                   pkt_idx_reg;
+    logic [7:0]                    status_reg;       // ibv_wc_status of the WQE
+    logic                          requeue_reg;
+
+    // ------------------------------------------------------------------
+    // field views
+    // ------------------------------------------------------------------
+    wire [3:0]   qpc_state    = qpc_reg[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
+    wire [2:0]   qpc_pmtu     = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
+    wire         qpc_ipv6     = qpc_reg[rnic_pkg::QPC_IPV6_LSB +: rnic_pkg::QPC_IPV6_W];
+    wire [7:0]   qpc_sgid     = qpc_reg[rnic_pkg::QPC_SGID_INDEX_LSB +: rnic_pkg::QPC_SGID_INDEX_W];
+    wire [23:0]  qpc_dest_qpn = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
+    wire [15:0]  qpc_pd       = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
+    wire [15:0]  qpc_send_cqn = qpc_reg[rnic_pkg::QPC_SEND_CQN_LSB +: rnic_pkg::QPC_SEND_CQN_W];
+    wire [4:0]   qpc_sq_log   = qpc_reg[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
+    wire [15:0]  qpc_sport    = qpc_reg[rnic_pkg::QPC_UDP_SPORT_LSB +: rnic_pkg::QPC_UDP_SPORT_W];
+    wire [15:0]  qpc_pkey     = qpc_reg[rnic_pkg::QPC_PKEY_LSB +: rnic_pkg::QPC_PKEY_W];
+    wire [7:0]   qpc_tclass   = qpc_reg[rnic_pkg::QPC_TRAFFIC_CLASS_LSB +: rnic_pkg::QPC_TRAFFIC_CLASS_W];
+    wire [7:0]   qpc_hop      = qpc_reg[rnic_pkg::QPC_HOP_LIMIT_LSB +: rnic_pkg::QPC_HOP_LIMIT_W];
+    wire [47:0]  qpc_dmac     = qpc_reg[rnic_pkg::QPC_DST_MAC_LSB +: rnic_pkg::QPC_DST_MAC_W];
+    wire [127:0] qpc_dgid     = qpc_reg[rnic_pkg::QPC_DGID_LSB +: rnic_pkg::QPC_DGID_W];
+    wire [63:0]  qpc_sq_base  = qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
+
+    wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
+    wire [7:0]   wqe_flags   = wqe_reg[8*rnic_pkg::WQE_FLAGS_OFF +: 8];
+    wire [7:0]   wqe_num_sge = wqe_reg[8*rnic_pkg::WQE_NUM_SGE_OFF +: 8];
+    wire [63:0]  wqe_raddr   = wqe_reg[8*rnic_pkg::WQE_REMOTE_ADDR_OFF +: 64];
+    wire [31:0]  wqe_rkey    = wqe_reg[8*rnic_pkg::WQE_RKEY_OFF +: 32];
+    wire [31:0]  wqe_length  = wqe_reg[8*rnic_pkg::WQE_LENGTH_OFF +: 32];
+
+    function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input int i);
+        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
+    endfunction
+    function automatic logic [31:0] sge_len(input logic [WQE_BITS-1:0] w, input int i);
+        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32];
+    endfunction
+    function automatic logic [31:0] sge_lkey(input logic [WQE_BITS-1:0] w, input int i);
+        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
+    endfunction
+
+    wire         mpt_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
+    wire [15:0]  mpt_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
+    wire [31:0]  mpt_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
+    wire [63:0]  mpt_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
+    wire [63:0]  mpt_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
+    wire [63:0]  mpt_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
+
+    // current SGE
+    wire [2:0]   cur = sge_idx_reg;
+    wire [63:0]  cur_addr = sge_addr(wqe_reg, 32'(cur));
+    wire [31:0]  cur_len = sge_len(wqe_reg, 32'(cur));
+    wire [31:0]  cur_lkey = sge_lkey(wqe_reg, 32'(cur));
+
+    // SGE lengths must add up to the WQE length (33-bit sums catch overflow)
+    logic [34:0] sge_sum;
+    always_comb begin
+        sge_sum = '0;
+        for (int i = 0; i < MAX_SGE; i++)
+            if (i < int'(wqe_num_sge)) sge_sum = sge_sum + 35'(sge_len(wqe_reg, i));
+    end
+
+    // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096
+    wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
+                            (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
+    wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
+
+    // this packet
+    wire [31:0] seg_len = (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
+    wire        pkt_first = pkt_idx_reg == 0;
+    wire        pkt_last = remaining_reg <= mtu_bytes;
+    logic [7:0] pkt_opcode;
+    always_comb begin
+        if (pkt_first && pkt_last) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_ONLY[7:0];
+        else if (pkt_first) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
+        else if (pkt_last) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_LAST[7:0];
+        else pkt_opcode = rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
+    end
+
+    wire [127:0] sgid = cfg_gid[128 * 32'(qpc_sgid[1:0]) +: 128];
+
+    always_comb begin
+        m_hdr = '0;
+        m_hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] = qpc_dmac;
+        m_hdr[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = cfg_port_mac;
+        m_hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = qpc_ipv6;
+        m_hdr[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = qpc_ipv6 ? sgid : {96'h0, sgid[31:0]};
+        m_hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = qpc_ipv6 ? qpc_dgid : {96'h0, qpc_dgid[31:0]};
+        m_hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] = qpc_tclass;
+        m_hdr[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W] = qpc_hop;
+        m_hdr[rnic_hdr_pkg::HDR_UDP_SPORT_LSB +: rnic_hdr_pkg::HDR_UDP_SPORT_W] = qpc_sport;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = pkt_opcode;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_MIGREQ_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_len[1:0]));
+        m_hdr[rnic_hdr_pkg::HDR_BTH_PKEY_LSB +: rnic_hdr_pkg::HDR_BTH_PKEY_W] = qpc_pkey;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W] = qpc_dest_qpn;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
+        m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = pkt_first;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length;
+        m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
+    end
+
+    // payload piece of the current SGE for this packet
+    wire [31:0] sge_room = cur_len - sge_off_reg;
+    wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
+    assign m_axis_pay_desc_addr = sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
+    assign m_axis_pay_desc_len = piece;
+    assign m_axis_pay_desc_last = piece == seg_left_reg;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && cur_len != sge_off_reg;
+
+    wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
+    assign m_axis_wqe_desc_addr = qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+    assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
+    assign m_axis_wqe_desc_last = 1'b1;
+    assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
+    assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
+
+    assign s_qp_ready = state_reg == S_IDLE;
+    assign qpc_rd_en = s_qp_valid && s_qp_ready;
+    assign qpc_rd_addr = s_qp_qpn;
+    assign err_rd_qpn = qpn_reg;
+    assign una_rd_qpn = qpn_reg;
+
+    assign mpt_rd_en = state_reg == S_LKEY_RD;
+    assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
+
+    assign m_hdr_valid = state_reg == S_PKT_HDR;
+
+    assign m_done_valid = state_reg == S_DONE;
+    assign m_done_qpn = qpn_reg;
+    assign m_done_ci = ci_reg;
+    assign m_done_requeue = requeue_reg;
+
+    // in-flight record: {src_qp, cqn, byte_len, opcode, status, signaled, last_psn}
+    // an error record also tells the completion engine to look at the QP
+    wire record = state_reg == S_RECORD && (status_reg == rnic_pkg::WC_SUCCESS[7:0] || m_local_ready);
+    wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
+    assign inf_wr_en = record;
+    assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
+    assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, rnic_pkg::WC_RDMA_WRITE[7:0], status_reg,
+                          signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
+    assign m_local_valid = state_reg == S_RECORD && status_reg != rnic_pkg::WC_SUCCESS[7:0];
+    assign m_local_qpn = qpn_reg;
+
+    // the MR must cover [addr, addr + len) of the SGE; 65-bit sums catch wrap-around
+    wire [64:0] sge_end = {1'b0, cur_addr} + 65'(cur_len);
+    wire [64:0] mr_end = {1'b0, mpt_va} + {1'b0, mpt_length};
+    wire lkey_ok = mpt_valid && mpt_key == cur_lkey && mpt_pd == qpc_pd
+                   && cur_addr >= mpt_va && sge_end <= mr_end;
+
+    wire [15:0] inflight = ci_reg - una_rd_idx;
+
+    always_ff @(posedge clk) begin
+        stat_loc_prot_err <= 1'b0;
+        case (state_reg)
+            S_IDLE: begin
+                if (s_qp_valid) begin
+                    qpn_reg <= s_qp_qpn;
+                    pi_reg <= s_qp_pi;
+                    ci_reg <= sq_ci_mem[s_qp_qpn];
+                    psn_reg <= next_psn_mem[s_qp_qpn];
+                    state_reg <= S_QPC;
+                end
+            end
+            S_QPC: begin
+                qpc_reg <= qpc_rd_data;
+                requeue_reg <= 1'b0;
+                state_reg <= S_DONE;
+                if (ci_reg == pi_reg || inflight >= 16'(1 << INFLIGHT_LOG2)) begin
+                    // nothing to send, or wait for completions to free the window
+                end else if (qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR)
+                             || err_rd_val || tx_err_mem[qpn_reg]) begin
+                    // flush: every outstanding WQE completes with WR_FLUSH_ERR
+                    status_reg <= rnic_pkg::WC_WR_FLUSH_ERR[7:0];
+                    wqe_reg <= '0;
+                    state_reg <= S_RECORD;
+                end else if (qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_RTS)) begin
+                    state_reg <= S_WQE_DESC;
+                end
+            end
+            S_WQE_DESC: begin
+                beat_reg <= '0;
+                wqe_rd_err_reg <= 1'b0;
+                wqe_st_seen_reg <= 1'b0;
+                if (m_axis_wqe_desc_ready) state_reg <= S_WQE_DATA;
+            end
+            S_WQE_DATA: begin
+                if (s_axis_wqe_tvalid) begin
+                    if (beat_reg < 5'(WQE_BEATS))
+                        wqe_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
+                    beat_reg <= beat_reg + 1'b1;
+                    if (s_axis_wqe_tlast) state_reg <= S_PARSE;
+                end
+            end
+            S_PARSE: if (wqe_st_seen_reg) begin
+                status_reg <= rnic_pkg::WC_SUCCESS[7:0];
+                sge_idx_reg <= '0;
+                sge_off_reg <= '0;
+                pkt_idx_reg <= '0;
+                remaining_reg <= wqe_length;
+                if (wqe_rd_err_reg) begin
+                    status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end else if (wqe_opcode != rnic_pkg::WR_RDMA_WRITE[7:0]
+                             || (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0
+                             || wqe_num_sge > 8'(MAX_SGE)) begin
+                    status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end else if (sge_sum != 35'(wqe_length)) begin
+                    status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end else begin
+                    state_reg <= S_LKEY_RD;
+                end
+            end
+            S_LKEY_RD: begin
+                if (8'(sge_idx_reg) >= wqe_num_sge) begin
+                    sge_idx_reg <= '0;
+                    state_reg <= S_PKT_HDR;
+                end else if (cur_len == 0) begin
+                    sge_idx_reg <= sge_idx_reg + 1'b1;
+                end else begin
+                    state_reg <= S_LKEY_CHK;
+                end
+            end
+            S_LKEY_CHK: begin
+                if (lkey_ok) begin
+                    sge_pa_reg[cur[1:0]] <= mpt_pa + (cur_addr - mpt_va);
+                    sge_idx_reg <= sge_idx_reg + 1'b1;
+                    state_reg <= S_LKEY_RD;
+                end else begin
+                    status_reg <= rnic_pkg::WC_LOC_PROT_ERR[7:0];
+                    stat_loc_prot_err <= 1'b1;
+                    state_reg <= S_RECORD;
+                end
+            end
+            S_PKT_HDR: begin
+                seg_left_reg <= seg_len;
+                if (m_hdr_ready) state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
+            end
+            S_PAY_DESC: begin
+                if (cur_len == sge_off_reg) begin
+                    // this SGE is used up (or empty): move on
+                    sge_idx_reg <= sge_idx_reg + 1'b1;
+                    sge_off_reg <= '0;
+                end else if (m_axis_pay_desc_ready) begin
+                    sge_off_reg <= sge_off_reg + piece;
+                    seg_left_reg <= seg_left_reg - piece;
+                    if (piece == seg_left_reg) state_reg <= S_PKT_NEXT;
+                end
+            end
+            S_PKT_NEXT: begin
+                remaining_reg <= remaining_reg - seg_len;
+                pkt_idx_reg <= pkt_idx_reg + 1'b1;
+                psn_reg <= psn_reg + 24'd1;
+                state_reg <= pkt_last ? S_RECORD : S_PKT_HDR;
+            end
+            S_RECORD: if (record) begin
+                ci_reg <= ci_reg + 16'd1;
+                requeue_reg <= 1'b1;
+                state_reg <= S_DONE;
+            end
+            S_DONE: begin
+                state_reg <= S_IDLE;
+            end
+            default: state_reg <= S_IDLE;
+        endcase
+
+        // the status may come before or after the data's last beat
+        if (s_wqe_status_valid && state_reg != S_WQE_DESC) begin
+            wqe_st_seen_reg <= 1'b1;
+            if (s_wqe_status_error) wqe_rd_err_reg <= 1'b1;
+        end
+
+        if (rst) begin
+            state_reg <= S_IDLE;
+            stat_loc_prot_err <= 1'b0;
+        end
+    end
+
+    // dynamic state: written when a WQE is recorded, reset with the context
+    always_ff @(posedge clk) begin
+        if (qp_reset_valid) begin
+            sq_ci_mem[qp_reset_qpn] <= '0;
+            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            tx_err_mem[qp_reset_qpn] <= 1'b0;
+        end else if (record) begin
+            sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
+            next_psn_mem[qpn_reg] <= psn_reg;
+            if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
+        end
+    end
+
+    // fields this engine does not use
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, mpt_rd_data, qpc_sgid};
+
+endmodule
+
+`resetall

@@ -1,0 +1,145 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Receive dispatcher: sits after the packet parser and sends each packet
+ * where it belongs. Frames not addressed to this port (destination MAC, or a
+ * destination IP that is in no GID table entry) are dropped and counted;
+ * malformed headers are dropped and counted; a destination QPN beyond the QP
+ * table is dropped and counted. ACKs go to the completion engine, requests
+ * (with their payload) to the responder. Other responses have no requester
+ * waiting for them yet and are discarded, as IBTA 9.7.5.2 has unexpected
+ * responses discarded. The payload of a dropped packet is drained.
+ */
+module rnic_rx_dispatch #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int QPN_WIDTH = 10
+) (
+    input  wire logic                              clk,
+    input  wire logic                              rst,
+
+    input  wire logic                              s_hdr_valid,
+    output      logic                              s_hdr_ready,
+    input  wire logic [rnic_hdr_pkg::HDR_BITS-1:0] s_hdr,
+    input  wire logic                              s_hdr_bad,
+    input  wire logic [DATA_WIDTH-1:0]             s_axis_payload_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]             s_axis_payload_tkeep,
+    input  wire logic                              s_axis_payload_tvalid,
+    output      logic                              s_axis_payload_tready,
+    input  wire logic                              s_axis_payload_tlast,
+
+    input  wire logic [47:0]                       cfg_port_mac,
+    input  wire logic [4*128-1:0]                  cfg_gid,
+
+    // requests
+    output      logic                              m_req_valid,
+    input  wire logic                              m_req_ready,
+    output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_req_hdr,
+    output      logic [DATA_WIDTH-1:0]             m_axis_req_payload_tdata,
+    output      logic [KEEP_WIDTH-1:0]             m_axis_req_payload_tkeep,
+    output      logic                              m_axis_req_payload_tvalid,
+    input  wire logic                              m_axis_req_payload_tready,
+    output      logic                              m_axis_req_payload_tlast,
+
+    // acknowledgements
+    output      logic                              m_ack_valid,
+    input  wire logic                              m_ack_ready,
+    output      logic [QPN_WIDTH-1:0]              m_ack_qpn,
+    output      logic [23:0]                       m_ack_psn,
+    output      logic [7:0]                        m_ack_syndrome,
+
+    output      logic                              stat_not_ours,
+    output      logic                              stat_malformed,
+    output      logic                              stat_drop_qpn
+);
+
+    localparam int NUM_QPS = 2 ** QPN_WIDTH;
+    localparam int GIDS = 4;
+    // ::ffff:0:0/96, the IPv4-mapped GID prefix
+    localparam logic [95:0] V4_MAPPED = 96'h0000_0000_0000_0000_0000_ffff;
+
+    wire [47:0]  h_dmac   = s_hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W];
+    wire         h_ipv6   = s_hdr[rnic_hdr_pkg::HDR_IPV6_LSB];
+    wire [127:0] h_ipdst  = s_hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W];
+    wire [7:0]   h_opcode = s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
+    wire [23:0]  h_dqpn   = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
+    wire [15:0]  h_plen   = s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+
+    logic ip_ours;
+    always_comb begin
+        ip_ours = 1'b0;
+        for (int i = 0; i < GIDS; i++) begin
+            if (h_ipv6) begin
+                if (cfg_gid[128 * i +: 128] == h_ipdst) ip_ours = 1'b1;
+            end else if (cfg_gid[128 * i + 32 +: 96] == V4_MAPPED && cfg_gid[128 * i +: 32] == h_ipdst[31:0]) begin
+                ip_ours = 1'b1;
+            end
+        end
+    end
+
+    // requests are the RC opcodes a requester sends (IBTA Table 38)
+    wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0];
+    wire is_request = h_opcode <= rnic_pkg::OP_RDMA_READ_REQUEST[7:0]
+                      || h_opcode == rnic_pkg::OP_COMPARE_SWAP[7:0]
+                      || h_opcode == rnic_pkg::OP_FETCH_ADD[7:0]
+                      || h_opcode == rnic_pkg::OP_SEND_LAST_INV[7:0]
+                      || h_opcode == rnic_pkg::OP_SEND_ONLY_INV[7:0];
+    wire addressed = h_dmac == cfg_port_mac && ip_ours;
+    wire qpn_ok = h_dqpn < 24'(NUM_QPS);
+
+    typedef enum logic [1:0] {
+        S_HDR,     // classify the next header
+        S_ROUTE,   // payload to the responder
+        S_DRAIN    // payload of a dropped packet
+    } state_t;
+    state_t state_reg;
+
+    // header handshake per destination
+    wire to_req = !s_hdr_bad && addressed && qpn_ok && is_request;
+    wire to_ack = !s_hdr_bad && addressed && qpn_ok && is_ack;
+    assign m_req_valid = state_reg == S_HDR && s_hdr_valid && to_req;
+    assign m_req_hdr = s_hdr;
+    assign m_ack_valid = state_reg == S_HDR && s_hdr_valid && to_ack;
+    assign m_ack_qpn = h_dqpn[QPN_WIDTH-1:0];
+    assign m_ack_psn = s_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
+    assign m_ack_syndrome = s_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W];
+    assign s_hdr_ready = state_reg == S_HDR && (to_req ? m_req_ready : to_ack ? m_ack_ready : 1'b1);
+
+    assign m_axis_req_payload_tdata = s_axis_payload_tdata;
+    assign m_axis_req_payload_tkeep = s_axis_payload_tkeep;
+    assign m_axis_req_payload_tlast = s_axis_payload_tlast;
+    assign m_axis_req_payload_tvalid = state_reg == S_ROUTE && s_axis_payload_tvalid;
+    assign s_axis_payload_tready = (state_reg == S_ROUTE && m_axis_req_payload_tready) || state_reg == S_DRAIN;
+
+    always_ff @(posedge clk) begin
+        stat_not_ours <= 1'b0;
+        stat_malformed <= 1'b0;
+        stat_drop_qpn <= 1'b0;
+        case (state_reg)
+            S_HDR: begin
+                if (s_hdr_valid && s_hdr_ready) begin
+                    // the parser sends no payload for a bad header
+                    if (s_hdr_bad) stat_malformed <= 1'b1;
+                    else if (!addressed) stat_not_ours <= 1'b1;
+                    else if (!qpn_ok) stat_drop_qpn <= 1'b1;
+                    if (!s_hdr_bad && h_plen != 0) state_reg <= to_req ? S_ROUTE : S_DRAIN;
+                end
+            end
+            S_ROUTE, S_DRAIN: begin
+                if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast) state_reg <= S_HDR;
+            end
+            default: state_reg <= S_HDR;
+        endcase
+        if (rst) begin
+            state_reg <= S_HDR;
+            stat_not_ours <= 1'b0;
+            stat_malformed <= 1'b0;
+            stat_drop_qpn <= 1'b0;
+        end
+    end
+
+endmodule
+
+`resetall

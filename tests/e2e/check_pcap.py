@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Independent checks of a RoCEv2 capture.
+
+Every frame must (1) dissect in tshark as Ethernet/IP/UDP/InfiniBand with no
+malformed-packet flag and no expert message of warning severity or worse, and
+(2) carry the ICRC that scapy's RoCE layer computes for it. Prints one line
+per file and exits non-zero on the first file with a failing frame.
+
+    check_pcap.py [--min-frames N] FILE.pcap...
+"""
+import argparse
+import subprocess
+import sys
+
+from scapy.all import Ether, UDP, raw, rdpcap  # noqa: E402
+from scapy.contrib.roce import BTH  # noqa: E402
+
+ROCEV2_PORT = 4791
+EXPERT_WARNING = 0x00600000  # wireshark's PI_WARN severity
+
+
+def tshark_problems(path):
+    out = subprocess.run(
+        ["tshark", "-r", path, "-T", "fields", "-E", "separator=|",
+         "-e", "frame.number", "-e", "frame.protocols", "-e", "_ws.malformed",
+         "-e", "_ws.expert.severity", "-e", "_ws.expert.message"],
+        check=True, capture_output=True, text=True).stdout
+    problems = []
+    frames = 0
+    for line in out.splitlines():
+        num, protos, malformed, severity, message = (line.split("|") + [""] * 5)[:5]
+        frames += 1
+        if "infiniband" not in protos.split(":"):
+            problems.append(f"frame {num}: not dissected as InfiniBand ({protos})")
+        if malformed:
+            problems.append(f"frame {num}: malformed")
+        sev = max([int(s, 0) for s in severity.split(",") if s] or [0])
+        if sev >= EXPERT_WARNING:
+            problems.append(f"frame {num}: expert: {message}")
+    return frames, problems
+
+
+def icrc_problems(path):
+    problems = []
+    for i, p in enumerate(rdpcap(path), 1):
+        data = raw(p)
+        q = Ether(data)
+        if UDP not in q or q[UDP].dport != ROCEV2_PORT or BTH not in q:
+            problems.append(f"frame {i}: not RoCEv2")
+            continue
+        q[BTH].icrc = None
+        if raw(q) != data:
+            problems.append(f"frame {i}: ICRC {data[-4:].hex()} differs from scapy's {raw(q)[-4:].hex()}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--min-frames", type=int, default=1, help="fail if a file holds fewer frames")
+    ap.add_argument("pcaps", nargs="+")
+    args = ap.parse_args()
+    failed = False
+    for path in args.pcaps:
+        frames, problems = tshark_problems(path)
+        problems += icrc_problems(path)
+        if frames < args.min_frames:
+            problems.append(f"only {frames} frames (want at least {args.min_frames})")
+        status = "ok" if not problems else "FAIL"
+        print(f"{status} {path}: {frames} frames")
+        for msg in problems[:20]:
+            print(f"  {msg}")
+        failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

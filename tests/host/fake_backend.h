@@ -1,0 +1,158 @@
+/* A fake OpenRNIC for host-library unit tests: a backend ops table that
+ * records every BAR write, serves BAR reads from a register array laid out
+ * like the real DEV/PORT/CTX/STAT/DB blocks, applies CTX_CMD to its own copy
+ * of the context tables, and maps DMA through a fixed offset so a test can
+ * tell bus addresses from virtual ones. */
+#ifndef FAKE_BACKEND_H
+#define FAKE_BACKEND_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rnic/backend.h"
+#include "rnic/rnic_hw.h"
+
+#define FAKE_BUS_OFFSET 0x100000000000ull /* bus = va + this */
+#define FAKE_MAX_LOG 8192
+#define FAKE_ENTRIES 64
+
+struct fake_write {
+	uint32_t off, val;
+};
+
+struct fake_nic {
+	uint32_t regs[RNIC_BAR0_BYTES / 4];
+	struct fake_write log[FAKE_MAX_LOG];
+	unsigned int nlog;
+	unsigned int nreads, nprogress, nmaps, nunmaps, closed;
+	int map_error;          /* returned by dma_map when set */
+	int ctx_busy_forever;   /* CTX_STATUS stays busy */
+	uint32_t ctx_status;    /* CTX_STATUS once not busy */
+	unsigned int ctx_busy_reads; /* busy reads after each CTX_CMD */
+	unsigned int busy_left;
+	uint32_t ctx_data[RNIC_CTX_WORDS];
+	uint32_t qpc[FAKE_ENTRIES][RNIC_QPC_WORDS];
+	uint32_t mpt[FAKE_ENTRIES][RNIC_MPT_WORDS];
+	uint32_t cqc[FAKE_ENTRIES][RNIC_CQC_WORDS];
+	unsigned int ncmd;
+};
+
+static inline void fake_set(struct fake_nic *f, uint32_t off, uint32_t v) { f->regs[off / 4] = v; }
+
+static inline void fake_block(struct fake_nic *f, uint32_t base, uint32_t type, uint32_t ver,
+			      uint32_t next)
+{
+	fake_set(f, base + RNIC_REG_BLK_TYPE, type);
+	fake_set(f, base + RNIC_REG_BLK_VERSION, ver);
+	fake_set(f, base + RNIC_REG_BLK_NEXT, next);
+}
+
+/* The register file of a fresh device, laid out as docs/regs.md says. */
+static inline void fake_init(struct fake_nic *f)
+{
+	memset(f, 0, sizeof(*f));
+	fake_block(f, RNIC_BLK_DEV_BASE, RNIC_BLK_TYPE_DEV, RNIC_BLK_DEV_VERSION, RNIC_BLK_DEV_NEXT);
+	fake_block(f, RNIC_BLK_PORT_BASE, RNIC_BLK_TYPE_PORT, RNIC_BLK_PORT_VERSION, RNIC_BLK_PORT_NEXT);
+	fake_block(f, RNIC_BLK_CTX_BASE, RNIC_BLK_TYPE_CTX, RNIC_BLK_CTX_VERSION, RNIC_BLK_CTX_NEXT);
+	fake_block(f, RNIC_BLK_STAT_BASE, RNIC_BLK_TYPE_STAT, RNIC_BLK_STAT_VERSION, RNIC_BLK_STAT_NEXT);
+	fake_block(f, RNIC_BLK_DB_BASE, RNIC_BLK_TYPE_DB, RNIC_BLK_DB_VERSION, RNIC_BLK_DB_NEXT);
+	fake_set(f, RNIC_REG_DEV_ID, (uint32_t)RNIC_PCI_VENDOR_ID << 16 | RNIC_PCI_DEVICE_ID);
+	fake_set(f, RNIC_REG_DEV_DATA_WIDTH, 64);
+	fake_set(f, RNIC_REG_DEV_CLOCK_MHZ, RNIC_CLOCK_MHZ);
+	fake_set(f, RNIC_REG_DEV_NUM_QPS, 16);
+	fake_set(f, RNIC_REG_DEV_NUM_MRS, 16);
+	fake_set(f, RNIC_REG_DEV_NUM_CQS, 8);
+	fake_set(f, RNIC_REG_DEV_MAX_INFLIGHT, 8);
+	fake_set(f, RNIC_REG_PORT_MAC_LO, 0x33445566);
+	fake_set(f, RNIC_REG_PORT_MAC_HI, 0x0211);
+}
+
+static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
+{
+	struct fake_nic *f = priv;
+
+	if (f->nlog < FAKE_MAX_LOG)
+		f->log[f->nlog++] = (struct fake_write){off, val};
+	if (off >= RNIC_REG_CTX_DATA && off < RNIC_REG_CTX_DATA + 4 * RNIC_CTX_WORDS) {
+		f->ctx_data[(off - RNIC_REG_CTX_DATA) / 4] = val;
+	} else if (off == RNIC_REG_CTX_CMD) {
+		uint32_t table = val & 0xf, index = val >> 8;
+
+		f->ncmd++;
+		f->busy_left = f->ctx_busy_reads;
+		if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_QPC)
+			memcpy(f->qpc[index], f->ctx_data, sizeof(f->qpc[index]));
+		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_MPT)
+			memcpy(f->mpt[index], f->ctx_data, sizeof(f->mpt[index]));
+		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_CQC)
+			memcpy(f->cqc[index], f->ctx_data, sizeof(f->cqc[index]));
+	}
+}
+
+static inline uint32_t fake_bar_read32(void *priv, uint32_t off)
+{
+	struct fake_nic *f = priv;
+
+	f->nreads++;
+	if (off == RNIC_REG_CTX_STATUS) {
+		if (f->ctx_busy_forever)
+			return 1;
+		if (f->busy_left) {
+			f->busy_left--;
+			return 1;
+		}
+		return f->ctx_status;
+	}
+	return off < RNIC_BAR0_BYTES ? f->regs[off / 4] : 0xffffffffu;
+}
+
+static inline int fake_dma_map(void *priv, void *va, size_t len, uint64_t *bus)
+{
+	struct fake_nic *f = priv;
+
+	(void)len;
+	if (f->map_error)
+		return f->map_error;
+	f->nmaps++;
+	*bus = (uint64_t)(uintptr_t)va + FAKE_BUS_OFFSET;
+	return 0;
+}
+
+static inline int fake_dma_unmap(void *priv, void *va, size_t len)
+{
+	struct fake_nic *f = priv;
+
+	(void)va;
+	(void)len;
+	f->nunmaps++;
+	return 0;
+}
+
+static inline void fake_progress(void *priv)
+{
+	((struct fake_nic *)priv)->nprogress++;
+}
+
+static inline void fake_close(void *priv)
+{
+	((struct fake_nic *)priv)->closed++;
+}
+
+static const struct rnic_backend_ops fake_ops = {
+	.name = "fake",
+	.bar_write32 = fake_bar_write32,
+	.bar_read32 = fake_bar_read32,
+	.dma_map = fake_dma_map,
+	.dma_unmap = fake_dma_unmap,
+	.progress = fake_progress,
+	.close = fake_close,
+};
+
+/* Host virtual address of a bus address the fake handed out. */
+static inline void *fake_va(uint64_t bus)
+{
+	return (void *)(uintptr_t)(bus - FAKE_BUS_OFFSET);
+}
+
+#endif /* FAKE_BACKEND_H */

@@ -1,0 +1,1244 @@
+/* Host-library unit tests against a fake device (no simulator): the exact
+ * register traffic of each verb, the WQE and CQE handling, and the errors of
+ * bad arguments. Prints one line per failed check and a closing
+ * "N passed, N failed" line; exits non-zero on failure. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_backend.h"
+#include "rnic/backend.h"
+#include "rnic/verbs.h"
+
+static unsigned int n_pass, n_fail;
+
+#define CHECK(cond)                                                                   \
+	do {                                                                          \
+		if (cond) {                                                           \
+			n_pass++;                                                     \
+		} else {                                                              \
+			n_fail++;                                                     \
+			printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond);        \
+		}                                                                     \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                                \
+	do {                                                                          \
+		unsigned long long a_ = (unsigned long long)(a);                      \
+		unsigned long long b_ = (unsigned long long)(b);                      \
+		if (a_ == b_) {                                                       \
+			n_pass++;                                                     \
+		} else {                                                              \
+			n_fail++;                                                     \
+			printf("FAIL %s:%d: %s == %s (0x%llx != 0x%llx)\n", __func__, \
+			       __LINE__, #a, #b, a_, b_);                             \
+		}                                                                     \
+	} while (0)
+
+/* ------------------------------------------------------------ fixtures */
+
+static struct fake_nic *fake_new(void)
+{
+	struct fake_nic *f = malloc(sizeof(*f));
+
+	fake_init(f);
+	return f;
+}
+
+static struct rnic_context *open_fake(struct fake_nic *f)
+{
+	struct rnic_context *ctx = rnic_open_backend(&fake_ops, f);
+
+	CHECK(ctx != NULL);
+	return ctx;
+}
+
+/* The RDMA-ready setup most tests share. */
+struct env {
+	struct fake_nic *f;
+	struct rnic_context *ctx;
+	struct rnic_pd *pd;
+	struct rnic_cq *cq;
+	struct rnic_qp *qp;
+};
+
+static const uint8_t peer_gid_v4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2};
+static const uint8_t peer_mac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
+
+static void attr_init(struct rnic_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_INIT;
+	a->pkey_index = 0;
+	a->port_num = 1;
+	a->qp_access_flags = RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_LOCAL_WRITE;
+}
+
+#define MASK_INIT (RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS)
+#define MASK_RTR (RNIC_QP_STATE | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN | \
+		  RNIC_QP_RQ_PSN | RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER)
+#define MASK_RTS (RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT | \
+		  RNIC_QP_RNR_RETRY | RNIC_QP_MAX_QP_RD_ATOMIC)
+
+static void attr_rtr(struct rnic_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_RTR;
+	a->path_mtu = RNIC_IB_MTU_1024;
+	a->dest_qp_num = 0x123;
+	a->rq_psn = 0xabcdef;
+	a->max_dest_rd_atomic = 1;
+	a->min_rnr_timer = 12;
+	a->ah_attr.is_global = 1;
+	a->ah_attr.port_num = 1;
+	memcpy(a->ah_attr.grh.dgid.raw, peer_gid_v4, 16);
+	a->ah_attr.grh.sgid_index = 1;
+	a->ah_attr.grh.hop_limit = 0; /* default TTL */
+	a->ah_attr.grh.traffic_class = 0x68;
+	memcpy(a->ah_attr.dmac, peer_mac, 6);
+}
+
+static void attr_rts(struct rnic_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_RTS;
+	a->sq_psn = 0x654321;
+	a->timeout = 14;
+	a->retry_cnt = 7;
+	a->rnr_retry = 6;
+	a->max_rd_atomic = 1;
+}
+
+static int qp_to_rts(struct rnic_qp *qp)
+{
+	struct rnic_qp_attr a;
+	int err;
+
+	attr_init(&a);
+	err = rnic_modify_qp(qp, &a, MASK_INIT);
+	if (err)
+		return err;
+	attr_rtr(&a);
+	err = rnic_modify_qp(qp, &a, MASK_RTR);
+	if (err)
+		return err;
+	attr_rts(&a);
+	return rnic_modify_qp(qp, &a, MASK_RTS);
+}
+
+static struct rnic_qp *make_qp(struct env *e, uint32_t max_send_wr, uint32_t max_sge, int sig_all)
+{
+	struct rnic_qp_init_attr ia = {0};
+
+	ia.send_cq = e->cq;
+	ia.recv_cq = e->cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = max_send_wr;
+	ia.cap.max_send_sge = max_sge;
+	ia.cap.max_inline_data = 64;
+	ia.sq_sig_all = sig_all;
+	return rnic_create_qp(e->pd, &ia);
+}
+
+static void env_up(struct env *e, int cqe, uint32_t max_send_wr)
+{
+	memset(e, 0, sizeof(*e));
+	e->f = fake_new();
+	e->ctx = open_fake(e->f);
+	e->pd = rnic_alloc_pd(e->ctx);
+	e->cq = rnic_create_cq(e->ctx, cqe);
+	e->qp = make_qp(e, max_send_wr, 2, 0);
+	CHECK(e->pd && e->cq && e->qp);
+	CHECK_EQ(qp_to_rts(e->qp), 0);
+}
+
+static void env_down(struct env *e)
+{
+	if (e->qp)
+		CHECK_EQ(rnic_destroy_qp(e->qp), 0);
+	if (e->cq)
+		CHECK_EQ(rnic_destroy_cq(e->cq), 0);
+	if (e->pd)
+		CHECK_EQ(rnic_dealloc_pd(e->pd), 0);
+	CHECK_EQ(rnic_close_device(e->ctx), 0);
+	CHECK_EQ(e->f->closed, 1);
+	free(e->f);
+}
+
+/* The CQ ring and the SQ ring as the device sees them (from its contexts). */
+static struct rnic_cqe *cq_ring(struct fake_nic *f, struct rnic_cq *cq)
+{
+	return fake_va(RNIC_CTX_GET(f->cqc[cq->handle], CQC, BASE));
+}
+
+static struct rnic_wqe *sq_ring(struct fake_nic *f, struct rnic_qp *qp)
+{
+	return fake_va(RNIC_CTX_GET(f->qpc[qp->qp_num], QPC, SQ_BASE));
+}
+
+/* Write a CQE the way the device does: body, then the owner byte. */
+static void nic_write_cqe(struct fake_nic *f, struct rnic_cq *cq, uint32_t pi, uint32_t qpn,
+			  uint16_t counter, uint8_t status, uint8_t syndrome)
+{
+	uint32_t log = (uint32_t)RNIC_CTX_GET(f->cqc[cq->handle], CQC, LOG_SIZE);
+	struct rnic_cqe *e = &cq_ring(f, cq)[pi & ((1u << log) - 1)];
+
+	memset(e, 0, sizeof(*e) - 1);
+	e->qpn = qpn;
+	e->wqe_counter = counter;
+	e->opcode = RNIC_WC_RDMA_WRITE;
+	e->status = status;
+	e->byte_len = 0x1000;
+	e->src_qp = 0x123;
+	e->syndrome = syndrome;
+	e->owner = (uint8_t)(((pi >> log) & 1) ^ 1);
+}
+
+static unsigned int count_writes(struct fake_nic *f, unsigned int from, uint32_t off)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = from; i < f->nlog; i++)
+		n += f->log[i].off == off;
+	return n;
+}
+
+/* ------------------------------------------------------------ device */
+
+static void test_open_query(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_device_attr a;
+
+	CHECK_EQ(f->nlog, 0); /* opening only reads */
+	CHECK_EQ(rnic_query_device(ctx, &a), 0);
+	CHECK_EQ(a.vendor_id, RNIC_PCI_VENDOR_ID);
+	CHECK_EQ(a.vendor_part_id, RNIC_PCI_DEVICE_ID);
+	CHECK_EQ(a.hw_ver, 0x10000);
+	CHECK(strcmp(a.fw_ver, "1.0") == 0);
+	CHECK_EQ(a.max_qp, 14);
+	CHECK_EQ(a.max_mr, 15);
+	CHECK_EQ(a.max_cq, 7);
+	CHECK_EQ(a.max_sge, RNIC_MAX_SEND_SGE);
+	CHECK_EQ(a.data_width, 64);
+	CHECK_EQ(a.clock_mhz, 250);
+	CHECK_EQ(a.max_inflight, 8);
+	CHECK(memcmp(a.mac, (uint8_t[6]){0x02, 0x11, 0x33, 0x44, 0x55, 0x66}, 6) == 0);
+	CHECK_EQ(rnic_query_device(ctx, NULL), EINVAL);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	CHECK_EQ(f->closed, 1);
+	free(f);
+}
+
+/* Blocks found by type wherever the chain puts them; unknown types skipped. */
+static void test_block_chain_relocated(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx;
+	struct rnic_pd *pd;
+	struct rnic_mr *mr;
+	static char buf[64];
+
+	/* DEV -> PORT -> unknown @0x200 -> STAT @0x400 -> DB @0x1000 -> CTX @0x2000 */
+	fake_block(f, 0x200, 0x524e00ff, 0x70000, RNIC_BLK_CTX_NEXT);
+	fake_set(f, RNIC_BLK_DB_BASE + RNIC_REG_BLK_NEXT, 0x2000);
+	fake_block(f, 0x2000, RNIC_BLK_TYPE_CTX, 0x10003, 0);
+	ctx = open_fake(f);
+	pd = rnic_alloc_pd(ctx);
+	mr = rnic_reg_mr(pd, buf, sizeof(buf), RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(mr != NULL);
+	/* the CTX_CMD write went to the relocated block */
+	CHECK_EQ(count_writes(f, 0, 0x2000 + (RNIC_REG_CTX_CMD - RNIC_BLK_CTX_BASE)), 1);
+	CHECK_EQ(count_writes(f, 0, RNIC_REG_CTX_CMD), 0);
+	CHECK_EQ(rnic_dereg_mr(mr), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
+static void test_block_chain_errors(void)
+{
+	struct fake_nic *f = fake_new();
+
+	/* unknown major version of a known block */
+	fake_set(f, RNIC_BLK_CTX_BASE + RNIC_REG_BLK_VERSION, 0x20000);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, EPROTONOSUPPORT);
+	CHECK_EQ(f->closed, 1);
+
+	fake_init(f);
+	fake_set(f, RNIC_BLK_DEV_BASE + RNIC_REG_BLK_VERSION, 0x0);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, EPROTONOSUPPORT);
+
+	/* not an OpenRNIC: nothing at offset 0 */
+	fake_init(f);
+	fake_set(f, 0, 0xffffffff);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, ENODEV);
+
+	/* wrong DEV_ID */
+	fake_init(f);
+	fake_set(f, RNIC_REG_DEV_ID, 0x10de0001);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, ENODEV);
+
+	/* a loop in the chain */
+	fake_init(f);
+	fake_set(f, RNIC_BLK_STAT_BASE + RNIC_REG_BLK_NEXT, RNIC_BLK_PORT_BASE);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, EIO);
+
+	/* the chain ends without a DB block */
+	fake_init(f);
+	fake_set(f, RNIC_BLK_STAT_BASE + RNIC_REG_BLK_NEXT, 0);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, ENODEV);
+
+	/* a NEXT outside BAR0 */
+	fake_init(f);
+	fake_set(f, RNIC_BLK_STAT_BASE + RNIC_REG_BLK_NEXT, RNIC_BAR0_BYTES);
+	errno = 0;
+	CHECK(rnic_open_backend(&fake_ops, f) == NULL);
+	CHECK_EQ(errno, EIO);
+
+	errno = 0;
+	CHECK(rnic_open_backend(NULL, f) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	free(f);
+}
+
+/* ------------------------------------------------------------ MR */
+
+static void test_reg_mr_traffic(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	static char buf[8192];
+	struct rnic_mr *mr, *mr2;
+	unsigned int from = f->nlog, reads;
+	uint32_t key1, idx;
+	const uint32_t *w;
+
+	mr = rnic_reg_mr(pd, buf + 100, 5000, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	CHECK(mr != NULL);
+	if (!mr)
+		return;
+	idx = mr->lkey >> RNIC_MKEY_TAG_BITS;
+	CHECK_EQ(mr->rkey, mr->lkey);
+	CHECK_EQ(mr->handle, idx);
+	CHECK(idx != 0);
+	CHECK(mr->addr == buf + 100);
+	CHECK_EQ(mr->length, 5000);
+	/* exactly: MPT_WORDS CTX_DATA words in order, then CTX_CMD */
+	CHECK_EQ(f->nlog - from, RNIC_MPT_WORDS + 1);
+	for (unsigned int i = 0; i < RNIC_MPT_WORDS; i++)
+		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
+	CHECK_EQ(f->log[from + RNIC_MPT_WORDS].off, RNIC_REG_CTX_CMD);
+	CHECK_EQ(f->log[from + RNIC_MPT_WORDS].val,
+		 RNIC_CTX_TABLE_MPT | RNIC_CTX_OP_WRITE << 4 | idx << 8);
+	w = f->mpt[idx];
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, VALID), 1);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, ACCESS), RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, PD), pd->handle);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, KEY), mr->lkey);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, VA), (uintptr_t)(buf + 100));
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, LENGTH), 5000);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, PA), (uintptr_t)(buf + 100) + FAKE_BUS_OFFSET);
+	CHECK_EQ(f->nmaps, 1);
+
+	/* dereg: an all-zero MPT entry, then unmap */
+	from = f->nlog;
+	key1 = mr->lkey;
+	CHECK_EQ(rnic_dereg_mr(mr), 0);
+	CHECK_EQ(f->nlog - from, RNIC_MPT_WORDS + 1);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_MPT | RNIC_CTX_OP_WRITE << 4 | idx << 8);
+	CHECK_EQ(RNIC_CTX_GET(f->mpt[idx], MPT, VALID), 0);
+	CHECK_EQ(RNIC_CTX_GET(f->mpt[idx], MPT, KEY), 0);
+	CHECK_EQ(f->nunmaps, 1);
+
+	/* the same index again gets a new tag */
+	mr2 = NULL;
+	for (int i = 0; i < 16 && !mr2; i++) {
+		struct rnic_mr *m = rnic_reg_mr(pd, buf, 64, 0);
+
+		if (m && m->handle == idx)
+			mr2 = m;
+		else if (m)
+			rnic_dereg_mr(m);
+	}
+	CHECK(mr2 != NULL);
+	if (mr2) {
+		CHECK(mr2->lkey != key1);
+		CHECK_EQ(mr2->lkey >> RNIC_MKEY_TAG_BITS, idx);
+		CHECK_EQ(rnic_dereg_mr(mr2), 0);
+	}
+
+	/* CTX_STATUS busy for a while: polled, with progress between polls */
+	f->ctx_busy_reads = 3;
+	reads = f->nreads;
+	mr = rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(mr != NULL);
+	CHECK_EQ(f->nreads - reads, 4);
+	CHECK(f->nprogress >= 3);
+	if (mr)
+		CHECK_EQ(rnic_dereg_mr(mr), 0);
+	f->ctx_busy_reads = 0;
+
+	/* CTX_STATUS error bit: EIO, nothing left behind */
+	f->ctx_status = 2;
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EIO);
+	CHECK_EQ(f->nmaps, f->nunmaps);
+	f->ctx_status = 0;
+
+	/* CTX_STATUS busy forever: ETIMEDOUT */
+	f->ctx_busy_forever = 1;
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, ETIMEDOUT);
+	f->ctx_busy_forever = 0;
+
+	/* dma_map failure is passed through */
+	f->map_error = EFAULT;
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EFAULT);
+	f->map_error = 0;
+
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
+static void test_reg_mr_bad_args(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	static char buf[64];
+	const int bad[] = {
+		RNIC_ACCESS_REMOTE_WRITE,
+		RNIC_ACCESS_REMOTE_ATOMIC,
+		RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ,
+		0x100,
+		-1,
+	};
+	struct rnic_mr *mrs[20];
+	int n = 0;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		CHECK(rnic_reg_mr(pd, buf, sizeof(buf), bad[i]) == NULL);
+		CHECK_EQ(errno, EINVAL);
+	}
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 0, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, NULL, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	CHECK(rnic_reg_mr(NULL, buf, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(f->nlog, 0); /* nothing reached the device */
+	/* read-only remote access without local write is fine */
+	mrs[0] = rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_REMOTE_READ);
+	CHECK(mrs[0] != NULL);
+	CHECK_EQ(rnic_dealloc_pd(pd), EBUSY);
+	CHECK_EQ(rnic_close_device(ctx), EBUSY);
+	CHECK_EQ(rnic_dereg_mr(mrs[0]), 0);
+
+	/* the MPT runs out: 16 entries, index 0 unused -> 15 MRs, then ENOMEM */
+	while (n < 20 && (mrs[n] = rnic_reg_mr(pd, buf, 64, 0)) != NULL)
+		n++;
+	CHECK_EQ(n, 15);
+	CHECK_EQ(errno, ENOMEM);
+	while (n > 0)
+		CHECK_EQ(rnic_dereg_mr(mrs[--n]), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
+/* ------------------------------------------------------------ CQ */
+
+static void test_create_cq(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	unsigned int from = f->nlog;
+	struct rnic_cq *cq = rnic_create_cq(ctx, 5);
+	const uint32_t *w;
+	uint64_t base;
+
+	CHECK(cq != NULL);
+	if (!cq)
+		return;
+	CHECK_EQ(cq->cqe, 8);
+	CHECK(cq->handle != 0);
+	CHECK_EQ(f->nlog - from, RNIC_CQC_WORDS + 1);
+	for (unsigned int i = 0; i < RNIC_CQC_WORDS; i++)
+		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
+	CHECK_EQ(f->log[from + RNIC_CQC_WORDS].off, RNIC_REG_CTX_CMD);
+	CHECK_EQ(f->log[from + RNIC_CQC_WORDS].val,
+		 RNIC_CTX_TABLE_CQC | RNIC_CTX_OP_WRITE << 4 | cq->handle << 8);
+	w = f->cqc[cq->handle];
+	CHECK_EQ(RNIC_CTX_GET(w, CQC, VALID), 1);
+	CHECK_EQ(RNIC_CTX_GET(w, CQC, LOG_SIZE), 3);
+	base = RNIC_CTX_GET(w, CQC, BASE);
+	CHECK(base >= FAKE_BUS_OFFSET);
+	CHECK_EQ((base - FAKE_BUS_OFFSET) % 4096, 0); /* page aligned */
+	{
+		const uint8_t *ring = fake_va(base);
+		int zero = 1;
+
+		for (int i = 0; i < 8 * RNIC_CQE_BYTES; i++)
+			zero &= ring[i] == 0;
+		CHECK(zero); /* CQ memory starts zeroed */
+	}
+	from = f->nlog;
+	CHECK_EQ(rnic_destroy_cq(cq), 0);
+	CHECK_EQ(RNIC_CTX_GET(f->cqc[1], CQC, VALID), 0);
+	CHECK_EQ(f->log[f->nlog - 1].off, RNIC_REG_CTX_CMD);
+	CHECK_EQ(f->nmaps, f->nunmaps);
+
+	errno = 0;
+	CHECK(rnic_create_cq(ctx, 0) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	CHECK(rnic_create_cq(ctx, (1 << 15) + 1) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	{
+		struct rnic_cq *one = rnic_create_cq(ctx, 1);
+
+		CHECK(one && one->cqe == 1);
+		if (one)
+			rnic_destroy_cq(one);
+	}
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
+/* ------------------------------------------------------------ QP */
+
+static void test_modify_qp_qpc(void)
+{
+	struct fake_nic *f = fake_new();
+	struct env e = {0};
+	struct rnic_qp_attr a, q;
+	struct rnic_qp_init_attr qi;
+	unsigned int from;
+	const uint32_t *w;
+	uint32_t n;
+
+	e.f = f;
+	e.ctx = open_fake(f);
+	e.pd = rnic_alloc_pd(e.ctx);
+	e.cq = rnic_create_cq(e.ctx, 16);
+	e.qp = make_qp(&e, 10, 2, 0);
+	CHECK(e.qp != NULL);
+	if (!e.qp)
+		return;
+	CHECK_EQ(e.qp->qp_num, 2); /* 0 and 1 are reserved */
+	CHECK_EQ(e.qp->state, RNIC_QPS_RESET);
+	n = e.qp->qp_num;
+
+	/* RESET -> INIT: kept in software, no register traffic */
+	from = f->nlog;
+	attr_init(&a);
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_INIT), 0);
+	CHECK_EQ(e.qp->state, RNIC_QPS_INIT);
+	CHECK_EQ(f->nlog, from);
+
+	/* INIT -> RTR: the whole QPC through the CTX window */
+	attr_rtr(&a);
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_RTR), 0);
+	CHECK_EQ(e.qp->state, RNIC_QPS_RTR);
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	for (unsigned int i = 0; i < RNIC_QPC_WORDS; i++)
+		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
+	CHECK_EQ(f->log[f->nlog - 1].off, RNIC_REG_CTX_CMD);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | n << 8);
+	w = f->qpc[n];
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RTR);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, PMTU), RNIC_IB_MTU_1024);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, IPV6), 0);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SGID_INDEX), 1);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0x123);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_PSN), 0xabcdef);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, ACCESS), RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_LOCAL_WRITE);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, PD), e.pd->handle);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SEND_CQN), e.cq->handle);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RECV_CQN), e.cq->handle);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_LOG_SIZE), 4); /* 10 -> 16 entries */
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, MIN_RNR_TIMER), 12);
+	CHECK(RNIC_CTX_GET(w, QPC, UDP_SPORT) >= RNIC_ROCEV2_SPORT_MIN);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, PKEY), RNIC_DEFAULT_PKEY);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, TRAFFIC_CLASS), 0x68);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, HOP_LIMIT), RNIC_IPV4_DEFAULT_TTL);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, DST_MAC), 0x020000000002ull);
+	CHECK_EQ(rnic_ctx_get(w, RNIC_QPC_DGID_LSB, 64), 0x0000ffff0a000002ull);
+	CHECK_EQ(rnic_ctx_get(w, RNIC_QPC_DGID_LSB + 64, 64), 0);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_BASE) % 4096, 0);
+	CHECK(RNIC_CTX_GET(w, QPC, SQ_BASE) >= FAKE_BUS_OFFSET);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_BASE), 0);
+
+	/* RTR -> RTS: the whole QPC again, now with the requester's fields */
+	from = f->nlog;
+	attr_rts(&a);
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_RTS), 0);
+	CHECK_EQ(e.qp->state, RNIC_QPS_RTS);
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RTS);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_PSN), 0x654321);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_PSN), 0xabcdef); /* kept from RTR */
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, TIMEOUT), 14);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RETRY_CNT), 7);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RNR_RETRY), 6);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0x123);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, DST_MAC), 0x020000000002ull);
+
+	/* query returns the software copy */
+	CHECK_EQ(rnic_query_qp(e.qp, &q, 0, &qi), 0);
+	CHECK_EQ(q.qp_state, RNIC_QPS_RTS);
+	CHECK_EQ(q.sq_psn, 0x654321);
+	CHECK_EQ(q.rq_psn, 0xabcdef);
+	CHECK_EQ(q.dest_qp_num, 0x123);
+	CHECK_EQ(q.path_mtu, RNIC_IB_MTU_1024);
+	CHECK_EQ(q.timeout, 14);
+	CHECK(memcmp(q.ah_attr.dmac, peer_mac, 6) == 0);
+	CHECK_EQ(qi.cap.max_send_wr, 16);
+	CHECK(qi.send_cq == e.cq);
+
+	/* RTS -> RTS would rewrite a live QPC: not supported yet */
+	from = f->nlog;
+	memset(&a, 0, sizeof(a));
+	a.min_rnr_timer = 3;
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_MIN_RNR_TIMER), EOPNOTSUPP);
+	CHECK_EQ(f->nlog, from);
+
+	/* IPv6 GID, explicit hop limit */
+	{
+		struct rnic_qp *q2 = make_qp(&e, 4, 1, 0);
+
+		attr_init(&a);
+		CHECK_EQ(rnic_modify_qp(q2, &a, MASK_INIT), 0);
+		attr_rtr(&a);
+		a.ah_attr.grh.dgid.raw[0] = 0xfe;
+		a.ah_attr.grh.dgid.raw[1] = 0x80;
+		a.ah_attr.grh.hop_limit = 5;
+		a.ah_attr.grh.flow_label = 0x12345;
+		CHECK_EQ(rnic_modify_qp(q2, &a, MASK_RTR), 0);
+		w = f->qpc[q2->qp_num];
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, IPV6), 1);
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, HOP_LIMIT), 5);
+		CHECK_EQ(rnic_ctx_get(w, RNIC_QPC_DGID_LSB + 64, 64), 0xfe80000000000000ull);
+		/* rdma-core's flow-label folding: 0x12345 -> 0x2345 ^ 0x4 */
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, UDP_SPORT), 0xc000 | (0x2345 ^ (0x10000 >> 14)));
+		/* to ERR: QPC written with state ERR */
+		a.qp_state = RNIC_QPS_ERR;
+		CHECK_EQ(rnic_modify_qp(q2, &a, RNIC_QP_STATE), 0);
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_ERR);
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0x123);
+		/* to RESET: an all-zero QPC; attributes forgotten */
+		a.qp_state = RNIC_QPS_RESET;
+		CHECK_EQ(rnic_modify_qp(q2, &a, RNIC_QP_STATE), 0);
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RESET);
+		CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0);
+		CHECK_EQ(rnic_query_qp(q2, &q, 0, &qi), 0);
+		CHECK_EQ(q.dest_qp_num, 0);
+		CHECK_EQ(rnic_destroy_qp(q2), 0);
+	}
+
+	/* destroy of a QP the device knows: a RESET QPC */
+	from = f->nlog;
+	CHECK_EQ(rnic_destroy_cq(e.cq), EBUSY);
+	CHECK_EQ(rnic_dealloc_pd(e.pd), EBUSY);
+	CHECK_EQ(rnic_destroy_qp(e.qp), 0);
+	e.qp = NULL;
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(RNIC_CTX_GET(f->qpc[n], QPC, STATE), RNIC_QPS_RESET);
+	env_down(&e);
+}
+
+static void test_modify_qp_errors(void)
+{
+	struct fake_nic *f = fake_new();
+	struct env e = {0};
+	struct rnic_qp_attr a;
+	unsigned int from;
+
+	e.f = f;
+	e.ctx = open_fake(f);
+	e.pd = rnic_alloc_pd(e.ctx);
+	e.cq = rnic_create_cq(e.ctx, 16);
+	e.qp = make_qp(&e, 8, 1, 0);
+	from = f->nlog;
+
+#define EXPECT_MODIFY(mask_, err_, state_)                                \
+	do {                                                              \
+		CHECK_EQ(rnic_modify_qp(e.qp, &a, (mask_)), (err_));      \
+		CHECK_EQ(e.qp->state, (state_));                          \
+	} while (0)
+
+	/* RESET -> RTR / RTS: not a legal transition */
+	attr_rtr(&a);
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_RESET);
+	attr_rts(&a);
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_RESET);
+	/* RESET -> INIT without ACCESS_FLAGS, PORT or PKEY_INDEX */
+	attr_init(&a);
+	EXPECT_MODIFY(MASK_INIT & ~RNIC_QP_ACCESS_FLAGS, EINVAL, RNIC_QPS_RESET);
+	EXPECT_MODIFY(MASK_INIT & ~RNIC_QP_PORT, EINVAL, RNIC_QPS_RESET);
+	EXPECT_MODIFY(MASK_INIT & ~RNIC_QP_PKEY_INDEX, EINVAL, RNIC_QPS_RESET);
+	/* an attribute RESET -> INIT does not take */
+	EXPECT_MODIFY(MASK_INIT | RNIC_QP_SQ_PSN, EINVAL, RNIC_QPS_RESET);
+	/* bad values */
+	a.port_num = 2;
+	EXPECT_MODIFY(MASK_INIT, EINVAL, RNIC_QPS_RESET);
+	attr_init(&a);
+	a.qp_access_flags = 0x80;
+	EXPECT_MODIFY(MASK_INIT, EINVAL, RNIC_QPS_RESET);
+	attr_init(&a);
+	a.pkey_index = 1;
+	EXPECT_MODIFY(MASK_INIT, EINVAL, RNIC_QPS_RESET);
+	/* wrong cur_qp_state */
+	attr_init(&a);
+	a.cur_qp_state = RNIC_QPS_RTR;
+	EXPECT_MODIFY(MASK_INIT | RNIC_QP_CUR_STATE, EINVAL, RNIC_QPS_RESET);
+	/* a state that does not exist */
+	attr_init(&a);
+	a.qp_state = 9;
+	EXPECT_MODIFY(MASK_INIT, EINVAL, RNIC_QPS_RESET);
+	/* now INIT */
+	attr_init(&a);
+	a.cur_qp_state = RNIC_QPS_RESET;
+	EXPECT_MODIFY(MASK_INIT | RNIC_QP_CUR_STATE, 0, RNIC_QPS_INIT);
+	/* INIT -> INIT is allowed, without a state bit too */
+	a.qp_access_flags = RNIC_ACCESS_REMOTE_READ;
+	EXPECT_MODIFY(RNIC_QP_ACCESS_FLAGS, 0, RNIC_QPS_INIT);
+	/* INIT -> RTS skips RTR */
+	attr_rts(&a);
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_INIT);
+	/* INIT -> RTR, each required attribute missing in turn */
+	{
+		const int req[] = {RNIC_QP_AV, RNIC_QP_PATH_MTU, RNIC_QP_DEST_QPN, RNIC_QP_RQ_PSN,
+				   RNIC_QP_MAX_DEST_RD_ATOMIC, RNIC_QP_MIN_RNR_TIMER};
+
+		attr_rtr(&a);
+		for (unsigned int i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+			EXPECT_MODIFY(MASK_RTR & ~req[i], EINVAL, RNIC_QPS_INIT);
+	}
+	/* INIT -> RTR with bad values */
+	attr_rtr(&a);
+	a.path_mtu = 6;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.path_mtu = 0;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.dest_qp_num = 1u << 24;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.rq_psn = 1u << 24;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.ah_attr.is_global = 0;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.ah_attr.grh.sgid_index = RNIC_GID_TABLE_SIZE;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.min_rnr_timer = 32;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	attr_rtr(&a);
+	a.max_dest_rd_atomic = 17;
+	EXPECT_MODIFY(MASK_RTR, EINVAL, RNIC_QPS_INIT);
+	/* unsupported attributes */
+	attr_rtr(&a);
+	EXPECT_MODIFY(MASK_RTR | RNIC_QP_ALT_PATH, EINVAL, RNIC_QPS_INIT);
+	EXPECT_MODIFY(MASK_RTR | RNIC_QP_QKEY, EINVAL, RNIC_QPS_INIT);
+	CHECK_EQ(f->nlog, from); /* none of that reached the device */
+
+	attr_rtr(&a);
+	EXPECT_MODIFY(MASK_RTR, 0, RNIC_QPS_RTR);
+	/* RTR -> RTS, each required attribute missing in turn, then bad values */
+	{
+		const int req[] = {RNIC_QP_SQ_PSN, RNIC_QP_TIMEOUT, RNIC_QP_RETRY_CNT,
+				   RNIC_QP_RNR_RETRY, RNIC_QP_MAX_QP_RD_ATOMIC};
+
+		attr_rts(&a);
+		for (unsigned int i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+			EXPECT_MODIFY(MASK_RTS & ~req[i], EINVAL, RNIC_QPS_RTR);
+	}
+	attr_rts(&a);
+	a.retry_cnt = 8;
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_RTR);
+	attr_rts(&a);
+	a.rnr_retry = 8;
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_RTR);
+	attr_rts(&a);
+	a.timeout = 32;
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_RTR);
+	attr_rts(&a);
+	a.sq_psn = 0x1000000;
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_RTR);
+	attr_rts(&a);
+	EXPECT_MODIFY(MASK_RTS | RNIC_QP_PATH_MTU, EINVAL, RNIC_QPS_RTR);
+	/* RTR -> INIT: backwards */
+	attr_init(&a);
+	EXPECT_MODIFY(RNIC_QP_STATE, EINVAL, RNIC_QPS_RTR);
+	/* SQD is not supported */
+	a.qp_state = RNIC_QPS_SQD;
+	EXPECT_MODIFY(RNIC_QP_STATE, EINVAL, RNIC_QPS_RTR);
+	/* any -> ERR takes no attributes */
+	a.qp_state = RNIC_QPS_ERR;
+	EXPECT_MODIFY(RNIC_QP_STATE | RNIC_QP_SQ_PSN, EINVAL, RNIC_QPS_RTR);
+	EXPECT_MODIFY(RNIC_QP_STATE, 0, RNIC_QPS_ERR);
+	/* ERR -> RTS: no */
+	attr_rts(&a);
+	EXPECT_MODIFY(MASK_RTS, EINVAL, RNIC_QPS_ERR);
+	CHECK_EQ(rnic_modify_qp(NULL, &a, 0), EINVAL);
+	CHECK_EQ(rnic_modify_qp(e.qp, NULL, 0), EINVAL);
+#undef EXPECT_MODIFY
+	env_down(&e);
+}
+
+static void test_create_qp_errors(void)
+{
+	struct fake_nic *f = fake_new();
+	struct env e = {0};
+	struct rnic_qp_init_attr ia;
+	struct rnic_qp *qps[20];
+	int n = 0;
+
+	e.f = f;
+	e.ctx = open_fake(f);
+	e.pd = rnic_alloc_pd(e.ctx);
+	e.cq = rnic_create_cq(e.ctx, 16);
+
+#define EXPECT_CREATE_EINVAL(field, value)                         \
+	do {                                                       \
+		memset(&ia, 0, sizeof(ia));                        \
+		ia.send_cq = e.cq;                                 \
+		ia.recv_cq = e.cq;                                 \
+		ia.qp_type = RNIC_QPT_RC;                          \
+		ia.cap.max_send_wr = 4;                            \
+		ia.cap.max_send_sge = 1;                           \
+		field = value;                                     \
+		errno = 0;                                         \
+		CHECK(rnic_create_qp(e.pd, &ia) == NULL);          \
+		CHECK_EQ(errno, EINVAL);                           \
+	} while (0)
+
+	EXPECT_CREATE_EINVAL(ia.qp_type, 3);
+	EXPECT_CREATE_EINVAL(ia.send_cq, NULL);
+	EXPECT_CREATE_EINVAL(ia.recv_cq, NULL);
+	EXPECT_CREATE_EINVAL(ia.cap.max_send_wr, 0);
+	EXPECT_CREATE_EINVAL(ia.cap.max_send_wr, (1u << 15) + 1);
+	EXPECT_CREATE_EINVAL(ia.cap.max_send_sge, RNIC_MAX_SEND_SGE + 1);
+	EXPECT_CREATE_EINVAL(ia.cap.max_inline_data, RNIC_MAX_INLINE_BYTES + 1);
+	EXPECT_CREATE_EINVAL(ia.cap.max_recv_wr, 1); /* no receive queue yet */
+	EXPECT_CREATE_EINVAL(ia.cap.max_recv_sge, 1);
+#undef EXPECT_CREATE_EINVAL
+	/* QPNs 2..15 */
+	while (n < 20 && (qps[n] = make_qp(&e, 1, 1, 0)) != NULL)
+		n++;
+	CHECK_EQ(n, 14);
+	CHECK_EQ(errno, ENOMEM);
+	CHECK_EQ(qps[0]->qp_num, 2);
+	CHECK_EQ(qps[13]->qp_num, 15);
+	while (n > 0)
+		CHECK_EQ(rnic_destroy_qp(qps[--n]), 0);
+	env_down(&e);
+}
+
+/* ------------------------------------------------------------ post_send */
+
+static void test_post_send_wqe(void)
+{
+	struct env e;
+	struct rnic_sg_entry sge[3] = {
+		{0x1000, 100, 0x101},
+		{0x2000, 200, 0x102},
+	};
+	struct rnic_send_wr wr[4], *bad = NULL;
+	struct rnic_wqe *sq;
+	unsigned int from;
+	uint8_t inline_src[40];
+
+	env_up(&e, 16, 8);
+	sq = sq_ring(e.f, e.qp);
+	memset(wr, 0, sizeof(wr));
+	/* 0: RDMA WRITE, two SGEs, signaled, fenced */
+	wr[0].wr_id = 0xa0;
+	wr[0].next = &wr[1];
+	wr[0].sg_list = sge;
+	wr[0].num_sge = 2;
+	wr[0].opcode = RNIC_WR_RDMA_WRITE;
+	wr[0].send_flags = RNIC_SEND_SIGNALED | RNIC_SEND_FENCE;
+	wr[0].wr.rdma.remote_addr = 0x1122334455667788ull;
+	wr[0].wr.rdma.rkey = 0x4321;
+	/* 1: RDMA WRITE WITH IMM, inline, solicited, unsignaled */
+	for (unsigned int i = 0; i < sizeof(inline_src); i++)
+		inline_src[i] = (uint8_t)(i * 7);
+	sge[2] = (struct rnic_sg_entry){(uintptr_t)inline_src, sizeof(inline_src), 0};
+	wr[1].wr_id = 0xa1;
+	wr[1].next = &wr[2];
+	wr[1].sg_list = &sge[2];
+	wr[1].num_sge = 1;
+	wr[1].opcode = RNIC_WR_RDMA_WRITE_WITH_IMM;
+	wr[1].send_flags = RNIC_SEND_INLINE | RNIC_SEND_SOLICITED;
+	wr[1].imm_data = 0x04030201; /* network order as given */
+	wr[1].wr.rdma.remote_addr = 0x9000;
+	wr[1].wr.rdma.rkey = 0x777;
+	/* 2: atomic fetch-and-add (written, executed by a later hardware) */
+	wr[2].wr_id = 0xa2;
+	wr[2].next = &wr[3];
+	wr[2].sg_list = sge;
+	wr[2].num_sge = 1;
+	wr[2].opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
+	wr[2].wr.atomic.remote_addr = 0x8000;
+	wr[2].wr.atomic.rkey = 0x555;
+	wr[2].wr.atomic.compare_add = 5;
+	wr[2].wr.atomic.swap = 6;
+	/* 3: SEND, no SGE */
+	wr[3].wr_id = 0xa3;
+	wr[3].opcode = RNIC_WR_SEND;
+
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	CHECK(bad == NULL);
+	/* one doorbell for the list, {QPN, PI = 4}, and nothing else */
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_SQ);
+	CHECK_EQ(e.f->log[from].val, e.qp->qp_num << 16 | 4);
+
+	CHECK_EQ(sq[0].opcode, RNIC_WR_RDMA_WRITE);
+	CHECK_EQ(sq[0].flags, RNIC_WQE_FLAG_SIGNALED | RNIC_WQE_FLAG_FENCE);
+	CHECK_EQ(sq[0].num_sge, 2);
+	CHECK_EQ(sq[0].inline_len, 0);
+	CHECK_EQ(sq[0].remote_addr, 0x1122334455667788ull);
+	CHECK_EQ(sq[0].rkey, 0x4321);
+	CHECK_EQ(sq[0].length, 300);
+	CHECK_EQ(sq[0].sge[0].addr, 0x1000);
+	CHECK_EQ(sq[0].sge[0].length, 100);
+	CHECK_EQ(sq[0].sge[0].lkey, 0x101);
+	CHECK_EQ(sq[0].sge[1].addr, 0x2000);
+	CHECK_EQ(sq[0].sge[1].length, 200);
+	CHECK_EQ(sq[0].sge[1].lkey, 0x102);
+	CHECK_EQ(sq[0].sge[2].lkey, 0);
+	/* the raw bytes: little-endian fields at the documented offsets */
+	{
+		const uint8_t *b = (const uint8_t *)&sq[0];
+
+		CHECK_EQ(b[8], 0x88);
+		CHECK_EQ(b[15], 0x11);
+		CHECK_EQ(b[16], 0x21);
+		CHECK_EQ(b[20], 300 & 0xff);
+		CHECK_EQ(b[21], 300 >> 8);
+		CHECK_EQ(b[64 + 12], 0x01);
+		CHECK_EQ(b[64 + 13], 0x01);
+	}
+	CHECK_EQ(sq[1].opcode, RNIC_WR_RDMA_WRITE_WITH_IMM);
+	CHECK_EQ(sq[1].flags, RNIC_WQE_FLAG_INLINE | RNIC_WQE_FLAG_SOLICITED);
+	CHECK_EQ(sq[1].inline_len, sizeof(inline_src));
+	CHECK_EQ(sq[1].length, sizeof(inline_src));
+	CHECK(memcmp(sq[1].sge, inline_src, sizeof(inline_src)) == 0);
+	CHECK_EQ(((const uint8_t *)&sq[1])[4], 0x01); /* imm_data bytes as given */
+	CHECK_EQ(((const uint8_t *)&sq[1])[7], 0x04);
+	CHECK_EQ(sq[2].opcode, RNIC_WR_ATOMIC_FETCH_AND_ADD);
+	CHECK_EQ(sq[2].remote_addr, 0x8000);
+	CHECK_EQ(sq[2].rkey, 0x555);
+	CHECK_EQ(sq[2].compare_add, 5);
+	CHECK_EQ(sq[2].swap, 6);
+	CHECK_EQ(sq[3].opcode, RNIC_WR_SEND);
+	CHECK_EQ(sq[3].num_sge, 0);
+	CHECK_EQ(sq[3].length, 0);
+	CHECK_EQ(sq[3].flags, 0);
+	env_down(&e);
+}
+
+static void test_post_send_errors(void)
+{
+	struct env e;
+	struct rnic_sg_entry sge[3] = {{0x1000, 8, 1}, {0x2000, 8, 1}, {0x3000, 8, 1}};
+	struct rnic_send_wr wr[6], *bad;
+	unsigned int from;
+	struct rnic_qp *idle;
+	uint8_t big[65];
+
+	env_up(&e, 16, 4); /* QP: max_send_sge 2, 4 SQ entries */
+	memset(wr, 0, sizeof(wr));
+	for (int i = 0; i < 6; i++) {
+		wr[i].wr_id = 100 + (uint64_t)i;
+		wr[i].next = i < 5 ? &wr[i + 1] : NULL;
+		wr[i].sg_list = sge;
+		wr[i].num_sge = 1;
+		wr[i].opcode = RNIC_WR_RDMA_WRITE;
+	}
+
+	/* a QP not in RTS: EINVAL on the first WR, no doorbell */
+	idle = make_qp(&e, 4, 1, 0);
+	from = e.f->nlog;
+	bad = NULL;
+	CHECK_EQ(rnic_post_send(idle, wr, &bad), EINVAL);
+	CHECK(bad == &wr[0]);
+	CHECK_EQ(e.f->nlog, from);
+	CHECK_EQ(rnic_destroy_qp(idle), 0);
+
+	/* num_sge over the QP's max_send_sge on the second WR: the first is
+	 * posted and rung, bad_wr is the second */
+	wr[1].num_sge = 3;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].val, e.qp->qp_num << 16 | 1);
+	wr[1].num_sge = 1;
+
+	/* other bad WRs: all EINVAL, nothing posted */
+	from = e.f->nlog;
+	wr[1].next = NULL;
+	wr[1].opcode = 7;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = RNIC_WR_RDMA_WRITE;
+	wr[1].num_sge = -1;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].num_sge = 1;
+	wr[1].send_flags = 0x10;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].send_flags = RNIC_SEND_INLINE; /* inline larger than max_inline_data */
+	memset(big, 0, sizeof(big));
+	sge[2] = (struct rnic_sg_entry){(uintptr_t)big, sizeof(big), 0};
+	wr[1].sg_list = &sge[2];
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = RNIC_WR_RDMA_READ; /* inline READ */
+	sge[2].length = 8;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = RNIC_WR_RDMA_WRITE;
+	wr[1].send_flags = 0;
+	wr[1].sg_list = NULL;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	CHECK_EQ(e.f->nlog, from);
+	wr[1].sg_list = sge;
+	wr[1].next = &wr[2];
+
+	/* SQ overflow: 1 outstanding + 5 more into 4 entries: 3 posted, then
+	 * ENOMEM at the 4th of the list */
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), ENOMEM);
+	CHECK(bad == &wr[4]);
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_SQ);
+	CHECK_EQ(e.f->log[from].val, e.qp->qp_num << 16 | 4);
+	/* full: even one more fails and nothing is rung */
+	wr[5].next = NULL;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[5], &bad), ENOMEM);
+	CHECK(bad == &wr[5]);
+	CHECK_EQ(e.f->nlog, from);
+	/* a completion of the last WQE frees all four (unsignaled before it) */
+	{
+		struct rnic_wc wc[4];
+
+		nic_write_cqe(e.f, e.cq, 0, e.qp->qp_num, 3, RNIC_WC_SUCCESS, 0);
+		CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+		CHECK_EQ(wc[0].wr_id, 103);
+		CHECK_EQ(rnic_post_send(e.qp, &wr[5], &bad), 0);
+		CHECK_EQ(e.f->log[e.f->nlog - 1].val, e.qp->qp_num << 16 | 5);
+	}
+	CHECK_EQ(rnic_post_send(NULL, wr, &bad), EINVAL);
+	env_down(&e);
+}
+
+/* ------------------------------------------------------------ poll_cq */
+
+static void post_n(struct env *e, int n, uint64_t first_id, unsigned int flags)
+{
+	struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+	struct rnic_send_wr wr = {0}, *bad = NULL;
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = RNIC_WR_RDMA_WRITE;
+	wr.send_flags = flags;
+	for (int i = 0; i < n; i++) {
+		wr.wr_id = first_id + (uint64_t)i;
+		CHECK_EQ(rnic_post_send(e->qp, &wr, &bad), 0);
+	}
+}
+
+static void test_poll_cq(void)
+{
+	struct env e;
+	struct rnic_wc wc[8];
+	struct rnic_cqe *ring;
+	unsigned int from, progress, pi = 0;
+	uint32_t qpn;
+
+	env_up(&e, 4, 64); /* CQ of 4 entries: wraps often */
+	qpn = e.qp->qp_num;
+	ring = cq_ring(e.f, e.cq);
+
+	/* empty: 0, one progress call, no doorbell */
+	from = e.f->nlog;
+	progress = e.f->nprogress;
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 0);
+	CHECK_EQ(e.f->nprogress - progress, 1);
+	CHECK_EQ(e.f->nlog, from);
+
+	/* a body without its owner byte is not taken */
+	post_n(&e, 2, 1000, 0);            /* WQE 0, 1 unsignaled */
+	post_n(&e, 1, 1002, RNIC_SEND_SIGNALED); /* WQE 2 */
+	nic_write_cqe(e.f, e.cq, pi, qpn, 2, RNIC_WC_SUCCESS, 0);
+	ring[0].owner = 0;
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 0);
+	ring[0].owner = 1;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 1);
+	pi++;
+	CHECK_EQ(wc[0].wr_id, 1002);
+	CHECK_EQ(wc[0].status, RNIC_WC_SUCCESS);
+	CHECK_EQ(wc[0].opcode, RNIC_WC_RDMA_WRITE);
+	CHECK_EQ(wc[0].qp_num, qpn);
+	CHECK_EQ(wc[0].src_qp, 0x123);
+	CHECK_EQ(wc[0].byte_len, 0x1000);
+	CHECK_EQ(wc[0].vendor_err, 0);
+	CHECK_EQ(wc[0].wc_flags, 0);
+	/* one DB_CQ with {CQN, CI} */
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_CQ);
+	CHECK_EQ(e.f->log[from].val, e.cq->handle << 16 | 1);
+
+	/* many passes over the 4-entry ring, batches of 3 signaled WQEs:
+	 * the phase flips each wrap; stale entries of the last pass are not
+	 * taken; one DB_CQ per poll call */
+	for (int round = 0; round < 10; round++) {
+		int got = 0;
+
+		post_n(&e, 3, 2000 + (uint64_t)round * 10, RNIC_SEND_SIGNALED);
+		for (int k = 0; k < 3; k++) {
+			nic_write_cqe(e.f, e.cq, pi, qpn, (uint16_t)(3 + round * 3 + k),
+				      RNIC_WC_SUCCESS, 0);
+			pi++;
+		}
+		from = e.f->nlog;
+		got = rnic_poll_cq(e.cq, 2, wc);
+		CHECK_EQ(got, 2);
+		CHECK_EQ(wc[0].wr_id, 2000 + (uint64_t)round * 10);
+		CHECK_EQ(wc[1].wr_id, 2001 + (uint64_t)round * 10);
+		got = rnic_poll_cq(e.cq, 8, wc);
+		CHECK_EQ(got, 1);
+		CHECK_EQ(wc[0].wr_id, 2002 + (uint64_t)round * 10);
+		CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 0); /* old-phase entries ignored */
+		CHECK_EQ(count_writes(e.f, from, RNIC_REG_DB_CQ), 2);
+		CHECK_EQ(e.f->log[e.f->nlog - 1].val, e.cq->handle << 16 | (pi & 0xffff));
+	}
+
+	/* an error completion: status, syndrome, QP to ERR, posting refused */
+	post_n(&e, 1, 3000, 0);
+	nic_write_cqe(e.f, e.cq, pi++, qpn, 33, RNIC_WC_REM_ACCESS_ERR, 0x62);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 3000);
+	CHECK_EQ(wc[0].status, RNIC_WC_REM_ACCESS_ERR);
+	CHECK_EQ(wc[0].vendor_err, 0x62);
+	CHECK_EQ(e.qp->state, RNIC_QPS_ERR);
+	{
+		struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+		struct rnic_send_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1}, *bad;
+
+		CHECK_EQ(rnic_post_send(e.qp, &wr, &bad), EINVAL);
+	}
+
+	/* a CQE naming an unknown QP: -EIO, consumed, the next one is fine */
+	nic_write_cqe(e.f, e.cq, pi++, 9, 0, RNIC_WC_SUCCESS, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 0);
+	/* a CQE naming a WQE that is not outstanding: -EIO */
+	nic_write_cqe(e.f, e.cq, pi++, qpn, 40, RNIC_WC_SUCCESS, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+	CHECK_EQ(rnic_poll_cq(e.cq, -1, wc), -EINVAL);
+	CHECK_EQ(rnic_poll_cq(e.cq, 1, NULL), -EINVAL);
+	CHECK_EQ(rnic_poll_cq(NULL, 1, wc), -EINVAL);
+	env_down(&e);
+}
+
+/* Good completions before a bad CQE are returned first; the bad one next. */
+static void test_poll_cq_partial(void)
+{
+	struct env e;
+	struct rnic_wc wc[4];
+
+	env_up(&e, 8, 8);
+	post_n(&e, 2, 50, RNIC_SEND_SIGNALED);
+	nic_write_cqe(e.f, e.cq, 0, e.qp->qp_num, 0, RNIC_WC_SUCCESS, 0);
+	nic_write_cqe(e.f, e.cq, 1, 7, 0, RNIC_WC_SUCCESS, 0);
+	nic_write_cqe(e.f, e.cq, 2, e.qp->qp_num, 1, RNIC_WC_SUCCESS, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 50);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), -EIO);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 51);
+	env_down(&e);
+}
+
+/* sq_sig_all: every WQE signaled whatever its flags. */
+static void test_sq_sig_all(void)
+{
+	struct env e;
+	struct rnic_qp *qp;
+	struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+	struct rnic_send_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1}, *bad;
+
+	env_up(&e, 8, 8);
+	qp = make_qp(&e, 4, 1, 1);
+	CHECK_EQ(qp_to_rts(qp), 0);
+	CHECK_EQ(rnic_post_send(qp, &wr, &bad), 0);
+	CHECK_EQ(sq_ring(e.f, qp)[0].flags, RNIC_WQE_FLAG_SIGNALED);
+	CHECK_EQ(rnic_destroy_qp(qp), 0);
+	env_down(&e);
+}
+
+static void test_strings(void)
+{
+	CHECK(strcmp(rnic_wc_status_str(RNIC_WC_SUCCESS), "success") == 0);
+	CHECK(strcmp(rnic_wc_status_str(RNIC_WC_REM_ACCESS_ERR), "remote access error") == 0);
+	CHECK(strcmp(rnic_wc_status_str(RNIC_WC_LOC_PROT_ERR), "local protection error") == 0);
+	CHECK(strcmp(rnic_wc_status_str(RNIC_WC_RETRY_EXC_ERR),
+		     "transport retry counter exceeded") == 0);
+	CHECK(strcmp(rnic_wc_status_str(1000), "unknown") == 0);
+}
+
+int main(void)
+{
+	test_open_query();
+	test_block_chain_relocated();
+	test_block_chain_errors();
+	test_reg_mr_traffic();
+	test_reg_mr_bad_args();
+	test_create_cq();
+	test_modify_qp_qpc();
+	test_modify_qp_errors();
+	test_create_qp_errors();
+	test_post_send_wqe();
+	test_post_send_errors();
+	test_poll_cq();
+	test_poll_cq_partial();
+	test_sq_sig_all();
+	test_strings();
+	printf("%u passed, %u failed\n", n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}
