@@ -87,6 +87,9 @@ static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
 			memcpy(f->mpt[index], f->ctx_data, sizeof(f->mpt[index]));
 		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_CQC)
 			memcpy(f->cqc[index], f->ctx_data, sizeof(f->cqc[index]));
+	} else if (off >= RNIC_REG_PORT_MAC_LO && off < RNIC_BLK_PORT_NEXT) {
+		/* port registers read back what was written */
+		f->regs[off / 4] = val;
 	}
 }
 

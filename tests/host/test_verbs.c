@@ -232,6 +232,44 @@ static void test_open_query(void)
 	free(f);
 }
 
+/* Port MAC and GID table: register layout and read-back. */
+static void test_port_addr(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	const uint8_t mac[6] = {0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee};
+	const uint8_t ip[4] = {198, 18, 0, 7};
+	union rnic_gid gid, back;
+	struct rnic_device_attr a;
+	uint32_t v;
+
+	CHECK_EQ(rnic_set_port_mac(ctx, mac), 0);
+	CHECK_EQ(f->regs[RNIC_REG_PORT_MAC_LO / 4], 0xbbccddeeu);
+	CHECK_EQ(f->regs[RNIC_REG_PORT_MAC_HI / 4], 0x02aau);
+	CHECK_EQ(rnic_query_device(ctx, &a), 0);
+	CHECK(memcmp(a.mac, mac, 6) == 0);
+	rnic_gid_from_ipv4(&gid, ip);
+	CHECK(gid.raw[10] == 0xff && gid.raw[11] == 0xff && gid.raw[12] == 198 && gid.raw[15] == 7);
+	CHECK_EQ(rnic_set_gid(ctx, 2, &gid), 0);
+	/* entry 2, word 0 = most significant 32 bits; word 3 = the IPv4 address */
+	CHECK_EQ(f->regs[(RNIC_REG_PORT_GID + 32 + 0) / 4], 0u);
+	CHECK_EQ(f->regs[(RNIC_REG_PORT_GID + 32 + 8) / 4], 0x0000ffffu);
+	CHECK_EQ(f->regs[(RNIC_REG_PORT_GID + 32 + 12) / 4], 0xc6120007u);
+	CHECK_EQ(rnic_query_gid(ctx, 1, 2, &back), 0);
+	CHECK(memcmp(back.raw, gid.raw, 16) == 0);
+	CHECK_EQ(rnic_set_gid(ctx, RNIC_GID_TABLE_SIZE, &gid), EINVAL);
+	CHECK_EQ(rnic_set_gid(ctx, -1, &gid), EINVAL);
+	CHECK_EQ(rnic_query_gid(ctx, 2, 0, &back), EINVAL);
+	CHECK_EQ(rnic_set_port_mac(ctx, NULL), EINVAL);
+	fake_set(f, RNIC_REG_STAT_CQE, 77);
+	CHECK_EQ(rnic_read_counter(ctx, RNIC_REG_STAT_CQE, &v), 0);
+	CHECK_EQ(v, 77u);
+	CHECK_EQ(rnic_read_counter(ctx, RNIC_REG_STAT_CQE + 2, &v), EINVAL);
+	CHECK_EQ(rnic_read_counter(ctx, RNIC_REG_DB_SQ, &v), EINVAL);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
 /* Blocks found by type wherever the chain puts them; unknown types skipped. */
 static void test_block_chain_relocated(void)
 {
@@ -1225,6 +1263,7 @@ static void test_strings(void)
 int main(void)
 {
 	test_open_query();
+	test_port_addr();
 	test_block_chain_relocated();
 	test_block_chain_errors();
 	test_reg_mr_traffic();

@@ -271,6 +271,17 @@ int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 int rnic_destroy_qp(struct rnic_qp *qp);
 int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr);
 
+/* Port 1 addressing. A GID table entry is an IPv6 address or an IPv4-mapped
+ * one (::ffff:a.b.c.d, made by rnic_gid_from_ipv4); a QP whose dgid is
+ * IPv4-mapped sends IPv4. These return 0 or an errno (EINVAL: bad index). */
+int rnic_set_port_mac(struct rnic_context *context, const uint8_t mac[6]);
+int rnic_set_gid(struct rnic_context *context, int index, const union rnic_gid *gid);
+int rnic_query_gid(struct rnic_context *context, uint8_t port_num, int index, union rnic_gid *gid);
+void rnic_gid_from_ipv4(union rnic_gid *gid, const uint8_t ip[4]);
+
+/* Read one STAT_* counter (reg is an RNIC_REG_STAT_* address). */
+int rnic_read_counter(struct rnic_context *context, uint32_t reg, uint32_t *value);
+
 /* Strings. */
 const char *rnic_wc_status_str(uint32_t status);
 

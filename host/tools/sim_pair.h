@@ -1,0 +1,45 @@
+/* Two simulated NICs in one process, wired back to back, each with a PD, a
+ * CQ and connected RC QPs: the setup shared by the demo, the end-to-end
+ * tests and the benchmarks. */
+#ifndef RNIC_SIM_PAIR_H
+#define RNIC_SIM_PAIR_H
+
+#include <stdint.h>
+
+#include "rnic/verbs.h"
+
+#define SIM_PAIR_MAX_QPS 64
+
+struct sim_pair_side {
+	struct rnic_context *ctx;
+	struct rnic_pd *pd;
+	struct rnic_cq *cq;
+	struct rnic_qp *qp[SIM_PAIR_MAX_QPS];
+	uint8_t mac[6];
+	union rnic_gid gid;
+};
+
+struct sim_pair {
+	struct rnic_world *world;
+	struct sim_pair_side side[2];
+	int nqp;
+};
+
+struct sim_pair_opts {
+	int nqp;            /* connected QP pairs (QP i of side 0 <-> QP i of side 1) */
+	uint32_t path_mtu;  /* RNIC_IB_MTU_* */
+	uint32_t psn[2];    /* first send PSN of each side's QPs (QP i adds i) */
+	int cqe;            /* CQ entries per side */
+	int max_send_wr;
+};
+
+void sim_pair_default_opts(struct sim_pair_opts *o);
+/* 0 or an errno; prints what failed. */
+int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim_pair_opts *o);
+void sim_pair_close(struct sim_pair *p);
+
+/* Poll cq until n completions arrived or max_polls empty polls passed (each
+ * advances simulated time by one cycle). Returns the number received. */
+int sim_pair_wait(struct rnic_cq *cq, struct rnic_wc *wc, int n, uint64_t max_polls);
+
+#endif

@@ -1,0 +1,193 @@
+/* OpenRNIC simulator: a cycle-accurate world of one or more NICs (the
+ * Verilator model of rtl/rnic_core.sv) with a host-memory model behind each
+ * NIC's DMA master, a BAR0 access path, an Ethernet link between the NICs
+ * (point to point for two NICs, a learning switch otherwise) with fault
+ * injection, pcap capture and injection, and FST waveforms on request.
+ *
+ * Time is counted in cycles of the one core clock (cfg.clock_mhz, 250 MHz by
+ * default: 4 ns per cycle). Everything is deterministic: the same
+ * configuration and the same calls give the same cycle counts, the same
+ * frames and the same waveforms. Randomness comes only from cfg.seed (link
+ * faults and Verilator's randomized initial state).
+ *
+ * The host CPU is infinitely fast: calls into this API cost no simulated time
+ * except rnic_world_step and rnic_sim_bar_read32, which run the world.
+ * Functions returning int return 0 (or a count) on success and a negative
+ * errno value on failure.
+ */
+#ifndef RNIC_SIM_H
+#define RNIC_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RNIC_SIM_MAX_NICS 16
+
+struct rnic_world;
+struct rnic_sim_nic;
+
+/* World configuration. Start from rnic_sim_cfg_default() and change fields. */
+struct rnic_sim_cfg {
+	unsigned int num_nics;   /* 1..RNIC_SIM_MAX_NICS (default 2) */
+	unsigned int data_width; /* 64 or 512: picks the Verilator model (64) */
+	uint64_t seed;           /* all randomness derives from it (1) */
+	unsigned int clock_mhz;  /* stated core clock, for ns figures (250) */
+
+	/* Host memory behind each NIC's AXI4 master (a PCIe root complex seen
+	 * through a bridge such as XDMA). Bandwidths in bytes per cycle, per
+	 * direction; a beat moves 2^AxSIZE bytes. */
+	unsigned int mem_rd_latency; /* AR handshake -> first R beat, cycles (200) */
+	unsigned int mem_wr_latency; /* last W beat -> B response, cycles (100) */
+	double mem_rd_bw;            /* read bytes per cycle (32) */
+	double mem_wr_bw;            /* write bytes per cycle (32) */
+	unsigned int mem_max_rd;     /* read bursts outstanding, AR to last R (32) */
+	unsigned int mem_max_wr;     /* write bursts outstanding, AW to B (32) */
+
+	/* BAR0 path: one-way delay of a host MMIO access, cycles (50). A posted
+	 * write reaches the NIC's AXI4-Lite slave this many cycles after the
+	 * call; a read's data return this many cycles after the slave answers. */
+	unsigned int bar_latency;
+
+	/* Ethernet link. Line rate in bytes per cycle (0: 5 at 64 bits, i.e.
+	 * 10 Gb/s at 250 MHz; 50 at 512 bits, i.e. 100 Gb/s). Each frame costs
+	 * its length (padded to 60) + 4 FCS + 8 preamble + 12 IFG on the wire. */
+	double link_rate;
+	unsigned int link_latency;  /* end of serialization -> arrival, cycles (100) */
+	unsigned int link_tx_fifo;  /* frame bytes queued in the MAC before tx tready drops (8192) */
+	double p_drop;              /* per-frame fault probabilities (0) */
+	double p_dup;
+	double p_reorder;           /* hold a frame back behind the next one */
+	double p_corrupt;           /* flip one random bit */
+	unsigned int reorder_hold_max; /* a held frame leaves after this many cycles at most (2000) */
+
+	const char *pcap_path; /* capture of the whole wire, or NULL */
+	const char *fst_path;  /* FST waveform, or NULL (several NICs: X.nicN.fst) */
+};
+
+/* Statistics of one NIC's host-memory model. */
+struct rnic_sim_mem_stats {
+	uint64_t rd_bursts, rd_beats, rd_bytes;
+	uint64_t wr_bursts, wr_beats, wr_bytes; /* wr_bytes: strobed bytes written */
+	uint64_t rd_outstanding_max;            /* most read bursts in flight at once */
+	uint64_t wr_outstanding_max;
+	uint64_t rd_faults, wr_faults;          /* bursts touching unmapped memory */
+	uint64_t protocol_errors;               /* e.g. WLAST on the wrong beat */
+};
+
+/* One DMA access outside every mapped range. */
+struct rnic_sim_fault {
+	uint64_t cycle;   /* when the faulting beat moved */
+	uint64_t addr;    /* first faulting beat's address */
+	uint64_t burst_addr;
+	uint32_t burst_bytes; /* (AxLEN + 1) << AxSIZE */
+	uint8_t write;
+	uint8_t id;
+};
+
+struct rnic_sim_bar_stats {
+	uint64_t writes, reads; /* completed on the AXI4-Lite bus */
+	uint64_t errors;        /* BRESP or RRESP not OKAY, or a read timeout */
+};
+
+/* One NIC's Ethernet port. */
+struct rnic_sim_port_stats {
+	uint64_t tx_frames, tx_bytes;   /* taken from the NIC's m_axis_tx */
+	uint64_t tx_bad_frames;         /* ended with tuser set: discarded */
+	uint64_t tx_backpressure_cycles;/* tx tready held low by the MAC FIFO */
+	uint64_t rx_frames, rx_bytes;   /* delivered into the NIC's s_axis_rx */
+	uint64_t rx_backpressure_cycles;/* rx tvalid with tready low */
+	uint64_t rx_injected;           /* frames queued by rnic_sim_inject_* */
+};
+
+/* The wire as a whole. */
+struct rnic_sim_link_stats {
+	uint64_t frames, bytes;  /* frames that arrived (after faults) */
+	uint64_t dropped, duplicated, reordered, corrupted;
+	uint64_t flooded;        /* switch: unknown or group destination */
+	uint64_t unicast_learned;/* switch: forwarded to a learned port */
+};
+
+/* Fill cfg with the defaults named above. */
+void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg);
+
+/* Create a world, hold rst for 16 cycles and release it (the world's cycle
+ * is then 16). Returns NULL and sets errno: EINVAL (bad cfg), ENODEV (no
+ * model of this width compiled in), EIO (pcap or FST file), ENOMEM. */
+struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg);
+/* Run final blocks, close pcap and FST files, free everything. */
+void rnic_world_destroy(struct rnic_world *w);
+
+/* Run the world for `cycles` clock cycles. */
+void rnic_world_step(struct rnic_world *w, uint64_t cycles);
+/* Run until cond(arg) returns non-zero (checked before each cycle) or
+ * max_cycles have passed. Returns 0, or -ETIMEDOUT. */
+int rnic_world_run_until(struct rnic_world *w, int (*cond)(void *arg), void *arg,
+			 uint64_t max_cycles);
+uint64_t rnic_world_cycle(const struct rnic_world *w);
+/* Simulated time of a cycle count at the stated clock, in ns. */
+double rnic_world_cycles_to_ns(const struct rnic_world *w, uint64_t cycles);
+const struct rnic_sim_cfg *rnic_world_cfg(const struct rnic_world *w);
+unsigned int rnic_world_num_nics(const struct rnic_world *w);
+/* NIC i (0-based), or NULL if out of range. */
+struct rnic_sim_nic *rnic_world_nic(struct rnic_world *w, int i);
+struct rnic_world *rnic_sim_nic_world(struct rnic_sim_nic *nic);
+int rnic_sim_nic_index(const struct rnic_sim_nic *nic);
+
+/* Called once per cycle after the clock edge. NULL removes it. */
+void rnic_world_set_cycle_hook(struct rnic_world *w,
+			       void (*hook)(void *arg, uint64_t cycle), void *arg);
+/* Called for each frame when it arrives at the far end of its sender's cable
+ * (the point the pcap records: after drop, duplication, reordering and
+ * corruption), and for each injected frame (port = -1 - target NIC). */
+void rnic_world_set_frame_hook(struct rnic_world *w,
+			       void (*hook)(void *arg, int port, const uint8_t *frame,
+					    size_t len, uint64_t cycle),
+			       void *arg);
+
+/* BAR0. Writes are posted: queued, returned at once, executed in order over
+ * the next cycles. A read runs the world until its data return and is
+ * ordered after every earlier write (their responses have arrived). A bus
+ * error is counted (rnic_sim_nic_bar_stats); a read that errs or does not
+ * finish within 10^7 cycles returns 0xffffffff. */
+void rnic_sim_bar_write32(struct rnic_sim_nic *nic, uint32_t off, uint32_t val);
+uint32_t rnic_sim_bar_read32(struct rnic_sim_nic *nic, uint32_t off);
+/* Run the world until every queued BAR write has its response. */
+void rnic_sim_bar_flush(struct rnic_sim_nic *nic);
+
+/* Identity IOMMU: make [va, va + len) of this process reachable by the NIC's
+ * DMA at bus address (uintptr_t)va. Ranges may overlap (each map needs its
+ * own unmap with the same va and len). Any DMA byte outside every mapped
+ * range is refused (SLVERR), recorded as a fault, and never touches process
+ * memory. Returns 0, -EINVAL (NULL, zero length, wraps) or -ENOMEM;
+ * unmap returns -ENOENT when no such mapping exists. */
+int rnic_sim_dma_map(struct rnic_sim_nic *nic, void *va, size_t len);
+int rnic_sim_dma_unmap(struct rnic_sim_nic *nic, void *va, size_t len);
+
+/* Number of DMA faults so far; copies the first min(count, max) of them. */
+uint64_t rnic_sim_nic_faults(const struct rnic_sim_nic *nic, struct rnic_sim_fault *out,
+			     size_t max);
+
+void rnic_sim_nic_mem_stats(const struct rnic_sim_nic *nic, struct rnic_sim_mem_stats *st);
+void rnic_sim_nic_bar_stats(const struct rnic_sim_nic *nic, struct rnic_sim_bar_stats *st);
+void rnic_sim_nic_port_stats(const struct rnic_world *w, int nic,
+			     struct rnic_sim_port_stats *st);
+void rnic_world_link_stats(const struct rnic_world *w, struct rnic_sim_link_stats *st);
+
+/* Queue frames (Ethernet, no preamble or FCS) into a NIC's RX, behind what
+ * is already queued; they are delivered from the next cycle on, back to back
+ * at full width. Frames shorter than 60 bytes are padded as a MAC would.
+ * inject_pcap returns the number of frames queued. */
+int rnic_sim_inject_frame(struct rnic_world *w, int nic, const void *frame, size_t len);
+int rnic_sim_inject_pcap(struct rnic_world *w, int nic, const char *path);
+/* Frames queued for a NIC's RX that it has not taken completely yet. */
+unsigned int rnic_sim_rx_pending(const struct rnic_world *w, int nic);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RNIC_SIM_H */

@@ -1,0 +1,497 @@
+/* OpenRNIC simulator: the Ethernet between the NICs.
+ *
+ * Each NIC port has a MAC: it takes frames from the core's m_axis_tx (store
+ * and forward; frames shorter than 60 bytes are zero-padded to 60 as a MAC
+ * pads them) and serializes them at the line rate, each frame costing
+ * len + 24 bytes of wire time (8 preamble/SFD, 4 FCS, 12 IFG), exactly, with
+ * fractional rates carried from frame to frame. tready drops while the MAC
+ * holds tx_fifo bytes or more of complete frames, and rises again as the
+ * wire drains them (a frame being received is never counted, so tready
+ * cannot stay low forever).
+ *
+ * A frame whose serialization ends in cycle d arrives at the far end of the
+ * cable at cycle d + 1 + latency. With two ports the far end is the other
+ * NIC; otherwise it is a learning switch that floods unknown and group
+ * destinations, filters a frame back to its own port, and serializes each
+ * copy again on the egress port (no extra latency after it; unbounded switch
+ * buffers). A frame is delivered into the receiving core's s_axis_rx at full
+ * width, one beat per cycle, from its arrival cycle on; if the core holds
+ * tready low the beat is held and the cycle counted.
+ *
+ * Faults are drawn per frame at the end of the sender's serialization from a
+ * per-port splitmix64 stream (seeded from cfg.seed and the port number;
+ * always five draws per frame, so the streams do not depend on outcomes):
+ * corrupt (flip one bit), drop, reorder (hold it back and release it right
+ * behind the next frame from the same port, or after reorder_hold_max
+ * cycles), duplicate (a second copy right behind it).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+struct frame {
+	struct frame *next;
+	uint64_t t; /* earliest cycle for the next stage */
+	uint32_t len;
+	uint8_t data[];
+};
+
+struct fq {
+	struct frame *head, *tail;
+	unsigned int count;
+};
+
+struct serializer {
+	struct fq q;
+	struct frame *cur;
+	uint64_t need, progress; /* milli-bytes */
+	uint64_t queued_bytes;   /* frame bytes in q and cur */
+};
+
+struct port {
+	uint8_t *cap_buf;
+	uint32_t cap_len;
+	int cap_overflow;
+	struct serializer tx; /* NIC -> cable */
+	struct fq flight;     /* on the cable, t = arrival */
+	struct frame *held;
+	uint64_t held_deadline;
+	uint64_t rng;
+	struct serializer eg; /* switch egress -> NIC */
+	struct fq rxq;        /* t = first cycle it may be presented */
+	uint32_t rx_off;
+	struct rnic_sim_port_stats st;
+};
+
+#define MAC_TABLE 256
+
+struct link {
+	struct link_cfg cfg;
+	struct port *ports;
+	struct {
+		uint8_t mac[6];
+		unsigned int port;
+	} macs[MAC_TABLE];
+	unsigned int nmacs;
+	struct rnic_sim_link_stats st;
+	link_frame_fn frame_fn;
+	void *frame_arg;
+};
+
+/* -------------------------------------------------------------- frames */
+
+static struct frame *frame_new(const uint8_t *data, size_t len, uint64_t t)
+{
+	size_t alloc = len < LINK_MIN_FRAME ? LINK_MIN_FRAME : len;
+	struct frame *f = calloc(1, sizeof(*f) + alloc);
+
+	if (!f)
+		return NULL;
+	memcpy(f->data, data, len);
+	f->len = (uint32_t)alloc;
+	f->t = t;
+	return f;
+}
+
+static void fq_push(struct fq *q, struct frame *f)
+{
+	f->next = NULL;
+	if (q->tail)
+		q->tail->next = f;
+	else
+		q->head = f;
+	q->tail = f;
+	q->count++;
+}
+
+static struct frame *fq_pop(struct fq *q)
+{
+	struct frame *f = q->head;
+
+	if (!f)
+		return NULL;
+	q->head = f->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->count--;
+	f->next = NULL;
+	return f;
+}
+
+static void fq_free(struct fq *q)
+{
+	struct frame *f;
+
+	while ((f = fq_pop(q)))
+		free(f);
+}
+
+/* ---------------------------------------------------------------- setup */
+
+struct link *link_create(const struct link_cfg *cfg)
+{
+	struct link *l;
+
+	if (!cfg || cfg->ports == 0 || cfg->bus_bytes == 0 ||
+	    cfg->bus_bytes > RNIC_MODEL_MAX_BYTES)
+		return NULL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->cfg = *cfg;
+	l->ports = calloc(cfg->ports, sizeof(*l->ports));
+	if (!l->ports) {
+		free(l);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < cfg->ports; i++) {
+		struct port *p = &l->ports[i];
+		uint64_t s = cfg->seed ^ (0x6c696e6bull << 32) ^ i;
+
+		p->cap_buf = malloc(LINK_MAX_FRAME);
+		if (!p->cap_buf) {
+			link_destroy(l);
+			return NULL;
+		}
+		p->rng = sim_rand64(&s);
+	}
+	return l;
+}
+
+static void ser_free(struct serializer *s)
+{
+	fq_free(&s->q);
+	free(s->cur);
+	s->cur = NULL;
+}
+
+void link_destroy(struct link *l)
+{
+	if (!l)
+		return;
+	for (unsigned int i = 0; i < l->cfg.ports; i++) {
+		struct port *p = &l->ports[i];
+
+		free(p->cap_buf);
+		ser_free(&p->tx);
+		ser_free(&p->eg);
+		fq_free(&p->flight);
+		fq_free(&p->rxq);
+		free(p->held);
+	}
+	free(l->ports);
+	free(l);
+}
+
+void link_set_frame_fn(struct link *l, link_frame_fn fn, void *arg)
+{
+	l->frame_fn = fn;
+	l->frame_arg = arg;
+}
+
+/* ------------------------------------------------------------ TX and RX */
+
+void link_drive(struct link *l, unsigned int port, uint64_t cycle, struct rnic_core_in *in)
+{
+	struct port *p = &l->ports[port];
+	const struct frame *f = p->rxq.head;
+
+	in->m_axis_tx_tready = p->tx.queued_bytes < l->cfg.tx_fifo;
+	memset(in->s_axis_rx_tdata, 0, sizeof(in->s_axis_rx_tdata));
+	in->s_axis_rx_tkeep = 0;
+	in->s_axis_rx_tvalid = 0;
+	in->s_axis_rx_tlast = 0;
+	in->s_axis_rx_tuser = 0;
+	if (f && f->t <= cycle) {
+		uint32_t n = f->len - p->rx_off;
+
+		if (n > l->cfg.bus_bytes)
+			n = l->cfg.bus_bytes;
+		memcpy(in->s_axis_rx_tdata, &f->data[p->rx_off], n);
+		in->s_axis_rx_tkeep = n >= 64 ? ~0ull : (1ull << n) - 1;
+		in->s_axis_rx_tvalid = 1;
+		in->s_axis_rx_tlast = p->rx_off + n == f->len;
+	}
+}
+
+void link_edge(struct link *l, unsigned int port, uint64_t cycle,
+	       const struct rnic_core_in *in, const struct rnic_core_out *out)
+{
+	struct port *p = &l->ports[port];
+
+	/* RX: the core takes a beat */
+	if (in->s_axis_rx_tvalid) {
+		if (out->s_axis_rx_tready) {
+			if (in->s_axis_rx_tlast) {
+				struct frame *f = fq_pop(&p->rxq);
+
+				p->st.rx_frames++;
+				p->st.rx_bytes += f->len;
+				free(f);
+				p->rx_off = 0;
+			} else {
+				p->rx_off += l->cfg.bus_bytes;
+			}
+		} else {
+			p->st.rx_backpressure_cycles++;
+		}
+	}
+
+	/* TX: the MAC takes a beat */
+	if (out->m_axis_tx_tvalid && !in->m_axis_tx_tready)
+		p->st.tx_backpressure_cycles++;
+	if (out->m_axis_tx_tvalid && in->m_axis_tx_tready) {
+		for (unsigned int i = 0; i < l->cfg.bus_bytes; i++) {
+			if (!((out->m_axis_tx_tkeep >> i) & 1))
+				continue;
+			if (p->cap_len == LINK_MAX_FRAME) {
+				p->cap_overflow = 1;
+				break;
+			}
+			p->cap_buf[p->cap_len++] = out->m_axis_tx_tdata[i];
+		}
+		if (out->m_axis_tx_tlast) {
+			struct frame *f = NULL;
+
+			if (!out->m_axis_tx_tuser && !p->cap_overflow && p->cap_len)
+				f = frame_new(p->cap_buf, p->cap_len, cycle);
+			if (f) {
+				fq_push(&p->tx.q, f);
+				p->tx.queued_bytes += f->len;
+				p->st.tx_frames++;
+				p->st.tx_bytes += f->len;
+			} else {
+				p->st.tx_bad_frames++;
+			}
+			p->cap_len = 0;
+			p->cap_overflow = 0;
+		}
+	}
+}
+
+/* --------------------------------------------------------- the wire */
+
+static uint64_t wire_cost(const struct frame *f)
+{
+	return (uint64_t)(f->len + LINK_WIRE_OVERHEAD) * 1000u;
+}
+
+static void ser_start(struct serializer *s, uint64_t cycle)
+{
+	if (!s->cur && s->q.head && s->q.head->t <= cycle) {
+		s->cur = fq_pop(&s->q);
+		s->need = wire_cost(s->cur);
+	}
+}
+
+/* Serialize for one cycle; calls done(f) for each frame finished in it. */
+static void ser_tick(struct link *l, unsigned int port, struct serializer *s, uint64_t cycle,
+		     void (*done)(struct link *, unsigned int, struct frame *, uint64_t))
+{
+	ser_start(s, cycle);
+	if (!s->cur) {
+		s->progress = 0; /* an idle wire banks no time */
+		return;
+	}
+	s->progress += l->cfg.rate_milli ? l->cfg.rate_milli : s->need;
+	while (s->cur && s->progress >= s->need) {
+		struct frame *f = s->cur;
+
+		s->progress -= s->need;
+		s->queued_bytes -= f->len;
+		s->cur = NULL;
+		done(l, port, f, cycle);
+		ser_start(s, cycle);
+		if (!s->cur)
+			s->progress = 0;
+	}
+}
+
+static void flight_push(struct port *p, struct frame *f, uint64_t t)
+{
+	f->t = t;
+	fq_push(&p->flight, f);
+}
+
+/* End of the sender's serialization: faults, then onto the cable. */
+static void tx_done(struct link *l, unsigned int port, struct frame *f, uint64_t cycle)
+{
+	struct port *p = &l->ports[port];
+	double u_cor = sim_rand_unit(&p->rng);
+	double u_drop = sim_rand_unit(&p->rng);
+	double u_reo = sim_rand_unit(&p->rng);
+	double u_dup = sim_rand_unit(&p->rng);
+	uint64_t bit = sim_rand64(&p->rng);
+	uint64_t t = cycle + 1 + l->cfg.latency;
+
+	if (u_cor < l->cfg.p_corrupt) {
+		bit %= (uint64_t)f->len * 8;
+		f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		l->st.corrupted++;
+	}
+	if (u_drop < l->cfg.p_drop) {
+		l->st.dropped++;
+		free(f);
+		return;
+	}
+	if (!p->held && u_reo < l->cfg.p_reorder) {
+		p->held = f;
+		p->held_deadline = t + l->cfg.reorder_hold_max;
+		l->st.reordered++;
+		return;
+	}
+	flight_push(p, f, t);
+	if (u_dup < l->cfg.p_dup) {
+		struct frame *c = frame_new(f->data, f->len, t);
+
+		if (c) {
+			flight_push(p, c, t);
+			l->st.duplicated++;
+		}
+	}
+	if (p->held) {
+		flight_push(p, p->held, t);
+		p->held = NULL;
+	}
+}
+
+/* End of a switch egress serialization: into the NIC's RX. */
+static void eg_done(struct link *l, unsigned int port, struct frame *f, uint64_t cycle)
+{
+	f->t = cycle + 1;
+	fq_push(&l->ports[port].rxq, f);
+}
+
+static void learn(struct link *l, const uint8_t *mac, unsigned int port)
+{
+	if (mac[0] & 1)
+		return;
+	for (unsigned int i = 0; i < l->nmacs; i++) {
+		if (!memcmp(l->macs[i].mac, mac, 6)) {
+			l->macs[i].port = port;
+			return;
+		}
+	}
+	if (l->nmacs < MAC_TABLE) {
+		memcpy(l->macs[l->nmacs].mac, mac, 6);
+		l->macs[l->nmacs].port = port;
+		l->nmacs++;
+	}
+}
+
+static int lookup(const struct link *l, const uint8_t *mac)
+{
+	if (mac[0] & 1)
+		return -1;
+	for (unsigned int i = 0; i < l->nmacs; i++)
+		if (!memcmp(l->macs[i].mac, mac, 6))
+			return (int)l->macs[i].port;
+	return -1;
+}
+
+static void egress_push(struct link *l, unsigned int port, const struct frame *f)
+{
+	struct frame *c = frame_new(f->data, f->len, f->t);
+
+	if (!c)
+		return;
+	fq_push(&l->ports[port].eg.q, c);
+	l->ports[port].eg.queued_bytes += c->len;
+}
+
+/* A frame at the far end of its sender's cable. */
+static void arrive(struct link *l, unsigned int port, struct frame *f)
+{
+	l->st.frames++;
+	l->st.bytes += f->len;
+	if (l->frame_fn)
+		l->frame_fn(l->frame_arg, (int)port, f->data, f->len, f->t);
+	if (l->cfg.ports == 2) {
+		fq_push(&l->ports[port ^ 1].rxq, f);
+		return;
+	}
+	learn(l, &f->data[6], port);
+	int dst = lookup(l, f->data);
+
+	if (dst >= 0) {
+		l->st.unicast_learned++;
+		if ((unsigned int)dst != port)
+			egress_push(l, (unsigned int)dst, f);
+	} else {
+		l->st.flooded++;
+		for (unsigned int i = 0; i < l->cfg.ports; i++)
+			if (i != port)
+				egress_push(l, i, f);
+	}
+	free(f);
+}
+
+void link_tick(struct link *l, uint64_t cycle)
+{
+	for (unsigned int i = 0; i < l->cfg.ports; i++) {
+		struct port *p = &l->ports[i];
+
+		ser_tick(l, i, &p->tx, cycle, tx_done);
+		if (p->held && cycle + 1 >= p->held_deadline) {
+			flight_push(p, p->held, p->held_deadline);
+			p->held = NULL;
+		}
+	}
+	for (unsigned int i = 0; i < l->cfg.ports; i++) {
+		struct port *p = &l->ports[i];
+
+		while (p->flight.head && p->flight.head->t <= cycle + 1)
+			arrive(l, i, fq_pop(&p->flight));
+	}
+	if (l->cfg.ports != 2)
+		for (unsigned int i = 0; i < l->cfg.ports; i++)
+			ser_tick(l, i, &l->ports[i].eg, cycle, eg_done);
+}
+
+int link_inject(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
+		size_t len)
+{
+	struct frame *f;
+
+	if (port >= l->cfg.ports || !frame || len == 0 || len > LINK_MAX_FRAME)
+		return -EINVAL;
+	f = frame_new(frame, len, cycle);
+	if (!f)
+		return -ENOMEM;
+	if (l->frame_fn)
+		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
+	fq_push(&l->ports[port].rxq, f);
+	l->ports[port].st.rx_injected++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- stats */
+
+void link_port_stats(const struct link *l, unsigned int port, struct rnic_sim_port_stats *st)
+{
+	*st = l->ports[port].st;
+}
+
+void link_stats(const struct link *l, struct rnic_sim_link_stats *st)
+{
+	*st = l->st;
+}
+
+unsigned int link_rx_pending(const struct link *l, unsigned int port)
+{
+	return l->ports[port].rxq.count;
+}
+
+int link_busy(const struct link *l)
+{
+	for (unsigned int i = 0; i < l->cfg.ports; i++) {
+		const struct port *p = &l->ports[i];
+
+		if (p->cap_len || p->tx.q.count || p->tx.cur || p->flight.count || p->held ||
+		    p->eg.q.count || p->eg.cur || p->rxq.count)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,160 @@
+# Simulator: the Verilator models of rnic_core and the C harness around them.
+#
+#   make sim-models    Verilate and compile rnic_core at DATA_WIDTH 64 and 512
+#                      (build/sim/obj_w64, build/sim/obj_w512)
+#   make sim-lib       build/sim/librnic_sim.a: harness + shim + both models +
+#                      the Verilator runtime (and librnic_sim-san.a, the same
+#                      with the harness built with $(SAN))
+#   make rnic-sim      build/bin/rnic-sim
+#   make sim-unit-tests  build/sim/tests/test_*: the C models alone, no
+#                      Verilator, plus test_world against a small test-only
+#                      core (tests/sim/dut/rnic_core.sv, same ports)
+#
+# A program using the simulator links $(SIM_LIB) (or $(SIM_SAN_LIB)) and
+# $(SIM_LDLIBS), with the C compiler:
+#   $(CC) prog.o $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o prog
+#
+# Verilator gets absolute source paths (5.006 fails on relative ones with a
+# nested --Mdir); a model is re-verilated when a file listed in its
+# Verilator-generated __ver.d changes (or a new rtl/*.sv appears).
+
+SIM_DIR := $(ROOT)/sim
+SIM_BUILD := $(BUILD)/sim
+SIM_LIB := $(SIM_BUILD)/librnic_sim.a
+SIM_SAN_LIB := $(SIM_BUILD)/librnic_sim-san.a
+SIM_LDLIBS := -lpcap -lz -lpthread -lstdc++ -lm
+RNIC_SIM_BIN := $(BUILD)/bin/rnic-sim
+
+VERILATOR ?= verilator
+SIM_VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+SIM_VFLAGS := --cc -Wall --assert --x-assign unique --x-initial unique --trace-fst \
+	--top-module rnic_core
+SIM_VL_MAKEFLAGS := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+SIM_VL_CXXFLAGS := -I$(SIM_VL_ROOT)/include -I$(SIM_VL_ROOT)/include/vltstd \
+	-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
+	-faligned-new -O2 -g -MMD -MP
+SIM_VL_RT := verilated verilated_fst_c verilated_threads
+SIM_VL_RT_OBJS := $(patsubst %,$(SIM_BUILD)/vlrt/%.o,$(SIM_VL_RT))
+
+# rnic_core sources, in the order the lint uses: waivers, packages, the rest
+SIM_RTL_PKGS := $(ROOT)/rtl/rnic_pkg.sv $(ROOT)/rtl/rnic_hdr_pkg.sv
+SIM_RTL_SRCS := $(ROOT)/rtl/lint.vlt $(SIM_RTL_PKGS) \
+	$(filter-out $(SIM_RTL_PKGS),$(sort $(wildcard $(ROOT)/rtl/*.sv)))
+SIM_TDUT_SRCS := $(ROOT)/tests/sim/dut/rnic_core.sv
+
+SIM_CFLAGS := $(CFLAGS_COMMON) -I$(SIM_DIR)/include -I$(SIM_DIR)
+SIM_CORE_SRCS := hostmem.c bar.c link.c pcap_cap.c world.c
+SIM_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj/%.o,$(SIM_CORE_SRCS))
+SIM_SAN_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj-san/%.o,$(SIM_CORE_SRCS))
+# the models without the world (what the unit tests link)
+SIM_MODEL_SAN_OBJS := $(filter-out %/world.o,$(SIM_SAN_OBJS))
+
+.PHONY: sim-models sim-lib rnic-sim sim-unit-tests
+
+$(SIM_BUILD)/obj/%.o: $(SIM_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_BUILD)/obj-san/%.o: $(SIM_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) $(SAN) -c $< -o $@
+
+$(SIM_BUILD)/vlrt/%.o: $(SIM_VL_ROOT)/include/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_VL_CXXFLAGS) -w -c $< -o $@
+
+# $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES)
+# Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__ALL.o.
+define sim_verilate
+$(1)/vl.stamp: $(4)
+	@mkdir -p $(1)
+	$(VERILATOR) $(SIM_VFLAGS) -GDATA_WIDTH=$(3) --prefix $(2) --Mdir $(1) $(4)
+	@deps=$$$$(sed 's/^.*: *//' $(1)/$(2)__ver.d); \
+	{ echo "$(1)/vl.stamp: $$$$deps"; for d in $$$$deps; do echo "$$$$d:"; done; } > $(1)/vl.d
+	@touch $$@
+
+$(1)/$(2)__ALL.o: $(1)/vl.stamp
+	+$(MAKE) -s -C $(1) -f $(2).mk $(2)__ALL.a $(SIM_VL_MAKEFLAGS)
+	@touch $$@
+
+-include $(1)/vl.d
+endef
+
+SIM_OBJ_W64 := $(SIM_BUILD)/obj_w64
+SIM_OBJ_W512 := $(SIM_BUILD)/obj_w512
+SIM_TDUT_W64 := $(SIM_BUILD)/tdut_w64
+SIM_TDUT_W512 := $(SIM_BUILD)/tdut_w512
+$(eval $(call sim_verilate,$(SIM_OBJ_W64),Vrnic_core_w64,64,$(SIM_RTL_SRCS)))
+$(eval $(call sim_verilate,$(SIM_OBJ_W512),Vrnic_core_w512,512,$(SIM_RTL_SRCS)))
+$(eval $(call sim_verilate,$(SIM_TDUT_W64),Vrnic_core_w64,64,$(SIM_TDUT_SRCS)))
+$(eval $(call sim_verilate,$(SIM_TDUT_W512),Vrnic_core_w512,512,$(SIM_TDUT_SRCS)))
+
+SIM_MODEL_OBJS := $(SIM_OBJ_W64)/Vrnic_core_w64__ALL.o $(SIM_OBJ_W512)/Vrnic_core_w512__ALL.o
+SIM_TDUT_OBJS := $(SIM_TDUT_W64)/Vrnic_core_w64__ALL.o $(SIM_TDUT_W512)/Vrnic_core_w512__ALL.o
+
+# The shim, once per pair of models it is compiled against.
+SIM_SHIM_FLAGS := -DRNIC_SIM_HAVE_W64=1 -DRNIC_SIM_HAVE_W512=1 -I$(SIM_DIR) \
+	$(CWARN) -Wno-unused-parameter
+
+$(SIM_BUILD)/obj/rnic_model.o: $(SIM_DIR)/rnic_model.cpp $(SIM_MODEL_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_VL_CXXFLAGS) $(SIM_SHIM_FLAGS) -I$(SIM_OBJ_W64) -I$(SIM_OBJ_W512) -c $< -o $@
+
+$(SIM_BUILD)/tdut/rnic_model.o: $(SIM_DIR)/rnic_model.cpp $(SIM_TDUT_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_VL_CXXFLAGS) $(SIM_SHIM_FLAGS) -I$(SIM_TDUT_W64) -I$(SIM_TDUT_W512) -c $< -o $@
+
+SIM_VL_PARTS := $(SIM_BUILD)/obj/rnic_model.o $(SIM_MODEL_OBJS) $(SIM_VL_RT_OBJS)
+SIM_TDUT_PARTS := $(SIM_BUILD)/tdut/rnic_model.o $(SIM_TDUT_OBJS) $(SIM_VL_RT_OBJS)
+SIM_TDUT_LIB := $(SIM_BUILD)/tdut/librnic_sim_tdut.a
+
+$(SIM_LIB): $(SIM_OBJS) $(SIM_VL_PARTS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SIM_SAN_LIB): $(SIM_SAN_OBJS) $(SIM_VL_PARTS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SIM_TDUT_LIB): $(SIM_SAN_OBJS) $(SIM_TDUT_PARTS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+sim-models: $(SIM_MODEL_OBJS)
+sim-lib: $(SIM_LIB) $(SIM_SAN_LIB)
+rnic-sim: $(RNIC_SIM_BIN)
+
+$(RNIC_SIM_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+# ------------------------------------------------------------------ tests
+
+SIM_TEST_DIR := $(ROOT)/tests/sim
+SIM_UNIT_TESTS := hostmem link pcap bar
+SIM_UNIT_BINS := $(patsubst %,$(SIM_BUILD)/tests/test_%,$(SIM_UNIT_TESTS))
+SIM_WORLD_TEST := $(SIM_BUILD)/tests/test_world
+
+$(SIM_UNIT_BINS): $(SIM_BUILD)/tests/test_%: $(SIM_TEST_DIR)/test_%.c $(SIM_MODEL_SAN_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) $(SAN) -I$(SIM_TEST_DIR) $< $(SIM_MODEL_SAN_OBJS) -lpcap -o $@
+
+$(SIM_WORLD_TEST): $(SIM_TEST_DIR)/test_world.c $(SIM_TDUT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) $(SAN) -I$(SIM_TEST_DIR) $< $(SIM_TDUT_LIB) $(SIM_LDLIBS) -o $@
+
+# rnic-sim against the test core: checks the program without rnic_core
+SIM_TDUT_BIN := $(SIM_BUILD)/tdut/rnic-sim
+$(SIM_TDUT_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_TDUT_LIB)
+	$(CC) $(SAN) $< $(SIM_TDUT_LIB) $(SIM_LDLIBS) -o $@
+
+sim-unit-tests: $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN)
+
+-include $(SIM_OBJS:.o=.d) $(SIM_SAN_OBJS:.o=.d) $(SIM_VL_RT_OBJS:.o=.d)
+-include $(SIM_BUILD)/obj/rnic_model.d $(SIM_BUILD)/tdut/rnic_model.d
+-include $(SIM_BUILD)/obj/rnic_sim_main.d $(SIM_UNIT_BINS:=.d) $(SIM_WORLD_TEST).d
+
+# The unit tests and the harness self-test need no rnic_core; the real-core
+# library and rnic-sim are built by their own test entry (tests/list.d/20-sim.list)
+# so that an unfinished core fails one test, not the whole test build.
+TEST_BUILD_DEPS += $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN)

@@ -1,0 +1,489 @@
+/* OpenRNIC simulator: the world (NICs, host memories, BAR paths, the link,
+ * pcap and FST) and its clock.
+ *
+ * One cycle:
+ *   1. every model drives the core inputs it owns from its registered state;
+ *   2. each core evaluates with clk low (its outputs settle), dump at t;
+ *   3. every model samples the handshakes (the rising edge) and updates;
+ *      the link serializes and delivers;
+ *   4. each core evaluates with clk high, dump at t + half a period.
+ * The Verilator context (time in ps) is shared by all NICs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+#define RESET_CYCLES 16
+#define BAR_READ_TIMEOUT 10000000ull
+
+struct rnic_sim_nic {
+	struct rnic_world *w;
+	int index;
+	struct rnic_model *model;
+	struct hostmem *mem;
+	struct bar_master *bar;
+	struct rnic_core_in in;
+	struct rnic_core_out out;
+};
+
+struct rnic_world {
+	struct rnic_sim_cfg cfg;
+	char *pcap_path, *fst_path;
+	struct rnic_vctx *vctx;
+	struct rnic_sim_nic nics[RNIC_SIM_MAX_NICS];
+	struct link *link;
+	struct pcap_cap *pcap;
+	uint64_t cycle;
+	uint64_t half_ps;
+	int rst;
+	int tracing;
+	void (*cycle_hook)(void *arg, uint64_t cycle);
+	void *cycle_arg;
+	void (*frame_hook)(void *arg, int port, const uint8_t *frame, size_t len,
+			   uint64_t cycle);
+	void *frame_arg;
+};
+
+void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->num_nics = 2;
+	cfg->data_width = 64;
+	cfg->seed = 1;
+	cfg->clock_mhz = 250;
+	/* PCIe Gen3 x8 behind a bridge: ~800 ns read round trip, ~7.9 GB/s per
+	 * direction = 31.5 B/cycle at 250 MHz, rounded to 32. */
+	cfg->mem_rd_latency = 200;
+	cfg->mem_wr_latency = 100;
+	cfg->mem_rd_bw = 32;
+	cfg->mem_wr_bw = 32;
+	cfg->mem_max_rd = 32;
+	cfg->mem_max_wr = 32;
+	cfg->bar_latency = 50;
+	cfg->link_rate = 0;
+	cfg->link_latency = 100;
+	cfg->link_tx_fifo = 8192;
+	cfg->reorder_hold_max = 2000;
+}
+
+static char *dup_str(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = malloc(strlen(s) + 1);
+	if (d)
+		strcpy(d, s);
+	return d;
+}
+
+/* X.fst -> X.nicN.fst when there are several NICs. */
+static char *fst_name(const char *path, unsigned int n, int i)
+{
+	size_t len = strlen(path);
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	char *s = malloc(len + 16);
+
+	if (!s)
+		return NULL;
+	if (n == 1) {
+		strcpy(s, path);
+		return s;
+	}
+	if (!dot || (slash && dot < slash))
+		dot = path + len;
+	snprintf(s, len + 16, "%.*s.nic%d%s", (int)(dot - path), path, i, dot);
+	return s;
+}
+
+static void frame_seen(void *arg, int port, const uint8_t *frame, size_t len, uint64_t cycle)
+{
+	struct rnic_world *w = arg;
+
+	if (w->pcap)
+		pcap_cap_write(w->pcap, cycle, frame, len);
+	if (w->frame_hook)
+		w->frame_hook(w->frame_arg, port, frame, len, cycle);
+}
+
+static void cycle_once(struct rnic_world *w)
+{
+	unsigned int n = w->cfg.num_nics;
+	uint64_t c = w->cycle;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		nic->in.rst = (uint8_t)w->rst;
+		hostmem_drive(nic->mem, c, &nic->in);
+		bar_drive(nic->bar, c, &nic->in);
+		link_drive(w->link, i, c, &nic->in);
+		rnic_model_set_inputs(nic->model, &nic->in);
+		rnic_model_set_clk(nic->model, 0);
+		rnic_model_eval(nic->model);
+		if (w->tracing)
+			rnic_model_trace_dump(nic->model);
+		rnic_model_get_outputs(nic->model, &nic->out);
+	}
+	/* In reset the core's outputs are not yet meaningful (randomized
+	 * state before the first edge): the models take no handshake. */
+	for (unsigned int i = 0; i < n && !w->rst; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		hostmem_edge(nic->mem, c, &nic->in, &nic->out);
+		bar_edge(nic->bar, c, &nic->in, &nic->out);
+		link_edge(w->link, i, c, &nic->in, &nic->out);
+	}
+	link_tick(w->link, c);
+	rnic_vctx_time_inc(w->vctx, w->half_ps);
+	for (unsigned int i = 0; i < n; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		rnic_model_set_clk(nic->model, 1);
+		rnic_model_eval(nic->model);
+		if (w->tracing)
+			rnic_model_trace_dump(nic->model);
+	}
+	rnic_vctx_time_inc(w->vctx, w->half_ps);
+	w->cycle++;
+	if (rnic_vctx_got_finish(w->vctx)) {
+		/* $finish, $error or a failed assertion in the RTL: keep the
+		 * evidence (FST, pcap) and stop */
+		fprintf(stderr, "rnic-sim: the RTL stopped the simulation at cycle %llu "
+			"(assertion, $error or $finish; see above)\n", (unsigned long long)c);
+		rnic_world_destroy(w);
+		exit(1);
+	}
+	if (w->cycle_hook)
+		w->cycle_hook(w->cycle_arg, c);
+}
+
+static int cfg_valid(const struct rnic_sim_cfg *cfg)
+{
+	return cfg->num_nics >= 1 && cfg->num_nics <= RNIC_SIM_MAX_NICS &&
+	       (cfg->data_width == 64 || cfg->data_width == 512) && cfg->clock_mhz > 0 &&
+	       cfg->mem_max_rd > 0 && cfg->mem_max_wr > 0 && cfg->mem_rd_bw >= 0 &&
+	       cfg->mem_wr_bw >= 0 && cfg->link_rate >= 0 && cfg->p_drop >= 0 &&
+	       cfg->p_dup >= 0 && cfg->p_reorder >= 0 && cfg->p_corrupt >= 0 &&
+	       cfg->p_drop <= 1 && cfg->p_dup <= 1 && cfg->p_reorder <= 1 &&
+	       cfg->p_corrupt <= 1;
+}
+
+struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
+{
+	struct rnic_world *w;
+	struct hostmem_cfg mc;
+	struct link_cfg lc;
+	uint64_t seed_state;
+	int err = ENOMEM;
+
+	if (!cfg || !cfg_valid(cfg)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!rnic_model_available(cfg->data_width)) {
+		errno = ENODEV;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->cfg = *cfg;
+	w->pcap_path = dup_str(cfg->pcap_path);
+	w->fst_path = dup_str(cfg->fst_path);
+	w->cfg.pcap_path = w->pcap_path;
+	w->cfg.fst_path = w->fst_path;
+	if (w->cfg.link_rate == 0)
+		w->cfg.link_rate = cfg->data_width == 512 ? 50 : 5;
+	/* half a period in ps, rounded; the pcap uses the exact ns figure */
+	w->half_ps = (500000u + cfg->clock_mhz / 2) / cfg->clock_mhz;
+	w->tracing = cfg->fst_path != NULL;
+
+	seed_state = cfg->seed;
+	w->vctx = rnic_vctx_create(sim_rand64(&seed_state), w->tracing);
+	if (!w->vctx)
+		goto fail;
+
+	mc.bus_bytes = cfg->data_width / 8;
+	mc.rd_latency = cfg->mem_rd_latency;
+	mc.wr_latency = cfg->mem_wr_latency;
+	mc.rd_bw_milli = sim_rate_milli(cfg->mem_rd_bw);
+	mc.wr_bw_milli = sim_rate_milli(cfg->mem_wr_bw);
+	mc.max_rd = cfg->mem_max_rd;
+	mc.max_wr = cfg->mem_max_wr;
+
+	memset(&lc, 0, sizeof(lc));
+	lc.ports = cfg->num_nics;
+	lc.bus_bytes = cfg->data_width / 8;
+	lc.rate_milli = sim_rate_milli(w->cfg.link_rate);
+	lc.latency = cfg->link_latency;
+	lc.tx_fifo = cfg->link_tx_fifo;
+	lc.p_drop = cfg->p_drop;
+	lc.p_dup = cfg->p_dup;
+	lc.p_reorder = cfg->p_reorder;
+	lc.p_corrupt = cfg->p_corrupt;
+	lc.reorder_hold_max = cfg->reorder_hold_max;
+	lc.seed = sim_rand64(&seed_state);
+	w->link = link_create(&lc);
+	if (!w->link)
+		goto fail;
+	link_set_frame_fn(w->link, frame_seen, w);
+
+	if (cfg->pcap_path) {
+		w->pcap = pcap_cap_open(cfg->pcap_path, cfg->clock_mhz);
+		if (!w->pcap) {
+			err = EIO;
+			goto fail;
+		}
+	}
+
+	for (unsigned int i = 0; i < cfg->num_nics; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "nic%u", i);
+		nic->w = w;
+		nic->index = (int)i;
+		nic->model = rnic_model_create(w->vctx, cfg->data_width, name);
+		nic->mem = hostmem_create(&mc);
+		nic->bar = bar_create(cfg->bar_latency);
+		if (!nic->model || !nic->mem || !nic->bar)
+			goto fail;
+		if (w->fst_path) {
+			char *p = fst_name(w->fst_path, cfg->num_nics, (int)i);
+
+			if (!p || rnic_model_trace_open(nic->model, p)) {
+				fprintf(stderr, "rnic-sim: cannot open FST file %s\n",
+					p ? p : w->fst_path);
+				free(p);
+				err = EIO;
+				goto fail;
+			}
+			free(p);
+		}
+	}
+
+	w->rst = 1;
+	for (unsigned int i = 0; i < RESET_CYCLES; i++)
+		cycle_once(w);
+	w->rst = 0;
+	return w;
+
+fail:
+	rnic_world_destroy(w);
+	errno = err;
+	return NULL;
+}
+
+void rnic_world_destroy(struct rnic_world *w)
+{
+	if (!w)
+		return;
+	for (unsigned int i = 0; i < w->cfg.num_nics; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		if (nic->model) {
+			rnic_model_final(nic->model);
+			rnic_model_trace_close(nic->model);
+			rnic_model_destroy(nic->model);
+		}
+		hostmem_destroy(nic->mem);
+		bar_destroy(nic->bar);
+	}
+	link_destroy(w->link);
+	pcap_cap_close(w->pcap);
+	rnic_vctx_destroy(w->vctx);
+	free(w->pcap_path);
+	free(w->fst_path);
+	free(w);
+}
+
+void rnic_world_step(struct rnic_world *w, uint64_t cycles)
+{
+	while (cycles--)
+		cycle_once(w);
+}
+
+int rnic_world_run_until(struct rnic_world *w, int (*cond)(void *arg), void *arg,
+			 uint64_t max_cycles)
+{
+	for (uint64_t i = 0; i < max_cycles; i++) {
+		if (cond(arg))
+			return 0;
+		cycle_once(w);
+	}
+	return cond(arg) ? 0 : -ETIMEDOUT;
+}
+
+uint64_t rnic_world_cycle(const struct rnic_world *w)
+{
+	return w->cycle;
+}
+
+double rnic_world_cycles_to_ns(const struct rnic_world *w, uint64_t cycles)
+{
+	return (double)cycles * 1000.0 / w->cfg.clock_mhz;
+}
+
+const struct rnic_sim_cfg *rnic_world_cfg(const struct rnic_world *w)
+{
+	return &w->cfg;
+}
+
+unsigned int rnic_world_num_nics(const struct rnic_world *w)
+{
+	return w->cfg.num_nics;
+}
+
+struct rnic_sim_nic *rnic_world_nic(struct rnic_world *w, int i)
+{
+	if (!w || i < 0 || (unsigned int)i >= w->cfg.num_nics)
+		return NULL;
+	return &w->nics[i];
+}
+
+struct rnic_world *rnic_sim_nic_world(struct rnic_sim_nic *nic)
+{
+	return nic->w;
+}
+
+int rnic_sim_nic_index(const struct rnic_sim_nic *nic)
+{
+	return nic->index;
+}
+
+void rnic_world_set_cycle_hook(struct rnic_world *w, void (*hook)(void *arg, uint64_t cycle),
+			       void *arg)
+{
+	w->cycle_hook = hook;
+	w->cycle_arg = arg;
+}
+
+void rnic_world_set_frame_hook(struct rnic_world *w,
+			       void (*hook)(void *arg, int port, const uint8_t *frame,
+					    size_t len, uint64_t cycle),
+			       void *arg)
+{
+	w->frame_hook = hook;
+	w->frame_arg = arg;
+}
+
+/* ------------------------------------------------------------------ BAR */
+
+void rnic_sim_bar_write32(struct rnic_sim_nic *nic, uint32_t off, uint32_t val)
+{
+	if (bar_post_write(nic->bar, nic->w->cycle, off, val))
+		bar_count_error(nic->bar);
+}
+
+uint32_t rnic_sim_bar_read32(struct rnic_sim_nic *nic, uint32_t off)
+{
+	struct rnic_world *w = nic->w;
+	int64_t t = bar_post_read(nic->bar, w->cycle, off);
+	uint32_t val;
+	int err;
+
+	if (t < 0) {
+		bar_count_error(nic->bar);
+		return 0xffffffffu;
+	}
+	for (uint64_t i = 0; i < BAR_READ_TIMEOUT; i++) {
+		if (bar_read_result(nic->bar, t, w->cycle, &val, &err))
+			return err ? 0xffffffffu : val;
+		cycle_once(w);
+	}
+	fprintf(stderr, "rnic-sim: nic%d: BAR read of 0x%x got no answer in %llu cycles\n",
+		nic->index, off, BAR_READ_TIMEOUT);
+	bar_count_error(nic->bar);
+	return 0xffffffffu;
+}
+
+void rnic_sim_bar_flush(struct rnic_sim_nic *nic)
+{
+	for (uint64_t i = 0; i < BAR_READ_TIMEOUT && bar_busy(nic->bar); i++)
+		cycle_once(nic->w);
+}
+
+/* ------------------------------------------------------------------ DMA */
+
+int rnic_sim_dma_map(struct rnic_sim_nic *nic, void *va, size_t len)
+{
+	return hostmem_map(nic->mem, va, len);
+}
+
+int rnic_sim_dma_unmap(struct rnic_sim_nic *nic, void *va, size_t len)
+{
+	return hostmem_unmap(nic->mem, va, len);
+}
+
+uint64_t rnic_sim_nic_faults(const struct rnic_sim_nic *nic, struct rnic_sim_fault *out,
+			     size_t max)
+{
+	return hostmem_faults(nic->mem, out, max);
+}
+
+void rnic_sim_nic_mem_stats(const struct rnic_sim_nic *nic, struct rnic_sim_mem_stats *st)
+{
+	hostmem_stats(nic->mem, st);
+}
+
+void rnic_sim_nic_bar_stats(const struct rnic_sim_nic *nic, struct rnic_sim_bar_stats *st)
+{
+	bar_stats(nic->bar, st);
+}
+
+void rnic_sim_nic_port_stats(const struct rnic_world *w, int nic, struct rnic_sim_port_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (nic >= 0 && (unsigned int)nic < w->cfg.num_nics)
+		link_port_stats(w->link, (unsigned int)nic, st);
+}
+
+void rnic_world_link_stats(const struct rnic_world *w, struct rnic_sim_link_stats *st)
+{
+	link_stats(w->link, st);
+}
+
+/* ---------------------------------------------------------------- frames */
+
+int rnic_sim_inject_frame(struct rnic_world *w, int nic, const void *frame, size_t len)
+{
+	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics)
+		return -EINVAL;
+	return link_inject(w->link, (unsigned int)nic, w->cycle, frame, len);
+}
+
+struct inject_ctx {
+	struct rnic_world *w;
+	int nic;
+};
+
+static int inject_one(void *arg, const uint8_t *frame, size_t len)
+{
+	struct inject_ctx *c = arg;
+
+	return rnic_sim_inject_frame(c->w, c->nic, frame, len);
+}
+
+int rnic_sim_inject_pcap(struct rnic_world *w, int nic, const char *path)
+{
+	struct inject_ctx c = { w, nic };
+
+	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics || !path)
+		return -EINVAL;
+	return pcap_read_frames(path, inject_one, &c);
+}
+
+unsigned int rnic_sim_rx_pending(const struct rnic_world *w, int nic)
+{
+	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics)
+		return 0;
+	return link_rx_pending(w->link, (unsigned int)nic);
+}

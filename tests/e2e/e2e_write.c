@@ -1,0 +1,459 @@
+/* End-to-end RDMA WRITE tests: host library -> BAR doorbell -> RTL -> wire ->
+ * RTL -> host memory -> CQE, two simulated NICs back to back.
+ *
+ *   rnic-e2e --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]
+ *
+ * Each case prints PASS/FAIL; the closing line is "N passed, N failed". */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rnic/verbs.h"
+#include "rnic_sim.h"
+#include "sim_pair.h"
+
+#define GUARD 4096
+#define GUARD_BYTE 0xa5
+#define MAX_POLLS 40000000ull
+
+static int passed, failed;
+static int width = 64;
+static uint64_t seed = 1;
+static const char *pcap_dir;
+
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("%s ", ok ? "PASS" : "FAIL");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+	/* splitmix64: deterministic test data from the seed */
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A buffer with guard zones on both sides; only the middle is registered. */
+struct gbuf {
+	uint8_t *base;
+	uint8_t *p;
+	size_t len;
+	struct rnic_mr *mr;
+};
+
+static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
+{
+	size_t total = (len + 2 * GUARD + 4095) & ~(size_t)4095;
+
+	b->base = aligned_alloc(4096, total);
+	if (!b->base)
+		return ENOMEM;
+	memset(b->base, GUARD_BYTE, total);
+	b->p = b->base + GUARD;
+	b->len = len;
+	if (fill_random)
+		for (size_t i = 0; i < len; i++)
+			b->p[i] = (uint8_t)rng();
+	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
+	return b->mr ? 0 : (errno ? errno : EIO);
+}
+
+static void gbuf_free(struct gbuf *b)
+{
+	if (b->mr)
+		rnic_dereg_mr(b->mr);
+	free(b->base);
+	memset(b, 0, sizeof(*b));
+}
+
+/* bytes outside [p, p+len) still hold the guard pattern */
+static int guards_intact(const struct gbuf *b, size_t written_len)
+{
+	for (size_t i = 0; i < GUARD; i++)
+		if (b->base[i] != GUARD_BYTE || b->p[written_len + i] != GUARD_BYTE)
+			return 0;
+	return 1;
+}
+
+static struct rnic_world *make_world(const char *tag)
+{
+	struct rnic_sim_cfg cfg;
+	char path[512];
+
+	rnic_sim_cfg_default(&cfg);
+	cfg.num_nics = 2;
+	cfg.data_width = (unsigned)width;
+	cfg.seed = seed;
+	if (pcap_dir) {
+		snprintf(path, sizeof(path), "%s/%s.pcap", pcap_dir, tag);
+		cfg.pcap_path = path;
+	}
+	return rnic_world_create(&cfg);
+}
+
+static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge,
+		      uint64_t raddr, uint32_t rkey)
+{
+	struct rnic_send_wr wr, *bad = NULL;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = sge;
+	wr.num_sge = nsge;
+	wr.opcode = RNIC_WR_RDMA_WRITE;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	return rnic_post_send(qp, &wr, &bad);
+}
+
+/* WRITE len bytes from a fresh source buffer on side 0 into a fresh MR on
+ * side 1; check the completion, the data and the guard zones. */
+static void write_case(struct sim_pair *p, int qpi, size_t len, int nsge, uint32_t mtu_bytes)
+{
+	struct gbuf src = {0}, dst = {0};
+	struct rnic_sg_entry sge[RNIC_MAX_SEND_SGE];
+	struct rnic_wc wc;
+	uint64_t c0 = rnic_world_cycle(p->world);
+	int ok = 0, n;
+	size_t off = 0;
+
+	if (gbuf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) ||
+	    gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
+		result(0, "w%d mtu%u write %zu B: buffer setup", width, mtu_bytes, len);
+		goto out;
+	}
+	/* split the source over nsge SGEs of uneven sizes */
+	for (int i = 0; i < nsge; i++) {
+		size_t piece = (i == nsge - 1) ? len - off : (len - off) / 3;
+
+		sge[i].addr = (uint64_t)(uintptr_t)(src.p + off);
+		sge[i].length = (uint32_t)piece;
+		sge[i].lkey = src.mr->lkey;
+		off += piece;
+	}
+	if (post_write(p->side[0].qp[qpi], 0x1000 + len, sge, nsge, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey)) {
+		result(0, "w%d mtu%u write %zu B: post_send", width, mtu_bytes, len);
+		goto out;
+	}
+	n = sim_pair_wait(p->side[0].cq, &wc, 1, MAX_POLLS);
+	ok = n == 1 && wc.status == RNIC_WC_SUCCESS && wc.opcode == RNIC_WC_RDMA_WRITE &&
+	     wc.wr_id == 0x1000 + len && wc.qp_num == p->side[0].qp[qpi]->qp_num &&
+	     memcmp(src.p, dst.p, len) == 0 && guards_intact(&dst, len);
+	result(ok, "w%d mtu%u qp%d write %zu B over %d SGE(s): %s, %llu cycles", width, mtu_bytes, qpi, len, nsge,
+	       n == 1 ? rnic_wc_status_str(wc.status) : "no completion",
+	       (unsigned long long)(rnic_world_cycle(p->world) - c0));
+out:
+	gbuf_free(&src);
+	gbuf_free(&dst);
+}
+
+/* Two QPs carry one message each at the same time; both arrive intact. */
+static void concurrent_case(struct sim_pair *p, size_t len, uint32_t mtu_bytes)
+{
+	struct gbuf src[2] = {{0}}, dst[2] = {{0}};
+	struct rnic_sg_entry sge[2];
+	struct rnic_wc wc[2];
+	int ok = 1, n;
+
+	for (int q = 0; q < 2; q++) {
+		ok &= !gbuf_init(&src[q], p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
+		ok &= !gbuf_init(&dst[q], p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		if (!ok)
+			break;
+		sge[q].addr = (uint64_t)(uintptr_t)src[q].p;
+		sge[q].length = (uint32_t)len;
+		sge[q].lkey = src[q].mr->lkey;
+		ok &= !post_write(p->side[0].qp[q], 0x2000 + (uint64_t)q, &sge[q], 1,
+				  (uint64_t)(uintptr_t)dst[q].p, dst[q].mr->rkey);
+	}
+	n = ok ? sim_pair_wait(p->side[0].cq, wc, 2, MAX_POLLS) : 0;
+	ok &= n == 2;
+	for (int i = 0; ok && i < 2; i++)
+		ok &= wc[i].status == RNIC_WC_SUCCESS && (wc[i].wr_id == 0x2000 || wc[i].wr_id == 0x2001);
+	ok &= n == 2 && wc[0].wr_id != wc[1].wr_id;
+	for (int q = 0; ok && q < 2; q++)
+		ok &= memcmp(src[q].p, dst[q].p, len) == 0 && guards_intact(&dst[q], len);
+	result(ok, "w%d mtu%u two QPs concurrently, %zu B each", width, mtu_bytes, len);
+	for (int q = 0; q < 2; q++) {
+		gbuf_free(&src[q]);
+		gbuf_free(&dst[q]);
+	}
+}
+
+static void mtu_suite(uint32_t mtu_code, int quick)
+{
+	uint32_t mtu = 128u << mtu_code;
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	char tag[64];
+	size_t sizes[] = {0, 1, mtu - 1, mtu, mtu + 1, 3 * mtu + 5, 1u << 20};
+	int nsizes = quick ? 6 : 7;
+
+	snprintf(tag, sizeof(tag), "w%d_mtu%u", width, mtu);
+	w = make_world(tag);
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = mtu_code;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		result(0, "w%d mtu%u: world and QP setup", width, mtu);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	for (int i = 0; i < nsizes; i++)
+		write_case(&p, i % 2, sizes[i], 1, mtu);
+	write_case(&p, 0, 3 * mtu + 17, 3, mtu);
+	write_case(&p, 1, 7, 4, mtu);
+	concurrent_case(&p, 2 * mtu + 3, mtu);
+	sim_pair_close(&p);
+	rnic_world_destroy(w);
+}
+
+/* An error case gets its own QP: the failure moves the QP to the error state. */
+static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t expect_status)
+{
+	const size_t len = 3000;
+	struct gbuf src = {0}, dst = {0}, ro = {0};
+	struct rnic_sg_entry sge;
+	struct rnic_wc wc;
+	uint64_t raddr;
+	uint32_t rkey, lkey;
+	uint8_t *snapshot = NULL;
+	int ok = 1, n;
+
+	ok &= !gbuf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ok &= !gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
+	ok &= !gbuf_init(&ro, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_READ, 1);
+	if (!ok) {
+		result(0, "w%d error case %s: setup", width, name);
+		goto out;
+	}
+	snapshot = malloc(2 * (len + 2 * GUARD));
+	memcpy(snapshot, dst.base, len + 2 * GUARD);
+	memcpy(snapshot + len + 2 * GUARD, ro.base, len + 2 * GUARD);
+	raddr = (uint64_t)(uintptr_t)dst.p;
+	rkey = dst.mr->rkey;
+	lkey = src.mr->lkey;
+	if (!strcmp(name, "wrong rkey"))
+		rkey ^= 0x80; /* same MPT entry, other tag */
+	else if (!strcmp(name, "rkey of another MR index"))
+		rkey = ro.mr->rkey ^ (1u << RNIC_MKEY_TAG_BITS);
+	else if (!strcmp(name, "out of bounds"))
+		raddr += len - 100;
+	else if (!strcmp(name, "no REMOTE_WRITE")) {
+		raddr = (uint64_t)(uintptr_t)ro.p;
+		rkey = ro.mr->rkey;
+	} else if (!strcmp(name, "wrong lkey"))
+		lkey ^= 0x80;
+	sge.addr = (uint64_t)(uintptr_t)src.p;
+	sge.length = (uint32_t)len;
+	sge.lkey = lkey;
+	if (!strcmp(name, "SGE beyond its MR"))
+		sge.addr += 8; /* the last 8 bytes lie past the MR */
+	ok &= !post_write(p->side[0].qp[qpi], 0x3000 + (uint64_t)qpi, &sge, 1, raddr, rkey);
+	n = ok ? sim_pair_wait(p->side[0].cq, &wc, 1, MAX_POLLS) : 0;
+	ok &= n == 1 && wc.status == expect_status && wc.wr_id == 0x3000 + (uint64_t)qpi;
+	/* host memory on the target side is untouched, inside and outside the MRs */
+	ok &= memcmp(snapshot, dst.base, len + 2 * GUARD) == 0;
+	ok &= memcmp(snapshot + len + 2 * GUARD, ro.base, len + 2 * GUARD) == 0;
+	result(ok, "w%d error: %s -> %s (want %s), target memory untouched", width, name,
+	       n == 1 ? rnic_wc_status_str(wc.status) : "no completion", rnic_wc_status_str(expect_status));
+out:
+	free(snapshot);
+	gbuf_free(&src);
+	gbuf_free(&dst);
+	gbuf_free(&ro);
+}
+
+static void error_suite(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t status;
+	} cases[] = {
+		{"wrong rkey", RNIC_WC_REM_ACCESS_ERR},
+		{"rkey of another MR index", RNIC_WC_REM_ACCESS_ERR},
+		{"out of bounds", RNIC_WC_REM_ACCESS_ERR},
+		{"no REMOTE_WRITE", RNIC_WC_REM_ACCESS_ERR},
+		{"wrong lkey", RNIC_WC_LOC_PROT_ERR},
+		{"SGE beyond its MR", RNIC_WC_LOC_PROT_ERR},
+	};
+	const int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w = make_world(width == 64 ? "w64_errors" : "w512_errors");
+	uint32_t nak = 0, access = 0, prot = 0;
+
+	sim_pair_default_opts(&o);
+	o.nqp = ncases;
+	o.path_mtu = RNIC_IB_MTU_1024;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		result(0, "w%d errors: setup", width);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	for (int i = 0; i < ncases; i++)
+		error_case(&p, i, cases[i].name, cases[i].status);
+	/* the responder counted each refused request and NAKed it */
+	rnic_read_counter(p.side[1].ctx, RNIC_REG_STAT_TX_NAK, &nak);
+	rnic_read_counter(p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR, &access);
+	rnic_read_counter(p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR, &prot);
+	result(nak == 4 && access == 4 && prot == 2, "w%d error counters: NAKs sent %u, access errors %u, local protection errors %u",
+	       width, nak, access, prot);
+
+	/* a QP in the error state flushes what is posted after the error */
+	{
+		struct gbuf src = {0}, dst = {0};
+		struct rnic_sg_entry sge;
+		struct rnic_wc wc;
+		int ok = !gbuf_init(&src, p.side[0].pd, 64, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+			 !gbuf_init(&dst, p.side[1].pd, 64, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		int rc = -1, n = 0;
+
+		if (ok) {
+			sge.addr = (uint64_t)(uintptr_t)src.p;
+			sge.length = 64;
+			sge.lkey = src.mr->lkey;
+			rc = post_write(p.side[0].qp[0], 0x4000, &sge, 1, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey);
+			if (rc == 0)
+				n = sim_pair_wait(p.side[0].cq, &wc, 1, 200000);
+		}
+		/* either the library refuses the post (QP known to be in error) or the
+		 * NIC flushes it; it must never be executed */
+		ok &= (rc == EINVAL) || (rc == 0 && n == 1 && wc.status == RNIC_WC_WR_FLUSH_ERR);
+		for (int i = 0; ok && i < 64; i++)
+			ok &= dst.p[i] == GUARD_BYTE;
+		result(ok, "w%d post after error: %s", width,
+		       rc ? "refused by the library" : (n ? rnic_wc_status_str(wc.status) : "no completion"));
+		gbuf_free(&src);
+		gbuf_free(&dst);
+	}
+	sim_pair_close(&p);
+	rnic_world_destroy(w);
+}
+
+/* PSNs wrap from 0xffffff to 0 inside one message. */
+static void wrap_suite(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w = make_world(width == 64 ? "w64_psn_wrap" : "w512_psn_wrap");
+
+	sim_pair_default_opts(&o);
+	o.path_mtu = RNIC_IB_MTU_256;
+	o.psn[0] = 0xfffff0;
+	o.psn[1] = 0xfffffe;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		result(0, "w%d psn wrap: setup", width);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	write_case(&p, 0, 64 * 256 + 9, 1, 256);
+	write_case(&p, 0, 1000, 2, 256);
+	sim_pair_close(&p);
+	rnic_world_destroy(w);
+}
+
+/* Same seed, same world, same work: same cycle count. */
+static uint64_t timed_write(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct gbuf src = {0}, dst = {0};
+	struct rnic_sg_entry sge;
+	struct rnic_wc wc;
+	uint64_t cycles = 0;
+	const char *saved = pcap_dir;
+
+	pcap_dir = NULL;
+	w = make_world("det");
+	pcap_dir = saved;
+	sim_pair_default_opts(&o);
+	if (w && !sim_pair_open(&p, w, &o)) {
+		rng_state = 42;
+		if (!gbuf_init(&src, p.side[0].pd, 65536, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+		    !gbuf_init(&dst, p.side[1].pd, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
+			uint64_t c0 = rnic_world_cycle(w);
+
+			sge.addr = (uint64_t)(uintptr_t)src.p;
+			sge.length = 65536;
+			sge.lkey = src.mr->lkey;
+			if (!post_write(p.side[0].qp[0], 1, &sge, 1, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey) &&
+			    sim_pair_wait(p.side[0].cq, &wc, 1, MAX_POLLS) == 1 && wc.status == RNIC_WC_SUCCESS)
+				cycles = rnic_world_cycle(w) - c0;
+		}
+		gbuf_free(&src);
+		gbuf_free(&dst);
+		sim_pair_close(&p);
+	}
+	if (w)
+		rnic_world_destroy(w);
+	return cycles;
+}
+
+int main(int argc, char **argv)
+{
+	int quick = 0, c;
+	static const struct option opts[] = {
+		{"width", required_argument, NULL, 'w'},
+		{"seed", required_argument, NULL, 's'},
+		{"pcap-dir", required_argument, NULL, 'p'},
+		{"quick", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+
+	while ((c = getopt_long(argc, argv, "w:s:p:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w': width = atoi(optarg); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'p': pcap_dir = optarg; break;
+		case 'q': quick = 1; break;
+		default:
+			printf("usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n"
+			       "End-to-end RDMA WRITE tests on two simulated NICs.\n", argv[0]);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (width != 64 && width != 512) {
+		fprintf(stderr, "rnic-e2e: --width must be 64 or 512\n");
+		return 2;
+	}
+	rng_state = seed;
+	mtu_suite(RNIC_IB_MTU_256, quick);
+	mtu_suite(RNIC_IB_MTU_1024, quick);
+	mtu_suite(RNIC_IB_MTU_4096, quick);
+	error_suite();
+	wrap_suite();
+	{
+		uint64_t a = timed_write(), b = timed_write();
+
+		result(a != 0 && a == b, "w%d deterministic: 64 KiB WRITE took %llu and %llu cycles", width,
+		       (unsigned long long)a, (unsigned long long)b);
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,57 @@
+# Programs on top of the host library and the simulator: the demo (`make
+# sim`), the end-to-end tests and the benchmark (`make bench`).
+#
+#   build/bin/rnic-demo   two NICs, 1 MiB RDMA WRITE, cycles/us/Gb/s, pcap
+#   build/bin/rnic-e2e    end-to-end WRITE tests (ASan/UBSan on our C code)
+#   build/bin/rnic-bench  WRITE goodput table + build/bench/results.json
+
+TOOLS_DIR := $(ROOT)/host/tools
+TOOLS_BUILD := $(BUILD)/tools
+TOOLS_CFLAGS := $(CFLAGS_COMMON) -I$(ROOT)/sim/include -I$(TOOLS_DIR)
+DEMO_BIN := $(BUILD)/bin/rnic-demo
+E2E_BIN := $(BUILD)/bin/rnic-e2e
+BENCH_BIN := $(BUILD)/bin/rnic-bench
+
+$(TOOLS_BUILD)/obj/%.o: $(TOOLS_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/%.o: $(TOOLS_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/e2e_write.o: $(ROOT)/tests/e2e/e2e_write.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+$(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+$(E2E_BIN): $(TOOLS_BUILD)/obj-san/e2e_write.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
+-include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
+
+.PHONY: rnic-demo rnic-e2e rnic-bench
+rnic-demo: $(DEMO_BIN)
+rnic-e2e: $(E2E_BIN)
+rnic-bench: $(BENCH_BIN)
+
+TEST_BUILD_DEPS += $(E2E_BIN) $(DEMO_BIN)
+
+# the main job: build everything and run the demo
+sim: deps
+	$(MAKE) -C $(ROOT) $(DEMO_BIN) $(RNIC_SIM_BIN)
+	@mkdir -p $(BUILD)/sim
+	$(DEMO_BIN) --width 512 --pcap $(BUILD)/sim/demo.pcap
+
+bench: deps
+	$(MAKE) -C $(ROOT) $(BENCH_BIN)
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_BIN) --json $(BUILD)/bench/results.json

@@ -1,0 +1,457 @@
+/* Host-memory model: latency exactness, bandwidth, outstanding limit, WSTRB,
+ * faults outside mapped ranges (memory untouched), read-after-write. The test
+ * plays the core's AXI4 master on the pin structs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sim_int.h"
+
+struct bench {
+	struct hostmem *m;
+	struct rnic_core_in in;
+	struct rnic_core_out out;
+	uint64_t cycle;
+};
+
+static void bench_init(struct bench *b, unsigned int bus, unsigned int rd_lat,
+		       unsigned int wr_lat, double rd_bw, double wr_bw, unsigned int max_rd,
+		       unsigned int max_wr)
+{
+	struct hostmem_cfg c = {
+		.bus_bytes = bus,
+		.rd_latency = rd_lat,
+		.wr_latency = wr_lat,
+		.rd_bw_milli = sim_rate_milli(rd_bw),
+		.wr_bw_milli = sim_rate_milli(wr_bw),
+		.max_rd = max_rd,
+		.max_wr = max_wr,
+	};
+
+	memset(b, 0, sizeof(*b));
+	b->m = hostmem_create(&c);
+	CHECK(b->m != NULL);
+	b->cycle = 100;
+}
+
+/* drive, then let the caller's outputs stand, then edge */
+static void bench_drive(struct bench *b)
+{
+	hostmem_drive(b->m, b->cycle, &b->in);
+}
+
+static void bench_edge(struct bench *b)
+{
+	hostmem_edge(b->m, b->cycle, &b->in, &b->out);
+	b->cycle++;
+}
+
+struct rd_result {
+	uint64_t ar_cycle, first_r, last_r;
+	unsigned int beats;
+	uint8_t resp_or;
+	int last_ok;
+	uint8_t data[8192];
+};
+
+/* One read burst, RREADY high; collects the beats' bus bytes. */
+static void do_read(struct bench *b, uint64_t addr, unsigned int len, unsigned int size,
+		    struct rd_result *r)
+{
+	unsigned int bus = 8;
+	int ar_done = 0;
+
+	while (bus < sizeof(b->in.m_axi_rdata) && (1u << size) > bus)
+		bus *= 2;
+	memset(r, 0, sizeof(*r));
+	r->last_ok = 1;
+	for (int guard = 0; guard < 100000; guard++) {
+		bench_drive(b);
+		b->out.m_axi_arvalid = !ar_done;
+		b->out.m_axi_araddr = addr;
+		b->out.m_axi_arlen = (uint8_t)(len - 1);
+		b->out.m_axi_arsize = (uint8_t)size;
+		b->out.m_axi_arburst = 1;
+		b->out.m_axi_arid = 3;
+		b->out.m_axi_rready = 1;
+		if (b->out.m_axi_arvalid && b->in.m_axi_arready) {
+			ar_done = 1;
+			r->ar_cycle = b->cycle;
+		}
+		if (b->in.m_axi_rvalid) {
+			unsigned int n = 1u << size;
+
+			if (r->beats == 0)
+				r->first_r = b->cycle;
+			r->last_r = b->cycle;
+			CHECK_EQ(b->in.m_axi_rid, 3);
+			memcpy(&r->data[r->beats * n], b->in.m_axi_rdata, n);
+			r->resp_or |= b->in.m_axi_rresp;
+			r->beats++;
+			if (!!b->in.m_axi_rlast != (r->beats == len))
+				r->last_ok = 0;
+			if (r->beats == len) {
+				bench_edge(b);
+				b->out.m_axi_arvalid = 0;
+				return;
+			}
+		}
+		bench_edge(b);
+	}
+	CHECK(!"read did not finish");
+}
+
+struct wr_result {
+	uint64_t last_w, b_cycle;
+	uint8_t bresp;
+};
+
+/* One write burst of len beats of 2^size bytes, data and strobes per beat. */
+static void do_write(struct bench *b, uint64_t addr, unsigned int len, unsigned int size,
+		     const uint8_t *data, const uint64_t *strb, struct wr_result *r)
+{
+	int aw_done = 0;
+	unsigned int beat = 0;
+	unsigned int n = 1u << size;
+
+	memset(r, 0, sizeof(*r));
+	for (int guard = 0; guard < 100000; guard++) {
+		bench_drive(b);
+		b->out.m_axi_awvalid = !aw_done;
+		b->out.m_axi_awaddr = addr;
+		b->out.m_axi_awlen = (uint8_t)(len - 1);
+		b->out.m_axi_awsize = (uint8_t)size;
+		b->out.m_axi_awburst = 1;
+		b->out.m_axi_awid = 5;
+		b->out.m_axi_wvalid = beat < len;
+		memset(b->out.m_axi_wdata, 0, sizeof(b->out.m_axi_wdata));
+		if (beat < len) {
+			memcpy(b->out.m_axi_wdata, &data[beat * n], n);
+			b->out.m_axi_wstrb = strb[beat];
+		}
+		b->out.m_axi_wlast = beat + 1 == len;
+		b->out.m_axi_bready = 1;
+		if (b->out.m_axi_awvalid && b->in.m_axi_awready)
+			aw_done = 1;
+		if (b->out.m_axi_wvalid && b->in.m_axi_wready) {
+			beat++;
+			r->last_w = b->cycle;
+		}
+		if (b->in.m_axi_bvalid) {
+			r->b_cycle = b->cycle;
+			r->bresp = b->in.m_axi_bresp;
+			CHECK_EQ(b->in.m_axi_bid, 5);
+			bench_edge(b);
+			b->out.m_axi_awvalid = 0;
+			b->out.m_axi_wvalid = 0;
+			return;
+		}
+		bench_edge(b);
+	}
+	CHECK(!"write did not finish");
+}
+
+static void test_read_latency_exact(void)
+{
+	static uint8_t buf[256] __attribute__((aligned(64)));
+	struct bench b;
+	struct rd_result *r = malloc(sizeof(*r));
+
+	for (unsigned int i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 7 + 1);
+	for (unsigned int lat = 1; lat <= 300; lat += 299) {
+		bench_init(&b, 8, lat, 100, 32, 32, 32, 32);
+		CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+		do_read(&b, (uintptr_t)buf, 4, 3, r);
+		CHECK_EQ(r->first_r - r->ar_cycle, lat);
+		CHECK_EQ(r->last_r - r->first_r, 3); /* 8 B beats under 32 B/cycle: 1/cycle */
+		CHECK_EQ(r->beats, 4);
+		CHECK_EQ(r->resp_or, 0);
+		CHECK(r->last_ok);
+		CHECK(!memcmp(r->data, buf, 32));
+		CHECK_EQ(hostmem_faults(b.m, NULL, 0), 0);
+		hostmem_destroy(b.m);
+	}
+	free(r);
+}
+
+static void test_write_latency_exact(void)
+{
+	static uint8_t buf[64] __attribute__((aligned(64)));
+	uint8_t data[64];
+	uint64_t strb[8];
+	struct bench b;
+	struct wr_result r;
+
+	for (unsigned int i = 0; i < 64; i++)
+		data[i] = (uint8_t)(0xa0 + i);
+	for (unsigned int i = 0; i < 8; i++)
+		strb[i] = 0xff;
+	bench_init(&b, 8, 200, 100, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	do_write(&b, (uintptr_t)buf, 8, 3, data, strb, &r);
+	CHECK_EQ(r.b_cycle - r.last_w, 100);
+	CHECK_EQ(r.bresp, 0);
+	CHECK(!memcmp(buf, data, 64));
+	hostmem_destroy(b.m);
+}
+
+/* 512-bit bus at 32 B/cycle: one 64 B beat every 2 cycles, exactly; at a
+ * fractional 20 B/cycle the long-run rate is 20 B/cycle. */
+static void test_read_bandwidth(void)
+{
+	uint8_t *buf = aligned_alloc(4096, 8192);
+	struct rd_result *r = malloc(sizeof(*r));
+	struct bench b;
+	struct rnic_sim_mem_stats st;
+
+	memset(buf, 0x5a, 8192);
+	bench_init(&b, 64, 10, 10, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, 8192), 0);
+	do_read(&b, (uintptr_t)buf, 64, 6, r);
+	CHECK_EQ(r->beats, 64);
+	/* the idle bucket holds one beat plus one cycle: the first two beats go
+	 * back to back, then one per 2 cycles */
+	CHECK_EQ(r->last_r - r->first_r, 1 + 2 * 62);
+	hostmem_stats(b.m, &st);
+	CHECK_EQ(st.rd_bytes, 4096);
+	CHECK_EQ(st.rd_beats, 64);
+	hostmem_destroy(b.m);
+
+	bench_init(&b, 64, 10, 10, 20, 20, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, 8192), 0);
+	do_read(&b, (uintptr_t)buf, 128, 6, r);
+	{
+		double rate = (double)(127 * 64) / (double)(r->last_r - r->first_r);
+
+		CHECK(rate > 19.8 && rate < 20.5);
+	}
+	hostmem_destroy(b.m);
+
+	/* 64-bit bus: the bus is the limit at 32 B/cycle */
+	bench_init(&b, 8, 10, 10, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, 8192), 0);
+	do_read(&b, (uintptr_t)buf, 256, 3, r);
+	CHECK_EQ(r->last_r - r->first_r, 255);
+	hostmem_destroy(b.m);
+	free(r);
+	free(buf);
+}
+
+static void test_write_bandwidth(void)
+{
+	uint8_t *buf = aligned_alloc(4096, 4096);
+	uint8_t *data = calloc(1, 4096);
+	uint64_t strb[64];
+	struct bench b;
+	struct wr_result r;
+	uint64_t start;
+
+	for (int i = 0; i < 64; i++)
+		strb[i] = ~0ull;
+	bench_init(&b, 64, 10, 10, 32, 16, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, 4096), 0);
+	start = b.cycle;
+	do_write(&b, (uintptr_t)buf, 64, 6, data, strb, &r);
+	/* 16 B/cycle, 64 B beats: 4 cycles per beat after the banked one (AW takes
+	 * the first cycle) */
+	CHECK(r.last_w - start >= 4 * 62 && r.last_w - start <= 4 * 63 + 2);
+	hostmem_destroy(b.m);
+	free(buf);
+	free(data);
+}
+
+static void test_max_outstanding(void)
+{
+	static uint8_t buf[4096] __attribute__((aligned(64)));
+	struct bench b;
+	struct rnic_sim_mem_stats st;
+	unsigned int accepted = 0;
+
+	bench_init(&b, 8, 50, 10, 32, 32, 4, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	for (int i = 0; i < 40; i++) {
+		bench_drive(&b);
+		b.out.m_axi_arvalid = 1;
+		b.out.m_axi_araddr = (uintptr_t)buf + 8u * accepted;
+		b.out.m_axi_arlen = 0;
+		b.out.m_axi_arsize = 3;
+		b.out.m_axi_arburst = 1;
+		b.out.m_axi_rready = 0;
+		if (b.in.m_axi_arready)
+			accepted++;
+		bench_edge(&b);
+	}
+	CHECK_EQ(accepted, 4);
+	hostmem_stats(b.m, &st);
+	CHECK_EQ(st.rd_outstanding_max, 4);
+	CHECK(hostmem_busy(b.m));
+	hostmem_destroy(b.m);
+}
+
+static void test_wstrb(void)
+{
+	static uint8_t buf[16] __attribute__((aligned(64)));
+	uint8_t data[16];
+	uint64_t strb[2] = { 0xa5, 0x0f };
+	struct bench b;
+	struct wr_result r;
+
+	memset(buf, 0x11, sizeof(buf));
+	memset(data, 0xee, sizeof(data));
+	bench_init(&b, 8, 10, 10, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	do_write(&b, (uintptr_t)buf, 2, 3, data, strb, &r);
+	CHECK_EQ(r.bresp, 0);
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(buf[i], (0xa5 >> i) & 1 ? 0xee : 0x11);
+	for (int i = 8; i < 16; i++)
+		CHECK_EQ(buf[i], i < 12 ? 0xee : 0x11);
+	hostmem_destroy(b.m);
+}
+
+static void test_faults(void)
+{
+	uint8_t *mem = aligned_alloc(64, 256);
+	uint8_t data[64], snapshot[256];
+	uint64_t strb[8];
+	struct bench b;
+	struct rd_result *r = malloc(sizeof(*r));
+	struct wr_result w;
+	struct rnic_sim_fault f[4];
+	struct rnic_sim_mem_stats st;
+
+	for (int i = 0; i < 256; i++)
+		mem[i] = (uint8_t)(0x40 + i);
+	for (int i = 0; i < 8; i++)
+		strb[i] = 0xff;
+	memset(data, 0xcc, sizeof(data));
+	bench_init(&b, 8, 20, 20, 32, 32, 32, 32);
+	/* only mem[64..127] is mapped; the rest is live process memory */
+	CHECK_EQ(hostmem_map(b.m, mem + 64, 64), 0);
+	memcpy(snapshot, mem, 256);
+
+	/* read entirely outside: SLVERR, zero data, one fault */
+	do_read(&b, (uintptr_t)(mem + 128), 4, 3, r);
+	CHECK_EQ(r->resp_or, 2);
+	for (int i = 0; i < 32; i++)
+		CHECK_EQ(r->data[i], 0);
+	CHECK_EQ(hostmem_faults(b.m, f, 4), 1);
+	CHECK_EQ(f[0].addr, (uintptr_t)(mem + 128));
+	CHECK_EQ(f[0].write, 0);
+	CHECK_EQ(f[0].burst_bytes, 32);
+
+	/* write entirely outside: SLVERR, memory untouched */
+	do_write(&b, (uintptr_t)mem, 8, 3, data, strb, &w);
+	CHECK_EQ(w.bresp, 2);
+	CHECK(!memcmp(mem, snapshot, 256));
+	CHECK_EQ(hostmem_faults(b.m, f, 4), 2);
+	CHECK_EQ(f[1].write, 1);
+
+	/* write straddling the end: the mapped half is written, the rest not */
+	do_write(&b, (uintptr_t)(mem + 96), 8, 3, data, strb, &w);
+	CHECK_EQ(w.bresp, 2);
+	CHECK(!memcmp(mem + 96, data, 32));
+	CHECK(!memcmp(mem + 128, snapshot + 128, 128));
+	CHECK_EQ(hostmem_faults(b.m, f, 4), 3);
+	CHECK_EQ(f[2].addr, (uintptr_t)(mem + 128));
+
+	/* a mapped read is fine; after unmap it faults */
+	do_read(&b, (uintptr_t)(mem + 64), 8, 3, r);
+	CHECK_EQ(r->resp_or, 0);
+	CHECK(!memcmp(r->data, mem + 64, 64));
+	CHECK_EQ(hostmem_unmap(b.m, mem + 64, 64), 0);
+	CHECK_EQ(hostmem_unmap(b.m, mem + 64, 64), -ENOENT);
+	do_read(&b, (uintptr_t)(mem + 64), 1, 3, r);
+	CHECK_EQ(r->resp_or, 2);
+	hostmem_stats(b.m, &st);
+	CHECK_EQ(st.rd_faults, 2);
+	CHECK_EQ(st.wr_faults, 2);
+	CHECK_EQ(st.protocol_errors, 0);
+	CHECK_EQ(hostmem_map(b.m, NULL, 4), -EINVAL);
+	CHECK_EQ(hostmem_map(b.m, mem, 0), -EINVAL);
+	hostmem_destroy(b.m);
+	free(mem);
+	free(r);
+}
+
+/* A beat that covers the end of a mapped buffer reads its mapped bytes and
+ * zeros for the rest, without a fault (DMA engines fetch whole beats). */
+static void test_partial_read_beat(void)
+{
+	uint8_t *mem = aligned_alloc(64, 64);
+	struct bench b;
+	struct rd_result *r = malloc(sizeof(*r));
+
+	for (int i = 0; i < 64; i++)
+		mem[i] = (uint8_t)(i + 1);
+	bench_init(&b, 8, 5, 5, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, mem + 3, 10), 0); /* bytes 3..12 */
+	do_read(&b, (uintptr_t)mem, 2, 3, r);        /* aligned down, 16 bytes */
+	CHECK_EQ(r->resp_or, 0);
+	for (int i = 0; i < 16; i++)
+		CHECK_EQ(r->data[i], i >= 3 && i <= 12 ? i + 1 : 0);
+	CHECK_EQ(hostmem_faults(b.m, NULL, 0), 0);
+	/* an unaligned start address: lanes follow the address */
+	do_read(&b, (uintptr_t)(mem + 5), 1, 3, r);
+	CHECK_EQ(r->resp_or, 0);
+	CHECK_EQ(r->data[5], 6);
+	CHECK_EQ(r->data[7], 8);
+	hostmem_destroy(b.m);
+	free(mem);
+	free(r);
+}
+
+static void test_read_after_write(void)
+{
+	static uint8_t buf[64] __attribute__((aligned(64)));
+	uint8_t data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint64_t strb = 0xff;
+	struct bench b;
+	struct wr_result w;
+	struct rd_result *r = malloc(sizeof(*r));
+
+	bench_init(&b, 8, 30, 30, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	do_write(&b, (uintptr_t)buf + 8, 1, 3, data, &strb, &w);
+	do_read(&b, (uintptr_t)buf + 8, 1, 3, r);
+	CHECK(!memcmp(r->data, data, 8));
+	hostmem_destroy(b.m);
+	free(r);
+}
+
+/* Same inputs, same cycles: the model has no hidden randomness. */
+static void test_deterministic(void)
+{
+	static uint8_t buf[1024] __attribute__((aligned(64)));
+	uint64_t t[2];
+	struct rd_result *r = malloc(sizeof(*r));
+
+	for (int k = 0; k < 2; k++) {
+		struct bench b;
+
+		bench_init(&b, 64, 77, 10, 13.5, 32, 32, 32);
+		CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+		do_read(&b, (uintptr_t)buf, 16, 6, r);
+		t[k] = r->last_r;
+		hostmem_destroy(b.m);
+	}
+	CHECK_EQ(t[0], t[1]);
+	free(r);
+}
+
+int main(void)
+{
+	test_read_latency_exact();
+	test_write_latency_exact();
+	test_read_bandwidth();
+	test_write_bandwidth();
+	test_max_outstanding();
+	test_wstrb();
+	test_faults();
+	test_partial_read_beat();
+	test_read_after_write();
+	test_deterministic();
+	return check_summary();
+}
