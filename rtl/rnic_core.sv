@@ -204,9 +204,14 @@ module rnic_core #(
     logic [QPN_WIDTH-1:0] done_qpn;
     logic [15:0]          done_ci;
 
+    // a doorbell for a QPN beyond the table is dropped, never aliased
+    wire db_qpn_ok = db_sq_qpn < 16'(1 << QPN_WIDTH);
+    logic sched_db_ready;
+    assign db_sq_ready = sched_db_ready || !db_qpn_ok;
+
     rnic_sched #(.QPN_WIDTH(QPN_WIDTH)) sched_inst (
         .clk, .rst,
-        .s_db_valid(db_sq_valid), .s_db_ready(db_sq_ready),
+        .s_db_valid(db_sq_valid && db_qpn_ok), .s_db_ready(sched_db_ready),
         .s_db_qpn(db_sq_qpn[QPN_WIDTH-1:0]), .s_db_pi(db_sq_pi),
         .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
         .m_qp_valid(sq_valid), .m_qp_ready(sq_ready), .m_qp_qpn(sq_qpn), .m_qp_pi(sq_pi),
@@ -625,8 +630,9 @@ module rnic_core #(
     // frames the FIFO drops for a bad flag were already counted by the checker;
     // payload read errors leave garbage on the wire that the peer's ICRC or
     // length checks catch only by chance: a later issue reports them as events
+    // (regs range-checks the context index; the window is wider than any record)
     wire unused_ok = ^{stat_good, fifo_bad_frame, fifo_good_frame, fifo_tuser, pay_status_valid,
-                       pay_status_error};
+                       pay_status_error, ctx_wr_index, ctx_wr_data};
 
 endmodule
 

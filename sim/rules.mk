@@ -73,9 +73,11 @@ $(1)/vl.stamp: $(4)
 	{ echo "$(1)/vl.stamp: $$$$deps"; for d in $$$$deps; do echo "$$$$d:"; done; } > $(1)/vl.d
 	@touch $$@
 
+# A large model compiles to several objects in __ALL.a; merge them into one
+# relocatable object so the library archive holds every part.
 $(1)/$(2)__ALL.o: $(1)/vl.stamp
 	+$(MAKE) -s -C $(1) -f $(2).mk $(2)__ALL.a $(SIM_VL_MAKEFLAGS)
-	@touch $$@
+	$(LD) -r -o $$@ --whole-archive $(1)/$(2)__ALL.a
 
 -include $(1)/vl.d
 endef

@@ -1,0 +1,230 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Descriptor-driven DMA read engine (AXI4 master, read channels).
+ *
+ * A descriptor {addr, len, last} asks for len bytes. The engine cuts the
+ * range into INCR bursts that never cross a 4 KiB boundary and end on a
+ * bus-word boundary, keeps up to MAX_OUTSTANDING bursts in flight, masks the
+ * bytes of each returning beat that lie outside the descriptor, and packs
+ * the result (axis_packer): consecutive descriptors come out as one dense
+ * stream, with tlast after the final byte of a descriptor marked last. R data
+ * of one ARID arrive in order. One status per last-marked descriptor: error
+ * if any RRESP of it or of the descriptors packed before it was not OKAY.
+ */
+module dma_rd #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int AXI_ADDR_WIDTH = 64,
+    parameter int AXI_ID_WIDTH = 4,
+    parameter logic [AXI_ID_WIDTH-1:0] AXI_ID = '0,
+    parameter int MAX_BURST_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
+    parameter int MAX_OUTSTANDING = 8
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    input  wire logic [63:0]               s_axis_desc_addr,
+    input  wire logic [31:0]               s_axis_desc_len,
+    input  wire logic                      s_axis_desc_last,
+    input  wire logic                      s_axis_desc_valid,
+    output      logic                      s_axis_desc_ready,
+
+    output      logic [DATA_WIDTH-1:0]     m_axis_read_data_tdata,
+    output      logic [KEEP_WIDTH-1:0]     m_axis_read_data_tkeep,
+    output      logic                      m_axis_read_data_tvalid,
+    input  wire logic                      m_axis_read_data_tready,
+    output      logic                      m_axis_read_data_tlast,
+
+    output      logic                      m_axis_desc_status_error,
+    output      logic                      m_axis_desc_status_valid,
+
+    output      logic [AXI_ID_WIDTH-1:0]   m_axi_arid,
+    output      logic [AXI_ADDR_WIDTH-1:0] m_axi_araddr,
+    output      logic [7:0]                m_axi_arlen,
+    output      logic [2:0]                m_axi_arsize,
+    output      logic [1:0]                m_axi_arburst,
+    output      logic                      m_axi_arlock,
+    output      logic [3:0]                m_axi_arcache,
+    output      logic [2:0]                m_axi_arprot,
+    output      logic                      m_axi_arvalid,
+    input  wire logic                      m_axi_arready,
+    input  wire logic [AXI_ID_WIDTH-1:0]   m_axi_rid,
+    input  wire logic [DATA_WIDTH-1:0]     m_axi_rdata,
+    input  wire logic [1:0]                m_axi_rresp,
+    input  wire logic                      m_axi_rlast,
+    input  wire logic                      m_axi_rvalid,
+    output      logic                      m_axi_rready
+);
+
+    localparam int OFF_W = $clog2(KEEP_WIDTH);
+    localparam int Q_LOG2 = $clog2(MAX_OUTSTANDING) + 1;
+    localparam int Q = 2 ** Q_LOG2;
+
+    initial begin
+        if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH
+            || MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256 || MAX_BURST_BEATS * KEEP_WIDTH > 4096) begin
+            $error("dma_rd: unsupported DATA_WIDTH or MAX_BURST_BEATS (%m)");
+            $finish;
+        end
+    end
+
+    // per-burst record for the R side: first byte lane of the first beat,
+    // bytes in the last beat, and where the burst sits in its descriptor
+    logic [OFF_W-1:0] rb_first_mem [Q];
+    logic [OFF_W:0]   rb_last_bytes_mem [Q];
+    logic             rb_desc_end_mem [Q];
+    logic             rb_desc_last_mem [Q];
+    logic [Q_LOG2:0]  rb_wr_reg, rb_rd_reg;
+    wire rb_full = (rb_wr_reg - rb_rd_reg) == (Q_LOG2+1)'(Q);
+    wire rb_empty = rb_wr_reg == rb_rd_reg;
+
+    // ------------------------------------------------------------------
+    // AR
+    // ------------------------------------------------------------------
+    logic        ar_busy_reg;
+    logic        ar_first_reg;    // next burst is the descriptor's first
+    logic        ar_last_reg;     // the descriptor's last flag
+    logic [63:0] ar_addr_reg;
+    logic [31:0] ar_rem_reg;
+
+    wire [OFF_W-1:0] ar_off = ar_addr_reg[OFF_W-1:0];
+    wire [12:0] to_4k = 13'd4096 - 13'(ar_addr_reg[11:0]);
+    wire [31:0] max_bytes = 32'(MAX_BURST_BEATS * KEEP_WIDTH) - 32'(ar_off);
+    logic [31:0] burst_bytes;
+    always_comb begin
+        burst_bytes = ar_rem_reg;
+        if (burst_bytes > 32'(to_4k)) burst_bytes = 32'(to_4k);
+        if (burst_bytes > max_bytes) burst_bytes = max_bytes;
+    end
+    wire [31:0] burst_span = 32'(ar_off) + burst_bytes;
+    wire [8:0]  burst_beats = 9'((burst_span + 32'(KEEP_WIDTH - 1)) >> OFF_W);
+    wire        burst_ends_desc = burst_bytes == ar_rem_reg;
+    // bytes of the burst's last beat that belong to the descriptor
+    wire [OFF_W:0] last_bytes = burst_ends_desc ? (OFF_W+1)'(burst_span - ((32'(burst_beats) - 1) << OFF_W))
+                                                : (OFF_W+1)'(KEEP_WIDTH);
+
+    logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
+
+    assign s_axis_desc_ready = !ar_busy_reg;
+    assign m_axi_arvalid = ar_busy_reg && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full;
+    assign m_axi_arid = AXI_ID;
+    assign m_axi_araddr = {ar_addr_reg[63:OFF_W], {OFF_W{1'b0}}};
+    assign m_axi_arlen = 8'(burst_beats - 9'd1);
+    assign m_axi_arsize = 3'(OFF_W);
+    assign m_axi_arburst = 2'b01;
+    assign m_axi_arlock = 1'b0;
+    assign m_axi_arcache = 4'b0011;
+    assign m_axi_arprot = 3'b010;
+
+    wire ar_fire = m_axi_arvalid && m_axi_arready;
+    wire r_fire = m_axi_rvalid && m_axi_rready;
+    wire r_burst_done = r_fire && m_axi_rlast;
+
+    always_ff @(posedge clk) begin
+        if (s_axis_desc_valid && s_axis_desc_ready) begin
+            ar_busy_reg <= s_axis_desc_len != 0;
+            ar_first_reg <= 1'b1;
+            ar_last_reg <= s_axis_desc_last;
+            ar_addr_reg <= s_axis_desc_addr;
+            ar_rem_reg <= s_axis_desc_len;
+        end
+        if (ar_fire) begin
+            ar_addr_reg <= ar_addr_reg + 64'(burst_bytes);
+            ar_rem_reg <= ar_rem_reg - burst_bytes;
+            ar_first_reg <= 1'b0;
+            rb_first_mem[rb_wr_reg[Q_LOG2-1:0]] <= ar_first_reg ? ar_off : '0;
+            rb_last_bytes_mem[rb_wr_reg[Q_LOG2-1:0]] <= last_bytes;
+            rb_desc_end_mem[rb_wr_reg[Q_LOG2-1:0]] <= burst_ends_desc;
+            rb_desc_last_mem[rb_wr_reg[Q_LOG2-1:0]] <= burst_ends_desc && ar_last_reg;
+            rb_wr_reg <= rb_wr_reg + 1'b1;
+            if (burst_ends_desc) ar_busy_reg <= 1'b0;
+        end
+        case ({ar_fire, r_burst_done})
+            2'b10: outstanding_reg <= outstanding_reg + 1'b1;
+            2'b01: outstanding_reg <= outstanding_reg - 1'b1;
+            default: ;
+        endcase
+        if (rst) begin
+            ar_busy_reg <= 1'b0;
+            outstanding_reg <= '0;
+            rb_wr_reg <= '0;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // R: keep only the descriptor's bytes, then pack
+    // ------------------------------------------------------------------
+    logic              r_first_beat_reg;
+    logic              r_err_reg;
+    wire [OFF_W-1:0]   rb_first = rb_first_mem[rb_rd_reg[Q_LOG2-1:0]];
+    wire [OFF_W:0]     rb_last_bytes = rb_last_bytes_mem[rb_rd_reg[Q_LOG2-1:0]];
+    wire               rb_desc_end = rb_desc_end_mem[rb_rd_reg[Q_LOG2-1:0]];
+    wire               rb_desc_last = rb_desc_last_mem[rb_rd_reg[Q_LOG2-1:0]];
+
+    logic [KEEP_WIDTH-1:0] r_keep;
+    always_comb begin
+        for (int i = 0; i < KEEP_WIDTH; i++) begin
+            r_keep[i] = 1'b1;
+            if (r_first_beat_reg && i < int'(rb_first)) r_keep[i] = 1'b0;
+            if (m_axi_rlast && i >= int'(rb_last_bytes)) r_keep[i] = 1'b0;
+        end
+    end
+
+    logic pk_tready;
+    assign m_axi_rready = pk_tready && !rb_empty;
+
+    axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH)) packer_inst (
+        .clk, .rst,
+        .s_axis_tdata(m_axi_rdata),
+        .s_axis_tkeep(r_keep),
+        .s_axis_tvalid(m_axi_rvalid && !rb_empty),
+        .s_axis_tready(pk_tready),
+        .s_axis_tlast(m_axi_rlast && rb_desc_last),
+        .m_axis_tdata(m_axis_read_data_tdata),
+        .m_axis_tkeep(m_axis_read_data_tkeep),
+        .m_axis_tvalid(m_axis_read_data_tvalid),
+        .m_axis_tready(m_axis_read_data_tready),
+        .m_axis_tlast(m_axis_read_data_tlast)
+    );
+
+    wire r_err = r_err_reg || m_axi_rresp != 2'b00;
+
+    always_ff @(posedge clk) begin
+        m_axis_desc_status_valid <= 1'b0;
+        if (r_fire) begin
+            r_first_beat_reg <= m_axi_rlast;
+            r_err_reg <= r_err;
+            if (m_axi_rlast) begin
+                rb_rd_reg <= rb_rd_reg + 1'b1;
+                if (rb_desc_last) begin
+                    m_axis_desc_status_valid <= 1'b1;
+                    m_axis_desc_status_error <= r_err;
+                    r_err_reg <= 1'b0;
+                end
+            end
+        end
+        if (rst) begin
+            m_axis_desc_status_valid <= 1'b0;
+            r_first_beat_reg <= 1'b1;
+            r_err_reg <= 1'b0;
+            rb_rd_reg <= '0;
+        end
+    end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        // every R beat belongs to a burst this engine asked for
+        if (!rst && m_axi_rvalid) assert (!rb_empty && m_axi_rid == AXI_ID);
+    end
+`endif
+`endif
+
+    wire unused_ok = ^{rb_desc_end, m_axi_rid};
+
+endmodule
+
+`resetall

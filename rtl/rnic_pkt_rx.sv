@@ -1,0 +1,444 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * RoCEv2 packet parser.
+ *
+ * Input: frames that rnic_rx_check found good (dense, from the frame FIFO).
+ * Output: per frame one header record (rnic_hdr_pkg layout, fields as seen on
+ * the wire) on m_hdr, then the frame's payload (pad and ICRC stripped),
+ * dense, exactly HDR_PAYLOAD_LEN bytes with tlast on the last, nothing when
+ * the length is 0. The header is handed over before any payload beat of its
+ * frame.
+ *
+ * Extension headers follow from the BTH opcode (IBTA Vol. 1 Table 38, RC):
+ * RETH, AETH and ImmDt are parsed into the record; AtomicETH, AtomicAckETH
+ * and IETH are skipped. payload_len = UDP length - UDP - BTH - extension
+ * headers - pad - ICRC.
+ * m_hdr_bad: not an IP frame, opcode not an RC opcode, BTH TVer not 0,
+ * negative payload length, or the frame ends before its UDP length. A bad
+ * header comes with payload_len 0 and its frame is dropped here.
+ *
+ * Beats are captured until the one holding the last header byte; the record
+ * is built from the capture (one cycle), handed over, and then that beat (if
+ * it holds payload) and the following ones go, with the header and the
+ * trailer masked off, through axis_packer. Overhead: three cycles per frame.
+ */
+module rnic_pkt_rx #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8
+) (
+    input  wire logic                              clk,
+    input  wire logic                              rst,
+
+    input  wire logic [DATA_WIDTH-1:0]             s_axis_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]             s_axis_tkeep,
+    input  wire logic                              s_axis_tvalid,
+    output      logic                              s_axis_tready,
+    input  wire logic                              s_axis_tlast,
+
+    output      logic                              m_hdr_valid,
+    input  wire logic                              m_hdr_ready,
+    output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
+    output      logic                              m_hdr_bad,
+
+    output      logic [DATA_WIDTH-1:0]             m_axis_payload_tdata,
+    output      logic [KEEP_WIDTH-1:0]             m_axis_payload_tkeep,
+    output      logic                              m_axis_payload_tvalid,
+    input  wire logic                              m_axis_payload_tready,
+    output      logic                              m_axis_payload_tlast
+);
+
+    localparam int HB = rnic_hdr_pkg::HDR_BITS;
+
+    localparam int ETH_B    = rnic_pkg::ETH_HDR_BYTES;
+    localparam int IPV4_B   = rnic_pkg::IPV4_HDR_BYTES;
+    localparam int IPV6_B   = rnic_pkg::IPV6_HDR_BYTES;
+    localparam int UDP_B    = rnic_pkg::UDP_HDR_BYTES;
+    localparam int BTH_B    = rnic_pkg::BTH_BYTES;
+    localparam int RETH_B   = rnic_pkg::RETH_BYTES;
+    localparam int AETH_B   = rnic_pkg::AETH_BYTES;
+    localparam int IMMDT_B  = rnic_pkg::IMMDT_BYTES;
+    localparam int ATOM_B   = rnic_pkg::ATOMICETH_BYTES;
+    localparam int ATOMACK_B = rnic_pkg::ATOMICACKETH_BYTES;
+    localparam int ICRC_B   = rnic_pkg::ICRC_BYTES;
+    // IETH (Invalidate ETH, IBTA Vol. 1 9.3.8): one 4-byte R_Key
+    localparam int IETH_B   = 4;
+    // longest header: Ethernet, IPv6, UDP, BTH, AtomicETH
+    localparam int HMAX = ETH_B + IPV6_B + UDP_B + BTH_B + ATOM_B;
+    localparam int NB = (HMAX + KEEP_WIDTH - 1) / KEEP_WIDTH;     // beats captured at most
+    localparam int CAPB = NB * KEEP_WIDTH;
+    localparam int LANE_W = $clog2(KEEP_WIDTH);
+    // frame byte offsets
+    localparam int OFF_ET = 12;
+    localparam int OFF_IP = ETH_B;
+    localparam int OFF_UDP4 = ETH_B + IPV4_B;
+    localparam int OFF_UDP6 = ETH_B + IPV6_B;
+    localparam int OFF_BTH4 = OFF_UDP4 + UDP_B;
+    localparam int OFF_BTH6 = OFF_UDP6 + UDP_B;
+    localparam int OFF_EXT4 = OFF_BTH4 + BTH_B;
+    localparam int OFF_EXT6 = OFF_BTH6 + BTH_B;
+
+    initial begin
+        if (KEEP_WIDTH * 8 != DATA_WIDTH || KEEP_WIDTH < 8 || KEEP_WIDTH > 64 ||
+            (KEEP_WIDTH & (KEEP_WIDTH - 1)) != 0) begin
+            $error("rnic_pkt_rx: DATA_WIDTH must be 8 * KEEP_WIDTH, a power of two from 64 to 512 bits (%m)");
+            $finish;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // opcode table (IBTA Vol. 1 Table 38, RC)
+    // ------------------------------------------------------------------
+    function automatic logic op_is(input logic [7:0] op, input logic [31:0] code);
+        op_is = {24'h0, op} == code;
+    endfunction
+
+    function automatic logic op_known(input logic [7:0] op);
+        op_known = op <= 8'(rnic_pkg::OP_FETCH_ADD) || op_is(op, rnic_pkg::OP_SEND_LAST_INV) ||
+               op_is(op, rnic_pkg::OP_SEND_ONLY_INV);
+    endfunction
+
+    function automatic logic op_reth(input logic [7:0] op);
+        op_reth = op_is(op, rnic_pkg::OP_RDMA_WRITE_FIRST) || op_is(op, rnic_pkg::OP_RDMA_WRITE_ONLY) ||
+               op_is(op, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM) || op_is(op, rnic_pkg::OP_RDMA_READ_REQUEST);
+    endfunction
+
+    function automatic logic op_aeth(input logic [7:0] op);
+        op_aeth = op_is(op, rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST) || op_is(op, rnic_pkg::OP_RDMA_READ_RESPONSE_LAST) ||
+               op_is(op, rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY) || op_is(op, rnic_pkg::OP_ACKNOWLEDGE) ||
+               op_is(op, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE);
+    endfunction
+
+    function automatic logic op_immdt(input logic [7:0] op);
+        op_immdt = op_is(op, rnic_pkg::OP_SEND_LAST_IMM) || op_is(op, rnic_pkg::OP_SEND_ONLY_IMM) ||
+               op_is(op, rnic_pkg::OP_RDMA_WRITE_LAST_IMM) || op_is(op, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM);
+    endfunction
+
+    // bytes of all extension headers after the BTH
+    function automatic logic [7:0] ext_len(input logic [7:0] op);
+        logic [7:0] n;
+        n = 8'd0;
+        if (op_reth(op)) n = n + 8'(RETH_B);
+        if (op_aeth(op)) n = n + 8'(AETH_B);
+        if (op_immdt(op)) n = n + 8'(IMMDT_B);
+        if (op_is(op, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE)) n = n + 8'(ATOMACK_B);
+        if (op_is(op, rnic_pkg::OP_COMPARE_SWAP) || op_is(op, rnic_pkg::OP_FETCH_ADD)) n = n + 8'(ATOM_B);
+        if (op_is(op, rnic_pkg::OP_SEND_LAST_INV) || op_is(op, rnic_pkg::OP_SEND_ONLY_INV)) n = n + 8'(IETH_B);
+        ext_len = n;
+    endfunction
+
+    // lanes at or above n / at or below n
+    function automatic logic [KEEP_WIDTH-1:0] lanes_from(input logic [LANE_W-1:0] n);
+        logic [KEEP_WIDTH-1:0] k;
+        for (int i = 0; i < KEEP_WIDTH; i++) k[i] = LANE_W'(i) >= n;
+        lanes_from = k;
+    endfunction
+    function automatic logic [KEEP_WIDTH-1:0] lanes_to(input logic [LANE_W-1:0] n);
+        logic [KEEP_WIDTH-1:0] k;
+        for (int i = 0; i < KEEP_WIDTH; i++) k[i] = LANE_W'(i) <= n;
+        lanes_to = k;
+    endfunction
+
+    // ------------------------------------------------------------------
+    // state
+    // ------------------------------------------------------------------
+    typedef enum logic [2:0] {
+        S_CAP,      // capture beats until the one with the last header byte
+        S_PARSE,    // build the record from the capture
+        S_HDR,      // hand the record over
+        S_REPLAY,   // the payload bytes of the last captured beat
+        S_STREAM,   // payload beats from the input
+        S_DROP      // rest of the frame (pad, ICRC, bad frame)
+    } state_t;
+
+    state_t                state_reg, state_next;
+    logic [15:0]           beat_reg, beat_next;        // beat index in the frame
+    logic [8*CAPB-1:0]     cap_reg;                    // captured header beats
+    logic [DATA_WIDTH-1:0] hold_data_reg;              // last captured beat
+    logic [KEEP_WIDTH-1:0] hold_keep_reg;
+    logic                  cap_last_reg;               // the frame ended in the capture
+    logic [15:0]           cap_len_reg;                // frame bytes captured
+
+    // parse results
+    logic [HB-1:0]         hdr_reg;
+    logic                  bad_reg;
+    logic                  pay_reg;                    // payload to send
+    logic                  replay_reg;                 // payload starts in the last captured beat
+    logic [KEEP_WIDTH-1:0] lo_mask_reg;                // payload lanes of the first payload beat
+    logic [KEEP_WIDTH-1:0] hi_mask_reg;                // payload lanes of the last payload beat
+    logic [15:0]           pend_beat_reg;              // beat with the last payload byte
+
+    // ------------------------------------------------------------------
+    // header end detection while capturing
+    // ------------------------------------------------------------------
+    function automatic logic [7:0] view(input int p, input logic [15:0] beat,
+                                        input logic [DATA_WIDTH-1:0] d, input logic [8*CAPB-1:0] c);
+        if (beat == 16'(p / KEEP_WIDTH)) view = d[8*(p % KEEP_WIDTH) +: 8];
+        else view = c[8*p +: 8];
+    endfunction
+
+    wire [15:0] v_et = {view(OFF_ET, beat_reg, s_axis_tdata, cap_reg),
+                        view(OFF_ET + 1, beat_reg, s_axis_tdata, cap_reg)};
+    wire        v_ipv6 = v_et == 16'(rnic_pkg::ETHERTYPE_IPV6);
+    wire [7:0]  v_op = v_ipv6 ? view(OFF_BTH6, beat_reg, s_axis_tdata, cap_reg)
+                              : view(OFF_BTH4, beat_reg, s_axis_tdata, cap_reg);
+    wire [15:0] v_op_beat = v_ipv6 ? 16'(OFF_BTH6 / KEEP_WIDTH) : 16'(OFF_BTH4 / KEEP_WIDTH);
+    wire [15:0] v_hlen = 16'(ext_len(v_op)) + (v_ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
+    wire [16:0] beat_end = {1'b0, beat_reg + 16'd1} * 17'(KEEP_WIDTH);     // bytes up to this beat's end
+    wire        hdr_done = s_axis_tlast || beat_reg == 16'(NB - 1) ||
+                           (beat_reg + 16'd1 > v_op_beat && beat_end >= 17'(v_hlen));
+
+    localparam int CNT_W = $clog2(KEEP_WIDTH + 1);
+    logic [CNT_W-1:0] in_cnt;
+    always_comb begin
+        in_cnt = '0;
+        for (int i = 0; i < KEEP_WIDTH; i++) in_cnt = in_cnt + CNT_W'(s_axis_tkeep[i]);
+    end
+
+    // ------------------------------------------------------------------
+    // record from the capture
+    // ------------------------------------------------------------------
+    function automatic logic [7:0] b8(input logic [8*CAPB-1:0] c, input int p);
+        b8 = c[8*p +: 8];
+    endfunction
+    function automatic logic [15:0] b16(input logic [8*CAPB-1:0] c, input int p);
+        b16 = {c[8*p +: 8], c[8*(p+1) +: 8]};
+    endfunction
+    function automatic logic [31:0] b32(input logic [8*CAPB-1:0] c, input int p);
+        b32 = {b16(c, p), b16(c, p + 2)};
+    endfunction
+
+    wire [15:0]  et      = b16(cap_reg, OFF_ET);
+    wire         ipv6    = et == 16'(rnic_pkg::ETHERTYPE_IPV6);
+    wire         is_ip   = ipv6 || et == 16'(rnic_pkg::ETHERTYPE_IPV4);
+    wire [3:0]   v6_b0   = 4'(b8(cap_reg, OFF_IP));    // traffic class high nibble
+    wire [7:0]   v6_b1   = b8(cap_reg, OFF_IP + 1);
+    wire [7:0]   tclass  = ipv6 ? {v6_b0, v6_b1[7:4]} : v6_b1;
+    wire [7:0]   ttl     = ipv6 ? b8(cap_reg, OFF_IP + 7) : b8(cap_reg, OFF_IP + 8);
+    wire [19:0]  flow    = ipv6 ? {v6_b1[3:0], b16(cap_reg, OFF_IP + 2)} : 20'h0;
+    wire [127:0] ip_src  = ipv6 ? {b32(cap_reg, OFF_IP + 8), b32(cap_reg, OFF_IP + 12),
+                                   b32(cap_reg, OFF_IP + 16), b32(cap_reg, OFF_IP + 20)}
+                                : {96'h0, b32(cap_reg, OFF_IP + 12)};
+    wire [127:0] ip_dst  = ipv6 ? {b32(cap_reg, OFF_IP + 24), b32(cap_reg, OFF_IP + 28),
+                                   b32(cap_reg, OFF_IP + 32), b32(cap_reg, OFF_IP + 36)}
+                                : {96'h0, b32(cap_reg, OFF_IP + 16)};
+    wire [15:0]  sport   = ipv6 ? b16(cap_reg, OFF_UDP6) : b16(cap_reg, OFF_UDP4);
+    wire [15:0]  udp_len = ipv6 ? b16(cap_reg, OFF_UDP6 + 4) : b16(cap_reg, OFF_UDP4 + 4);
+    wire [31:0]  bth0    = ipv6 ? b32(cap_reg, OFF_BTH6) : b32(cap_reg, OFF_BTH4);
+    // BTH bytes 5..7 (byte 4, resv8 with FECN/BECN, is ignored), A bit, PSN
+    wire [23:0]  dqpn    = ipv6 ? 24'(b32(cap_reg, OFF_BTH6 + 4)) : 24'(b32(cap_reg, OFF_BTH4 + 4));
+    wire         ackreq  = ipv6 ? cap_reg[8*(OFF_BTH6 + 8) + 7] : cap_reg[8*(OFF_BTH4 + 8) + 7];
+    wire [23:0]  psn     = ipv6 ? 24'(b32(cap_reg, OFF_BTH6 + 8)) : 24'(b32(cap_reg, OFF_BTH4 + 8));
+    wire [31:0]  ext0    = ipv6 ? b32(cap_reg, OFF_EXT6) : b32(cap_reg, OFF_EXT4);
+    wire [31:0]  ext1    = ipv6 ? b32(cap_reg, OFF_EXT6 + 4) : b32(cap_reg, OFF_EXT4 + 4);
+    wire [31:0]  ext2    = ipv6 ? b32(cap_reg, OFF_EXT6 + 8) : b32(cap_reg, OFF_EXT4 + 8);
+    wire [31:0]  ext3    = ipv6 ? b32(cap_reg, OFF_EXT6 + 12) : b32(cap_reg, OFF_EXT4 + 12);
+    wire [31:0]  ext4    = ipv6 ? b32(cap_reg, OFF_EXT6 + 16) : b32(cap_reg, OFF_EXT4 + 16);
+
+    wire [7:0]   opcode  = bth0[31:24];
+    wire [1:0]   pad     = bth0[21:20];
+    wire [3:0]   tver    = bth0[19:16];
+    wire         has_reth  = op_reth(opcode);
+    wire         has_aeth  = op_aeth(opcode);
+    wire         has_immdt = op_immdt(opcode);
+    wire [7:0]   ext_bytes = ext_len(opcode);
+    wire [15:0]  hlen    = 16'(ext_bytes) + (ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
+    // UDP length minus everything that is not payload; negative: bad
+    wire [16:0]  plen    = 17'(udp_len) - 17'(ext_bytes) - 17'(pad) - 17'(UDP_B + BTH_B + ICRC_B);
+    wire [17:0]  frame_need = 18'(udp_len) + (ipv6 ? 18'(OFF_UDP6) : 18'(OFF_UDP4));
+    wire         truncated = cap_last_reg && 18'(cap_len_reg) < frame_need;
+    wire         bad     = !is_ip || !op_known(opcode) || tver != 4'(rnic_pkg::BTH_TVER) ||
+                           plen[16] || truncated;
+    wire [15:0]  plen16  = bad ? 16'h0 : plen[15:0];
+    wire [16:0]  pend    = 17'(hlen) + 17'(plen16) - 17'd1;    // frame index of the last payload byte
+
+    wire [HB-1:0] rec;
+    assign rec[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] = {b32(cap_reg, 0), b16(cap_reg, 4)};
+    assign rec[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = {b32(cap_reg, 6), b16(cap_reg, 10)};
+    assign rec[rnic_hdr_pkg::HDR_IPV6_LSB] = ipv6;
+    assign rec[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = ip_src;
+    assign rec[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = ip_dst;
+    assign rec[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] = tclass;
+    assign rec[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W] = ttl;
+    assign rec[rnic_hdr_pkg::HDR_IP_FLOW_LABEL_LSB +: rnic_hdr_pkg::HDR_IP_FLOW_LABEL_W] = flow;
+    assign rec[rnic_hdr_pkg::HDR_UDP_SPORT_LSB +: rnic_hdr_pkg::HDR_UDP_SPORT_W] = sport;
+    assign rec[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
+    assign rec[rnic_hdr_pkg::HDR_BTH_SE_LSB] = bth0[23];
+    assign rec[rnic_hdr_pkg::HDR_BTH_MIGREQ_LSB] = bth0[22];
+    assign rec[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = pad;
+    assign rec[rnic_hdr_pkg::HDR_BTH_PKEY_LSB +: rnic_hdr_pkg::HDR_BTH_PKEY_W] = bth0[15:0];
+    assign rec[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W] = dqpn;
+    assign rec[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = ackreq;
+    assign rec[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn;
+    // extension header fields are 0 when the header is absent
+    assign rec[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = has_reth;
+    assign rec[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = has_reth ? {ext0, ext1} : 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = has_reth ? ext2 : 32'h0;
+    assign rec[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = has_reth ? ext3 : 32'h0;
+    assign rec[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = has_aeth;
+    assign rec[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = has_aeth ? ext0[31:24] : 8'h0;
+    assign rec[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W] = has_aeth ? ext0[23:0] : 24'h0;
+    assign rec[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = has_immdt;
+    // ImmDt follows the RETH when there is one
+    assign rec[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] =
+        !has_immdt ? 32'h0 : has_reth ? ext4 : ext0;
+    assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = plen16;
+
+    // ------------------------------------------------------------------
+    // control
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0] pk_tdata;
+    logic [KEEP_WIDTH-1:0] pk_tkeep;
+    logic                  pk_tvalid, pk_tready, pk_tlast;
+
+    wire                  at_pend = beat_reg == pend_beat_reg;
+    wire [KEEP_WIDTH-1:0] end_mask = at_pend ? hi_mask_reg : {KEEP_WIDTH{1'b1}};
+    wire [LANE_W-1:0]     hlen_lane = hlen[LANE_W-1:0];
+    wire [LANE_W-1:0]     pend_lane = pend[LANE_W-1:0];
+    wire [15:0]           pend_beat = 16'(pend >> LANE_W);
+
+    // beats into the packer
+    always_comb begin
+        pk_tdata = s_axis_tdata;
+        pk_tkeep = '0;
+        pk_tvalid = 1'b0;
+        pk_tlast = 1'b0;
+        if (state_reg == S_REPLAY) begin
+            pk_tdata = hold_data_reg;
+            pk_tkeep = hold_keep_reg & lo_mask_reg & end_mask;
+            pk_tvalid = 1'b1;
+            pk_tlast = at_pend || cap_last_reg;
+        end else if (state_reg == S_STREAM) begin
+            pk_tkeep = s_axis_tkeep & end_mask;
+            pk_tvalid = s_axis_tvalid;
+            pk_tlast = at_pend || s_axis_tlast;
+        end
+    end
+
+    always_comb begin
+        state_next = state_reg;
+        beat_next = beat_reg;
+        s_axis_tready = 1'b0;
+
+        case (state_reg)
+            S_CAP: begin
+                s_axis_tready = 1'b1;
+                if (s_axis_tvalid) begin
+                    if (hdr_done) state_next = S_PARSE;
+                    else beat_next = beat_reg + 16'd1;
+                end
+            end
+            S_PARSE: state_next = S_HDR;
+            S_HDR: begin
+                if (m_hdr_ready) begin
+                    if (!pay_reg) begin
+                        if (cap_last_reg) begin
+                            state_next = S_CAP;
+                            beat_next = '0;
+                        end else begin
+                            state_next = S_DROP;
+                        end
+                    end else if (replay_reg) begin
+                        state_next = S_REPLAY;
+                    end else begin
+                        state_next = S_STREAM;
+                        beat_next = beat_reg + 16'd1;
+                    end
+                end
+            end
+            S_REPLAY: begin
+                if (pk_tready) begin
+                    if (!pk_tlast) begin
+                        state_next = S_STREAM;
+                        beat_next = beat_reg + 16'd1;
+                    end else if (cap_last_reg) begin
+                        state_next = S_CAP;
+                        beat_next = '0;
+                    end else begin
+                        state_next = S_DROP;
+                    end
+                end
+            end
+            S_STREAM: begin
+                s_axis_tready = pk_tready;
+                if (s_axis_tvalid && pk_tready) begin
+                    beat_next = beat_reg + 16'd1;
+                    if (s_axis_tlast) begin
+                        state_next = S_CAP;
+                        beat_next = '0;
+                    end else if (at_pend) begin
+                        state_next = S_DROP;
+                    end
+                end
+            end
+            S_DROP: begin
+                s_axis_tready = 1'b1;
+                if (s_axis_tvalid && s_axis_tlast) begin
+                    state_next = S_CAP;
+                    beat_next = '0;
+                end
+            end
+            default: begin
+                state_next = S_CAP;
+                beat_next = '0;
+            end
+        endcase
+    end
+
+    always_ff @(posedge clk) begin
+        state_reg <= state_next;
+        beat_reg <= beat_next;
+
+        if (state_reg == S_CAP && s_axis_tvalid) begin
+            for (int b = 0; b < NB; b++) begin
+                if (beat_reg == 16'(b)) cap_reg[b*DATA_WIDTH +: DATA_WIDTH] <= s_axis_tdata;
+            end
+            hold_data_reg <= s_axis_tdata;
+            hold_keep_reg <= s_axis_tkeep;
+            cap_last_reg <= s_axis_tlast;
+            cap_len_reg <= {beat_reg[15-LANE_W:0], {LANE_W{1'b0}}} + 16'(in_cnt);
+        end
+
+        if (state_reg == S_PARSE) begin
+            hdr_reg <= rec;
+            bad_reg <= bad;
+            pay_reg <= plen16 != 16'h0;
+            replay_reg <= hlen_lane != '0;
+            lo_mask_reg <= lanes_from(hlen_lane);
+            hi_mask_reg <= lanes_to(pend_lane);
+            pend_beat_reg <= pend_beat;
+        end
+
+        if (rst) begin
+            state_reg <= S_CAP;
+            beat_reg <= '0;
+        end
+    end
+
+    assign m_hdr_valid = state_reg == S_HDR;
+    assign m_hdr = hdr_reg;
+    assign m_hdr_bad = bad_reg;
+
+    axis_packer #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .KEEP_WIDTH(KEEP_WIDTH)
+    ) packer_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_axis_tdata(pk_tdata),
+        .s_axis_tkeep(pk_tkeep),
+        .s_axis_tvalid(pk_tvalid),
+        .s_axis_tready(pk_tready),
+        .s_axis_tlast(pk_tlast),
+        .m_axis_tdata(m_axis_payload_tdata),
+        .m_axis_tkeep(m_axis_payload_tkeep),
+        .m_axis_tvalid(m_axis_payload_tvalid),
+        .m_axis_tready(m_axis_payload_tready),
+        .m_axis_tlast(m_axis_payload_tlast)
+    );
+
+endmodule
+
+`resetall
