@@ -19,9 +19,35 @@ ROCEV2_PORT = 4791
 EXPERT_WARNING = 0x00600000  # wireshark's PI_WARN severity
 
 
+# Heuristic dissectors Wireshark 4.0 runs on InfiniBand payloads (the
+# infiniband.payload table), by the short names --disable-heuristic takes.
+PAYLOAD_HEURISTICS = [
+    "eth_over_ib", "mellanox_eoib", "fc_infiniband", "iser_infiniband", "lnet_ib",
+    "rpcrdma_infiniband", "smb_direct_infiniband", "smcr_infiniband", "sdp_infiniband",
+    "nvme_rdma", "drbd_rdma",
+]
+_heuristic_args = None
+
+
+def payload_heuristics(path):
+    """An RDMA payload is opaque user data: a heuristic's guess at a protocol
+    inside it (and its 'malformed' verdict when the guess is wrong) says
+    nothing about the transport headers, so the payload heuristics are off.
+    Names this tshark does not know are skipped."""
+    global _heuristic_args
+    if _heuristic_args is None:
+        _heuristic_args = []
+        for name in PAYLOAD_HEURISTICS:
+            probe = subprocess.run(["tshark", "-r", path, "-c", "1", "--disable-heuristic", name],
+                                   capture_output=True, text=True)
+            if probe.returncode == 0:
+                _heuristic_args += ["--disable-heuristic", name]
+    return _heuristic_args
+
+
 def tshark_problems(path):
     out = subprocess.run(
-        ["tshark", "-r", path, "-T", "fields", "-E", "separator=|",
+        ["tshark", "-r", path] + payload_heuristics(path) + ["-T", "fields", "-E", "separator=|",
          "-e", "frame.number", "-e", "frame.protocols", "-e", "_ws.malformed",
          "-e", "_ws.expert.severity", "-e", "_ws.expert.message"],
         check=True, capture_output=True, text=True).stdout

@@ -285,6 +285,56 @@ out:
 	gbuf_free(&ro);
 }
 
+/* Two WQEs in one post_send: the first fails (locally, or by the peer's
+ * NAK); the NIC must complete the second with WR_FLUSH_ERR, in order, and
+ * never execute it. */
+static void flush_case(struct sim_pair *p, int qpi, int remote)
+{
+	struct gbuf src = {0}, dst = {0}, dst2 = {0};
+	struct rnic_sg_entry sge[2];
+	struct rnic_send_wr wr[2], *bad = NULL;
+	struct rnic_wc wc[2];
+	uint32_t want = remote ? RNIC_WC_REM_ACCESS_ERR : RNIC_WC_LOC_PROT_ERR;
+	int ok = 1, n = 0;
+
+	ok &= !gbuf_init(&src, p->side[0].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ok &= !gbuf_init(&dst, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	ok &= !gbuf_init(&dst2, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	if (ok) {
+		memset(wr, 0, sizeof(wr));
+		for (int i = 0; i < 2; i++) {
+			sge[i].addr = (uint64_t)(uintptr_t)src.p;
+			sge[i].length = 2048;
+			sge[i].lkey = src.mr->lkey;
+			wr[i].wr_id = 0x5000 + (uint64_t)i;
+			wr[i].sg_list = &sge[i];
+			wr[i].num_sge = 1;
+			wr[i].opcode = RNIC_WR_RDMA_WRITE;
+			wr[i].send_flags = RNIC_SEND_SIGNALED;
+			wr[i].wr.rdma.rkey = (i == 0 ? dst : dst2).mr->rkey;
+			wr[i].wr.rdma.remote_addr = (uint64_t)(uintptr_t)(i == 0 ? dst : dst2).p;
+		}
+		wr[0].next = &wr[1];
+		if (remote)
+			wr[0].wr.rdma.rkey ^= 0x80;
+		else
+			sge[0].lkey ^= 0x80;
+		ok &= !rnic_post_send(p->side[0].qp[qpi], &wr[0], &bad);
+		n = ok ? sim_pair_wait(p->side[0].cq, wc, 2, MAX_POLLS) : 0;
+	}
+	ok &= n == 2 && wc[0].wr_id == 0x5000 && wc[0].status == want && wc[1].wr_id == 0x5001 &&
+	      wc[1].status == RNIC_WC_WR_FLUSH_ERR;
+	for (size_t i = 0; ok && i < 2048; i++)
+		ok &= dst.p[i] == GUARD_BYTE && dst2.p[i] == GUARD_BYTE;
+	result(ok, "w%d flush: %s, then the next WQE -> %s, %s; target memory untouched", width,
+	       remote ? "NAK remote access error" : "local protection error",
+	       n >= 1 ? rnic_wc_status_str(wc[0].status) : "no completion",
+	       n == 2 ? rnic_wc_status_str(wc[1].status) : "no completion");
+	gbuf_free(&src);
+	gbuf_free(&dst);
+	gbuf_free(&dst2);
+}
+
 static void error_suite(void)
 {
 	static const struct {
@@ -305,7 +355,7 @@ static void error_suite(void)
 	uint32_t nak = 0, access = 0, prot = 0;
 
 	sim_pair_default_opts(&o);
-	o.nqp = ncases;
+	o.nqp = ncases + 2;
 	o.path_mtu = RNIC_IB_MTU_1024;
 	if (!w || sim_pair_open(&p, w, &o)) {
 		result(0, "w%d errors: setup", width);
@@ -349,6 +399,8 @@ static void error_suite(void)
 		gbuf_free(&src);
 		gbuf_free(&dst);
 	}
+	flush_case(&p, ncases, 0);
+	flush_case(&p, ncases + 1, 1);
 	sim_pair_close(&p);
 	rnic_world_destroy(w);
 }
