@@ -78,7 +78,7 @@ module axi_rd_mux #(
         grant = '0;
         for (int k = 0; k < PORTS; k++) begin
             logic [PW-1:0] p;
-            p = PW'((int'(rr_reg) + k) % PORTS);
+            p = PW'((32'(rr_reg) + 32'(k)) % PORTS);
             if (!grant_any && s_axi_arvalid[p]) begin
                 grant_any = 1'b1;
                 grant = p;
@@ -106,7 +106,7 @@ module axi_rd_mux #(
             m_axi_arcache <= s_axi_arcache[32'(grant) * 4 +: 4];
             m_axi_arprot <= s_axi_arprot[32'(grant) * 3 +: 3];
             port_of_id[s_axi_arid[32'(grant) * AXI_ID_WIDTH +: AXI_ID_WIDTH]] <= grant;
-            rr_reg <= (int'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
+            rr_reg <= (32'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
         end
         if (rst) begin
             ar_valid_reg <= 1'b0;

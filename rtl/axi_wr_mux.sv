@@ -91,7 +91,7 @@ module axi_wr_mux #(
         grant = '0;
         for (int k = 0; k < PORTS; k++) begin
             logic [PW-1:0] p;
-            p = PW'((int'(rr_reg) + k) % PORTS);
+            p = PW'((32'(rr_reg) + 32'(k)) % PORTS);
             if (!grant_any && s_axi_awvalid[p]) begin
                 grant_any = 1'b1;
                 grant = p;
@@ -119,7 +119,7 @@ module axi_wr_mux #(
             m_axi_awcache <= s_axi_awcache[32'(grant) * 4 +: 4];
             m_axi_awprot <= s_axi_awprot[32'(grant) * 3 +: 3];
             port_of_id[s_axi_awid[32'(grant) * AXI_ID_WIDTH +: AXI_ID_WIDTH]] <= grant;
-            rr_reg <= (int'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
+            rr_reg <= (32'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
             order_mem[ow_reg[ORDER_LOG2-1:0]] <= grant;
             ow_reg <= ow_reg + 1'b1;
         end

@@ -168,8 +168,8 @@ module dma_rd #(
     always_comb begin
         for (int i = 0; i < KEEP_WIDTH; i++) begin
             r_keep[i] = 1'b1;
-            if (r_first_beat_reg && i < int'(rb_first)) r_keep[i] = 1'b0;
-            if (m_axi_rlast && i >= int'(rb_last_bytes)) r_keep[i] = 1'b0;
+            if (r_first_beat_reg && 32'(i) < 32'(rb_first)) r_keep[i] = 1'b0;
+            if (m_axi_rlast && 32'(i) >= 32'(rb_last_bytes)) r_keep[i] = 1'b0;
         end
     end
 

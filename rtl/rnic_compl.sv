@@ -92,7 +92,7 @@ module rnic_compl #(
     function automatic logic psn_le(input logic [23:0] a, input logic [23:0] b);
         logic [23:0] d;
         d = b - a;
-        return d < 24'h800000;
+        psn_le = d < 24'h800000;
     endfunction
 
     logic [15:0] una_mem [NUM_QPS];

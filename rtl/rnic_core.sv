@@ -118,8 +118,8 @@ module rnic_core #(
     end
 
     // counter index of a STAT_* register
-    function automatic int sidx(input logic [31:0] reg_addr);
-        return int'((reg_addr - rnic_pkg::REG_STAT_TX_FRAMES) / 4);
+    function automatic logic [31:0] sidx(input logic [31:0] reg_addr);
+        sidx = (reg_addr - rnic_pkg::REG_STAT_TX_FRAMES) / 4;
     endfunction
 
     // ------------------------------------------------------------------
@@ -596,7 +596,7 @@ module rnic_core #(
         logic [15:0] n;
         n = '0;
         for (int i = 0; i < KEEP_WIDTH; i++) n = n + 16'(k[i]);
-        return n;
+        popcount = n;
     endfunction
 
     wire tx_beat = m_axis_tx_tvalid && m_axis_tx_tready;

@@ -53,7 +53,7 @@ module rnic_icrc #(
         for (int k = 0; k < 8; k++) begin
             c = c[0] ? ((c >> 1) ^ 32'hedb88320) : (c >> 1);
         end
-        return c;
+        crc_byte = c;
     endfunction
 
     // the enabled bytes of a beat, lane 0 first
@@ -64,7 +64,7 @@ module rnic_icrc #(
         for (int i = 0; i < KEEP_WIDTH; i++) begin
             if (en[i]) c = crc_byte(c, d[8*i +: 8]);
         end
-        return c;
+        crc_beat = c;
     endfunction
 
     // constant function, self-contained (Icarus does not nest constant functions)
@@ -75,7 +75,7 @@ module rnic_icrc #(
             c = c ^ 32'h000000ff;
             for (int k = 0; k < 8; k++) c = c[0] ? ((c >> 1) ^ 32'hedb88320) : (c >> 1);
         end
-        return c;
+        crc_lrh = c;
     endfunction
 
     // register value at the start of a frame: after the LRH stand-in (0xdebb20e3)
@@ -100,17 +100,20 @@ module rnic_icrc #(
 
     wire [15:0] ethertype_cur = {tdata[8*ET_LANE +: 8], tdata[8*(ET_LANE+1) +: 8]};
 
+    logic [31:0] pos;    // frame byte index of a lane
+    logic [7:0]  ones;   // bits of the lane's byte read as ones
+    logic        in_hdr;
+
     always_comb begin
         ethertype = ethertype_reg;
-        if (int'(beat_reg) == ET_BEAT) ethertype = ethertype_cur;
+        if (beat_reg == BEAT_WIDTH'(ET_BEAT)) ethertype = ethertype_cur;
         ipv6 = ethertype == ETHERTYPE_IPV6;
+        in_hdr = beat_reg < BEAT_WIDTH'(HDR_BEATS);
 
         for (int i = 0; i < KEEP_WIDTH; i++) begin
-            int  pos;
-            logic [7:0] ones;
-            pos = int'(beat_reg) * KEEP_WIDTH + i;
+            pos = 32'(beat_reg) * 32'(KEEP_WIDTH) + 32'(i);
             ones = 8'h00;
-            if (int'(beat_reg) < HDR_BEATS) begin
+            if (in_hdr) begin
                 if (ipv6) begin
                     // traffic class + flow label (all of bytes 14..17 but the version), hop limit,
                     // UDP checksum, BTH resv8a
@@ -123,10 +126,9 @@ module rnic_icrc #(
                         pos == 40 || pos == 41 || pos == 46) ones = 8'hff;
                 end
             end
-            en[i] = tkeep[i] && !(int'(beat_reg) < HDR_BEATS && pos < ETH_HDR);
+            en[i] = tkeep[i] && !(in_hdr && pos < ETH_HDR);
             data_masked[8*i +: 8] = tdata[8*i +: 8] | ones;
         end
-
     end
 
     // (a continuous assignment: Icarus handles function calls there best)
@@ -137,12 +139,12 @@ module rnic_icrc #(
 
     always_ff @(posedge clk) begin
         if (beat_valid) begin
-            if (int'(beat_reg) == ET_BEAT) ethertype_reg <= ethertype;
+            if (beat_reg == BEAT_WIDTH'(ET_BEAT)) ethertype_reg <= ethertype;
             if (tlast) begin
                 beat_reg <= '0;
                 crc_reg <= CRC_START;
             end else begin
-                if (int'(beat_reg) < HDR_BEATS) beat_reg <= beat_reg + 1'b1;
+                if (in_hdr) beat_reg <= beat_reg + 1'b1;
                 crc_reg <= crc_next;
             end
         end

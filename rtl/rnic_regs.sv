@@ -89,7 +89,7 @@ module rnic_regs #(
     function automatic logic [13:0] waddr(input logic [31:0] byte_addr);
         logic unused_bits;
         unused_bits = ^{byte_addr[31:16], byte_addr[1:0]};
-        return byte_addr[15:2];
+        waddr = byte_addr[15:2];
     endfunction
 
     // ------------------------------------------------------------------
@@ -229,39 +229,38 @@ module rnic_regs #(
     assign s_axil_rdata = rdata_reg;
     assign s_axil_rresp = rresp_reg;
 
-    function automatic logic [31:0] blk_hdr(input logic [13:0] a, input logic [31:0] base,
+    // the TYPE/VERSION/NEXT words of a block: {hit, value}
+    function automatic logic [32:0] blk_hdr(input logic [13:0] a, input logic [31:0] base,
                                              input logic [31:0] typ, input logic [31:0] ver,
-                                             input logic [31:0] nxt, output logic hit);
-        hit = 1'b1;
-        if (a == waddr(base + rnic_pkg::REG_BLK_TYPE)) return typ;
-        if (a == waddr(base + rnic_pkg::REG_BLK_VERSION)) return ver;
-        if (a == waddr(base + rnic_pkg::REG_BLK_NEXT)) return nxt;
-        hit = 1'b0;
-        return 32'h0;
+                                             input logic [31:0] nxt);
+        blk_hdr = 33'h0;
+        if (a == waddr(base + rnic_pkg::REG_BLK_TYPE)) blk_hdr = {1'b1, typ};
+        if (a == waddr(base + rnic_pkg::REG_BLK_VERSION)) blk_hdr = {1'b1, ver};
+        if (a == waddr(base + rnic_pkg::REG_BLK_NEXT)) blk_hdr = {1'b1, nxt};
     endfunction
 
     logic [31:0] rd_val;
     logic        rd_hit;
+    logic [32:0] hdr_dev, hdr_port, hdr_ctx, hdr_stat, hdr_db;
+    assign hdr_dev = blk_hdr(ra, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
+                             rnic_pkg::BLK_DEV_NEXT);
+    assign hdr_port = blk_hdr(ra, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
+                              rnic_pkg::BLK_PORT_NEXT);
+    assign hdr_ctx = blk_hdr(ra, rnic_pkg::BLK_CTX_BASE, rnic_pkg::BLK_TYPE_CTX, rnic_pkg::BLK_CTX_VERSION,
+                             rnic_pkg::BLK_CTX_NEXT);
+    assign hdr_stat = blk_hdr(ra, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
+                              rnic_pkg::BLK_STAT_NEXT);
+    assign hdr_db = blk_hdr(ra, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
+                            rnic_pkg::BLK_DB_NEXT);
+
     always_comb begin
-        logic h;
-        logic [31:0] v;
         rd_val = 32'h0;
         rd_hit = 1'b0;
-        v = blk_hdr(ra, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
-                    rnic_pkg::BLK_DEV_NEXT, h);
-        if (h) begin rd_val = v; rd_hit = 1'b1; end
-        v = blk_hdr(ra, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
-                    rnic_pkg::BLK_PORT_NEXT, h);
-        if (h) begin rd_val = v; rd_hit = 1'b1; end
-        v = blk_hdr(ra, rnic_pkg::BLK_CTX_BASE, rnic_pkg::BLK_TYPE_CTX, rnic_pkg::BLK_CTX_VERSION,
-                    rnic_pkg::BLK_CTX_NEXT, h);
-        if (h) begin rd_val = v; rd_hit = 1'b1; end
-        v = blk_hdr(ra, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
-                    rnic_pkg::BLK_STAT_NEXT, h);
-        if (h) begin rd_val = v; rd_hit = 1'b1; end
-        v = blk_hdr(ra, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
-                    rnic_pkg::BLK_DB_NEXT, h);
-        if (h) begin rd_val = v; rd_hit = 1'b1; end
+        if (hdr_dev[32]) begin rd_val = hdr_dev[31:0]; rd_hit = 1'b1; end
+        if (hdr_port[32]) begin rd_val = hdr_port[31:0]; rd_hit = 1'b1; end
+        if (hdr_ctx[32]) begin rd_val = hdr_ctx[31:0]; rd_hit = 1'b1; end
+        if (hdr_stat[32]) begin rd_val = hdr_stat[31:0]; rd_hit = 1'b1; end
+        if (hdr_db[32]) begin rd_val = hdr_db[31:0]; rd_hit = 1'b1; end
 
         if (ra == waddr(rnic_pkg::REG_DEV_ID)) begin
             rd_val = {rnic_pkg::PCI_VENDOR_ID[15:0], rnic_pkg::PCI_DEVICE_ID[15:0]}; rd_hit = 1'b1;

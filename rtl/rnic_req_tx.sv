@@ -193,13 +193,13 @@ module rnic_req_tx #(
     wire [31:0]  wqe_length  = wqe_reg[8*rnic_pkg::WQE_LENGTH_OFF +: 32];
 
     function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input int i);
-        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
+        sge_addr = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
     endfunction
     function automatic logic [31:0] sge_len(input logic [WQE_BITS-1:0] w, input int i);
-        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32];
+        sge_len = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32];
     endfunction
     function automatic logic [31:0] sge_lkey(input logic [WQE_BITS-1:0] w, input int i);
-        return w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
+        sge_lkey = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
     endfunction
 
     wire         mpt_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
@@ -220,7 +220,7 @@ module rnic_req_tx #(
     always_comb begin
         sge_sum = '0;
         for (int i = 0; i < MAX_SGE; i++)
-            if (i < int'(wqe_num_sge)) sge_sum = sge_sum + 35'(sge_len(wqe_reg, i));
+            if (32'(i) < 32'(wqe_num_sge)) sge_sum = sge_sum + 35'(sge_len(wqe_reg, i));
     end
 
     // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096

@@ -225,7 +225,7 @@ module rnic_resp #(
 
     localparam logic [7:0] SYN_ACK = {3'(rnic_pkg::AETH_KIND_ACK), 5'(rnic_pkg::AETH_CREDITS_INVALID)};
     function automatic logic [7:0] nak(input logic [4:0] code);
-        return {3'(rnic_pkg::AETH_KIND_NAK), code};
+        nak = {3'(rnic_pkg::AETH_KIND_NAK), code};
     endfunction
 
     // ------------------------------------------------------------------

@@ -40,7 +40,8 @@ if [ -f rtl/rnic_core.sv ]; then
   if yosys -q -l build/lint/yosys.log -p "read_verilog -sv ${all[*]}; \
       chparam -set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 rnic_core; \
       synth -top rnic_core; stat" >/dev/null; then
-    echo "lint: yosys synth rnic_core: $(grep -m1 'Number of cells' build/lint/yosys.log | xargs)"
+    cells=$(grep -a -A60 '=== design hierarchy ===' build/lint/yosys.log | grep -a 'Number of cells' | tail -1 | xargs)
+    echo "lint: yosys synth rnic_core (16 QPs/MRs/CQs): ${cells:-no cell count}"
   else
     echo "lint: FAIL yosys synth (log: build/lint/yosys.log)"; tail -5 build/lint/yosys.log; fail=1
   fi
