@@ -1,0 +1,4 @@
+rtl/rnic_pkg.sv
+rtl/rnic_hdr_pkg.sv
+rtl/axis_packer.sv
+rtl/rnic_pkt_rx.sv
