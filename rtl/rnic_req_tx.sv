@@ -202,13 +202,6 @@ module rnic_req_tx #(
         sge_lkey = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
     endfunction
 
-    wire         mpt_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
-    wire [15:0]  mpt_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
-    wire [31:0]  mpt_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
-    wire [63:0]  mpt_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
-    wire [63:0]  mpt_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
-    wire [63:0]  mpt_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
-
     // current SGE
     wire [2:0]   cur = sge_idx_reg;
     wire [63:0]  cur_addr = sge_addr(wqe_reg, 32'(cur));
@@ -309,11 +302,13 @@ module rnic_req_tx #(
     assign m_local_valid = state_reg == S_RECORD && status_reg != rnic_pkg::WC_SUCCESS[7:0];
     assign m_local_qpn = qpn_reg;
 
-    // the MR must cover [addr, addr + len) of the SGE; 65-bit sums catch wrap-around
-    wire [64:0] sge_end = {1'b0, cur_addr} + 65'(cur_len);
-    wire [64:0] mr_end = {1'b0, mpt_va} + {1'b0, mpt_length};
-    wire lkey_ok = mpt_valid && mpt_key == cur_lkey && mpt_pd == qpc_pd
-                   && cur_addr >= mpt_va && sge_end <= mr_end;
+    // the MR must cover the SGE; reading local memory needs no access flag
+    logic        lkey_ok;
+    logic [63:0] lkey_pa;
+    rnic_mr_check lkey_check_inst (
+        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+        .need_access(8'h0), .ok(lkey_ok), .pa(lkey_pa)
+    );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
 
@@ -392,7 +387,7 @@ module rnic_req_tx #(
             end
             S_LKEY_CHK: begin
                 if (lkey_ok) begin
-                    sge_pa_reg[cur[1:0]] <= mpt_pa + (cur_addr - mpt_va);
+                    sge_pa_reg[cur[1:0]] <= lkey_pa;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     state_reg <= S_LKEY_RD;
                 end else begin
@@ -459,7 +454,7 @@ module rnic_req_tx #(
     end
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, mpt_rd_data, qpc_sgid};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, qpc_sgid};
 
 endmodule
 

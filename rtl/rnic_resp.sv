@@ -146,13 +146,6 @@ module rnic_resp #(
     wire [47:0]  qpc_dmac   = qpc_reg[rnic_pkg::QPC_DST_MAC_LSB +: rnic_pkg::QPC_DST_MAC_W];
     wire [127:0] qpc_dgid   = qpc_reg[rnic_pkg::QPC_DGID_LSB +: rnic_pkg::QPC_DGID_W];
 
-    wire         mpt_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
-    wire [7:0]   mpt_access = mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
-    wire [15:0]  mpt_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
-    wire [31:0]  mpt_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
-    wire [63:0]  mpt_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
-    wire [63:0]  mpt_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
-    wire [63:0]  mpt_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
 
     wire op_first  = h_opcode == rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
     wire op_middle = h_opcode == rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
@@ -176,13 +169,14 @@ module rnic_resp #(
         else len_ok = plen <= mtu_bytes && plen == rem_reg;
     end
 
-    // rkey, PD, access and bounds (65-bit sums catch wrap-around)
-    wire [64:0] req_end = {1'b0, h_va} + 65'(h_dlen);
-    wire [64:0] mr_end = {1'b0, mpt_va} + {1'b0, mpt_length};
-    wire access_ok = mpt_valid && mpt_key == h_rkey && mpt_pd == qpc_pd
-                     && (mpt_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) != 0
-                     && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) != 0
-                     && h_va >= mpt_va && req_end <= mr_end;
+    // rkey, PD, REMOTE_WRITE and bounds against the MR; the QP must allow it too
+    logic        mr_ok;
+    logic [63:0] mr_pa;
+    rnic_mr_check rkey_check_inst (
+        .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(h_dlen), .pd(qpc_pd),
+        .need_access(rnic_pkg::ACCESS_REMOTE_WRITE[7:0]), .ok(mr_ok), .pa(mr_pa)
+    );
+    wire access_ok = mr_ok && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) != 0;
 
     // ------------------------------------------------------------------
     // action queue: ACK/NAK headers in request order, each waiting for the
@@ -386,7 +380,7 @@ module rnic_resp #(
                     stat_access_err <= 1'b1;
                     state_reg <= (drop_plen != 0) ? S_DRAIN : S_IDLE;
                 end else if (!act_full) begin
-                    pa_reg <= mpt_pa + (h_va - mpt_va);
+                    pa_reg <= mr_pa;
                     rem_reg <= h_dlen;
                     state_reg <= S_EXEC;
                 end
@@ -498,7 +492,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, mpt_rd_data, hdr_reg, qpc_sgid};
+    wire unused_ok = ^{qpc_reg, hdr_reg, qpc_sgid};
 
 endmodule
 

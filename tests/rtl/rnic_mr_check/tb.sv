@@ -1,0 +1,98 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+// rnic_mr_check against a reference written without 65-bit sums: offset into
+// the MR first, then the room left, so the two formulations can disagree if
+// either is wrong. Edge cases: exact fit, one byte over, one before the
+// start, wrap past 2^64, zero length, every key/PD/access mismatch.
+module tb #(parameter int DATA_WIDTH = 64);
+    localparam int MB = rnic_pkg::MPT_BITS;
+
+    logic [MB-1:0] mpt;
+    logic [31:0] key, len;
+    logic [63:0] va, pa;
+    logic [15:0] pd;
+    logic [7:0]  need;
+    logic        ok;
+    int seed, errors, n_ok, n_bad;
+
+    rnic_mr_check dut (.mpt, .key, .va, .len, .pd, .need_access(need), .ok, .pa);
+
+    logic        m_valid;
+    logic [7:0]  m_access;
+    logic [15:0] m_pd;
+    logic [31:0] m_key;
+    logic [63:0] m_va, m_len, m_pa;
+
+    function automatic logic [63:0] rnd64();
+        rnd64 = {$urandom(seed), $urandom(seed)};
+    endfunction
+
+    task automatic check_one(input string what);
+        logic exp_ok;
+        logic [63:0] off;
+        mpt = '0;
+        mpt[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W] = m_valid;
+        mpt[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W] = m_access;
+        mpt[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W] = m_pd;
+        mpt[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W] = m_key;
+        mpt[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W] = m_va;
+        mpt[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W] = m_len;
+        mpt[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W] = m_pa;
+        #1;
+        off = va - m_va;
+        exp_ok = m_valid && key == m_key && pd == m_pd && ((m_access & need) == need)
+                 && va >= m_va && off <= m_len && {32'h0, len} <= m_len - off;
+        if (ok !== exp_ok || (exp_ok && pa !== m_pa + off)) begin
+            errors++;
+            if (errors < 10)
+                $display("TB FAIL: %s: ok %b want %b (va %h len %h mr va %h len %h) pa %h want %h",
+                         what, ok, exp_ok, va, len, m_va, m_len, pa, m_pa + off);
+        end
+        if (exp_ok) n_ok++; else n_bad++;
+    endtask
+
+    task automatic base_case;
+        m_valid = 1'b1;
+        m_access = 8'($urandom(seed));
+        m_pd = 16'($urandom(seed));
+        m_key = $urandom(seed);
+        m_len = 64'($urandom(seed) % 100000);
+        m_va = ($urandom(seed) % 8 == 0) ? 64'hffff_ffff_ffff_ffff - 64'($urandom(seed) % 70000) : rnd64();
+        m_pa = rnd64();
+        key = m_key;
+        pd = m_pd;
+        need = m_access & 8'($urandom(seed));
+        va = m_va + 64'($urandom(seed) % (32'(m_len) + 1));
+        len = $urandom(seed) % 100000;
+    endtask
+
+    initial begin
+        if (!$value$plusargs("seed=%d", seed)) seed = 1;
+        errors = 0; n_ok = 0; n_bad = 0;
+        for (int i = 0; i < 20000; i++) begin
+            base_case();
+            case ($urandom(seed) % 12)
+                0: len = 32'(m_len - (va - m_va));                  // exact fit
+                1: len = 32'(m_len - (va - m_va)) + 1;              // one byte over
+                2: va = m_va - 64'd1;                               // one before the start
+                3: begin va = 64'hffff_ffff_ffff_fff0; len = 32'h40; end   // wraps past 2^64
+                4: len = 0;
+                5: key = m_key ^ (32'd1 << ($urandom(seed) % 32)); // index or tag differs
+                6: pd = m_pd ^ 16'd1;
+                7: m_valid = 1'b0;
+                8: begin need = 8'h2; m_access = m_access & ~8'h2; end  // REMOTE_WRITE missing
+                default: ;
+            endcase
+            check_one("random");
+        end
+        $display("checked %0d accepted and %0d refused requests", n_ok, n_bad);
+        if (n_ok < 1000 || n_bad < 1000) begin
+            $display("TB FAIL: too few cases of one kind");
+            errors++;
+        end
+        if (errors == 0) $display("TB PASS");
+        else $fatal(1, "TB FAIL: %0d mismatches", errors);
+        $finish;
+    end
+endmodule
