@@ -216,6 +216,11 @@ module dma_rd #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    // AXI4 A3.4.1: a burst stays inside one 4 KiB page
+    always_ff @(posedge clk) begin
+        if (!rst && m_axi_arvalid)
+            assert (32'(m_axi_araddr[11:0]) + ((32'(m_axi_arlen) + 1) << OFF_W) <= 32'd4096);
+    end
     always_ff @(posedge clk) begin
         // every R beat belongs to a burst this engine asked for
         if (!rst && m_axi_rvalid) assert (!rb_empty && m_axi_rid == AXI_ID);

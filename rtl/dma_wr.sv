@@ -257,6 +257,11 @@ module dma_wr #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    // AXI4 A3.4.1: a burst stays inside one 4 KiB page
+    always_ff @(posedge clk) begin
+        if (!rst && m_axi_awvalid)
+            assert (32'(m_axi_awaddr[11:0]) + ((32'(m_axi_awlen) + 1) << OFF_W) <= 32'd4096);
+    end
     always_ff @(posedge clk) begin
         if (!rst) begin
             // a write response belongs to a descriptor whose bursts were issued

@@ -18,6 +18,9 @@
  * Memory is sampled when an R beat is first presented, so a read observes
  * every write whose W beat moved before it.
  *
+ * Protocol errors (counted): reserved burst type, a beat wider than the bus,
+ * an INCR burst crossing 4 KiB, WLAST on the wrong beat.
+ *
  * Faults: a read beat none of whose requested bytes (from the beat address
  * to the end of its 2^ARSIZE container) is mapped answers RRESP = SLVERR
  * with zero data; unmapped bytes of a partly mapped read beat read as zero
@@ -34,6 +37,15 @@
 #define AXI_RESP_OKAY 0
 #define AXI_RESP_SLVERR 2
 #define FAULT_LOG 64
+
+/* AXI4: an INCR burst must not cross a 4 KiB boundary (A3.4.1). */
+static int crosses_4k(uint64_t addr, unsigned int beats, unsigned int size)
+{
+	uint64_t first = addr & ~(uint64_t)((1u << size) - 1);
+	uint64_t last = first + ((uint64_t)beats << size) - 1;
+
+	return (addr >> 12) != (last >> 12);
+}
 
 struct range {
 	uintptr_t base;
@@ -353,7 +365,8 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		b->type = out->m_axi_arburst & 3;
 		b->id = out->m_axi_arid;
 		b->ready = cycle + m->cfg.rd_latency;
-		if (b->type == 3 || (1u << b->size) > m->cfg.bus_bytes)
+		if (b->type == 3 || (1u << b->size) > m->cfg.bus_bytes ||
+		    (b->type == 1 && crosses_4k(b->addr, b->beats, b->size)))
 			m->st.protocol_errors++;
 		m->rq_count++;
 		m->st.rd_bursts++;
@@ -398,7 +411,8 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		b->size = out->m_axi_awsize & 7;
 		b->type = out->m_axi_awburst & 3;
 		b->id = out->m_axi_awid;
-		if (b->type == 3 || (1u << b->size) > m->cfg.bus_bytes)
+		if (b->type == 3 || (1u << b->size) > m->cfg.bus_bytes ||
+		    (b->type == 1 && crosses_4k(b->addr, b->beats, b->size)))
 			m->st.protocol_errors++;
 		m->awq_count++;
 		m->st.wr_bursts++;

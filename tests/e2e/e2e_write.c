@@ -109,6 +109,21 @@ static struct rnic_world *make_world(const char *tag)
 	return rnic_world_create(&cfg);
 }
 
+/* Every DMA the NICs made stayed inside mapped memory and obeyed AXI4
+ * (no 4 KiB crossing, legal bursts); checked before each world goes away. */
+static void check_dma_clean(struct rnic_world *w, const char *tag)
+{
+	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
+		struct rnic_sim_mem_stats st;
+		struct rnic_sim_nic *nic = rnic_world_nic(w, (int)i);
+		uint64_t faults = rnic_sim_nic_faults(nic, NULL, 0);
+
+		rnic_sim_nic_mem_stats(nic, &st);
+		result(faults == 0 && st.protocol_errors == 0, "w%d %s: NIC %u DMA faults %llu, AXI protocol errors %llu",
+		       width, tag, i, (unsigned long long)faults, (unsigned long long)st.protocol_errors);
+	}
+}
+
 static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge,
 		      uint64_t raddr, uint32_t rkey)
 {
@@ -226,6 +241,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	write_case(&p, 1, 7, 4, mtu);
 	concurrent_case(&p, 2 * mtu + 3, mtu);
 	sim_pair_close(&p);
+	check_dma_clean(w, tag);
 	rnic_world_destroy(w);
 }
 
@@ -402,6 +418,7 @@ static void error_suite(void)
 	flush_case(&p, ncases, 0);
 	flush_case(&p, ncases + 1, 1);
 	sim_pair_close(&p);
+	check_dma_clean(w, "errors");
 	rnic_world_destroy(w);
 }
 
@@ -425,6 +442,149 @@ static void wrap_suite(void)
 	write_case(&p, 0, 64 * 256 + 9, 1, 256);
 	write_case(&p, 0, 1000, 2, 256);
 	sim_pair_close(&p);
+	rnic_world_destroy(w);
+}
+
+/* ---- receive-side checks on frames injected into the core ---- */
+
+struct capture {
+	uint8_t frame[2048];
+	size_t len;
+};
+
+static void capture_first_write(void *arg, int port, const uint8_t *frame, size_t len, uint64_t cycle)
+{
+	struct capture *c = arg;
+
+	(void)port;
+	(void)cycle;
+	if (!c->len && len > 100 && len <= sizeof(c->frame)) {
+		memcpy(c->frame, frame, len);
+		c->len = len;
+	}
+}
+
+/* RoCEv2 ICRC (IBTA Annex A17) of an IPv4 frame, written into its last 4
+ * bytes: CRC32 over 8 bytes of 0xff, then the IP datagram with TOS, TTL,
+ * header checksum, UDP checksum and BTH resv8a replaced by ones. */
+static void fix_icrc(uint8_t *f, size_t len)
+{
+	uint32_t crc = 0xffffffffu;
+
+	for (size_t i = 6; i < len - 4; i++) {
+		uint8_t b = (i < 14) ? 0xff : f[i];
+
+		if (i == 15 || i == 22 || i == 24 || i == 25 || i == 40 || i == 41 || i == 46)
+			b = 0xff;
+		crc ^= b;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	crc = ~crc;
+	for (int k = 0; k < 4; k++)
+		f[len - 4 + (size_t)k] = (uint8_t)(crc >> (8 * k));
+}
+
+static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
+{
+	uint32_t v = 0;
+
+	rnic_read_counter(ctx, reg, &v);
+	return v;
+}
+
+static void rx_drop_suite(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t reg;
+	} kinds[] = {
+		{"duplicate", RNIC_REG_STAT_RX_DUPLICATE},
+		{"bad ICRC", RNIC_REG_STAT_RX_DROP_ICRC},
+		{"bad IPv4 header checksum", RNIC_REG_STAT_RX_DROP_IP_CSUM},
+		{"wrong UDP port", RNIC_REG_STAT_RX_DROP_UDP_PORT},
+		{"unknown QPN", RNIC_REG_STAT_RX_DROP_QPN},
+		{"another MAC address", RNIC_REG_STAT_RX_DROP_NOT_ROCE},
+		{"ARP frame", RNIC_REG_STAT_RX_DROP_NOT_ROCE},
+	};
+	struct capture cap = {{0}, 0};
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	const char *saved = pcap_dir;
+	/* no capture here: the injected frames are bad on purpose */
+	pcap_dir = NULL;
+	w = make_world("rx_drops");
+	pcap_dir = saved;
+	struct gbuf src = {0}, dst = {0};
+	struct rnic_sg_entry sge;
+	struct rnic_wc wc;
+	int ok;
+
+	sim_pair_default_opts(&o);
+	o.path_mtu = RNIC_IB_MTU_1024;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		result(0, "w%d rx drops: setup", width);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	rnic_world_set_frame_hook(w, capture_first_write, &cap);
+	ok = !gbuf_init(&src, p.side[0].pd, 600, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+	     !gbuf_init(&dst, p.side[1].pd, 600, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	if (ok) {
+		sge.addr = (uint64_t)(uintptr_t)src.p;
+		sge.length = 600;
+		sge.lkey = src.mr->lkey;
+		ok = !post_write(p.side[0].qp[0], 7, &sge, 1, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey) &&
+		     sim_pair_wait(p.side[0].cq, &wc, 1, MAX_POLLS) == 1 && wc.status == RNIC_WC_SUCCESS &&
+		     cap.len > 0 && cap.frame[42] == RNIC_OP_RDMA_WRITE_ONLY;
+	}
+	rnic_world_set_frame_hook(w, NULL, NULL);
+	result(ok, "w%d rx drops: captured the WRITE ONLY frame (%zu bytes)", width, cap.len);
+	memset(dst.p, 0, 600);
+	for (size_t k = 0; ok && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		uint8_t f[2048];
+		size_t len = cap.len;
+		uint32_t before[20], after, changed = 0;
+
+		for (uint32_t r = 0; r < 20; r++)
+			before[r] = counter(p.side[1].ctx, RNIC_REG_STAT_TX_FRAMES + 4 * r);
+		memcpy(f, cap.frame, len);
+		switch (k) {
+		case 1: f[60] ^= 0x10; break;                       /* payload byte: ICRC no longer matches */
+		case 2: f[22] ^= 0x01; break;                       /* TTL: header checksum wrong, ICRC still right */
+		case 3: f[37] ^= 0x01; fix_icrc(f, len); break;     /* UDP destination port 4790 */
+		case 4: f[47] = 0x00; f[48] = 0x03; f[49] = 0x80; fix_icrc(f, len); break; /* QPN 0x380 */
+		case 5: f[5] ^= 0x40; break;                        /* destination MAC */
+		case 6: f[12] = 0x08; f[13] = 0x06; break;          /* EtherType ARP */
+		default: break;
+		}
+		rnic_sim_inject_frame(w, 1, f, len);
+		rnic_world_step(w, 5000);
+		after = counter(p.side[1].ctx, kinds[k].reg);
+		for (uint32_t r = 0; r < 20; r++) {
+			uint32_t reg = RNIC_REG_STAT_TX_FRAMES + 4 * r;
+			uint32_t v = counter(p.side[1].ctx, reg);
+
+			/* frame, byte and ACK counters move with the traffic itself */
+			if (reg == kinds[k].reg || reg == RNIC_REG_STAT_RX_FRAMES || reg == RNIC_REG_STAT_RX_BYTES ||
+			    (k == 0 && (reg == RNIC_REG_STAT_TX_FRAMES || reg == RNIC_REG_STAT_TX_BYTES ||
+					reg == RNIC_REG_STAT_TX_ACK)))
+				continue;
+			changed += v != before[r];
+		}
+		int zero = 1;
+		for (int i = 0; i < 600; i++)
+			zero &= dst.p[i] == 0;
+		result(after == before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4] + 1 && !changed && zero &&
+			       guards_intact(&dst, 600),
+		       "w%d rx: %s counted once, no other counter moved, host memory untouched", width, kinds[k].name);
+	}
+	gbuf_free(&src);
+	gbuf_free(&dst);
+	sim_pair_close(&p);
+	check_dma_clean(w, "rx drops");
 	rnic_world_destroy(w);
 }
 
@@ -499,6 +659,7 @@ int main(int argc, char **argv)
 	mtu_suite(RNIC_IB_MTU_1024, quick);
 	mtu_suite(RNIC_IB_MTU_4096, quick);
 	error_suite();
+	rx_drop_suite();
 	wrap_suite();
 	{
 		uint64_t a = timed_write(), b = timed_write();

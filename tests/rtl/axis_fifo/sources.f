@@ -1,0 +1,1 @@
+rtl/axis_fifo.sv

@@ -1,0 +1,3 @@
+rtl/rnic_pkg.sv
+rtl/rnic_icrc.sv
+rtl/rnic_icrc_insert.sv
