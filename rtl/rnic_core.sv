@@ -177,19 +177,19 @@ module rnic_core #(
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
 
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_req_ram (
-        .clk, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
+        .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
         .rd_en(req_qpc_rd_en), .rd_addr(req_qpc_rd_addr), .rd_data(req_qpc_rd_data));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_resp_ram (
-        .clk, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
+        .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
         .rd_en(resp_qpc_rd_en), .rd_addr(resp_qpc_rd_addr), .rd_data(resp_qpc_rd_data));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_req_ram (
-        .clk, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
+        .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(req_mpt_rd_en), .rd_addr(req_mpt_rd_addr), .rd_data(req_mpt_rd_data));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_resp_ram (
-        .clk, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
+        .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(resp_mpt_rd_en), .rd_addr(resp_mpt_rd_addr), .rd_data(resp_mpt_rd_data));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH)) cqc_ram (
-        .clk, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
+        .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
         .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data));
 
     // ------------------------------------------------------------------
@@ -278,8 +278,9 @@ module rnic_core #(
         .stat_loc_prot_err
     );
 
-    rnic_ram_1w1r #(.WIDTH(INF_BITS), .ADDR_WIDTH(QPN_WIDTH + INFLIGHT_LOG2)) inflight_ram (
-        .clk, .wr_en(inf_wr_en), .wr_addr(inf_wr_addr), .wr_data(inf_wr_data),
+    // the completion engine reads only entries the requester wrote
+    rnic_ram_1w1r #(.WIDTH(INF_BITS), .ADDR_WIDTH(QPN_WIDTH + INFLIGHT_LOG2), .ZERO_UNWRITTEN(0)) inflight_ram (
+        .clk, .rst, .wr_en(inf_wr_en), .wr_addr(inf_wr_addr), .wr_data(inf_wr_data),
         .rd_en(inf_rd_en), .rd_addr(inf_rd_addr), .rd_data(inf_rd_data));
 
     logic                 ack_valid, ack_ready;

@@ -171,18 +171,10 @@ module rnic_req_tx #(
     // ------------------------------------------------------------------
     wire [3:0]   qpc_state    = qpc_reg[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
     wire [2:0]   qpc_pmtu     = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
-    wire         qpc_ipv6     = qpc_reg[rnic_pkg::QPC_IPV6_LSB +: rnic_pkg::QPC_IPV6_W];
-    wire [7:0]   qpc_sgid     = qpc_reg[rnic_pkg::QPC_SGID_INDEX_LSB +: rnic_pkg::QPC_SGID_INDEX_W];
     wire [23:0]  qpc_dest_qpn = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
     wire [15:0]  qpc_pd       = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
     wire [15:0]  qpc_send_cqn = qpc_reg[rnic_pkg::QPC_SEND_CQN_LSB +: rnic_pkg::QPC_SEND_CQN_W];
     wire [4:0]   qpc_sq_log   = qpc_reg[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
-    wire [15:0]  qpc_sport    = qpc_reg[rnic_pkg::QPC_UDP_SPORT_LSB +: rnic_pkg::QPC_UDP_SPORT_W];
-    wire [15:0]  qpc_pkey     = qpc_reg[rnic_pkg::QPC_PKEY_LSB +: rnic_pkg::QPC_PKEY_W];
-    wire [7:0]   qpc_tclass   = qpc_reg[rnic_pkg::QPC_TRAFFIC_CLASS_LSB +: rnic_pkg::QPC_TRAFFIC_CLASS_W];
-    wire [7:0]   qpc_hop      = qpc_reg[rnic_pkg::QPC_HOP_LIMIT_LSB +: rnic_pkg::QPC_HOP_LIMIT_W];
-    wire [47:0]  qpc_dmac     = qpc_reg[rnic_pkg::QPC_DST_MAC_LSB +: rnic_pkg::QPC_DST_MAC_W];
-    wire [127:0] qpc_dgid     = qpc_reg[rnic_pkg::QPC_DGID_LSB +: rnic_pkg::QPC_DGID_W];
     wire [63:0]  qpc_sq_base  = qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
 
     wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
@@ -233,24 +225,15 @@ module rnic_req_tx #(
         else pkt_opcode = rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
     end
 
-    wire [127:0] sgid = cfg_gid[128 * 32'(qpc_sgid[1:0]) +: 128];
+    logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr;
+    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
 
     always_comb begin
-        m_hdr = '0;
-        m_hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] = qpc_dmac;
-        m_hdr[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = cfg_port_mac;
-        m_hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = qpc_ipv6;
-        m_hdr[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = qpc_ipv6 ? sgid : {96'h0, sgid[31:0]};
-        m_hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = qpc_ipv6 ? qpc_dgid : {96'h0, qpc_dgid[31:0]};
-        m_hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] = qpc_tclass;
-        m_hdr[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W] = qpc_hop;
-        m_hdr[rnic_hdr_pkg::HDR_UDP_SPORT_LSB +: rnic_hdr_pkg::HDR_UDP_SPORT_W] = qpc_sport;
+        m_hdr = addr_hdr;
         m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = pkt_opcode;
         m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
         m_hdr[rnic_hdr_pkg::HDR_BTH_MIGREQ_LSB] = 1'b0;
         m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_len[1:0]));
-        m_hdr[rnic_hdr_pkg::HDR_BTH_PKEY_LSB +: rnic_hdr_pkg::HDR_BTH_PKEY_W] = qpc_pkey;
-        m_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W] = qpc_dest_qpn;
         m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
         m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = pkt_first;
@@ -454,7 +437,7 @@ module rnic_req_tx #(
     end
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, qpc_sgid};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg};
 
 endmodule
 

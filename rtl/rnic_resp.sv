@@ -134,17 +134,8 @@ module rnic_resp #(
 
     wire [3:0]   qpc_state  = qpc_reg[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
     wire [2:0]   qpc_pmtu   = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
-    wire         qpc_ipv6   = qpc_reg[rnic_pkg::QPC_IPV6_LSB +: rnic_pkg::QPC_IPV6_W];
-    wire [7:0]   qpc_sgid   = qpc_reg[rnic_pkg::QPC_SGID_INDEX_LSB +: rnic_pkg::QPC_SGID_INDEX_W];
-    wire [23:0]  qpc_dqpn   = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
     wire [7:0]   qpc_access = qpc_reg[rnic_pkg::QPC_ACCESS_LSB +: rnic_pkg::QPC_ACCESS_W];
     wire [15:0]  qpc_pd     = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
-    wire [15:0]  qpc_sport  = qpc_reg[rnic_pkg::QPC_UDP_SPORT_LSB +: rnic_pkg::QPC_UDP_SPORT_W];
-    wire [15:0]  qpc_pkey   = qpc_reg[rnic_pkg::QPC_PKEY_LSB +: rnic_pkg::QPC_PKEY_W];
-    wire [7:0]   qpc_tclass = qpc_reg[rnic_pkg::QPC_TRAFFIC_CLASS_LSB +: rnic_pkg::QPC_TRAFFIC_CLASS_W];
-    wire [7:0]   qpc_hop    = qpc_reg[rnic_pkg::QPC_HOP_LIMIT_LSB +: rnic_pkg::QPC_HOP_LIMIT_W];
-    wire [47:0]  qpc_dmac   = qpc_reg[rnic_pkg::QPC_DST_MAC_LSB +: rnic_pkg::QPC_DST_MAC_W];
-    wire [127:0] qpc_dgid   = qpc_reg[rnic_pkg::QPC_DGID_LSB +: rnic_pkg::QPC_DGID_W];
 
 
     wire op_first  = h_opcode == rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
@@ -196,21 +187,13 @@ module rnic_resp #(
     logic [7:0]    act_push_syn;
     logic [23:0]   act_push_msn;
 
-    wire [127:0] sgid = cfg_gid[128 * 32'(qpc_sgid[1:0]) +: 128];
+    logic [HB-1:0] addr_hdr;
+    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
+
     logic [HB-1:0] ack_hdr;
     always_comb begin
-        ack_hdr = '0;
-        ack_hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] = qpc_dmac;
-        ack_hdr[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = cfg_port_mac;
-        ack_hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = qpc_ipv6;
-        ack_hdr[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = qpc_ipv6 ? sgid : {96'h0, sgid[31:0]};
-        ack_hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = qpc_ipv6 ? qpc_dgid : {96'h0, qpc_dgid[31:0]};
-        ack_hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] = qpc_tclass;
-        ack_hdr[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W] = qpc_hop;
-        ack_hdr[rnic_hdr_pkg::HDR_UDP_SPORT_LSB +: rnic_hdr_pkg::HDR_UDP_SPORT_W] = qpc_sport;
+        ack_hdr = addr_hdr;
         ack_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = rnic_pkg::OP_ACKNOWLEDGE[7:0];
-        ack_hdr[rnic_hdr_pkg::HDR_BTH_PKEY_LSB +: rnic_hdr_pkg::HDR_BTH_PKEY_W] = qpc_pkey;
-        ack_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W] = qpc_dqpn;
         ack_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = act_push_psn;
         ack_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = 1'b1;
         ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = act_push_syn;
@@ -492,7 +475,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg, qpc_sgid};
+    wire unused_ok = ^{qpc_reg, hdr_reg};
 
 endmodule
 

@@ -572,8 +572,12 @@ static void rx_drop_suite(void)
 			    (k == 0 && (reg == RNIC_REG_STAT_TX_FRAMES || reg == RNIC_REG_STAT_TX_BYTES ||
 					reg == RNIC_REG_STAT_TX_ACK)))
 				continue;
+			if (v != before[r])
+				printf("  counter 0x%x moved %u -> %u\n", reg, before[r], v);
 			changed += v != before[r];
 		}
+		if (after != before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4] + 1)
+			printf("  counter 0x%x: %u -> %u\n", kinds[k].reg, before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4], after);
 		int zero = 1;
 		for (int i = 0; i < 600; i++)
 			zero &= dst.p[i] == 0;
