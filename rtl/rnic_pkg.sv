@@ -23,7 +23,9 @@ package rnic_pkg;
   localparam logic [31:0] IMMDT_BYTES = 32'h00000004;  // Immediate data
   localparam logic [31:0] ATOMICETH_BYTES = 32'h0000001c;  // Atomic Extended Transport Header
   localparam logic [31:0] ATOMICACKETH_BYTES = 32'h00000008;  // Atomic ACK Extended Transport Header
+  localparam logic [31:0] IETH_BYTES = 32'h00000004;  // Invalidate Extended Transport Header
   localparam logic [31:0] ICRC_BYTES = 32'h00000004;  // Invariant CRC
+  localparam logic [31:0] ETH_MIN_FRAME_BYTES = 32'h0000003c;  // shortest Ethernet frame without FCS; shorter frames are padded
   localparam logic [31:0] ETHERTYPE_IPV4 = 32'h00000800;  // EtherType of IPv4
   localparam logic [31:0] ETHERTYPE_IPV6 = 32'h000086dd;  // EtherType of IPv6
   localparam logic [31:0] IP_PROTO_UDP = 32'h00000011;  // IPv4 protocol / IPv6 next header of UDP
@@ -166,7 +168,13 @@ package rnic_pkg;
   localparam logic [31:0] CTX_TABLE_CQC = 32'h00000003;  // completion queue context
 
   // ctx_op: CTX_CMD.op.
-  localparam logic [31:0] CTX_OP_WRITE = 32'h00000001;  // copy CTX_DATA into the entry and reset its dynamic state
+  localparam logic [31:0] CTX_OP_WRITE = 32'h00000001;  // copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase)
+  localparam logic [31:0] CTX_OP_MODIFY = 32'h00000002;  // copy CTX_DATA into the entry; dynamic state is kept (e.g. a move to the error state)
+  localparam logic [31:0] CTX_OP_QP_RTR = 32'h00000003;  // QPC only: copy, then load the responder's expected PSN from rq_psn (INIT -> RTR)
+  localparam logic [31:0] CTX_OP_QP_RTS = 32'h00000004;  // QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS)
+
+  // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
+  localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -363,11 +371,14 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_LOC_PROT_ERR = 32'h00000450;
   localparam logic [31:0] REG_STAT_CQ_OVERRUN = 32'h00000454;
   localparam logic [31:0] REG_STAT_RX_ACCESS_ERR = 32'h00000458;
+  localparam logic [31:0] REG_STAT_TX_RNR_NAK = 32'h0000045c;
+  localparam logic [31:0] REG_STAT_RECV_CQE = 32'h00000460;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;
   localparam logic [31:0] REG_DB_SQ = 32'h0000100c;
   localparam logic [31:0] REG_DB_CQ = 32'h00001010;
+  localparam logic [31:0] REG_DB_RQ = 32'h00001014;
   localparam logic [31:0] REG_BLK_TYPE = 32'h00000000;
   localparam logic [31:0] REG_BLK_VERSION = 32'h00000004;
   localparam logic [31:0] REG_BLK_NEXT = 32'h00000008;

@@ -64,7 +64,7 @@ module rnic_pkt_rx #(
     localparam int ATOMACK_B = rnic_pkg::ATOMICACKETH_BYTES;
     localparam int ICRC_B   = rnic_pkg::ICRC_BYTES;
     // IETH (Invalidate ETH, IBTA Vol. 1 9.3.8): one 4-byte R_Key
-    localparam int IETH_B   = 4;
+    localparam int IETH_B   = rnic_pkg::IETH_BYTES;
     // longest header: Ethernet, IPv6, UDP, BTH, AtomicETH
     localparam int HMAX = ETH_B + IPV6_B + UDP_B + BTH_B + ATOM_B;
     localparam int NB = (HMAX + KEEP_WIDTH - 1) / KEEP_WIDTH;     // beats captured at most

@@ -62,7 +62,7 @@ module rnic_rx_check #(
     localparam int BTH_B  = rnic_pkg::BTH_BYTES;
     localparam int ICRC_B = rnic_pkg::ICRC_BYTES;
     // Ethernet minimum frame without FCS: shorter frames arrive padded to this
-    localparam int ETH_MIN_FRAME = 60;
+    localparam int ETH_MIN_FRAME = rnic_pkg::ETH_MIN_FRAME_BYTES;
     // header bytes kept for the checks: Ethernet, IPv6, UDP
     localparam int CAP = ETH_B + IPV6_B + UDP_B;
     localparam int CAP_BEATS = (CAP + KEEP_WIDTH - 1) / KEEP_WIDTH;

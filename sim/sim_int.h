@@ -19,6 +19,7 @@
 
 #include "rnic_model.h"
 #include "rnic_sim.h"
+#include "rnic/rnic_hw.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -111,7 +112,7 @@ typedef void (*link_frame_fn)(void *arg, int port, const uint8_t *frame, size_t 
 struct link;
 
 #define LINK_WIRE_OVERHEAD 24u /* 8 preamble/SFD + 4 FCS + 12 IFG */
-#define LINK_MIN_FRAME 60u     /* without FCS */
+#define LINK_MIN_FRAME RNIC_ETH_MIN_FRAME_BYTES /* without FCS */
 #define LINK_MAX_FRAME 16384u
 
 struct link *link_create(const struct link_cfg *cfg);

@@ -27,7 +27,9 @@ typedef uint32_t rnic_be32;
 #define RNIC_IMMDT_BYTES 4 /* Immediate data */
 #define RNIC_ATOMICETH_BYTES 0x1c /* Atomic Extended Transport Header */
 #define RNIC_ATOMICACKETH_BYTES 8 /* Atomic ACK Extended Transport Header */
+#define RNIC_IETH_BYTES 4 /* Invalidate Extended Transport Header */
 #define RNIC_ICRC_BYTES 4 /* Invariant CRC */
+#define RNIC_ETH_MIN_FRAME_BYTES 0x3c /* shortest Ethernet frame without FCS; shorter frames are padded */
 #define RNIC_ETHERTYPE_IPV4 0x800 /* EtherType of IPv4 */
 #define RNIC_ETHERTYPE_IPV6 0x86dd /* EtherType of IPv6 */
 #define RNIC_IP_PROTO_UDP 0x11 /* IPv4 protocol / IPv6 next header of UDP */
@@ -170,7 +172,13 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_TABLE_CQC 3 /* completion queue context */
 
 /* ctx_op: CTX_CMD.op. */
-#define RNIC_CTX_OP_WRITE 1 /* copy CTX_DATA into the entry and reset its dynamic state */
+#define RNIC_CTX_OP_WRITE 1 /* copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase) */
+#define RNIC_CTX_OP_MODIFY 2 /* copy CTX_DATA into the entry; dynamic state is kept (e.g. a move to the error state) */
+#define RNIC_CTX_OP_QP_RTR 3 /* QPC only: copy, then load the responder's expected PSN from rq_psn (INIT -> RTR) */
+#define RNIC_CTX_OP_QP_RTS 4 /* QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS) */
+
+/* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
+#define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
 
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
@@ -227,7 +235,7 @@ struct rnic_cqe {
 	rnic_le32 byte_len; /* bytes transferred */
 	rnic_be32 imm_data; /* immediate data, network order */
 	rnic_le32 src_qp; /* remote QP number (bits 23:0) */
-	uint8_t wc_flags; /* bit 0: with immediate */
+	uint8_t wc_flags; /* WC_FLAG_* bits */
 	uint8_t syndrome; /* AETH syndrome of the NAK that ended the WQE, else 0 */
 	uint8_t rsvd0[9];
 	uint8_t owner; /* bit 0: phase of the pass that wrote this entry */
@@ -382,12 +390,15 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_LOC_PROT_ERR 0x450 /* ro: send WQEs failed by the local key check */
 #define RNIC_REG_STAT_CQ_OVERRUN 0x454 /* ro: CQEs dropped because their CQ was full (host consumer index from DB_CQ) */
 #define RNIC_REG_STAT_RX_ACCESS_ERR 0x458 /* ro: requests refused by the rkey, bounds or access check (NAK remote access error sent) */
+#define RNIC_REG_STAT_TX_RNR_NAK 0x45c /* ro: RNR NAKs sent (a SEND or WRITE with immediate found no receive WQE) */
+#define RNIC_REG_STAT_RECV_CQE 0x460 /* ro: receive WQEs completed (successful or not) */
 /* db: Doorbells: posted writes, never read in the fast path. */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
 #define RNIC_BLK_DB_NEXT 0
 #define RNIC_REG_DB_SQ 0x100c /* wo: bits 31:16 QPN, 15:0 SQ producer index (WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
+#define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
 
 /* Context records are arrays of 32-bit words; fields up to 64 bits wide. */
 static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)
