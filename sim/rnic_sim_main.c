@@ -5,6 +5,10 @@
  * every NIC read over BAR0, and the harness's port, memory and link
  * statistics. Workloads (the two-NIC WRITE demo) are built on the host
  * library; this program only drives the world.
+ *
+ * With --frames-json, --replay instead pushes every frame of the capture
+ * through the RTL receive front end alone (sim/replay/) and prints one JSON
+ * line per frame.
  */
 #define _DEFAULT_SOURCE /* getopt_long */
 #include <errno.h>
@@ -15,6 +19,7 @@
 #include <string.h>
 
 #include "rnic/rnic_hw.h"
+#include "replay/replay.h"
 #include "rnic_sim.h"
 
 static const struct {
@@ -47,7 +52,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rnic-sim [options]\n"
-		"Run a cycle-accurate world of OpenRNIC cores and print its counters as JSON.\n"
+		"Run a cycle-accurate world of OpenRNIC cores and print its counters as JSON;\n"
+		"or (--replay FILE --frames-json) check every frame of a capture against the\n"
+		"RTL receive path and print one JSON line per frame.\n"
 		"\n"
 		"  --nics N            NICs on the wire (default 2; 2 = point to point,\n"
 		"                      otherwise a learning switch)\n"
@@ -58,6 +65,20 @@ static void usage(FILE *f)
 		"  --pcap FILE         capture the wire into FILE (ns timestamps)\n"
 		"  --fst FILE          FST waveform (several NICs: FILE.nicN.fst)\n"
 		"  --replay FILE       queue every frame of a pcap file into NIC 0's RX\n"
+		"  --frames-json       with --replay: instead of a world, push each frame of\n"
+		"                      FILE (pcap/pcapng, Ethernet) through the RTL receive\n"
+		"                      checker and parser alone, one at a time with random\n"
+		"                      stalls (--seed), and print one JSON line per frame:\n"
+		"                      verdict (ok, not_roce, bad_udp_port, bad_ip_csum,\n"
+		"                      bad_icrc, malformed), ip_version, ip_csum_ok, icrc_ok\n"
+		"                      and, for frames that pass the length checks, the parsed\n"
+		"                      BTH/RETH/AETH/ImmDt fields, header lengths and payload\n"
+		"                      length. Takes --width, --seed, --fst, --frame-timeout.\n"
+		"                      Exit 1 on an unreadable or non-Ethernet file or when a\n"
+		"                      frame gets an \"error\" line (no verdict in time, or\n"
+		"                      outputs that contradict each other)\n"
+		"  --frame-timeout N   --frames-json: cycles one frame may take (default\n"
+		"                      2000 + 100 per beat)\n"
 		"  --mem-latency N     host-memory read latency, cycles (default 200)\n"
 		"  --mem-bw B          host-memory bandwidth per direction, bytes/cycle (32)\n"
 		"  --link-rate B       line rate, bytes/cycle (default 5 at 64 bits = 10 Gb/s,\n"
@@ -121,7 +142,8 @@ static void print_nic(struct rnic_world *w, int i)
 int main(int argc, char **argv)
 {
 	enum { O_NICS = 256, O_WIDTH, O_SEED, O_CYCLES, O_PCAP, O_FST, O_REPLAY, O_MEMLAT,
-	       O_MEMBW, O_RATE, O_LINKLAT, O_DROP, O_DUP, O_REORDER, O_CORRUPT, O_HELP };
+	       O_MEMBW, O_RATE, O_LINKLAT, O_DROP, O_DUP, O_REORDER, O_CORRUPT, O_FTIMEOUT,
+	       O_HELP, O_FRAMES };
 	static const struct option opts[] = {
 		{ "nics", required_argument, NULL, O_NICS },
 		{ "width", required_argument, NULL, O_WIDTH },
@@ -138,19 +160,24 @@ int main(int argc, char **argv)
 		{ "dup", required_argument, NULL, O_DUP },
 		{ "reorder", required_argument, NULL, O_REORDER },
 		{ "corrupt", required_argument, NULL, O_CORRUPT },
+		{ "frame-timeout", required_argument, NULL, O_FTIMEOUT },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "frames-json", no_argument, NULL, O_FRAMES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rnic_sim_cfg cfg;
 	struct rnic_world *w;
 	struct rnic_sim_link_stats ls;
 	const char *replay = NULL;
-	uint64_t cycles = 10000, u, end;
+	uint64_t cycles = 10000, u, end, frame_timeout = 0;
+	uint32_t given = 0; /* options seen, bit opt - O_NICS */
 	double d;
-	int opt, bad = 0, injected = 0;
+	int opt, bad = 0, injected = 0, frames_json = 0;
 
 	rnic_sim_cfg_default(&cfg);
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt >= O_NICS && opt <= O_FRAMES)
+			given |= 1u << (opt - O_NICS);
 		switch (opt) {
 		case O_NICS:
 			bad |= parse_u64(optarg, &u) || u < 1 || u > RNIC_SIM_MAX_NICS;
@@ -202,6 +229,12 @@ int main(int argc, char **argv)
 		case O_CORRUPT:
 			bad |= parse_double(optarg, &cfg.p_corrupt) || cfg.p_corrupt > 1;
 			break;
+		case O_FTIMEOUT:
+			bad |= parse_u64(optarg, &frame_timeout) || frame_timeout == 0;
+			break;
+		case O_FRAMES:
+			frames_json = 1;
+			break;
 		case O_HELP:
 			usage(stdout);
 			return 0;
@@ -220,6 +253,38 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "rnic-sim: unexpected argument: %s\n", argv[optind]);
 		usage(stderr);
+		return 2;
+	}
+
+	if (frames_json) {
+		/* the options of a world mean nothing to the probe: refuse them */
+		const uint32_t probe_opts = 1u << (O_WIDTH - O_NICS) | 1u << (O_SEED - O_NICS) |
+					    1u << (O_FST - O_NICS) | 1u << (O_REPLAY - O_NICS) |
+					    1u << (O_FTIMEOUT - O_NICS) | 1u << (O_FRAMES - O_NICS);
+		struct rnic_replay_cfg rc = {
+			.path = replay,
+			.data_width = cfg.data_width,
+			.seed = cfg.seed,
+			.fst_path = cfg.fst_path,
+			.frame_timeout = frame_timeout,
+			.out = stdout,
+		};
+
+		for (int o = O_NICS; o <= O_FRAMES; o++) {
+			if ((given & ~probe_opts) & 1u << (o - O_NICS)) {
+				fprintf(stderr, "rnic-sim: --%s does not apply to --frames-json\n",
+					opts[o - O_NICS].name);
+				return 2;
+			}
+		}
+		if (!replay) {
+			fprintf(stderr, "rnic-sim: --frames-json needs --replay FILE\n");
+			return 2;
+		}
+		return rnic_replay_frames_json(&rc);
+	}
+	if (given & 1u << (O_FTIMEOUT - O_NICS)) {
+		fprintf(stderr, "rnic-sim: --frame-timeout applies to --frames-json only\n");
 		return 2;
 	}
 

@@ -6,6 +6,9 @@
 #                      the Verilator runtime (and librnic_sim-san.a, the same
 #                      with the harness built with $(SAN))
 #   make rnic-sim      build/bin/rnic-sim
+#   make sim-probe     the receive-path probe of rnic-sim --frames-json
+#                      (sim/replay/rnic_rx_probe.sv) at 64 and 512 bits
+#                      (build/sim/replay/obj_w64, build/sim/replay/obj_w512)
 #   make sim-unit-tests  build/sim/tests/test_*: the C models alone, no
 #                      Verilator, plus test_world against a small test-only
 #                      core (tests/sim/dut/rnic_core.sv, same ports)
@@ -27,8 +30,7 @@ RNIC_SIM_BIN := $(BUILD)/bin/rnic-sim
 
 VERILATOR ?= verilator
 SIM_VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-SIM_VFLAGS := --cc -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-	--top-module rnic_core
+SIM_VFLAGS := --cc -Wall --assert --x-assign unique --x-initial unique --trace-fst
 SIM_VL_MAKEFLAGS := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 SIM_VL_CXXFLAGS := -I$(SIM_VL_ROOT)/include -I$(SIM_VL_ROOT)/include/vltstd \
 	-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
@@ -49,7 +51,7 @@ SIM_SAN_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj-san/%.o,$(SIM_CORE_SRCS))
 # the models without the world (what the unit tests link)
 SIM_MODEL_SAN_OBJS := $(filter-out %/world.o,$(SIM_SAN_OBJS))
 
-.PHONY: sim-models sim-lib rnic-sim sim-unit-tests
+.PHONY: sim-models sim-lib rnic-sim sim-probe sim-unit-tests
 
 $(SIM_BUILD)/obj/%.o: $(SIM_DIR)/%.c
 	@mkdir -p $(@D)
@@ -63,12 +65,14 @@ $(SIM_BUILD)/vlrt/%.o: $(SIM_VL_ROOT)/include/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(SIM_VL_CXXFLAGS) -w -c $< -o $@
 
-# $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES)
+# $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES[,FLAGS])
 # Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__ALL.o.
+# FLAGS: the top module and any more Verilator options (default: rnic_core).
 define sim_verilate
 $(1)/vl.stamp: $(4)
 	@mkdir -p $(1)
-	$(VERILATOR) $(SIM_VFLAGS) -GDATA_WIDTH=$(3) --prefix $(2) --Mdir $(1) $(4)
+	$(VERILATOR) $(SIM_VFLAGS) $(or $(5),--top-module rnic_core) -GDATA_WIDTH=$(3) \
+		--prefix $(2) --Mdir $(1) $(4)
 	@deps=$$$$(sed 's/^.*: *//' $(1)/$(2)__ver.d); \
 	{ echo "$(1)/vl.stamp: $$$$deps"; for d in $$$$deps; do echo "$$$$d:"; done; } > $(1)/vl.d
 	@touch $$@
@@ -126,9 +130,38 @@ sim-models: $(SIM_MODEL_OBJS)
 sim-lib: $(SIM_LIB) $(SIM_SAN_LIB)
 rnic-sim: $(RNIC_SIM_BIN)
 
-$(RNIC_SIM_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_LIB)
+# The receive-path probe of rnic-sim --frames-json: rnic_rx_check and
+# rnic_pkt_rx as in rnic_core (Verilator finds them and what they
+# instantiate in rtl/ with -y), its own small models and shim, linked into
+# rnic-sim only. The test-core rnic-sim gets the shim without models.
+SIM_PROBE_BUILD := $(SIM_BUILD)/replay
+SIM_PROBE_SRCS := $(ROOT)/rtl/lint.vlt $(SIM_RTL_PKGS) $(SIM_DIR)/replay/rnic_rx_probe.sv
+SIM_PROBE_VFLAGS := --top-module rnic_rx_probe -y $(ROOT)/rtl
+SIM_PROBE_W64 := $(SIM_PROBE_BUILD)/obj_w64
+SIM_PROBE_W512 := $(SIM_PROBE_BUILD)/obj_w512
+$(eval $(call sim_verilate,$(SIM_PROBE_W64),Vrnic_rx_probe_w64,64,$(SIM_PROBE_SRCS),$(SIM_PROBE_VFLAGS)))
+$(eval $(call sim_verilate,$(SIM_PROBE_W512),Vrnic_rx_probe_w512,512,$(SIM_PROBE_SRCS),$(SIM_PROBE_VFLAGS)))
+SIM_PROBE_MODEL_OBJS := $(SIM_PROBE_W64)/Vrnic_rx_probe_w64__ALL.o \
+	$(SIM_PROBE_W512)/Vrnic_rx_probe_w512__ALL.o
+
+$(SIM_PROBE_BUILD)/probe_model.o: $(SIM_DIR)/replay/probe_model.cpp $(SIM_PROBE_MODEL_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
+	$(CXX) $(SIM_VL_CXXFLAGS) $(CWARN) -Wno-unused-parameter \
+		-DRNIC_PROBE_HAVE_W64=1 -DRNIC_PROBE_HAVE_W512=1 \
+		-I$(SIM_PROBE_W64) -I$(SIM_PROBE_W512) -c $< -o $@
+
+$(SIM_PROBE_BUILD)/stub/probe_model.o: $(SIM_DIR)/replay/probe_model.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_VL_CXXFLAGS) $(CWARN) -Wno-unused-parameter -c $< -o $@
+
+SIM_PROBE_PARTS := $(SIM_BUILD)/obj/replay/replay.o $(SIM_PROBE_BUILD)/probe_model.o \
+	$(SIM_PROBE_MODEL_OBJS)
+
+sim-probe: $(SIM_PROBE_MODEL_OBJS)
+
+$(RNIC_SIM_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_PROBE_PARTS) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
 # ------------------------------------------------------------------ tests
 
@@ -147,14 +180,17 @@ $(SIM_WORLD_TEST): $(SIM_TEST_DIR)/test_world.c $(SIM_TDUT_LIB)
 
 # rnic-sim against the test core: checks the program without rnic_core
 SIM_TDUT_BIN := $(SIM_BUILD)/tdut/rnic-sim
-$(SIM_TDUT_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_TDUT_LIB)
-	$(CC) $(SAN) $< $(SIM_TDUT_LIB) $(SIM_LDLIBS) -o $@
+$(SIM_TDUT_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_BUILD)/obj/replay/replay.o \
+		$(SIM_PROBE_BUILD)/stub/probe_model.o $(SIM_TDUT_LIB)
+	$(CC) $(SAN) $(filter %.o,$^) $(SIM_TDUT_LIB) $(SIM_LDLIBS) -o $@
 
 sim-unit-tests: $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN)
 
 -include $(SIM_OBJS:.o=.d) $(SIM_SAN_OBJS:.o=.d) $(SIM_VL_RT_OBJS:.o=.d)
 -include $(SIM_BUILD)/obj/rnic_model.d $(SIM_BUILD)/tdut/rnic_model.d
 -include $(SIM_BUILD)/obj/rnic_sim_main.d $(SIM_UNIT_BINS:=.d) $(SIM_WORLD_TEST).d
+-include $(SIM_BUILD)/obj/replay/replay.d $(SIM_PROBE_BUILD)/probe_model.d
+-include $(SIM_PROBE_BUILD)/stub/probe_model.d
 
 # The unit tests and the harness self-test need no rnic_core; the real-core
 # library and rnic-sim are built by their own test entry (tests/list.d/20-sim.list)
