@@ -12,10 +12,12 @@ import argparse
 import subprocess
 import sys
 
-from scapy.all import Ether, UDP, raw, rdpcap  # noqa: E402
+from scapy.all import Ether, IP, IPv6, UDP, raw, rdpcap  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 ROCEV2_PORT = 4791
+ETH_HDR_BYTES = 14
+IPV6_HDR_BYTES = 40
 EXPERT_WARNING = 0x00600000  # wireshark's PI_WARN severity
 
 
@@ -66,17 +68,29 @@ def tshark_problems(path):
     return frames, problems
 
 
+def scapy_icrc(data):
+    """(the frame as carried, the frame with the ICRC scapy's RoCE layer
+    computes for it), both without Ethernet padding (the ICRC ends the IP
+    datagram), or None if scapy does not see RoCEv2 in it."""
+    q = Ether(data)
+    if UDP not in q or q[UDP].dport != ROCEV2_PORT or BTH not in q:
+        return None
+    data = data[:ETH_HDR_BYTES + (q[IPv6].plen + IPV6_HDR_BYTES if IPv6 in q else q[IP].len)]
+    q = Ether(data)
+    q[BTH].icrc = None
+    return data, raw(q)
+
+
 def icrc_problems(path):
     problems = []
     for i, p in enumerate(rdpcap(path), 1):
-        data = raw(p)
-        q = Ether(data)
-        if UDP not in q or q[UDP].dport != ROCEV2_PORT or BTH not in q:
+        r = scapy_icrc(raw(p))
+        if r is None:
             problems.append(f"frame {i}: not RoCEv2")
             continue
-        q[BTH].icrc = None
-        if raw(q) != data:
-            problems.append(f"frame {i}: ICRC {data[-4:].hex()} differs from scapy's {raw(q)[-4:].hex()}")
+        data, good = r
+        if good != data:
+            problems.append(f"frame {i}: ICRC {data[-4:].hex()} differs from scapy's {good[-4:].hex()}")
     return problems
 
 
