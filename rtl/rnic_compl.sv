@@ -14,7 +14,8 @@
  * every later WQE then completes with WR_FLUSH_ERR. A record the requester
  * wrote with an error status (local check failed, flush) retires in order
  * behind the WQEs before it. Retiring frees the in-flight window, so the QP is
- * kicked back into the scheduler.
+ * kicked back into the scheduler. When a QP enters the error state here, an
+ * error event tells the responder, which flushes the QP's receive queue.
  *
  * A PSN sequence error NAK or RNR NAK ends the WQE with RETRY_EXC_ERR /
  * RNR_RETRY_EXC_ERR: retransmission is not implemented yet.
@@ -56,6 +57,7 @@ module rnic_compl #(
     input  wire logic [INF_BITS-1:0]                inf_rd_data,
 
     input  wire logic                               qp_reset_valid,
+    input  wire logic                               qp_rts_valid,
     input  wire logic [QPN_WIDTH-1:0]               qp_reset_qpn,
     input  wire logic [23:0]                        qp_reset_sq_psn,
 
@@ -70,6 +72,10 @@ module rnic_compl #(
     output      logic [31:0]                        m_cqe_byte_len,
     output      logic [23:0]                        m_cqe_src_qp,
     output      logic [7:0]                         m_cqe_syndrome,
+
+    output      logic                               m_err_valid,
+    input  wire logic                               m_err_ready,
+    output      logic [QPN_WIDTH-1:0]               m_err_qpn,
 
     output      logic                               m_kick_valid,
     input  wire logic                               m_kick_ready,
@@ -109,6 +115,7 @@ module rnic_compl #(
         S_WALK,   // read the oldest in-flight record
         S_CHECK,  // retire it, or stop
         S_CQE,    // hand the CQE to the writer
+        S_ERREV,  // tell the responder the QP entered the error state
         S_KICK    // tell the scheduler
     } state_t;
 
@@ -122,6 +129,7 @@ module rnic_compl #(
     logic [15:0]          una_reg;
     logic                 err_reg;
     logic                 retired_reg;
+    logic                 errev_reg;      // the QP entered the error state in this walk
 
     // in-flight record fields
     wire [23:0] rec_last_psn = inf_rd_data[23:0];
@@ -138,6 +146,8 @@ module rnic_compl #(
     assign inf_rd_en = state_reg == S_WALK;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
     assign m_kick_valid = state_reg == S_KICK;
+    assign m_err_valid = state_reg == S_ERREV;
+    assign m_err_qpn = qpn_reg;
     assign m_kick_qpn = qpn_reg;
     assign m_cqe_valid = state_reg == S_CQE;
 
@@ -196,6 +206,14 @@ module rnic_compl #(
     wire        in_window = psn_le(psn_reg, last_sent) && !psn_le(psn_reg, acked_reg);
     wire        nak_in_window = psn_le(psn_reg, last_sent) && psn_le(acked_reg, psn_reg - 24'd1);
 
+    // where a walk ends: report a new error state, then kick the scheduler
+    state_t walk_end;
+    always_comb begin
+        if (errev_reg) walk_end = S_ERREV;
+        else if (retired_reg) walk_end = S_KICK;
+        else walk_end = S_IDLE;
+    end
+
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
         stat_rx_nak <= 1'b0;
@@ -203,6 +221,7 @@ module rnic_compl #(
             S_IDLE: begin
                 nak_reg <= 1'b0;
                 retired_reg <= 1'b0;
+                errev_reg <= 1'b0;
                 if (s_ack_valid) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
@@ -238,7 +257,7 @@ module rnic_compl #(
                 end
             end
             S_WALK: begin
-                state_reg <= (una_reg == ci_rd_idx) ? (retired_reg ? S_KICK : S_IDLE) : S_CHECK;
+                state_reg <= (una_reg != ci_rd_idx) ? S_CHECK : walk_end;
             end
             S_CHECK: begin
                 if (retire) begin
@@ -251,6 +270,7 @@ module rnic_compl #(
                     if (retire_status != rnic_pkg::WC_SUCCESS[7:0]) begin
                         err_reg <= 1'b1;
                         nak_reg <= 1'b0;
+                        if (!err_reg) errev_reg <= 1'b1;
                     end
                     if (rec_signaled || retire_status != rnic_pkg::WC_SUCCESS[7:0]) begin
                         state_reg <= S_CQE;
@@ -260,7 +280,7 @@ module rnic_compl #(
                         state_reg <= S_WALK;
                     end
                 end else begin
-                    state_reg <= retired_reg ? S_KICK : S_IDLE;
+                    state_reg <= walk_end;
                 end
             end
             S_CQE: begin
@@ -270,6 +290,12 @@ module rnic_compl #(
                     state_reg <= S_WALK;
                 end
             end
+            S_ERREV: begin
+                if (m_err_ready) begin
+                    errev_reg <= 1'b0;
+                    state_reg <= retired_reg ? S_KICK : S_IDLE;
+                end
+            end
             S_KICK: begin
                 if (m_kick_ready) state_reg <= S_IDLE;
             end
@@ -277,6 +303,7 @@ module rnic_compl #(
         endcase
         if (rst) begin
             state_reg <= S_IDLE;
+            errev_reg <= 1'b0;
             stat_rx_ack <= 1'b0;
             stat_rx_nak <= 1'b0;
         end
@@ -288,6 +315,8 @@ module rnic_compl #(
             una_mem[qp_reset_qpn] <= '0;
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             err_mem[qp_reset_qpn] <= 1'b0;
+        end else if (qp_rts_valid) begin
+            last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
         end else if (state_reg != S_IDLE) begin
             una_mem[qpn_reg] <= una_reg;
             last_acked_mem[qpn_reg] <= acked_reg;

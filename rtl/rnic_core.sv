@@ -97,12 +97,13 @@ module rnic_core #(
 );
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int STAT_COUNT = 20;
+    localparam int STAT_COUNT = 22;
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_WQE = 0;
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PAYLOAD = 1;
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RWQE = 2;
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PAYLOAD = 0;
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_CQE = 1;
 
@@ -129,10 +130,13 @@ module rnic_core #(
     logic [4*128-1:0]      cfg_gid;
     logic                  ctx_wr_valid;
     logic [3:0]            ctx_wr_table;
+    logic [3:0]            ctx_wr_op;
     logic [23:0]           ctx_wr_index;
     logic [CTX_BITS-1:0]   ctx_wr_data;
     logic                  db_sq_valid, db_sq_ready;
     logic [15:0]           db_sq_qpn, db_sq_pi;
+    logic                  db_rq_valid, db_rq_ready;
+    logic [15:0]           db_rq_qpn, db_rq_pi;
     logic                  db_cq_valid;
     logic [15:0]           db_cq_cqn, db_cq_ci;
     logic [STAT_COUNT*16-1:0] stat_inc;
@@ -154,8 +158,9 @@ module rnic_core #(
         .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
         .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
         .cfg_port_mac, .cfg_gid,
-        .ctx_wr_valid, .ctx_wr_table, .ctx_wr_index, .ctx_wr_data,
+        .ctx_wr_valid, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
+        .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
         .stat_inc
     );
@@ -164,6 +169,12 @@ module rnic_core #(
     wire mpt_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
     wire cqc_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
     wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
+    // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
+    // one side's PSN; MODIFY only replaces the context
+    wire ctx_reset = ctx_wr_op == rnic_pkg::CTX_OP_WRITE[3:0];
+    wire qp_reset = qpc_we && ctx_reset;
+    wire qp_rtr = qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTR[3:0];
+    wire qp_rts = qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTS[3:0];
     wire [23:0] ctx_sq_psn = ctx_wr_data[rnic_pkg::QPC_SQ_PSN_LSB +: rnic_pkg::QPC_SQ_PSN_W];
     wire [23:0] ctx_rq_psn = ctx_wr_data[rnic_pkg::QPC_RQ_PSN_LSB +: rnic_pkg::QPC_RQ_PSN_W];
 
@@ -216,7 +227,7 @@ module rnic_core #(
         .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
         .m_qp_valid(sq_valid), .m_qp_ready(sq_ready), .m_qp_qpn(sq_qpn), .m_qp_pi(sq_pi),
         .s_done_valid(done_valid), .s_done_qpn(done_qpn), .s_done_ci(done_ci), .s_done_requeue(done_requeue),
-        .qp_reset_valid(qpc_we), .qp_reset_qpn(ctx_qpn)
+        .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn)
     );
 
     logic [QPN_WIDTH-1:0] req_err_qpn, compl_err_qpn, resp_ext_err_qpn, una_qpn, ci_qpn;
@@ -259,7 +270,7 @@ module rnic_core #(
         .qpc_rd_en(req_qpc_rd_en), .qpc_rd_addr(req_qpc_rd_addr), .qpc_rd_data(req_qpc_rd_data),
         .mpt_rd_en(req_mpt_rd_en), .mpt_rd_addr(req_mpt_rd_addr), .mpt_rd_data(req_mpt_rd_data),
         .cfg_port_mac, .cfg_gid,
-        .qp_reset_valid(qpc_we), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
+        .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .err_rd_qpn(req_err_qpn), .err_rd_val(req_err_val),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx),
         .ci_rd_qpn(ci_qpn), .ci_rd_idx(ci_idx), .ci_rd_next_psn(ci_next_psn),
@@ -291,8 +302,38 @@ module rnic_core #(
     logic [15:0]          cqe_cqn, cqe_wqe_counter;
     logic [23:0]          cqe_qpn, cqe_src_qp;
     logic [7:0]           cqe_opcode, cqe_status, cqe_syndrome;
-    logic [31:0]          cqe_byte_len;
+    logic [31:0]          cqe_byte_len, cqe_imm;
+    logic [7:0]           cqe_flags;
     logic                 stat_rx_ack, stat_rx_nak;
+    // completions from the requester (c*) and the responder (r*)
+    logic                 ccqe_valid, ccqe_ready, rcqe_valid, rcqe_ready;
+    logic [15:0]          ccqe_cqn, ccqe_wqe_counter, rcqe_cqn, rcqe_wqe_counter;
+    logic [23:0]          ccqe_qpn, ccqe_src_qp, rcqe_qpn, rcqe_src_qp;
+    logic [7:0]           ccqe_opcode, ccqe_status, ccqe_syndrome, rcqe_opcode, rcqe_status, rcqe_flags;
+    logic [31:0]          ccqe_byte_len, rcqe_byte_len, rcqe_imm;
+    logic                 errev_valid, errev_ready;
+    logic [QPN_WIDTH-1:0] errev_qpn;
+
+    // one CQE writer; the two sources alternate when both wait
+    logic last_was_rcqe_reg;
+    wire grant_rcqe = rcqe_valid && (!ccqe_valid || !last_was_rcqe_reg);
+    assign cqe_valid = ccqe_valid || rcqe_valid;
+    assign ccqe_ready = !grant_rcqe && cqe_ready;
+    assign rcqe_ready = grant_rcqe && cqe_ready;
+    assign cqe_cqn = grant_rcqe ? rcqe_cqn : ccqe_cqn;
+    assign cqe_qpn = grant_rcqe ? rcqe_qpn : ccqe_qpn;
+    assign cqe_wqe_counter = grant_rcqe ? rcqe_wqe_counter : ccqe_wqe_counter;
+    assign cqe_opcode = grant_rcqe ? rcqe_opcode : ccqe_opcode;
+    assign cqe_status = grant_rcqe ? rcqe_status : ccqe_status;
+    assign cqe_byte_len = grant_rcqe ? rcqe_byte_len : ccqe_byte_len;
+    assign cqe_src_qp = grant_rcqe ? rcqe_src_qp : ccqe_src_qp;
+    assign cqe_syndrome = grant_rcqe ? 8'h0 : ccqe_syndrome;
+    assign cqe_imm = grant_rcqe ? rcqe_imm : 32'h0;
+    assign cqe_flags = grant_rcqe ? rcqe_flags : 8'h0;
+    always_ff @(posedge clk) begin
+        if (cqe_valid && cqe_ready) last_was_rcqe_reg <= grant_rcqe;
+        if (rst) last_was_rcqe_reg <= 1'b0;
+    end
 
     rnic_compl #(
         .QPN_WIDTH(QPN_WIDTH),
@@ -308,10 +349,11 @@ module rnic_core #(
         .err_rd_qpn(compl_err_qpn), .err_rd_val(compl_err_val),
         .err2_rd_qpn(resp_ext_err_qpn), .err2_rd_val(compl_err_val_resp),
         .inf_rd_en, .inf_rd_addr, .inf_rd_data,
-        .qp_reset_valid(qpc_we), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
-        .m_cqe_valid(cqe_valid), .m_cqe_ready(cqe_ready), .m_cqe_cqn(cqe_cqn), .m_cqe_qpn(cqe_qpn),
-        .m_cqe_wqe_counter(cqe_wqe_counter), .m_cqe_opcode(cqe_opcode), .m_cqe_status(cqe_status),
-        .m_cqe_byte_len(cqe_byte_len), .m_cqe_src_qp(cqe_src_qp), .m_cqe_syndrome(cqe_syndrome),
+        .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
+        .m_cqe_valid(ccqe_valid), .m_cqe_ready(ccqe_ready), .m_cqe_cqn(ccqe_cqn), .m_cqe_qpn(ccqe_qpn),
+        .m_cqe_wqe_counter(ccqe_wqe_counter), .m_cqe_opcode(ccqe_opcode), .m_cqe_status(ccqe_status),
+        .m_cqe_byte_len(ccqe_byte_len), .m_cqe_src_qp(ccqe_src_qp), .m_cqe_syndrome(ccqe_syndrome),
+        .m_err_valid(errev_valid), .m_err_ready(errev_ready), .m_err_qpn(errev_qpn),
         .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
         .stat_rx_ack, .stat_rx_nak
     );
@@ -319,15 +361,39 @@ module rnic_core #(
     // ------------------------------------------------------------------
     // DMA
     // ------------------------------------------------------------------
-    logic [2*AXI_ID_WIDTH-1:0]   rd_arid;
-    logic [2*AXI_ADDR_WIDTH-1:0] rd_araddr;
-    logic [2*8-1:0]              rd_arlen;
-    logic [2*3-1:0]              rd_arsize, rd_arprot;
-    logic [2*2-1:0]              rd_arburst, rd_rresp;
-    logic [1:0]                  rd_arlock, rd_arvalid, rd_arready, rd_rlast, rd_rvalid, rd_rready;
-    logic [2*4-1:0]              rd_arcache;
-    logic [2*AXI_ID_WIDTH-1:0]   rd_rid;
-    logic [2*DATA_WIDTH-1:0]     rd_rdata;
+    logic [3*AXI_ID_WIDTH-1:0]   rd_arid;
+    logic [3*AXI_ADDR_WIDTH-1:0] rd_araddr;
+    logic [3*8-1:0]              rd_arlen;
+    logic [3*3-1:0]              rd_arsize, rd_arprot;
+    logic [3*2-1:0]              rd_arburst, rd_rresp;
+    logic [2:0]                  rd_arlock, rd_arvalid, rd_arready, rd_rlast, rd_rvalid, rd_rready;
+    logic [3*4-1:0]              rd_arcache;
+    logic [3*AXI_ID_WIDTH-1:0]   rd_rid;
+    logic [3*DATA_WIDTH-1:0]     rd_rdata;
+
+    logic [63:0] rwqe_desc_addr;
+    logic [31:0] rwqe_desc_len;
+    logic        rwqe_desc_last, rwqe_desc_valid, rwqe_desc_ready;
+    logic [DATA_WIDTH-1:0] rwqe_tdata;
+    logic [KEEP_WIDTH-1:0] rwqe_tkeep;
+    logic        rwqe_tvalid, rwqe_tready, rwqe_tlast, rwqe_status_valid, rwqe_status_error;
+
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RWQE)) rwqe_rd_inst (
+        .clk, .rst,
+        .s_axis_desc_addr(rwqe_desc_addr), .s_axis_desc_len(rwqe_desc_len), .s_axis_desc_last(rwqe_desc_last),
+        .s_axis_desc_valid(rwqe_desc_valid), .s_axis_desc_ready(rwqe_desc_ready),
+        .m_axis_read_data_tdata(rwqe_tdata), .m_axis_read_data_tkeep(rwqe_tkeep),
+        .m_axis_read_data_tvalid(rwqe_tvalid), .m_axis_read_data_tready(rwqe_tready),
+        .m_axis_read_data_tlast(rwqe_tlast),
+        .m_axis_desc_status_error(rwqe_status_error), .m_axis_desc_status_valid(rwqe_status_valid),
+        .m_axi_arid(rd_arid[2*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[2*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
+        .m_axi_arlen(rd_arlen[16 +: 8]), .m_axi_arsize(rd_arsize[6 +: 3]), .m_axi_arburst(rd_arburst[4 +: 2]),
+        .m_axi_arlock(rd_arlock[2]), .m_axi_arcache(rd_arcache[8 +: 4]), .m_axi_arprot(rd_arprot[6 +: 3]),
+        .m_axi_arvalid(rd_arvalid[2]), .m_axi_arready(rd_arready[2]),
+        .m_axi_rid(rd_rid[2*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_rdata(rd_rdata[2*DATA_WIDTH +: DATA_WIDTH]),
+        .m_axi_rresp(rd_rresp[4 +: 2]), .m_axi_rlast(rd_rlast[2]), .m_axi_rvalid(rd_rvalid[2]),
+        .m_axi_rready(rd_rready[2])
+    );
 
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_WQE)) wqe_rd_inst (
         .clk, .rst,
@@ -363,7 +429,7 @@ module rnic_core #(
         .m_axi_rready(rd_rready[1])
     );
 
-    axi_rd_mux #(.PORTS(2), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) rd_mux_inst (
+    axi_rd_mux #(.PORTS(3), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) rd_mux_inst (
         .clk, .rst,
         .s_axi_arid(rd_arid), .s_axi_araddr(rd_araddr), .s_axi_arlen(rd_arlen), .s_axi_arsize(rd_arsize),
         .s_axi_arburst(rd_arburst), .s_axi_arlock(rd_arlock), .s_axi_arcache(rd_arcache), .s_axi_arprot(rd_arprot),
@@ -451,8 +517,9 @@ module rnic_core #(
         .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready), .s_cqe_cqn(cqe_cqn), .s_cqe_qpn(cqe_qpn),
         .s_cqe_wqe_counter(cqe_wqe_counter), .s_cqe_opcode(cqe_opcode), .s_cqe_status(cqe_status),
         .s_cqe_byte_len(cqe_byte_len), .s_cqe_src_qp(cqe_src_qp), .s_cqe_syndrome(cqe_syndrome),
+        .s_cqe_imm(cqe_imm), .s_cqe_flags(cqe_flags),
         .cqc_rd_en, .cqc_rd_addr, .cqc_rd_data,
-        .cq_reset_valid(cqc_we), .cq_reset_cqn(ctx_wr_index[CQN_WIDTH-1:0]),
+        .cq_reset_valid(cqc_we && ctx_reset), .cq_reset_cqn(ctx_wr_index[CQN_WIDTH-1:0]),
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
         .m_axis_desc_addr(cw_desc_addr), .m_axis_desc_len(cw_desc_len),
         .m_axis_desc_valid(cw_desc_valid), .m_axis_desc_ready(cw_desc_ready),
@@ -563,6 +630,12 @@ module rnic_core #(
     );
 
     logic stat_resp_drop_qpn, stat_psn_err, stat_duplicate, stat_access_err, stat_tx_ack, stat_tx_nak;
+    logic stat_tx_rnr, stat_recv_cqe;
+
+    // an RQ doorbell for a QPN beyond the table is dropped, never aliased
+    wire db_rq_qpn_ok = db_rq_qpn < 16'(1 << QPN_WIDTH);
+    logic resp_rqdb_ready;
+    assign db_rq_ready = resp_rqdb_ready || !db_rq_qpn_ok;
 
     rnic_resp #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -574,20 +647,33 @@ module rnic_core #(
         .s_axis_payload_tdata(req_pay_tdata), .s_axis_payload_tkeep(req_pay_tkeep),
         .s_axis_payload_tvalid(req_pay_tvalid), .s_axis_payload_tready(req_pay_tready),
         .s_axis_payload_tlast(req_pay_tlast),
+        .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),
+        .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi),
+        .s_errev_valid(errev_valid), .s_errev_ready(errev_ready), .s_errev_qpn(errev_qpn),
         .qpc_rd_en(resp_qpc_rd_en), .qpc_rd_addr(resp_qpc_rd_addr), .qpc_rd_data(resp_qpc_rd_data),
         .mpt_rd_en(resp_mpt_rd_en), .mpt_rd_addr(resp_mpt_rd_addr), .mpt_rd_data(resp_mpt_rd_data),
         .cfg_port_mac, .cfg_gid,
-        .qp_reset_valid(qpc_we), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
+        .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
         .err_rd_qpn(req_err_qpn), .err_rd_val(resp_err_val),
         .ext_err_qpn(resp_ext_err_qpn), .ext_err_val(compl_err_val_resp),
         .m_axis_wr_desc_addr(pw_desc_addr), .m_axis_wr_desc_len(pw_desc_len),
         .m_axis_wr_desc_valid(pw_desc_valid), .m_axis_wr_desc_ready(pw_desc_ready),
         .m_axis_wr_data_tdata(pw_tdata), .m_axis_wr_data_tkeep(pw_tkeep), .m_axis_wr_data_tvalid(pw_tvalid),
         .m_axis_wr_data_tready(pw_tready), .m_axis_wr_data_tlast(pw_tlast),
+        .m_axis_rwqe_desc_addr(rwqe_desc_addr), .m_axis_rwqe_desc_len(rwqe_desc_len),
+        .m_axis_rwqe_desc_last(rwqe_desc_last), .m_axis_rwqe_desc_valid(rwqe_desc_valid),
+        .m_axis_rwqe_desc_ready(rwqe_desc_ready),
+        .s_axis_rwqe_tdata(rwqe_tdata), .s_axis_rwqe_tkeep(rwqe_tkeep), .s_axis_rwqe_tvalid(rwqe_tvalid),
+        .s_axis_rwqe_tready(rwqe_tready), .s_axis_rwqe_tlast(rwqe_tlast),
+        .s_rwqe_status_valid(rwqe_status_valid), .s_rwqe_status_error(rwqe_status_error),
         .s_wr_status_valid(pw_status_valid), .s_wr_status_error(pw_status_error),
         .m_ack_valid(resp_ack_valid), .m_ack_ready(resp_ack_ready), .m_ack_hdr(resp_ack_hdr),
+        .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
+        .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
+        .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
+        .m_cqe_src_qp(rcqe_src_qp),
         .stat_drop_qpn(stat_resp_drop_qpn), .stat_psn_err, .stat_duplicate, .stat_access_err,
-        .stat_tx_ack, .stat_tx_nak
+        .stat_tx_ack, .stat_tx_nak, .stat_tx_rnr, .stat_recv_cqe
     );
 
     // ------------------------------------------------------------------
@@ -626,6 +712,8 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_CQ_OVERRUN) +: 16] = 16'(stat_cq_overrun);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_RNR_NAK) +: 16] = 16'(stat_tx_rnr);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RECV_CQE) +: 16] = 16'(stat_recv_cqe);
     end
 
     // frames the FIFO drops for a bad flag were already counted by the checker;

@@ -21,7 +21,7 @@ module rnic_regs #(
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
-    parameter int STAT_COUNT = 20,
+    parameter int STAT_COUNT = 22,
     parameter int CTX_BITS = 32 * 32
 ) (
     input  wire logic                       clk,
@@ -54,6 +54,7 @@ module rnic_regs #(
     // context window: one write per CTX_CMD
     output      logic                       ctx_wr_valid,
     output      logic [3:0]                 ctx_wr_table,
+    output      logic [3:0]                 ctx_wr_op,
     output      logic [23:0]                ctx_wr_index,
     output      logic [CTX_BITS-1:0]        ctx_wr_data,
 
@@ -62,6 +63,10 @@ module rnic_regs #(
     input  wire logic                       db_sq_ready,
     output      logic [15:0]                db_sq_qpn,
     output      logic [15:0]                db_sq_pi,
+    output      logic                       db_rq_valid,
+    input  wire logic                       db_rq_ready,
+    output      logic [15:0]                db_rq_qpn,
+    output      logic [15:0]                db_rq_pi,
     output      logic                       db_cq_valid,
     output      logic [15:0]                db_cq_cqn,
     output      logic [15:0]                db_cq_ci,
@@ -79,7 +84,7 @@ module rnic_regs #(
             $error("rnic_regs: GID table or context window size differs from rnic_pkg (%m)");
             $finish;
         end
-        if ((rnic_pkg::REG_STAT_RX_ACCESS_ERR - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
+        if ((rnic_pkg::REG_STAT_RECV_CQE - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
             $error("rnic_regs: STAT_COUNT differs from the counter block in rnic_pkg (%m)");
             $finish;
         end
@@ -107,6 +112,7 @@ module rnic_regs #(
     logic        bvalid_reg;
     logic [1:0]  bresp_reg;
     logic        db_pending_reg;
+    logic        db_is_rq_reg;    // the pending doorbell is DB_RQ, else DB_SQ
     logic [31:0] db_word_reg;
 
     logic        rvalid_reg;
@@ -121,9 +127,13 @@ module rnic_regs #(
     assign s_axil_bvalid = bvalid_reg;
     assign s_axil_bresp = bresp_reg;
 
-    assign db_sq_valid = db_pending_reg;
+    assign db_sq_valid = db_pending_reg && !db_is_rq_reg;
     assign db_sq_qpn = db_word_reg[31:16];
     assign db_sq_pi = db_word_reg[15:0];
+    assign db_rq_valid = db_pending_reg && db_is_rq_reg;
+    assign db_rq_qpn = db_word_reg[31:16];
+    assign db_rq_pi = db_word_reg[15:0];
+    wire db_taken = db_is_rq_reg ? db_rq_ready : db_sq_ready;
 
     // unused AXI4-Lite sideband
     wire unused_prot = ^{s_axil_awprot, s_axil_arprot};
@@ -137,13 +147,15 @@ module rnic_regs #(
         cmd_op = s_axil_wdata[7:4];
         cmd_index = s_axil_wdata[31:8];
         ctx_cmd_ok = 1'b0;
-        if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0]) begin
+        if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0] || cmd_op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
             if (cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << QPN_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_MPT[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << MR_INDEX_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_CQC[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
+        end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
+            ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
         end
     end
 
@@ -161,7 +173,7 @@ module rnic_regs #(
         db_cq_valid <= 1'b0;
 
         if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
-        if (db_pending_reg && db_sq_ready) begin
+        if (db_pending_reg && db_taken) begin
             db_pending_reg <= 1'b0;
             bvalid_reg <= 1'b1;
             bresp_reg <= RESP_OKAY;
@@ -187,12 +199,19 @@ module rnic_regs #(
                 if (ctx_cmd_ok) begin
                     ctx_wr_valid <= 1'b1;
                     ctx_wr_table <= cmd_table;
+                    ctx_wr_op <= cmd_op;
                     ctx_wr_index <= cmd_index;
                 end
             end else if (wa == waddr(rnic_pkg::REG_DB_SQ)) begin
                 // the response waits until the scheduler has taken the doorbell
                 bvalid_reg <= 1'b0;
                 db_pending_reg <= 1'b1;
+                db_is_rq_reg <= 1'b0;
+                db_word_reg <= s_axil_wdata;
+            end else if (wa == waddr(rnic_pkg::REG_DB_RQ)) begin
+                bvalid_reg <= 1'b0;
+                db_pending_reg <= 1'b1;
+                db_is_rq_reg <= 1'b1;
                 db_word_reg <= s_axil_wdata;
             end else if (wa == waddr(rnic_pkg::REG_DB_CQ)) begin
                 db_cq_valid <= 1'b1;

@@ -15,7 +15,11 @@
  * or any WQE of a QP in the error state, is recorded with its error status
  * and sends nothing, so completions stay in order.
  *
- * Operations: RDMA WRITE. Other opcodes complete with LOC_QP_OP_ERR.
+ * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
+ * immediate; payload gathered from up to MAX_SEND_SGE SGEs or, with
+ * WQE_FLAG_INLINE, taken from the WQE's own SGE area in the SQ ring (read by
+ * the payload engine from the ring, so nothing is copied on the card). Other
+ * opcodes complete with LOC_QP_OP_ERR.
  */
 module rnic_req_tx #(
     parameter int DATA_WIDTH = 64,
@@ -51,8 +55,10 @@ module rnic_req_tx #(
     input  wire logic [47:0]                      cfg_port_mac,
     input  wire logic [4*128-1:0]                 cfg_gid,
 
-    // QP context written: reset this QP's send state
+    // QP context written with CTX_OP_WRITE (reset this QP's send state) or
+    // CTX_OP_QP_RTS (load the next PSN)
     input  wire logic                             qp_reset_valid,
+    input  wire logic                             qp_rts_valid,
     input  wire logic [QPN_WIDTH-1:0]             qp_reset_qpn,
     input  wire logic [23:0]                      qp_reset_sq_psn,
 
@@ -165,6 +171,7 @@ module rnic_req_tx #(
     logic [31:0]                   pkt_idx_reg;
     logic [7:0]                    status_reg;       // ibv_wc_status of the WQE
     logic                          requeue_reg;
+    logic                          inline_reg;       // payload is inline in the WQE
 
     // ------------------------------------------------------------------
     // field views
@@ -180,6 +187,10 @@ module rnic_req_tx #(
     wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
     wire [7:0]   wqe_flags   = wqe_reg[8*rnic_pkg::WQE_FLAGS_OFF +: 8];
     wire [7:0]   wqe_num_sge = wqe_reg[8*rnic_pkg::WQE_NUM_SGE_OFF +: 8];
+    wire [7:0]   wqe_inl_len = wqe_reg[8*rnic_pkg::WQE_INLINE_LEN_OFF +: 8];
+    // immediate data is kept in network order in the WQE: byte 0 is the MSB
+    wire [31:0]  wqe_imm     = {wqe_reg[8*rnic_pkg::WQE_IMM_DATA_OFF +: 8], wqe_reg[8*rnic_pkg::WQE_IMM_DATA_OFF+8 +: 8],
+                                wqe_reg[8*rnic_pkg::WQE_IMM_DATA_OFF+16 +: 8], wqe_reg[8*rnic_pkg::WQE_IMM_DATA_OFF+24 +: 8]};
     wire [63:0]  wqe_raddr   = wqe_reg[8*rnic_pkg::WQE_REMOTE_ADDR_OFF +: 64];
     wire [31:0]  wqe_rkey    = wqe_reg[8*rnic_pkg::WQE_RKEY_OFF +: 32];
     wire [31:0]  wqe_length  = wqe_reg[8*rnic_pkg::WQE_LENGTH_OFF +: 32];
@@ -217,12 +228,28 @@ module rnic_req_tx #(
     wire [31:0] seg_len = (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
     wire        pkt_first = pkt_idx_reg == 0;
     wire        pkt_last = remaining_reg <= mtu_bytes;
+    wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0];
+    wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
+                         || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+    wire        op_supported = op_send || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
+                               || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+    wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
+    wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
     logic [7:0] pkt_opcode;
     always_comb begin
-        if (pkt_first && pkt_last) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_ONLY[7:0];
-        else if (pkt_first) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
-        else if (pkt_last) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_LAST[7:0];
-        else pkt_opcode = rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
+        if (op_send) begin
+            if (pkt_first && pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_ONLY_IMM[7:0] : rnic_pkg::OP_SEND_ONLY[7:0];
+            else if (pkt_first) pkt_opcode = rnic_pkg::OP_SEND_FIRST[7:0];
+            else if (pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_LAST_IMM[7:0] : rnic_pkg::OP_SEND_LAST[7:0];
+            else pkt_opcode = rnic_pkg::OP_SEND_MIDDLE[7:0];
+        end else begin
+            if (pkt_first && pkt_last)
+                pkt_opcode = op_imm ? rnic_pkg::OP_RDMA_WRITE_ONLY_IMM[7:0] : rnic_pkg::OP_RDMA_WRITE_ONLY[7:0];
+            else if (pkt_first) pkt_opcode = rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
+            else if (pkt_last)
+                pkt_opcode = op_imm ? rnic_pkg::OP_RDMA_WRITE_LAST_IMM[7:0] : rnic_pkg::OP_RDMA_WRITE_LAST[7:0];
+            else pkt_opcode = rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
+        end
     end
 
     logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr;
@@ -231,28 +258,35 @@ module rnic_req_tx #(
     always_comb begin
         m_hdr = addr_hdr;
         m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = pkt_opcode;
-        m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
+        // solicited event on the last packet of a SEND or WRITE with immediate
+        m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = wqe_solicited && pkt_last && (op_send || op_imm);
         m_hdr[rnic_hdr_pkg::HDR_BTH_MIGREQ_LSB] = 1'b0;
         m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_len[1:0]));
         m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
         m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
-        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = pkt_first;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = pkt_first && !op_send;
         m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr;
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
         m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
+        m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
     end
 
-    // payload piece of the current SGE for this packet
-    wire [31:0] sge_room = cur_len - sge_off_reg;
+    wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
+    wire [63:0] wqe_pa = qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+
+    // payload piece of the current SGE for this packet; an inline payload is
+    // one piece read from the WQE's SGE area in the ring
+    wire [31:0] sge_room = inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
     wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
-    assign m_axis_pay_desc_addr = sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
+    assign m_axis_pay_desc_addr = inline_reg ? wqe_pa + 64'(rnic_pkg::WQE_SGE_OFF) + 64'(sge_off_reg)
+                                             : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = piece == seg_left_reg;
-    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && cur_len != sge_off_reg;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && sge_room != 0;
 
-    wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
-    assign m_axis_wqe_desc_addr = qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+    assign m_axis_wqe_desc_addr = wqe_pa;
     assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
     assign m_axis_wqe_desc_last = 1'b1;
     assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
@@ -280,7 +314,8 @@ module rnic_req_tx #(
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
-    assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, rnic_pkg::WC_RDMA_WRITE[7:0], status_reg,
+    wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : rnic_pkg::WC_RDMA_WRITE[7:0];
+    assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = state_reg == S_RECORD && status_reg != rnic_pkg::WC_SUCCESS[7:0];
     assign m_local_qpn = qpn_reg;
@@ -343,17 +378,19 @@ module rnic_req_tx #(
                 sge_off_reg <= '0;
                 pkt_idx_reg <= '0;
                 remaining_reg <= wqe_length;
+                inline_reg <= wqe_inline;
                 if (wqe_rd_err_reg) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (wqe_opcode != rnic_pkg::WR_RDMA_WRITE[7:0]
-                             || (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0
-                             || wqe_num_sge > 8'(MAX_SGE)) begin
+                end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (sge_sum != 35'(wqe_length)) begin
+                end else if (wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
+                                        : sge_sum != 35'(wqe_length)) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
+                end else if (wqe_inline) begin
+                    state_reg <= S_PKT_HDR;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end
@@ -384,7 +421,7 @@ module rnic_req_tx #(
                 if (m_hdr_ready) state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
             end
             S_PAY_DESC: begin
-                if (cur_len == sge_off_reg) begin
+                if (sge_room == 0 && !inline_reg) begin
                     // this SGE is used up (or empty): move on
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
@@ -429,6 +466,8 @@ module rnic_req_tx #(
             sq_ci_mem[qp_reset_qpn] <= '0;
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             tx_err_mem[qp_reset_qpn] <= 1'b0;
+        end else if (qp_rts_valid) begin
+            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
         end else if (record) begin
             sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
             next_psn_mem[qpn_reg] <= psn_reg;

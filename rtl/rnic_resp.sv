@@ -9,16 +9,35 @@
  * must be in RTR or RTS and not in error), compare the PSN with the expected
  * PSN (IBTA 9.7.5: a duplicate is re-acknowledged and dropped; a PSN ahead
  * gets one PSN-sequence-error NAK until the expected PSN shows up), check the
- * opcode sequence and lengths (invalid request NAK), check rkey, PD, bounds
- * and REMOTE_WRITE against the MPT on WRITE FIRST/ONLY (remote access error
- * NAK), and write the payload to host memory by DMA. ACKs are coalesced: one
- * on the ack-request bit, on the last packet of a message and at least every
- * ACK_EVERY packets. An ACK leaves only after the write responses of the data
- * it acknowledges have arrived. A NAK other than PSN-sequence puts the QP in
- * the error state.
+ * opcode sequence (invalid request NAK), make sure a receive WQE is posted
+ * for a SEND or a WRITE with immediate (RNR NAK otherwise, IBTA 9.7.5.2.8),
+ * check lengths (invalid request NAK), check rkey, PD, bounds and
+ * REMOTE_WRITE on WRITE FIRST/ONLY (remote access error NAK), and write the
+ * payload to host memory by DMA.
  *
- * Operations: RDMA WRITE (FIRST/MIDDLE/LAST/ONLY). Other request opcodes get
- * the invalid request NAK.
+ * SEND: the first packet fetches the receive WQE at the RQ consumer index
+ * and checks each of its SGEs against the MPT (LOCAL_WRITE); a failing SGE is
+ * a remote operational error NAK and a LOC_PROT_ERR receive completion. Each
+ * packet's payload is scattered over the SGEs: one DMA write per piece, the
+ * payload stream cut at piece boundaries and re-aligned by a packer. A
+ * message longer than the receive buffer is an invalid request NAK and a
+ * LOC_LEN_ERR receive completion. The last packet completes the receive WQE
+ * (opcode, byte_len, immediate). A WRITE with immediate consumes a receive
+ * WQE on its last packet without writing into it.
+ *
+ * Every accepted packet becomes an action: an ACK/NAK header and, at the end
+ * of a message or on an error, a receive CQE. Actions leave in request order
+ * and only after the write responses of their packet's data have arrived, so
+ * an ACK or CQE never overtakes the data it reports. ACKs are coalesced: one
+ * on the ack-request bit, on the last packet of a message and at least every
+ * ACK_EVERY packets. A NAK other than PSN-sequence or RNR puts the QP in the
+ * error state; the receive queue of a QP in error (this engine's verdict, the
+ * requester's, or the QPC state) is flushed: every posted receive WQE
+ * completes with WR_FLUSH_ERR, on the error itself, on each RQ doorbell and
+ * on each error event.
+ *
+ * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
+ * immediate. Other request opcodes get the invalid request NAK.
  */
 module rnic_resp #(
     parameter int DATA_WIDTH = 64,
@@ -40,6 +59,16 @@ module rnic_resp #(
     output      logic                              s_axis_payload_tready,
     input  wire logic                              s_axis_payload_tlast,
 
+    // RQ doorbells and error events (QP put in error elsewhere): both may
+    // start a flush of the receive queue
+    input  wire logic                              s_rqdb_valid,
+    output      logic                              s_rqdb_ready,
+    input  wire logic [QPN_WIDTH-1:0]              s_rqdb_qpn,
+    input  wire logic [15:0]                       s_rqdb_pi,
+    input  wire logic                              s_errev_valid,
+    output      logic                              s_errev_ready,
+    input  wire logic [QPN_WIDTH-1:0]              s_errev_qpn,
+
     output      logic                              qpc_rd_en,
     output      logic [QPN_WIDTH-1:0]              qpc_rd_addr,
     input  wire logic [rnic_pkg::QPC_BITS-1:0]     qpc_rd_data,
@@ -50,7 +79,9 @@ module rnic_resp #(
     input  wire logic [47:0]                       cfg_port_mac,
     input  wire logic [4*128-1:0]                  cfg_gid,
 
+    // QPC written with CTX_OP_WRITE (full reset) or CTX_OP_QP_RTR (load ePSN)
     input  wire logic                              qp_reset_valid,
+    input  wire logic                              qp_rtr_valid,
     input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
     input  wire logic [23:0]                       qp_reset_rq_psn,
 
@@ -59,6 +90,20 @@ module rnic_resp #(
     output      logic                              err_rd_val,
     output      logic [QPN_WIDTH-1:0]              ext_err_qpn,
     input  wire logic                              ext_err_val,
+
+    // receive WQE reads
+    output      logic [63:0]                       m_axis_rwqe_desc_addr,
+    output      logic [31:0]                       m_axis_rwqe_desc_len,
+    output      logic                              m_axis_rwqe_desc_last,
+    output      logic                              m_axis_rwqe_desc_valid,
+    input  wire logic                              m_axis_rwqe_desc_ready,
+    input  wire logic [DATA_WIDTH-1:0]             s_axis_rwqe_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]             s_axis_rwqe_tkeep,
+    input  wire logic                              s_axis_rwqe_tvalid,
+    output      logic                              s_axis_rwqe_tready,
+    input  wire logic                              s_axis_rwqe_tlast,
+    input  wire logic                              s_rwqe_status_valid,
+    input  wire logic                              s_rwqe_status_error,
 
     // payload writes
     output      logic [63:0]                       m_axis_wr_desc_addr,
@@ -78,50 +123,116 @@ module rnic_resp #(
     input  wire logic                              m_ack_ready,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_ack_hdr,
 
+    // receive completions
+    output      logic                              m_cqe_valid,
+    input  wire logic                              m_cqe_ready,
+    output      logic [15:0]                       m_cqe_cqn,
+    output      logic [23:0]                       m_cqe_qpn,
+    output      logic [15:0]                       m_cqe_wqe_counter,
+    output      logic [7:0]                        m_cqe_opcode,
+    output      logic [7:0]                        m_cqe_status,
+    output      logic [31:0]                       m_cqe_byte_len,
+    output      logic [31:0]                       m_cqe_imm,
+    output      logic [7:0]                        m_cqe_flags,
+    output      logic [23:0]                       m_cqe_src_qp,
+
     output      logic                              stat_drop_qpn,
     output      logic                              stat_psn_err,
     output      logic                              stat_duplicate,
     output      logic                              stat_access_err,
     output      logic                              stat_tx_ack,
-    output      logic                              stat_tx_nak
+    output      logic                              stat_tx_nak,
+    output      logic                              stat_tx_rnr,
+    output      logic                              stat_recv_cqe
 );
 
     localparam int NUM_QPS = 2 ** QPN_WIDTH;
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
     localparam int TAG_BITS = rnic_pkg::MKEY_TAG_BITS;
     localparam int ACTIONS = 2 ** ACTION_DEPTH_LOG2;
+    // a packet is written in at most one piece per receive SGE
+    localparam int NSGE = rnic_pkg::MAX_RECV_SGE;
+    localparam int ST_LOG2 = ACTION_DEPTH_LOG2 + 2;
+    localparam int RWQE_BITS = rnic_pkg::RECV_WQE_BYTES_TOTAL * 8;
+    localparam int RWQE_BEATS = (rnic_pkg::RECV_WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int OFF_W = $clog2(KEEP_WIDTH);
+    localparam int CNT_W = OFF_W + 1;
+
+    initial begin
+        if (NSGE != 4 || rnic_pkg::RECV_WQE_SGE_COUNT != NSGE) begin
+            $error("rnic_resp: the receive WQE layout must hold 4 SGEs (%m)");
+            $finish;
+        end
+    end
 
     // ------------------------------------------------------------------
     // per-QP responder state
     // ------------------------------------------------------------------
     logic [23:0] epsn_mem [NUM_QPS];      // expected PSN
     logic [23:0] msn_mem [NUM_QPS];       // messages completed
-    logic        in_write_mem [NUM_QPS];  // inside a multi-packet WRITE
+    logic        in_msg_mem [NUM_QPS];    // inside a multi-packet message
+    logic        msg_send_mem [NUM_QPS];  // ... which is a SEND (else a WRITE)
     logic [63:0] wr_pa_mem [NUM_QPS];     // where the next WRITE byte goes
     logic [31:0] wr_rem_mem [NUM_QPS];    // WRITE bytes still expected
-    logic        nak_sent_mem [NUM_QPS];  // a PSN sequence NAK is outstanding
+    logic [31:0] msg_len_mem [NUM_QPS];   // WRITE length (RETH), for a WRITE with immediate
+    logic        nak_sent_mem [NUM_QPS];  // a PSN sequence or RNR NAK is outstanding
     logic        err_mem [NUM_QPS];
+    logic        werr_mem [NUM_QPS];      // a payload write failed (set by the action queue)
     logic [7:0]  since_ack_mem [NUM_QPS]; // packets since the last ACK
+    logic [15:0] rq_pi_mem [NUM_QPS];     // receive WQEs posted
+    logic [15:0] rq_ci_mem [NUM_QPS];     // receive WQEs completed; rq_ci is the one in use
+    // the receive WQE in use by a multi-packet SEND, translated
+    logic [63:0] rs_pa_mem [NUM_QPS*NSGE];
+    logic [31:0] rs_len_mem [NUM_QPS*NSGE];
+    logic [2:0]  rs_idx_mem [NUM_QPS];    // current SGE
+    logic [31:0] rs_off_mem [NUM_QPS];    // offset inside it
+    logic [31:0] rs_bytes_mem [NUM_QPS];  // message bytes received so far
 
-    assign err_rd_val = err_mem[err_rd_qpn];
+    assign err_rd_val = err_mem[err_rd_qpn] || werr_mem[err_rd_qpn];
 
-    typedef enum logic [2:0] {
-        S_IDLE,   // take a request header, read the QP context
-        S_QPC,    // latch the QP context
-        S_PSN,    // QP state and PSN check
-        S_OP,     // opcode sequence; start the MPT read for FIRST/ONLY
-        S_MPT,    // rkey, PD, access and bounds
-        S_EXEC,   // lengths; issue the write and queue the ACK
-        S_DATA,   // payload into the write engine
-        S_DRAIN   // payload of a dropped request
+    typedef enum logic [4:0] {
+        S_IDLE,       // take an RQ doorbell, an error event or a request header
+        S_QPC,        // latch the QP context and the QP's dynamic state
+        S_PSN,        // QP state and PSN check
+        S_OP,         // opcode sequence, receive WQE available
+        S_RWQE_DESC,  // fetch the receive WQE
+        S_RWQE_DATA,
+        S_RLKEY_RD,   // read the MPT entry of the next receive SGE
+        S_RLKEY_CHK,  // check it and translate
+        S_MPT,        // rkey, PD, access and bounds (WRITE FIRST/ONLY)
+        S_EXEC,       // lengths; plan the writes
+        S_WDESC,      // issue the write of the next piece
+        S_WDATA,      // payload of this piece into the write engine
+        S_PUSH,       // queue the action, commit the QP state
+        S_DRAIN,      // payload of a dropped request
+        S_FLUSH       // flush receive WQEs of a QP in error
     } state_t;
 
     state_t state_reg;
+    logic [1:0]                     src_reg;       // 0 request, 1 RQ doorbell, 2 error event
     logic [HB-1:0]                  hdr_reg;
     logic [QPN_WIDTH-1:0]           qpn_reg;
     logic [rnic_pkg::QPC_BITS-1:0]  qpc_reg;
     logic [63:0]                    pa_reg;
     logic [31:0]                    rem_reg;
+    logic [31:0]                    msg_len_reg;
+    logic [15:0]                    rq_ci_reg;
+    logic [15:0]                    rq_pi_reg;
+    logic [63:0]                    rs_pa_reg [NSGE];
+    logic [31:0]                    rs_len_reg [NSGE];
+    logic [2:0]                     rs_idx_reg;
+    logic [31:0]                    rs_off_reg;
+    logic [31:0]                    rs_bytes_reg;
+    logic [RWQE_BITS-1:0]           rwqe_reg;
+    logic [3:0]                     rwqe_beat_reg;
+    logic                           rwqe_err_reg;
+    logic                           rwqe_st_seen_reg;
+    logic [2:0]                     rsge_reg;      // receive SGE being checked
+    logic [31:0]                    pkt_left_reg;  // payload bytes of this packet not yet planned
+    logic [31:0]                    piece_left_reg;// bytes of the current piece not yet streamed
+    logic [OFF_W-1:0]               boff_reg;      // first unconsumed byte lane of the payload beat
+    logic [2:0]                     npieces_reg;   // writes issued for this packet
+    logic [15:0]                    drop_plen;     // payload left to drain after a drop
 
     wire [7:0]  h_opcode = hdr_reg[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
@@ -129,6 +240,7 @@ module rnic_resp #(
     wire [63:0] h_va     = hdr_reg[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W];
     wire [31:0] h_rkey   = hdr_reg[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W];
     wire [31:0] h_dlen   = hdr_reg[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W];
+    wire [31:0] h_imm    = hdr_reg[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W];
     wire [15:0] h_plen   = hdr_reg[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
     wire [23:0] h_dqpn   = hdr_reg[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
 
@@ -136,14 +248,36 @@ module rnic_resp #(
     wire [2:0]   qpc_pmtu   = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
     wire [7:0]   qpc_access = qpc_reg[rnic_pkg::QPC_ACCESS_LSB +: rnic_pkg::QPC_ACCESS_W];
     wire [15:0]  qpc_pd     = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
+    wire [23:0]  qpc_dqpn   = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
+    wire [15:0]  qpc_rcqn   = qpc_reg[rnic_pkg::QPC_RECV_CQN_LSB +: rnic_pkg::QPC_RECV_CQN_W];
+    wire [4:0]   qpc_rq_log = qpc_reg[rnic_pkg::QPC_RQ_LOG_SIZE_LSB +: rnic_pkg::QPC_RQ_LOG_SIZE_W];
+    wire [63:0]  qpc_rq_base = qpc_reg[rnic_pkg::QPC_RQ_BASE_LSB +: rnic_pkg::QPC_RQ_BASE_W];
+    wire [4:0]   qpc_rnr_timer = qpc_reg[rnic_pkg::QPC_MIN_RNR_TIMER_LSB +: rnic_pkg::QPC_MIN_RNR_TIMER_W];
 
+    function automatic logic is_op(input logic [7:0] op, input logic [7:0] code);
+        is_op = op == code;
+    endfunction
 
-    wire op_first  = h_opcode == rnic_pkg::OP_RDMA_WRITE_FIRST[7:0];
-    wire op_middle = h_opcode == rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0];
-    wire op_last   = h_opcode == rnic_pkg::OP_RDMA_WRITE_LAST[7:0];
-    wire op_only   = h_opcode == rnic_pkg::OP_RDMA_WRITE_ONLY[7:0];
-    wire op_write  = op_first || op_middle || op_last || op_only;
-    wire op_ends   = op_last || op_only;
+    // opcode classes
+    wire w_first    = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_FIRST[7:0]);
+    wire w_middle   = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0]);
+    wire w_last_imm = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_LAST_IMM[7:0]);
+    wire w_last     = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_LAST[7:0]) || w_last_imm;
+    wire w_only_imm = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM[7:0]);
+    wire w_only     = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_ONLY[7:0]) || w_only_imm;
+    wire s_first    = is_op(h_opcode, rnic_pkg::OP_SEND_FIRST[7:0]);
+    wire s_middle   = is_op(h_opcode, rnic_pkg::OP_SEND_MIDDLE[7:0]);
+    wire s_last_imm = is_op(h_opcode, rnic_pkg::OP_SEND_LAST_IMM[7:0]);
+    wire s_last     = is_op(h_opcode, rnic_pkg::OP_SEND_LAST[7:0]) || s_last_imm;
+    wire s_only_imm = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
+    wire s_only     = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY[7:0]) || s_only_imm;
+    wire op_write   = w_first || w_middle || w_last || w_only;
+    wire op_send    = s_first || s_middle || s_last || s_only;
+    wire op_starts  = w_first || w_only || s_first || s_only;
+    wire op_ends    = w_last || w_only || s_last || s_only;
+    wire op_imm     = w_last_imm || w_only_imm || s_last_imm || s_only_imm;
+    // needs the receive WQE at rq_ci: a SEND's first packet, a WRITE's immediate
+    wire needs_rwqe = s_first || s_only || w_last_imm || w_only_imm;
 
     wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
@@ -151,14 +285,25 @@ module rnic_resp #(
     wire [31:0] plen = 32'(h_plen);
 
     // lengths (IBTA 9.7.5.1.6 / C9-88..90): FIRST and MIDDLE carry exactly one
-    // MTU, LAST at least one byte and at most an MTU, and the message ends
-    // exactly at the RETH DMA length
+    // MTU, LAST at least one byte and at most an MTU, ONLY at most an MTU; a
+    // WRITE ends exactly at the RETH DMA length
     logic len_ok;
     always_comb begin
-        if (op_first || op_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
-        else if (op_last) len_ok = plen != 0 && plen <= mtu_bytes && plen == rem_reg;
-        else len_ok = plen <= mtu_bytes && plen == rem_reg;
+        if (w_first || w_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
+        else if (w_last) len_ok = plen != 0 && plen <= mtu_bytes && plen == rem_reg;
+        else if (w_only) len_ok = plen <= mtu_bytes && plen == rem_reg;
+        else if (s_first || s_middle) len_ok = plen == mtu_bytes;
+        else if (s_last) len_ok = plen != 0 && plen <= mtu_bytes;
+        else len_ok = plen <= mtu_bytes;
     end
+
+    // receive buffer: SGE lengths (33-bit sums) against the message so far
+    logic [34:0] rs_total;
+    always_comb begin
+        rs_total = '0;
+        for (int i = 0; i < NSGE; i++) rs_total = rs_total + 35'(rs_len_reg[i]);
+    end
+    wire rbuf_ok = 35'(rs_bytes_reg) + 35'(plen) <= rs_total;
 
     // rkey, PD, REMOTE_WRITE and bounds against the MR; the QP must allow it too
     logic        mr_ok;
@@ -169,23 +314,58 @@ module rnic_resp #(
     );
     wire access_ok = mr_ok && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) != 0;
 
+    // receive SGE lkey check (LOCAL_WRITE)
+    function automatic logic [63:0] rsge_addr(input logic [RWQE_BITS-1:0] w, input logic [2:0] i);
+        rsge_addr = w[8 * (rnic_pkg::RECV_WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
+    endfunction
+    function automatic logic [31:0] rsge_len(input logic [RWQE_BITS-1:0] w, input logic [2:0] i);
+        rsge_len = w[8 * (rnic_pkg::RECV_WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32];
+    endfunction
+    function automatic logic [31:0] rsge_lkey(input logic [RWQE_BITS-1:0] w, input logic [2:0] i);
+        rsge_lkey = w[8 * (rnic_pkg::RECV_WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
+    endfunction
+    wire [63:0] cur_raddr = rsge_addr(rwqe_reg, rsge_reg);
+    wire [31:0] cur_rlen  = rsge_len(rwqe_reg, rsge_reg);
+    wire [31:0] cur_rlkey = rsge_lkey(rwqe_reg, rsge_reg);
+    logic        lkey_ok;
+    logic [63:0] lkey_pa;
+    rnic_mr_check lkey_check_inst (
+        .mpt(mpt_rd_data), .key(cur_rlkey), .va(cur_raddr), .len(cur_rlen), .pd(qpc_pd),
+        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .ok(lkey_ok), .pa(lkey_pa)
+    );
+    wire rsge_end = rsge_reg == 3'(NSGE) || cur_rlkey == rnic_pkg::INVALID_LKEY;
+
     // ------------------------------------------------------------------
-    // action queue: ACK/NAK headers in request order, each waiting for the
-    // write response of its packet when it had a payload
+    // action queue: ACK/NAK headers and receive CQEs in request order, each
+    // waiting for the write responses of its packet
     // ------------------------------------------------------------------
     logic [HB-1:0]               act_hdr_mem [ACTIONS];
-    logic                        act_wait_mem [ACTIONS];
+    logic [2:0]                  act_nwait_mem [ACTIONS];
     logic                        act_send_mem [ACTIONS];
+    logic                        act_cqe_mem [ACTIONS];
+    logic [QPN_WIDTH-1:0]        act_qpn_mem [ACTIONS];
+    logic [15:0]                 act_cqn_mem [ACTIONS];
+    logic [15:0]                 act_widx_mem [ACTIONS];
+    logic [7:0]                  act_opc_mem [ACTIONS];
+    logic [7:0]                  act_status_mem [ACTIONS];
+    logic [31:0]                 act_blen_mem [ACTIONS];
+    logic [31:0]                 act_imm_mem [ACTIONS];
+    logic [7:0]                  act_flags_mem [ACTIONS];
+    logic [23:0]                 act_src_mem [ACTIONS];
     logic [ACTION_DEPTH_LOG2:0]  act_wr_reg, act_rd_reg;
     wire act_full = (act_wr_reg - act_rd_reg) == (ACTION_DEPTH_LOG2+1)'(ACTIONS);
     wire act_empty = act_wr_reg == act_rd_reg;
 
     logic          act_push;
-    logic          act_push_wait;
     logic          act_push_send;
     logic [23:0]   act_push_psn;
     logic [7:0]    act_push_syn;
     logic [23:0]   act_push_msn;
+    logic          act_push_cqe;
+    logic [7:0]    act_push_opc;
+    logic [7:0]    act_push_status;
+    logic [31:0]   act_push_blen;
+    logic [15:0]   act_push_widx;
 
     logic [HB-1:0] addr_hdr;
     rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
@@ -216,52 +396,97 @@ module rnic_resp #(
     assign since_cur = since_ack_mem[qpn_reg];
     wire [23:0] psn_diff = h_psn - epsn_cur;
     wire        psn_dup = psn_diff[23];    // behind the expected PSN (IBTA 9.7.5.1.2)
+    wire        qp_err_any = err_mem[qpn_reg] || werr_mem[qpn_reg] || ext_err_val
+                             || qpc_state == 4'(rnic_pkg::QPS_ERR);
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
-                        && !err_mem[qpn_reg] && !ext_err_val && h_dqpn < 24'(NUM_QPS);
+                        && !qp_err_any && h_dqpn < 24'(NUM_QPS);
+    wire        rq_empty = rq_ci_reg == rq_pi_reg;
+    wire        rwqe_all_in = rwqe_beat_reg == 4'(RWQE_BEATS) && rwqe_st_seen_reg;
 
-    assign s_hdr_ready = state_reg == S_IDLE;
-    assign qpc_rd_en = s_hdr_valid && s_hdr_ready;
-    assign qpc_rd_addr = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+    wire take_db = s_rqdb_valid;
+    wire take_ev = !s_rqdb_valid && s_errev_valid;
+    wire take_hdr = !s_rqdb_valid && !s_errev_valid && s_hdr_valid;
+    assign s_rqdb_ready = state_reg == S_IDLE;
+    assign s_errev_ready = state_reg == S_IDLE && !s_rqdb_valid;
+    assign s_hdr_ready = state_reg == S_IDLE && !s_rqdb_valid && !s_errev_valid;
+    assign qpc_rd_en = state_reg == S_IDLE && (s_rqdb_valid || s_errev_valid || s_hdr_valid);
+    assign qpc_rd_addr = take_db ? s_rqdb_qpn :
+                         take_ev ? s_errev_qpn : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
     assign ext_err_qpn = qpn_reg;
-    assign mpt_rd_en = state_reg == S_OP;
-    assign mpt_rd_addr = h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
+    assign mpt_rd_en = state_reg == S_OP || state_reg == S_RLKEY_RD;
+    assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
+                                                   : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
-    assign m_axis_wr_desc_addr = pa_reg;
-    assign m_axis_wr_desc_len = plen;
-    assign m_axis_wr_desc_valid = state_reg == S_EXEC && len_ok && plen != 0 && !act_full;
+    wire [15:0] rq_slot = rq_ci_reg & ((16'd1 << qpc_rq_log) - 16'd1);
+    assign m_axis_rwqe_desc_addr = qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
+    assign m_axis_rwqe_desc_len = rnic_pkg::RECV_WQE_BYTES_TOTAL;
+    assign m_axis_rwqe_desc_last = 1'b1;
+    assign m_axis_rwqe_desc_valid = state_reg == S_RWQE_DESC;
+    assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA;
 
-    assign m_axis_wr_data_tdata = s_axis_payload_tdata;
-    assign m_axis_wr_data_tkeep = s_axis_payload_tkeep;
-    assign m_axis_wr_data_tlast = s_axis_payload_tlast;
-    assign m_axis_wr_data_tvalid = state_reg == S_DATA && s_axis_payload_tvalid;
-    assign s_axis_payload_tready = (state_reg == S_DATA && m_axis_wr_data_tready) || state_reg == S_DRAIN;
+    // the next write piece: all of a WRITE packet, or up to the end of the
+    // current receive SGE for a SEND
+    wire        msg_is_send = op_send;
+    wire [31:0] sge_room = rs_len_reg[rs_idx_reg[1:0]] - rs_off_reg;
+    wire [31:0] piece_len = msg_is_send ? ((pkt_left_reg < sge_room) ? pkt_left_reg : sge_room) : pkt_left_reg;
+    wire [63:0] piece_pa = msg_is_send ? rs_pa_reg[rs_idx_reg[1:0]] + 64'(rs_off_reg) : pa_reg;
+    assign m_axis_wr_desc_addr = piece_pa;
+    assign m_axis_wr_desc_len = piece_len;
+    assign m_axis_wr_desc_valid = state_reg == S_WDESC && piece_len != 0;
+
+    // cut the payload stream at piece ends: bytes [boff, boff + piece) of the
+    // beat go out, the packer moves them to lane 0
+    logic [CNT_W-1:0] beat_bytes;
+    always_comb begin
+        beat_bytes = '0;
+        for (int i = 0; i < KEEP_WIDTH; i++) beat_bytes = beat_bytes + CNT_W'(s_axis_payload_tkeep[i]);
+    end
+    wire [CNT_W-1:0] beat_avail = beat_bytes - CNT_W'(boff_reg);
+    wire             piece_ends = piece_left_reg <= 32'(beat_avail);
+    wire             beat_used = piece_left_reg >= 32'(beat_avail);
+    logic [KEEP_WIDTH-1:0] cut_keep;
+    always_comb begin
+        for (int i = 0; i < KEEP_WIDTH; i++)
+            cut_keep[i] = s_axis_payload_tkeep[i] && 32'(i) >= 32'(boff_reg)
+                          && 32'(i) < 32'(boff_reg) + piece_left_reg;
+    end
+
+    logic pk_tvalid, pk_tready;
+    assign pk_tvalid = state_reg == S_WDATA && s_axis_payload_tvalid;
+    assign s_axis_payload_tready = (state_reg == S_WDATA && pk_tready && beat_used) || state_reg == S_DRAIN;
+
+    axis_packer #(.DATA_WIDTH(DATA_WIDTH)) scatter_packer_inst (
+        .clk, .rst,
+        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(cut_keep), .s_axis_tvalid(pk_tvalid),
+        .s_axis_tready(pk_tready), .s_axis_tlast(piece_ends),
+        .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
+        .m_axis_tvalid(m_axis_wr_data_tvalid), .m_axis_tready(m_axis_wr_data_tready),
+        .m_axis_tlast(m_axis_wr_data_tlast)
+    );
 
     // responder state updates, written once per accepted request
     logic        upd;
-    logic [23:0] upd_epsn, upd_msn;
-    logic        upd_in_write, upd_nak_sent, upd_err;
-    logic [63:0] upd_pa;
-    logic [31:0] upd_rem;
-    logic [7:0]  upd_since;
-
-    logic [15:0] drop_plen;   // payload left to drain after a drop
+    logic        upd_commit;   // the packet is accepted: advance PSN, offsets, MSN
+    logic        upd_err;
+    logic        upd_nak_sent;
+    logic        upd_rq_ci;    // the receive WQE at rq_ci is done
 
     always_comb begin
         act_push = 1'b0;
-        act_push_wait = 1'b0;
         act_push_send = 1'b1;
         act_push_psn = h_psn;
         act_push_syn = SYN_ACK;
         act_push_msn = msn_cur;
+        act_push_cqe = 1'b0;
+        act_push_opc = rnic_pkg::WC_RECV[7:0];
+        act_push_status = rnic_pkg::WC_SUCCESS[7:0];
+        act_push_blen = '0;
+        act_push_widx = rq_ci_reg;
         upd = 1'b0;
-        upd_epsn = epsn_cur;
-        upd_msn = msn_cur;
-        upd_in_write = in_write_mem[qpn_reg];
-        upd_nak_sent = nak_sent_mem[qpn_reg];
+        upd_commit = 1'b0;
         upd_err = err_mem[qpn_reg];
-        upd_pa = pa_reg;
-        upd_rem = rem_reg;
-        upd_since = since_cur;
+        upd_nak_sent = nak_sent_mem[qpn_reg];
+        upd_rq_ci = 1'b0;
         case (state_reg)
             S_PSN: begin
                 if (!qp_ok || psn_diff == 0 || act_full) begin
@@ -280,11 +505,41 @@ module rnic_resp #(
             end
             S_OP: begin
                 if (act_full) begin
-                end else if (!op_write || (in_write_mem[qpn_reg] == (op_first || op_only))) begin
+                end else if (!(op_write || op_send) || in_msg_mem[qpn_reg] == op_starts
+                             || (in_msg_mem[qpn_reg] && msg_send_mem[qpn_reg] != op_send)) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
+                end else if (needs_rwqe && rq_empty) begin
+                    // receiver not ready: the requester retries this PSN later
+                    act_push = 1'b1;
+                    act_push_syn = {3'(rnic_pkg::AETH_KIND_RNR), qpc_rnr_timer};
+                    upd = 1'b1;
+                    upd_nak_sent = 1'b1;
+                end
+            end
+            S_RLKEY_CHK: begin
+                if (!act_full && !lkey_ok) begin
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
+                    act_push_cqe = 1'b1;
+                    act_push_status = rnic_pkg::WC_LOC_PROT_ERR[7:0];
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                    upd_rq_ci = 1'b1;
+                end
+            end
+            S_RWQE_DATA: begin
+                // a receive WQE that cannot be read is a local QP operation error
+                if (rwqe_all_in && rwqe_err_reg && !act_full) begin
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
+                    act_push_cqe = 1'b1;
+                    act_push_status = rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                    upd_rq_ci = 1'b1;
                 end
             end
             S_MPT: begin
@@ -297,92 +552,241 @@ module rnic_resp #(
                 end
             end
             S_EXEC: begin
-                if (act_full || (len_ok && plen != 0 && !m_axis_wr_desc_ready)) begin
+                if (act_full) begin
                 end else if (!len_ok) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
-                end else begin
-                    upd = 1'b1;
-                    upd_epsn = epsn_cur + 24'd1;
-                    upd_nak_sent = 1'b0;
-                    upd_in_write = !op_ends;
-                    upd_pa = pa_reg + 64'(plen);
-                    upd_rem = rem_reg - plen;
-                    upd_msn = op_ends ? msn_cur + 24'd1 : msn_cur;
+                end else if (op_send && !rbuf_ok) begin
+                    // the message does not fit the receive buffer
                     act_push = 1'b1;
-                    act_push_wait = plen != 0;
-                    act_push_msn = upd_msn;
-                    act_push_send = h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY);
-                    upd_since = act_push_send ? 8'd0 : since_cur + 8'd1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
+                    act_push_cqe = 1'b1;
+                    act_push_status = rnic_pkg::WC_LOC_LEN_ERR[7:0];
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                    upd_rq_ci = 1'b1;
+                end
+            end
+            S_PUSH: begin
+                upd = 1'b1;
+                upd_commit = 1'b1;
+                upd_nak_sent = 1'b0;
+                act_push = 1'b1;
+                act_push_msn = op_ends ? msn_cur + 24'd1 : msn_cur;
+                act_push_send = h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY);
+                if (op_ends && (op_send || op_imm)) begin
+                    act_push_cqe = 1'b1;
+                    act_push_opc = op_send ? rnic_pkg::WC_RECV[7:0] : rnic_pkg::WC_RECV_RDMA_WITH_IMM[7:0];
+                    act_push_blen = op_send ? rs_bytes_reg + plen : (w_only ? h_dlen : msg_len_reg);
+                    upd_rq_ci = 1'b1;
+                end
+            end
+            S_FLUSH: begin
+                if (!act_full && qp_err_any && !rq_empty) begin
+                    act_push = 1'b1;
+                    act_push_send = 1'b0;
+                    act_push_cqe = 1'b1;
+                    act_push_status = rnic_pkg::WC_WR_FLUSH_ERR[7:0];
+                    upd_rq_ci = 1'b1;
                 end
             end
             default: ;
         endcase
     end
 
+    // an error verdict flushes the receive queue once the request's payload
+    // has been drained
+    wire err_now = upd && upd_err && !err_mem[qpn_reg];
+    logic flush_after_reg;
+    state_t after_drop;
+    always_comb begin
+        if (drop_plen != 0) after_drop = S_DRAIN;
+        else if (err_now || flush_after_reg) after_drop = S_FLUSH;
+        else after_drop = S_IDLE;
+    end
+
+    // the action's packet is written in npieces_reg pieces (S_PUSH only)
+    wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
+
     always_ff @(posedge clk) begin
         stat_drop_qpn <= 1'b0;
         stat_psn_err <= 1'b0;
         stat_duplicate <= 1'b0;
         stat_access_err <= 1'b0;
+        stat_tx_rnr <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (s_hdr_valid) begin
+                if (take_db) begin
+                    src_reg <= 2'd1;
+                    qpn_reg <= s_rqdb_qpn;
+                    state_reg <= S_QPC;
+                end else if (take_ev) begin
+                    src_reg <= 2'd2;
+                    qpn_reg <= s_errev_qpn;
+                    state_reg <= S_QPC;
+                end else if (take_hdr) begin
+                    src_reg <= 2'd0;
                     hdr_reg <= s_hdr;
                     qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
                     drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
                     state_reg <= S_QPC;
                 end
+                if (take_db) rq_pi_reg <= s_rqdb_pi;
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
                 pa_reg <= wr_pa_mem[qpn_reg];
                 rem_reg <= wr_rem_mem[qpn_reg];
-                state_reg <= S_PSN;
+                msg_len_reg <= msg_len_mem[qpn_reg];
+                rq_ci_reg <= rq_ci_mem[qpn_reg];
+                if (src_reg != 2'd1) rq_pi_reg <= rq_pi_mem[qpn_reg];
+                for (int i = 0; i < NSGE; i++) begin
+                    rs_pa_reg[i] <= rs_pa_mem[{qpn_reg, 2'(i)}];
+                    rs_len_reg[i] <= rs_len_mem[{qpn_reg, 2'(i)}];
+                end
+                rs_idx_reg <= rs_idx_mem[qpn_reg];
+                rs_off_reg <= rs_off_mem[qpn_reg];
+                rs_bytes_reg <= rs_bytes_mem[qpn_reg];
+                state_reg <= (src_reg == 2'd0) ? S_PSN : S_FLUSH;
             end
             S_PSN: begin
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
-                    state_reg <= (drop_plen != 0) ? S_DRAIN : S_IDLE;
+                    state_reg <= after_drop;
                 end else if (psn_diff == 0) begin
                     state_reg <= S_OP;
                 end else if (!act_full) begin
                     if (psn_dup) stat_duplicate <= 1'b1;
                     else stat_psn_err <= 1'b1;
-                    state_reg <= (drop_plen != 0) ? S_DRAIN : S_IDLE;
+                    state_reg <= after_drop;
                 end
             end
             S_OP: begin
-                if (act_push) state_reg <= (drop_plen != 0) ? S_DRAIN : S_IDLE;
-                else if (!act_full) state_reg <= (op_first || op_only) ? S_MPT : S_EXEC;
+                if (act_push) begin
+                    if (act_push_syn[7:5] == 3'(rnic_pkg::AETH_KIND_RNR)) stat_tx_rnr <= 1'b1;
+                    state_reg <= after_drop;
+                end else if (!act_full) begin
+                    if (s_first || s_only) state_reg <= S_RWQE_DESC;
+                    else if (w_first || w_only) state_reg <= S_MPT;
+                    else state_reg <= S_EXEC;
+                end
+            end
+            S_RWQE_DESC: begin
+                rwqe_beat_reg <= '0;
+                rwqe_err_reg <= 1'b0;
+                rwqe_st_seen_reg <= 1'b0;
+                if (m_axis_rwqe_desc_ready) state_reg <= S_RWQE_DATA;
+            end
+            S_RWQE_DATA: begin
+                if (act_push) begin
+                    state_reg <= after_drop;
+                end else if (rwqe_all_in && !rwqe_err_reg) begin
+                    rsge_reg <= '0;
+                    state_reg <= S_RLKEY_RD;
+                end
+                if (s_axis_rwqe_tvalid && rwqe_beat_reg < 4'(RWQE_BEATS)) begin
+                    rwqe_reg[DATA_WIDTH * 32'(rwqe_beat_reg) +: DATA_WIDTH] <= s_axis_rwqe_tdata;
+                    rwqe_beat_reg <= rwqe_beat_reg + 4'd1;
+                end
+            end
+            S_RLKEY_RD: begin
+                if (rsge_end) begin
+                    // a fresh receive WQE: nothing received yet
+                    for (int i = 0; i < NSGE; i++)
+                        if (3'(i) >= rsge_reg) rs_len_reg[i] <= '0;
+                    rs_idx_reg <= '0;
+                    rs_off_reg <= '0;
+                    rs_bytes_reg <= '0;
+                    state_reg <= S_EXEC;
+                end else if (cur_rlen == 0) begin
+                    rs_len_reg[rsge_reg[1:0]] <= '0;
+                    rsge_reg <= rsge_reg + 3'd1;
+                end else begin
+                    state_reg <= S_RLKEY_CHK;
+                end
+            end
+            S_RLKEY_CHK: begin
+                if (act_push) begin
+                    state_reg <= after_drop;
+                end else if (lkey_ok) begin
+                    rs_pa_reg[rsge_reg[1:0]] <= lkey_pa;
+                    rs_len_reg[rsge_reg[1:0]] <= cur_rlen;
+                    rsge_reg <= rsge_reg + 3'd1;
+                    state_reg <= S_RLKEY_RD;
+                end
             end
             S_MPT: begin
                 if (act_push) begin
                     stat_access_err <= 1'b1;
-                    state_reg <= (drop_plen != 0) ? S_DRAIN : S_IDLE;
+                    state_reg <= after_drop;
                 end else if (!act_full) begin
                     pa_reg <= mr_pa;
                     rem_reg <= h_dlen;
+                    msg_len_reg <= h_dlen;
                     state_reg <= S_EXEC;
                 end
             end
             S_EXEC: begin
-                if (act_push) state_reg <= !len_ok ? ((drop_plen != 0) ? S_DRAIN : S_IDLE)
-                                                    : ((plen != 0) ? S_DATA : S_IDLE);
+                pkt_left_reg <= plen;
+                npieces_reg <= '0;
+                boff_reg <= '0;
+                if (act_push) state_reg <= after_drop;
+                else if (!act_full) state_reg <= (plen != 0) ? S_WDESC : S_PUSH;
             end
-            S_DATA, S_DRAIN: begin
-                if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast) state_reg <= S_IDLE;
+            S_WDESC: begin
+                if (piece_len == 0) begin
+                    // this receive SGE is full (or empty): the next one
+                    rs_idx_reg <= rs_idx_reg + 3'd1;
+                    rs_off_reg <= '0;
+                end else if (m_axis_wr_desc_ready) begin
+                    piece_left_reg <= piece_len;
+                    pkt_left_reg <= pkt_left_reg - piece_len;
+                    npieces_reg <= npieces_reg + 3'd1;
+                    if (msg_is_send) rs_off_reg <= rs_off_reg + piece_len;
+                    state_reg <= S_WDATA;
+                end
+            end
+            S_WDATA: begin
+                if (pk_tvalid && pk_tready) begin
+                    if (piece_ends) begin
+                        boff_reg <= beat_used ? '0 : boff_reg + OFF_W'(piece_left_reg);
+                        piece_left_reg <= '0;
+                        state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
+                    end else begin
+                        boff_reg <= '0;
+                        piece_left_reg <= piece_left_reg - 32'(beat_avail);
+                    end
+                end
+            end
+            S_PUSH: begin
+                state_reg <= S_IDLE;
+            end
+            S_DRAIN: begin
+                if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast)
+                    state_reg <= flush_after_reg ? S_FLUSH : S_IDLE;
+            end
+            S_FLUSH: begin
+                if (!act_push && !act_full) state_reg <= S_IDLE;
             end
             default: state_reg <= S_IDLE;
         endcase
+        if (upd_rq_ci) rq_ci_reg <= rq_ci_reg + 16'd1;
+        if (err_now) flush_after_reg <= 1'b1;
+        else if (state_reg == S_FLUSH || state_reg == S_IDLE) flush_after_reg <= 1'b0;
+        if (rwqe_st_seen_reg == 1'b0 && s_rwqe_status_valid) begin
+            rwqe_st_seen_reg <= 1'b1;
+            rwqe_err_reg <= s_rwqe_status_error;
+        end
         if (rst) begin
             state_reg <= S_IDLE;
             stat_drop_qpn <= 1'b0;
             stat_psn_err <= 1'b0;
             stat_duplicate <= 1'b0;
             stat_access_err <= 1'b0;
+            stat_tx_rnr <= 1'b0;
+            flush_after_reg <= 1'b0;
         end
     end
 
@@ -390,22 +794,51 @@ module rnic_resp #(
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
             msn_mem[qp_reset_qpn] <= '0;
-            in_write_mem[qp_reset_qpn] <= 1'b0;
+            in_msg_mem[qp_reset_qpn] <= 1'b0;
+            msg_send_mem[qp_reset_qpn] <= 1'b0;
             wr_pa_mem[qp_reset_qpn] <= '0;
             wr_rem_mem[qp_reset_qpn] <= '0;
+            msg_len_mem[qp_reset_qpn] <= '0;
             nak_sent_mem[qp_reset_qpn] <= 1'b0;
             err_mem[qp_reset_qpn] <= 1'b0;
             since_ack_mem[qp_reset_qpn] <= '0;
-        end else if (upd) begin
-            epsn_mem[qpn_reg] <= upd_epsn;
-            msn_mem[qpn_reg] <= upd_msn;
-            in_write_mem[qpn_reg] <= upd_in_write;
-            wr_pa_mem[qpn_reg] <= upd_pa;
-            wr_rem_mem[qpn_reg] <= upd_rem;
-            nak_sent_mem[qpn_reg] <= upd_nak_sent;
-            err_mem[qpn_reg] <= upd_err;
-            since_ack_mem[qpn_reg] <= upd_since;
+            rq_ci_mem[qp_reset_qpn] <= '0;
+            rq_pi_mem[qp_reset_qpn] <= '0;
+            rs_idx_mem[qp_reset_qpn] <= '0;
+            rs_off_mem[qp_reset_qpn] <= '0;
+            rs_bytes_mem[qp_reset_qpn] <= '0;
+        end else if (qp_rtr_valid) begin
+            epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
+            msn_mem[qp_reset_qpn] <= '0;
+            nak_sent_mem[qp_reset_qpn] <= 1'b0;
+            since_ack_mem[qp_reset_qpn] <= '0;
+        end else begin
+            if (upd) begin
+                nak_sent_mem[qpn_reg] <= upd_nak_sent;
+                err_mem[qpn_reg] <= upd_err;
+            end
+            if (upd_commit) begin
+                epsn_mem[qpn_reg] <= epsn_cur + 24'd1;
+                msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
+                in_msg_mem[qpn_reg] <= !op_ends;
+                msg_send_mem[qpn_reg] <= op_send;
+                wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
+                wr_rem_mem[qpn_reg] <= rem_reg - plen;
+                msg_len_mem[qpn_reg] <= msg_len_reg;
+                since_ack_mem[qpn_reg] <= act_push_send ? 8'd0 : since_cur + 8'd1;
+                for (int i = 0; i < NSGE; i++) begin
+                    rs_pa_mem[{qpn_reg, 2'(i)}] <= rs_pa_reg[i];
+                    rs_len_mem[{qpn_reg, 2'(i)}] <= rs_len_reg[i];
+                end
+                rs_idx_mem[qpn_reg] <= rs_idx_reg;
+                rs_off_mem[qpn_reg] <= rs_off_reg;
+                rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
+            end
+            if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
         end
+        // doorbells are taken in S_IDLE; a context write of the same QP in
+        // that cycle is the host's race and the doorbell wins
+        if (state_reg == S_IDLE && take_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
     end
 
     // ------------------------------------------------------------------
@@ -413,15 +846,20 @@ module rnic_resp #(
     // ------------------------------------------------------------------
     wire [ACTION_DEPTH_LOG2-1:0] head = act_rd_reg[ACTION_DEPTH_LOG2-1:0];
 
-    // write responses come back in request order, one per payload write; they
-    // queue here until the action they belong to reaches the head
-    logic                       st_err_mem [ACTIONS];
-    logic [ACTION_DEPTH_LOG2:0] st_wr_reg, st_rd_reg;
+    // write responses come back in request order, one per piece; they queue
+    // here until the action they belong to reaches the head
+    logic                       st_err_mem [2**ST_LOG2];
+    logic [ST_LOG2:0]           st_wr_reg, st_rd_reg;
     wire st_empty = st_wr_reg == st_rd_reg;
-    wire head_failed = act_wait_mem[head] && st_err_mem[st_rd_reg[ACTION_DEPTH_LOG2-1:0]];
+    logic [2:0]                 head_got_reg;    // statuses collected for the head
+    logic                       head_err_reg;    // one of them failed
+    logic                       ack_done_reg, cqe_done_reg;
 
-    wire head_ready = !act_empty && (!act_wait_mem[head] || !st_empty);
-    wire head_send = act_send_mem[head];
+    wire head_collecting = !act_empty && head_got_reg != act_nwait_mem[head];
+    wire head_ready = !act_empty && !head_collecting;
+    wire head_failed = head_err_reg;
+    wire head_ack = act_send_mem[head] || head_failed;
+    wire head_cqe = act_cqe_mem[head];
 
     // a failed host write turns the ACK into a remote operational error NAK
     always_comb begin
@@ -430,52 +868,100 @@ module rnic_resp #(
             m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] =
                 nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
     end
-    assign m_ack_valid = head_ready && (head_send || head_failed);
-    wire head_pop = head_ready && (!(head_send || head_failed) || m_ack_ready);
+    assign m_ack_valid = head_ready && head_ack && !ack_done_reg;
+    assign m_cqe_valid = head_ready && head_cqe && !cqe_done_reg;
+    assign m_cqe_cqn = act_cqn_mem[head];
+    assign m_cqe_qpn = 24'(act_qpn_mem[head]);
+    assign m_cqe_wqe_counter = act_widx_mem[head];
+    assign m_cqe_opcode = act_opc_mem[head];
+    assign m_cqe_status = (head_failed && act_status_mem[head] == rnic_pkg::WC_SUCCESS[7:0])
+                          ? rnic_pkg::WC_GENERAL_ERR[7:0] : act_status_mem[head];
+    assign m_cqe_byte_len = act_blen_mem[head];
+    assign m_cqe_imm = act_imm_mem[head];
+    assign m_cqe_flags = act_flags_mem[head];
+    assign m_cqe_src_qp = act_src_mem[head];
+
+    wire ack_ok = !head_ack || ack_done_reg || m_ack_ready;
+    wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
+    wire head_pop = head_ready && ack_ok && cqe_ok;
     wire [2:0] sent_kind = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB + 5 +: 3];
 
     always_ff @(posedge clk) begin
         stat_tx_ack <= 1'b0;
         stat_tx_nak <= 1'b0;
+        stat_recv_cqe <= 1'b0;
         if (act_push) begin
             act_hdr_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= ack_hdr;
-            act_wait_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_wait;
+            act_nwait_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_nwait;
             act_send_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_send;
+            act_cqe_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_cqe;
+            act_qpn_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpn_reg;
+            act_cqn_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_rcqn;
+            act_widx_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_widx;
+            act_opc_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_opc;
+            act_status_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_status;
+            act_blen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_blen;
+            act_imm_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? h_imm : 32'h0;
+            act_flags_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
+                (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0;
+            act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_dqpn;
             act_wr_reg <= act_wr_reg + 1'b1;
         end
         if (s_wr_status_valid) begin
-            st_err_mem[st_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= s_wr_status_error;
+            st_err_mem[st_wr_reg[ST_LOG2-1:0]] <= s_wr_status_error;
             st_wr_reg <= st_wr_reg + 1'b1;
         end
+        if (head_collecting && !st_empty) begin
+            if (st_err_mem[st_rd_reg[ST_LOG2-1:0]]) head_err_reg <= 1'b1;
+            st_rd_reg <= st_rd_reg + 1'b1;
+            head_got_reg <= head_got_reg + 3'd1;
+        end
+        if (m_ack_valid && m_ack_ready) ack_done_reg <= 1'b1;
+        if (m_cqe_valid && m_cqe_ready) cqe_done_reg <= 1'b1;
         if (head_pop) begin
             act_rd_reg <= act_rd_reg + 1'b1;
-            if (act_wait_mem[head]) st_rd_reg <= st_rd_reg + 1'b1;
-            if (head_send || head_failed) begin
+            head_got_reg <= '0;
+            head_err_reg <= 1'b0;
+            ack_done_reg <= 1'b0;
+            cqe_done_reg <= 1'b0;
+            if (head_ack && !ack_done_reg) begin
                 if (sent_kind == 3'(rnic_pkg::AETH_KIND_ACK)) stat_tx_ack <= 1'b1;
                 else stat_tx_nak <= 1'b1;
             end
+            if (head_cqe && !cqe_done_reg) stat_recv_cqe <= 1'b1;
         end
         if (rst) begin
             act_wr_reg <= '0;
             act_rd_reg <= '0;
             st_wr_reg <= '0;
             st_rd_reg <= '0;
+            head_got_reg <= '0;
+            head_err_reg <= 1'b0;
+            ack_done_reg <= 1'b0;
+            cqe_done_reg <= 1'b0;
             stat_tx_ack <= 1'b0;
             stat_tx_nak <= 1'b0;
+            stat_recv_cqe <= 1'b0;
         end
+    end
+
+    // a failed payload write puts the QP in error: later requests are dropped
+    always_ff @(posedge clk) begin
+        if (qp_reset_valid) werr_mem[qp_reset_qpn] <= 1'b0;
+        else if (head_pop && head_failed) werr_mem[act_qpn_mem[head]] <= 1'b1;
     end
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // every write has a queued action, so its response always finds room
+    // every write has a queued or coming action, so its response finds room
     always_ff @(posedge clk) begin
         if (!rst && s_wr_status_valid)
-            assert ((st_wr_reg - st_rd_reg) < (ACTION_DEPTH_LOG2+1)'(ACTIONS));
+            assert ((st_wr_reg - st_rd_reg) < (ST_LOG2+1)'(2**ST_LOG2));
     end
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg};
+    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast};
 
 endmodule
 
