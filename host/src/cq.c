@@ -54,7 +54,7 @@ struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe)
 	RNIC_CTX_SET(w, CQC, VALID, 1);
 	RNIC_CTX_SET(w, CQC, LOG_SIZE, c->log_size);
 	RNIC_CTX_SET(w, CQC, BASE, c->bus_addr);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, c->cq.handle, w, RNIC_CQC_WORDS);
+	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, c->cq.handle, w, RNIC_CQC_WORDS);
 	if (err)
 		goto fail_ring;
 	d->cq_table[c->cq.handle] = c;
@@ -83,7 +83,7 @@ int rnic_destroy_cq(struct rnic_cq *cq)
 	if (c->refcnt)
 		return EBUSY;
 	d = rnic_dev(cq->context);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, cq->handle, w, RNIC_CQC_WORDS);
+	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, cq->handle, w, RNIC_CQC_WORDS);
 	if (err)
 		return err;
 	rnic_dma_free(d, c->ring, c->ring_bytes);
@@ -110,9 +110,27 @@ static int cqe_accept(const struct rnic_cq_priv *c, struct rnic_cqe *out)
 	return 1;
 }
 
-/* Turn a send-queue CQE into a work completion; retire the WQEs it covers
- * (unsignaled WQEs before it complete implicitly). EIO: the CQE names a QP or
- * WQE this CQ does not have. */
+/* The fields a send and a receive completion share. */
+static void wc_fill(struct rnic_wc *wc, const struct rnic_cqe *e, uint32_t qpn, uint64_t wr_id)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wr_id;
+	wc->status = e->status;
+	wc->opcode = e->opcode;
+	wc->vendor_err = e->syndrome;
+	wc->byte_len = rnic_le32toh(e->byte_len);
+	wc->imm_data = e->imm_data; /* stays in network order, as ibv_wc */
+	wc->qp_num = qpn;
+	wc->src_qp = rnic_le32toh(e->src_qp) & 0xffffffu;
+	wc->wc_flags = (e->wc_flags & RNIC_WC_FLAG_WITH_IMM) ? RNIC_WC_WITH_IMM : 0;
+}
+
+/* Turn a CQE into a work completion and retire what it covers. A CQE whose
+ * opcode has the RNIC_WC_RECV bit completes the oldest receive WQE of the
+ * QP's RQ (every receive WQE completes on its own, in order, so wqe_counter
+ * must name exactly that one); any other CQE completes send WQEs, and the
+ * unsignaled WQEs before the one it names complete implicitly. EIO: the CQE
+ * names a QP or WQE this CQ does not have. */
 static int cqe_to_wc(struct rnic_device *d, struct rnic_cq_priv *c, const struct rnic_cqe *e,
 		     struct rnic_wc *wc)
 {
@@ -121,24 +139,23 @@ static int cqe_to_wc(struct rnic_device *d, struct rnic_cq_priv *c, const struct
 	struct rnic_qp_priv *q;
 	uint32_t n;
 
-	if (qpn >= d->num_qps || !(q = d->qp_table[qpn]) || q->qp.send_cq != &c->cq ||
-	    (e->opcode & RNIC_WC_RECV))
+	if (qpn >= d->num_qps || !(q = d->qp_table[qpn]))
 		return EIO;
-	n = (uint32_t)(uint16_t)(counter - (uint16_t)q->sq_tail) + 1;
-	if (n > q->sq_head - q->sq_tail)
-		return EIO;
-	q->sq_tail += n;
-
-	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = q->wrid[counter & ((1u << q->sq_log) - 1)];
-	wc->status = e->status;
-	wc->opcode = e->opcode;
-	wc->vendor_err = e->syndrome;
-	wc->byte_len = rnic_le32toh(e->byte_len);
-	wc->imm_data = e->imm_data; /* stays in network order, as ibv_wc */
-	wc->qp_num = qpn;
-	wc->src_qp = rnic_le32toh(e->src_qp) & 0xffffffu;
-	wc->wc_flags = (e->wc_flags & 1) ? RNIC_WC_WITH_IMM : 0;
+	if (e->opcode & RNIC_WC_RECV) {
+		if (q->qp.recv_cq != &c->cq || q->rq_head == q->rq_tail ||
+		    counter != (uint16_t)q->rq_tail)
+			return EIO;
+		wc_fill(wc, e, qpn, q->rq_wrid[q->rq_tail & (q->rq_size - 1)]);
+		q->rq_tail++;
+	} else {
+		if (q->qp.send_cq != &c->cq)
+			return EIO;
+		n = (uint32_t)(uint16_t)(counter - (uint16_t)q->sq_tail) + 1;
+		if (n > q->sq_head - q->sq_tail)
+			return EIO;
+		q->sq_tail += n;
+		wc_fill(wc, e, qpn, q->wrid[counter & ((1u << q->sq_log) - 1)]);
+	}
 	if (wc->status != RNIC_WC_SUCCESS) {
 		/* The device moved the QP to the error state. */
 		q->qp.state = RNIC_QPS_ERR;
@@ -160,6 +177,10 @@ int rnic_poll_cq(struct rnic_cq *cq, int num_entries, struct rnic_wc *wc)
 	d = rnic_dev(cq->context);
 	while (n < num_entries && cqe_accept(c, &e)) {
 		err = cqe_to_wc(d, c, &e, &wc[n]);
+		if (err && n == 0)
+			rnic_log("CQ %u: CQE of QP %u, wqe_counter %u, opcode %u, status %u names an unknown QP or a WQE that is not outstanding; dropped",
+				 cq->handle, rnic_le32toh(e.qpn) & 0xffffffu, rnic_le16toh(e.wqe_counter),
+				 e.opcode, e.status);
 		if (err && n > 0)
 			break; /* report the good ones; the bad CQE comes first next call */
 		c->ci++;
@@ -174,10 +195,8 @@ int rnic_poll_cq(struct rnic_cq *cq, int num_entries, struct rnic_wc *wc)
 		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_CQ),
 			      cq->handle << 16 | (c->ci & 0xffffu));
 	}
-	if (err && n == 0) {
-		rnic_log("CQ %u: CQE names an unknown QP or WQE; dropped", cq->handle);
+	if (err && n == 0)
 		return -err;
-	}
 	if (n == 0)
 		rnic_progress(d);
 	return n;

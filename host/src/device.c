@@ -48,18 +48,19 @@ void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val)
 }
 
 /* Write one context record through the CTX window and wait for the command:
- * CTX_DATA words, then CTX_CMD, then poll CTX_STATUS until not busy. */
-int rnic_ctx_write(struct rnic_device *d, unsigned int table, uint32_t index,
+ * CTX_DATA words, then CTX_CMD (table, op = RNIC_CTX_OP_*, index), then poll
+ * CTX_STATUS until not busy. */
+int rnic_ctx_write(struct rnic_device *d, unsigned int table, unsigned int op, uint32_t index,
 		   const uint32_t *words, unsigned int nwords)
 {
 	uint32_t st = 1;
 
-	if (nwords > RNIC_CTX_WORDS || index > 0xffffffu)
+	if (nwords > RNIC_CTX_WORDS || index > 0xffffffu || table > 0xfu || op > 0xfu)
 		return EINVAL;
 	for (unsigned int i = 0; i < nwords; i++)
 		rnic_write32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_DATA) + 4 * i, words[i]);
 	rnic_write32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_CMD),
-		     (table & 0xfu) | ((uint32_t)RNIC_CTX_OP_WRITE << 4) | (index << 8));
+		     table | ((uint32_t)op << 4) | (index << 8));
 	for (unsigned int n = 0; n < RNIC_LIB_CTX_POLLS; n++) {
 		st = rnic_read32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_STATUS));
 		if (!(st & 1))
@@ -67,13 +68,13 @@ int rnic_ctx_write(struct rnic_device *d, unsigned int table, uint32_t index,
 		rnic_progress(d);
 	}
 	if (st & 1) {
-		rnic_log("context command (table %u, index %u) still busy after %u polls",
-			 table, index, RNIC_LIB_CTX_POLLS);
+		rnic_log("context command (table %u, op %u, index %u) still busy after %u polls",
+			 table, op, index, RNIC_LIB_CTX_POLLS);
 		return ETIMEDOUT;
 	}
 	if (st & 2) {
-		rnic_log("context command (table %u, index %u) failed: CTX_STATUS 0x%x",
-			 table, index, st);
+		rnic_log("context command (table %u, op %u, index %u) failed: CTX_STATUS 0x%x",
+			 table, op, index, st);
 		return EIO;
 	}
 	return 0;

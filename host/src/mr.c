@@ -117,7 +117,7 @@ struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int a
 	m->mr.lkey = key;
 	m->mr.rkey = key;
 	mpt_encode(w, m, access);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, idx, w, RNIC_MPT_WORDS);
+	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, idx, w, RNIC_MPT_WORDS);
 	if (err)
 		goto fail_map;
 	pd_priv(pd)->refcnt++;
@@ -143,7 +143,7 @@ int rnic_dereg_mr(struct rnic_mr *mr)
 		return EINVAL;
 	d = rnic_dev(mr->context);
 	/* Invalidate the entry before the memory may be unmapped. */
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, mr->handle, w, RNIC_MPT_WORDS);
+	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, mr->handle, w, RNIC_MPT_WORDS);
 	if (err)
 		return err;
 	d->ops->dma_unmap(d->priv, mr->addr, mr->length);

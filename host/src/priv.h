@@ -10,7 +10,7 @@
 #include "rnic/verbs.h"
 
 /* Library limits (see rnic_query_device). */
-#define RNIC_LIB_MAX_QP_WR (1u << 15)   /* SQ PI travels mod 2^16 in DB_SQ */
+#define RNIC_LIB_MAX_QP_WR (1u << 15)   /* SQ/RQ PI travels mod 2^16 in DB_SQ/DB_RQ */
 #define RNIC_LIB_MAX_CQE (1u << 15)     /* CQ CI travels mod 2^16 in DB_CQ */
 #define RNIC_LIB_MAX_QPS (1u << 16)     /* QPN is 16 bits wide in DB_SQ */
 #define RNIC_LIB_MAX_CQS (1u << 16)     /* CQN is 16 bits wide in QPC and DB_CQ */
@@ -80,6 +80,15 @@ struct rnic_qp_priv {
 	uint32_t sq_head; /* producer index, free running */
 	uint32_t sq_tail; /* oldest WQE not yet completed, free running */
 	uint64_t *wrid;   /* wr_id per SQ slot */
+	/* Receive queue; rq_size 0 (no ring) when created with max_recv_wr 0. */
+	struct rnic_recv_wqe *rq;
+	size_t rq_bytes;
+	uint64_t rq_bus;
+	uint32_t rq_log;
+	uint32_t rq_size;  /* entries: 1 << rq_log, or 0 */
+	uint32_t rq_head;  /* producer index, free running */
+	uint32_t rq_tail;  /* oldest receive WQE not yet completed, free running */
+	uint64_t *rq_wrid; /* wr_id per RQ slot */
 };
 
 static inline struct rnic_device *rnic_dev(struct rnic_context *c) { return c->device; }
@@ -100,7 +109,7 @@ uint32_t rnic_read32(struct rnic_device *d, uint32_t off);
 void rnic_write32(struct rnic_device *d, uint32_t off, uint32_t val);
 void rnic_progress(struct rnic_device *d);
 void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val);
-int rnic_ctx_write(struct rnic_device *d, unsigned int table, uint32_t index,
+int rnic_ctx_write(struct rnic_device *d, unsigned int table, unsigned int op, uint32_t index,
 		   const uint32_t *words, unsigned int nwords);
 void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus);
 void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes);

@@ -1,5 +1,6 @@
 /* OpenRNIC host library: queue pairs: create, the state machine of
- * rnic_modify_qp (IBTA / ibv_modify_qp(3) rules for RC), the QPC, post_send. */
+ * rnic_modify_qp (IBTA / ibv_modify_qp(3) rules for RC), the QPC and the
+ * context operation of each transition, post_send, post_recv. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	    ia->cap.max_send_wr < 1 || ia->cap.max_send_wr > RNIC_LIB_MAX_QP_WR ||
 	    ia->cap.max_send_sge > RNIC_MAX_SEND_SGE ||
 	    ia->cap.max_inline_data > RNIC_MAX_INLINE_BYTES ||
-	    ia->cap.max_recv_wr != 0 || ia->cap.max_recv_sge != 0 ||
+	    ia->cap.max_recv_wr > RNIC_LIB_MAX_QP_WR || ia->cap.max_recv_sge > RNIC_MAX_RECV_SGE ||
 	    ia->send_cq->context != pd->context || ia->recv_cq->context != pd->context) {
 		errno = EINVAL;
 		return NULL;
@@ -55,6 +56,23 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 		err = errno;
 		goto fail;
 	}
+	/* The RQ ring: none at all for max_recv_wr 0 (the QPC then names an
+	 * empty ring at bus address 0 that is never rung). */
+	if (ia->cap.max_recv_wr) {
+		q->rq_log = log2_ceil(ia->cap.max_recv_wr);
+		q->rq_size = 1u << q->rq_log;
+		q->rq_wrid = calloc(q->rq_size, sizeof(*q->rq_wrid));
+		if (!q->rq_wrid) {
+			err = ENOMEM;
+			goto fail;
+		}
+		q->rq = rnic_dma_alloc(d, (size_t)RNIC_RECV_WQE_BYTES << q->rq_log, &q->rq_bytes,
+				       &q->rq_bus);
+		if (!q->rq) {
+			err = errno;
+			goto fail;
+		}
+	}
 	q->qp.context = pd->context;
 	q->qp.qp_context = ia->qp_context;
 	q->qp.pd = pd;
@@ -67,6 +85,7 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	q->sq_sig_all = ia->sq_sig_all;
 	/* Report what the QP really has, as ibv_create_qp does. */
 	ia->cap.max_send_wr = 1u << q->sq_log;
+	ia->cap.max_recv_wr = q->rq_size;
 	q->cap = ia->cap;
 	q->attr.qp_state = RNIC_QPS_RESET;
 	q->attr.cap = q->cap;
@@ -79,6 +98,9 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	return &q->qp;
 
 fail:
+	rnic_dma_free(d, q->rq, q->rq_bytes);
+	free(q->rq_wrid);
+	rnic_dma_free(d, q->sq, q->sq_bytes);
 	free(q->wrid);
 	rnic_idx_free(&d->qp_idx, (uint32_t)h);
 	free(q);
@@ -145,7 +167,7 @@ static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
 	RNIC_CTX_SET(w, QPC, SEND_CQN, q->qp.send_cq->handle);
 	RNIC_CTX_SET(w, QPC, RECV_CQN, q->qp.recv_cq->handle);
 	RNIC_CTX_SET(w, QPC, SQ_LOG_SIZE, q->sq_log);
-	RNIC_CTX_SET(w, QPC, RQ_LOG_SIZE, 0);
+	RNIC_CTX_SET(w, QPC, RQ_LOG_SIZE, q->rq_log);
 	RNIC_CTX_SET(w, QPC, RETRY_CNT, a->retry_cnt);
 	RNIC_CTX_SET(w, QPC, RNR_RETRY, a->rnr_retry);
 	RNIC_CTX_SET(w, QPC, TIMEOUT, a->timeout);
@@ -158,7 +180,7 @@ static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
 	rnic_ctx_set(w, RNIC_QPC_DGID_LSB, 64, dgid_lo);
 	rnic_ctx_set(w, RNIC_QPC_DGID_LSB + 64, 64, dgid_hi);
 	RNIC_CTX_SET(w, QPC, SQ_BASE, q->sq_bus);
-	RNIC_CTX_SET(w, QPC, RQ_BASE, 0);
+	RNIC_CTX_SET(w, QPC, RQ_BASE, q->rq_bus);
 }
 
 /* ---------------------------------------------------------------- modify */
@@ -280,12 +302,38 @@ static void copy_attrs(struct rnic_qp_attr *dst, const struct rnic_qp_attr *src,
 		dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
 }
 
-static void sq_reset(struct rnic_qp_priv *q)
+/* Both rings empty, as the device's indices after CTX_OP_WRITE. */
+static void queues_reset(struct rnic_qp_priv *q)
 {
 	q->sq_head = 0;
 	q->sq_tail = 0;
 	memset(q->sq, 0, q->sq_bytes);
 	memset(q->wrid, 0, ((size_t)1 << q->sq_log) * sizeof(*q->wrid));
+	q->rq_head = 0;
+	q->rq_tail = 0;
+	if (q->rq) {
+		memset(q->rq, 0, q->rq_bytes);
+		memset(q->rq_wrid, 0, (size_t)q->rq_size * sizeof(*q->rq_wrid));
+	}
+}
+
+/* The context operation that carries a QP from cur to next:
+ * - CTX_OP_WRITE resets the QP's dynamic state on the device (PSNs, SQ/RQ
+ *   indices, MSN, error): entering INIT from RESET, and any move to RESET;
+ * - CTX_OP_QP_RTR (INIT -> RTR) loads the expected PSN from rq_psn and keeps
+ *   the RQ indices (receives may be posted in INIT);
+ * - CTX_OP_QP_RTS (RTR -> RTS) loads the next send PSN from sq_psn;
+ * - CTX_OP_MODIFY for every other transition (INIT -> INIT, RTS -> RTS,
+ *   any -> ERR): the attributes change, the dynamic state stays. */
+static unsigned int qpc_op(uint32_t cur, uint32_t next)
+{
+	if (cur == RNIC_QPS_RESET || next == RNIC_QPS_RESET)
+		return RNIC_CTX_OP_WRITE;
+	if (cur == RNIC_QPS_INIT && next == RNIC_QPS_RTR)
+		return RNIC_CTX_OP_QP_RTR;
+	if (cur == RNIC_QPS_RTR && next == RNIC_QPS_RTS)
+		return RNIC_CTX_OP_QP_RTS;
+	return RNIC_CTX_OP_MODIFY;
 }
 
 int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
@@ -313,11 +361,6 @@ int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
 	err = check_values(attr, attr_mask);
 	if (err)
 		return err;
-	/* The context window can only write a whole QPC, which resets the QP's
-	 * PSNs and SQ indices: a live RTS QP cannot be modified in place yet. */
-	if (cur == RNIC_QPS_RTS && new_state == RNIC_QPS_RTS)
-		return EOPNOTSUPP;
-
 	next = q->attr;
 	copy_attrs(&next, attr, attr_mask);
 	next.qp_state = new_state;
@@ -327,17 +370,26 @@ int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
 		next.qp_state = RNIC_QPS_RESET;
 		next.cap = q->cap;
 	}
-	if (new_state != cur && (new_state == RNIC_QPS_RTR || new_state == RNIC_QPS_RTS ||
-				 new_state == RNIC_QPS_ERR || new_state == RNIC_QPS_RESET)) {
+	/* The device knows the QP from INIT on (its RQ may be posted to in
+	 * INIT): every modify but RESET -> RESET writes the whole QPC. */
+	if (cur != RNIC_QPS_RESET || new_state != RNIC_QPS_RESET) {
 		qpc_encode(w, q, &next, new_state);
-		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, qp->qp_num, w, RNIC_QPC_WORDS);
+		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, qpc_op(cur, new_state), qp->qp_num, w,
+				     RNIC_QPC_WORDS);
 		if (err)
 			return err;
 	}
 	if (new_state == RNIC_QPS_RESET)
-		sq_reset(q);
+		queues_reset(q);
 	q->attr = next;
 	qp->state = new_state;
+	if (new_state == RNIC_QPS_ERR) {
+		/* Ring both queues at their producer indices: the device, seeing
+		 * the QP in error, completes every outstanding WQE with
+		 * WR_FLUSH_ERR. */
+		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_SQ), qp->qp_num << 16 | (q->sq_head & 0xffffu));
+		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_RQ), qp->qp_num << 16 | (q->rq_head & 0xffffu));
+	}
 	return 0;
 }
 
@@ -375,14 +427,17 @@ int rnic_destroy_qp(struct rnic_qp *qp)
 		return EINVAL;
 	q = qp_priv(qp);
 	d = rnic_dev(qp->context);
-	if (qp->state != RNIC_QPS_RESET && qp->state != RNIC_QPS_INIT) {
-		/* The device knows this QP: stop it before its SQ goes away. */
-		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, qp->qp_num, w, RNIC_QPC_WORDS);
+	if (qp->state != RNIC_QPS_RESET) {
+		/* The device knows this QP: stop it before its rings go away. */
+		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, qp->qp_num, w,
+				     RNIC_QPC_WORDS);
 		if (err)
 			return err;
 	}
 	rnic_dma_free(d, q->sq, q->sq_bytes);
 	free(q->wrid);
+	rnic_dma_free(d, q->rq, q->rq_bytes);
+	free(q->rq_wrid);
 	d->qp_table[qp->qp_num] = NULL;
 	rnic_idx_free(&d->qp_idx, qp->qp_num);
 	pd_priv(qp->pd)->refcnt--;
@@ -527,5 +582,69 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 	if (posted)
 		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_SQ),
 			      qp->qp_num << 16 | (q->sq_head & 0xffffu));
+	return err;
+}
+
+/* ---------------------------------------------------------------- post_recv */
+
+/* Build the 64-byte receive WQE of wr into the RQ slot: the SGEs, then (with
+ * fewer than RNIC_MAX_RECV_SGE) an SGE with lkey RNIC_INVALID_LKEY that ends
+ * the list. */
+static void write_recv_wqe(struct rnic_qp_priv *q, const struct rnic_recv_wr *wr)
+{
+	struct rnic_recv_wqe w;
+
+	memset(&w, 0, sizeof(w));
+	for (int i = 0; i < wr->num_sge; i++) {
+		w.sge[i].addr = rnic_htole64(wr->sg_list[i].addr);
+		w.sge[i].length = rnic_htole32(wr->sg_list[i].length);
+		w.sge[i].lkey = rnic_htole32(wr->sg_list[i].lkey);
+	}
+	if (wr->num_sge < RNIC_MAX_RECV_SGE)
+		w.sge[wr->num_sge].lkey = rnic_htole32(RNIC_INVALID_LKEY);
+	memcpy(&q->rq[q->rq_head & (q->rq_size - 1)], &w, sizeof(w));
+}
+
+int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv_wr **bad_wr)
+{
+	struct rnic_qp_priv *q;
+	struct rnic_device *d;
+	unsigned int posted = 0;
+	int err = 0;
+
+	if (!qp) {
+		if (bad_wr)
+			*bad_wr = wr;
+		return EINVAL;
+	}
+	q = qp_priv(qp);
+	d = rnic_dev(qp->context);
+	for (; wr; wr = wr->next) {
+		/* IBTA: receives may be posted in every state but RESET; in ERR
+		 * the device flushes them. */
+		if (qp->state == RNIC_QPS_RESET) {
+			err = EINVAL;
+			break;
+		}
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->cap.max_recv_sge ||
+		    (wr->num_sge > 0 && !wr->sg_list)) {
+			err = EINVAL;
+			break;
+		}
+		if (q->rq_head - q->rq_tail >= q->rq_size) {
+			err = ENOMEM;
+			break;
+		}
+		write_recv_wqe(q, wr);
+		q->rq_wrid[q->rq_head & (q->rq_size - 1)] = wr->wr_id;
+		q->rq_head++;
+		posted++;
+	}
+	if (err && bad_wr)
+		*bad_wr = wr;
+	/* One barrier and one doorbell for everything posted. */
+	if (posted)
+		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_RQ),
+			      qp->qp_num << 16 | (q->rq_head & 0xffffu));
 	return err;
 }

@@ -592,14 +592,33 @@ static void test_modify_qp_qpc(void)
 	CHECK_EQ(e.qp->state, RNIC_QPS_RESET);
 	n = e.qp->qp_num;
 
-	/* RESET -> INIT: kept in software, no register traffic */
+	/* RESET -> INIT: the whole QPC with CTX_OP_WRITE (resets the device's
+	 * dynamic state; the RQ ring must be known, receives may be posted) */
 	from = f->nlog;
 	attr_init(&a);
 	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_INIT), 0);
 	CHECK_EQ(e.qp->state, RNIC_QPS_INIT);
-	CHECK_EQ(f->nlog, from);
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	for (unsigned int i = 0; i < RNIC_QPC_WORDS; i++)
+		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
+	CHECK_EQ(f->log[f->nlog - 1].off, RNIC_REG_CTX_CMD);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | n << 8);
+	w = f->qpc[n];
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_INIT);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, ACCESS), RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_LOCAL_WRITE);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, PD), e.pd->handle);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_LOG_SIZE), 4);
+	CHECK(RNIC_CTX_GET(w, QPC, SQ_BASE) >= FAKE_BUS_OFFSET);
 
-	/* INIT -> RTR: the whole QPC through the CTX window */
+	/* INIT -> INIT: CTX_OP_MODIFY keeps the dynamic state (posted receives) */
+	from = f->nlog;
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_ACCESS_FLAGS), 0);
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_MODIFY << 4 | n << 8);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_INIT);
+
+	/* INIT -> RTR: the whole QPC with CTX_OP_QP_RTR (loads rq_psn) */
+	from = f->nlog;
 	attr_rtr(&a);
 	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_RTR), 0);
 	CHECK_EQ(e.qp->state, RNIC_QPS_RTR);
@@ -607,8 +626,7 @@ static void test_modify_qp_qpc(void)
 	for (unsigned int i = 0; i < RNIC_QPC_WORDS; i++)
 		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
 	CHECK_EQ(f->log[f->nlog - 1].off, RNIC_REG_CTX_CMD);
-	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | n << 8);
-	w = f->qpc[n];
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_QP_RTR << 4 | n << 8);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RTR);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, PMTU), RNIC_IB_MTU_1024);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, IPV6), 0);
@@ -630,14 +648,17 @@ static void test_modify_qp_qpc(void)
 	CHECK_EQ(rnic_ctx_get(w, RNIC_QPC_DGID_LSB + 64, 64), 0);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_BASE) % 4096, 0);
 	CHECK(RNIC_CTX_GET(w, QPC, SQ_BASE) >= FAKE_BUS_OFFSET);
+	/* created with max_recv_wr 0: no RQ ring */
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_BASE), 0);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_LOG_SIZE), 0);
 
-	/* RTR -> RTS: the whole QPC again, now with the requester's fields */
+	/* RTR -> RTS: the whole QPC with CTX_OP_QP_RTS (loads sq_psn) */
 	from = f->nlog;
 	attr_rts(&a);
 	CHECK_EQ(rnic_modify_qp(e.qp, &a, MASK_RTS), 0);
 	CHECK_EQ(e.qp->state, RNIC_QPS_RTS);
 	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_QP_RTS << 4 | n << 8);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RTS);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_PSN), 0x654321);
 	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_PSN), 0xabcdef); /* kept from RTR */
@@ -659,12 +680,26 @@ static void test_modify_qp_qpc(void)
 	CHECK_EQ(qi.cap.max_send_wr, 16);
 	CHECK(qi.send_cq == e.cq);
 
-	/* RTS -> RTS would rewrite a live QPC: not supported yet */
+	/* RTS -> RTS: CTX_OP_MODIFY, the live QP keeps its PSNs and indices */
 	from = f->nlog;
 	memset(&a, 0, sizeof(a));
 	a.min_rnr_timer = 3;
-	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_MIN_RNR_TIMER), EOPNOTSUPP);
-	CHECK_EQ(f->nlog, from);
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_MIN_RNR_TIMER), 0);
+	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_MODIFY << 4 | n << 8);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, MIN_RNR_TIMER), 3);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RTS);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, SQ_PSN), 0x654321);
+	CHECK_EQ(e.qp->state, RNIC_QPS_RTS);
+	a.qp_state = RNIC_QPS_RTS;
+	a.qp_access_flags = RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_LOCAL_WRITE;
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS), 0);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_MODIFY << 4 | n << 8);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, ACCESS), RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_LOCAL_WRITE);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, MIN_RNR_TIMER), 3);
+	/* RTS -> RTS still refuses what the transition does not take */
+	a.sq_psn = 1;
+	CHECK_EQ(rnic_modify_qp(e.qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN), EINVAL);
 
 	/* IPv6 GID, explicit hop limit */
 	{
@@ -684,14 +719,27 @@ static void test_modify_qp_qpc(void)
 		CHECK_EQ(rnic_ctx_get(w, RNIC_QPC_DGID_LSB + 64, 64), 0xfe80000000000000ull);
 		/* rdma-core's flow-label folding: 0x12345 -> 0x2345 ^ 0x4 */
 		CHECK_EQ(RNIC_CTX_GET(w, QPC, UDP_SPORT), 0xc000 | (0x2345 ^ (0x10000 >> 14)));
-		/* to ERR: QPC written with state ERR */
+		/* to ERR: QPC written with state ERR by CTX_OP_MODIFY, then both
+		 * queues rung at their producer indices so the NIC flushes them */
+		from = f->nlog;
 		a.qp_state = RNIC_QPS_ERR;
 		CHECK_EQ(rnic_modify_qp(q2, &a, RNIC_QP_STATE), 0);
 		CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_ERR);
 		CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0x123);
-		/* to RESET: an all-zero QPC; attributes forgotten */
+		CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 3);
+		CHECK_EQ(f->log[from + RNIC_QPC_WORDS].val,
+			 RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_MODIFY << 4 | q2->qp_num << 8);
+		CHECK_EQ(f->log[from + RNIC_QPC_WORDS + 1].off, RNIC_REG_DB_SQ);
+		CHECK_EQ(f->log[from + RNIC_QPC_WORDS + 1].val, q2->qp_num << 16);
+		CHECK_EQ(f->log[from + RNIC_QPC_WORDS + 2].off, RNIC_REG_DB_RQ);
+		CHECK_EQ(f->log[from + RNIC_QPC_WORDS + 2].val, q2->qp_num << 16);
+		/* to RESET: an all-zero QPC by CTX_OP_WRITE; attributes forgotten */
+		from = f->nlog;
 		a.qp_state = RNIC_QPS_RESET;
 		CHECK_EQ(rnic_modify_qp(q2, &a, RNIC_QP_STATE), 0);
+		CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+		CHECK_EQ(f->log[f->nlog - 1].val,
+			 RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | q2->qp_num << 8);
 		CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RESET);
 		CHECK_EQ(RNIC_CTX_GET(w, QPC, DEST_QPN), 0);
 		CHECK_EQ(rnic_query_qp(q2, &q, 0, &qi), 0);
@@ -706,6 +754,7 @@ static void test_modify_qp_qpc(void)
 	CHECK_EQ(rnic_destroy_qp(e.qp), 0);
 	e.qp = NULL;
 	CHECK_EQ(f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(f->log[f->nlog - 1].val, RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | n << 8);
 	CHECK_EQ(RNIC_CTX_GET(f->qpc[n], QPC, STATE), RNIC_QPS_RESET);
 	env_down(&e);
 }
@@ -807,7 +856,9 @@ static void test_modify_qp_errors(void)
 	attr_rtr(&a);
 	EXPECT_MODIFY(MASK_RTR | RNIC_QP_ALT_PATH, EINVAL, RNIC_QPS_INIT);
 	EXPECT_MODIFY(MASK_RTR | RNIC_QP_QKEY, EINVAL, RNIC_QPS_INIT);
-	CHECK_EQ(f->nlog, from); /* none of that reached the device */
+	/* none of the refused modifies reached the device, only the two good
+	 * ones (RESET -> INIT, INIT -> INIT), one QPC write each */
+	CHECK_EQ(f->nlog - from, 2 * (RNIC_QPC_WORDS + 1));
 
 	attr_rtr(&a);
 	EXPECT_MODIFY(MASK_RTR, 0, RNIC_QPS_RTR);
@@ -887,8 +938,9 @@ static void test_create_qp_errors(void)
 	EXPECT_CREATE_EINVAL(ia.cap.max_send_wr, (1u << 15) + 1);
 	EXPECT_CREATE_EINVAL(ia.cap.max_send_sge, RNIC_MAX_SEND_SGE + 1);
 	EXPECT_CREATE_EINVAL(ia.cap.max_inline_data, RNIC_MAX_INLINE_BYTES + 1);
-	EXPECT_CREATE_EINVAL(ia.cap.max_recv_wr, 1); /* no receive queue yet */
-	EXPECT_CREATE_EINVAL(ia.cap.max_recv_sge, 1);
+	EXPECT_CREATE_EINVAL(ia.cap.max_recv_wr, (1u << 15) + 1);
+	EXPECT_CREATE_EINVAL(ia.cap.max_recv_sge, RNIC_MAX_RECV_SGE + 1);
+	EXPECT_CREATE_EINVAL(ia.srq, (void *)&ia);
 #undef EXPECT_CREATE_EINVAL
 	/* QPNs 2..15 */
 	while (n < 20 && (qps[n] = make_qp(&e, 1, 1, 0)) != NULL)
@@ -1102,6 +1154,275 @@ static void test_post_send_errors(void)
 	env_down(&e);
 }
 
+/* ------------------------------------------------------------ post_recv */
+
+static struct rnic_qp *make_qp_rq(struct env *e, uint32_t max_recv_wr, uint32_t max_recv_sge)
+{
+	struct rnic_qp_init_attr ia = {0};
+
+	ia.send_cq = e->cq;
+	ia.recv_cq = e->cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_wr = max_recv_wr;
+	ia.cap.max_recv_sge = max_recv_sge;
+	return rnic_create_qp(e->pd, &ia);
+}
+
+static struct rnic_recv_wqe *rq_ring(struct fake_nic *f, struct rnic_qp *qp)
+{
+	return fake_va(RNIC_CTX_GET(f->qpc[qp->qp_num], QPC, RQ_BASE));
+}
+
+/* The RQ ring in the QPC, the receive WQE layout, the DB_RQ doorbell. */
+static void test_post_recv_wqe(void)
+{
+	struct env e;
+	struct rnic_qp *qp;
+	struct rnic_qp_init_attr ia = {0};
+	struct rnic_qp_attr qa;
+	struct rnic_sg_entry sge[4] = {
+		{0x1000, 100, 0x101},
+		{0x2000, 0, 0x102},
+		{0x3003, 300, 0x103},
+		{0x4000, 400, 0x104},
+	};
+	struct rnic_recv_wr wr[4], *bad = NULL;
+	struct rnic_recv_wqe *rq;
+	const uint32_t *w;
+	unsigned int from, maps;
+
+	env_up(&e, 16, 8);
+	/* max_recv_wr rounded up and reported, as ibv_create_qp does */
+	ia.send_cq = e.cq;
+	ia.recv_cq = e.cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 5;
+	ia.cap.max_recv_sge = RNIC_MAX_RECV_SGE;
+	maps = e.f->nmaps;
+	qp = rnic_create_qp(e.pd, &ia);
+	CHECK(qp != NULL);
+	if (!qp)
+		return;
+	CHECK_EQ(ia.cap.max_recv_wr, 8);
+	CHECK_EQ(ia.cap.max_recv_sge, RNIC_MAX_RECV_SGE);
+	CHECK_EQ(e.f->nmaps - maps, 2); /* SQ and RQ rings */
+	CHECK_EQ(rnic_query_qp(qp, &qa, 0, &ia), 0);
+	CHECK_EQ(qa.cap.max_recv_wr, 8);
+
+	/* RESET: refused, nothing written */
+	memset(wr, 0, sizeof(wr));
+	wr[0].wr_id = 0xb0;
+	wr[0].sg_list = sge;
+	wr[0].num_sge = 1;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_recv(qp, wr, &bad), EINVAL);
+	CHECK(bad == &wr[0]);
+	CHECK_EQ(e.f->nlog, from);
+
+	/* INIT: the QPC names the ring; receives may be posted */
+	attr_init(&qa);
+	CHECK_EQ(rnic_modify_qp(qp, &qa, MASK_INIT), 0);
+	w = e.f->qpc[qp->qp_num];
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, RQ_LOG_SIZE), 3);
+	CHECK(RNIC_CTX_GET(w, QPC, RQ_BASE) >= FAKE_BUS_OFFSET);
+	CHECK_EQ((RNIC_CTX_GET(w, QPC, RQ_BASE) - FAKE_BUS_OFFSET) % 4096, 0);
+	CHECK(RNIC_CTX_GET(w, QPC, RQ_BASE) != RNIC_CTX_GET(w, QPC, SQ_BASE));
+	rq = rq_ring(e.f, qp);
+
+	/* 0: one SGE, 1: four SGEs (one zero-length), 2: none, 3: three */
+	wr[0].next = &wr[1];
+	wr[1].wr_id = 0xb1;
+	wr[1].next = &wr[2];
+	wr[1].sg_list = sge;
+	wr[1].num_sge = 4;
+	wr[2].wr_id = 0xb2;
+	wr[2].next = &wr[3];
+	wr[3].wr_id = 0xb3;
+	wr[3].sg_list = &sge[1];
+	wr[3].num_sge = 3;
+	from = e.f->nlog;
+	bad = NULL;
+	CHECK_EQ(rnic_post_recv(qp, wr, &bad), 0);
+	CHECK(bad == NULL);
+	/* one doorbell for the list: DB_RQ {QPN, PI = 4} */
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_RQ);
+	CHECK_EQ(e.f->log[from].val, qp->qp_num << 16 | 4);
+
+	CHECK_EQ(rq[0].sge[0].addr, 0x1000);
+	CHECK_EQ(rq[0].sge[0].length, 100);
+	CHECK_EQ(rq[0].sge[0].lkey, 0x101);
+	CHECK_EQ(rq[0].sge[1].lkey, RNIC_INVALID_LKEY); /* ends the list */
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(rq[1].sge[i].addr, sge[i].addr);
+		CHECK_EQ(rq[1].sge[i].length, sge[i].length);
+		CHECK_EQ(rq[1].sge[i].lkey, sge[i].lkey);
+	}
+	CHECK_EQ(rq[2].sge[0].lkey, RNIC_INVALID_LKEY);
+	CHECK_EQ(rq[3].sge[0].addr, 0x2000);
+	CHECK_EQ(rq[3].sge[2].addr, 0x4000);
+	CHECK_EQ(rq[3].sge[2].lkey, 0x104);
+	CHECK_EQ(rq[3].sge[3].lkey, RNIC_INVALID_LKEY);
+	/* the raw bytes: little-endian at the documented offsets */
+	{
+		const uint8_t *b = (const uint8_t *)&rq[3];
+
+		CHECK_EQ(b[16 + 0], 0x03);
+		CHECK_EQ(b[16 + 1], 0x30);
+		CHECK_EQ(b[16 + 8], 300 & 0xff);
+		CHECK_EQ(b[16 + 9], 300 >> 8);
+		CHECK_EQ(b[16 + 12], 0x03);
+		CHECK_EQ(b[48 + 12], 0xff);
+		CHECK_EQ(b[48 + 15], 0xff);
+	}
+
+	/* RTR, RTS: still posting; the producer index runs on */
+	attr_rtr(&qa);
+	CHECK_EQ(rnic_modify_qp(qp, &qa, MASK_RTR), 0);
+	wr[2].next = NULL;
+	CHECK_EQ(rnic_post_recv(qp, &wr[2], &bad), 0);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, qp->qp_num << 16 | 5);
+	CHECK_EQ(rq[4].sge[0].lkey, RNIC_INVALID_LKEY);
+	attr_rts(&qa);
+	CHECK_EQ(rnic_modify_qp(qp, &qa, MASK_RTS), 0);
+	CHECK_EQ(rnic_post_recv(qp, &wr[2], &bad), 0);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, qp->qp_num << 16 | 6);
+
+	/* ERR: QPC, then DB_SQ {QPN, 0} and DB_RQ {QPN, 6}; posting still allowed */
+	from = e.f->nlog;
+	qa.qp_state = RNIC_QPS_ERR;
+	CHECK_EQ(rnic_modify_qp(qp, &qa, RNIC_QP_STATE), 0);
+	CHECK_EQ(e.f->nlog - from, RNIC_QPC_WORDS + 3);
+	CHECK_EQ(e.f->log[e.f->nlog - 2].off, RNIC_REG_DB_SQ);
+	CHECK_EQ(e.f->log[e.f->nlog - 2].val, qp->qp_num << 16);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].off, RNIC_REG_DB_RQ);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, qp->qp_num << 16 | 6);
+	CHECK_EQ(rnic_post_recv(qp, &wr[2], &bad), 0);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, qp->qp_num << 16 | 7);
+
+	/* RESET empties the ring: the producer index starts again at 0 */
+	qa.qp_state = RNIC_QPS_RESET;
+	CHECK_EQ(rnic_modify_qp(qp, &qa, RNIC_QP_STATE), 0);
+	CHECK_EQ(rnic_post_recv(qp, &wr[2], &bad), EINVAL);
+	attr_init(&qa);
+	CHECK_EQ(rnic_modify_qp(qp, &qa, MASK_INIT), 0);
+	CHECK_EQ(rnic_post_recv(qp, &wr[2], &bad), 0);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, qp->qp_num << 16 | 1);
+	CHECK_EQ(rq[0].sge[0].lkey, RNIC_INVALID_LKEY); /* the new one, in slot 0 */
+	CHECK_EQ(rq[1].sge[0].lkey, 0);                 /* old entries cleared */
+	CHECK_EQ(rq[1].sge[0].addr, 0);
+
+	/* destroy of an INIT QP: the device knows it, a RESET QPC */
+	from = e.f->nlog;
+	maps = e.f->nunmaps;
+	CHECK_EQ(rnic_destroy_qp(qp), 0);
+	CHECK_EQ(e.f->nlog - from, RNIC_QPC_WORDS + 1);
+	CHECK_EQ(RNIC_CTX_GET(w, QPC, STATE), RNIC_QPS_RESET);
+	CHECK_EQ(e.f->nunmaps - maps, 2);
+	env_down(&e);
+}
+
+static void test_post_recv_errors(void)
+{
+	struct env e;
+	struct rnic_qp *qp, *norq;
+	struct rnic_sg_entry sge[3] = {{0x1000, 8, 1}, {0x2000, 8, 1}, {0x3000, 8, 1}};
+	struct rnic_recv_wr wr[6], *bad;
+	struct rnic_qp_attr qa;
+	unsigned int from;
+
+	env_up(&e, 16, 8);
+	qp = make_qp_rq(&e, 4, 2); /* 4 RQ entries, 2 SGEs */
+	CHECK(qp != NULL);
+	if (!qp)
+		return;
+	attr_init(&qa);
+	CHECK_EQ(rnic_modify_qp(qp, &qa, MASK_INIT), 0);
+	memset(wr, 0, sizeof(wr));
+	for (int i = 0; i < 6; i++) {
+		wr[i].wr_id = 200 + (uint64_t)i;
+		wr[i].next = i < 5 ? &wr[i + 1] : NULL;
+		wr[i].sg_list = sge;
+		wr[i].num_sge = 1;
+	}
+
+	/* num_sge over max_recv_sge on the second WR: the first is posted and
+	 * rung, bad_wr is the second */
+	wr[1].num_sge = 3;
+	from = e.f->nlog;
+	bad = NULL;
+	CHECK_EQ(rnic_post_recv(qp, wr, &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_RQ);
+	CHECK_EQ(e.f->log[from].val, qp->qp_num << 16 | 1);
+
+	/* other bad WRs: EINVAL, bad_wr set, nothing posted or rung */
+	from = e.f->nlog;
+	wr[1].next = NULL;
+	wr[1].num_sge = -1;
+	bad = NULL;
+	CHECK_EQ(rnic_post_recv(qp, &wr[1], &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	wr[1].num_sge = 1;
+	wr[1].sg_list = NULL;
+	bad = NULL;
+	CHECK_EQ(rnic_post_recv(qp, &wr[1], &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	CHECK_EQ(e.f->nlog, from);
+	wr[1].sg_list = sge;
+	wr[1].next = &wr[2];
+	bad = NULL;
+	CHECK_EQ(rnic_post_recv(NULL, &wr[1], &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	CHECK_EQ(rnic_post_recv(qp, NULL, &bad), 0); /* an empty list posts nothing */
+	CHECK_EQ(e.f->nlog, from);
+
+	/* RQ overflow: 1 outstanding + 5 more into 4 entries: 3 posted and
+	 * rung, then ENOMEM at the 4th of the list (as libibverbs providers) */
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_recv(qp, &wr[1], &bad), ENOMEM);
+	CHECK(bad == &wr[4]);
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].val, qp->qp_num << 16 | 4);
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_recv(qp, &wr[5], &bad), ENOMEM);
+	CHECK(bad == &wr[5]);
+	CHECK_EQ(e.f->nlog, from);
+
+	/* a QP without an RQ (max_recv_wr 0) is always full */
+	norq = make_qp_rq(&e, 0, 0);
+	CHECK(norq != NULL);
+	if (norq) {
+		attr_init(&qa);
+		CHECK_EQ(rnic_modify_qp(norq, &qa, MASK_INIT), 0);
+		CHECK_EQ(RNIC_CTX_GET(e.f->qpc[norq->qp_num], QPC, RQ_BASE), 0);
+		wr[5].num_sge = 0;
+		from = e.f->nlog;
+		CHECK_EQ(rnic_post_recv(norq, &wr[5], &bad), ENOMEM);
+		CHECK(bad == &wr[5]);
+		CHECK_EQ(e.f->nlog, from);
+		/* max_recv_sge 0 allows only SGE-less receives */
+		CHECK_EQ(rnic_destroy_qp(norq), 0);
+	}
+	norq = make_qp_rq(&e, 2, 0);
+	CHECK(norq != NULL);
+	if (norq) {
+		attr_init(&qa);
+		CHECK_EQ(rnic_modify_qp(norq, &qa, MASK_INIT), 0);
+		wr[5].num_sge = 1;
+		CHECK_EQ(rnic_post_recv(norq, &wr[5], &bad), EINVAL);
+		wr[5].num_sge = 0;
+		CHECK_EQ(rnic_post_recv(norq, &wr[5], &bad), 0);
+		CHECK_EQ(rnic_destroy_qp(norq), 0);
+	}
+	CHECK_EQ(rnic_destroy_qp(qp), 0);
+	env_down(&e);
+}
+
 /* ------------------------------------------------------------ poll_cq */
 
 static void post_n(struct env *e, int n, uint64_t first_id, unsigned int flags)
@@ -1233,6 +1554,199 @@ static void test_poll_cq_partial(void)
 	env_down(&e);
 }
 
+/* A receive CQE as the device writes it: body, then the owner byte. */
+static void nic_write_recv_cqe(struct fake_nic *f, struct rnic_cq *cq, uint32_t pi, uint32_t qpn,
+			       uint16_t counter, uint8_t opcode, uint8_t status, uint32_t byte_len,
+			       const uint8_t imm[4], uint8_t flags)
+{
+	uint32_t log = (uint32_t)RNIC_CTX_GET(f->cqc[cq->handle], CQC, LOG_SIZE);
+	struct rnic_cqe *e = &cq_ring(f, cq)[pi & ((1u << log) - 1)];
+
+	memset(e, 0, sizeof(*e) - 1);
+	e->qpn = qpn;
+	e->wqe_counter = counter;
+	e->opcode = opcode;
+	e->status = status;
+	e->byte_len = byte_len;
+	if (imm)
+		memcpy(&e->imm_data, imm, 4);
+	e->src_qp = 0x123;
+	e->wc_flags = flags;
+	e->owner = (uint8_t)(((pi >> log) & 1) ^ 1);
+}
+
+static void post_recv_n(struct rnic_qp *qp, int n, uint64_t first_id)
+{
+	struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+	struct rnic_recv_wr wr = {0}, *bad = NULL;
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	for (int i = 0; i < n; i++) {
+		wr.wr_id = first_id + (uint64_t)i;
+		CHECK_EQ(rnic_post_recv(qp, &wr, &bad), 0);
+	}
+}
+
+/* Receive completions: routed to the RQ by the RNIC_WC_RECV opcode bit,
+ * every field copied, one RQ entry consumed each, in order. */
+static void test_poll_cq_recv(void)
+{
+	static const uint8_t imm[4] = {0x11, 0x22, 0x33, 0x44};
+	struct env e;
+	struct rnic_qp *qp, *split;
+	struct rnic_cq *rcq;
+	struct rnic_qp_init_attr ia = {0};
+	struct rnic_wc wc[8];
+	uint32_t pi = 0, rpi = 0, qpn;
+	uint32_t be_imm;
+
+	memcpy(&be_imm, imm, 4);
+	env_up(&e, 16, 8);
+	qp = make_qp_rq(&e, 8, 1);
+	CHECK(qp != NULL);
+	if (!qp)
+		return;
+	CHECK_EQ(qp_to_rts(qp), 0);
+	qpn = qp->qp_num;
+
+	/* SEND, SEND with immediate, WRITE with immediate */
+	post_recv_n(qp, 3, 300);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 0, RNIC_WC_RECV, RNIC_WC_SUCCESS, 77, NULL, 0);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 1, RNIC_WC_RECV, RNIC_WC_SUCCESS, 0, imm,
+			   RNIC_WC_FLAG_WITH_IMM);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 2, RNIC_WC_RECV_RDMA_WITH_IMM, RNIC_WC_SUCCESS,
+			   4096, imm, RNIC_WC_FLAG_WITH_IMM);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 3);
+	CHECK_EQ(wc[0].wr_id, 300);
+	CHECK_EQ(wc[0].opcode, RNIC_WC_RECV);
+	CHECK_EQ(wc[0].status, RNIC_WC_SUCCESS);
+	CHECK_EQ(wc[0].byte_len, 77);
+	CHECK_EQ(wc[0].qp_num, qpn);
+	CHECK_EQ(wc[0].src_qp, 0x123);
+	CHECK_EQ(wc[0].wc_flags, 0);
+	CHECK_EQ(wc[0].imm_data, 0);
+	CHECK_EQ(wc[1].wr_id, 301);
+	CHECK_EQ(wc[1].opcode, RNIC_WC_RECV);
+	CHECK_EQ(wc[1].byte_len, 0);
+	CHECK_EQ(wc[1].wc_flags, RNIC_WC_WITH_IMM);
+	CHECK_EQ(wc[1].imm_data, be_imm); /* network order, unchanged */
+	CHECK(memcmp(&wc[1].imm_data, imm, 4) == 0);
+	CHECK_EQ(wc[2].wr_id, 302);
+	CHECK_EQ(wc[2].opcode, RNIC_WC_RECV_RDMA_WITH_IMM);
+	CHECK_EQ(wc[2].byte_len, 4096);
+	CHECK_EQ(wc[2].wc_flags, RNIC_WC_WITH_IMM);
+	CHECK_EQ(wc[2].imm_data, be_imm);
+
+	/* send and receive completions of one QP mixed on one CQ */
+	{
+		struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+		struct rnic_send_wr swr = {.wr_id = 900, .sg_list = &sge, .num_sge = 1,
+					   .opcode = RNIC_WR_SEND, .send_flags = RNIC_SEND_SIGNALED};
+		struct rnic_send_wr *sbad;
+
+		CHECK_EQ(rnic_post_send(qp, &swr, &sbad), 0);
+		post_recv_n(qp, 2, 303);
+		nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 3, RNIC_WC_RECV, RNIC_WC_SUCCESS, 5, NULL, 0);
+		nic_write_recv_cqe(e.f, e.cq, pi, qpn, 0, RNIC_WC_SEND, RNIC_WC_SUCCESS, 64, NULL, 0);
+		pi++;
+		nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 4, RNIC_WC_RECV, RNIC_WC_SUCCESS, 6, NULL, 0);
+		CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 3);
+		CHECK_EQ(wc[0].wr_id, 303);
+		CHECK_EQ(wc[1].wr_id, 900);
+		CHECK_EQ(wc[1].opcode, RNIC_WC_SEND);
+		CHECK_EQ(wc[2].wr_id, 304);
+		CHECK_EQ(wc[2].byte_len, 6);
+	}
+
+	/* a receive CQE that names another RQ entry than the oldest: -EIO,
+	 * consumed; the right one is then taken */
+	post_recv_n(qp, 1, 305);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 6, RNIC_WC_RECV, RNIC_WC_SUCCESS, 1, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+	/* nothing outstanding is a receive CQE too many */
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 5, RNIC_WC_RECV, RNIC_WC_SUCCESS, 1, NULL, 0);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, 6, RNIC_WC_RECV, RNIC_WC_SUCCESS, 1, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 305);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+	/* a receive CQE of a QP without an RQ */
+	nic_write_recv_cqe(e.f, e.cq, pi++, e.qp->qp_num, 0, RNIC_WC_RECV, RNIC_WC_SUCCESS, 1,
+			   NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+
+	/* the RQ slots come back: many passes over the 8-entry ring and over
+	 * the 16-bit wqe_counter */
+	{
+		int ok = 1;
+
+		for (uint32_t i = 6; i < 70000 + 6; i++) {
+			struct rnic_sg_entry sge = {0x1000, 64, 0x100};
+			struct rnic_recv_wr wr = {.wr_id = 1000000 + i, .sg_list = &sge, .num_sge = 1};
+			struct rnic_recv_wr *bad;
+
+			ok &= rnic_post_recv(qp, &wr, &bad) == 0;
+			nic_write_recv_cqe(e.f, e.cq, pi++, qpn, (uint16_t)i, RNIC_WC_RECV,
+					   RNIC_WC_SUCCESS, i, NULL, 0);
+			ok &= rnic_poll_cq(e.cq, 8, wc) == 1 && wc[0].wr_id == 1000000 + i &&
+			      wc[0].byte_len == i;
+		}
+		CHECK(ok);
+	}
+
+	/* an error: LOC_LEN_ERR moves the QP to ERR, the rest flush as WC_RECV */
+	post_recv_n(qp, 3, 400);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, (uint16_t)70006, RNIC_WC_RECV, RNIC_WC_LOC_LEN_ERR, 0,
+			   NULL, 0);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, (uint16_t)70007, RNIC_WC_RECV, RNIC_WC_WR_FLUSH_ERR,
+			   0, NULL, 0);
+	nic_write_recv_cqe(e.f, e.cq, pi++, qpn, (uint16_t)70008, RNIC_WC_RECV, RNIC_WC_WR_FLUSH_ERR,
+			   0, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), 3);
+	CHECK_EQ(wc[0].wr_id, 400);
+	CHECK_EQ(wc[0].status, RNIC_WC_LOC_LEN_ERR);
+	CHECK_EQ(wc[1].wr_id, 401);
+	CHECK_EQ(wc[1].status, RNIC_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].opcode, RNIC_WC_RECV);
+	CHECK_EQ(wc[2].wr_id, 402);
+	CHECK_EQ(qp->state, RNIC_QPS_ERR);
+	CHECK_EQ(rnic_destroy_qp(qp), 0);
+
+	/* separate send and receive CQs: each CQE must come on the right one */
+	rcq = rnic_create_cq(e.ctx, 4);
+	ia.send_cq = e.cq;
+	ia.recv_cq = rcq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_recv_sge = 1;
+	split = rnic_create_qp(e.pd, &ia);
+	CHECK(rcq && split);
+	if (rcq && split) {
+		CHECK_EQ(qp_to_rts(split), 0);
+		CHECK_EQ(RNIC_CTX_GET(e.f->qpc[split->qp_num], QPC, RECV_CQN), rcq->handle);
+		post_recv_n(split, 2, 500);
+		/* on the send CQ: not this CQ's receive */
+		nic_write_recv_cqe(e.f, e.cq, pi++, split->qp_num, 0, RNIC_WC_RECV, RNIC_WC_SUCCESS,
+				   1, NULL, 0);
+		CHECK_EQ(rnic_poll_cq(e.cq, 8, wc), -EIO);
+		nic_write_recv_cqe(e.f, rcq, rpi++, split->qp_num, 0, RNIC_WC_RECV, RNIC_WC_SUCCESS,
+				   1, NULL, 0);
+		CHECK_EQ(rnic_poll_cq(rcq, 8, wc), 1);
+		CHECK_EQ(wc[0].wr_id, 500);
+		/* a send CQE on the receive CQ */
+		nic_write_recv_cqe(e.f, rcq, rpi++, split->qp_num, 0, RNIC_WC_SEND, RNIC_WC_SUCCESS,
+				   1, NULL, 0);
+		CHECK_EQ(rnic_poll_cq(rcq, 8, wc), -EIO);
+		CHECK_EQ(rnic_destroy_cq(rcq), EBUSY);
+		CHECK_EQ(rnic_destroy_qp(split), 0);
+	}
+	if (rcq)
+		CHECK_EQ(rnic_destroy_cq(rcq), 0);
+	env_down(&e);
+}
+
 /* sq_sig_all: every WQE signaled whatever its flags. */
 static void test_sq_sig_all(void)
 {
@@ -1274,7 +1788,10 @@ int main(void)
 	test_create_qp_errors();
 	test_post_send_wqe();
 	test_post_send_errors();
+	test_post_recv_wqe();
+	test_post_recv_errors();
 	test_poll_cq();
+	test_poll_cq_recv();
 	test_poll_cq_partial();
 	test_sq_sig_all();
 	test_strings();

@@ -132,11 +132,11 @@ struct rnic_cq {
 };
 
 struct rnic_qp_cap {
-	uint32_t max_send_wr;
-	uint32_t max_recv_wr;    /* must be 0: no receive queue yet */
-	uint32_t max_send_sge;
-	uint32_t max_recv_sge;   /* must be 0: no receive queue yet */
-	uint32_t max_inline_data;
+	uint32_t max_send_wr;    /* 1..32768; rounded up to a power of two */
+	uint32_t max_recv_wr;    /* 0..32768; rounded up to a power of two; 0: no RQ ring */
+	uint32_t max_send_sge;   /* 0..RNIC_MAX_SEND_SGE */
+	uint32_t max_recv_sge;   /* 0..RNIC_MAX_RECV_SGE */
+	uint32_t max_inline_data; /* 0..RNIC_MAX_INLINE_BYTES */
 };
 
 struct rnic_qp_init_attr {
@@ -233,6 +233,17 @@ struct rnic_send_wr {
 	} wr;
 };
 
+/* struct ibv_recv_wr: one receive buffer, scattered over num_sge SGEs. */
+struct rnic_recv_wr {
+	uint64_t wr_id;
+	struct rnic_recv_wr *next;
+	struct rnic_sg_entry *sg_list;
+	int num_sge;             /* 0..the QP's cap.max_recv_sge */
+};
+
+/* struct ibv_wc. For a receive completion (opcode RNIC_WC_RECV or
+ * RNIC_WC_RECV_RDMA_WITH_IMM) wr_id is the receive WR's, byte_len the bytes
+ * the message carried and src_qp the sending QP. */
 struct rnic_wc {
 	uint64_t wr_id;
 	uint32_t status;         /* RNIC_WC_* status (enum ibv_wc_status) */
@@ -270,6 +281,9 @@ int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 		  struct rnic_qp_init_attr *init_attr);
 int rnic_destroy_qp(struct rnic_qp *qp);
 int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr);
+/* Post receive buffers to the QP's RQ; allowed in every state but RESET
+ * (in ERR the device flushes them with RNIC_WC_WR_FLUSH_ERR). */
+int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv_wr **bad_wr);
 
 /* Port 1 addressing. A GID table entry is an IPv6 address or an IPv4-mapped
  * one (::ffff:a.b.c.d, made by rnic_gid_from_ipv4); a QP whose dgid is
