@@ -3,6 +3,7 @@
 #
 #   build/bin/rnic-demo   two NICs, 1 MiB RDMA WRITE, cycles/us/Gb/s, pcap
 #   build/bin/rnic-e2e    end-to-end WRITE tests (ASan/UBSan on our C code)
+#   build/bin/rnic-e2e-send  end-to-end SEND/RECV tests (ASan/UBSan on our C code)
 #   build/bin/rnic-bench  WRITE goodput table + build/bench/results.json
 
 TOOLS_DIR := $(ROOT)/host/tools
@@ -10,6 +11,7 @@ TOOLS_BUILD := $(BUILD)/tools
 TOOLS_CFLAGS := $(CFLAGS_COMMON) -I$(ROOT)/sim/include -I$(TOOLS_DIR)
 DEMO_BIN := $(BUILD)/bin/rnic-demo
 E2E_BIN := $(BUILD)/bin/rnic-e2e
+E2E_SEND_BIN := $(BUILD)/bin/rnic-e2e-send
 BENCH_BIN := $(BUILD)/bin/rnic-bench
 
 $(TOOLS_BUILD)/obj/%.o: $(TOOLS_DIR)/%.c
@@ -21,6 +23,10 @@ $(TOOLS_BUILD)/obj-san/%.o: $(TOOLS_DIR)/%.c
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
 $(TOOLS_BUILD)/obj-san/e2e_write.o: $(ROOT)/tests/e2e/e2e_write.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/e2e_send.o: $(ROOT)/tests/e2e/e2e_send.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
@@ -36,14 +42,19 @@ $(E2E_BIN): $(TOOLS_BUILD)/obj-san/e2e_write.o $(TOOLS_BUILD)/obj-san/sim_pair.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
+$(E2E_SEND_BIN): $(TOOLS_BUILD)/obj-san/e2e_send.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
 -include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
 
-.PHONY: rnic-demo rnic-e2e rnic-bench
+.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-bench
 rnic-demo: $(DEMO_BIN)
 rnic-e2e: $(E2E_BIN)
+rnic-e2e-send: $(E2E_SEND_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(DEMO_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(DEMO_BIN)
 
 # the main job: build everything and run the demo
 sim: deps

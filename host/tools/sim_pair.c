@@ -14,6 +14,10 @@ void sim_pair_default_opts(struct sim_pair_opts *o)
 	o->psn[1] = 0x2000;
 	o->cqe = 1024;
 	o->max_send_wr = 256;
+	o->max_recv_wr = 0;
+	o->max_recv_sge = 0;
+	o->rnr_retry = 7;
+	o->min_rnr_timer = 12;
 }
 
 static int fail(const char *what, int err)
@@ -43,7 +47,7 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	a.dest_qp_num = peer_qp->qp_num;
 	a.rq_psn = rq_psn;
 	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
+	a.min_rnr_timer = o->min_rnr_timer;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.dgid = peer->gid;
@@ -60,7 +64,7 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	a.sq_psn = sq_psn;
 	a.timeout = 14;
 	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.rnr_retry = o->rnr_retry;
 	a.max_rd_atomic = 1;
 	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT |
 					 RNIC_QP_RNR_RETRY | RNIC_QP_MAX_QP_RD_ATOMIC);
@@ -106,6 +110,9 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 			ia.qp_type = RNIC_QPT_RC;
 			ia.cap.max_send_wr = (uint32_t)o->max_send_wr;
 			ia.cap.max_send_sge = RNIC_MAX_SEND_SGE;
+			ia.cap.max_recv_wr = (uint32_t)o->max_recv_wr;
+			ia.cap.max_recv_sge = (uint32_t)o->max_recv_sge;
+			ia.cap.max_inline_data = RNIC_MAX_INLINE_BYTES;
 			sd->qp[i] = rnic_create_qp(sd->pd, &ia);
 			if (!sd->qp[i])
 				return fail("create_qp", errno);

@@ -31,6 +31,10 @@ struct sim_pair_opts {
 	uint32_t psn[2];    /* first send PSN of each side's QPs (QP i adds i) */
 	int cqe;            /* CQ entries per side */
 	int max_send_wr;
+	int max_recv_wr;    /* RQ entries per QP (0: no receive queue) */
+	int max_recv_sge;   /* 0..RNIC_MAX_RECV_SGE */
+	uint8_t rnr_retry;  /* RNR retries of every QP (7 = infinite) */
+	uint8_t min_rnr_timer; /* RNR NAK timer code every QP's responder sends */
 };
 
 void sim_pair_default_opts(struct sim_pair_opts *o);
