@@ -47,6 +47,7 @@ clean:
 -include $(ROOT)/host/rules.mk
 -include $(ROOT)/firmware/rules.mk
 -include $(ROOT)/tests/rules.mk
+-include $(ROOT)/model/rules.mk
 
 # `make test` builds what the registered tests need, then runs them.
 test: deps
