@@ -3,30 +3,45 @@
 `default_nettype none
 
 /*
- * Requester completion engine.
+ * Requester completion engine: acknowledgements, retries, timers.
  *
- * An ACK whose PSN lies between the last acknowledged PSN and the last PSN
+ * An ACK whose PSN lies between the last acknowledged PSN and the highest PSN
  * sent acknowledges every packet up to it; the engine then walks the QP's
  * in-flight WQEs from the oldest and retires each whose last PSN is covered,
- * asking for a CQE when the WQE was signaled. A NAK acknowledges the packets
- * before its PSN, ends the WQE holding that PSN with the status its syndrome
- * names (IBTA Table 43 -> ibv_wc_status) and puts the QP in the error state;
- * every later WQE then completes with WR_FLUSH_ERR. A record the requester
- * wrote with an error status (local check failed, flush) retires in order
- * behind the WQEs before it. Retiring frees the in-flight window, so the QP is
- * kicked back into the scheduler. When a QP enters the error state here, an
- * error event tells the responder, which flushes the QP's receive queue.
+ * asking for a CQE when the WQE was signaled. Forward progress refills the
+ * retry counters and restarts the ACK timer.
  *
- * A PSN sequence error NAK or RNR NAK ends the WQE with RETRY_EXC_ERR /
- * RNR_RETRY_EXC_ERR: retransmission is not implemented yet.
+ * Go-back-N (IBTA 9.7.5.2): a PSN sequence error NAK, or the local ACK timer
+ * running out (4.096 us * 2^timeout without progress while packets are
+ * outstanding), asks the requester to restart at the first unacknowledged
+ * PSN (a "rewind": the requester re-reads the WQE and its payload from host
+ * memory and resumes mid-message if need be) and uses one of retry_cnt; an
+ * RNR NAK waits the RNR timer the NAK carries (IBTA Table 45), then rewinds,
+ * using one of rnr_retry (7: forever). A NAK or timeout with no retries left
+ * ends the WQE holding the PSN with RETRY_EXC_ERR / RNR_RETRY_EXC_ERR.
+ *
+ * Other NAKs acknowledge the packets before their PSN, end the WQE holding
+ * that PSN with the status the syndrome names (IBTA Table 43 -> ibv_wc_status)
+ * and put the QP in the error state; every later WQE then completes with
+ * WR_FLUSH_ERR. A record the requester wrote with an error status (local check
+ * failed, flush) retires in order behind the WQEs before it. Retiring frees
+ * the in-flight window, so the QP is kicked back into the scheduler. When a
+ * QP enters the error state here, an error event tells the responder, which
+ * flushes the QP's receive queue.
+ *
+ * Timers: one deadline check per cycle, sweeping the QPs round robin, so a
+ * timer fires at most 2^QPN_WIDTH cycles late (4 us at 1024 QPs, 250 MHz).
  */
 module rnic_compl #(
     parameter int QPN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
-    parameter int INF_BITS = 113
+    parameter int INF_BITS = 113,
+    parameter int CLOCK_MHZ = rnic_pkg::CLOCK_MHZ
 ) (
     input  wire logic                               clk,
     input  wire logic                               rst,
+
+    input  wire logic [47:0]                        now,
 
     // ACK / NAK headers from the receive dispatcher
     input  wire logic                               s_ack_valid,
@@ -39,13 +54,23 @@ module rnic_compl #(
     input  wire logic                               s_local_valid,
     output      logic                               s_local_ready,
     input  wire logic [QPN_WIDTH-1:0]               s_local_qpn,
+    input  wire logic                               s_local_force,  // the QP is in error
 
-    // requester state
-    output      logic [QPN_WIDTH-1:0]               ci_rd_qpn,
-    input  wire logic [15:0]                        ci_rd_idx,
-    input  wire logic [23:0]                        ci_rd_next_psn,
+    // requester state: highest WQE index and PSN sent (two ports), and when
+    // the requester last sent into an idle window
+    output      logic [QPN_WIDTH-1:0]               hi_rd_qpn,
+    input  wire logic [15:0]                        hi_rd_idx,
+    input  wire logic [23:0]                        hi_rd_psn,
+    output      logic [QPN_WIDTH-1:0]               hi2_rd_qpn,
+    input  wire logic [15:0]                        hi2_rd_idx,
+    input  wire logic [47:0]                        hi2_rd_sent_time,
+
+    // this engine's state, read by the requester
     input  wire logic [QPN_WIDTH-1:0]               una_rd_qpn,
     output      logic [15:0]                        una_rd_idx,
+    output      logic [23:0]                        una_rd_acked_psn,
+    output      logic [1:0]                         una_rd_rewind,
+    output      logic                               una_rd_rnr_wait,
     input  wire logic [QPN_WIDTH-1:0]               err_rd_qpn,
     output      logic                               err_rd_val,
     input  wire logic [QPN_WIDTH-1:0]               err2_rd_qpn,
@@ -56,10 +81,16 @@ module rnic_compl #(
     output      logic [QPN_WIDTH+INFLIGHT_LOG2-1:0] inf_rd_addr,
     input  wire logic [INF_BITS-1:0]                inf_rd_data,
 
+    // QP context writes: CTX_OP_WRITE resets, QP_RTS loads the send PSN,
+    // every write refreshes the retry parameters
     input  wire logic                               qp_reset_valid,
     input  wire logic                               qp_rts_valid,
+    input  wire logic                               qp_cfg_valid,
     input  wire logic [QPN_WIDTH-1:0]               qp_reset_qpn,
     input  wire logic [23:0]                        qp_reset_sq_psn,
+    input  wire logic [2:0]                         qp_cfg_retry_cnt,
+    input  wire logic [2:0]                         qp_cfg_rnr_retry,
+    input  wire logic [4:0]                         qp_cfg_timeout,
 
     // CQE requests
     output      logic                               m_cqe_valid,
@@ -82,7 +113,10 @@ module rnic_compl #(
     output      logic [QPN_WIDTH-1:0]               m_kick_qpn,
 
     output      logic                               stat_rx_ack,
-    output      logic                               stat_rx_nak
+    output      logic                               stat_rx_nak,
+    output      logic                               stat_rx_rnr,
+    output      logic                               stat_retry,
+    output      logic                               stat_timeout
 );
 
     localparam int NUM_QPS = 2 ** QPN_WIDTH;
@@ -101,23 +135,95 @@ module rnic_compl #(
         psn_le = d < 24'h800000;
     endfunction
 
+    // ns -> cycles at the stated clock
+    function automatic logic [47:0] ns_cycles(input logic [47:0] ns);
+        ns_cycles = ns * 48'(CLOCK_MHZ) / 48'd1000;
+    endfunction
+
+    // IBTA Table 45
+    function automatic logic [31:0] rnr_ns(input logic [4:0] code);
+        case (code)
+            5'd0: rnr_ns = rnic_pkg::RNR_TIMER_0_NS;     5'd1: rnr_ns = rnic_pkg::RNR_TIMER_1_NS;
+            5'd2: rnr_ns = rnic_pkg::RNR_TIMER_2_NS;     5'd3: rnr_ns = rnic_pkg::RNR_TIMER_3_NS;
+            5'd4: rnr_ns = rnic_pkg::RNR_TIMER_4_NS;     5'd5: rnr_ns = rnic_pkg::RNR_TIMER_5_NS;
+            5'd6: rnr_ns = rnic_pkg::RNR_TIMER_6_NS;     5'd7: rnr_ns = rnic_pkg::RNR_TIMER_7_NS;
+            5'd8: rnr_ns = rnic_pkg::RNR_TIMER_8_NS;     5'd9: rnr_ns = rnic_pkg::RNR_TIMER_9_NS;
+            5'd10: rnr_ns = rnic_pkg::RNR_TIMER_10_NS;   5'd11: rnr_ns = rnic_pkg::RNR_TIMER_11_NS;
+            5'd12: rnr_ns = rnic_pkg::RNR_TIMER_12_NS;   5'd13: rnr_ns = rnic_pkg::RNR_TIMER_13_NS;
+            5'd14: rnr_ns = rnic_pkg::RNR_TIMER_14_NS;   5'd15: rnr_ns = rnic_pkg::RNR_TIMER_15_NS;
+            5'd16: rnr_ns = rnic_pkg::RNR_TIMER_16_NS;   5'd17: rnr_ns = rnic_pkg::RNR_TIMER_17_NS;
+            5'd18: rnr_ns = rnic_pkg::RNR_TIMER_18_NS;   5'd19: rnr_ns = rnic_pkg::RNR_TIMER_19_NS;
+            5'd20: rnr_ns = rnic_pkg::RNR_TIMER_20_NS;   5'd21: rnr_ns = rnic_pkg::RNR_TIMER_21_NS;
+            5'd22: rnr_ns = rnic_pkg::RNR_TIMER_22_NS;   5'd23: rnr_ns = rnic_pkg::RNR_TIMER_23_NS;
+            5'd24: rnr_ns = rnic_pkg::RNR_TIMER_24_NS;   5'd25: rnr_ns = rnic_pkg::RNR_TIMER_25_NS;
+            5'd26: rnr_ns = rnic_pkg::RNR_TIMER_26_NS;   5'd27: rnr_ns = rnic_pkg::RNR_TIMER_27_NS;
+            5'd28: rnr_ns = rnic_pkg::RNR_TIMER_28_NS;   5'd29: rnr_ns = rnic_pkg::RNR_TIMER_29_NS;
+            5'd30: rnr_ns = rnic_pkg::RNR_TIMER_30_NS;   default: rnr_ns = rnic_pkg::RNR_TIMER_31_NS;
+        endcase
+    endfunction
+
+    // ------------------------------------------------------------------
+    // per-QP state
+    // ------------------------------------------------------------------
     logic [15:0] una_mem [NUM_QPS];
     logic [23:0] last_acked_mem [NUM_QPS];
     logic        err_mem [NUM_QPS];
+    logic [2:0]  retry_left_mem [NUM_QPS];
+    logic [2:0]  rnr_left_mem [NUM_QPS];
+    logic        rnr_wait_mem [NUM_QPS];
+    logic [47:0] rnr_until_mem [NUM_QPS];
+    logic [47:0] progress_mem [NUM_QPS];    // last ACK progress or restart
+    logic [1:0]  rewind_mem [NUM_QPS];      // bumped per restart request
+    logic [2:0]  cfg_retry_mem [NUM_QPS];
+    logic [2:0]  cfg_rnr_mem [NUM_QPS];
+    logic [4:0]  cfg_timeout_mem [NUM_QPS];
 
     assign una_rd_idx = una_mem[una_rd_qpn];
+    assign una_rd_acked_psn = last_acked_mem[una_rd_qpn];
+    assign una_rd_rewind = rewind_mem[una_rd_qpn];
+    assign una_rd_rnr_wait = rnr_wait_mem[una_rd_qpn];
     assign err_rd_val = err_mem[err_rd_qpn];
     assign err2_rd_val = err_mem[err2_rd_qpn];
 
-    typedef enum logic [2:0] {
-        S_IDLE,   // take an ACK/NAK or a local trigger
+    // ------------------------------------------------------------------
+    // timer sweep: one QP per cycle
+    // ------------------------------------------------------------------
+    logic [QPN_WIDTH-1:0] scan_reg;
+    // QPs whose context has been written since reset: the per-QP RAMs of the
+    // others hold whatever the FPGA powered up with
+    logic [NUM_QPS-1:0]   live_reg;
+    assign hi2_rd_qpn = scan_reg;
+    wire [47:0] scan_ref = ($signed(hi2_rd_sent_time - progress_mem[scan_reg]) > 0)
+                           ? hi2_rd_sent_time : progress_mem[scan_reg];
+    wire [4:0]  scan_to = cfg_timeout_mem[scan_reg];
+    wire [47:0] scan_limit = ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << scan_to;
+    wire        scan_outstanding = una_mem[scan_reg] != hi2_rd_idx;
+    wire        scan_rnr_due = rnr_wait_mem[scan_reg] && $signed(now - rnr_until_mem[scan_reg]) >= 0;
+    wire        scan_ack_due = !rnr_wait_mem[scan_reg] && scan_outstanding && scan_to != 0
+                               && !err_mem[scan_reg] && now - scan_ref >= scan_limit;
+    wire        scan_due = live_reg[scan_reg] && (scan_rnr_due || scan_ack_due);
+
+    always_ff @(posedge clk) begin
+        if (qp_reset_valid) live_reg[qp_reset_qpn] <= 1'b1;
+        if (rst) live_reg <= '0;
+    end
+
+    typedef enum logic [3:0] {
+        S_IDLE,   // take an ACK/NAK, a local trigger or a due timer
         S_ACK,    // check the PSN against the window
+        S_TIMER,  // a timer ran out
         S_WALK,   // read the oldest in-flight record
         S_CHECK,  // retire it, or stop
         S_CQE,    // hand the CQE to the writer
         S_ERREV,  // tell the responder the QP entered the error state
+        S_POST,   // restart request or RNR wait
         S_KICK    // tell the scheduler
     } state_t;
+
+    // what happens after the walk
+    localparam logic [1:0] POST_NONE = 2'd0;
+    localparam logic [1:0] POST_REWIND = 2'd1;
+    localparam logic [1:0] POST_RNR_WAIT = 2'd2;
 
     state_t state_reg;
     logic [QPN_WIDTH-1:0] qpn_reg;
@@ -130,6 +236,14 @@ module rnic_compl #(
     logic                 err_reg;
     logic                 retired_reg;
     logic                 errev_reg;      // the QP entered the error state in this walk
+    logic [1:0]           post_reg;
+    logic [2:0]           retry_left_reg;
+    logic [2:0]           rnr_left_reg;
+    logic                 rnr_wait_reg;
+    logic [47:0]          rnr_until_reg;
+    logic [47:0]          progress_reg;
+    logic [1:0]           rewind_reg;
+    logic                 timer_rnr_reg;  // S_TIMER: the RNR wait ended (else ACK timeout)
 
     // in-flight record fields
     wire [23:0] rec_last_psn = inf_rd_data[23:0];
@@ -142,21 +256,23 @@ module rnic_compl #(
 
     assign s_ack_ready = state_reg == S_IDLE;
     assign s_local_ready = state_reg == S_IDLE && !s_ack_valid;
-    assign ci_rd_qpn = qpn_reg;
+    assign hi_rd_qpn = qpn_reg;
     assign inf_rd_en = state_reg == S_WALK;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
     assign m_kick_valid = state_reg == S_KICK;
+    assign m_kick_qpn = qpn_reg;
     assign m_err_valid = state_reg == S_ERREV;
     assign m_err_qpn = qpn_reg;
-    assign m_kick_qpn = qpn_reg;
     assign m_cqe_valid = state_reg == S_CQE;
 
     wire [2:0] syn_kind = syn_reg[7:5];
     wire [4:0] syn_code = syn_reg[4:0];
+    wire       syn_rnr = syn_kind == 3'(rnic_pkg::AETH_KIND_RNR);
+    wire       syn_seq = syn_kind == 3'(rnic_pkg::AETH_KIND_NAK) && syn_code == 5'(rnic_pkg::AETH_NAK_PSN_SEQ_ERR);
 
     logic [7:0] nak_status;
     always_comb begin
-        if (syn_kind == 3'(rnic_pkg::AETH_KIND_RNR)) nak_status = rnic_pkg::WC_RNR_RETRY_EXC_ERR[7:0];
+        if (syn_rnr) nak_status = rnic_pkg::WC_RNR_RETRY_EXC_ERR[7:0];
         else if (syn_code == 5'(rnic_pkg::AETH_NAK_INVALID_REQ)) nak_status = rnic_pkg::WC_REM_INV_REQ_ERR[7:0];
         else if (syn_code == 5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR)) nak_status = rnic_pkg::WC_REM_ACCESS_ERR[7:0];
         else if (syn_code == 5'(rnic_pkg::AETH_NAK_REM_OP_ERR)) nak_status = rnic_pkg::WC_REM_OP_ERR[7:0];
@@ -201,41 +317,70 @@ module rnic_compl #(
     assign m_cqe_src_qp = cqe_src_reg;
     assign m_cqe_syndrome = cqe_nak_reg ? syn_reg : 8'h0;
 
-    // the window of PSNs in flight is (last acknowledged, next PSN - 1]
-    wire [23:0] last_sent = ci_rd_next_psn - 24'd1;
+    // the window of PSNs in flight is (last acknowledged, highest PSN sent]
+    wire [23:0] last_sent = hi_rd_psn - 24'd1;
     wire        in_window = psn_le(psn_reg, last_sent) && !psn_le(psn_reg, acked_reg);
     wire        nak_in_window = psn_le(psn_reg, last_sent) && psn_le(acked_reg, psn_reg - 24'd1);
 
-    // where a walk ends: report a new error state, then kick the scheduler
+    // where a walk ends: report a new error state, restart or wait, kick
     state_t walk_end;
     always_comb begin
         if (errev_reg) walk_end = S_ERREV;
+        else if (post_reg != POST_NONE && !err_reg) walk_end = S_POST;
         else if (retired_reg) walk_end = S_KICK;
         else walk_end = S_IDLE;
     end
+    state_t after_errev;
+    always_comb begin
+        if (retired_reg) after_errev = S_KICK;
+        else after_errev = S_IDLE;
+    end
+
+    wire [2:0] cfg_retry = cfg_retry_mem[qpn_reg];
+    wire [2:0] cfg_rnr = cfg_rnr_mem[qpn_reg];
+    // a NAK that acknowledges new packets is progress: the counters refill
+    wire       nak_progress = psn_reg - 24'd1 != acked_reg;
+    wire [2:0] retry_eff = nak_progress ? cfg_retry : retry_left_reg;
+    wire [2:0] rnr_eff = nak_progress ? cfg_rnr : rnr_left_reg;
 
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
         stat_rx_nak <= 1'b0;
+        stat_rx_rnr <= 1'b0;
+        stat_retry <= 1'b0;
+        stat_timeout <= 1'b0;
+        if (state_reg != S_IDLE || !scan_due || s_ack_valid || s_local_valid) scan_reg <= scan_reg + 1'b1;
         case (state_reg)
             S_IDLE: begin
                 nak_reg <= 1'b0;
                 retired_reg <= 1'b0;
                 errev_reg <= 1'b0;
+                post_reg <= POST_NONE;
                 if (s_ack_valid) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
                     syn_reg <= s_ack_syndrome;
-                    acked_reg <= last_acked_mem[s_ack_qpn];
-                    una_reg <= una_mem[s_ack_qpn];
-                    err_reg <= err_mem[s_ack_qpn];
                     state_reg <= S_ACK;
                 end else if (s_local_valid) begin
                     qpn_reg <= s_local_qpn;
-                    acked_reg <= last_acked_mem[s_local_qpn];
-                    una_reg <= una_mem[s_local_qpn];
-                    err_reg <= err_mem[s_local_qpn];
+                    if (s_local_force && !err_mem[s_local_qpn]) errev_reg <= 1'b1;
                     state_reg <= S_WALK;
+                end else if (scan_due) begin
+                    qpn_reg <= scan_reg;
+                    timer_rnr_reg <= scan_rnr_due;
+                    state_reg <= S_TIMER;
+                end
+                if (s_ack_valid || s_local_valid || scan_due) begin
+                    acked_reg <= last_acked_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    una_reg <= una_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    err_reg <= err_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg]
+                               || (!s_ack_valid && s_local_valid && s_local_force);
+                    retry_left_reg <= retry_left_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    rnr_left_reg <= rnr_left_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    rnr_wait_reg <= rnr_wait_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    rnr_until_reg <= rnr_until_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    progress_reg <= progress_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    rewind_reg <= rewind_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
                 end
             end
             S_ACK: begin
@@ -244,25 +389,66 @@ module rnic_compl #(
                     stat_rx_ack <= 1'b1;
                     if (in_window) begin
                         acked_reg <= psn_reg;
+                        retry_left_reg <= cfg_retry;
+                        rnr_left_reg <= cfg_rnr;
+                        progress_reg <= now;
                         state_reg <= S_WALK;
                     end
                 end else begin
                     stat_rx_nak <= 1'b1;
+                    if (syn_rnr) stat_rx_rnr <= 1'b1;
                     if (nak_in_window && !err_reg) begin
+                        // every NAK acknowledges the packets before its PSN
                         acked_reg <= psn_reg - 24'd1;
+                        retry_left_reg <= retry_eff;
+                        rnr_left_reg <= rnr_eff;
+                        progress_reg <= now;
+                        state_reg <= S_WALK;
+                        if (syn_rnr && (rnr_eff != 0 || cfg_rnr == 3'(rnic_pkg::RETRY_INFINITE))) begin
+                            if (cfg_rnr != 3'(rnic_pkg::RETRY_INFINITE)) rnr_left_reg <= rnr_eff - 3'd1;
+                            post_reg <= POST_RNR_WAIT;
+                            rnr_until_reg <= now + ns_cycles(48'(rnr_ns(syn_code)));
+                        end else if (syn_seq && retry_eff != 0) begin
+                            retry_left_reg <= retry_eff - 3'd1;
+                            post_reg <= POST_REWIND;
+                        end else begin
+                            nak_reg <= 1'b1;
+                            nak_status_reg <= nak_status;
+                        end
+                    end
+                end
+            end
+            S_TIMER: begin
+                if (timer_rnr_reg) begin
+                    // the RNR wait is over: resend from the NAKed PSN
+                    rnr_wait_reg <= 1'b0;
+                    post_reg <= POST_REWIND;
+                    state_reg <= S_POST;
+                end else begin
+                    stat_timeout <= 1'b1;
+                    progress_reg <= now;
+                    if (retry_left_reg != 0) begin
+                        retry_left_reg <= retry_left_reg - 3'd1;
+                        post_reg <= POST_REWIND;
+                        state_reg <= S_POST;
+                    end else begin
+                        // no retries left: the oldest unacknowledged WQE fails
+                        psn_reg <= acked_reg + 24'd1;
+                        syn_reg <= 8'h0;
                         nak_reg <= 1'b1;
-                        nak_status_reg <= nak_status;
+                        nak_status_reg <= rnic_pkg::WC_RETRY_EXC_ERR[7:0];
                         state_reg <= S_WALK;
                     end
                 end
             end
             S_WALK: begin
-                state_reg <= (una_reg != ci_rd_idx) ? S_CHECK : walk_end;
+                state_reg <= (una_reg != hi_rd_idx) ? S_CHECK : walk_end;
             end
             S_CHECK: begin
                 if (retire) begin
                     cqe_status_reg <= retire_status;
-                    cqe_nak_reg <= nak_reg && retire_status == nak_status_reg && retire_status != rec_status;
+                    cqe_nak_reg <= nak_reg && retire_status == nak_status_reg && retire_status != rec_status
+                                   && syn_reg != 8'h0;
                     cqe_opcode_reg <= rec_opcode;
                     cqe_len_reg <= rec_len;
                     cqe_cqn_reg <= rec_cqn;
@@ -293,8 +479,21 @@ module rnic_compl #(
             S_ERREV: begin
                 if (m_err_ready) begin
                     errev_reg <= 1'b0;
-                    state_reg <= retired_reg ? S_KICK : S_IDLE;
+                    state_reg <= after_errev;
                 end
+            end
+            S_POST: begin
+                if (post_reg == POST_RNR_WAIT) begin
+                    rnr_wait_reg <= 1'b1;
+                    state_reg <= retired_reg ? S_KICK : S_IDLE;
+                end else begin
+                    // restart at the first unacknowledged PSN; the timer restarts too
+                    rewind_reg <= rewind_reg + 2'd1;
+                    progress_reg <= now;
+                    stat_retry <= 1'b1;
+                    state_reg <= S_KICK;
+                end
+                post_reg <= POST_NONE;
             end
             S_KICK: begin
                 if (m_kick_ready) state_reg <= S_IDLE;
@@ -304,23 +503,46 @@ module rnic_compl #(
         if (rst) begin
             state_reg <= S_IDLE;
             errev_reg <= 1'b0;
+            scan_reg <= '0;
             stat_rx_ack <= 1'b0;
             stat_rx_nak <= 1'b0;
+            stat_rx_rnr <= 1'b0;
+            stat_retry <= 1'b0;
+            stat_timeout <= 1'b0;
         end
     end
 
-    // per-QP state follows the walk; a context write resets it
+    // per-QP state follows the FSM; a context write resets it
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             una_mem[qp_reset_qpn] <= '0;
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             err_mem[qp_reset_qpn] <= 1'b0;
+            retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
+            rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
+            rnr_wait_mem[qp_reset_qpn] <= 1'b0;
+            rnr_until_mem[qp_reset_qpn] <= '0;
+            progress_mem[qp_reset_qpn] <= '0;
+            rewind_mem[qp_reset_qpn] <= '0;
         end else if (qp_rts_valid) begin
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
+            retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
+            rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
         end else if (state_reg != S_IDLE) begin
             una_mem[qpn_reg] <= una_reg;
             last_acked_mem[qpn_reg] <= acked_reg;
             err_mem[qpn_reg] <= err_reg;
+            retry_left_mem[qpn_reg] <= retry_left_reg;
+            rnr_left_mem[qpn_reg] <= rnr_left_reg;
+            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
+            rnr_until_mem[qpn_reg] <= rnr_until_reg;
+            progress_mem[qpn_reg] <= progress_reg;
+            rewind_mem[qpn_reg] <= rewind_reg;
+        end
+        if (qp_cfg_valid) begin
+            cfg_retry_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
+            cfg_rnr_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
+            cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;
         end
     end
 

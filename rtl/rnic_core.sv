@@ -97,7 +97,7 @@ module rnic_core #(
 );
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int STAT_COUNT = 22;
+    localparam int STAT_COUNT = 25;
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
@@ -230,10 +230,20 @@ module rnic_core #(
         .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn)
     );
 
-    logic [QPN_WIDTH-1:0] req_err_qpn, compl_err_qpn, resp_ext_err_qpn, una_qpn, ci_qpn;
+    logic [QPN_WIDTH-1:0] req_err_qpn, compl_err_qpn, resp_ext_err_qpn, una_qpn, hi_qpn, hi2_qpn;
     logic                 compl_err_val, resp_err_val, compl_err_val_resp;
-    logic [15:0]          una_idx, ci_idx;
-    logic [23:0]          ci_next_psn;
+    logic [15:0]          una_idx, hi_idx, hi2_idx;
+    logic [23:0]          una_acked_psn, hi_psn;
+    logic [1:0]           una_rewind;
+    logic                 una_rnr_wait;
+    logic [47:0]          hi2_sent_time;
+
+    // free-running cycle counter for the transport timers
+    logic [47:0] now_reg;
+    always_ff @(posedge clk) begin
+        now_reg <= now_reg + 48'd1;
+        if (rst) now_reg <= '0;
+    end
 
     logic [63:0] wqe_desc_addr, pay_desc_addr;
     logic [31:0] wqe_desc_len, pay_desc_len;
@@ -251,6 +261,7 @@ module rnic_core #(
     logic [INF_BITS-1:0] inf_wr_data, inf_rd_data;
     logic          local_valid, local_ready;
     logic [QPN_WIDTH-1:0] local_qpn;
+    logic          local_force;
     logic          stat_loc_prot_err;
 
     // the QP is in error if either side put it there
@@ -264,7 +275,7 @@ module rnic_core #(
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .INF_BITS(INF_BITS)
     ) req_tx_inst (
-        .clk, .rst,
+        .clk, .rst, .now(now_reg),
         .s_qp_valid(sq_valid), .s_qp_ready(sq_ready), .s_qp_qpn(sq_qpn), .s_qp_pi(sq_pi),
         .m_done_valid(done_valid), .m_done_qpn(done_qpn), .m_done_ci(done_ci), .m_done_requeue(done_requeue),
         .qpc_rd_en(req_qpc_rd_en), .qpc_rd_addr(req_qpc_rd_addr), .qpc_rd_data(req_qpc_rd_data),
@@ -272,8 +283,10 @@ module rnic_core #(
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .err_rd_qpn(req_err_qpn), .err_rd_val(req_err_val),
-        .una_rd_qpn(una_qpn), .una_rd_idx(una_idx),
-        .ci_rd_qpn(ci_qpn), .ci_rd_idx(ci_idx), .ci_rd_next_psn(ci_next_psn),
+        .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
+        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
+        .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
+        .hi2_rd_qpn(hi2_qpn), .hi2_rd_idx(hi2_idx), .hi2_rd_sent_time(hi2_sent_time),
         .m_axis_wqe_desc_addr(wqe_desc_addr), .m_axis_wqe_desc_len(wqe_desc_len),
         .m_axis_wqe_desc_last(wqe_desc_last), .m_axis_wqe_desc_valid(wqe_desc_valid),
         .m_axis_wqe_desc_ready(wqe_desc_ready),
@@ -286,6 +299,7 @@ module rnic_core #(
         .m_hdr_valid(req_hdr_valid), .m_hdr_ready(req_hdr_ready), .m_hdr(req_hdr),
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
+        .m_local_force(local_force),
         .stat_loc_prot_err
     );
 
@@ -304,7 +318,7 @@ module rnic_core #(
     logic [7:0]           cqe_opcode, cqe_status, cqe_syndrome;
     logic [31:0]          cqe_byte_len, cqe_imm;
     logic [7:0]           cqe_flags;
-    logic                 stat_rx_ack, stat_rx_nak;
+    logic                 stat_rx_ack, stat_rx_nak, stat_rx_rnr, stat_retry, stat_timeout;
     // completions from the requester (c*) and the responder (r*)
     logic                 ccqe_valid, ccqe_ready, rcqe_valid, rcqe_ready;
     logic [15:0]          ccqe_cqn, ccqe_wqe_counter, rcqe_cqn, rcqe_wqe_counter;
@@ -340,22 +354,29 @@ module rnic_core #(
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .INF_BITS(INF_BITS)
     ) compl_inst (
-        .clk, .rst,
+        .clk, .rst, .now(now_reg),
         .s_ack_valid(ack_valid), .s_ack_ready(ack_ready), .s_ack_qpn(ack_qpn),
         .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome),
         .s_local_valid(local_valid), .s_local_ready(local_ready), .s_local_qpn(local_qpn),
-        .ci_rd_qpn(ci_qpn), .ci_rd_idx(ci_idx), .ci_rd_next_psn(ci_next_psn),
-        .una_rd_qpn(una_qpn), .una_rd_idx(una_idx),
+        .s_local_force(local_force),
+        .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
+        .hi2_rd_qpn(hi2_qpn), .hi2_rd_idx(hi2_idx), .hi2_rd_sent_time(hi2_sent_time),
+        .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
+        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
         .err_rd_qpn(compl_err_qpn), .err_rd_val(compl_err_val),
         .err2_rd_qpn(resp_ext_err_qpn), .err2_rd_val(compl_err_val_resp),
         .inf_rd_en, .inf_rd_addr, .inf_rd_data,
-        .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
+        .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_cfg_valid(qpc_we),
+        .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
+        .qp_cfg_retry_cnt(ctx_wr_data[rnic_pkg::QPC_RETRY_CNT_LSB +: rnic_pkg::QPC_RETRY_CNT_W]),
+        .qp_cfg_rnr_retry(ctx_wr_data[rnic_pkg::QPC_RNR_RETRY_LSB +: rnic_pkg::QPC_RNR_RETRY_W]),
+        .qp_cfg_timeout(ctx_wr_data[rnic_pkg::QPC_TIMEOUT_LSB +: rnic_pkg::QPC_TIMEOUT_W]),
         .m_cqe_valid(ccqe_valid), .m_cqe_ready(ccqe_ready), .m_cqe_cqn(ccqe_cqn), .m_cqe_qpn(ccqe_qpn),
         .m_cqe_wqe_counter(ccqe_wqe_counter), .m_cqe_opcode(ccqe_opcode), .m_cqe_status(ccqe_status),
         .m_cqe_byte_len(ccqe_byte_len), .m_cqe_src_qp(ccqe_src_qp), .m_cqe_syndrome(ccqe_syndrome),
         .m_err_valid(errev_valid), .m_err_ready(errev_ready), .m_err_qpn(errev_qpn),
         .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
-        .stat_rx_ack, .stat_rx_nak
+        .stat_rx_ack, .stat_rx_nak, .stat_rx_rnr, .stat_retry, .stat_timeout
     );
 
     // ------------------------------------------------------------------
@@ -714,6 +735,9 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_RNR_NAK) +: 16] = 16'(stat_tx_rnr);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RECV_CQE) +: 16] = 16'(stat_recv_cqe);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_RNR_NAK) +: 16] = 16'(stat_rx_rnr);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RETRY) +: 16] = 16'(stat_retry);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_ACK_TIMEOUT) +: 16] = 16'(stat_timeout);
     end
 
     // frames the FIFO drops for a bad flag were already counted by the checker;

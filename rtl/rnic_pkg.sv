@@ -162,6 +162,44 @@ package rnic_pkg;
   localparam logic [31:0] BLK_TYPE_STAT = 32'h524e0004;  // counter block
   localparam logic [31:0] BLK_TYPE_DB = 32'h524e0005;  // doorbell block
 
+  // rnr_timer: RNR NAK timer field -> minimum wait before the requester retries (IBTA Vol. 1 Table 45), in ns.
+  localparam logic [31:0] RNR_TIMER_0_NS = 32'h27100000;  // 655.36 ms
+  localparam logic [31:0] RNR_TIMER_1_NS = 32'h00002710;  // 0.01 ms
+  localparam logic [31:0] RNR_TIMER_2_NS = 32'h00004e20;  // 0.02 ms
+  localparam logic [31:0] RNR_TIMER_3_NS = 32'h00007530;  // 0.03 ms
+  localparam logic [31:0] RNR_TIMER_4_NS = 32'h00009c40;  // 0.04 ms
+  localparam logic [31:0] RNR_TIMER_5_NS = 32'h0000ea60;  // 0.06 ms
+  localparam logic [31:0] RNR_TIMER_6_NS = 32'h00013880;  // 0.08 ms
+  localparam logic [31:0] RNR_TIMER_7_NS = 32'h0001d4c0;  // 0.12 ms
+  localparam logic [31:0] RNR_TIMER_8_NS = 32'h00027100;  // 0.16 ms
+  localparam logic [31:0] RNR_TIMER_9_NS = 32'h0003a980;  // 0.24 ms
+  localparam logic [31:0] RNR_TIMER_10_NS = 32'h0004e200;  // 0.32 ms
+  localparam logic [31:0] RNR_TIMER_11_NS = 32'h00075300;  // 0.48 ms
+  localparam logic [31:0] RNR_TIMER_12_NS = 32'h0009c400;  // 0.64 ms
+  localparam logic [31:0] RNR_TIMER_13_NS = 32'h000ea600;  // 0.96 ms
+  localparam logic [31:0] RNR_TIMER_14_NS = 32'h00138800;  // 1.28 ms
+  localparam logic [31:0] RNR_TIMER_15_NS = 32'h001d4c00;  // 1.92 ms
+  localparam logic [31:0] RNR_TIMER_16_NS = 32'h00271000;  // 2.56 ms
+  localparam logic [31:0] RNR_TIMER_17_NS = 32'h003a9800;  // 3.84 ms
+  localparam logic [31:0] RNR_TIMER_18_NS = 32'h004e2000;  // 5.12 ms
+  localparam logic [31:0] RNR_TIMER_19_NS = 32'h00753000;  // 7.68 ms
+  localparam logic [31:0] RNR_TIMER_20_NS = 32'h009c4000;  // 10.24 ms
+  localparam logic [31:0] RNR_TIMER_21_NS = 32'h00ea6000;  // 15.36 ms
+  localparam logic [31:0] RNR_TIMER_22_NS = 32'h01388000;  // 20.48 ms
+  localparam logic [31:0] RNR_TIMER_23_NS = 32'h01d4c000;  // 30.72 ms
+  localparam logic [31:0] RNR_TIMER_24_NS = 32'h02710000;  // 40.96 ms
+  localparam logic [31:0] RNR_TIMER_25_NS = 32'h03a98000;  // 61.44 ms
+  localparam logic [31:0] RNR_TIMER_26_NS = 32'h04e20000;  // 81.92 ms
+  localparam logic [31:0] RNR_TIMER_27_NS = 32'h07530000;  // 122.88 ms
+  localparam logic [31:0] RNR_TIMER_28_NS = 32'h09c40000;  // 163.84 ms
+  localparam logic [31:0] RNR_TIMER_29_NS = 32'h0ea60000;  // 245.76 ms
+  localparam logic [31:0] RNR_TIMER_30_NS = 32'h13880000;  // 327.68 ms
+  localparam logic [31:0] RNR_TIMER_31_NS = 32'h1d4c0000;  // 491.52 ms
+
+  // timing: Transport timer units.
+  localparam logic [31:0] ACK_TIMEOUT_UNIT_NS = 32'h00001000;  // local ACK timeout = ACK_TIMEOUT_UNIT_NS * 2^timeout (IBTA 9.7.6.1.3); timeout 0 disables the timer
+  localparam logic [31:0] RETRY_INFINITE = 32'h00000007;  // rnr_retry value meaning retry forever
+
   // ctx_table: Context tables addressed by CTX_CMD.table.
   localparam logic [31:0] CTX_TABLE_QPC = 32'h00000001;  // queue pair context
   localparam logic [31:0] CTX_TABLE_MPT = 32'h00000002;  // memory protection table (one entry per MR)
@@ -373,6 +411,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RX_ACCESS_ERR = 32'h00000458;
   localparam logic [31:0] REG_STAT_TX_RNR_NAK = 32'h0000045c;
   localparam logic [31:0] REG_STAT_RECV_CQE = 32'h00000460;
+  localparam logic [31:0] REG_STAT_RX_RNR_NAK = 32'h00000464;
+  localparam logic [31:0] REG_STAT_RETRY = 32'h00000468;
+  localparam logic [31:0] REG_STAT_ACK_TIMEOUT = 32'h0000046c;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;

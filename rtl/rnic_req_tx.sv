@@ -34,6 +34,8 @@ module rnic_req_tx #(
     input  wire logic                             clk,
     input  wire logic                             rst,
 
+    input  wire logic [47:0]                      now,
+
     // scheduler
     input  wire logic                             s_qp_valid,
     output      logic                             s_qp_ready,
@@ -65,13 +67,21 @@ module rnic_req_tx #(
     // QP error state held by the completion and responder engines
     output      logic [QPN_WIDTH-1:0]             err_rd_qpn,
     input  wire logic                             err_rd_val,
-    // oldest WQE not yet completed (completion engine)
+    // completion engine: oldest WQE not yet completed, last PSN acknowledged,
+    // restart requests (a new value asks for a go-back-N restart), RNR wait
     output      logic [QPN_WIDTH-1:0]             una_rd_qpn,
     input  wire logic [15:0]                      una_rd_idx,
-    // this engine's SQ index and next PSN, read by the completion engine
-    input  wire logic [QPN_WIDTH-1:0]             ci_rd_qpn,
-    output      logic [15:0]                      ci_rd_idx,
-    output      logic [23:0]                      ci_rd_next_psn,
+    input  wire logic [23:0]                      una_rd_acked_psn,
+    input  wire logic [1:0]                       una_rd_rewind,
+    input  wire logic                             una_rd_rnr_wait,
+    // highest SQ index and PSN sent, and when the window last went busy,
+    // read by the completion engine
+    input  wire logic [QPN_WIDTH-1:0]             hi_rd_qpn,
+    output      logic [15:0]                      hi_rd_idx,
+    output      logic [23:0]                      hi_rd_psn,
+    input  wire logic [QPN_WIDTH-1:0]             hi2_rd_qpn,
+    output      logic [15:0]                      hi2_rd_idx,
+    output      logic [47:0]                      hi2_rd_sent_time,
 
     // WQE fetch
     output      logic [63:0]                      m_axis_wqe_desc_addr,
@@ -106,6 +116,7 @@ module rnic_req_tx #(
     output      logic                             m_local_valid,
     input  wire logic                             m_local_ready,
     output      logic [QPN_WIDTH-1:0]             m_local_qpn,
+    output      logic                             m_local_force,  // the QP is in error: flush the window
 
     output      logic                             stat_loc_prot_err
 );
@@ -130,24 +141,34 @@ module rnic_req_tx #(
     // ------------------------------------------------------------------
     // per-QP send state
     // ------------------------------------------------------------------
-    logic [15:0] sq_ci_mem [NUM_QPS];
-    logic [23:0] next_psn_mem [NUM_QPS];
-    logic        tx_err_mem [NUM_QPS];   // a local error stopped this SQ
+    logic [15:0] sq_ci_mem [NUM_QPS];     // next WQE to send
+    logic [23:0] next_psn_mem [NUM_QPS];  // its PSN
+    logic [15:0] sq_hi_mem [NUM_QPS];     // one past the highest WQE ever sent
+    logic [23:0] hi_psn_mem [NUM_QPS];    // one past the highest PSN ever sent
+    logic [47:0] sent_time_mem [NUM_QPS]; // when a WQE went out into an empty window
+    logic [1:0]  rewind_ack_mem [NUM_QPS];// last restart request served
+    logic        tx_err_mem [NUM_QPS];    // a local error stopped this SQ
+    // first PSN of each WQE in the window, for a restart in the middle of it
+    logic [23:0] first_psn_mem [NUM_QPS * (2 ** INFLIGHT_LOG2)];
 
-    assign ci_rd_idx = sq_ci_mem[ci_rd_qpn];
-    assign ci_rd_next_psn = next_psn_mem[ci_rd_qpn];
+    assign hi_rd_idx = sq_hi_mem[hi_rd_qpn];
+    assign hi_rd_psn = hi_psn_mem[hi_rd_qpn];
+    assign hi2_rd_idx = sq_hi_mem[hi2_rd_qpn];
+    assign hi2_rd_sent_time = sent_time_mem[hi2_rd_qpn];
 
     typedef enum logic [3:0] {
-        S_IDLE,       // wait for a QP from the scheduler
+        S_IDLE,       // wait for a QP from the scheduler (restart it if asked)
         S_QPC,        // context and dynamic state available: decide
         S_WQE_DESC,   // ask for the WQE
         S_WQE_DATA,   // collect the WQE beats
         S_PARSE,      // check opcode, flags and lengths
         S_LKEY_RD,    // read the MPT entry of the next SGE
         S_LKEY_CHK,   // check it and translate the SGE address
+        S_SKIP,       // a restart mid-message: skip the bytes already acknowledged
         S_PKT_HDR,    // hand the packet header to the builder
         S_PAY_DESC,   // issue the payload reads of this packet
         S_PKT_NEXT,   // advance to the next packet or finish
+        S_NOTIFY,     // QP in error with WQEs in flight: have them flushed
         S_RECORD,     // write the in-flight record
         S_DONE        // hand the QP back to the scheduler
     } state_t;
@@ -172,6 +193,8 @@ module rnic_req_tx #(
     logic [7:0]                    status_reg;       // ibv_wc_status of the WQE
     logic                          requeue_reg;
     logic                          inline_reg;       // payload is inline in the WQE
+    logic [23:0]                   first_psn_reg;    // first PSN of this WQE
+    logic [31:0]                   skip_reg;         // payload bytes to skip (restart)
 
     // ------------------------------------------------------------------
     // field views
@@ -296,7 +319,7 @@ module rnic_req_tx #(
     assign qpc_rd_en = s_qp_valid && s_qp_ready;
     assign qpc_rd_addr = s_qp_qpn;
     assign err_rd_qpn = qpn_reg;
-    assign una_rd_qpn = qpn_reg;
+    assign una_rd_qpn = (state_reg == S_IDLE) ? s_qp_qpn : qpn_reg;
 
     assign mpt_rd_en = state_reg == S_LKEY_RD;
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
@@ -310,15 +333,20 @@ module rnic_req_tx #(
 
     // in-flight record: {src_qp, cqn, byte_len, opcode, status, signaled, last_psn}
     // an error record also tells the completion engine to look at the QP
-    wire record = state_reg == S_RECORD && (status_reg == rnic_pkg::WC_SUCCESS[7:0] || m_local_ready);
+    // a QP that went to the error state while this WQE was being sent (NAK,
+    // responder error, modify to ERR) gets its window flushed right away
+    wire qp_in_err = qpc_state == 4'(rnic_pkg::QPS_ERR) || err_rd_val || tx_err_mem[qpn_reg];
+    wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err;
+    wire record = state_reg == S_RECORD && (!need_walk || m_local_ready);
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
     wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : rnic_pkg::WC_RDMA_WRITE[7:0];
     assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
-    assign m_local_valid = state_reg == S_RECORD && status_reg != rnic_pkg::WC_SUCCESS[7:0];
+    assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
     assign m_local_qpn = qpn_reg;
+    assign m_local_force = qp_in_err;
 
     // the MR must cover the SGE; reading local memory needs no access flag
     logic        lkey_ok;
@@ -330,6 +358,18 @@ module rnic_req_tx #(
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
 
+    // go-back-N: on a restart request, or when acknowledgements have passed
+    // the send index, continue at the oldest unacknowledged WQE and PSN
+    wire [15:0] una_ahead = una_rd_idx - sq_ci_mem[s_qp_qpn];
+    wire        rewind = una_rd_rewind != rewind_ack_mem[s_qp_qpn] || (una_ahead != 0 && !una_ahead[15]);
+
+    // a WQE below the high-water mark is being sent again: resume at psn_reg
+    wire        resend = ci_reg != sq_hi_mem[qpn_reg];
+    wire [23:0] wqe_first_psn = resend ? first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] : psn_reg;
+    wire [23:0] skip_pkts_raw = psn_reg - wqe_first_psn;
+    wire [23:0] skip_pkts = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
+    wire [31:0] skip_bytes = 32'(skip_pkts) << (32'(pmtu_code) + 32'd7);
+
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
         case (state_reg)
@@ -337,17 +377,22 @@ module rnic_req_tx #(
                 if (s_qp_valid) begin
                     qpn_reg <= s_qp_qpn;
                     pi_reg <= s_qp_pi;
-                    ci_reg <= sq_ci_mem[s_qp_qpn];
-                    psn_reg <= next_psn_mem[s_qp_qpn];
+                    ci_reg <= rewind ? una_rd_idx : sq_ci_mem[s_qp_qpn];
+                    psn_reg <= rewind ? una_rd_acked_psn + 24'd1 : next_psn_mem[s_qp_qpn];
                     state_reg <= S_QPC;
                 end
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
+                first_psn_reg <= psn_reg;
                 requeue_reg <= 1'b0;
                 state_reg <= S_DONE;
-                if (ci_reg == pi_reg || inflight >= 16'(1 << INFLIGHT_LOG2)) begin
-                    // nothing to send, or wait for completions to free the window
+                if (ci_reg == pi_reg && inflight != 0 && (err_rd_val || tx_err_mem[qpn_reg]
+                    || qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR))) begin
+                    state_reg <= S_NOTIFY;
+                end else if (ci_reg == pi_reg || inflight >= 16'(1 << INFLIGHT_LOG2) || una_rd_rnr_wait) begin
+                    // nothing to send, wait for completions to free the window,
+                    // or wait for the RNR timer (the completion engine kicks)
                 end else if (qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR)
                              || err_rd_val || tx_err_mem[qpn_reg]) begin
                     // flush: every outstanding WQE completes with WR_FLUSH_ERR
@@ -375,9 +420,11 @@ module rnic_req_tx #(
             S_PARSE: if (wqe_st_seen_reg) begin
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
                 sge_idx_reg <= '0;
-                sge_off_reg <= '0;
-                pkt_idx_reg <= '0;
-                remaining_reg <= wqe_length;
+                sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
+                remaining_reg <= wqe_length - skip_bytes;
+                pkt_idx_reg <= 32'(skip_pkts);
+                first_psn_reg <= wqe_first_psn;
+                skip_reg <= skip_bytes;
                 inline_reg <= wqe_inline;
                 if (wqe_rd_err_reg) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
@@ -391,6 +438,10 @@ module rnic_req_tx #(
                     state_reg <= S_RECORD;
                 end else if (wqe_inline) begin
                     state_reg <= S_PKT_HDR;
+                end else if (skip_bytes >= wqe_length && wqe_length != 0) begin
+                    // a restart PSN beyond this WQE: the window state is inconsistent
+                    status_reg <= rnic_pkg::WC_GENERAL_ERR[7:0];
+                    state_reg <= S_RECORD;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end
@@ -398,7 +449,7 @@ module rnic_req_tx #(
             S_LKEY_RD: begin
                 if (8'(sge_idx_reg) >= wqe_num_sge) begin
                     sge_idx_reg <= '0;
-                    state_reg <= S_PKT_HDR;
+                    state_reg <= (skip_reg != 0) ? S_SKIP : S_PKT_HDR;
                 end else if (cur_len == 0) begin
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                 end else begin
@@ -414,6 +465,18 @@ module rnic_req_tx #(
                     status_reg <= rnic_pkg::WC_LOC_PROT_ERR[7:0];
                     stat_loc_prot_err <= 1'b1;
                     state_reg <= S_RECORD;
+                end
+            end
+            S_SKIP: begin
+                if (skip_reg >= sge_room) begin
+                    skip_reg <= skip_reg - sge_room;
+                    sge_idx_reg <= sge_idx_reg + 1'b1;
+                    sge_off_reg <= '0;
+                    if (skip_reg == sge_room) state_reg <= S_PKT_HDR;
+                end else begin
+                    sge_off_reg <= sge_off_reg + skip_reg;
+                    skip_reg <= '0;
+                    state_reg <= S_PKT_HDR;
                 end
             end
             S_PKT_HDR: begin
@@ -437,6 +500,7 @@ module rnic_req_tx #(
                 psn_reg <= psn_reg + 24'd1;
                 state_reg <= pkt_last ? S_RECORD : S_PKT_HDR;
             end
+            S_NOTIFY: if (m_local_ready) state_reg <= S_DONE;
             S_RECORD: if (record) begin
                 ci_reg <= ci_reg + 16'd1;
                 requeue_reg <= 1'b1;
@@ -466,12 +530,27 @@ module rnic_req_tx #(
             sq_ci_mem[qp_reset_qpn] <= '0;
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             tx_err_mem[qp_reset_qpn] <= 1'b0;
+            sq_hi_mem[qp_reset_qpn] <= '0;
+            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            sent_time_mem[qp_reset_qpn] <= '0;
+            rewind_ack_mem[qp_reset_qpn] <= '0;
         end else if (qp_rts_valid) begin
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
         end else if (record) begin
             sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
             next_psn_mem[qpn_reg] <= psn_reg;
+            if (!resend) begin
+                sq_hi_mem[qpn_reg] <= ci_reg + 16'd1;
+                hi_psn_mem[qpn_reg] <= psn_reg;
+            end
+            if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
+            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
+        end else if (state_reg == S_IDLE && s_qp_valid && rewind) begin
+            sq_ci_mem[s_qp_qpn] <= una_rd_idx;
+            next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;
+            rewind_ack_mem[s_qp_qpn] <= una_rd_rewind;
         end
     end
 

@@ -166,6 +166,44 @@ typedef uint32_t rnic_be32;
 #define RNIC_BLK_TYPE_STAT 0x524e0004 /* counter block */
 #define RNIC_BLK_TYPE_DB 0x524e0005 /* doorbell block */
 
+/* rnr_timer: RNR NAK timer field -> minimum wait before the requester retries (IBTA Vol. 1 Table 45), in ns. */
+#define RNIC_RNR_TIMER_0_NS 0x27100000 /* 655.36 ms */
+#define RNIC_RNR_TIMER_1_NS 0x2710 /* 0.01 ms */
+#define RNIC_RNR_TIMER_2_NS 0x4e20 /* 0.02 ms */
+#define RNIC_RNR_TIMER_3_NS 0x7530 /* 0.03 ms */
+#define RNIC_RNR_TIMER_4_NS 0x9c40 /* 0.04 ms */
+#define RNIC_RNR_TIMER_5_NS 0xea60 /* 0.06 ms */
+#define RNIC_RNR_TIMER_6_NS 0x13880 /* 0.08 ms */
+#define RNIC_RNR_TIMER_7_NS 0x1d4c0 /* 0.12 ms */
+#define RNIC_RNR_TIMER_8_NS 0x27100 /* 0.16 ms */
+#define RNIC_RNR_TIMER_9_NS 0x3a980 /* 0.24 ms */
+#define RNIC_RNR_TIMER_10_NS 0x4e200 /* 0.32 ms */
+#define RNIC_RNR_TIMER_11_NS 0x75300 /* 0.48 ms */
+#define RNIC_RNR_TIMER_12_NS 0x9c400 /* 0.64 ms */
+#define RNIC_RNR_TIMER_13_NS 0xea600 /* 0.96 ms */
+#define RNIC_RNR_TIMER_14_NS 0x138800 /* 1.28 ms */
+#define RNIC_RNR_TIMER_15_NS 0x1d4c00 /* 1.92 ms */
+#define RNIC_RNR_TIMER_16_NS 0x271000 /* 2.56 ms */
+#define RNIC_RNR_TIMER_17_NS 0x3a9800 /* 3.84 ms */
+#define RNIC_RNR_TIMER_18_NS 0x4e2000 /* 5.12 ms */
+#define RNIC_RNR_TIMER_19_NS 0x753000 /* 7.68 ms */
+#define RNIC_RNR_TIMER_20_NS 0x9c4000 /* 10.24 ms */
+#define RNIC_RNR_TIMER_21_NS 0xea6000 /* 15.36 ms */
+#define RNIC_RNR_TIMER_22_NS 0x1388000 /* 20.48 ms */
+#define RNIC_RNR_TIMER_23_NS 0x1d4c000 /* 30.72 ms */
+#define RNIC_RNR_TIMER_24_NS 0x2710000 /* 40.96 ms */
+#define RNIC_RNR_TIMER_25_NS 0x3a98000 /* 61.44 ms */
+#define RNIC_RNR_TIMER_26_NS 0x4e20000 /* 81.92 ms */
+#define RNIC_RNR_TIMER_27_NS 0x7530000 /* 122.88 ms */
+#define RNIC_RNR_TIMER_28_NS 0x9c40000 /* 163.84 ms */
+#define RNIC_RNR_TIMER_29_NS 0xea60000 /* 245.76 ms */
+#define RNIC_RNR_TIMER_30_NS 0x13880000 /* 327.68 ms */
+#define RNIC_RNR_TIMER_31_NS 0x1d4c0000 /* 491.52 ms */
+
+/* timing: Transport timer units. */
+#define RNIC_ACK_TIMEOUT_UNIT_NS 0x1000 /* local ACK timeout = ACK_TIMEOUT_UNIT_NS * 2^timeout (IBTA 9.7.6.1.3); timeout 0 disables the timer */
+#define RNIC_RETRY_INFINITE 7 /* rnr_retry value meaning retry forever */
+
 /* ctx_table: Context tables addressed by CTX_CMD.table. */
 #define RNIC_CTX_TABLE_QPC 1 /* queue pair context */
 #define RNIC_CTX_TABLE_MPT 2 /* memory protection table (one entry per MR) */
@@ -392,6 +430,9 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_ACCESS_ERR 0x458 /* ro: requests refused by the rkey, bounds or access check (NAK remote access error sent) */
 #define RNIC_REG_STAT_TX_RNR_NAK 0x45c /* ro: RNR NAKs sent (a SEND or WRITE with immediate found no receive WQE) */
 #define RNIC_REG_STAT_RECV_CQE 0x460 /* ro: receive WQEs completed (successful or not) */
+#define RNIC_REG_STAT_RX_RNR_NAK 0x464 /* ro: RNR NAKs received */
+#define RNIC_REG_STAT_RETRY 0x468 /* ro: go-back-N restarts of a send queue (PSN sequence NAK, ACK timeout, RNR wait over) */
+#define RNIC_REG_STAT_ACK_TIMEOUT 0x46c /* ro: local ACK timeouts */
 /* db: Doorbells: posted writes, never read in the fast path. */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
