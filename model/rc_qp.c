@@ -12,13 +12,8 @@
 
 /* ------------------------------------------------------------ timers */
 
-/* The RNR NAK timer field and the local ACK timeout unit come from
- * docs/formats.toml (rnic_hw.h) when it defines them. A tree whose formats do
- * not have them yet gets the same values here: IBTA Vol. 1 Table 45
- * ("Encoding for RNR NAK Timer Field", in ms: 655.36, 0.01, 0.02, 0.03, 0.04,
- * 0.06, 0.08, 0.12, ... 491.52) and 9.7.6.1.3 (timeout = 4.096 us *
- * 2^Local ACK Timeout). */
-#ifdef RNIC_RNR_TIMER_31_NS
+/* The RNR NAK timer field (IBTA Vol. 1 Table 45) and the local ACK timeout
+ * unit (9.7.6.1.3: 4.096 us * 2^Local ACK Timeout), from docs/formats.toml. */
 static const uint64_t rnr_ns[32] = {
 	RNIC_RNR_TIMER_0_NS, RNIC_RNR_TIMER_1_NS, RNIC_RNR_TIMER_2_NS, RNIC_RNR_TIMER_3_NS,
 	RNIC_RNR_TIMER_4_NS, RNIC_RNR_TIMER_5_NS, RNIC_RNR_TIMER_6_NS, RNIC_RNR_TIMER_7_NS,
@@ -29,26 +24,6 @@ static const uint64_t rnr_ns[32] = {
 	RNIC_RNR_TIMER_24_NS, RNIC_RNR_TIMER_25_NS, RNIC_RNR_TIMER_26_NS, RNIC_RNR_TIMER_27_NS,
 	RNIC_RNR_TIMER_28_NS, RNIC_RNR_TIMER_29_NS, RNIC_RNR_TIMER_30_NS, RNIC_RNR_TIMER_31_NS,
 };
-#else
-static const uint64_t rnr_ns[32] = {
-	655360000, 10000, 20000, 30000, 40000, 60000, 80000, 120000,
-	160000, 240000, 320000, 480000, 640000, 960000, 1280000, 1920000,
-	2560000, 3840000, 5120000, 7680000, 10240000, 15360000, 20480000, 30720000,
-	40960000, 61440000, 81920000, 122880000, 163840000, 245760000, 327680000, 491520000,
-};
-#endif
-
-#ifdef RNIC_ACK_TIMEOUT_UNIT_NS
-#define ACK_TIMEOUT_UNIT_NS RNIC_ACK_TIMEOUT_UNIT_NS
-#else
-#define ACK_TIMEOUT_UNIT_NS 4096
-#endif
-
-#ifdef RNIC_RETRY_INFINITE
-#define RETRY_INFINITE RNIC_RETRY_INFINITE
-#else
-#define RETRY_INFINITE 7 /* rnr_retry 7: retry forever (IBTA 9.7.5.2.8) */
-#endif
 
 uint64_t rc_rnr_timer_ns(unsigned int code)
 {
@@ -57,7 +32,7 @@ uint64_t rc_rnr_timer_ns(unsigned int code)
 
 uint64_t rc_ack_timeout_ns(unsigned int code)
 {
-	return code ? (uint64_t)ACK_TIMEOUT_UNIT_NS << (code & 31) : 0;
+	return code ? (uint64_t)RNIC_ACK_TIMEOUT_UNIT_NS << (code & 31) : 0;
 }
 
 /* ------------------------------------------------------------ memory */
@@ -929,7 +904,7 @@ static void req_rx(struct rc_qp *qp, rc_time_t now, const struct rc_pkt *pkt)
 		case RNIC_AETH_KIND_RNR:
 			qp->st.rx_rnr_naks++;
 			advance_una(qp, p, now);
-			if (qp->cfg.rnr_retry != RETRY_INFINITE) {
+			if (qp->cfg.rnr_retry != RNIC_RETRY_INFINITE) {
 				if (qp->rnr_left == 0) {
 					req_fatal(qp, RNIC_WC_RNR_RETRY_EXC_ERR, syn);
 					return;
