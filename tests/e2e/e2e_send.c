@@ -1272,7 +1272,7 @@ static void error_suite(void)
 	o.path_mtu = RNIC_IB_MTU_1024;
 	o.max_recv_wr = 8;
 	o.max_recv_sge = RNIC_MAX_RECV_SGE;
-	o.rnr_retry = 0; /* the requester does not retransmit after an RNR NAK */
+	o.rnr_retry = 0; /* no RNR retries: the first RNR NAK ends the sender's WQE */
 	o.min_rnr_timer = MIN_RNR_TIMER;
 	if (!world_open(&x, "send_errors", &o))
 		return;
