@@ -26,8 +26,18 @@ struct rc_peer {
 	struct pframe *head, *tail;
 	unsigned int pending;
 	struct rc_peer_stats st;
+	uint64_t rng;
 	uint8_t frame[RC_MAX_FRAME];
 };
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 
 void rc_peer_cfg_default(struct rc_peer_cfg *cfg)
 {
@@ -42,17 +52,37 @@ void rc_peer_cfg_default(struct rc_peer_cfg *cfg)
 	cfg->burst = 4;
 }
 
+static void queue_frame(struct rc_peer *p, int len);
+
 /* A QP's packet: encode it and queue it for the NIC after the latency,
- * behind what the peer's wire still carries. */
+ * behind what the peer's wire still carries (unless the peer's own faults
+ * drop or duplicate it). */
 static void peer_tx(void *arg, const struct rc_pkt *pkt)
 {
 	struct rc_peer *p = arg;
 	int len = rc_encode(pkt, p->frame, sizeof(p->frame), 0);
-	uint64_t start_milli = p->now * 1000, due;
-	struct pframe *f;
+	/* two draws per frame, whatever happens */
+	int drop = rnd(&p->rng) % 1000000u < p->cfg.tx_drop_ppm;
+	int dup = rnd(&p->rng) % 1000000u < p->cfg.tx_dup_ppm;
 
 	if (len <= 0)
 		return;
+	if (drop) {
+		p->st.tx_dropped++;
+		return;
+	}
+	queue_frame(p, len);
+	if (dup) {
+		p->st.tx_duplicated++;
+		queue_frame(p, len);
+	}
+}
+
+static void queue_frame(struct rc_peer *p, int len)
+{
+	uint64_t start_milli = p->now * 1000, due;
+	struct pframe *f;
+
 	if (p->cfg.rate_milli) {
 		if (p->wire_free_milli > start_milli)
 			start_milli = p->wire_free_milli;
@@ -139,6 +169,7 @@ struct rc_peer *rc_peer_attach(struct rnic_world *w, const struct rc_peer_cfg *c
 	if (p->cfg.burst <= 0)
 		p->cfg.burst = 1;
 	rc_mem_init(&p->mem);
+	p->rng = cfg->seed;
 	p->now = rnic_world_cycle(w);
 	rnic_world_set_frame_hook(w, frame_hook, p);
 	rnic_world_set_cycle_hook(w, cycle_hook, p);

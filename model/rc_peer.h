@@ -33,6 +33,10 @@ struct rc_peer_cfg {
 	uint64_t latency;      /* cycles from a frame's arrival to the peer's answer at the NIC (100) */
 	uint32_t rate_milli;   /* bytes per 1000 cycles on the peer's wire (5000: 10 Gb/s at 250 MHz); 0: unpaced */
 	int burst;             /* packets each QP may send per cycle (4) */
+	/* faults on the peer's own frames, before the NIC (and the capture) sees
+	 * them: seeded, parts per million */
+	uint32_t tx_drop_ppm, tx_dup_ppm;
+	uint64_t seed;
 };
 
 struct rc_peer_stats {
@@ -41,6 +45,7 @@ struct rc_peer_stats {
 	uint64_t bad;          /* ... that the codec refused */
 	uint64_t no_qp;        /* ... for a QP the peer does not have */
 	uint64_t injected;     /* frames the peer put into the NIC's RX */
+	uint64_t tx_dropped, tx_duplicated; /* the peer's own faults */
 	uint64_t codec_errors[RC_ERR_COUNT];
 };
 

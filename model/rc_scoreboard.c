@@ -35,6 +35,7 @@ void rc_sb_opts_rtl(struct rc_sb_opts *o)
 	rc_sb_policy_rtl(&o->policy);
 	o->min_rnr_timer = 0xff;
 	o->grace_ns = 20000;
+	o->inflight_ns = 3000;
 }
 
 void rc_sb_opts_rxe(struct rc_sb_opts *o)
@@ -534,7 +535,7 @@ static void check_request(struct sb *s, struct flow *f, size_t i)
 				return;
 			}
 		}
-	} else if (f->nak_pending) {
+	} else if (f->nak_pending && s->fr[i].ts > f->nak_ts + s->o.inflight_ns) {
 		/* go back N (IBTA 9.7.5.2): the next retransmission starts at the
 		 * NAKed PSN, after an RNR NAK not before its timer ran out; new
 		 * PSNs may only leave in the grace time (already in the pipeline) */
@@ -553,7 +554,7 @@ static void check_request(struct sb *s, struct flow *f, size_t i)
 				       f->nak_frame + 1, f->nak_wait_ns / 1000.0);
 				return;
 			}
-		} else if (s->fr[i].ts > f->nak_ts + s->o.grace_ns) {
+		} else {
 			report(s, f, i, "%s PSN %#x is new, %.3f us after the %s NAK of frame %zu for PSN %#x (no go-back-N)",
 			       rc_op_name(p->opcode), p->psn, (s->fr[i].ts - f->nak_ts) / 1000.0,
 			       f->nak_kind == RNIC_AETH_KIND_RNR ? "RNR" : "PSN sequence", f->nak_frame + 1, f->nak_psn);
@@ -654,8 +655,8 @@ record:
 	}
 	if (rc_psn_diff(rc_psn_add(p->psn, adv), f->next_new) > 0)
 		f->next_new = rc_psn_add(p->psn, adv);
-	if (f->resync)
-		return;
+	if (f->resync || d < 0)
+		return; /* a first copy seen late says nothing about the message now being sent */
 	if (last) {
 		f->in_msg = 0;
 		f->msg_idx = 0;

@@ -61,7 +61,9 @@ struct rc_sb_opts {
 	} stations[RC_SB_MAX_STATIONS];
 	int nstations;
 	uint8_t min_rnr_timer; /* expected RNR timer code; 0xff: take the first RNR NAK's */
-	uint64_t grace_ns;     /* a requester may go on sending this long after a fatal NAK reached it */
+	uint64_t grace_ns;     /* a requester may go on sending this long after a fatal NAK reached it (20 us) */
+	uint64_t inflight_ns;  /* requests captured up to this long after a NAK may have left before it
+				  arrived: go-back-N is judged on the ones after (3 us) */
 	int faults;            /* the link had faults: frames the codec refuses are skipped, not reported */
 	int strict_tail;       /* responses the model still expects when the capture ends are differences
 				  (default: a NOTE; the responder's host may have moved its QP to the error

@@ -19,7 +19,7 @@ static void usage(FILE *f, const char *argv0)
 	fprintf(f,
 		"usage: %s [--policy rtl|rxe] [--station IP=rtl|rxe]... [--mtu BYTES] [--pair REQ_QPN:RESP_QPN]...\n"
 		"       [--faults] [--strict-tail]"
-		" [--grace-ns N] [--max N] [--verbose] FILE.pcap...\n"
+		" [--grace-ns N] [--inflight-ns N] [--max N] [--verbose] FILE.pcap...\n"
 		"Replays each capture through the model's requester and responder checkers and reports\n"
 		"the first packet of each flow that differs from what the model would send or accept.\n"
 		"  --policy   AckReq and ACK coalescing of the NICs: rtl (OpenRNIC, default) or rxe\n"
@@ -30,6 +30,7 @@ static void usage(FILE *f, const char *argv0)
 		"  --strict-tail  responses still expected at the end of the capture are differences\n"
 		"             (default: a NOTE, as the responder's QP may have been moved to ERR by its host)\n"
 		"  --grace-ns how long a requester may keep sending after a fatal NAK reached it (20000)\n"
+		"  --inflight-ns  requests captured this long after a NAK may have left before it (3000)\n"
 		"  --max      stop after N differences (default: one per flow)\n",
 		argv0);
 }
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
 		{"faults", no_argument, NULL, 'f'},
 		{"strict-tail", no_argument, NULL, 'T'},
 		{"grace-ns", required_argument, NULL, 'g'},
+		{"inflight-ns", required_argument, NULL, 'I'},
 		{"max", required_argument, NULL, 'x'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
 
 	memset(&base, 0, sizeof(base));
 	base.grace_ns = 0;
-	while ((c = getopt_long(argc, argv, "P:m:p:S:fTg:x:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "P:m:p:S:fTg:I:x:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P':
 			if (!strcmp(optarg, "rxe"))
@@ -103,6 +105,7 @@ int main(int argc, char **argv)
 		case 'f': base.faults = 1; break;
 		case 'T': base.strict_tail = 1; break;
 		case 'g': base.grace_ns = strtoull(optarg, NULL, 0) + 1; break;
+		case 'I': base.inflight_ns = strtoull(optarg, NULL, 0) + 1; break;
 		case 'x': base.max_reports = atoi(optarg); break;
 		case 'v': base.verbose = 1; break;
 		case 'h': usage(stdout, argv[0]); return 0;
@@ -126,6 +129,8 @@ int main(int argc, char **argv)
 	o.strict_tail = base.strict_tail;
 	if (base.grace_ns)
 		o.grace_ns = base.grace_ns - 1;
+	if (base.inflight_ns)
+		o.inflight_ns = base.inflight_ns - 1;
 	o.max_reports = base.max_reports;
 	o.verbose = base.verbose;
 	o.out = stdout;

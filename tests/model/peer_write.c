@@ -7,7 +7,9 @@
  * Groups: "write" (RTL RDMA WRITEs into the peer's memory, sizes around the
  * MTU and 1 MiB at MTU 256/1024/4096, scatter/gather, several in flight),
  * "error" (a remote access error NAKed by the peer, the flush after it, and
- * no DMA by the NIC after the host has its completions), "send"
+ * no DMA by the NIC after the host has its completions), "faults" (RTL
+ * WRITEs over a lossy link: drops, duplicates, reordering, corruption; the
+ * RTL recovers by go-back-N), "send"
  * (RTL SEND, SEND with immediate and WRITE with immediate into the peer's
  * receive queue), "peer" (the peer's WRITEs and SENDs into the RTL's host
  * memory). Each case prints PASS/FAIL; the last line is "N passed, N failed". */
@@ -67,6 +69,12 @@ static const uint8_t nic_ip[4] = {198, 18, 0, 1};
 #define PEER_PSN 0x3000
 #define NIC_PSN 0x1000
 
+/* link faults of the next world (the "faults" group): the NIC's frames only;
+ * the peer's go into the NIC's RX unharmed */
+static double fault_drop, fault_dup, fault_reorder, fault_corrupt;
+static uint32_t peer_drop_ppm, peer_dup_ppm;
+static uint8_t nic_timeout = 14;
+
 struct bench {
 	struct rnic_world *w;
 	struct rc_peer *peer;
@@ -113,7 +121,7 @@ static int connect_nic_qp(struct bench *b, struct rnic_qp *qp, uint32_t pqpn, co
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_RTS;
 	a.sq_psn = NIC_PSN;
-	a.timeout = 14;
+	a.timeout = nic_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 1;
@@ -135,6 +143,10 @@ static int bench_open(struct bench *b, uint32_t mtu_code, int nqp, const char *t
 	cfg.num_nics = 1; /* the peer is the only other station */
 	cfg.data_width = (unsigned)width;
 	cfg.seed = seed;
+	cfg.p_drop = fault_drop;
+	cfg.p_dup = fault_dup;
+	cfg.p_reorder = fault_reorder;
+	cfg.p_corrupt = fault_corrupt;
 	if (pcap_dir) {
 		snprintf(path, sizeof(path), "%s/%s.pcap", pcap_dir, tag);
 		cfg.pcap_path = path;
@@ -144,6 +156,9 @@ static int bench_open(struct bench *b, uint32_t mtu_code, int nqp, const char *t
 		return errno ? errno : EIO;
 	rc_peer_cfg_default(&pc);
 	pc.rate_milli = width == 64 ? 5000 : 50000;
+	pc.tx_drop_ppm = peer_drop_ppm;
+	pc.tx_dup_ppm = peer_dup_ppm;
+	pc.seed = seed;
 	b->peer = rc_peer_attach(b->w, &pc);
 	if (!b->peer || rc_cq_init(&b->pscq, 4096) || rc_cq_init(&b->prcq, 4096))
 		return ENOMEM;
@@ -181,7 +196,7 @@ static int bench_open(struct bench *b, uint32_t mtu_code, int nqp, const char *t
 		qc.sq_psn = PEER_PSN;
 		qc.rq_psn = NIC_PSN;
 		qc.min_rnr_timer = 1;
-		qc.timeout = 14;
+		qc.timeout = peer_drop_ppm ? 6 : 14;
 		memcpy(qc.addr.dmac, nic_mac, 6);
 		rc_gid_from_ipv4(qc.addr.dgid, nic_ip);
 		qc.addr.udp_sport = (uint16_t)(0xd000 + i);
@@ -508,6 +523,138 @@ static void error_group(void)
 	bench_close(&b);
 }
 
+/* The NIC's frames cross a lossy link to the peer (drop, duplicate, reorder,
+ * corrupt): the peer's model responder NAKs sequence errors and re-ACKs
+ * duplicates, and the RTL must recover by go-back-N and its ACK timer. */
+static void peer_faults_case(struct bench *b, size_t len)
+{
+	struct nbuf dst = {0};
+	struct pbuf src = {0};
+	struct rc_send_wr w;
+	struct rc_wc pwc[6];
+	int ok, n = 0;
+
+	ok = !pbuf_init(b, &src, len, 0, 1) && !nbuf_init(b, &dst, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	memset(dst.p, 0, len);
+	for (int i = 0; ok && i < 6; i++) {
+		size_t off = (size_t)i * (len / 6), l = i == 5 ? len - off : len / 6;
+
+		memset(&w, 0, sizeof(w));
+		w.wr_id = 0x6800 + (uint64_t)i;
+		w.opcode = RNIC_WR_RDMA_WRITE;
+		w.flags = RC_SEND_SIGNALED;
+		w.num_sge = 1;
+		w.sg_list[0] = (struct rc_sge){(uint64_t)(uintptr_t)src.p + off, (uint32_t)l, src.key};
+		w.remote_addr = (uint64_t)(uintptr_t)dst.p + off;
+		w.rkey = dst.mr->rkey;
+		ok = !rc_qp_post_send(b->pqp[0], &w);
+	}
+	n = ok ? peer_wait(b, &b->pscq, pwc, 6) : 0;
+	ok = ok && n == 6;
+	for (int i = 0; ok && i < 6; i++)
+		ok = pwc[i].status == RNIC_WC_SUCCESS && pwc[i].wr_id == 0x6800 + (uint64_t)i;
+	ok = ok && !memcmp(src.p, dst.p, len) && guards_ok(dst.base, dst.p, len);
+	printf("  peer: %llu frames dropped, %llu duplicated; %llu retries, %llu timeouts; RTL NAKs received %llu\n",
+	       (unsigned long long)rc_peer_stats(b->peer)->tx_dropped,
+	       (unsigned long long)rc_peer_stats(b->peer)->tx_duplicated,
+	       (unsigned long long)rc_qp_stats(b->pqp[0])->retries, (unsigned long long)rc_qp_stats(b->pqp[0])->timeouts,
+	       (unsigned long long)rc_qp_stats(b->pqp[0])->rx_naks);
+	{
+		static const struct {
+			const char *name;
+			uint32_t reg;
+		} ctr[] = {
+			{"rx frames", RNIC_REG_STAT_RX_FRAMES},
+			{"dropped malformed/overflow", RNIC_REG_STAT_RX_DROP_MALFORMED},
+			{"dropped ICRC", RNIC_REG_STAT_RX_DROP_ICRC},
+			{"PSN errors", RNIC_REG_STAT_RX_PSN_ERR},
+			{"duplicates", RNIC_REG_STAT_RX_DUPLICATE},
+			{"NAKs sent", RNIC_REG_STAT_TX_NAK},
+		};
+
+		printf("  NIC:");
+		for (size_t k = 0; k < sizeof(ctr) / sizeof(ctr[0]); k++) {
+			uint32_t v = 0;
+
+			rnic_read_counter(b->ctx, ctr[k].reg, &v);
+			printf(" %s %u%s", ctr[k].name, v, k + 1 < sizeof(ctr) / sizeof(ctr[0]) ? "," : "\n");
+		}
+	}
+	if (rc_peer_stats(b->peer)->tx_dropped)
+		result(ok && rc_qp_stats(b->pqp[0])->retries > 0,
+		       "w%d peer WRITEs %zu B into the RTL host losing and doubling its own frames: the RTL NAKs, the "
+		       "model goes back N, data intact (%d of 6 completed)", width, len, n);
+	else
+		result(ok, "w%d peer WRITEs %zu B into the RTL host at the line rate: data intact (%d of 6 completed)",
+		       width, len, n);
+	nbuf_free(&dst);
+	pbuf_free(b, &src);
+}
+
+static void faults_group(void)
+{
+	struct bench b;
+	int err;
+	char tag[64];
+	static const size_t sizes[] = {3000, 70000, 1, 1024, 262144, 5000, 40000, 1025};
+
+	snprintf(tag, sizeof(tag), "peer_faults_w%d_mtu1024", width);
+	fault_drop = 0.02;
+	fault_dup = 0.01;
+	fault_reorder = 0.01;
+	fault_corrupt = 0.005;
+	nic_timeout = 6; /* 262 us */
+	err = bench_open(&b, RNIC_IB_MTU_1024, 1, tag);
+	fault_drop = fault_dup = fault_reorder = fault_corrupt = 0;
+	nic_timeout = 14;
+	if (err) {
+		result(0, "w%d faults: setup: %s", width, strerror(err));
+		bench_close(&b);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		write_case(&b, 0, sizes[i], 1 + (int)(i % 3));
+	write_burst_case(&b, 0);
+	{
+		struct rnic_sim_link_stats ls;
+		const struct rc_qp_stats *ps = rc_qp_stats(b.pqp[0]);
+
+		rnic_world_link_stats(b.w, &ls);
+		printf("  link: %llu dropped, %llu duplicated, %llu reordered, %llu corrupted; peer responder: "
+		       "%llu PSN errors, %llu duplicates, %llu NAKs\n",
+		       (unsigned long long)ls.dropped, (unsigned long long)ls.duplicated, (unsigned long long)ls.reordered,
+		       (unsigned long long)ls.corrupted, (unsigned long long)ps->rx_psn_errors,
+		       (unsigned long long)ps->rx_duplicates, (unsigned long long)ps->tx_naks);
+		result(ls.dropped > 0 && ps->tx_naks > 0, "w%d faults: the link lost frames and the peer NAKed", width);
+	}
+	bench_close(&b);
+
+	/* the other way: the peer's own frames get lost */
+	snprintf(tag, sizeof(tag), "peer_faults_req_w%d_mtu1024", width);
+	peer_drop_ppm = 20000;
+	peer_dup_ppm = 10000;
+	err = bench_open(&b, RNIC_IB_MTU_1024, 1, tag);
+	peer_drop_ppm = peer_dup_ppm = 0;
+	if (err) {
+		result(0, "w%d peer faults: setup: %s", width, strerror(err));
+		bench_close(&b);
+		return;
+	}
+	peer_faults_case(&b, 200000);
+	bench_close(&b);
+
+	/* no faults, but the peer sends at the line rate */
+	snprintf(tag, sizeof(tag), "peer_bulk_req_w%d_mtu1024", width);
+	err = bench_open(&b, RNIC_IB_MTU_1024, 1, tag);
+	if (err) {
+		result(0, "w%d peer bulk: setup: %s", width, strerror(err));
+		bench_close(&b);
+		return;
+	}
+	peer_faults_case(&b, 1u << 20);
+	bench_close(&b);
+}
+
 /* ---------------------------------------------------------------- send group */
 
 static void send_case(struct bench *b, int q, uint32_t opcode, size_t len)
@@ -547,6 +694,43 @@ static void send_case(struct bench *b, int q, uint32_t opcode, size_t len)
 	pbuf_free(b, &dst);
 }
 
+/* No receive WQE at the peer for 100 us: the peer's RNR NAKs (timer code 1,
+ * 10 us) make the RTL wait and retry until the WQE is there. */
+static void send_rnr_case(struct bench *b, int q)
+{
+	uint32_t mtu = 128u << b->mtu_code;
+	size_t len = 2 * mtu + 100;
+	struct nbuf src = {0};
+	struct pbuf dst = {0};
+	struct rnic_sg_entry sge;
+	struct rnic_wc wc;
+	struct rc_wc pwc;
+	struct rc_recv_wr r;
+	uint64_t naks0 = rc_qp_stats(b->pqp[q])->tx_rnr_naks, naks;
+	int ok;
+
+	ok = !nbuf_init(b, &src, len, RNIC_ACCESS_LOCAL_WRITE, 1) && !pbuf_init(b, &dst, len, RNIC_ACCESS_LOCAL_WRITE, 0);
+	split(&sge, &src, len, 1);
+	ok = ok && !nic_post(b->qp[q], 0x5800, RNIC_WR_SEND, &sge, 1, 0, 0, 0);
+	rnic_world_step(b->w, 25000); /* 100 us */
+	ok = ok && rnic_poll_cq(b->cq, 1, &wc) == 0;
+	memset(&r, 0, sizeof(r));
+	r.wr_id = 0x5801;
+	r.num_sge = 1;
+	r.sg_list[0] = (struct rc_sge){(uint64_t)(uintptr_t)dst.p, (uint32_t)len, dst.key};
+	ok = ok && !rc_qp_post_recv(b->pqp[q], &r);
+	ok = ok && nic_wait(b, &wc, 1) == 1 && wc.status == RNIC_WC_SUCCESS && wc.wr_id == 0x5800;
+	ok = ok && peer_wait(b, &b->prcq, &pwc, 1) == 1 && pwc.status == RNIC_WC_SUCCESS && pwc.byte_len == len &&
+	     !memcmp(src.p, dst.p, len);
+	naks = rc_qp_stats(b->pqp[q])->tx_rnr_naks - naks0;
+	/* one RNR round is the 10 us timer plus a round trip: about 8 in 100 us */
+	ok = ok && naks >= 4 && naks <= 12;
+	result(ok, "w%d mtu%u RTL SEND into an empty receive queue: %llu RNR NAKs from the peer in 100 us, then delivered",
+	       width, mtu, (unsigned long long)naks);
+	nbuf_free(&src);
+	pbuf_free(b, &dst);
+}
+
 static void send_group(uint32_t mtu_code)
 {
 	uint32_t mtu = 128u << mtu_code;
@@ -565,6 +749,7 @@ static void send_group(uint32_t mtu_code)
 	send_case(&b, 0, RNIC_WR_SEND, mtu + 1);
 	send_case(&b, 0, RNIC_WR_SEND_WITH_IMM, 3 * mtu);
 	send_case(&b, 0, RNIC_WR_RDMA_WRITE_WITH_IMM, 2 * mtu + 7);
+	send_rnr_case(&b, 0);
 	bench_close(&b);
 }
 
@@ -672,7 +857,7 @@ int main(int argc, char **argv)
 		case 'q': quick = 1; break;
 		case 'o': only = optarg; break;
 		default:
-			printf("usage: %s [--width 64|512] [--seed N] [--pcap-dir DIR] [--quick] [--only write,error,send,peer]\n"
+			printf("usage: %s [--width 64|512] [--seed N] [--pcap-dir DIR] [--quick] [--only write,error,faults,send,peer]\n"
 			       "The RTL NIC against the C model as a software RoCE peer.\n", argv[0]);
 			return c == 'h' ? 0 : 2;
 		}
@@ -689,6 +874,8 @@ int main(int argc, char **argv)
 	}
 	if (want("error"))
 		error_group();
+	if (want("faults"))
+		faults_group();
 	if (want("send")) {
 		send_group(RNIC_IB_MTU_1024);
 		send_group(RNIC_IB_MTU_256);
