@@ -42,6 +42,9 @@ module rnic_compl #(
     input  wire logic                               rst,
 
     input  wire logic [47:0]                        now,
+    // payload reads of the requester still in flight: an error completion
+    // waits for them, so a flushed WQE's buffer is free when its CQE is seen
+    input  wire logic                               pay_rd_busy,
 
     // ACK / NAK headers from the receive dispatcher
     input  wire logic                               s_ack_valid,
@@ -263,7 +266,7 @@ module rnic_compl #(
     assign m_kick_qpn = qpn_reg;
     assign m_err_valid = state_reg == S_ERREV;
     assign m_err_qpn = qpn_reg;
-    assign m_cqe_valid = state_reg == S_CQE;
+    assign m_cqe_valid = state_reg == S_CQE && (cqe_status_reg == rnic_pkg::WC_SUCCESS[7:0] || !pay_rd_busy);
 
     wire [2:0] syn_kind = syn_reg[7:5];
     wire [4:0] syn_code = syn_reg[4:0];
@@ -470,7 +473,7 @@ module rnic_compl #(
                 end
             end
             S_CQE: begin
-                if (m_cqe_ready) begin
+                if (m_cqe_valid && m_cqe_ready) begin
                     una_reg <= una_reg + 16'd1;
                     retired_reg <= 1'b1;
                     state_reg <= S_WALK;
@@ -512,6 +515,12 @@ module rnic_compl #(
         end
     end
 
+    logic busy_q_reg;
+    always_ff @(posedge clk) begin
+        busy_q_reg <= state_reg != S_IDLE;
+        if (rst) busy_q_reg <= 1'b0;
+    end
+
     // per-QP state follows the FSM; a context write resets it
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
@@ -528,7 +537,8 @@ module rnic_compl #(
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-        end else if (state_reg != S_IDLE) begin
+        end else if (state_reg != S_IDLE || busy_q_reg) begin
+            // (and once more in the first idle cycle: the last state's updates)
             una_mem[qpn_reg] <= una_reg;
             last_acked_mem[qpn_reg] <= acked_reg;
             err_mem[qpn_reg] <= err_reg;

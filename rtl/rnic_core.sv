@@ -303,6 +303,14 @@ module rnic_core #(
         .stat_loc_prot_err
     );
 
+    // payload read packets (last-marked descriptors) issued and not yet done
+    logic [7:0] pay_rd_pending_reg;
+    always_ff @(posedge clk) begin
+        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(pay_desc_valid && pay_desc_ready && pay_desc_last)
+                              - 8'(pay_status_valid);
+        if (rst) pay_rd_pending_reg <= '0;
+    end
+
     // the completion engine reads only entries the requester wrote
     rnic_ram_1w1r #(.WIDTH(INF_BITS), .ADDR_WIDTH(QPN_WIDTH + INFLIGHT_LOG2), .ZERO_UNWRITTEN(0)) inflight_ram (
         .clk, .rst, .wr_en(inf_wr_en), .wr_addr(inf_wr_addr), .wr_data(inf_wr_data),
@@ -354,7 +362,7 @@ module rnic_core #(
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .INF_BITS(INF_BITS)
     ) compl_inst (
-        .clk, .rst, .now(now_reg),
+        .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_pending_reg != 0),
         .s_ack_valid(ack_valid), .s_ack_ready(ack_ready), .s_ack_qpn(ack_qpn),
         .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome),
         .s_local_valid(local_valid), .s_local_ready(local_ready), .s_local_qpn(local_qpn),
@@ -744,7 +752,7 @@ module rnic_core #(
     // payload read errors leave garbage on the wire that the peer's ICRC or
     // length checks catch only by chance: a later issue reports them as events
     // (regs range-checks the context index; the window is wider than any record)
-    wire unused_ok = ^{stat_good, fifo_bad_frame, fifo_good_frame, fifo_tuser, pay_status_valid,
+    wire unused_ok = ^{stat_good, fifo_bad_frame, fifo_good_frame, fifo_tuser,
                        pay_status_error, ctx_wr_index, ctx_wr_data};
 
 endmodule

@@ -147,6 +147,7 @@ module rnic_req_tx #(
     logic [23:0] hi_psn_mem [NUM_QPS];    // one past the highest PSN ever sent
     logic [47:0] sent_time_mem [NUM_QPS]; // when a WQE went out into an empty window
     logic [1:0]  rewind_ack_mem [NUM_QPS];// last restart request served
+    logic        started_mem [NUM_QPS];   // the WQE at sq_hi was begun (its first PSN is known)
     logic        tx_err_mem [NUM_QPS];    // a local error stopped this SQ
     // first PSN of each WQE in the window, for a restart in the middle of it
     logic [23:0] first_psn_mem [NUM_QPS * (2 ** INFLIGHT_LOG2)];
@@ -195,6 +196,7 @@ module rnic_req_tx #(
     logic                          inline_reg;       // payload is inline in the WQE
     logic [23:0]                   first_psn_reg;    // first PSN of this WQE
     logic [31:0]                   skip_reg;         // payload bytes to skip (restart)
+    logic                          resend_reg;       // this WQE was (partly) sent before
 
     // ------------------------------------------------------------------
     // field views
@@ -357,6 +359,8 @@ module rnic_req_tx #(
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
+    wire        restart_pending = una_rd_rewind != rewind_ack_mem[qpn_reg] || una_rd_rnr_wait;
+    wire [23:0] hi_psn_gap = psn_reg + 24'd1 - hi_psn_mem[qpn_reg];
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
@@ -364,7 +368,7 @@ module rnic_req_tx #(
     wire        rewind = una_rd_rewind != rewind_ack_mem[s_qp_qpn] || (una_ahead != 0 && !una_ahead[15]);
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg
-    wire        resend = ci_reg != sq_hi_mem[qpn_reg];
+    wire        resend = ci_reg != sq_hi_mem[qpn_reg] || started_mem[qpn_reg];
     wire [23:0] wqe_first_psn = resend ? first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] : psn_reg;
     wire [23:0] skip_pkts_raw = psn_reg - wqe_first_psn;
     wire [23:0] skip_pkts = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
@@ -424,6 +428,7 @@ module rnic_req_tx #(
                 remaining_reg <= wqe_length - skip_bytes;
                 pkt_idx_reg <= 32'(skip_pkts);
                 first_psn_reg <= wqe_first_psn;
+                resend_reg <= resend;
                 skip_reg <= skip_bytes;
                 inline_reg <= wqe_inline;
                 if (wqe_rd_err_reg) begin
@@ -498,7 +503,17 @@ module rnic_req_tx #(
                 remaining_reg <= remaining_reg - seg_len;
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
                 psn_reg <= psn_reg + 24'd1;
-                state_reg <= pkt_last ? S_RECORD : S_PKT_HDR;
+                if (pkt_last) begin
+                    state_reg <= S_RECORD;
+                end else if (restart_pending) begin
+                    // a restart or RNR wait is pending: the rest of this WQE
+                    // would be dropped by the responder; stop, the next turn
+                    // resumes from the first unacknowledged PSN
+                    requeue_reg <= 1'b1;
+                    state_reg <= S_DONE;
+                end else begin
+                    state_reg <= S_PKT_HDR;
+                end
             end
             S_NOTIFY: if (m_local_ready) state_reg <= S_DONE;
             S_RECORD: if (record) begin
@@ -534,19 +549,27 @@ module rnic_req_tx #(
             hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             sent_time_mem[qp_reset_qpn] <= '0;
             rewind_ack_mem[qp_reset_qpn] <= '0;
+            started_mem[qp_reset_qpn] <= 1'b0;
         end else if (qp_rts_valid) begin
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
         end else if (record) begin
             sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
             next_psn_mem[qpn_reg] <= psn_reg;
-            if (!resend) begin
+            if (!resend_reg || ci_reg == sq_hi_mem[qpn_reg]) begin
                 sq_hi_mem[qpn_reg] <= ci_reg + 16'd1;
-                hi_psn_mem[qpn_reg] <= psn_reg;
+                started_mem[qpn_reg] <= 1'b0;
             end
             if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
+        end else if (state_reg == S_PARSE && wqe_st_seen_reg && !resend) begin
+            // a new WQE: remember where it starts, in case it is cut short
+            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= psn_reg;
+            started_mem[qpn_reg] <= 1'b1;
+        end else if (state_reg == S_PKT_NEXT) begin
+            // the ACK window reaches the highest PSN on the wire
+            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + 24'd1;
         end else if (state_reg == S_IDLE && s_qp_valid && rewind) begin
             sq_ci_mem[s_qp_qpn] <= una_rd_idx;
             next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;

@@ -312,7 +312,7 @@ module rnic_resp #(
         .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(h_dlen), .pd(qpc_pd),
         .need_access(rnic_pkg::ACCESS_REMOTE_WRITE[7:0]), .ok(mr_ok), .pa(mr_pa)
     );
-    wire access_ok = mr_ok && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) != 0;
+    wire access_ok = mr_ok;
 
     // receive SGE lkey check (LOCAL_WRITE)
     function automatic logic [63:0] rsge_addr(input logic [RWQE_BITS-1:0] w, input logic [2:0] i);
@@ -507,6 +507,12 @@ module rnic_resp #(
                 if (act_full) begin
                 end else if (!(op_write || op_send) || in_msg_mem[qpn_reg] == op_starts
                              || (in_msg_mem[qpn_reg] && msg_send_mem[qpn_reg] != op_send)) begin
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                end else if (op_write && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) == 0) begin
+                    // the QP does not take RDMA WRITE at all (as rxe: Class C, invalid request)
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;

@@ -18,6 +18,8 @@ void sim_pair_default_opts(struct sim_pair_opts *o)
 	o->max_recv_sge = 0;
 	o->rnr_retry = 7;
 	o->min_rnr_timer = 12;
+	o->timeout = 14;
+	o->retry_cnt = 7;
 }
 
 static int fail(const char *what, int err)
@@ -62,8 +64,8 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_RTS;
 	a.sq_psn = sq_psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
+	a.timeout = o->timeout;
+	a.retry_cnt = o->retry_cnt;
 	a.rnr_retry = o->rnr_retry;
 	a.max_rd_atomic = 1;
 	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT |

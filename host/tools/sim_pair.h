@@ -35,6 +35,8 @@ struct sim_pair_opts {
 	int max_recv_sge;   /* 0..RNIC_MAX_RECV_SGE */
 	uint8_t rnr_retry;  /* RNR retries of every QP (7 = infinite) */
 	uint8_t min_rnr_timer; /* RNR NAK timer code every QP's responder sends */
+	uint8_t timeout;    /* local ACK timeout code (4.096 us * 2^timeout; 0 = off) */
+	uint8_t retry_cnt;  /* transport retries */
 };
 
 void sim_pair_default_opts(struct sim_pair_opts *o);
