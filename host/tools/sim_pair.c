@@ -29,11 +29,14 @@ static int fail(const char *what, int err)
 }
 
 static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, struct rnic_qp *peer_qp,
-		      const struct sim_pair_opts *o, uint32_t sq_psn, uint32_t rq_psn)
+		      const struct sim_pair_opts *o, const struct sim_pair_av *av, uint32_t sq_psn,
+		      uint32_t rq_psn)
 {
 	struct rnic_qp_attr a;
 	int err;
 
+	if (av->sgid_index >= peer->ngid)
+		return fail("address vector: GID index", EINVAL);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_INIT;
 	a.pkey_index = 0;
@@ -52,9 +55,11 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	a.min_rnr_timer = o->min_rnr_timer;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = 0;
-	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.dgid = peer->gids[av->sgid_index];
+	a.ah_attr.grh.sgid_index = av->sgid_index;
+	a.ah_attr.grh.hop_limit = av->hop_limit;
+	a.ah_attr.grh.traffic_class = av->traffic_class;
+	a.ah_attr.grh.flow_label = av->flow_label;
 	memcpy(a.ah_attr.dmac, peer->mac, 6);
 	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN |
 					 RNIC_QP_RQ_PSN | RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER);
@@ -95,8 +100,30 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 			return fail("open_sim", errno ? errno : ENODEV);
 		memcpy(sd->mac, mac, 6);
 		rnic_gid_from_ipv4(&sd->gid, ip);
-		if ((err = rnic_set_port_mac(sd->ctx, mac)) || (err = rnic_set_gid(sd->ctx, 0, &sd->gid)))
+		sd->gids[0] = sd->gid;
+		sd->ngid = 1;
+		if (o->all_gids) {
+			union rnic_gid *g = sd->gids;
+
+			/* fe80::ff:fe00:0a+s: EUI-64 of 02:00:00:00:00:0a+s (U/L bit flipped) */
+			g[1].raw[0] = 0xfe;
+			g[1].raw[1] = 0x80;
+			g[1].raw[11] = 0xff;
+			g[1].raw[12] = 0xfe;
+			g[1].raw[15] = mac[5];
+			g[2].raw[0] = g[3].raw[0] = 0x20;
+			g[2].raw[1] = g[3].raw[1] = 0x01;
+			g[2].raw[2] = g[3].raw[2] = 0x0d;
+			g[2].raw[3] = g[3].raw[3] = 0xb8;
+			g[3].raw[5] = 1;
+			g[2].raw[15] = g[3].raw[15] = (uint8_t)(1 + s);
+			sd->ngid = RNIC_GID_TABLE_SIZE;
+		}
+		if ((err = rnic_set_port_mac(sd->ctx, mac)))
 			return fail("port address", err);
+		for (int i = 0; i < sd->ngid; i++)
+			if ((err = rnic_set_gid(sd->ctx, i, &sd->gids[i])))
+				return fail("port GID", err);
 		sd->pd = rnic_alloc_pd(sd->ctx);
 		if (!sd->pd)
 			return fail("alloc_pd", errno);
@@ -122,10 +149,12 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 	}
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < o->nqp; i++) {
+			static const struct sim_pair_av def_av = {0, 0, 64, 0};
 			uint32_t sq = (o->psn[s] + (uint32_t)i) & 0xffffff;
 			uint32_t rq = (o->psn[1 - s] + (uint32_t)i) & 0xffffff;
 
-			err = connect_qp(p->side[s].qp[i], &p->side[1 - s], p->side[1 - s].qp[i], o, sq, rq);
+			err = connect_qp(p->side[s].qp[i], &p->side[1 - s], p->side[1 - s].qp[i], o,
+					 o->av ? &o->av[i] : &def_av, sq, rq);
 			if (err)
 				return err;
 		}

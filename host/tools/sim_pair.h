@@ -16,13 +16,22 @@ struct sim_pair_side {
 	struct rnic_cq *cq;
 	struct rnic_qp *qp[SIM_PAIR_MAX_QPS];
 	uint8_t mac[6];
-	union rnic_gid gid;
+	union rnic_gid gid;                       /* GID table entry 0 */
+	union rnic_gid gids[RNIC_GID_TABLE_SIZE]; /* the GID table as filled */
+	int ngid;                                 /* entries filled (1, or all with all_gids) */
 };
 
 struct sim_pair {
 	struct rnic_world *world;
 	struct sim_pair_side side[2];
 	int nqp;
+};
+
+struct sim_pair_av {
+	uint8_t sgid_index;    /* < RNIC_GID_TABLE_SIZE; > 0 needs all_gids */
+	uint8_t traffic_class;
+	uint8_t hop_limit;     /* 0: the library's default */
+	uint32_t flow_label;   /* 20 bits; 0: derived from the QP numbers */
 };
 
 struct sim_pair_opts {
@@ -37,6 +46,16 @@ struct sim_pair_opts {
 	uint8_t min_rnr_timer; /* RNR NAK timer code every QP's responder sends */
 	uint8_t timeout;    /* local ACK timeout code (4.096 us * 2^timeout; 0 = off) */
 	uint8_t retry_cnt;  /* transport retries */
+	/* all_gids: fill every GID table entry of side s (s = 0, 1) with
+	 *   0  ::ffff:198.18.0.(1+s)  IPv4-mapped (the only entry otherwise)
+	 *   1  fe80::ff:fe00:(0a+s)   IPv6 link-local (EUI-64 of the MAC)
+	 *   2  2001:db8::(1+s)        IPv6 global (documentation prefix)
+	 *   3  2001:db8:1::(1+s)      IPv6 global
+	 * av: when not NULL, nqp address vectors, QP i of both sides uses av[i]
+	 * (its sgid_index also names the peer's entry used as dgid); NULL: GID
+	 * index 0, traffic class 0, hop limit 64, flow label 0. */
+	int all_gids;
+	const struct sim_pair_av *av;
 };
 
 void sim_pair_default_opts(struct sim_pair_opts *o);
