@@ -840,6 +840,30 @@ out:
 	case_done(x, ok);
 }
 
+/* The port GID tables read back (rnic_query_gid) as sim_pair filled them. */
+static void gid_table_case(struct wctx *x)
+{
+	int ok = 1;
+
+	if (!x->up)
+		return;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < RNIC_GID_TABLE_SIZE; i++) {
+			union rnic_gid g;
+			char a[64], b[64];
+			int err = rnic_query_gid(x->p.side[s].ctx, 1, i, &g);
+
+			if (err || i >= x->p.side[s].ngid || memcmp(g.raw, x->p.side[s].gids[i].raw, 16)) {
+				gid_str(a, sizeof(a), g.raw);
+				gid_str(b, sizeof(b), x->p.side[s].gids[i].raw);
+				printf("  side %d GID %d: %s (%s), want %s\n", s, i, a, err ? strerror(err) : "read", b);
+				ok = 0;
+			}
+		}
+	result(ok, "%s: both port GID tables read back (%d entries each)", x->tag, RNIC_GID_TABLE_SIZE);
+	case_done(x, ok);
+}
+
 /* Receiver-side drop counters of side 1. */
 enum { C_NOT_ROCE, C_ICRC, C_UDP_PORT, C_MALFORMED, C_QPN, C_N };
 static const uint32_t drop_reg[C_N] = {RNIC_REG_STAT_RX_DROP_NOT_ROCE, RNIC_REG_STAT_RX_DROP_ICRC,
@@ -1023,6 +1047,7 @@ static void v6_suite(uint32_t mtu_code, int quick)
 	snprintf(tag, sizeof(tag), "ipv6_mtu%u", mtu);
 	if (!world_open(&x, tag, &o, av))
 		return;
+	RUN(gid_table_case(&x));
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < nsizes; i++) {
 			RUN(xfer_case(&x, q, sizes[i], RNIC_WR_RDMA_WRITE, mtu));
