@@ -29,7 +29,10 @@ module rnic_req_tx #(
     parameter int INFLIGHT_LOG2 = 4,
     parameter int INF_BITS = 113,
     // set the BTH AckReq bit at least every this many packets of a message
-    parameter int ACKREQ_EVERY = 16
+    parameter int ACKREQ_EVERY = 16,
+    // a turn ends after this many packets when other QPs are waiting: a long
+    // message yields and resumes at its next PSN on the QP's next turn
+    parameter int TURN_PKTS = 16
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -197,6 +200,7 @@ module rnic_req_tx #(
     logic [23:0]                   first_psn_reg;    // first PSN of this WQE
     logic [31:0]                   skip_reg;         // payload bytes to skip (restart)
     logic                          resend_reg;       // this WQE was (partly) sent before
+    logic [15:0]                   turn_pkts_reg;    // packets sent in this turn
 
     // ------------------------------------------------------------------
     // field views
@@ -360,6 +364,8 @@ module rnic_req_tx #(
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
     wire        restart_pending = una_rd_rewind != rewind_ack_mem[qpn_reg] || una_rd_rnr_wait;
+    // other QPs wait at the scheduler and this turn has had its share
+    wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
     wire [23:0] hi_psn_gap = psn_reg + 24'd1 - hi_psn_mem[qpn_reg];
 
     // go-back-N: on a restart request, or when acknowledgements have passed
@@ -389,6 +395,7 @@ module rnic_req_tx #(
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
                 first_psn_reg <= psn_reg;
+                turn_pkts_reg <= '0;
                 requeue_reg <= 1'b0;
                 state_reg <= S_DONE;
                 if (ci_reg == pi_reg && inflight != 0 && (err_rd_val || tx_err_mem[qpn_reg]
@@ -503,12 +510,14 @@ module rnic_req_tx #(
                 remaining_reg <= remaining_reg - seg_len;
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
                 psn_reg <= psn_reg + 24'd1;
+                turn_pkts_reg <= turn_pkts_reg + 16'd1;
                 if (pkt_last) begin
                     state_reg <= S_RECORD;
-                end else if (restart_pending) begin
+                end else if (restart_pending || yield) begin
                     // a restart or RNR wait is pending: the rest of this WQE
                     // would be dropped by the responder; stop, the next turn
-                    // resumes from the first unacknowledged PSN
+                    // resumes from the first unacknowledged PSN. Or the turn
+                    // is used up: the next turn resumes at the next PSN.
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else begin
@@ -570,6 +579,7 @@ module rnic_req_tx #(
         end else if (state_reg == S_PKT_NEXT) begin
             // the ACK window reaches the highest PSN on the wire
             if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + 24'd1;
+            if (!pkt_last && yield) next_psn_mem[qpn_reg] <= psn_reg + 24'd1;
         end else if (state_reg == S_IDLE && s_qp_valid && rewind) begin
             sq_ci_mem[s_qp_qpn] <= una_rd_idx;
             next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;

@@ -2,7 +2,8 @@
  * RDMA WRITE with immediate between two simulated NICs over a link that
  * drops, reorders, duplicates and corrupts frames (seeded), and the retry
  * limits: ACK timeout exhaustion, RNR retry that succeeds, RNR exhaustion,
- * PSN wrap-around under faults.
+ * PSN wrap-around under faults; and fairness between QPs (a long message
+ * does not hold up a short one on another QP).
  *
  *   rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]
  *
@@ -548,6 +549,91 @@ static void test_rnr_exhausted(void)
 	small_close(&s);
 }
 
+/* Fairness: a 1 MiB WRITE on QP 0 does not hold up a 4 KiB WRITE posted on
+ * QP 1 just after it; the scheduler's turns interleave them. */
+static void test_fairness(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w = make_world("fairness", 0, 0, 0, 0);
+	const uint32_t big = 1u << 20, small = 4096;
+	uint8_t *src = NULL, *dst = NULL;
+	struct rnic_mr *smr = NULL, *dmr = NULL;
+	uint64_t t0 = 0, done[2] = {0, 0};
+	int got = 0, ok = 1;
+
+	if (!w) {
+		result(0, "fairness: world");
+		return;
+	}
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = RNIC_IB_MTU_4096;
+	src = aligned_alloc(4096, big + small);
+	dst = aligned_alloc(4096, big + small);
+	if (sim_pair_open(&p, w, &o) || !src || !dst)
+		goto fail;
+	memset(src, 0x5a, big + small);
+	memset(dst, 0, big + small);
+	smr = rnic_reg_mr(p.side[0].pd, src, big + small, RNIC_ACCESS_LOCAL_WRITE);
+	dmr = rnic_reg_mr(p.side[1].pd, dst, big + small, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	if (!smr || !dmr)
+		goto fail;
+	for (int q = 0; q < 2; q++) {
+		uint32_t off = q ? big : 0, len = q ? small : big;
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)(src + off), .length = len, .lkey = smr->lkey};
+		struct rnic_send_wr sw, *bad;
+
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = (uint64_t)q;
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_WRITE;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)(dst + off);
+		sw.wr.rdma.rkey = dmr->rkey;
+		if (rnic_post_send(p.side[0].qp[q], &sw, &bad))
+			goto fail;
+		if (q == 0) {
+			/* QP 0's message is well under way when QP 1 asks */
+			rnic_world_step(w, 2000);
+			t0 = rnic_world_cycle(w);
+		}
+	}
+	while (got < 2 && rnic_world_cycle(w) - t0 < 10000000ull) {
+		struct rnic_wc wc[2];
+		int n = rnic_poll_cq(p.side[0].cq, 2, wc);
+
+		for (int k = 0; k < n; k++) {
+			if (wc[k].wr_id > 1 || wc[k].status != RNIC_WC_SUCCESS)
+				ok = 0;
+			else
+				done[wc[k].wr_id] = rnic_world_cycle(w) - t0;
+			got++;
+		}
+		if (n <= 0)
+			rnic_world_step(w, 16);
+	}
+	ok = ok && got == 2 && memcmp(src, dst, big + small) == 0;
+	/* QP 1 waits for one turn of QP 0 at most, not for its whole message */
+	result(ok && done[1] < done[0] / 4,
+	       "fairness: 4 KiB WRITE on QP 1 completes %llu cycles after posting, while the 1 MiB WRITE "
+	       "on QP 0 posted before it needs %llu more (want < 1/4)",
+	       (unsigned long long)done[1], (unsigned long long)done[0]);
+	goto out;
+fail:
+	result(0, "fairness: setup");
+out:
+	if (smr)
+		rnic_dereg_mr(smr);
+	if (dmr)
+		rnic_dereg_mr(dmr);
+	sim_pair_close(&p);
+	rnic_world_destroy(w);
+	free(src);
+	free(dst);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -603,6 +689,7 @@ int main(int argc, char **argv)
 	test_retry_exhausted();
 	test_rnr_retry_succeeds();
 	test_rnr_exhausted();
+	test_fairness();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
