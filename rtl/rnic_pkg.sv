@@ -279,8 +279,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
   // qpc context: bit positions within the record
-  localparam logic [31:0] QPC_BITS = 32'h00000240;
-  localparam logic [31:0] QPC_WORDS = 32'h00000012;
+  localparam logic [31:0] QPC_BITS = 32'h00000260;
+  localparam logic [31:0] QPC_WORDS = 32'h00000013;
   localparam logic [31:0] QPC_STATE_LSB = 32'h00000000;
   localparam logic [31:0] QPC_STATE_W = 32'h00000004;
   localparam logic [31:0] QPC_PMTU_LSB = 32'h00000004;
@@ -323,13 +323,15 @@ package rnic_pkg;
   localparam logic [31:0] QPC_TRAFFIC_CLASS_W = 32'h00000008;
   localparam logic [31:0] QPC_HOP_LIMIT_LSB = 32'h000000f8;
   localparam logic [31:0] QPC_HOP_LIMIT_W = 32'h00000008;
-  localparam logic [31:0] QPC_DST_MAC_LSB = 32'h00000100;
+  localparam logic [31:0] QPC_FLOW_LABEL_LSB = 32'h00000100;
+  localparam logic [31:0] QPC_FLOW_LABEL_W = 32'h00000014;
+  localparam logic [31:0] QPC_DST_MAC_LSB = 32'h00000120;
   localparam logic [31:0] QPC_DST_MAC_W = 32'h00000030;
-  localparam logic [31:0] QPC_DGID_LSB = 32'h00000140;
+  localparam logic [31:0] QPC_DGID_LSB = 32'h00000160;
   localparam logic [31:0] QPC_DGID_W = 32'h00000080;
-  localparam logic [31:0] QPC_SQ_BASE_LSB = 32'h000001c0;
+  localparam logic [31:0] QPC_SQ_BASE_LSB = 32'h000001e0;
   localparam logic [31:0] QPC_SQ_BASE_W = 32'h00000040;
-  localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000200;
+  localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000220;
   localparam logic [31:0] QPC_RQ_BASE_W = 32'h00000040;
 
   // mpt context: bit positions within the record

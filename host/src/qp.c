@@ -173,6 +173,7 @@ static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
 	RNIC_CTX_SET(w, QPC, TIMEOUT, a->timeout);
 	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, a->min_rnr_timer);
 	RNIC_CTX_SET(w, QPC, UDP_SPORT, udp_sport(q->qp.qp_num, a->dest_qp_num, g->flow_label));
+	RNIC_CTX_SET(w, QPC, FLOW_LABEL, g->flow_label);
 	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);
 	RNIC_CTX_SET(w, QPC, TRAFFIC_CLASS, g->traffic_class);
 	RNIC_CTX_SET(w, QPC, HOP_LIMIT, g->hop_limit ? g->hop_limit : RNIC_IPV4_DEFAULT_TTL);

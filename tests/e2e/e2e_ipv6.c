@@ -9,7 +9,7 @@
  * A frame hook checks every frame on the wire against the address vector
  * of the QP it belongs to: IPv6 (or IPv4 for an IPv4-mapped GID), source
  * address from the sender's selected GID entry, destination from the AV,
- * traffic class, hop limit, flow label 0 (the QPC carries none), the UDP
+ * traffic class, hop limit, the AV's flow label, the UDP
  * source port derived from the AV's flow label, and the ICRC computed here
  * with the Annex A17 masks. A frame addressed to a GID the receiver does
  * not hold (a captured frame, rewritten, its ICRC recomputed, injected) is
@@ -391,10 +391,10 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 			wire_bad(wr, cycle, port, "QP pair %d: IPv6 destination %s, want %s", qpi, a, b);
 			bad = 1;
 		}
-		if (tc != av->traffic_class || ip[7] != hop || fl != 0) {
+		if (tc != av->traffic_class || ip[7] != hop || fl != av->flow_label) {
 			wire_bad(wr, cycle, port,
-				 "QP pair %d: traffic class 0x%02x hop limit %u flow label 0x%05x, want 0x%02x %u 0x00000",
-				 qpi, tc, ip[7], fl, av->traffic_class, hop);
+				 "QP pair %d: traffic class 0x%02x hop limit %u flow label 0x%05x, want 0x%02x %u 0x%05x",
+				 qpi, tc, ip[7], fl, av->traffic_class, hop, av->flow_label);
 			bad = 1;
 		}
 	} else {

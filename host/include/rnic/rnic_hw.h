@@ -291,8 +291,8 @@ _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */
-#define RNIC_QPC_BITS 0x240
-#define RNIC_QPC_WORDS 0x12
+#define RNIC_QPC_BITS 0x260
+#define RNIC_QPC_WORDS 0x13
 #define RNIC_QPC_STATE_LSB 0 /* enum ibv_qp_state (QPS_*) */
 #define RNIC_QPC_STATE_W 4
 #define RNIC_QPC_PMTU_LSB 4 /* path MTU (IB_MTU_*) */
@@ -335,13 +335,15 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_QPC_TRAFFIC_CLASS_W 8
 #define RNIC_QPC_HOP_LIMIT_LSB 0xf8 /* IPv4 TTL or IPv6 hop limit */
 #define RNIC_QPC_HOP_LIMIT_W 8
-#define RNIC_QPC_DST_MAC_LSB 0x100 /* next-hop MAC address */
+#define RNIC_QPC_FLOW_LABEL_LSB 0x100 /* IPv6 flow label of the address vector (0: none) */
+#define RNIC_QPC_FLOW_LABEL_W 0x14
+#define RNIC_QPC_DST_MAC_LSB 0x120 /* next-hop MAC address */
 #define RNIC_QPC_DST_MAC_W 0x30
-#define RNIC_QPC_DGID_LSB 0x140 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
+#define RNIC_QPC_DGID_LSB 0x160 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
 #define RNIC_QPC_DGID_W 0x80
-#define RNIC_QPC_SQ_BASE_LSB 0x1c0 /* bus address of the SQ ring */
+#define RNIC_QPC_SQ_BASE_LSB 0x1e0 /* bus address of the SQ ring */
 #define RNIC_QPC_SQ_BASE_W 0x40
-#define RNIC_QPC_RQ_BASE_LSB 0x200 /* bus address of the RQ ring */
+#define RNIC_QPC_RQ_BASE_LSB 0x220 /* bus address of the RQ ring */
 #define RNIC_QPC_RQ_BASE_W 0x40
 
 /* mpt: Memory protection table entry (one per MR). Index = key >> MKEY_TAG_BITS; the full key must match. */
