@@ -42,6 +42,10 @@ $(TOOLS_BUILD)/obj-san/e2e_ipv6.o: $(ROOT)/tests/e2e/e2e_ipv6.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
+$(TOOLS_BUILD)/obj-san/e2e_common.o: $(ROOT)/tests/e2e/e2e_common.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
 $(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
@@ -50,19 +54,19 @@ $(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/sim_pair.o $(HO
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
-$(E2E_BIN): $(TOOLS_BUILD)/obj-san/e2e_write.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+$(E2E_BIN): $(TOOLS_BUILD)/obj-san/e2e_write.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
-$(E2E_SEND_BIN): $(TOOLS_BUILD)/obj-san/e2e_send.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+$(E2E_SEND_BIN): $(TOOLS_BUILD)/obj-san/e2e_send.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
-$(E2E_FAULTS_BIN): $(TOOLS_BUILD)/obj-san/e2e_faults.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+$(E2E_FAULTS_BIN): $(TOOLS_BUILD)/obj-san/e2e_faults.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
-$(E2E_IPV6_BIN): $(TOOLS_BUILD)/obj-san/e2e_ipv6.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+$(E2E_IPV6_BIN): $(TOOLS_BUILD)/obj-san/e2e_ipv6.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 

@@ -14,8 +14,6 @@
  * retransmission actually happened; no DMA fault or AXI protocol error.
  * The closing line is "N passed, N failed". */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +21,7 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
+#include "e2e_common.h"
 
 #define GUARD_BYTE 0xa5
 #define SLOT_GAP 256              /* guard bytes between two buffers */
@@ -30,39 +29,6 @@
 #define NQP 2
 #define MAX_CYCLES 60000000ull    /* ceiling of one mixed run */
 #define QUIET_CYCLES 200000ull    /* after the last completion: nothing more may come */
-
-static int passed, failed;
-static int width = 64;
-static uint64_t seed = 1;
-static const char *pcap_dir;
-static int quick;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s w%d ", ok ? "PASS" : "FAIL", width);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static uint64_t rng_state;
-static uint8_t rng8(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint8_t)(z ^ (z >> 31));
-}
 
 static struct rnic_world *make_world(const char *name, double p_drop, double p_reorder, double p_dup,
 				     double p_corrupt)
@@ -72,14 +38,14 @@ static struct rnic_world *make_world(const char *name, double p_drop, double p_r
 	struct rnic_world *w;
 
 	rnic_sim_cfg_default(&cfg);
-	cfg.data_width = (unsigned int)width;
-	cfg.seed = seed;
+	cfg.data_width = (unsigned int)e2e_width;
+	cfg.seed = e2e_seed;
 	cfg.p_drop = p_drop;
 	cfg.p_reorder = p_reorder;
 	cfg.p_dup = p_dup;
 	cfg.p_corrupt = p_corrupt;
-	if (pcap_dir) {
-		snprintf(path, sizeof(path), "%s/w%d_%s.pcap", pcap_dir, width, name);
+	if (e2e_pcap_dir) {
+		snprintf(path, sizeof(path), "%s/w%d_%s.pcap", e2e_pcap_dir, e2e_width, name);
 		cfg.pcap_path = path;
 	}
 	w = rnic_world_create(&cfg);
@@ -88,28 +54,17 @@ static struct rnic_world *make_world(const char *name, double p_drop, double p_r
 	return w;
 }
 
-static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
-{
-	uint32_t v = 0;
-
-	if (rnic_read_counter(ctx, reg, &v))
-		return 0xffffffffu;
-	return v;
-}
-
 static int memory_clean(struct sim_pair *p)
 {
 	int ok = 1;
 
 	for (int s = 0; s < 2; s++) {
-		struct rnic_sim_nic *nic = rnic_world_nic(p->world, s);
-		struct rnic_sim_mem_stats ms;
+		struct e2e_nic_health h;
 
-		rnic_sim_nic_mem_stats(nic, &ms);
-		if (rnic_sim_nic_faults(nic, NULL, 0) || ms.protocol_errors) {
+		e2e_nic_health(rnic_world_nic(p->world, s), &h);
+		if (h.faults || h.protocol_errors) {
 			printf("  NIC %d: %llu DMA faults, %llu AXI protocol errors\n", s,
-			       (unsigned long long)rnic_sim_nic_faults(nic, NULL, 0),
-			       (unsigned long long)ms.protocol_errors);
+			       (unsigned long long)h.faults, (unsigned long long)h.protocol_errors);
 			ok = 0;
 		}
 	}
@@ -194,7 +149,7 @@ static void run_mix(const struct mix *m)
 
 	w = make_world(m->name, m->p_drop, m->p_reorder, m->p_dup, m->p_corrupt);
 	if (!w) {
-		result(0, "%s: world", m->name);
+		e2e_result(0, "%s: world", m->name);
 		return;
 	}
 	sim_pair_default_opts(&o);
@@ -210,7 +165,7 @@ static void run_mix(const struct mix *m)
 	o.rnr_retry = 7;
 	o.min_rnr_timer = 1;
 	if (sim_pair_open(&p, w, &o)) {
-		result(0, "%s: connect", m->name);
+		e2e_result(0, "%s: connect", m->name);
 		rnic_world_destroy(w);
 		return;
 	}
@@ -219,9 +174,9 @@ static void run_mix(const struct mix *m)
 	want = malloc(dst_len);
 	if (!src || !dst || !want)
 		goto out_fail;
-	rng_state = seed * 0x51ed2701u + m->mtu;
+	e2e_rng_seed(e2e_seed * 0x51ed2701u + m->mtu);
 	for (size_t i = 0; i < src_len; i++)
-		src[i] = rng8();
+		src[i] = (uint8_t)e2e_rng();
 	memset(dst, GUARD_BYTE, dst_len);
 	memset(want, GUARD_BYTE, dst_len);
 	smr = rnic_reg_mr(p.side[0].pd, src, src_len, RNIC_ACCESS_LOCAL_WRITE);
@@ -353,26 +308,26 @@ static void run_mix(const struct mix *m)
 	for (int q = 0; q < NQP; q++)
 		if (sent_done[q] != nsend[q] || recv_done[q] != nrecv[q])
 			ok = 0;
-	result(ok && extra == 0, "%s: %d send and %d receive completions on %d QPs, each once and in order "
-	       "(%d+%d arrived, %d extra), %llu cycles",
-	       m->name, send_total, recv_total, NQP, sent_done[0] + sent_done[1],
-	       recv_done[0] + recv_done[1], extra, (unsigned long long)cycles);
-	result(memcmp(dst, want, dst_len) == 0, "%s: receiver memory byte-exact (%zu bytes, guards intact)",
-	       m->name, dst_len);
+	e2e_result(ok && extra == 0, "%s: %d send and %d receive completions on %d QPs, each once and in order "
+	           "(%d+%d arrived, %d extra), %llu cycles",
+	           m->name, send_total, recv_total, NQP, sent_done[0] + sent_done[1],
+	           recv_done[0] + recv_done[1], extra, (unsigned long long)cycles);
+	e2e_result(memcmp(dst, want, dst_len) == 0, "%s: receiver memory byte-exact (%zu bytes, guards intact)",
+	           m->name, dst_len);
 	rnic_world_link_stats(w, &ls);
-	retries = counter(p.side[0].ctx, RNIC_REG_STAT_RETRY);
-	timeouts = counter(p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT);
+	retries = e2e_counter_or(p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	timeouts = e2e_counter_or(p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
 	if (m->p_drop > 0)
-		result(ls.dropped + ls.corrupted + ls.reordered > 0 && retries > 0,
-		       "%s: link dropped %llu, reordered %llu, duplicated %llu, corrupted %llu; "
-		       "sender restarts %u, ACK timeouts %u, PSN NAKs received %u",
-		       m->name, (unsigned long long)ls.dropped, (unsigned long long)ls.reordered,
-		       (unsigned long long)ls.duplicated, (unsigned long long)ls.corrupted, retries, timeouts,
-		       counter(p.side[0].ctx, RNIC_REG_STAT_RX_NAK));
-	result(memory_clean(&p), "%s: no DMA fault or AXI protocol error", m->name);
+		e2e_result(ls.dropped + ls.corrupted + ls.reordered > 0 && retries > 0,
+		           "%s: link dropped %llu, reordered %llu, duplicated %llu, corrupted %llu; "
+		           "sender restarts %u, ACK timeouts %u, PSN NAKs received %u",
+		           m->name, (unsigned long long)ls.dropped, (unsigned long long)ls.reordered,
+		           (unsigned long long)ls.duplicated, (unsigned long long)ls.corrupted, retries, timeouts,
+		           e2e_counter_or(p.side[0].ctx, RNIC_REG_STAT_RX_NAK, 0xffffffffu));
+	e2e_result(memory_clean(&p), "%s: no DMA fault or AXI protocol error", m->name);
 	goto out;
 out_fail:
-	result(0, "%s: setup or posting failed", m->name);
+	e2e_result(0, "%s: setup or posting failed", m->name);
 out:
 	if (smr)
 		rnic_dereg_mr(smr);
@@ -475,22 +430,22 @@ static void test_retry_exhausted(void)
 
 	if (small_open(&s, "retry_exhausted", 1.0, 1, 2, 0, 1) || small_send(&s, RNIC_WR_RDMA_WRITE, 1, 0, 100) ||
 	    small_send(&s, RNIC_WR_RDMA_WRITE, 2, 4096, 100)) {
-		result(0, "retry exhausted: setup");
+		e2e_result(0, "retry exhausted: setup");
 		small_close(&s);
 		return;
 	}
 	n = sim_pair_wait(s.p.side[0].cq, wc, 2, 2000000);
-	to = counter(s.p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT);
-	rt = counter(s.p.side[0].ctx, RNIC_REG_STAT_RETRY);
-	tx = counter(s.p.side[0].ctx, RNIC_REG_STAT_TX_FRAMES);
+	to = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
+	rt = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	tx = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_TX_FRAMES, 0xffffffffu);
 	ok = n == 2 && wc[0].wr_id == 1 && wc[0].status == RNIC_WC_RETRY_EXC_ERR && wc[1].wr_id == 2 &&
 	     wc[1].status == RNIC_WC_WR_FLUSH_ERR;
-	result(ok && to == 3 && rt == 2 && tx == 6,
-	       "retry exhausted (all frames lost, retry_cnt 2): %s then %s; ACK timeouts %u (want 3), "
-	       "restarts %u (want 2), frames sent %u (want 6: 2 WQEs x 3 tries)",
-	       n > 0 ? rnic_wc_status_str(wc[0].status) : "none",
-	       n > 1 ? rnic_wc_status_str(wc[1].status) : "none", to, rt, tx);
-	result(s.buf[1][0] == GUARD_BYTE, "retry exhausted: receiver memory untouched");
+	e2e_result(ok && to == 3 && rt == 2 && tx == 6,
+	           "retry exhausted (all frames lost, retry_cnt 2): %s then %s; ACK timeouts %u (want 3), "
+	           "restarts %u (want 2), frames sent %u (want 6: 2 WQEs x 3 tries)",
+	           n > 0 ? rnic_wc_status_str(wc[0].status) : "none",
+	           n > 1 ? rnic_wc_status_str(wc[1].status) : "none", to, rt, tx);
+	e2e_result(s.buf[1][0] == GUARD_BYTE, "retry exhausted: receiver memory untouched");
 	small_close(&s);
 }
 
@@ -504,13 +459,13 @@ static void test_rnr_retry_succeeds(void)
 	int n, m, ok;
 
 	if (small_open(&s, "rnr_retry", 0, 14, 7, 7, 1) || small_send(&s, RNIC_WR_SEND, 7, 0, 3000)) {
-		result(0, "RNR retry: setup");
+		e2e_result(0, "RNR retry: setup");
 		small_close(&s);
 		return;
 	}
 	for (int i = 0; i < 400 && rnr_tx < 2; i++) {
 		rnic_world_step(s.w, 500);
-		rnr_tx = counter(s.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
+		rnr_tx = e2e_counter_or(s.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK, 0xffffffffu);
 	}
 	ok = rnr_tx >= 2 && small_recv(&s, 9, 128, 4096) == 0;
 	n = sim_pair_wait(s.p.side[0].cq, wc, 1, 2000000);
@@ -518,12 +473,12 @@ static void test_rnr_retry_succeeds(void)
 	m = sim_pair_wait(s.p.side[1].cq, wc + 1, 1, 2000000);
 	ok = ok && m == 1 && wc[1].wr_id == 9 && wc[1].status == RNIC_WC_SUCCESS && wc[1].byte_len == 3000 &&
 	     memcmp(s.buf[1] + 128, s.buf[0], 3000) == 0 && s.buf[1][128 + 3000] == GUARD_BYTE;
-	result(ok && counter(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK) == rnr_tx &&
-		       counter(s.p.side[0].ctx, RNIC_REG_STAT_RETRY) == rnr_tx,
-	       "RNR retry: %u RNR NAKs, receive posted, then the SEND succeeds (data exact); sender counted "
-	       "%u RNR NAKs and %u restarts",
-	       rnr_tx, counter(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK),
-	       counter(s.p.side[0].ctx, RNIC_REG_STAT_RETRY));
+	e2e_result(ok && e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK, 0xffffffffu) == rnr_tx &&
+		       e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu) == rnr_tx,
+	           "RNR retry: %u RNR NAKs, receive posted, then the SEND succeeds (data exact); sender counted "
+	           "%u RNR NAKs and %u restarts",
+	           rnr_tx, e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK, 0xffffffffu),
+	           e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu));
 	small_close(&s);
 }
 
@@ -536,16 +491,16 @@ static void test_rnr_exhausted(void)
 	uint32_t tx, rx;
 
 	if (small_open(&s, "rnr_exhausted", 0, 14, 7, 2, 1) || small_send(&s, RNIC_WR_SEND, 5, 0, 64)) {
-		result(0, "RNR exhausted: setup");
+		e2e_result(0, "RNR exhausted: setup");
 		small_close(&s);
 		return;
 	}
 	n = sim_pair_wait(s.p.side[0].cq, wc, 1, 2000000);
-	tx = counter(s.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
-	rx = counter(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK);
-	result(n == 1 && wc[0].wr_id == 5 && wc[0].status == RNIC_WC_RNR_RETRY_EXC_ERR && tx == 3 && rx == 3,
-	       "RNR exhausted (rnr_retry 2): %s; RNR NAKs sent %u, received %u (want 3)",
-	       n ? rnic_wc_status_str(wc[0].status) : "no completion", tx, rx);
+	tx = e2e_counter_or(s.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK, 0xffffffffu);
+	rx = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK, 0xffffffffu);
+	e2e_result(n == 1 && wc[0].wr_id == 5 && wc[0].status == RNIC_WC_RNR_RETRY_EXC_ERR && tx == 3 && rx == 3,
+	           "RNR exhausted (rnr_retry 2): %s; RNR NAKs sent %u, received %u (want 3)",
+	           n ? rnic_wc_status_str(wc[0].status) : "no completion", tx, rx);
 	small_close(&s);
 }
 
@@ -563,7 +518,7 @@ static void test_fairness(void)
 	int got = 0, ok = 1;
 
 	if (!w) {
-		result(0, "fairness: world");
+		e2e_result(0, "fairness: world");
 		return;
 	}
 	sim_pair_default_opts(&o);
@@ -616,13 +571,13 @@ static void test_fairness(void)
 	}
 	ok = ok && got == 2 && memcmp(src, dst, big + small) == 0;
 	/* QP 1 waits for one turn of QP 0 at most, not for its whole message */
-	result(ok && done[1] < done[0] / 4,
-	       "fairness: 4 KiB WRITE on QP 1 completes %llu cycles after posting, while the 1 MiB WRITE "
-	       "on QP 0 posted before it needs %llu more (want < 1/4)",
-	       (unsigned long long)done[1], (unsigned long long)done[0]);
+	e2e_result(ok && done[1] < done[0] / 4,
+	           "fairness: 4 KiB WRITE on QP 1 completes %llu cycles after posting, while the 1 MiB WRITE "
+	           "on QP 0 posted before it needs %llu more (want < 1/4)",
+	           (unsigned long long)done[1], (unsigned long long)done[0]);
 	goto out;
 fail:
-	result(0, "fairness: setup");
+	e2e_result(0, "fairness: setup");
 out:
 	if (smr)
 		rnic_dereg_mr(smr);
@@ -636,40 +591,13 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{"width", required_argument, NULL, 'w'}, {"seed", required_argument, NULL, 's'},
-		{"pcap-dir", required_argument, NULL, 'p'}, {"quick", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
-	};
 	/* 0xffffffff.. stand for MTU-1, MTU, MTU+1 */
 	static const uint32_t sizes[] = {0, 1, 0xffffffffu, 0xfffffffeu, 0xfffffffdu, 65536};
 	static const uint32_t wrap_sizes[] = {1, 8192};
-	int c;
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e-faults", "");
 
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			width = atoi(optarg);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'p':
-			pcap_dir = optarg;
-			break;
-		case 'q':
-			quick = 1;
-			break;
-		default:
-			fprintf(c == 'h' ? stdout : stderr,
-				"usage: rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n");
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (width != 64 && width != 512) {
-		fprintf(stderr, "rnic-e2e-faults: --width must be 64 or 512\n");
-		return 2;
-	}
+	if (rc >= 0)
+		return rc;
 
 	{
 		const struct mix mixes[] = {
@@ -681,7 +609,7 @@ int main(int argc, char **argv)
 			{"faults_psn_wrap", RNIC_IB_MTU_256, 0xfffff0, 0xfffffa, 0.02, 0.02, 0.02, 0,
 			 wrap_sizes, 2, 0},
 		};
-		int nmix = quick ? 1 : (int)(sizeof(mixes) / sizeof(mixes[0]));
+		int nmix = e2e_quick ? 1 : (int)(sizeof(mixes) / sizeof(mixes[0]));
 
 		for (int i = 0; i < nmix; i++)
 			run_mix(&mixes[i]);
@@ -691,6 +619,5 @@ int main(int argc, char **argv)
 	test_rnr_exhausted();
 	test_fairness();
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return e2e_summary();
 }

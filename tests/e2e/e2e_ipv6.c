@@ -23,7 +23,6 @@
  * hold only frames the NICs sent; wW_ipv6_drop also the injected ones (one
  * with a wrong ICRC on purpose). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
+#include "e2e_common.h"
 
 #define GUARD 4096
 #define GUARD_BYTE 0xa5
@@ -42,39 +42,6 @@
 #define RQ_SIZE 16
 #define MAX_CAPTURE 16384
 #define DROP_LEN 200               /* payload of the WRITE ONLY the drop case rewrites */
-
-static int passed, failed;
-static int width = 64;
-static uint64_t seed = 1;
-static const char *pcap_dir;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s w%d ", ok ? "PASS" : "FAIL", width);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-	/* splitmix64: deterministic test data from the seed */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* ---------------------------------------------------------------- wire */
 
@@ -225,7 +192,7 @@ static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access,
 	b->len = len;
 	if (fill_random)
 		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)rng();
+			b->p[i] = (uint8_t)e2e_rng();
 	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
 	return b->mr ? 0 : (errno ? errno : EIO);
 }
@@ -291,14 +258,6 @@ struct wctx {
 	uint32_t recv_done[2];
 	uint32_t recv_cqe_base[2];
 };
-
-static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
-{
-	uint32_t v = 0;
-
-	rnic_read_counter(ctx, reg, &v);
-	return v;
-}
 
 static void wire_bad(struct wire *wr, uint64_t cycle, int port, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -434,19 +393,19 @@ static int world_up(struct wctx *x)
 
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
-	cfg.data_width = (unsigned)width;
-	cfg.seed = seed;
-	if (pcap_dir) {
+	cfg.data_width = (unsigned)e2e_width;
+	cfg.seed = e2e_seed;
+	if (e2e_pcap_dir) {
 		if (x->generation)
-			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", pcap_dir, x->tag, x->generation);
+			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", e2e_pcap_dir, x->tag, x->generation);
 		else
-			snprintf(path, sizeof(path), "%s/%s.pcap", pcap_dir, x->tag);
+			snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, x->tag);
 		cfg.pcap_path = path;
 	}
 	memset(&x->wire, 0, sizeof(x->wire));
 	x->w = rnic_world_create(&cfg);
 	if (!x->w || sim_pair_open(&x->p, x->w, &x->o)) {
-		result(0, "%s: world and QP setup", x->tag);
+		e2e_result(0, "%s: world and QP setup", x->tag);
 		if (x->w) {
 			sim_pair_close(&x->p);
 			rnic_world_destroy(x->w);
@@ -459,7 +418,7 @@ static int world_up(struct wctx *x)
 	x->up = 1;
 	x->recv_done[0] = x->recv_done[1] = 0;
 	for (int s = 0; s < 2; s++)
-		x->recv_cqe_base[s] = counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
+		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
 	return 1;
 }
 
@@ -468,7 +427,7 @@ static int world_open(struct wctx *x, const char *tag, const struct sim_pair_opt
 		      const struct sim_pair_av *av)
 {
 	memset(x, 0, sizeof(*x));
-	snprintf(x->tag, sizeof(x->tag), "w%d_%s", width, tag);
+	snprintf(x->tag, sizeof(x->tag), "w%d_%s", e2e_width, tag);
 	x->o = *o;
 	memcpy(x->av, av, (size_t)o->nqp * sizeof(*av));
 	x->o.all_gids = 1;
@@ -508,33 +467,21 @@ static void world_down(struct wctx *x)
 	{
 		int extra = drain_quiet(x, 2000);
 
-		result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
+		e2e_result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
 	}
 	for (int s = 0; s < 2; s++) {
-		uint32_t n = counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
+		uint32_t n = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
 
-		result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
-		       x->tag, s, n, x->recv_done[s]);
+		e2e_result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
+		           x->tag, s, n, x->recv_done[s]);
 	}
-	result(wr->frames > 0 && wr->bad_hdr == 0 && wr->bad_icrc == 0,
-	       "%s: %llu frames on the wire (%llu IPv6, %llu IPv4): %llu header mismatches, %llu ICRC mismatches",
-	       x->tag, (unsigned long long)wr->frames, (unsigned long long)wr->v6, (unsigned long long)wr->v4,
-	       (unsigned long long)wr->bad_hdr, (unsigned long long)wr->bad_icrc);
+	e2e_result(wr->frames > 0 && wr->bad_hdr == 0 && wr->bad_icrc == 0,
+	           "%s: %llu frames on the wire (%llu IPv6, %llu IPv4): %llu header mismatches, %llu ICRC mismatches",
+	           x->tag, (unsigned long long)wr->frames, (unsigned long long)wr->v6, (unsigned long long)wr->v4,
+	           (unsigned long long)wr->bad_hdr, (unsigned long long)wr->bad_icrc);
 	rnic_world_set_frame_hook(x->w, NULL, NULL);
 	sim_pair_close(&x->p);
-	for (unsigned int i = 0; i < rnic_world_num_nics(x->w); i++) {
-		struct rnic_sim_mem_stats st;
-		struct rnic_sim_bar_stats bs;
-		struct rnic_sim_nic *nic = rnic_world_nic(x->w, (int)i);
-		uint64_t faults = rnic_sim_nic_faults(nic, NULL, 0);
-
-		rnic_sim_nic_mem_stats(nic, &st);
-		rnic_sim_nic_bar_stats(nic, &bs);
-		result(faults == 0 && st.protocol_errors == 0 && bs.errors == 0,
-		       "%s: NIC %u DMA faults %llu, AXI protocol errors %llu, BAR errors %llu", x->tag, i,
-		       (unsigned long long)faults, (unsigned long long)st.protocol_errors,
-		       (unsigned long long)bs.errors);
-	}
+	e2e_check_nics(x->w, x->tag, 1);
 	rnic_world_destroy(x->w);
 	x->w = NULL;
 	x->up = 0;
@@ -711,7 +658,7 @@ static void xfer_case(struct wctx *x, int qpi, size_t len, uint32_t op, uint32_t
 	bad0 = x->wire.bad_hdr + x->wire.bad_icrc;
 	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
 	    gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
-		result(0, "mtu%u qp%d %s: buffer setup", mtu, qpi, av_name(x, qpi));
+		e2e_result(0, "mtu%u qp%d %s: buffer setup", mtu, qpi, av_name(x, qpi));
 		goto out;
 	}
 	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
@@ -743,9 +690,9 @@ static void xfer_case(struct wctx *x, int qpi, size_t len, uint32_t op, uint32_t
 		ok = 0;
 	}
 report:
-	result(ok, "mtu%u qp%d %s %s %zu B: %llu frames, %llu cycles", mtu, qpi, av_name(x, qpi),
-	       send ? "SEND" : "RDMA WRITE", len, (unsigned long long)(family_frames(x, qpi) - fr0),
-	       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	e2e_result(ok, "mtu%u qp%d %s %s %zu B: %llu frames, %llu cycles", mtu, qpi, av_name(x, qpi),
+	           send ? "SEND" : "RDMA WRITE", len, (unsigned long long)(family_frames(x, qpi) - fr0),
+	           (unsigned long long)(rnic_world_cycle(x->w) - c0));
 out:
 	gbuf_free(&src);
 	gbuf_free(&dst);
@@ -772,13 +719,13 @@ static void interleave_case(struct wctx *x, uint32_t mtu)
 		fr[q] = family_frames(x, q);
 		setup |= gbuf_init(&src[q], x->p.side[0].pd, 4 * mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
 		for (int k = 0; k < PER; k++) {
-			len[q][k] = (size_t)(rng() % (3 * mtu + 2));
+			len[q][k] = (size_t)(e2e_rng() % (3 * mtu + 2));
 			setup |= gbuf_init(&dst[q][k], x->p.side[1].pd, len[q][k] + SLACK,
 					   RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 		}
 	}
 	if (setup) {
-		result(0, "mtu%u interleaved: buffer setup", mtu);
+		e2e_result(0, "mtu%u interleaved: buffer setup", mtu);
 		goto out;
 	}
 	c0 = rnic_world_cycle(x->w);
@@ -828,9 +775,9 @@ static void interleave_case(struct wctx *x, uint32_t mtu)
 	if (x->wire.bad_hdr + x->wire.bad_icrc != bad0)
 		ok = 0;
 report:
-	result(ok, "mtu%u interleaved: qp0 %s and qp1 %s, %d WRITEs and SENDs each: %d+%d completions, frames %llu/%llu, %llu cycles",
-	       mtu, av_name(x, 0), av_name(x, 1), PER, g0, g1, (unsigned long long)(family_frames(x, 0) - fr[0]),
-	       (unsigned long long)(family_frames(x, 1) - fr[1]), (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	e2e_result(ok, "mtu%u interleaved: qp0 %s and qp1 %s, %d WRITEs and SENDs each: %d+%d completions, frames %llu/%llu, %llu cycles",
+	           mtu, av_name(x, 0), av_name(x, 1), PER, g0, g1, (unsigned long long)(family_frames(x, 0) - fr[0]),
+	           (unsigned long long)(family_frames(x, 1) - fr[1]), (unsigned long long)(rnic_world_cycle(x->w) - c0));
 out:
 	for (int q = 0; q < 2; q++) {
 		gbuf_free(&src[q]);
@@ -860,7 +807,7 @@ static void gid_table_case(struct wctx *x)
 				ok = 0;
 			}
 		}
-	result(ok, "%s: both port GID tables read back (%d entries each)", x->tag, RNIC_GID_TABLE_SIZE);
+	e2e_result(ok, "%s: both port GID tables read back (%d entries each)", x->tag, RNIC_GID_TABLE_SIZE);
 	case_done(x, ok);
 }
 
@@ -904,13 +851,13 @@ static void drop_case(struct wctx *x, int qpi)
 	if (!x->up)
 		return;
 	if (gid_v4_mapped(&x->p.side[1].gids[av->sgid_index])) {
-		result(0, "drop: qp%d is not an IPv6 QP", qpi);
+		e2e_result(0, "drop: qp%d is not an IPv6 QP", qpi);
 		return;
 	}
 	setup |= gbuf_init(&src, x->p.side[0].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE, 1);
 	setup |= gbuf_init(&dst, x->p.side[1].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (setup) {
-		result(0, "drop qp%d: buffer setup", qpi);
+		e2e_result(0, "drop qp%d: buffer setup", qpi);
 		goto out;
 	}
 	ss = sg(src.p, DROP_LEN, src.mr->lkey);
@@ -938,7 +885,7 @@ static void drop_case(struct wctx *x, int qpi)
 	bad[3] = x->p.side[1].gids[1];
 	bad[3].raw[0] ^= 0x01;                 /* ff80::...: the low 64 bits of side 1's link-local */
 	for (int i = 0; i < C_N; i++)
-		c0[i] = counter(x->p.side[1].ctx, drop_reg[i]);
+		c0[i] = e2e_counter(x->p.side[1].ctx, drop_reg[i]);
 	memset(want, 0, sizeof(want));
 	for (int v = 0; v < 5; v++) {
 		memcpy(frame, x->wire.captured, x->wire.captured_len);
@@ -973,7 +920,7 @@ static void drop_case(struct wctx *x, int qpi)
 		settle(x);
 	}
 	for (int i = 0; i < C_N; i++) {
-		c1[i] = counter(x->p.side[1].ctx, drop_reg[i]);
+		c1[i] = e2e_counter(x->p.side[1].ctx, drop_reg[i]);
 		if (c1[i] - c0[i] != want[i]) {
 			printf("  side 1 STAT_RX_DROP_%s advanced by %u, want %u\n", drop_name[i], c1[i] - c0[i], want[i]);
 			ok = 0;
@@ -993,7 +940,7 @@ static void drop_case(struct wctx *x, int qpi)
 	}
 	/* the QP goes on with the PSN the dropped frames claimed */
 	for (size_t i = 0; i < DROP_LEN; i++)
-		src.p[i] = (uint8_t)rng();
+		src.p[i] = (uint8_t)e2e_rng();
 	if (post_send1(sqp, 0xd1, RNIC_WR_RDMA_WRITE, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p,
 		       dst.mr->rkey)) {
 		ok = 0;
@@ -1006,8 +953,8 @@ static void drop_case(struct wctx *x, int qpi)
 		ok = 0;
 	}
 report:
-	result(ok, "drop qp%d %s: %d rewritten frames injected (4 to GIDs side 1 does not hold, 1 with a bad ICRC): counted, memory untouched",
-	       qpi, av_name(x, qpi), variants);
+	e2e_result(ok, "drop qp%d %s: %d rewritten frames injected (4 to GIDs side 1 does not hold, 1 with a bad ICRC): counted, memory untouched",
+	           qpi, av_name(x, qpi), variants);
 out:
 	gbuf_free(&src);
 	gbuf_free(&dst);
@@ -1102,38 +1049,16 @@ static void drop_suite(uint32_t mtu_code)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, c;
-	static const struct option opts[] = {
-		{"width", required_argument, NULL, 'w'},
-		{"seed", required_argument, NULL, 's'},
-		{"pcap-dir", required_argument, NULL, 'p'},
-		{"quick", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e-ipv6",
+				"End-to-end RoCEv2 over IPv6 (and IPv4-mapped GIDs) on two simulated NICs.\n"
+				"--quick: no 256 KiB messages.\n");
 
-	while ((c = getopt_long(argc, argv, "w:s:p:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w': width = atoi(optarg); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'p': pcap_dir = optarg; break;
-		case 'q': quick = 1; break;
-		default:
-			printf("usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n"
-			       "End-to-end RoCEv2 over IPv6 (and IPv4-mapped GIDs) on two simulated NICs.\n"
-			       "--quick: no 256 KiB messages.\n", argv[0]);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (width != 64 && width != 512) {
-		fprintf(stderr, "rnic-e2e-ipv6: --width must be 64 or 512\n");
-		return 2;
-	}
-	rng_state = seed;
-	v6_suite(RNIC_IB_MTU_1024, quick);
-	v6_suite(RNIC_IB_MTU_4096, quick);
+	if (rc >= 0)
+		return rc;
+	e2e_rng_seed(e2e_seed);
+	v6_suite(RNIC_IB_MTU_1024, e2e_quick);
+	v6_suite(RNIC_IB_MTU_4096, e2e_quick);
 	mixed_suite(RNIC_IB_MTU_1024);
 	drop_suite(RNIC_IB_MTU_1024);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return e2e_summary();
 }

@@ -9,8 +9,6 @@
  * case that fails leaves its QPs in an unknown state, so the world is then
  * rebuilt (a new capture file, suffix _rN) before the next case. */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
+#include "e2e_common.h"
 
 #define GUARD 4096
 #define GUARD_BYTE 0xa5
@@ -28,40 +27,8 @@
 #define RQ_SIZE 16
 #define MIN_RNR_TIMER 14
 
-static int passed, failed;
-static int width = 64;
-static uint64_t seed = 1;
-static const char *pcap_dir;
 static const uint8_t imm_bytes[4] = {0x12, 0x34, 0x56, 0x78};
 static uint32_t imm_be; /* imm_bytes as a network-order uint32 */
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s w%d ", ok ? "PASS" : "FAIL", width);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-	/* splitmix64: deterministic test data from the seed */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -86,7 +53,7 @@ static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access,
 	b->len = len;
 	if (fill_random)
 		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)rng();
+			b->p[i] = (uint8_t)e2e_rng();
 	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
 	return b->mr ? 0 : (errno ? errno : EIO);
 }
@@ -139,14 +106,6 @@ struct wctx {
 	uint32_t recv_cqe_base[2]; /* STAT_RECV_CQE when the world came up */
 };
 
-static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
-{
-	uint32_t v = 0;
-
-	rnic_read_counter(ctx, reg, &v);
-	return v;
-}
-
 static int world_up(struct wctx *x)
 {
 	struct rnic_sim_cfg cfg;
@@ -154,18 +113,18 @@ static int world_up(struct wctx *x)
 
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
-	cfg.data_width = (unsigned)width;
-	cfg.seed = seed;
-	if (pcap_dir) {
+	cfg.data_width = (unsigned)e2e_width;
+	cfg.seed = e2e_seed;
+	if (e2e_pcap_dir) {
 		if (x->generation)
-			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", pcap_dir, x->tag, x->generation);
+			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", e2e_pcap_dir, x->tag, x->generation);
 		else
-			snprintf(path, sizeof(path), "%s/%s.pcap", pcap_dir, x->tag);
+			snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, x->tag);
 		cfg.pcap_path = path;
 	}
 	x->w = rnic_world_create(&cfg);
 	if (!x->w || sim_pair_open(&x->p, x->w, &x->o)) {
-		result(0, "%s: world and QP setup", x->tag);
+		e2e_result(0, "%s: world and QP setup", x->tag);
 		if (x->w) {
 			sim_pair_close(&x->p);
 			rnic_world_destroy(x->w);
@@ -177,14 +136,14 @@ static int world_up(struct wctx *x)
 	x->up = 1;
 	x->recv_done[0] = x->recv_done[1] = 0;
 	for (int s = 0; s < 2; s++)
-		x->recv_cqe_base[s] = counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
+		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
 	return 1;
 }
 
 static int world_open(struct wctx *x, const char *tag, const struct sim_pair_opts *o)
 {
 	memset(x, 0, sizeof(*x));
-	snprintf(x->tag, sizeof(x->tag), "w%d_%s", width, tag);
+	snprintf(x->tag, sizeof(x->tag), "w%d_%s", e2e_width, tag);
 	x->o = *o;
 	return world_up(x);
 }
@@ -220,28 +179,16 @@ static void world_down(struct wctx *x)
 	{
 		int extra = drain_quiet(x, 2000);
 
-		result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
+		e2e_result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
 	}
 	for (int s = 0; s < 2; s++) {
-		uint32_t n = counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
+		uint32_t n = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
 
-		result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
-		       x->tag, s, n, x->recv_done[s]);
+		e2e_result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
+		           x->tag, s, n, x->recv_done[s]);
 	}
 	sim_pair_close(&x->p);
-	for (unsigned int i = 0; i < rnic_world_num_nics(x->w); i++) {
-		struct rnic_sim_mem_stats st;
-		struct rnic_sim_bar_stats bs;
-		struct rnic_sim_nic *nic = rnic_world_nic(x->w, (int)i);
-		uint64_t faults = rnic_sim_nic_faults(nic, NULL, 0);
-
-		rnic_sim_nic_mem_stats(nic, &st);
-		rnic_sim_nic_bar_stats(nic, &bs);
-		result(faults == 0 && st.protocol_errors == 0 && bs.errors == 0,
-		       "%s: NIC %u DMA faults %llu, AXI protocol errors %llu, BAR errors %llu", x->tag, i,
-		       (unsigned long long)faults, (unsigned long long)st.protocol_errors,
-		       (unsigned long long)bs.errors);
-	}
+	e2e_check_nics(x->w, x->tag, 1);
 	rnic_world_destroy(x->w);
 	x->w = NULL;
 	x->up = 0;
@@ -469,7 +416,7 @@ static void send_case(struct wctx *x, int qpi, size_t len, uint32_t opcode, uint
 		return;
 	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
 	    gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
-		result(0, "mtu%u send %zu B: buffer setup", mtu, len);
+		e2e_result(0, "mtu%u send %zu B: buffer setup", mtu, len);
 		goto out;
 	}
 	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
@@ -493,9 +440,9 @@ static void send_case(struct wctx *x, int qpi, size_t len, uint32_t opcode, uint
 		ok = 0;
 	}
 report:
-	result(ok, "mtu%u qp%d %s %zu B: send %s, receive %s, %llu cycles", mtu, qpi,
-	       imm ? "SEND_WITH_IMM" : "SEND", len, g0 ? wcs(g0, &ws) : "no completion", wcs(g1, &wr),
-	       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	e2e_result(ok, "mtu%u qp%d %s %zu B: send %s, receive %s, %llu cycles", mtu, qpi,
+	           imm ? "SEND_WITH_IMM" : "SEND", len, g0 ? wcs(g0, &ws) : "no completion", wcs(g1, &wr),
+	           (unsigned long long)(rnic_world_cycle(x->w) - c0));
 out:
 	gbuf_free(&src);
 	gbuf_free(&dst);
@@ -529,7 +476,7 @@ static void scatter_case(struct wctx *x, uint32_t mtu)
 		setup |= gbuf_init(&dst[i], x->p.side[1].pd, rlen[i] + 16, RNIC_ACCESS_LOCAL_WRITE, 0);
 	msg = malloc(total);
 	if (setup || !msg) {
-		result(0, "mtu%u scatter: buffer setup", mtu);
+		e2e_result(0, "mtu%u scatter: buffer setup", mtu);
 		goto out;
 	}
 	for (int i = 0; i < 4; i++) {
@@ -560,8 +507,8 @@ static void scatter_case(struct wctx *x, uint32_t mtu)
 		at += n;
 	}
 report:
-	result(ok, "mtu%u scatter: %zu B from 4 SGEs at odd offsets into 4 receive SGEs (13, 0, 2047, %zu B): send %s, receive %s",
-	       mtu, total, rlen[3], wcs(g0, &ws), wcs(g1, &wr));
+	e2e_result(ok, "mtu%u scatter: %zu B from 4 SGEs at odd offsets into 4 receive SGEs (13, 0, 2047, %zu B): send %s, receive %s",
+	           mtu, total, rlen[3], wcs(g0, &ws), wcs(g1, &wr));
 out:
 	free(msg);
 	gbuf_free(&src);
@@ -587,7 +534,7 @@ static void write_imm_case(struct wctx *x, size_t len, uint32_t mtu)
 	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
 	    gbuf_init(&dst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0) |
 	    gbuf_init(&rbuf, x->p.side[1].pd, 256, RNIC_ACCESS_LOCAL_WRITE, 0)) {
-		result(0, "mtu%u WRITE_WITH_IMM %zu B: buffer setup", mtu, len);
+		e2e_result(0, "mtu%u WRITE_WITH_IMM %zu B: buffer setup", mtu, len);
 		goto out;
 	}
 	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
@@ -612,8 +559,8 @@ static void write_imm_case(struct wctx *x, size_t len, uint32_t mtu)
 		ok = 0;
 	}
 report:
-	result(ok, "mtu%u RDMA_WRITE_WITH_IMM %zu B: data at the remote address, receive buffer untouched, send %s, receive %s",
-	       mtu, len, wcs(g0, &ws), wcs(g1, &wr));
+	e2e_result(ok, "mtu%u RDMA_WRITE_WITH_IMM %zu B: data at the remote address, receive buffer untouched, send %s, receive %s",
+	           mtu, len, wcs(g0, &ws), wcs(g1, &wr));
 out:
 	gbuf_free(&src);
 	gbuf_free(&dst);
@@ -637,9 +584,9 @@ static void inline_case(struct wctx *x, size_t len, uint32_t opcode, uint32_t mt
 	if (!x->up)
 		return;
 	for (size_t i = 0; i < len; i++)
-		want_data[i] = data[i] = (uint8_t)rng();
+		want_data[i] = data[i] = (uint8_t)e2e_rng();
 	if (gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
-		result(0, "mtu%u inline %zu B: buffer setup", mtu, len);
+		e2e_result(0, "mtu%u inline %zu B: buffer setup", mtu, len);
 		goto out;
 	}
 	/* two SGEs without a key: inline data need no MR */
@@ -662,8 +609,8 @@ static void inline_case(struct wctx *x, size_t len, uint32_t opcode, uint32_t mt
 		ok = 0;
 	}
 report:
-	result(ok, "mtu%u inline %s %zu B (source overwritten after posting): send %s, receive %s", mtu,
-	       imm ? "SEND_WITH_IMM" : "SEND", len, wcs(g0, &ws), wcs(g1, &wr));
+	e2e_result(ok, "mtu%u inline %s %zu B (source overwritten after posting): send %s, receive %s", mtu,
+	           imm ? "SEND_WITH_IMM" : "SEND", len, wcs(g0, &ws), wcs(g1, &wr));
 out:
 	gbuf_free(&dst);
 	case_done(x, ok);
@@ -689,8 +636,8 @@ static void empty_recv_case(struct wctx *x, uint32_t mtu)
 		ok &= wc_check("receive completion", &wr, &w);
 	}
 report:
-	result(ok, "mtu%u zero-length SEND into a receive WQE without SGEs: send %s, receive %s", mtu,
-	       wcs(g0, &ws), wcs(g1, &wr));
+	e2e_result(ok, "mtu%u zero-length SEND into a receive WQE without SGEs: send %s, receive %s", mtu,
+	           wcs(g0, &ws), wcs(g1, &wr));
 	case_done(x, ok);
 }
 
@@ -718,7 +665,7 @@ static void unsignaled_case(struct wctx *x, uint32_t mtu)
 		setup |= gbuf_init(&dst[i], x->p.side[1].pd, len[i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
 	}
 	if (setup) {
-		result(0, "mtu%u unsignaled: buffer setup", mtu);
+		e2e_result(0, "mtu%u unsignaled: buffer setup", mtu);
 		goto out;
 	}
 	for (int i = 0; i < N; i++) {
@@ -752,8 +699,8 @@ static void unsignaled_case(struct wctx *x, uint32_t mtu)
 	extra = drain_quiet(x, 3000);
 	ok &= extra == 0;
 report:
-	result(ok, "mtu%u 4 unsignaled SENDs + 1 signaled: %d send completion(s), %d receive completions in order",
-	       mtu, g0, g1);
+	e2e_result(ok, "mtu%u 4 unsignaled SENDs + 1 signaled: %d send completion(s), %d receive completions in order",
+	           mtu, g0, g1);
 out:
 	for (int i = 0; i < N; i++) {
 		gbuf_free(&src[i]);
@@ -779,12 +726,12 @@ static void two_qp_case(struct wctx *x, uint32_t mtu)
 	memset(dst, 0, sizeof(dst));
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++) {
-			len[q][i] = 2 * mtu + 1 + (size_t)(rng() % (2 * mtu));
+			len[q][i] = 2 * mtu + 1 + (size_t)(e2e_rng() % (2 * mtu));
 			setup |= gbuf_init(&src[q][i], x->p.side[0].pd, len[q][i], RNIC_ACCESS_LOCAL_WRITE, 1);
 			setup |= gbuf_init(&dst[q][i], x->p.side[1].pd, len[q][i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
 		}
 	if (setup) {
-		result(0, "mtu%u two QPs: buffer setup", mtu);
+		e2e_result(0, "mtu%u two QPs: buffer setup", mtu);
 		goto out;
 	}
 	for (int q = 0; q < 2; q++)
@@ -823,8 +770,8 @@ static void two_qp_case(struct wctx *x, uint32_t mtu)
 				ok = 0;
 			}
 report:
-	result(ok, "mtu%u two QP pairs, %d interleaved SENDs each: %d send and %d receive completions, each QP its own data",
-	       mtu, PER, g0, g1);
+	e2e_result(ok, "mtu%u two QP pairs, %d interleaved SENDs each: %d send and %d receive completions, each QP its own data",
+	           mtu, PER, g0, g1);
 out:
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++) {
@@ -849,7 +796,7 @@ static void many_case(struct wctx *x, int rounds, uint32_t mtu)
 		return;
 	if (gbuf_init(&src, x->p.side[0].pd, 2 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1) |
 	    gbuf_init(&dst, x->p.side[1].pd, RQ_SIZE * stride, RNIC_ACCESS_LOCAL_WRITE, 0)) {
-		result(0, "mtu%u many receives: buffer setup", mtu);
+		e2e_result(0, "mtu%u many receives: buffer setup", mtu);
 		ok = 0;
 		goto out;
 	}
@@ -872,8 +819,8 @@ static void many_case(struct wctx *x, int rounds, uint32_t mtu)
 		for (int i = 0; ok && i < RQ_SIZE; i++) {
 			struct rnic_sg_entry ss;
 
-			off[i] = (size_t)(rng() % mtu);
-			len[i] = (size_t)(rng() % (2 * mtu - off[i] + 1));
+			off[i] = (size_t)(e2e_rng() % mtu);
+			len[i] = (size_t)(e2e_rng() % (2 * mtu - off[i] + 1));
 			ss = sg(src.p + off[i], (uint32_t)len[i], src.mr->lkey);
 			ok &= !post_send1(sqp, 0x20000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WR_SEND, &ss, 1,
 					  RNIC_SEND_SIGNALED, 0, 0);
@@ -897,8 +844,8 @@ static void many_case(struct wctx *x, int rounds, uint32_t mtu)
 		total += g1;
 	}
 out:
-	result(ok, "mtu%u %d rounds of %d receives and SENDs (RQ of %d wraps): %d receive completions in posting order",
-	       mtu, rounds, RQ_SIZE, RQ_SIZE, total);
+	e2e_result(ok, "mtu%u %d rounds of %d receives and SENDs (RQ of %d wraps): %d receive completions in posting order",
+	           mtu, rounds, RQ_SIZE, RQ_SIZE, total);
 	gbuf_free(&src);
 	gbuf_free(&dst);
 	case_done(x, ok);
@@ -1016,7 +963,7 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 	setup |= gbuf_init(&late, x->p.side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
 	setup |= gbuf_init(&wdst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (setup) {
-		result(0, "error %s: setup", err_name[kind]);
+		e2e_result(0, "error %s: setup", err_name[kind]);
 		goto out;
 	}
 	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
@@ -1049,7 +996,7 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		swr[0].wr.rdma.remote_addr = (uint64_t)(uintptr_t)wdst.p;
 		swr[0].wr.rdma.rkey = wdst.mr->rkey;
 	}
-	rnr0 = counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
+	rnr0 = e2e_counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
 	if (rnic_post_send(sqp, swr, &sbad)) {
 		printf("  post_send failed\n");
 		goto report;
@@ -1115,7 +1062,7 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		ok = 0;
 	}
 	if (rnr) {
-		rnr1 = counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
+		rnr1 = e2e_counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
 		if (rnr1 - rnr0 != 1) {
 			printf("  responder STAT_TX_RNR_NAK advanced by %u, want 1\n", rnr1 - rnr0);
 			ok = 0;
@@ -1145,10 +1092,10 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		ok &= only_written(&late, 0, 0);
 	}
 report:
-	result(ok, "error %s: sender %s, then %s; responder %s%s", err_name[kind], wcs(g0, &ws[0]),
-	       g0 > 1 ? rnic_wc_status_str(ws[1].status) : "no completion",
-	       rnr ? "sent an RNR NAK" : wcs(g1, &wr[0]),
-	       rnr ? "" : g1 == 3 ? ", then 2 flushed" : ", flushes missing");
+	e2e_result(ok, "error %s: sender %s, then %s; responder %s%s", err_name[kind], wcs(g0, &ws[0]),
+	           g0 > 1 ? rnic_wc_status_str(ws[1].status) : "no completion",
+	           rnr ? "sent an RNR NAK" : wcs(g1, &wr[0]),
+	           rnr ? "" : g1 == 3 ? ", then 2 flushed" : ", flushes missing");
 out:
 	gbuf_free(&src);
 	gbuf_free(&bad);
@@ -1183,7 +1130,7 @@ static void modify_err_case(struct wctx *x, int k)
 		for (int i = 0; i < 3; i++)
 			setup |= gbuf_init(&buf[s][i], x->p.side[s].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
 	if (setup) {
-		result(0, "modify_qp(ERR): setup");
+		e2e_result(0, "modify_qp(ERR): setup");
 		goto out;
 	}
 	ss = sg(src.p, 2000, src.mr->lkey);
@@ -1206,7 +1153,7 @@ static void modify_err_case(struct wctx *x, int k)
 		w.opcode = RNIC_WC_RECV;
 		ok &= wc_check("peer's flushed receive", &w1[i], &w);
 	}
-	result(ok, "modify_qp(ERR) of a QP with 3 receives posted: %d flushed (WR_FLUSH_ERR, in order)", g1);
+	e2e_result(ok, "modify_qp(ERR) of a QP with 3 receives posted: %d flushed (WR_FLUSH_ERR, in order)", g1);
 	if (!ok)
 		goto out;
 	/* side 0: three receives and three SENDs the peer drops */
@@ -1251,8 +1198,8 @@ static void modify_err_case(struct wctx *x, int k)
 				ok = 0;
 			}
 report:
-	result(ok, "modify_qp(ERR) of an RTS QP with 3 SENDs and 3 receives outstanding: %d send and %d receive completions flushed",
-	       ns, nr);
+	e2e_result(ok, "modify_qp(ERR) of an RTS QP with 3 SENDs and 3 receives outstanding: %d send and %d receive completions flushed",
+	           ns, nr);
 out:
 	gbuf_free(&src);
 	for (int s = 0; s < 2; s++)
@@ -1276,13 +1223,13 @@ static void error_suite(void)
 	o.min_rnr_timer = MIN_RNR_TIMER;
 	if (!world_open(&x, "send_errors", &o))
 		return;
-	nak0 = counter(x.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
+	nak0 = e2e_counter(x.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
 	for (int k = 0; k < E_COUNT; k++)
 		RUN(error_case(&x, k, (enum err_kind)k));
 	if (x.up && x.generation == 0) {
-		nak1 = counter(x.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
-		result(nak1 - nak0 == 2, "send_errors: responder STAT_TX_RNR_NAK advanced by %u over the suite (2 RNR cases)",
-		       nak1 - nak0);
+		nak1 = e2e_counter(x.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
+		e2e_result(nak1 - nak0 == 2, "send_errors: responder STAT_TX_RNR_NAK advanced by %u over the suite (2 RNR cases)",
+		           nak1 - nak0);
 	}
 	RUN(modify_err_case(&x, E_COUNT));
 	world_down(&x);
@@ -1290,39 +1237,17 @@ static void error_suite(void)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, c;
-	static const struct option opts[] = {
-		{"width", required_argument, NULL, 'w'},
-		{"seed", required_argument, NULL, 's'},
-		{"pcap-dir", required_argument, NULL, 'p'},
-		{"quick", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e-send",
+				"End-to-end SEND/RECV tests on two simulated NICs.\n"
+				"--quick: the 1 MiB SEND at path MTU 4096 only.\n");
 
-	while ((c = getopt_long(argc, argv, "w:s:p:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w': width = atoi(optarg); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'p': pcap_dir = optarg; break;
-		case 'q': quick = 1; break;
-		default:
-			printf("usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n"
-			       "End-to-end SEND/RECV tests on two simulated NICs.\n"
-			       "--quick: the 1 MiB SEND at path MTU 4096 only.\n", argv[0]);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (width != 64 && width != 512) {
-		fprintf(stderr, "rnic-e2e-send: --width must be 64 or 512\n");
-		return 2;
-	}
-	rng_state = seed;
+	if (rc >= 0)
+		return rc;
+	e2e_rng_seed(e2e_seed);
 	memcpy(&imm_be, imm_bytes, 4);
-	mtu_suite(RNIC_IB_MTU_256, quick);
-	mtu_suite(RNIC_IB_MTU_1024, quick);
-	mtu_suite(RNIC_IB_MTU_4096, quick);
+	mtu_suite(RNIC_IB_MTU_256, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_4096, e2e_quick);
 	error_suite();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return e2e_summary();
 }

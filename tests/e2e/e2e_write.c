@@ -5,8 +5,6 @@
  *
  * Each case prints PASS/FAIL; the closing line is "N passed, N failed". */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +12,11 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
+#include "e2e_common.h"
 
 #define GUARD 4096
 #define GUARD_BYTE 0xa5
 #define MAX_POLLS 40000000ull
-
-static int passed, failed;
-static int width = 64;
-static uint64_t seed = 1;
-static const char *pcap_dir;
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s ", ok ? "PASS" : "FAIL");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-	/* splitmix64: deterministic test data from the seed */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* A buffer with guard zones on both sides; only the middle is registered. */
 struct gbuf {
@@ -71,7 +38,7 @@ static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access,
 	b->len = len;
 	if (fill_random)
 		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)rng();
+			b->p[i] = (uint8_t)e2e_rng();
 	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
 	return b->mr ? 0 : (errno ? errno : EIO);
 }
@@ -100,28 +67,13 @@ static struct rnic_world *make_world(const char *tag)
 
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
-	cfg.data_width = (unsigned)width;
-	cfg.seed = seed;
-	if (pcap_dir) {
-		snprintf(path, sizeof(path), "%s/%s.pcap", pcap_dir, tag);
+	cfg.data_width = (unsigned)e2e_width;
+	cfg.seed = e2e_seed;
+	if (e2e_pcap_dir) {
+		snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, tag);
 		cfg.pcap_path = path;
 	}
 	return rnic_world_create(&cfg);
-}
-
-/* Every DMA the NICs made stayed inside mapped memory and obeyed AXI4
- * (no 4 KiB crossing, legal bursts); checked before each world goes away. */
-static void check_dma_clean(struct rnic_world *w, const char *tag)
-{
-	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
-		struct rnic_sim_mem_stats st;
-		struct rnic_sim_nic *nic = rnic_world_nic(w, (int)i);
-		uint64_t faults = rnic_sim_nic_faults(nic, NULL, 0);
-
-		rnic_sim_nic_mem_stats(nic, &st);
-		result(faults == 0 && st.protocol_errors == 0, "w%d %s: NIC %u DMA faults %llu, AXI protocol errors %llu",
-		       width, tag, i, (unsigned long long)faults, (unsigned long long)st.protocol_errors);
-	}
 }
 
 static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge,
@@ -153,7 +105,7 @@ static void write_case(struct sim_pair *p, int qpi, size_t len, int nsge, uint32
 
 	if (gbuf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) ||
 	    gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
-		result(0, "w%d mtu%u write %zu B: buffer setup", width, mtu_bytes, len);
+		e2e_result(0, "mtu%u write %zu B: buffer setup", mtu_bytes, len);
 		goto out;
 	}
 	/* split the source over nsge SGEs of uneven sizes */
@@ -166,16 +118,16 @@ static void write_case(struct sim_pair *p, int qpi, size_t len, int nsge, uint32
 		off += piece;
 	}
 	if (post_write(p->side[0].qp[qpi], 0x1000 + len, sge, nsge, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey)) {
-		result(0, "w%d mtu%u write %zu B: post_send", width, mtu_bytes, len);
+		e2e_result(0, "mtu%u write %zu B: post_send", mtu_bytes, len);
 		goto out;
 	}
 	n = sim_pair_wait(p->side[0].cq, &wc, 1, MAX_POLLS);
 	ok = n == 1 && wc.status == RNIC_WC_SUCCESS && wc.opcode == RNIC_WC_RDMA_WRITE &&
 	     wc.wr_id == 0x1000 + len && wc.qp_num == p->side[0].qp[qpi]->qp_num &&
 	     memcmp(src.p, dst.p, len) == 0 && guards_intact(&dst, len);
-	result(ok, "w%d mtu%u qp%d write %zu B over %d SGE(s): %s, %llu cycles", width, mtu_bytes, qpi, len, nsge,
-	       n == 1 ? rnic_wc_status_str(wc.status) : "no completion",
-	       (unsigned long long)(rnic_world_cycle(p->world) - c0));
+	e2e_result(ok, "mtu%u qp%d write %zu B over %d SGE(s): %s, %llu cycles", mtu_bytes, qpi, len, nsge,
+	           n == 1 ? rnic_wc_status_str(wc.status) : "no completion",
+	           (unsigned long long)(rnic_world_cycle(p->world) - c0));
 out:
 	gbuf_free(&src);
 	gbuf_free(&dst);
@@ -207,7 +159,7 @@ static void concurrent_case(struct sim_pair *p, size_t len, uint32_t mtu_bytes)
 	ok &= n == 2 && wc[0].wr_id != wc[1].wr_id;
 	for (int q = 0; ok && q < 2; q++)
 		ok &= memcmp(src[q].p, dst[q].p, len) == 0 && guards_intact(&dst[q], len);
-	result(ok, "w%d mtu%u two QPs concurrently, %zu B each", width, mtu_bytes, len);
+	e2e_result(ok, "mtu%u two QPs concurrently, %zu B each", mtu_bytes, len);
 	for (int q = 0; q < 2; q++) {
 		gbuf_free(&src[q]);
 		gbuf_free(&dst[q]);
@@ -224,13 +176,13 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	size_t sizes[] = {0, 1, mtu - 1, mtu, mtu + 1, 3 * mtu + 5, 1u << 20};
 	int nsizes = quick ? 6 : 7;
 
-	snprintf(tag, sizeof(tag), "w%d_mtu%u", width, mtu);
+	snprintf(tag, sizeof(tag), "w%d_mtu%u", e2e_width, mtu);
 	w = make_world(tag);
 	sim_pair_default_opts(&o);
 	o.nqp = 2;
 	o.path_mtu = mtu_code;
 	if (!w || sim_pair_open(&p, w, &o)) {
-		result(0, "w%d mtu%u: world and QP setup", width, mtu);
+		e2e_result(0, "mtu%u: world and QP setup", mtu);
 		if (w)
 			rnic_world_destroy(w);
 		return;
@@ -241,7 +193,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	write_case(&p, 1, 7, 4, mtu);
 	concurrent_case(&p, 2 * mtu + 3, mtu);
 	sim_pair_close(&p);
-	check_dma_clean(w, tag);
+	e2e_check_nics(w, tag, 0);
 	rnic_world_destroy(w);
 }
 
@@ -261,7 +213,7 @@ static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t e
 	ok &= !gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
 	ok &= !gbuf_init(&ro, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_READ, 1);
 	if (!ok) {
-		result(0, "w%d error case %s: setup", width, name);
+		e2e_result(0, "error case %s: setup", name);
 		goto out;
 	}
 	snapshot = malloc(2 * (len + 2 * GUARD));
@@ -292,8 +244,8 @@ static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t e
 	/* host memory on the target side is untouched, inside and outside the MRs */
 	ok &= memcmp(snapshot, dst.base, len + 2 * GUARD) == 0;
 	ok &= memcmp(snapshot + len + 2 * GUARD, ro.base, len + 2 * GUARD) == 0;
-	result(ok, "w%d error: %s -> %s (want %s), target memory untouched", width, name,
-	       n == 1 ? rnic_wc_status_str(wc.status) : "no completion", rnic_wc_status_str(expect_status));
+	e2e_result(ok, "error: %s -> %s (want %s), target memory untouched", name,
+	           n == 1 ? rnic_wc_status_str(wc.status) : "no completion", rnic_wc_status_str(expect_status));
 out:
 	free(snapshot);
 	gbuf_free(&src);
@@ -342,10 +294,10 @@ static void flush_case(struct sim_pair *p, int qpi, int remote)
 	      wc[1].status == RNIC_WC_WR_FLUSH_ERR;
 	for (size_t i = 0; ok && i < 2048; i++)
 		ok &= dst.p[i] == GUARD_BYTE && dst2.p[i] == GUARD_BYTE;
-	result(ok, "w%d flush: %s, then the next WQE -> %s, %s; target memory untouched", width,
-	       remote ? "NAK remote access error" : "local protection error",
-	       n >= 1 ? rnic_wc_status_str(wc[0].status) : "no completion",
-	       n == 2 ? rnic_wc_status_str(wc[1].status) : "no completion");
+	e2e_result(ok, "flush: %s, then the next WQE -> %s, %s; target memory untouched",
+	           remote ? "NAK remote access error" : "local protection error",
+	           n >= 1 ? rnic_wc_status_str(wc[0].status) : "no completion",
+	           n == 2 ? rnic_wc_status_str(wc[1].status) : "no completion");
 	gbuf_free(&src);
 	gbuf_free(&dst);
 	gbuf_free(&dst2);
@@ -367,14 +319,14 @@ static void error_suite(void)
 	const int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
 	struct sim_pair_opts o;
 	struct sim_pair p;
-	struct rnic_world *w = make_world(width == 64 ? "w64_errors" : "w512_errors");
+	struct rnic_world *w = make_world(e2e_width == 64 ? "w64_errors" : "w512_errors");
 	uint32_t nak = 0, access = 0, prot = 0;
 
 	sim_pair_default_opts(&o);
 	o.nqp = ncases + 2;
 	o.path_mtu = RNIC_IB_MTU_1024;
 	if (!w || sim_pair_open(&p, w, &o)) {
-		result(0, "w%d errors: setup", width);
+		e2e_result(0, "errors: setup");
 		if (w)
 			rnic_world_destroy(w);
 		return;
@@ -385,8 +337,8 @@ static void error_suite(void)
 	rnic_read_counter(p.side[1].ctx, RNIC_REG_STAT_TX_NAK, &nak);
 	rnic_read_counter(p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR, &access);
 	rnic_read_counter(p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR, &prot);
-	result(nak == 4 && access == 4 && prot == 2, "w%d error counters: NAKs sent %u, access errors %u, local protection errors %u",
-	       width, nak, access, prot);
+	e2e_result(nak == 4 && access == 4 && prot == 2, "error counters: NAKs sent %u, access errors %u, local protection errors %u",
+	           nak, access, prot);
 
 	/* a QP in the error state flushes what is posted after the error */
 	{
@@ -410,15 +362,15 @@ static void error_suite(void)
 		ok &= (rc == EINVAL) || (rc == 0 && n == 1 && wc.status == RNIC_WC_WR_FLUSH_ERR);
 		for (int i = 0; ok && i < 64; i++)
 			ok &= dst.p[i] == GUARD_BYTE;
-		result(ok, "w%d post after error: %s", width,
-		       rc ? "refused by the library" : (n ? rnic_wc_status_str(wc.status) : "no completion"));
+		e2e_result(ok, "post after error: %s",
+		           rc ? "refused by the library" : (n ? rnic_wc_status_str(wc.status) : "no completion"));
 		gbuf_free(&src);
 		gbuf_free(&dst);
 	}
 	flush_case(&p, ncases, 0);
 	flush_case(&p, ncases + 1, 1);
 	sim_pair_close(&p);
-	check_dma_clean(w, "errors");
+	e2e_check_nics(w, "errors", 0);
 	rnic_world_destroy(w);
 }
 
@@ -427,14 +379,14 @@ static void wrap_suite(void)
 {
 	struct sim_pair_opts o;
 	struct sim_pair p;
-	struct rnic_world *w = make_world(width == 64 ? "w64_psn_wrap" : "w512_psn_wrap");
+	struct rnic_world *w = make_world(e2e_width == 64 ? "w64_psn_wrap" : "w512_psn_wrap");
 
 	sim_pair_default_opts(&o);
 	o.path_mtu = RNIC_IB_MTU_256;
 	o.psn[0] = 0xfffff0;
 	o.psn[1] = 0xfffffe;
 	if (!w || sim_pair_open(&p, w, &o)) {
-		result(0, "w%d psn wrap: setup", width);
+		e2e_result(0, "psn wrap: setup");
 		if (w)
 			rnic_world_destroy(w);
 		return;
@@ -485,14 +437,6 @@ static void fix_icrc(uint8_t *f, size_t len)
 		f[len - 4 + (size_t)k] = (uint8_t)(crc >> (8 * k));
 }
 
-static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
-{
-	uint32_t v = 0;
-
-	rnic_read_counter(ctx, reg, &v);
-	return v;
-}
-
 static void rx_drop_suite(void)
 {
 	static const struct {
@@ -511,11 +455,11 @@ static void rx_drop_suite(void)
 	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
-	const char *saved = pcap_dir;
+	const char *saved = e2e_pcap_dir;
 	/* no capture here: the injected frames are bad on purpose */
-	pcap_dir = NULL;
+	e2e_pcap_dir = NULL;
 	w = make_world("rx_drops");
-	pcap_dir = saved;
+	e2e_pcap_dir = saved;
 	struct gbuf src = {0}, dst = {0};
 	struct rnic_sg_entry sge;
 	struct rnic_wc wc;
@@ -524,7 +468,7 @@ static void rx_drop_suite(void)
 	sim_pair_default_opts(&o);
 	o.path_mtu = RNIC_IB_MTU_1024;
 	if (!w || sim_pair_open(&p, w, &o)) {
-		result(0, "w%d rx drops: setup", width);
+		e2e_result(0, "rx drops: setup");
 		if (w)
 			rnic_world_destroy(w);
 		return;
@@ -541,7 +485,7 @@ static void rx_drop_suite(void)
 		     cap.len > 0 && cap.frame[42] == RNIC_OP_RDMA_WRITE_ONLY;
 	}
 	rnic_world_set_frame_hook(w, NULL, NULL);
-	result(ok, "w%d rx drops: captured the WRITE ONLY frame (%zu bytes)", width, cap.len);
+	e2e_result(ok, "rx drops: captured the WRITE ONLY frame (%zu bytes)", cap.len);
 	memset(dst.p, 0, 600);
 	for (size_t k = 0; ok && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		uint8_t f[2048];
@@ -549,7 +493,7 @@ static void rx_drop_suite(void)
 		uint32_t before[20], after, changed = 0;
 
 		for (uint32_t r = 0; r < 20; r++)
-			before[r] = counter(p.side[1].ctx, RNIC_REG_STAT_TX_FRAMES + 4 * r);
+			before[r] = e2e_counter(p.side[1].ctx, RNIC_REG_STAT_TX_FRAMES + 4 * r);
 		memcpy(f, cap.frame, len);
 		switch (k) {
 		case 1: f[60] ^= 0x10; break;                       /* payload byte: ICRC no longer matches */
@@ -562,10 +506,10 @@ static void rx_drop_suite(void)
 		}
 		rnic_sim_inject_frame(w, 1, f, len);
 		rnic_world_step(w, 5000);
-		after = counter(p.side[1].ctx, kinds[k].reg);
+		after = e2e_counter(p.side[1].ctx, kinds[k].reg);
 		for (uint32_t r = 0; r < 20; r++) {
 			uint32_t reg = RNIC_REG_STAT_TX_FRAMES + 4 * r;
-			uint32_t v = counter(p.side[1].ctx, reg);
+			uint32_t v = e2e_counter(p.side[1].ctx, reg);
 
 			/* frame, byte and ACK counters move with the traffic itself */
 			if (reg == kinds[k].reg || reg == RNIC_REG_STAT_RX_FRAMES || reg == RNIC_REG_STAT_RX_BYTES ||
@@ -581,14 +525,14 @@ static void rx_drop_suite(void)
 		int zero = 1;
 		for (int i = 0; i < 600; i++)
 			zero &= dst.p[i] == 0;
-		result(after == before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4] + 1 && !changed && zero &&
+		e2e_result(after == before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4] + 1 && !changed && zero &&
 			       guards_intact(&dst, 600),
-		       "w%d rx: %s counted once, no other counter moved, host memory untouched", width, kinds[k].name);
+		           "rx: %s counted once, no other counter moved, host memory untouched", kinds[k].name);
 	}
 	gbuf_free(&src);
 	gbuf_free(&dst);
 	sim_pair_close(&p);
-	check_dma_clean(w, "rx drops");
+	e2e_check_nics(w, "rx drops", 0);
 	rnic_world_destroy(w);
 }
 
@@ -602,14 +546,14 @@ static uint64_t timed_write(void)
 	struct rnic_sg_entry sge;
 	struct rnic_wc wc;
 	uint64_t cycles = 0;
-	const char *saved = pcap_dir;
+	const char *saved = e2e_pcap_dir;
 
-	pcap_dir = NULL;
+	e2e_pcap_dir = NULL;
 	w = make_world("det");
-	pcap_dir = saved;
+	e2e_pcap_dir = saved;
 	sim_pair_default_opts(&o);
 	if (w && !sim_pair_open(&p, w, &o)) {
-		rng_state = 42;
+		e2e_rng_seed(42);
 		if (!gbuf_init(&src, p.side[0].pd, 65536, RNIC_ACCESS_LOCAL_WRITE, 1) &&
 		    !gbuf_init(&dst, p.side[1].pd, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
 			uint64_t c0 = rnic_world_cycle(w);
@@ -632,45 +576,23 @@ static uint64_t timed_write(void)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, c;
-	static const struct option opts[] = {
-		{"width", required_argument, NULL, 'w'},
-		{"seed", required_argument, NULL, 's'},
-		{"pcap-dir", required_argument, NULL, 'p'},
-		{"quick", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e",
+				"End-to-end RDMA WRITE tests on two simulated NICs.\n");
 
-	while ((c = getopt_long(argc, argv, "w:s:p:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w': width = atoi(optarg); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'p': pcap_dir = optarg; break;
-		case 'q': quick = 1; break;
-		default:
-			printf("usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n"
-			       "End-to-end RDMA WRITE tests on two simulated NICs.\n", argv[0]);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (width != 64 && width != 512) {
-		fprintf(stderr, "rnic-e2e: --width must be 64 or 512\n");
-		return 2;
-	}
-	rng_state = seed;
-	mtu_suite(RNIC_IB_MTU_256, quick);
-	mtu_suite(RNIC_IB_MTU_1024, quick);
-	mtu_suite(RNIC_IB_MTU_4096, quick);
+	if (rc >= 0)
+		return rc;
+	e2e_rng_seed(e2e_seed);
+	mtu_suite(RNIC_IB_MTU_256, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_4096, e2e_quick);
 	error_suite();
 	rx_drop_suite();
 	wrap_suite();
 	{
 		uint64_t a = timed_write(), b = timed_write();
 
-		result(a != 0 && a == b, "w%d deterministic: 64 KiB WRITE took %llu and %llu cycles", width,
-		       (unsigned long long)a, (unsigned long long)b);
+		e2e_result(a != 0 && a == b, "deterministic: 64 KiB WRITE took %llu and %llu cycles",
+		           (unsigned long long)a, (unsigned long long)b);
 	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return e2e_summary();
 }
