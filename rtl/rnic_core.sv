@@ -97,7 +97,7 @@ module rnic_core #(
 );
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int STAT_COUNT = 25;
+    localparam int STAT_COUNT = 26;
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
@@ -729,7 +729,8 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_IP_CSUM) +: 16] = 16'(stat_bad_ip_csum);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_ICRC) +: 16] = 16'(stat_bad_icrc);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_MALFORMED) +: 16] =
-            16'(stat_chk_malformed) + 16'(stat_disp_malformed) + 16'(fifo_overflow);
+            16'(stat_chk_malformed) + 16'(stat_disp_malformed);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_OVERFLOW) +: 16] = 16'(fifo_overflow);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_QPN) +: 16] = 16'(stat_disp_drop_qpn) + 16'(stat_resp_drop_qpn);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PSN_ERR) +: 16] = 16'(stat_psn_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DUPLICATE) +: 16] = 16'(stat_duplicate);

@@ -416,6 +416,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RX_RNR_NAK = 32'h00000464;
   localparam logic [31:0] REG_STAT_RETRY = 32'h00000468;
   localparam logic [31:0] REG_STAT_ACK_TIMEOUT = 32'h0000046c;
+  localparam logic [31:0] REG_STAT_RX_DROP_OVERFLOW = 32'h00000470;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;

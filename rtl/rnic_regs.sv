@@ -21,7 +21,7 @@ module rnic_regs #(
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
-    parameter int STAT_COUNT = 25,
+    parameter int STAT_COUNT = 26,
     parameter int CTX_BITS = 32 * 32
 ) (
     input  wire logic                       clk,
@@ -84,7 +84,7 @@ module rnic_regs #(
             $error("rnic_regs: GID table or context window size differs from rnic_pkg (%m)");
             $finish;
         end
-        if ((rnic_pkg::REG_STAT_ACK_TIMEOUT - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
+        if ((rnic_pkg::REG_STAT_RX_DROP_OVERFLOW - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
             $error("rnic_regs: STAT_COUNT differs from the counter block in rnic_pkg (%m)");
             $finish;
         end

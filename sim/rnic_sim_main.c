@@ -46,6 +46,12 @@ static const struct {
 	{ "loc_prot_err", RNIC_REG_STAT_LOC_PROT_ERR },
 	{ "cq_overrun", RNIC_REG_STAT_CQ_OVERRUN },
 	{ "rx_access_err", RNIC_REG_STAT_RX_ACCESS_ERR },
+	{ "tx_rnr_nak", RNIC_REG_STAT_TX_RNR_NAK },
+	{ "recv_cqe", RNIC_REG_STAT_RECV_CQE },
+	{ "rx_rnr_nak", RNIC_REG_STAT_RX_RNR_NAK },
+	{ "retry", RNIC_REG_STAT_RETRY },
+	{ "ack_timeout", RNIC_REG_STAT_ACK_TIMEOUT },
+	{ "rx_drop_overflow", RNIC_REG_STAT_RX_DROP_OVERFLOW },
 };
 
 static void usage(FILE *f)

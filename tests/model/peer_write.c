@@ -565,7 +565,8 @@ static void peer_faults_case(struct bench *b, size_t len)
 			uint32_t reg;
 		} ctr[] = {
 			{"rx frames", RNIC_REG_STAT_RX_FRAMES},
-			{"dropped malformed/overflow", RNIC_REG_STAT_RX_DROP_MALFORMED},
+			{"dropped malformed", RNIC_REG_STAT_RX_DROP_MALFORMED},
+			{"dropped FIFO overflow", RNIC_REG_STAT_RX_DROP_OVERFLOW},
 			{"dropped ICRC", RNIC_REG_STAT_RX_DROP_ICRC},
 			{"PSN errors", RNIC_REG_STAT_RX_PSN_ERR},
 			{"duplicates", RNIC_REG_STAT_RX_DUPLICATE},

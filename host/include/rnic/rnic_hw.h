@@ -418,7 +418,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_DROP_UDP_PORT 0x420 /* ro: dropped: UDP destination port is not 4791 */
 #define RNIC_REG_STAT_RX_DROP_IP_CSUM 0x424 /* ro: dropped: bad IPv4 header checksum */
 #define RNIC_REG_STAT_RX_DROP_ICRC 0x428 /* ro: dropped: bad ICRC */
-#define RNIC_REG_STAT_RX_DROP_MALFORMED 0x42c /* ro: dropped: lengths inconsistent, MAC error flag, or FIFO overflow */
+#define RNIC_REG_STAT_RX_DROP_MALFORMED 0x42c /* ro: dropped: lengths inconsistent or MAC error flag */
 #define RNIC_REG_STAT_RX_DROP_QPN 0x430 /* ro: dropped: unknown QPN or QP not in RTR/RTS */
 #define RNIC_REG_STAT_RX_PSN_ERR 0x434 /* ro: requests with an out-of-sequence PSN */
 #define RNIC_REG_STAT_RX_DUPLICATE 0x438 /* ro: duplicate requests (PSN behind the expected PSN) */
@@ -435,6 +435,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_RNR_NAK 0x464 /* ro: RNR NAKs received */
 #define RNIC_REG_STAT_RETRY 0x468 /* ro: go-back-N restarts of a send queue (PSN sequence NAK, ACK timeout, RNR wait over) */
 #define RNIC_REG_STAT_ACK_TIMEOUT 0x46c /* ro: local ACK timeouts */
+#define RNIC_REG_STAT_RX_DROP_OVERFLOW 0x470 /* ro: dropped: the receive frame FIFO was full (the data path fell behind the link) */
 /* db: Doorbells: posted writes, never read in the fast path. */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
