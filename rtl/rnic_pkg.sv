@@ -151,6 +151,7 @@ package rnic_pkg;
   localparam logic [31:0] MAX_SEND_SGE = 32'h00000004;  // SGEs in a send WQE
   localparam logic [31:0] MAX_RECV_SGE = 32'h00000004;  // SGEs in a receive WQE
   localparam logic [31:0] MAX_INLINE_BYTES = 32'h00000040;  // inline payload that fits the SGE area of a send WQE
+  localparam logic [31:0] MAX_RD_ATOMIC = 32'h00000010;  // outstanding RDMA READ / ATOMIC requests per QP, as requester (max_rd_atomic) and as responder (max_dest_rd_atomic)
   localparam logic [31:0] SGE_BYTES = 32'h00000010;
   localparam logic [31:0] MKEY_TAG_BITS = 32'h00000008;  // low bits of an lkey/rkey: a tag compared with the MPT entry; the rest is the MPT index
   localparam logic [31:0] INVALID_LKEY = 32'hffffffff;  // ends the SGE list of a receive WQE early
@@ -279,8 +280,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
   // qpc context: bit positions within the record
-  localparam logic [31:0] QPC_BITS = 32'h00000260;
-  localparam logic [31:0] QPC_WORDS = 32'h00000013;
+  localparam logic [31:0] QPC_BITS = 32'h00000280;
+  localparam logic [31:0] QPC_WORDS = 32'h00000014;
   localparam logic [31:0] QPC_STATE_LSB = 32'h00000000;
   localparam logic [31:0] QPC_STATE_W = 32'h00000004;
   localparam logic [31:0] QPC_PMTU_LSB = 32'h00000004;
@@ -315,23 +316,27 @@ package rnic_pkg;
   localparam logic [31:0] QPC_TIMEOUT_W = 32'h00000005;
   localparam logic [31:0] QPC_MIN_RNR_TIMER_LSB = 32'h000000c5;
   localparam logic [31:0] QPC_MIN_RNR_TIMER_W = 32'h00000005;
-  localparam logic [31:0] QPC_UDP_SPORT_LSB = 32'h000000ca;
+  localparam logic [31:0] QPC_MAX_RD_ATOMIC_LSB = 32'h000000ca;
+  localparam logic [31:0] QPC_MAX_RD_ATOMIC_W = 32'h00000005;
+  localparam logic [31:0] QPC_MAX_DEST_RD_ATOMIC_LSB = 32'h000000cf;
+  localparam logic [31:0] QPC_MAX_DEST_RD_ATOMIC_W = 32'h00000005;
+  localparam logic [31:0] QPC_UDP_SPORT_LSB = 32'h000000e0;
   localparam logic [31:0] QPC_UDP_SPORT_W = 32'h00000010;
-  localparam logic [31:0] QPC_PKEY_LSB = 32'h000000e0;
+  localparam logic [31:0] QPC_PKEY_LSB = 32'h000000f0;
   localparam logic [31:0] QPC_PKEY_W = 32'h00000010;
-  localparam logic [31:0] QPC_TRAFFIC_CLASS_LSB = 32'h000000f0;
+  localparam logic [31:0] QPC_TRAFFIC_CLASS_LSB = 32'h00000100;
   localparam logic [31:0] QPC_TRAFFIC_CLASS_W = 32'h00000008;
-  localparam logic [31:0] QPC_HOP_LIMIT_LSB = 32'h000000f8;
+  localparam logic [31:0] QPC_HOP_LIMIT_LSB = 32'h00000108;
   localparam logic [31:0] QPC_HOP_LIMIT_W = 32'h00000008;
-  localparam logic [31:0] QPC_FLOW_LABEL_LSB = 32'h00000100;
+  localparam logic [31:0] QPC_FLOW_LABEL_LSB = 32'h00000120;
   localparam logic [31:0] QPC_FLOW_LABEL_W = 32'h00000014;
-  localparam logic [31:0] QPC_DST_MAC_LSB = 32'h00000120;
+  localparam logic [31:0] QPC_DST_MAC_LSB = 32'h00000140;
   localparam logic [31:0] QPC_DST_MAC_W = 32'h00000030;
-  localparam logic [31:0] QPC_DGID_LSB = 32'h00000160;
+  localparam logic [31:0] QPC_DGID_LSB = 32'h00000180;
   localparam logic [31:0] QPC_DGID_W = 32'h00000080;
-  localparam logic [31:0] QPC_SQ_BASE_LSB = 32'h000001e0;
+  localparam logic [31:0] QPC_SQ_BASE_LSB = 32'h00000200;
   localparam logic [31:0] QPC_SQ_BASE_W = 32'h00000040;
-  localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000220;
+  localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000240;
   localparam logic [31:0] QPC_RQ_BASE_W = 32'h00000040;
 
   // mpt context: bit positions within the record

@@ -16,7 +16,7 @@
 #define RNIC_LIB_MAX_CQS (1u << 16)     /* CQN is 16 bits wide in QPC and DB_CQ */
 #define RNIC_LIB_MAX_MRS (1u << 24)     /* MPT index is key >> 8 */
 #define RNIC_LIB_MAX_PDS ((1u << 16) - 1) /* PD is 16 bits wide; PD 0 unused */
-#define RNIC_LIB_MAX_RD_ATOM 16
+#define RNIC_LIB_MAX_RD_ATOM RNIC_MAX_RD_ATOMIC
 #define RNIC_LIB_CTX_POLLS 100000u      /* CTX_STATUS polls before ETIMEDOUT */
 #define RNIC_LIB_MAX_BLOCKS 64          /* register blocks walked before EIO */
 #define RNIC_BLK_MAJOR 1                /* block major version this library knows */

@@ -172,6 +172,8 @@ static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
 	RNIC_CTX_SET(w, QPC, RNR_RETRY, a->rnr_retry);
 	RNIC_CTX_SET(w, QPC, TIMEOUT, a->timeout);
 	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, a->min_rnr_timer);
+	RNIC_CTX_SET(w, QPC, MAX_RD_ATOMIC, a->max_rd_atomic);
+	RNIC_CTX_SET(w, QPC, MAX_DEST_RD_ATOMIC, a->max_dest_rd_atomic);
 	RNIC_CTX_SET(w, QPC, UDP_SPORT, udp_sport(q->qp.qp_num, a->dest_qp_num, g->flow_label));
 	RNIC_CTX_SET(w, QPC, FLOW_LABEL, g->flow_label);
 	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);

@@ -20,6 +20,8 @@ void sim_pair_default_opts(struct sim_pair_opts *o)
 	o->min_rnr_timer = 12;
 	o->timeout = 14;
 	o->retry_cnt = 7;
+	o->max_rd_atomic = RNIC_MAX_RD_ATOMIC;
+	o->max_dest_rd_atomic = RNIC_MAX_RD_ATOMIC;
 }
 
 static int fail(const char *what, int err)
@@ -51,7 +53,7 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	a.path_mtu = o->path_mtu;
 	a.dest_qp_num = peer_qp->qp_num;
 	a.rq_psn = rq_psn;
-	a.max_dest_rd_atomic = 1;
+	a.max_dest_rd_atomic = o->max_dest_rd_atomic;
 	a.min_rnr_timer = o->min_rnr_timer;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
@@ -72,7 +74,7 @@ static int connect_qp(struct rnic_qp *qp, const struct sim_pair_side *peer, stru
 	a.timeout = o->timeout;
 	a.retry_cnt = o->retry_cnt;
 	a.rnr_retry = o->rnr_retry;
-	a.max_rd_atomic = 1;
+	a.max_rd_atomic = o->max_rd_atomic;
 	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT |
 					 RNIC_QP_RNR_RETRY | RNIC_QP_MAX_QP_RD_ATOMIC);
 	if (err)

@@ -46,6 +46,8 @@ struct sim_pair_opts {
 	uint8_t min_rnr_timer; /* RNR NAK timer code every QP's responder sends */
 	uint8_t timeout;    /* local ACK timeout code (4.096 us * 2^timeout; 0 = off) */
 	uint8_t retry_cnt;  /* transport retries */
+	uint8_t max_rd_atomic;      /* READ/ATOMIC outstanding as requester (default RNIC_MAX_RD_ATOMIC) */
+	uint8_t max_dest_rd_atomic; /* ... served at once as responder (default RNIC_MAX_RD_ATOMIC) */
 	/* all_gids: fill every GID table entry of side s (s = 0, 1) with
 	 *   0  ::ffff:198.18.0.(1+s)  IPv4-mapped (the only entry otherwise)
 	 *   1  fe80::ff:fe00:(0a+s)   IPv6 link-local (EUI-64 of the MAC)

@@ -155,6 +155,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_MAX_SEND_SGE 4 /* SGEs in a send WQE */
 #define RNIC_MAX_RECV_SGE 4 /* SGEs in a receive WQE */
 #define RNIC_MAX_INLINE_BYTES 0x40 /* inline payload that fits the SGE area of a send WQE */
+#define RNIC_MAX_RD_ATOMIC 0x10 /* outstanding RDMA READ / ATOMIC requests per QP, as requester (max_rd_atomic) and as responder (max_dest_rd_atomic) */
 #define RNIC_SGE_BYTES 0x10
 #define RNIC_MKEY_TAG_BITS 8 /* low bits of an lkey/rkey: a tag compared with the MPT entry; the rest is the MPT index */
 #define RNIC_INVALID_LKEY 0xffffffffu /* ends the SGE list of a receive WQE early */
@@ -291,8 +292,8 @@ _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */
-#define RNIC_QPC_BITS 0x260
-#define RNIC_QPC_WORDS 0x13
+#define RNIC_QPC_BITS 0x280
+#define RNIC_QPC_WORDS 0x14
 #define RNIC_QPC_STATE_LSB 0 /* enum ibv_qp_state (QPS_*) */
 #define RNIC_QPC_STATE_W 4
 #define RNIC_QPC_PMTU_LSB 4 /* path MTU (IB_MTU_*) */
@@ -327,23 +328,27 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_QPC_TIMEOUT_W 5
 #define RNIC_QPC_MIN_RNR_TIMER_LSB 0xc5 /* RNR NAK timer code */
 #define RNIC_QPC_MIN_RNR_TIMER_W 5
-#define RNIC_QPC_UDP_SPORT_LSB 0xca /* UDP source port (flow entropy) */
+#define RNIC_QPC_MAX_RD_ATOMIC_LSB 0xca /* READ/ATOMIC requests this QP may have outstanding as requester (1..MAX_RD_ATOMIC; 0 counts as 1) */
+#define RNIC_QPC_MAX_RD_ATOMIC_W 5
+#define RNIC_QPC_MAX_DEST_RD_ATOMIC_LSB 0xcf /* READ/ATOMIC requests this QP serves at once as responder (1..MAX_RD_ATOMIC; 0 counts as 1) */
+#define RNIC_QPC_MAX_DEST_RD_ATOMIC_W 5
+#define RNIC_QPC_UDP_SPORT_LSB 0xe0 /* UDP source port (flow entropy) */
 #define RNIC_QPC_UDP_SPORT_W 0x10
-#define RNIC_QPC_PKEY_LSB 0xe0 /* partition key */
+#define RNIC_QPC_PKEY_LSB 0xf0 /* partition key */
 #define RNIC_QPC_PKEY_W 0x10
-#define RNIC_QPC_TRAFFIC_CLASS_LSB 0xf0 /* IPv4 DSCP/ECN byte or IPv6 traffic class */
+#define RNIC_QPC_TRAFFIC_CLASS_LSB 0x100 /* IPv4 DSCP/ECN byte or IPv6 traffic class */
 #define RNIC_QPC_TRAFFIC_CLASS_W 8
-#define RNIC_QPC_HOP_LIMIT_LSB 0xf8 /* IPv4 TTL or IPv6 hop limit */
+#define RNIC_QPC_HOP_LIMIT_LSB 0x108 /* IPv4 TTL or IPv6 hop limit */
 #define RNIC_QPC_HOP_LIMIT_W 8
-#define RNIC_QPC_FLOW_LABEL_LSB 0x100 /* IPv6 flow label of the address vector (0: none) */
+#define RNIC_QPC_FLOW_LABEL_LSB 0x120 /* IPv6 flow label of the address vector (0: none) */
 #define RNIC_QPC_FLOW_LABEL_W 0x14
-#define RNIC_QPC_DST_MAC_LSB 0x120 /* next-hop MAC address */
+#define RNIC_QPC_DST_MAC_LSB 0x140 /* next-hop MAC address */
 #define RNIC_QPC_DST_MAC_W 0x30
-#define RNIC_QPC_DGID_LSB 0x160 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
+#define RNIC_QPC_DGID_LSB 0x180 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
 #define RNIC_QPC_DGID_W 0x80
-#define RNIC_QPC_SQ_BASE_LSB 0x1e0 /* bus address of the SQ ring */
+#define RNIC_QPC_SQ_BASE_LSB 0x200 /* bus address of the SQ ring */
 #define RNIC_QPC_SQ_BASE_W 0x40
-#define RNIC_QPC_RQ_BASE_LSB 0x220 /* bus address of the RQ ring */
+#define RNIC_QPC_RQ_BASE_LSB 0x240 /* bus address of the RQ ring */
 #define RNIC_QPC_RQ_BASE_W 0x40
 
 /* mpt: Memory protection table entry (one per MR). Index = key >> MKEY_TAG_BITS; the full key must match. */
