@@ -29,6 +29,17 @@
  * QP enters the error state here, an error event tells the responder, which
  * flushes the QP's receive queue.
  *
+ * RDMA READ: a READ response is taken only at the next PSN expected (one
+ * past the last acknowledged) and only for the READ WQE holding that PSN,
+ * with the opcode and length its place in the message calls for; the
+ * placement engine is told to write its payload into the WQE's SGEs, else to
+ * drop it. Each response placed acknowledges its PSN; the last one retires
+ * the READ, whose CQE waits until the placement writes are done. A response
+ * past the expected PSN means responses were lost: the requester is asked
+ * once to re-read from the first missing PSN. An ACK or NAK whose PSN passes
+ * a READ that has not received all its responses (lost, or overtaken on the
+ * link) acknowledges only up to the READ's data and re-reads the rest.
+ *
  * Timers: one deadline check per cycle, sweeping the QPs round robin, so a
  * timer fires at most 2^QPN_WIDTH cycles late (4 us at 1024 QPs, 250 MHz).
  */
@@ -52,6 +63,18 @@ module rnic_compl #(
     input  wire logic [QPN_WIDTH-1:0]               s_ack_qpn,
     input  wire logic [23:0]                        s_ack_psn,
     input  wire logic [7:0]                         s_ack_syndrome,
+    input  wire logic [7:0]                         s_ack_opcode,
+    input  wire logic [15:0]                        s_ack_plen,
+
+    // READ response payloads: place (WQE, offset) or drop, one per response
+    output      logic                               m_place_valid,
+    input  wire logic                               m_place_ready,
+    output      logic                               m_place_drop,
+    output      logic [QPN_WIDTH-1:0]               m_place_qpn,
+    output      logic [15:0]                        m_place_idx,
+    output      logic [31:0]                        m_place_off,
+    output      logic [15:0]                        m_place_len,
+    input  wire logic                               place_busy,
 
     // error records written by the requester
     input  wire logic                               s_local_valid,
@@ -94,6 +117,7 @@ module rnic_compl #(
     input  wire logic [2:0]                         qp_cfg_retry_cnt,
     input  wire logic [2:0]                         qp_cfg_rnr_retry,
     input  wire logic [4:0]                         qp_cfg_timeout,
+    input  wire logic [2:0]                         qp_cfg_pmtu,
 
     // CQE requests
     output      logic                               m_cqe_valid,
@@ -180,6 +204,8 @@ module rnic_compl #(
     logic [2:0]  cfg_retry_mem [NUM_QPS];
     logic [2:0]  cfg_rnr_mem [NUM_QPS];
     logic [4:0]  cfg_timeout_mem [NUM_QPS];
+    logic [2:0]  cfg_pmtu_mem [NUM_QPS];
+    logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
 
     assign una_rd_idx = una_mem[una_rd_qpn];
     assign una_rd_acked_psn = last_acked_mem[una_rd_qpn];
@@ -220,7 +246,11 @@ module rnic_compl #(
         S_CQE,    // hand the CQE to the writer
         S_ERREV,  // tell the responder the QP entered the error state
         S_POST,   // restart request or RNR wait
-        S_KICK    // tell the scheduler
+        S_KICK,   // tell the scheduler
+        S_RDREAD, // READ response: read the in-flight record it belongs to
+        S_RDCHK,  // check it: place or drop
+        S_PLACE,  // hand the decision to the placement engine
+        S_STOP    // the walk met a READ still missing responses
     } state_t;
 
     // what happens after the walk
@@ -247,6 +277,14 @@ module rnic_compl #(
     logic [47:0]          progress_reg;
     logic [1:0]           rewind_reg;
     logic                 timer_rnr_reg;  // S_TIMER: the RNR wait ended (else ACK timeout)
+    logic [7:0]           opc_reg;        // BTH opcode of the response
+    logic [15:0]          plen_reg;       // its payload bytes
+    logic [23:0]          acked_pre_reg;  // last acknowledged PSN before this event
+    logic                 rd_ev_reg;      // this event placed a READ response at psn_reg
+    logic                 gap_reg;
+    logic                 place_drop_reg;
+    logic [31:0]          place_off_reg;
+    state_t               after_place_reg;
 
     // in-flight record fields
     wire [23:0] rec_last_psn = inf_rd_data[23:0];
@@ -260,13 +298,20 @@ module rnic_compl #(
     assign s_ack_ready = state_reg == S_IDLE;
     assign s_local_ready = state_reg == S_IDLE && !s_ack_valid;
     assign hi_rd_qpn = qpn_reg;
-    assign inf_rd_en = state_reg == S_WALK;
+    assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
     assign m_kick_valid = state_reg == S_KICK;
     assign m_kick_qpn = qpn_reg;
     assign m_err_valid = state_reg == S_ERREV;
     assign m_err_qpn = qpn_reg;
-    assign m_cqe_valid = state_reg == S_CQE && (cqe_status_reg == rnic_pkg::WC_SUCCESS[7:0] || !pay_rd_busy);
+    assign m_cqe_valid = state_reg == S_CQE && (cqe_status_reg == rnic_pkg::WC_SUCCESS[7:0] || !pay_rd_busy)
+                         && !(cqe_opcode_reg == rnic_pkg::WC_RDMA_READ[7:0] && place_busy);
+    assign m_place_valid = state_reg == S_PLACE;
+    assign m_place_drop = place_drop_reg;
+    assign m_place_qpn = qpn_reg;
+    assign m_place_idx = una_reg;
+    assign m_place_off = place_off_reg;
+    assign m_place_len = plen_reg;
 
     wire [2:0] syn_kind = syn_reg[7:5];
     wire [4:0] syn_code = syn_reg[4:0];
@@ -283,16 +328,51 @@ module rnic_compl #(
         else nak_status = rnic_pkg::WC_BAD_RESP_ERR[7:0];
     end
 
+    // the record's READ geometry: path MTU, packets, first PSN
+    wire [2:0]  pmtu_raw = cfg_pmtu_mem[qpn_reg];
+    wire [2:0]  pmtu_code = (pmtu_raw < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
+                            (pmtu_raw > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : pmtu_raw;
+    wire [4:0]  mtu_lg = 5'(pmtu_code) + 5'd7;
+    wire [31:0] mtu_bytes = 32'd1 << mtu_lg;
+    wire [32:0] rec_len_up = 33'(rec_len) + 33'(mtu_bytes) - 33'd1;
+    wire [23:0] rec_npkts = (rec_len == 0) ? 24'd1 : 24'(rec_len_up >> mtu_lg);
+    wire [23:0] rec_first_psn = rec_last_psn - rec_npkts + 24'd1;
+    wire        rec_read = rec_opcode == rnic_pkg::WC_RDMA_READ[7:0];
+
+    // a READ response at psn_reg against the READ record holding it
+    wire [23:0] rsp_idx = psn_reg - rec_first_psn;
+    wire [31:0] rsp_off = 32'(rsp_idx) << mtu_lg;
+    wire        rsp_at_first = psn_reg == rec_first_psn;
+    wire        rsp_at_last = psn_reg == rec_last_psn;
+    wire [31:0] rsp_exp_len = rsp_at_last ? rec_len - rsp_off : mtu_bytes;
+    wire        opc_first = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
+    wire        opc_middle = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
+    wire        opc_last = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
+    wire        opc_only = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+    // a re-read starts with FIRST or ONLY anywhere in the message
+    wire        rsp_op_ok = (rsp_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
+                            && !(rsp_at_first && (opc_middle || opc_last));
+    wire        rsp_ok = rec_read && rec_status == rnic_pkg::WC_SUCCESS[7:0]
+                         && psn_le(rec_first_psn, psn_reg) && psn_le(psn_reg, rec_last_psn)
+                         && rsp_op_ok && 32'(plen_reg) == rsp_exp_len;
+    wire        is_rd_rsp = opc_first || opc_middle || opc_last || opc_only;
+
     // what the walk does with the current record
+    logic       covered_raw;
     logic       covered;
+    logic       read_short;
     logic       retire;
     logic [7:0] retire_status;
     always_comb begin
-        covered = psn_le(rec_last_psn, acked_reg);
+        covered_raw = psn_le(rec_last_psn, acked_reg);
+        // a READ is covered only by its own last response (or earlier events)
+        read_short = covered_raw && rec_read && rec_status == rnic_pkg::WC_SUCCESS[7:0] && !err_reg
+                     && !(psn_le(rec_last_psn, acked_pre_reg) || (rd_ev_reg && rsp_at_last));
+        covered = covered_raw && !read_short;
         retire = 1'b0;
         retire_status = rec_status;
         if (rec_status != rnic_pkg::WC_SUCCESS[7:0]) begin
-            retire = covered || err_reg;
+            retire = covered_raw || err_reg;
         end else if (covered) begin
             retire = 1'b1;
         end else if (err_reg) begin
@@ -359,10 +439,13 @@ module rnic_compl #(
                 retired_reg <= 1'b0;
                 errev_reg <= 1'b0;
                 post_reg <= POST_NONE;
+                rd_ev_reg <= 1'b0;
                 if (s_ack_valid) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
                     syn_reg <= s_ack_syndrome;
+                    opc_reg <= s_ack_opcode;
+                    plen_reg <= s_ack_plen;
                     state_reg <= S_ACK;
                 end else if (s_local_valid) begin
                     qpn_reg <= s_local_qpn;
@@ -375,6 +458,8 @@ module rnic_compl #(
                 end
                 if (s_ack_valid || s_local_valid || scan_due) begin
                     acked_reg <= last_acked_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    acked_pre_reg <= last_acked_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                    gap_reg <= gap_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
                     una_reg <= una_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
                     err_reg <= err_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg]
                                || (!s_ack_valid && s_local_valid && s_local_force);
@@ -388,9 +473,25 @@ module rnic_compl #(
             end
             S_ACK: begin
                 state_reg <= S_IDLE;
-                if (syn_kind == 3'(rnic_pkg::AETH_KIND_ACK)) begin
+                if (is_rd_rsp) begin
+                    place_drop_reg <= 1'b1;
+                    place_off_reg <= '0;
+                    after_place_reg <= S_IDLE;
+                    state_reg <= S_PLACE;
+                    if (!err_reg && psn_reg == acked_reg + 24'd1 && una_reg != hi_rd_idx) begin
+                        state_reg <= S_RDREAD;
+                    end else if (!err_reg && in_window && !gap_reg && retry_left_reg != 0) begin
+                        // responses before this one were lost: re-read from
+                        // the first missing PSN now rather than at the timeout
+                        gap_reg <= 1'b1;
+                        retry_left_reg <= retry_left_reg - 3'd1;
+                        post_reg <= POST_REWIND;
+                        after_place_reg <= S_POST;
+                    end
+                end else if (syn_kind == 3'(rnic_pkg::AETH_KIND_ACK)) begin
                     stat_rx_ack <= 1'b1;
                     if (in_window) begin
+                        gap_reg <= 1'b0;
                         acked_reg <= psn_reg;
                         retry_left_reg <= cfg_retry;
                         rnr_left_reg <= cfg_rnr;
@@ -421,6 +522,30 @@ module rnic_compl #(
                     end
                 end
             end
+            S_RDREAD: begin
+                state_reg <= S_RDCHK;
+            end
+            S_RDCHK: begin
+                place_drop_reg <= !rsp_ok;
+                place_off_reg <= rsp_off;
+                after_place_reg <= S_IDLE;
+                if (rsp_ok) begin
+                    acked_reg <= psn_reg;
+                    retry_left_reg <= cfg_retry;
+                    rnr_left_reg <= cfg_rnr;
+                    progress_reg <= now;
+                    gap_reg <= 1'b0;
+                    rd_ev_reg <= 1'b1;
+                    after_place_reg <= S_WALK;
+                end
+                state_reg <= S_PLACE;
+            end
+            S_PLACE: begin
+                if (m_place_ready) state_reg <= after_place_reg;
+            end
+            S_STOP: begin
+                state_reg <= walk_end;
+            end
             S_TIMER: begin
                 if (timer_rnr_reg) begin
                     // the RNR wait is over: resend from the NAKed PSN
@@ -448,7 +573,16 @@ module rnic_compl #(
                 state_reg <= (una_reg != hi_rd_idx) ? S_CHECK : walk_end;
             end
             S_CHECK: begin
-                if (retire) begin
+                if (read_short) begin
+                    // an ACK or NAK passes a READ still missing responses:
+                    // acknowledge up to its data and re-read the rest
+                    acked_reg <= psn_le(rec_first_psn - 24'd1, acked_pre_reg) ? acked_pre_reg
+                                                                              : rec_first_psn - 24'd1;
+                    nak_reg <= 1'b0;
+                    post_reg <= (retry_left_reg != 0) ? POST_REWIND : POST_NONE;
+                    if (retry_left_reg != 0) retry_left_reg <= retry_left_reg - 3'd1;
+                    state_reg <= S_STOP;
+                end else if (retire) begin
                     cqe_status_reg <= retire_status;
                     cqe_nak_reg <= nak_reg && retire_status == nak_status_reg && retire_status != rec_status
                                    && syn_reg != 8'h0;
@@ -533,6 +667,7 @@ module rnic_compl #(
             rnr_until_mem[qp_reset_qpn] <= '0;
             progress_mem[qp_reset_qpn] <= '0;
             rewind_mem[qp_reset_qpn] <= '0;
+            gap_mem[qp_reset_qpn] <= 1'b0;
         end else if (qp_rts_valid) begin
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
@@ -548,8 +683,10 @@ module rnic_compl #(
             rnr_until_mem[qpn_reg] <= rnr_until_reg;
             progress_mem[qpn_reg] <= progress_reg;
             rewind_mem[qpn_reg] <= rewind_reg;
+            gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
+            cfg_pmtu_mem[qp_reset_qpn] <= qp_cfg_pmtu;
             cfg_retry_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             cfg_rnr_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
             cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;

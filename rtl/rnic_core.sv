@@ -104,8 +104,13 @@ module rnic_core #(
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_WQE = 0;
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PAYLOAD = 1;
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RWQE = 2;
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RDRSP = 3;
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PLWQE = 4;
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PAYLOAD = 0;
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_CQE = 1;
+    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PLACE = 2;
+    localparam int RD_PORTS = 5;
+    localparam int WR_PORTS = 3;
 
     initial begin
         if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
@@ -180,11 +185,12 @@ module rnic_core #(
 
     // one copy of each table per reader
     logic                           req_qpc_rd_en, resp_qpc_rd_en, req_mpt_rd_en, resp_mpt_rd_en, cqc_rd_en;
-    logic [QPN_WIDTH-1:0]           req_qpc_rd_addr, resp_qpc_rd_addr;
-    logic [MR_INDEX_WIDTH-1:0]      req_mpt_rd_addr, resp_mpt_rd_addr;
+    logic                           pl_qpc_rd_en, pl_mpt_rd_en, rr_mpt_rd_en;
+    logic [QPN_WIDTH-1:0]           req_qpc_rd_addr, resp_qpc_rd_addr, pl_qpc_rd_addr;
+    logic [MR_INDEX_WIDTH-1:0]      req_mpt_rd_addr, resp_mpt_rd_addr, pl_mpt_rd_addr, rr_mpt_rd_addr;
     logic [CQN_WIDTH-1:0]           cqc_rd_addr;
-    logic [rnic_pkg::QPC_BITS-1:0]  req_qpc_rd_data, resp_qpc_rd_data;
-    logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data;
+    logic [rnic_pkg::QPC_BITS-1:0]  req_qpc_rd_data, resp_qpc_rd_data, pl_qpc_rd_data;
+    logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data, pl_mpt_rd_data, rr_mpt_rd_data;
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
 
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_req_ram (
@@ -199,6 +205,15 @@ module rnic_core #(
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_resp_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(resp_mpt_rd_en), .rd_addr(resp_mpt_rd_addr), .rd_data(resp_mpt_rd_data));
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_place_ram (
+        .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
+        .rd_en(pl_qpc_rd_en), .rd_addr(pl_qpc_rd_addr), .rd_data(pl_qpc_rd_data));
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_place_ram (
+        .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
+        .rd_en(pl_mpt_rd_en), .rd_addr(pl_mpt_rd_addr), .rd_data(pl_mpt_rd_data));
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_rdrsp_ram (
+        .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
+        .rd_en(rr_mpt_rd_en), .rd_addr(rr_mpt_rd_addr), .rd_data(rr_mpt_rd_data));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH)) cqc_ram (
         .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
         .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data));
@@ -319,7 +334,12 @@ module rnic_core #(
     logic                 ack_valid, ack_ready;
     logic [QPN_WIDTH-1:0] ack_qpn;
     logic [23:0]          ack_psn;
-    logic [7:0]           ack_syndrome;
+    logic [7:0]           ack_syndrome, ack_opcode;
+    logic [15:0]          ack_plen;
+    logic                 place_valid, place_ready, place_drop, place_busy;
+    logic [QPN_WIDTH-1:0] place_qpn;
+    logic [15:0]          place_idx, place_len;
+    logic [31:0]          place_off;
     logic                 cqe_valid, cqe_ready;
     logic [15:0]          cqe_cqn, cqe_wqe_counter;
     logic [23:0]          cqe_qpn, cqe_src_qp;
@@ -364,7 +384,10 @@ module rnic_core #(
     ) compl_inst (
         .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_pending_reg != 0),
         .s_ack_valid(ack_valid), .s_ack_ready(ack_ready), .s_ack_qpn(ack_qpn),
-        .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome),
+        .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome), .s_ack_opcode(ack_opcode), .s_ack_plen(ack_plen),
+        .m_place_valid(place_valid), .m_place_ready(place_ready), .m_place_drop(place_drop),
+        .m_place_qpn(place_qpn), .m_place_idx(place_idx), .m_place_off(place_off), .m_place_len(place_len),
+        .place_busy,
         .s_local_valid(local_valid), .s_local_ready(local_ready), .s_local_qpn(local_qpn),
         .s_local_force(local_force),
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
@@ -379,6 +402,7 @@ module rnic_core #(
         .qp_cfg_retry_cnt(ctx_wr_data[rnic_pkg::QPC_RETRY_CNT_LSB +: rnic_pkg::QPC_RETRY_CNT_W]),
         .qp_cfg_rnr_retry(ctx_wr_data[rnic_pkg::QPC_RNR_RETRY_LSB +: rnic_pkg::QPC_RNR_RETRY_W]),
         .qp_cfg_timeout(ctx_wr_data[rnic_pkg::QPC_TIMEOUT_LSB +: rnic_pkg::QPC_TIMEOUT_W]),
+        .qp_cfg_pmtu(ctx_wr_data[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W]),
         .m_cqe_valid(ccqe_valid), .m_cqe_ready(ccqe_ready), .m_cqe_cqn(ccqe_cqn), .m_cqe_qpn(ccqe_qpn),
         .m_cqe_wqe_counter(ccqe_wqe_counter), .m_cqe_opcode(ccqe_opcode), .m_cqe_status(ccqe_status),
         .m_cqe_byte_len(ccqe_byte_len), .m_cqe_src_qp(ccqe_src_qp), .m_cqe_syndrome(ccqe_syndrome),
@@ -390,15 +414,15 @@ module rnic_core #(
     // ------------------------------------------------------------------
     // DMA
     // ------------------------------------------------------------------
-    logic [3*AXI_ID_WIDTH-1:0]   rd_arid;
-    logic [3*AXI_ADDR_WIDTH-1:0] rd_araddr;
-    logic [3*8-1:0]              rd_arlen;
-    logic [3*3-1:0]              rd_arsize, rd_arprot;
-    logic [3*2-1:0]              rd_arburst, rd_rresp;
-    logic [2:0]                  rd_arlock, rd_arvalid, rd_arready, rd_rlast, rd_rvalid, rd_rready;
-    logic [3*4-1:0]              rd_arcache;
-    logic [3*AXI_ID_WIDTH-1:0]   rd_rid;
-    logic [3*DATA_WIDTH-1:0]     rd_rdata;
+    logic [RD_PORTS*AXI_ID_WIDTH-1:0]   rd_arid;
+    logic [RD_PORTS*AXI_ADDR_WIDTH-1:0] rd_araddr;
+    logic [RD_PORTS*8-1:0]              rd_arlen;
+    logic [RD_PORTS*3-1:0]              rd_arsize, rd_arprot;
+    logic [RD_PORTS*2-1:0]              rd_arburst, rd_rresp;
+    logic [RD_PORTS-1:0]                rd_arlock, rd_arvalid, rd_arready, rd_rlast, rd_rvalid, rd_rready;
+    logic [RD_PORTS*4-1:0]              rd_arcache;
+    logic [RD_PORTS*AXI_ID_WIDTH-1:0]   rd_rid;
+    logic [RD_PORTS*DATA_WIDTH-1:0]     rd_rdata;
 
     logic [63:0] rwqe_desc_addr;
     logic [31:0] rwqe_desc_len;
@@ -458,7 +482,51 @@ module rnic_core #(
         .m_axi_rready(rd_rready[1])
     );
 
-    axi_rd_mux #(.PORTS(3), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) rd_mux_inst (
+    // read responses: payload of each packet (port 3); placement: the READ
+    // WQE (port 4)
+    logic [63:0] rr_desc_addr, plw_desc_addr;
+    logic [31:0] rr_desc_len, plw_desc_len;
+    logic        rr_desc_last, rr_desc_valid, rr_desc_ready, plw_desc_last, plw_desc_valid, plw_desc_ready;
+    logic [DATA_WIDTH-1:0] rr_tdata, plw_tdata;
+    logic [KEEP_WIDTH-1:0] rr_tkeep, plw_tkeep;
+    logic        rr_tvalid, rr_tready, rr_tlast, plw_tvalid, plw_tready, plw_tlast;
+    logic        rr_status_valid, rr_status_error, plw_status_valid, plw_status_error;
+
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RDRSP)) rdrsp_rd_inst (
+        .clk, .rst,
+        .s_axis_desc_addr(rr_desc_addr), .s_axis_desc_len(rr_desc_len), .s_axis_desc_last(rr_desc_last),
+        .s_axis_desc_valid(rr_desc_valid), .s_axis_desc_ready(rr_desc_ready),
+        .m_axis_read_data_tdata(rr_tdata), .m_axis_read_data_tkeep(rr_tkeep),
+        .m_axis_read_data_tvalid(rr_tvalid), .m_axis_read_data_tready(rr_tready),
+        .m_axis_read_data_tlast(rr_tlast),
+        .m_axis_desc_status_error(rr_status_error), .m_axis_desc_status_valid(rr_status_valid),
+        .m_axi_arid(rd_arid[3*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[3*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
+        .m_axi_arlen(rd_arlen[24 +: 8]), .m_axi_arsize(rd_arsize[9 +: 3]), .m_axi_arburst(rd_arburst[6 +: 2]),
+        .m_axi_arlock(rd_arlock[3]), .m_axi_arcache(rd_arcache[12 +: 4]), .m_axi_arprot(rd_arprot[9 +: 3]),
+        .m_axi_arvalid(rd_arvalid[3]), .m_axi_arready(rd_arready[3]),
+        .m_axi_rid(rd_rid[3*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_rdata(rd_rdata[3*DATA_WIDTH +: DATA_WIDTH]),
+        .m_axi_rresp(rd_rresp[6 +: 2]), .m_axi_rlast(rd_rlast[3]), .m_axi_rvalid(rd_rvalid[3]),
+        .m_axi_rready(rd_rready[3])
+    );
+
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PLWQE)) plwqe_rd_inst (
+        .clk, .rst,
+        .s_axis_desc_addr(plw_desc_addr), .s_axis_desc_len(plw_desc_len), .s_axis_desc_last(plw_desc_last),
+        .s_axis_desc_valid(plw_desc_valid), .s_axis_desc_ready(plw_desc_ready),
+        .m_axis_read_data_tdata(plw_tdata), .m_axis_read_data_tkeep(plw_tkeep),
+        .m_axis_read_data_tvalid(plw_tvalid), .m_axis_read_data_tready(plw_tready),
+        .m_axis_read_data_tlast(plw_tlast),
+        .m_axis_desc_status_error(plw_status_error), .m_axis_desc_status_valid(plw_status_valid),
+        .m_axi_arid(rd_arid[4*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[4*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
+        .m_axi_arlen(rd_arlen[32 +: 8]), .m_axi_arsize(rd_arsize[12 +: 3]), .m_axi_arburst(rd_arburst[8 +: 2]),
+        .m_axi_arlock(rd_arlock[4]), .m_axi_arcache(rd_arcache[16 +: 4]), .m_axi_arprot(rd_arprot[12 +: 3]),
+        .m_axi_arvalid(rd_arvalid[4]), .m_axi_arready(rd_arready[4]),
+        .m_axi_rid(rd_rid[4*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_rdata(rd_rdata[4*DATA_WIDTH +: DATA_WIDTH]),
+        .m_axi_rresp(rd_rresp[8 +: 2]), .m_axi_rlast(rd_rlast[4]), .m_axi_rvalid(rd_rvalid[4]),
+        .m_axi_rready(rd_rready[4])
+    );
+
+    axi_rd_mux #(.PORTS(RD_PORTS), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) rd_mux_inst (
         .clk, .rst,
         .s_axi_arid(rd_arid), .s_axi_araddr(rd_araddr), .s_axi_arlen(rd_arlen), .s_axi_arsize(rd_arsize),
         .s_axi_arburst(rd_arburst), .s_axi_arlock(rd_arlock), .s_axi_arcache(rd_arcache), .s_axi_arprot(rd_arprot),
@@ -470,16 +538,16 @@ module rnic_core #(
         .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready
     );
 
-    logic [2*AXI_ID_WIDTH-1:0]   wr_awid, wr_bid;
-    logic [2*AXI_ADDR_WIDTH-1:0] wr_awaddr;
-    logic [2*8-1:0]              wr_awlen;
-    logic [2*3-1:0]              wr_awsize, wr_awprot;
-    logic [2*2-1:0]              wr_awburst, wr_bresp;
-    logic [1:0]                  wr_awlock, wr_awvalid, wr_awready, wr_wlast, wr_wvalid, wr_wready;
-    logic [1:0]                  wr_bvalid, wr_bready;
-    logic [2*4-1:0]              wr_awcache;
-    logic [2*DATA_WIDTH-1:0]     wr_wdata;
-    logic [2*KEEP_WIDTH-1:0]     wr_wstrb;
+    logic [WR_PORTS*AXI_ID_WIDTH-1:0]   wr_awid, wr_bid;
+    logic [WR_PORTS*AXI_ADDR_WIDTH-1:0] wr_awaddr;
+    logic [WR_PORTS*8-1:0]              wr_awlen;
+    logic [WR_PORTS*3-1:0]              wr_awsize, wr_awprot;
+    logic [WR_PORTS*2-1:0]              wr_awburst, wr_bresp;
+    logic [WR_PORTS-1:0]                wr_awlock, wr_awvalid, wr_awready, wr_wlast, wr_wvalid, wr_wready;
+    logic [WR_PORTS-1:0]                wr_bvalid, wr_bready;
+    logic [WR_PORTS*4-1:0]              wr_awcache;
+    logic [WR_PORTS*DATA_WIDTH-1:0]     wr_wdata;
+    logic [WR_PORTS*KEEP_WIDTH-1:0]     wr_wstrb;
 
     logic [63:0] pw_desc_addr, cw_desc_addr;
     logic [31:0] pw_desc_len, cw_desc_len;
@@ -525,7 +593,33 @@ module rnic_core #(
         .m_axi_bvalid(wr_bvalid[1]), .m_axi_bready(wr_bready[1])
     );
 
-    axi_wr_mux #(.PORTS(2), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) wr_mux_inst (
+    // READ response placement (port 2)
+    logic [63:0] plw2_desc_addr;
+    logic [31:0] plw2_desc_len;
+    logic        plw2_desc_valid, plw2_desc_ready;
+    logic [DATA_WIDTH-1:0] plw2_tdata;
+    logic [KEEP_WIDTH-1:0] plw2_tkeep;
+    logic        plw2_tvalid, plw2_tready, plw2_tlast, plw2_status_valid, plw2_status_error;
+
+    dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_WR_PLACE)) place_wr_inst (
+        .clk, .rst,
+        .s_axis_desc_addr(plw2_desc_addr), .s_axis_desc_len(plw2_desc_len),
+        .s_axis_desc_valid(plw2_desc_valid), .s_axis_desc_ready(plw2_desc_ready),
+        .s_axis_write_data_tdata(plw2_tdata), .s_axis_write_data_tkeep(plw2_tkeep),
+        .s_axis_write_data_tvalid(plw2_tvalid), .s_axis_write_data_tready(plw2_tready),
+        .s_axis_write_data_tlast(plw2_tlast),
+        .m_axis_desc_status_error(plw2_status_error), .m_axis_desc_status_valid(plw2_status_valid),
+        .m_axi_awid(wr_awid[2*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_awaddr(wr_awaddr[2*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
+        .m_axi_awlen(wr_awlen[16 +: 8]), .m_axi_awsize(wr_awsize[6 +: 3]), .m_axi_awburst(wr_awburst[4 +: 2]),
+        .m_axi_awlock(wr_awlock[2]), .m_axi_awcache(wr_awcache[8 +: 4]), .m_axi_awprot(wr_awprot[6 +: 3]),
+        .m_axi_awvalid(wr_awvalid[2]), .m_axi_awready(wr_awready[2]),
+        .m_axi_wdata(wr_wdata[2*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(wr_wstrb[2*KEEP_WIDTH +: KEEP_WIDTH]),
+        .m_axi_wlast(wr_wlast[2]), .m_axi_wvalid(wr_wvalid[2]), .m_axi_wready(wr_wready[2]),
+        .m_axi_bid(wr_bid[2*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_bresp(wr_bresp[4 +: 2]),
+        .m_axi_bvalid(wr_bvalid[2]), .m_axi_bready(wr_bready[2])
+    );
+
+    axi_wr_mux #(.PORTS(WR_PORTS), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) wr_mux_inst (
         .clk, .rst,
         .s_axi_awid(wr_awid), .s_axi_awaddr(wr_awaddr), .s_axi_awlen(wr_awlen), .s_axi_awsize(wr_awsize),
         .s_axi_awburst(wr_awburst), .s_axi_awlock(wr_awlock), .s_axi_awcache(wr_awcache), .s_axi_awprot(wr_awprot),
@@ -559,32 +653,81 @@ module rnic_core #(
     );
 
     // ------------------------------------------------------------------
-    // transmit: requester packets and responder ACKs share the builder;
-    // they alternate when both wait
+    // transmit: responder ACKs, requester packets and READ responses share
+    // the builder, round robin per packet; a small FIFO remembers whose
+    // payload each granted packet carries, so the payload streams follow
+    // their headers in order
     // ------------------------------------------------------------------
     logic          resp_ack_valid, resp_ack_ready;
     logic [HB-1:0] resp_ack_hdr;
+    logic          rr_hdr_valid, rr_hdr_ready;
+    logic [HB-1:0] rr_hdr;
     logic          tx_hdr_valid, tx_hdr_ready;
     logic [HB-1:0] tx_hdr;
-    logic          last_was_ack_reg;
+    logic [1:0]    last_src_reg;
+    logic [1:0]    grant;         // 0 ACK, 1 requester, 2 READ response, 3 none
 
-    wire grant_ack = resp_ack_valid && (!req_hdr_valid || !last_was_ack_reg);
-    assign tx_hdr_valid = resp_ack_valid || req_hdr_valid;
-    assign tx_hdr = grant_ack ? resp_ack_hdr : req_hdr;
-    assign resp_ack_ready = grant_ack && tx_hdr_ready;
-    assign req_hdr_ready = !grant_ack && tx_hdr_ready;
+    localparam int PSRC_LOG2 = 2;
+    logic                psrc_mem [2**PSRC_LOG2];   // 1: READ response payload
+    logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg;
+    wire psrc_empty = psrc_wr_reg == psrc_rd_reg;
+    wire psrc_full = (psrc_wr_reg - psrc_rd_reg) == (PSRC_LOG2+1)'(2**PSRC_LOG2);
+    wire psrc_head = psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]];
+
+    wire [15:0] req_plen = req_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+    wire [15:0] rr_plen = rr_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+    wire ack_can = resp_ack_valid;
+    wire req_can = req_hdr_valid && (req_plen == 0 || !psrc_full);
+    wire rr_can = rr_hdr_valid && (rr_plen == 0 || !psrc_full);
+
+    always_comb begin
+        grant = 2'd3;
+        case (last_src_reg)
+            2'd0: grant = req_can ? 2'd1 : rr_can ? 2'd2 : ack_can ? 2'd0 : 2'd3;
+            2'd1: grant = rr_can ? 2'd2 : ack_can ? 2'd0 : req_can ? 2'd1 : 2'd3;
+            default: grant = ack_can ? 2'd0 : req_can ? 2'd1 : rr_can ? 2'd2 : 2'd3;
+        endcase
+    end
+
+    assign tx_hdr_valid = grant != 2'd3;
+    assign tx_hdr = (grant == 2'd0) ? resp_ack_hdr : (grant == 2'd2) ? rr_hdr : req_hdr;
+    assign resp_ack_ready = grant == 2'd0 && tx_hdr_ready;
+    assign req_hdr_ready = grant == 2'd1 && tx_hdr_ready;
+    assign rr_hdr_ready = grant == 2'd2 && tx_hdr_ready;
+    wire [15:0] tx_plen = tx_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+
+    logic [DATA_WIDTH-1:0] txp_tdata;
+    logic [KEEP_WIDTH-1:0] txp_tkeep;
+    logic                  txp_tvalid, txp_tready, txp_tlast;
+    assign txp_tdata = psrc_head ? rr_tdata : pay_tdata;
+    assign txp_tkeep = psrc_head ? rr_tkeep : pay_tkeep;
+    assign txp_tlast = psrc_head ? rr_tlast : pay_tlast;
+    assign txp_tvalid = !psrc_empty && (psrc_head ? rr_tvalid : pay_tvalid);
+    assign pay_tready = !psrc_empty && !psrc_head && txp_tready;
+    assign rr_tready = !psrc_empty && psrc_head && txp_tready;
 
     always_ff @(posedge clk) begin
-        if (tx_hdr_valid && tx_hdr_ready) last_was_ack_reg <= grant_ack;
-        if (rst) last_was_ack_reg <= 1'b0;
+        if (tx_hdr_valid && tx_hdr_ready) begin
+            last_src_reg <= grant;
+            if (tx_plen != 0) begin
+                psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= grant == 2'd2;
+                psrc_wr_reg <= psrc_wr_reg + 1'b1;
+            end
+        end
+        if (txp_tvalid && txp_tready && txp_tlast) psrc_rd_reg <= psrc_rd_reg + 1'b1;
+        if (rst) begin
+            last_src_reg <= 2'd0;
+            psrc_wr_reg <= '0;
+            psrc_rd_reg <= '0;
+        end
     end
 
     rnic_pkt_tx #(.DATA_WIDTH(DATA_WIDTH)) pkt_tx_inst (
         .clk, .rst,
         .s_hdr_valid(tx_hdr_valid), .s_hdr_ready(tx_hdr_ready), .s_hdr(tx_hdr),
-        .s_axis_payload_tdata(pay_tdata), .s_axis_payload_tkeep(pay_tkeep),
-        .s_axis_payload_tvalid(pay_tvalid), .s_axis_payload_tready(pay_tready),
-        .s_axis_payload_tlast(pay_tlast),
+        .s_axis_payload_tdata(txp_tdata), .s_axis_payload_tkeep(txp_tkeep),
+        .s_axis_payload_tvalid(txp_tvalid), .s_axis_payload_tready(txp_tready),
+        .s_axis_payload_tlast(txp_tlast),
         .m_axis_tx_tdata, .m_axis_tx_tkeep, .m_axis_tx_tvalid, .m_axis_tx_tready,
         .m_axis_tx_tlast, .m_axis_tx_tuser
     );
@@ -640,6 +783,9 @@ module rnic_core #(
 
     logic          rq_valid, rq_ready;
     logic [HB-1:0] rq_hdr;
+    logic [DATA_WIDTH-1:0] rsp_pay_tdata;
+    logic [KEEP_WIDTH-1:0] rsp_pay_tkeep;
+    logic                  rsp_pay_tvalid, rsp_pay_tready, rsp_pay_tlast;
     logic          stat_not_ours, stat_disp_malformed, stat_disp_drop_qpn;
 
     rnic_rx_dispatch #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH)) dispatch_inst (
@@ -654,8 +800,66 @@ module rnic_core #(
         .m_axis_req_payload_tvalid(req_pay_tvalid), .m_axis_req_payload_tready(req_pay_tready),
         .m_axis_req_payload_tlast(req_pay_tlast),
         .m_ack_valid(ack_valid), .m_ack_ready(ack_ready), .m_ack_qpn(ack_qpn), .m_ack_psn(ack_psn),
-        .m_ack_syndrome(ack_syndrome),
+        .m_ack_syndrome(ack_syndrome), .m_ack_opcode(ack_opcode), .m_ack_plen(ack_plen),
+        .m_axis_rsp_payload_tdata(rsp_pay_tdata), .m_axis_rsp_payload_tkeep(rsp_pay_tkeep),
+        .m_axis_rsp_payload_tvalid(rsp_pay_tvalid), .m_axis_rsp_payload_tready(rsp_pay_tready),
+        .m_axis_rsp_payload_tlast(rsp_pay_tlast),
         .stat_not_ours, .stat_malformed(stat_disp_malformed), .stat_drop_qpn(stat_disp_drop_qpn)
+    );
+
+    logic          rdjob_valid, rdjob_ready;
+    logic [HB-1:0] rdjob_hdr;
+    logic [63:0]   rdjob_va;
+    logic [31:0]   rdjob_rkey;
+    logic [15:0]   rdjob_pd;
+    logic          stat_rr_access_err;
+    logic [31:0]   rdjob_len;
+    logic [2:0]    rdjob_pmtu;
+    logic [QPN_WIDTH-1:0] rdjob_qpn, rgen_rd_qpn;
+    logic [3:0]    rdjob_gen, rgen_rd_val;
+    logic          stat_tx_read_resp, stat_pl_loc_prot_err;
+
+    rnic_rd_resp #(.QPN_WIDTH(QPN_WIDTH), .MR_INDEX_WIDTH(MR_INDEX_WIDTH)) rd_resp_inst (
+        .clk, .rst,
+        .s_job_valid(rdjob_valid), .s_job_ready(rdjob_ready), .s_job_hdr(rdjob_hdr),
+        .s_job_va(rdjob_va), .s_job_rkey(rdjob_rkey), .s_job_pd(rdjob_pd),
+        .s_job_len(rdjob_len), .s_job_pmtu(rdjob_pmtu),
+        .mpt_rd_en(rr_mpt_rd_en), .mpt_rd_addr(rr_mpt_rd_addr), .mpt_rd_data(rr_mpt_rd_data),
+        .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .rgen_rd_qpn, .rgen_rd_val,
+        .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr),
+        .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
+        .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
+        .m_axis_pay_desc_ready(rr_desc_ready),
+        .stat_tx_read_resp, .stat_access_err(stat_rr_access_err)
+    );
+
+    rnic_rd_place #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .QPN_WIDTH(QPN_WIDTH),
+        .MR_INDEX_WIDTH(MR_INDEX_WIDTH)
+    ) rd_place_inst (
+        .clk, .rst,
+        .s_cmd_valid(place_valid), .s_cmd_ready(place_ready), .s_cmd_drop(place_drop),
+        .s_cmd_qpn(place_qpn), .s_cmd_idx(place_idx), .s_cmd_off(place_off), .s_cmd_len(place_len),
+        .s_axis_payload_tdata(rsp_pay_tdata), .s_axis_payload_tkeep(rsp_pay_tkeep),
+        .s_axis_payload_tvalid(rsp_pay_tvalid), .s_axis_payload_tready(rsp_pay_tready),
+        .s_axis_payload_tlast(rsp_pay_tlast),
+        .qpc_rd_en(pl_qpc_rd_en), .qpc_rd_addr(pl_qpc_rd_addr), .qpc_rd_data(pl_qpc_rd_data),
+        .mpt_rd_en(pl_mpt_rd_en), .mpt_rd_addr(pl_mpt_rd_addr), .mpt_rd_data(pl_mpt_rd_data),
+        .qp_reset_valid(qp_reset),
+        .m_axis_wqe_desc_addr(plw_desc_addr), .m_axis_wqe_desc_len(plw_desc_len),
+        .m_axis_wqe_desc_last(plw_desc_last), .m_axis_wqe_desc_valid(plw_desc_valid),
+        .m_axis_wqe_desc_ready(plw_desc_ready),
+        .s_axis_wqe_tdata(plw_tdata), .s_axis_wqe_tkeep(plw_tkeep), .s_axis_wqe_tvalid(plw_tvalid),
+        .s_axis_wqe_tready(plw_tready), .s_axis_wqe_tlast(plw_tlast),
+        .s_wqe_status_valid(plw_status_valid), .s_wqe_status_error(plw_status_error),
+        .m_axis_wr_desc_addr(plw2_desc_addr), .m_axis_wr_desc_len(plw2_desc_len),
+        .m_axis_wr_desc_valid(plw2_desc_valid), .m_axis_wr_desc_ready(plw2_desc_ready),
+        .m_axis_wr_data_tdata(plw2_tdata), .m_axis_wr_data_tkeep(plw2_tkeep), .m_axis_wr_data_tvalid(plw2_tvalid),
+        .m_axis_wr_data_tready(plw2_tready), .m_axis_wr_data_tlast(plw2_tlast),
+        .s_wr_status_valid(plw2_status_valid), .s_wr_status_error(plw2_status_error),
+        .busy(place_busy),
+        .stat_loc_prot_err(stat_pl_loc_prot_err)
     );
 
     logic stat_resp_drop_qpn, stat_psn_err, stat_duplicate, stat_access_err, stat_tx_ack, stat_tx_nak;
@@ -697,6 +901,9 @@ module rnic_core #(
         .s_rwqe_status_valid(rwqe_status_valid), .s_rwqe_status_error(rwqe_status_error),
         .s_wr_status_valid(pw_status_valid), .s_wr_status_error(pw_status_error),
         .m_ack_valid(resp_ack_valid), .m_ack_ready(resp_ack_ready), .m_ack_hdr(resp_ack_hdr),
+        .m_rdjob_valid(rdjob_valid), .m_rdjob_ready(rdjob_ready), .m_rdjob_hdr(rdjob_hdr),
+        .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
+        .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .rgen_rd_qpn, .rgen_rd_val,
         .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
@@ -739,9 +946,9 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACK) +: 16] = 16'(stat_rx_ack);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_NAK) +: 16] = 16'(stat_rx_nak);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_CQE) +: 16] = 16'(stat_cqe);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err) + 16'(stat_pl_loc_prot_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_CQ_OVERRUN) +: 16] = 16'(stat_cq_overrun);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err) + 16'(stat_rr_access_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_RNR_NAK) +: 16] = 16'(stat_tx_rnr);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RECV_CQE) +: 16] = 16'(stat_recv_cqe);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_RNR_NAK) +: 16] = 16'(stat_rx_rnr);
@@ -754,7 +961,8 @@ module rnic_core #(
     // length checks catch only by chance: a later issue reports them as events
     // (regs range-checks the context index; the window is wider than any record)
     wire unused_ok = ^{stat_good, fifo_bad_frame, fifo_good_frame, fifo_tuser,
-                       pay_status_error, ctx_wr_index, ctx_wr_data};
+                       pay_status_error, ctx_wr_index, ctx_wr_data, rr_status_valid, rr_status_error,
+                       stat_tx_read_resp};
 
 endmodule
 

@@ -18,8 +18,14 @@
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate; payload gathered from up to MAX_SEND_SGE SGEs or, with
  * WQE_FLAG_INLINE, taken from the WQE's own SGE area in the SQ ring (read by
- * the payload engine from the ring, so nothing is copied on the card). Other
- * opcodes complete with LOC_QP_OP_ERR.
+ * the payload engine from the ring, so nothing is copied on the card).
+ * RDMA READ: one request packet with a RETH that takes as many PSNs as the
+ * response has packets; its SGEs are checked for LOCAL_WRITE here and
+ * written by the placement engine when the responses come. At most
+ * max_rd_atomic READs are outstanding per QP; a fenced WQE waits until none
+ * is. A READ resumed mid-message asks for the rest only (RETH address and
+ * length advanced by the packets already received). Other opcodes complete
+ * with LOC_QP_OP_ERR.
  */
 module rnic_req_tx #(
     parameter int DATA_WIDTH = 64,
@@ -201,6 +207,7 @@ module rnic_req_tx #(
     logic [31:0]                   skip_reg;         // payload bytes to skip (restart)
     logic                          resend_reg;       // this WQE was (partly) sent before
     logic [15:0]                   turn_pkts_reg;    // packets sent in this turn
+    logic [31:0]                   reth_off_reg;     // message bytes before this request's RETH
 
     // ------------------------------------------------------------------
     // field views
@@ -254,19 +261,26 @@ module rnic_req_tx #(
     wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
 
     // this packet
-    wire [31:0] seg_len = (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
+    wire        op_read = wqe_opcode == rnic_pkg::WR_RDMA_READ[7:0];
+    wire [31:0] seg_len = op_read ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
     wire        pkt_first = pkt_idx_reg == 0;
-    wire        pkt_last = remaining_reg <= mtu_bytes;
+    wire        pkt_last = op_read || remaining_reg <= mtu_bytes;
+    // PSNs this packet takes: a READ request one per response packet
+    wire [32:0] rem_up = 33'(remaining_reg) + 33'(mtu_bytes) - 33'd1;
+    wire [23:0] pkt_psns = !op_read ? 24'd1 : (remaining_reg == 0) ? 24'd1
+                                    : 24'(rem_up >> (32'(pmtu_code) + 32'd7));
     wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0];
     wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
                          || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
-    wire        op_supported = op_send || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
+    wire        op_supported = op_send || op_read || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
                                || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
     wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
     logic [7:0] pkt_opcode;
     always_comb begin
-        if (op_send) begin
+        if (op_read) begin
+            pkt_opcode = rnic_pkg::OP_RDMA_READ_REQUEST[7:0];
+        end else if (op_send) begin
             if (pkt_first && pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_ONLY_IMM[7:0] : rnic_pkg::OP_SEND_ONLY[7:0];
             else if (pkt_first) pkt_opcode = rnic_pkg::OP_SEND_FIRST[7:0];
             else if (pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_LAST_IMM[7:0] : rnic_pkg::OP_SEND_LAST[7:0];
@@ -293,10 +307,10 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_len[1:0]));
         m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
         m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
-        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = pkt_first && !op_send;
-        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = op_read || (pkt_first && !op_send);
+        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr + 64'(reth_off_reg);
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
-        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length - reth_off_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
@@ -347,7 +361,8 @@ module rnic_req_tx #(
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
-    wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : rnic_pkg::WC_RDMA_WRITE[7:0];
+    wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : op_read ? rnic_pkg::WC_RDMA_READ[7:0]
+                                                               : rnic_pkg::WC_RDMA_WRITE[7:0];
     assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
@@ -359,14 +374,32 @@ module rnic_req_tx #(
     logic [63:0] lkey_pa;
     rnic_mr_check lkey_check_inst (
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
-        .need_access(8'h0), .ok(lkey_ok), .pa(lkey_pa)
+        .need_access(op_read ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
     wire        restart_pending = una_rd_rewind != rewind_ack_mem[qpn_reg] || una_rd_rnr_wait;
     // other QPs wait at the scheduler and this turn has had its share
     wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
-    wire [23:0] hi_psn_gap = psn_reg + 24'd1 - hi_psn_mem[qpn_reg];
+    wire [23:0] hi_psn_gap = psn_reg + pkt_psns - hi_psn_mem[qpn_reg];
+
+    // READs outstanding: window slots [una, ci) whose WQE is a READ
+    logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
+    wire  [2**INFLIGHT_LOG2-1:0] rd_mask = rd_mask_mem[qpn_reg];
+    logic [4:0]  rd_out;
+    logic [INFLIGHT_LOG2-1:0] rd_rel;
+    always_comb begin
+        rd_out = '0;
+        for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++) begin
+            rd_rel = INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0];
+            if (rd_mask[i] && 16'(rd_rel) < inflight) rd_out = rd_out + 5'd1;
+        end
+    end
+    wire [4:0] qpc_max_rd = qpc_reg[rnic_pkg::QPC_MAX_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_RD_ATOMIC_W];
+    wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
+                                          ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
+    wire       wqe_fence = (wqe_flags & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
+    wire       rd_blocked = (op_read && rd_out >= rd_limit) || (wqe_fence && rd_out != 0);
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
@@ -437,11 +470,17 @@ module rnic_req_tx #(
                 first_psn_reg <= wqe_first_psn;
                 resend_reg <= resend;
                 skip_reg <= skip_bytes;
+                reth_off_reg <= skip_bytes;
                 inline_reg <= wqe_inline;
                 if (wqe_rd_err_reg) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))) begin
+                end else if (op_supported && rd_blocked) begin
+                    // max_rd_atomic READs in flight (or a fence): the retiring
+                    // READ kicks the QP back
+                    state_reg <= S_DONE;
+                end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
+                             || (op_read && wqe_inline)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
@@ -461,7 +500,7 @@ module rnic_req_tx #(
             S_LKEY_RD: begin
                 if (8'(sge_idx_reg) >= wqe_num_sge) begin
                     sge_idx_reg <= '0;
-                    state_reg <= (skip_reg != 0) ? S_SKIP : S_PKT_HDR;
+                    state_reg <= (skip_reg != 0 && !op_read) ? S_SKIP : S_PKT_HDR;
                 end else if (cur_len == 0) begin
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                 end else begin
@@ -509,7 +548,7 @@ module rnic_req_tx #(
             S_PKT_NEXT: begin
                 remaining_reg <= remaining_reg - seg_len;
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
-                psn_reg <= psn_reg + 24'd1;
+                psn_reg <= psn_reg + pkt_psns;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
                 if (pkt_last) begin
                     state_reg <= S_RECORD;
@@ -559,6 +598,7 @@ module rnic_req_tx #(
             sent_time_mem[qp_reset_qpn] <= '0;
             rewind_ack_mem[qp_reset_qpn] <= '0;
             started_mem[qp_reset_qpn] <= 1'b0;
+            rd_mask_mem[qp_reset_qpn] <= '0;
         end else if (qp_rts_valid) begin
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
@@ -571,6 +611,7 @@ module rnic_req_tx #(
             end
             if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
+            rd_mask_mem[qpn_reg][ci_reg[INFLIGHT_LOG2-1:0]] <= op_read && status_reg == rnic_pkg::WC_SUCCESS[7:0];
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
         end else if (state_reg == S_PARSE && wqe_st_seen_reg && !resend) begin
             // a new WQE: remember where it starts, in case it is cut short
@@ -578,7 +619,7 @@ module rnic_req_tx #(
             started_mem[qpn_reg] <= 1'b1;
         end else if (state_reg == S_PKT_NEXT) begin
             // the ACK window reaches the highest PSN on the wire
-            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + 24'd1;
+            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + pkt_psns;
             if (!pkt_last && yield) next_psn_mem[qpn_reg] <= psn_reg + 24'd1;
         end else if (state_reg == S_IDLE && s_qp_valid && rewind) begin
             sq_ci_mem[s_qp_qpn] <= una_rd_idx;

@@ -36,8 +36,22 @@
  * completes with WR_FLUSH_ERR, on the error itself, on each RQ doorbell and
  * on each error event.
  *
+ * RDMA READ: the request's rkey, PD, bounds and REMOTE_READ are checked
+ * (remote access error NAK; a QP without REMOTE_READ gets the invalid
+ * request NAK, as rxe); the READ takes one PSN per response packet and one
+ * MSN. It becomes an action like any other, so the read of host memory
+ * starts only after every earlier request's data is written (a READ after
+ * a WRITE sees the WRITE's data): at the head of the queue it is handed to
+ * the read-response generator instead of sending an ACK. A duplicate READ
+ * is executed again from host memory with the RETH it carries, starting at
+ * its own PSN, without touching the QP's state. A duplicate READ at or
+ * before the previous one starts a new retry round: the QP's read
+ * generation advances, and the generator drops what is left of the jobs of
+ * older generations, which the requester has already given up on (as rxe
+ * replaces the READ it is answering).
+ *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
- * immediate. Other request opcodes get the invalid request NAK.
+ * immediate, RDMA READ. Other request opcodes get the invalid request NAK.
  */
 module rnic_resp #(
     parameter int DATA_WIDTH = 64,
@@ -123,6 +137,21 @@ module rnic_resp #(
     input  wire logic                              m_ack_ready,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_ack_hdr,
 
+    // READ jobs toward the read-response generator
+    output      logic                              m_rdjob_valid,
+    input  wire logic                              m_rdjob_ready,
+    output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_rdjob_hdr,
+    output      logic [63:0]                       m_rdjob_va,
+    output      logic [31:0]                       m_rdjob_rkey,
+    output      logic [15:0]                       m_rdjob_pd,
+    output      logic [31:0]                       m_rdjob_len,
+    output      logic [2:0]                        m_rdjob_pmtu,
+    output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn,
+    output      logic [3:0]                        m_rdjob_gen,
+    // the current read generation of a QP, read by the generator
+    input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
+    output      logic [3:0]                        rgen_rd_val,
+
     // receive completions
     output      logic                              m_cqe_valid,
     input  wire logic                              m_cqe_ready,
@@ -190,6 +219,13 @@ module rnic_resp #(
 
     assign err_rd_val = err_mem[err_rd_qpn] || werr_mem[err_rd_qpn];
 
+    // read generations: a duplicate READ at or before the last one (or the
+    // first after new requests) begins a new round of re-reads
+    logic [3:0]  rgen_mem [NUM_QPS];
+    logic        dup_mode_mem [NUM_QPS];
+    logic [23:0] dup_psn_mem [NUM_QPS];
+    assign rgen_rd_val = rgen_mem[rgen_rd_qpn];
+
     typedef enum logic [4:0] {
         S_IDLE,       // take an RQ doorbell, an error event or a request header
         S_QPC,        // latch the QP context and the QP's dynamic state
@@ -233,6 +269,7 @@ module rnic_resp #(
     logic [OFF_W-1:0]               boff_reg;      // first unconsumed byte lane of the payload beat
     logic [2:0]                     npieces_reg;   // writes issued for this packet
     logic [15:0]                    drop_plen;     // payload left to drain after a drop
+    logic                           dup_reg;       // a duplicate READ, executed again
 
     wire [7:0]  h_opcode = hdr_reg[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
@@ -271,10 +308,11 @@ module rnic_resp #(
     wire s_last     = is_op(h_opcode, rnic_pkg::OP_SEND_LAST[7:0]) || s_last_imm;
     wire s_only_imm = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
     wire s_only     = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY[7:0]) || s_only_imm;
+    wire op_read    = is_op(h_opcode, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
     wire op_write   = w_first || w_middle || w_last || w_only;
     wire op_send    = s_first || s_middle || s_last || s_only;
-    wire op_starts  = w_first || w_only || s_first || s_only;
-    wire op_ends    = w_last || w_only || s_last || s_only;
+    wire op_starts  = w_first || w_only || s_first || s_only || op_read;
+    wire op_ends    = w_last || w_only || s_last || s_only || op_read;
     wire op_imm     = w_last_imm || w_only_imm || s_last_imm || s_only_imm;
     // needs the receive WQE at rq_ci: a SEND's first packet, a WRITE's immediate
     wire needs_rwqe = s_first || s_only || w_last_imm || w_only_imm;
@@ -283,13 +321,18 @@ module rnic_resp #(
                             (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
     wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
     wire [31:0] plen = 32'(h_plen);
+    // a READ takes one PSN per response packet (at least one)
+    wire [32:0] dlen_up = 33'(h_dlen) + 33'(mtu_bytes) - 33'd1;
+    wire [23:0] req_psns = !op_read ? 24'd1 : (h_dlen == 0) ? 24'd1
+                                    : 24'(dlen_up >> (32'(pmtu_code) + 32'd7));
 
     // lengths (IBTA 9.7.5.1.6 / C9-88..90): FIRST and MIDDLE carry exactly one
     // MTU, LAST at least one byte and at most an MTU, ONLY at most an MTU; a
     // WRITE ends exactly at the RETH DMA length
     logic len_ok;
     always_comb begin
-        if (w_first || w_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
+        if (op_read) len_ok = plen == 0 && h_dlen <= 32'h8000_0000;
+        else if (w_first || w_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
         else if (w_last) len_ok = plen != 0 && plen <= mtu_bytes && plen == rem_reg;
         else if (w_only) len_ok = plen <= mtu_bytes && plen == rem_reg;
         else if (s_first || s_middle) len_ok = plen == mtu_bytes;
@@ -305,12 +348,14 @@ module rnic_resp #(
     end
     wire rbuf_ok = 35'(rs_bytes_reg) + 35'(plen) <= rs_total;
 
-    // rkey, PD, REMOTE_WRITE and bounds against the MR; the QP must allow it too
+    // rkey, PD, REMOTE_WRITE / REMOTE_READ and bounds against the MR; the QP
+    // must allow it too
     logic        mr_ok;
     logic [63:0] mr_pa;
     rnic_mr_check rkey_check_inst (
         .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(h_dlen), .pd(qpc_pd),
-        .need_access(rnic_pkg::ACCESS_REMOTE_WRITE[7:0]), .ok(mr_ok), .pa(mr_pa)
+        .need_access(op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]),
+        .ok(mr_ok), .pa(mr_pa)
     );
     wire access_ok = mr_ok;
 
@@ -352,6 +397,12 @@ module rnic_resp #(
     logic [31:0]                 act_imm_mem [ACTIONS];
     logic [7:0]                  act_flags_mem [ACTIONS];
     logic [23:0]                 act_src_mem [ACTIONS];
+    logic                        act_rd_mem [ACTIONS];     // a READ job, not an ACK
+    logic [63:0]                 act_va_mem [ACTIONS];
+    logic [31:0]                 act_rkey_mem [ACTIONS];
+    logic [15:0]                 act_pd_mem [ACTIONS];
+    logic [2:0]                  act_pmtu_mem [ACTIONS];
+    logic [3:0]                  act_gen_mem [ACTIONS];
     logic [ACTION_DEPTH_LOG2:0]  act_wr_reg, act_rd_reg;
     wire act_full = (act_wr_reg - act_rd_reg) == (ACTION_DEPTH_LOG2+1)'(ACTIONS);
     wire act_empty = act_wr_reg == act_rd_reg;
@@ -366,6 +417,7 @@ module rnic_resp #(
     logic [7:0]    act_push_status;
     logic [31:0]   act_push_blen;
     logic [15:0]   act_push_widx;
+    logic          act_push_rd;
 
     logic [HB-1:0] addr_hdr;
     rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
@@ -413,7 +465,7 @@ module rnic_resp #(
     assign qpc_rd_addr = take_db ? s_rqdb_qpn :
                          take_ev ? s_errev_qpn : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
     assign ext_err_qpn = qpn_reg;
-    assign mpt_rd_en = state_reg == S_OP || state_reg == S_RLKEY_RD;
+    assign mpt_rd_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
                                                    : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
@@ -482,6 +534,7 @@ module rnic_resp #(
         act_push_status = rnic_pkg::WC_SUCCESS[7:0];
         act_push_blen = '0;
         act_push_widx = rq_ci_reg;
+        act_push_rd = 1'b0;
         upd = 1'b0;
         upd_commit = 1'b0;
         upd_err = err_mem[qpn_reg];
@@ -491,6 +544,8 @@ module rnic_resp #(
             S_PSN: begin
                 if (!qp_ok || psn_diff == 0 || act_full) begin
                     // in order: continue (or wait for room in the action queue)
+                end else if (psn_dup && op_read) begin
+                    // a duplicate READ is executed again (S_MPT on)
                 end else if (psn_dup) begin
                     // duplicate: acknowledge the most recent request again
                     act_push = 1'b1;
@@ -505,7 +560,7 @@ module rnic_resp #(
             end
             S_OP: begin
                 if (act_full) begin
-                end else if (!(op_write || op_send) || in_msg_mem[qpn_reg] == op_starts
+                end else if (!(op_write || op_send || op_read) || in_msg_mem[qpn_reg] == op_starts
                              || (in_msg_mem[qpn_reg] && msg_send_mem[qpn_reg] != op_send)) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
@@ -513,6 +568,11 @@ module rnic_resp #(
                     upd_err = 1'b1;
                 end else if (op_write && (qpc_access & rnic_pkg::ACCESS_REMOTE_WRITE[7:0]) == 0) begin
                     // the QP does not take RDMA WRITE at all (as rxe: Class C, invalid request)
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                end else if (op_read && (qpc_access & rnic_pkg::ACCESS_REMOTE_READ[7:0]) == 0) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
@@ -550,7 +610,7 @@ module rnic_resp #(
             end
             S_MPT: begin
                 if (act_full) begin
-                end else if (!access_ok && h_dlen != 0) begin
+                end else if (!access_ok && h_dlen != 0 && !dup_reg) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR));
                     upd = 1'b1;
@@ -576,12 +636,20 @@ module rnic_resp #(
                 end
             end
             S_PUSH: begin
-                upd = 1'b1;
-                upd_commit = 1'b1;
-                upd_nak_sent = 1'b0;
                 act_push = 1'b1;
-                act_push_msn = op_ends ? msn_cur + 24'd1 : msn_cur;
-                act_push_send = h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY);
+                if (dup_reg) begin
+                    // answered from host memory again; the QP state stays
+                    act_push_send = 1'b0;
+                    act_push_rd = 1'b1;
+                end else begin
+                    upd = 1'b1;
+                    upd_commit = 1'b1;
+                    upd_nak_sent = 1'b0;
+                    act_push_msn = op_ends ? msn_cur + 24'd1 : msn_cur;
+                    // the READ's responses carry the acknowledgement
+                    act_push_send = !op_read && (h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY));
+                    act_push_rd = op_read;
+                end
                 if (op_ends && (op_send || op_imm)) begin
                     act_push_cqe = 1'b1;
                     act_push_opc = op_send ? rnic_pkg::WC_RECV[7:0] : rnic_pkg::WC_RECV_RDMA_WITH_IMM[7:0];
@@ -613,6 +681,11 @@ module rnic_resp #(
         else after_drop = S_IDLE;
     end
 
+    // a duplicate READ's generation
+    wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
+    wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
+    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && new_round);
+
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
     wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
 
@@ -634,6 +707,7 @@ module rnic_resp #(
                     state_reg <= S_QPC;
                 end else if (take_hdr) begin
                     src_reg <= 2'd0;
+                    dup_reg <= 1'b0;
                     hdr_reg <= s_hdr;
                     qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
                     drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
@@ -663,6 +737,12 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (psn_diff == 0) begin
                     state_reg <= S_OP;
+                end else if (psn_dup && op_read) begin
+                    if (!act_full) begin
+                        stat_duplicate <= 1'b1;
+                        dup_reg <= 1'b1;
+                        state_reg <= S_MPT;
+                    end
                 end else if (!act_full) begin
                     if (psn_dup) stat_duplicate <= 1'b1;
                     else stat_psn_err <= 1'b1;
@@ -675,7 +755,7 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
-                    else if (w_first || w_only) state_reg <= S_MPT;
+                    else if (w_first || w_only || op_read) state_reg <= S_MPT;
                     else state_reg <= S_EXEC;
                 end
             end
@@ -725,6 +805,10 @@ module rnic_resp #(
             end
             S_MPT: begin
                 if (act_push) begin
+                    stat_access_err <= 1'b1;
+                    state_reg <= after_drop;
+                end else if (dup_reg && !access_ok && h_dlen != 0) begin
+                    // the MR is gone since the original: nothing to answer with
                     stat_access_err <= 1'b1;
                     state_reg <= after_drop;
                 end else if (!act_full) begin
@@ -813,6 +897,9 @@ module rnic_resp #(
             rs_idx_mem[qp_reset_qpn] <= '0;
             rs_off_mem[qp_reset_qpn] <= '0;
             rs_bytes_mem[qp_reset_qpn] <= '0;
+            rgen_mem[qp_reset_qpn] <= '0;
+            dup_mode_mem[qp_reset_qpn] <= 1'b0;
+            dup_psn_mem[qp_reset_qpn] <= '0;
         end else if (qp_rtr_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
             msn_mem[qp_reset_qpn] <= '0;
@@ -824,14 +911,14 @@ module rnic_resp #(
                 err_mem[qpn_reg] <= upd_err;
             end
             if (upd_commit) begin
-                epsn_mem[qpn_reg] <= epsn_cur + 24'd1;
+                epsn_mem[qpn_reg] <= epsn_cur + req_psns;
                 msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
                 in_msg_mem[qpn_reg] <= !op_ends;
                 msg_send_mem[qpn_reg] <= op_send;
                 wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
                 wr_rem_mem[qpn_reg] <= rem_reg - plen;
                 msg_len_mem[qpn_reg] <= msg_len_reg;
-                since_ack_mem[qpn_reg] <= act_push_send ? 8'd0 : since_cur + 8'd1;
+                since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
                 for (int i = 0; i < NSGE; i++) begin
                     rs_pa_mem[{qpn_reg, 2'(i)}] <= rs_pa_reg[i];
                     rs_len_mem[{qpn_reg, 2'(i)}] <= rs_len_reg[i];
@@ -841,6 +928,12 @@ module rnic_resp #(
                 rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
             end
             if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+            if (upd_commit) dup_mode_mem[qpn_reg] <= 1'b0;
+            if (state_reg == S_PUSH && dup_reg) begin
+                rgen_mem[qpn_reg] <= push_gen;
+                dup_mode_mem[qpn_reg] <= 1'b1;
+                dup_psn_mem[qpn_reg] <= h_psn;
+            end
         end
         // doorbells are taken in S_IDLE; a context write of the same QP in
         // that cycle is the host's race and the doorbell wins
@@ -859,13 +952,14 @@ module rnic_resp #(
     wire st_empty = st_wr_reg == st_rd_reg;
     logic [2:0]                 head_got_reg;    // statuses collected for the head
     logic                       head_err_reg;    // one of them failed
-    logic                       ack_done_reg, cqe_done_reg;
+    logic                       ack_done_reg, cqe_done_reg, job_done_reg;
 
     wire head_collecting = !act_empty && head_got_reg != act_nwait_mem[head];
     wire head_ready = !act_empty && !head_collecting;
     wire head_failed = head_err_reg;
     wire head_ack = act_send_mem[head] || head_failed;
     wire head_cqe = act_cqe_mem[head];
+    wire head_job = act_rd_mem[head] && !head_failed;
 
     // a failed host write turns the ACK into a remote operational error NAK
     always_comb begin
@@ -876,6 +970,15 @@ module rnic_resp #(
     end
     assign m_ack_valid = head_ready && head_ack && !ack_done_reg;
     assign m_cqe_valid = head_ready && head_cqe && !cqe_done_reg;
+    assign m_rdjob_valid = head_ready && head_job && !job_done_reg;
+    assign m_rdjob_hdr = act_hdr_mem[head];
+    assign m_rdjob_va = act_va_mem[head];
+    assign m_rdjob_rkey = act_rkey_mem[head];
+    assign m_rdjob_pd = act_pd_mem[head];
+    assign m_rdjob_len = act_blen_mem[head];
+    assign m_rdjob_pmtu = act_pmtu_mem[head];
+    assign m_rdjob_qpn = act_qpn_mem[head];
+    assign m_rdjob_gen = act_gen_mem[head];
     assign m_cqe_cqn = act_cqn_mem[head];
     assign m_cqe_qpn = 24'(act_qpn_mem[head]);
     assign m_cqe_wqe_counter = act_widx_mem[head];
@@ -889,7 +992,8 @@ module rnic_resp #(
 
     wire ack_ok = !head_ack || ack_done_reg || m_ack_ready;
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
-    wire head_pop = head_ready && ack_ok && cqe_ok;
+    wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
+    wire head_pop = head_ready && ack_ok && cqe_ok && job_ok;
     wire [2:0] sent_kind = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB + 5 +: 3];
 
     always_ff @(posedge clk) begin
@@ -906,7 +1010,13 @@ module rnic_resp #(
             act_widx_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_widx;
             act_opc_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_opc;
             act_status_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_status;
-            act_blen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_blen;
+            act_blen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd ? h_dlen : act_push_blen;
+            act_rd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd;
+            act_va_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_va;
+            act_rkey_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_rkey;
+            act_pd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_pd;
+            act_pmtu_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pmtu_code;
+            act_gen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= push_gen;
             act_imm_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? h_imm : 32'h0;
             act_flags_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
                 (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0;
@@ -924,12 +1034,14 @@ module rnic_resp #(
         end
         if (m_ack_valid && m_ack_ready) ack_done_reg <= 1'b1;
         if (m_cqe_valid && m_cqe_ready) cqe_done_reg <= 1'b1;
+        if (m_rdjob_valid && m_rdjob_ready) job_done_reg <= 1'b1;
         if (head_pop) begin
             act_rd_reg <= act_rd_reg + 1'b1;
             head_got_reg <= '0;
             head_err_reg <= 1'b0;
             ack_done_reg <= 1'b0;
             cqe_done_reg <= 1'b0;
+            job_done_reg <= 1'b0;
             if (head_ack && !ack_done_reg) begin
                 if (sent_kind == 3'(rnic_pkg::AETH_KIND_ACK)) stat_tx_ack <= 1'b1;
                 else stat_tx_nak <= 1'b1;
@@ -945,6 +1057,7 @@ module rnic_resp #(
             head_err_reg <= 1'b0;
             ack_done_reg <= 1'b0;
             cqe_done_reg <= 1'b0;
+            job_done_reg <= 1'b0;
             stat_tx_ack <= 1'b0;
             stat_tx_nak <= 1'b0;
             stat_recv_cqe <= 1'b0;

@@ -7,9 +7,11 @@
  * where it belongs. Frames not addressed to this port (destination MAC, or a
  * destination IP that is in no GID table entry) are dropped and counted;
  * malformed headers are dropped and counted; a destination QPN beyond the QP
- * table is dropped and counted. ACKs go to the completion engine, requests
- * (with their payload) to the responder. Other responses have no requester
- * waiting for them yet and are discarded, as IBTA 9.7.5.2 has unexpected
+ * table is dropped and counted. Requests (with their payload) go to the
+ * responder; responses (ACK, NAK, READ responses) to the completion engine,
+ * a READ response's payload to the placement engine, which the completion
+ * engine tells what to do with it. Other responses have no requester
+ * waiting for them and are discarded, as IBTA 9.7.5.2 has unexpected
  * responses discarded. The payload of a dropped packet is drained.
  */
 module rnic_rx_dispatch #(
@@ -43,12 +45,19 @@ module rnic_rx_dispatch #(
     input  wire logic                              m_axis_req_payload_tready,
     output      logic                              m_axis_req_payload_tlast,
 
-    // acknowledgements
+    // responses: ACK/NAK and READ response headers, READ response payloads
     output      logic                              m_ack_valid,
     input  wire logic                              m_ack_ready,
     output      logic [QPN_WIDTH-1:0]              m_ack_qpn,
     output      logic [23:0]                       m_ack_psn,
     output      logic [7:0]                        m_ack_syndrome,
+    output      logic [7:0]                        m_ack_opcode,
+    output      logic [15:0]                       m_ack_plen,
+    output      logic [DATA_WIDTH-1:0]             m_axis_rsp_payload_tdata,
+    output      logic [KEEP_WIDTH-1:0]             m_axis_rsp_payload_tkeep,
+    output      logic                              m_axis_rsp_payload_tvalid,
+    input  wire logic                              m_axis_rsp_payload_tready,
+    output      logic                              m_axis_rsp_payload_tlast,
 
     output      logic                              stat_not_ours,
     output      logic                              stat_malformed,
@@ -80,7 +89,9 @@ module rnic_rx_dispatch #(
     end
 
     // requests are the RC opcodes a requester sends (IBTA Table 38)
-    wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0];
+    wire is_rd_resp = h_opcode >= rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0]
+                      && h_opcode <= rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+    wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0] || is_rd_resp;
     wire is_request = h_opcode <= rnic_pkg::OP_RDMA_READ_REQUEST[7:0]
                       || h_opcode == rnic_pkg::OP_COMPARE_SWAP[7:0]
                       || h_opcode == rnic_pkg::OP_FETCH_ADD[7:0]
@@ -92,6 +103,7 @@ module rnic_rx_dispatch #(
     typedef enum logic [1:0] {
         S_HDR,     // classify the next header
         S_ROUTE,   // payload to the responder
+        S_RSP,     // READ response payload to the placement engine
         S_DRAIN    // payload of a dropped packet
     } state_t;
     state_t state_reg;
@@ -105,13 +117,21 @@ module rnic_rx_dispatch #(
     assign m_ack_qpn = h_dqpn[QPN_WIDTH-1:0];
     assign m_ack_psn = s_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
     assign m_ack_syndrome = s_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W];
+    assign m_ack_opcode = h_opcode;
+    assign m_ack_plen = h_plen;
     assign s_hdr_ready = state_reg == S_HDR && (to_req ? m_req_ready : to_ack ? m_ack_ready : 1'b1);
 
     assign m_axis_req_payload_tdata = s_axis_payload_tdata;
     assign m_axis_req_payload_tkeep = s_axis_payload_tkeep;
     assign m_axis_req_payload_tlast = s_axis_payload_tlast;
     assign m_axis_req_payload_tvalid = state_reg == S_ROUTE && s_axis_payload_tvalid;
-    assign s_axis_payload_tready = (state_reg == S_ROUTE && m_axis_req_payload_tready) || state_reg == S_DRAIN;
+    assign m_axis_rsp_payload_tdata = s_axis_payload_tdata;
+    assign m_axis_rsp_payload_tkeep = s_axis_payload_tkeep;
+    assign m_axis_rsp_payload_tlast = s_axis_payload_tlast;
+    assign m_axis_rsp_payload_tvalid = state_reg == S_RSP && s_axis_payload_tvalid;
+    assign s_axis_payload_tready = (state_reg == S_ROUTE && m_axis_req_payload_tready)
+                                   || (state_reg == S_RSP && m_axis_rsp_payload_tready)
+                                   || state_reg == S_DRAIN;
 
     always_ff @(posedge clk) begin
         stat_not_ours <= 1'b0;
@@ -124,10 +144,10 @@ module rnic_rx_dispatch #(
                     if (s_hdr_bad) stat_malformed <= 1'b1;
                     else if (!addressed) stat_not_ours <= 1'b1;
                     else if (!qpn_ok) stat_drop_qpn <= 1'b1;
-                    if (!s_hdr_bad && h_plen != 0) state_reg <= to_req ? S_ROUTE : S_DRAIN;
+                    if (!s_hdr_bad && h_plen != 0) state_reg <= to_req ? S_ROUTE : (to_ack && is_rd_resp) ? S_RSP : S_DRAIN;
                 end
             end
-            S_ROUTE, S_DRAIN: begin
+            S_ROUTE, S_RSP, S_DRAIN: begin
                 if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast) state_reg <= S_HDR;
             end
             default: state_reg <= S_HDR;

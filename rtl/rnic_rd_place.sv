@@ -1,0 +1,316 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Read-response placement (requester side of RDMA READ).
+ *
+ * The completion engine decides, for each READ response packet in arrival
+ * order, whether its payload is placed or dropped, and says where: the READ
+ * WQE (QP, SQ index) and the byte offset of the packet inside the message.
+ * This engine takes those commands in order together with the payloads from
+ * the receive dispatcher, fetches the WQE from the SQ ring (the last one is
+ * kept: consecutive responses of one READ fetch it once), walks its SGEs to
+ * the offset, checks each SGE it writes into against the MPT (key, PD,
+ * LOCAL_WRITE, bounds) and writes the payload by DMA, one write per SGE
+ * piece. Nothing of the data is kept on the card.
+ *
+ * The requester checked the same SGEs before it sent the READ, so a failing
+ * check here means the MR changed under an outstanding READ: the payload is
+ * dropped (never written outside a registered region) and counted as a
+ * local protection error. `busy` stays up while a command is being served or
+ * a write has not been answered, so the completion engine holds the READ's
+ * CQE until its data is in host memory.
+ */
+module rnic_rd_place #(
+    parameter int DATA_WIDTH = 64,
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int QPN_WIDTH = 10,
+    parameter int MR_INDEX_WIDTH = 12
+) (
+    input  wire logic                             clk,
+    input  wire logic                             rst,
+
+    // placement commands from the completion engine
+    input  wire logic                             s_cmd_valid,
+    output      logic                             s_cmd_ready,
+    input  wire logic                             s_cmd_drop,
+    input  wire logic [QPN_WIDTH-1:0]             s_cmd_qpn,
+    input  wire logic [15:0]                      s_cmd_idx,
+    input  wire logic [31:0]                      s_cmd_off,
+    input  wire logic [15:0]                      s_cmd_len,    // payload bytes of the packet
+
+    // READ response payloads, in the order of the commands
+    input  wire logic [DATA_WIDTH-1:0]            s_axis_payload_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]            s_axis_payload_tkeep,
+    input  wire logic                             s_axis_payload_tvalid,
+    output      logic                             s_axis_payload_tready,
+    input  wire logic                             s_axis_payload_tlast,
+
+    output      logic                             qpc_rd_en,
+    output      logic [QPN_WIDTH-1:0]             qpc_rd_addr,
+    input  wire logic [rnic_pkg::QPC_BITS-1:0]    qpc_rd_data,
+    output      logic                             mpt_rd_en,
+    output      logic [MR_INDEX_WIDTH-1:0]        mpt_rd_addr,
+    input  wire logic [rnic_pkg::MPT_BITS-1:0]    mpt_rd_data,
+
+    // a QP context write forgets the kept WQE
+    input  wire logic                             qp_reset_valid,
+
+    // WQE fetch
+    output      logic [63:0]                      m_axis_wqe_desc_addr,
+    output      logic [31:0]                      m_axis_wqe_desc_len,
+    output      logic                             m_axis_wqe_desc_last,
+    output      logic                             m_axis_wqe_desc_valid,
+    input  wire logic                             m_axis_wqe_desc_ready,
+    input  wire logic [DATA_WIDTH-1:0]            s_axis_wqe_tdata,
+    input  wire logic [KEEP_WIDTH-1:0]            s_axis_wqe_tkeep,
+    input  wire logic                             s_axis_wqe_tvalid,
+    output      logic                             s_axis_wqe_tready,
+    input  wire logic                             s_axis_wqe_tlast,
+    input  wire logic                             s_wqe_status_valid,
+    input  wire logic                             s_wqe_status_error,
+
+    // payload writes
+    output      logic [63:0]                      m_axis_wr_desc_addr,
+    output      logic [31:0]                      m_axis_wr_desc_len,
+    output      logic                             m_axis_wr_desc_valid,
+    input  wire logic                             m_axis_wr_desc_ready,
+    output      logic [DATA_WIDTH-1:0]            m_axis_wr_data_tdata,
+    output      logic [KEEP_WIDTH-1:0]            m_axis_wr_data_tkeep,
+    output      logic                             m_axis_wr_data_tvalid,
+    input  wire logic                             m_axis_wr_data_tready,
+    output      logic                             m_axis_wr_data_tlast,
+    input  wire logic                             s_wr_status_valid,
+    input  wire logic                             s_wr_status_error,
+
+    output      logic                             busy,
+    output      logic                             stat_loc_prot_err
+);
+
+    localparam int WQE_BITS = rnic_pkg::WQE_BYTES_TOTAL * 8;
+    localparam int WQE_BEATS = (rnic_pkg::WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int MAX_SGE = rnic_pkg::MAX_SEND_SGE;
+    localparam int TAG_BITS = rnic_pkg::MKEY_TAG_BITS;
+
+    typedef enum logic [3:0] {
+        S_IDLE,      // take a command
+        S_QPC,       // the QP context is read: fetch the WQE
+        S_WQE_DESC,
+        S_WQE_DATA,  // collect the WQE and its DMA status
+        S_FIND,      // walk the SGEs to the packet's offset
+        S_MPT_RD,    // read the MPT entry of the current SGE
+        S_MPT_CHK,   // check it, translate
+        S_WDESC,     // issue the write of this piece
+        S_WCUT,      // tell the cutter its length
+        S_WDATA,     // wait for the piece's bytes to be taken
+        S_DRAIN      // drop the payload
+    } state_t;
+
+    state_t state_reg;
+    logic [QPN_WIDTH-1:0]          qpn_reg;
+    logic [15:0]                   idx_reg;
+    logic [31:0]                   off_reg;       // offset inside the current SGE (after S_FIND)
+    logic [31:0]                   left_reg;      // payload bytes not yet written
+    logic [rnic_pkg::QPC_BITS-1:0] qpc_reg;
+    logic [WQE_BITS-1:0]           wqe_reg;
+    logic [4:0]                    beat_reg;
+    logic                          wqe_st_seen_reg;
+    logic                          wqe_err_reg;
+    logic [2:0]                    sge_reg;
+    logic [63:0]                   pa_reg;        // bus address of the current SGE's first byte
+    logic                          cache_valid_reg;
+    logic [QPN_WIDTH-1:0]          cache_qpn_reg;
+    logic [15:0]                   cache_idx_reg;
+    logic [7:0]                    wr_pending_reg;
+
+    wire [15:0]  qpc_pd     = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
+    wire [4:0]   qpc_sq_log = qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
+    wire [63:0]  qpc_sq_base = qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
+    wire [15:0]  sq_slot = idx_reg & ((16'd1 << qpc_sq_log) - 16'd1);
+    logic [63:0] wqe_pa_reg;
+
+    wire [7:0]   wqe_num_sge = wqe_reg[8*rnic_pkg::WQE_NUM_SGE_OFF +: 8];
+    function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input logic [2:0] i);
+        sge_addr = w[8 * (rnic_pkg::WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
+    endfunction
+    function automatic logic [31:0] sge_len(input logic [WQE_BITS-1:0] w, input logic [2:0] i);
+        sge_len = w[8 * (rnic_pkg::WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32];
+    endfunction
+    function automatic logic [31:0] sge_lkey(input logic [WQE_BITS-1:0] w, input logic [2:0] i);
+        sge_lkey = w[8 * (rnic_pkg::WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
+    endfunction
+    wire [63:0] cur_addr = sge_addr(wqe_reg, sge_reg);
+    wire [31:0] cur_len  = sge_len(wqe_reg, sge_reg);
+    wire [31:0] cur_lkey = sge_lkey(wqe_reg, sge_reg);
+    wire        sge_in_list = 8'(sge_reg) < wqe_num_sge && sge_reg < 3'(MAX_SGE);
+
+    logic        lkey_ok;
+    logic [63:0] lkey_pa;
+    rnic_mr_check lkey_check_inst (
+        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .ok(lkey_ok), .pa(lkey_pa)
+    );
+
+    wire [31:0] sge_room = cur_len - off_reg;
+    wire [31:0] piece = (left_reg < sge_room) ? left_reg : sge_room;
+
+    assign s_cmd_ready = state_reg == S_IDLE;
+    assign qpc_rd_en = s_cmd_valid && s_cmd_ready;
+    assign qpc_rd_addr = s_cmd_qpn;
+    assign mpt_rd_en = state_reg == S_MPT_RD;
+    assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
+
+    assign m_axis_wqe_desc_addr = wqe_pa_reg;
+    assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
+    assign m_axis_wqe_desc_last = 1'b1;
+    assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
+    assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
+
+    assign m_axis_wr_desc_addr = pa_reg + 64'(off_reg);
+    assign m_axis_wr_desc_len = piece;
+    assign m_axis_wr_desc_valid = state_reg == S_WDESC;
+
+    logic        cut_len_ready, cut_busy, cut_in_tready;
+    axis_cutter #(.DATA_WIDTH(DATA_WIDTH)) cutter_inst (
+        .clk, .rst,
+        .s_len_valid(state_reg == S_WCUT), .s_len_ready(cut_len_ready), .s_len(piece),
+        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(s_axis_payload_tkeep),
+        .s_axis_tvalid(s_axis_payload_tvalid && state_reg == S_WDATA), .s_axis_tready(cut_in_tready),
+        .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
+        .m_axis_tvalid(m_axis_wr_data_tvalid), .m_axis_tready(m_axis_wr_data_tready),
+        .m_axis_tlast(m_axis_wr_data_tlast),
+        .busy(cut_busy)
+    );
+    assign s_axis_payload_tready = (state_reg == S_WDATA && cut_in_tready) || state_reg == S_DRAIN;
+
+    assign busy = state_reg != S_IDLE || wr_pending_reg != 0;
+
+    // what follows a failed check: drop what is left of the payload
+    state_t fail_next;
+    always_comb begin
+        if (left_reg != 0) fail_next = S_DRAIN;
+        else fail_next = S_IDLE;
+    end
+
+    always_ff @(posedge clk) begin
+        stat_loc_prot_err <= 1'b0;
+        case (state_reg)
+            S_IDLE: begin
+                if (s_cmd_valid) begin
+                    qpn_reg <= s_cmd_qpn;
+                    idx_reg <= s_cmd_idx;
+                    off_reg <= s_cmd_off;
+                    left_reg <= 32'(s_cmd_len);
+                    sge_reg <= '0;
+                    if (s_cmd_drop) state_reg <= (s_cmd_len != 0) ? S_DRAIN : S_IDLE;
+                    else if (s_cmd_len == 0) state_reg <= S_IDLE;
+                    else state_reg <= S_QPC;
+                end
+            end
+            S_QPC: begin
+                qpc_reg <= qpc_rd_data;
+                wqe_pa_reg <= qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+                state_reg <= (cache_valid_reg && cache_qpn_reg == qpn_reg && cache_idx_reg == idx_reg)
+                             ? S_FIND : S_WQE_DESC;
+            end
+            S_WQE_DESC: begin
+                beat_reg <= '0;
+                wqe_st_seen_reg <= 1'b0;
+                wqe_err_reg <= 1'b0;
+                cache_valid_reg <= 1'b0;
+                if (m_axis_wqe_desc_ready) state_reg <= S_WQE_DATA;
+            end
+            S_WQE_DATA: begin
+                if (s_axis_wqe_tvalid) begin
+                    if (beat_reg < 5'(WQE_BEATS))
+                        wqe_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
+                    beat_reg <= beat_reg + 5'd1;
+                end
+                if (beat_reg >= 5'(WQE_BEATS) && wqe_st_seen_reg) begin
+                    if (wqe_err_reg) begin
+                        stat_loc_prot_err <= 1'b1;
+                        state_reg <= fail_next;
+                    end else begin
+                        cache_valid_reg <= 1'b1;
+                        cache_qpn_reg <= qpn_reg;
+                        cache_idx_reg <= idx_reg;
+                        state_reg <= S_FIND;
+                    end
+                end
+            end
+            S_FIND: begin
+                if (!sge_in_list) begin
+                    // the offset lies beyond the SGEs
+                    stat_loc_prot_err <= 1'b1;
+                    state_reg <= fail_next;
+                end else if (off_reg >= cur_len) begin
+                    off_reg <= off_reg - cur_len;
+                    sge_reg <= sge_reg + 3'd1;
+                end else begin
+                    state_reg <= S_MPT_RD;
+                end
+            end
+            S_MPT_RD: begin
+                state_reg <= S_MPT_CHK;
+            end
+            S_MPT_CHK: begin
+                if (lkey_ok) begin
+                    pa_reg <= lkey_pa;
+                    state_reg <= S_WDESC;
+                end else begin
+                    stat_loc_prot_err <= 1'b1;
+                    state_reg <= fail_next;
+                end
+            end
+            S_WDESC: begin
+                if (m_axis_wr_desc_ready) state_reg <= S_WCUT;
+            end
+            S_WCUT: begin
+                if (cut_len_ready) state_reg <= S_WDATA;
+            end
+            S_WDATA: begin
+                // the cutter took the piece's length; it is done once idle again
+                if (!cut_busy) begin
+                    left_reg <= left_reg - piece;
+                    if (left_reg == piece) begin
+                        state_reg <= S_IDLE;
+                    end else begin
+                        sge_reg <= sge_reg + 3'd1;
+                        off_reg <= '0;
+                        state_reg <= S_FIND;
+                    end
+                end
+            end
+            S_DRAIN: begin
+                if (s_axis_payload_tvalid && s_axis_payload_tlast) state_reg <= S_IDLE;
+            end
+            default: state_reg <= S_IDLE;
+        endcase
+        // the status may come before or after the data's last beat
+        if (s_wqe_status_valid && state_reg != S_WQE_DESC) begin
+            wqe_st_seen_reg <= 1'b1;
+            if (s_wqe_status_error) wqe_err_reg <= 1'b1;
+        end
+        // a failed write is the host bus failing under a granted buffer
+        if (s_wr_status_valid && s_wr_status_error) stat_loc_prot_err <= 1'b1;
+        if (qp_reset_valid) cache_valid_reg <= 1'b0;
+        if (rst) begin
+            state_reg <= S_IDLE;
+            cache_valid_reg <= 1'b0;
+            stat_loc_prot_err <= 1'b0;
+        end
+    end
+
+    // writes issued and not yet answered
+    always_ff @(posedge clk) begin
+        wr_pending_reg <= wr_pending_reg + 8'(m_axis_wr_desc_valid && m_axis_wr_desc_ready)
+                          - 8'(s_wr_status_valid);
+        if (rst) wr_pending_reg <= '0;
+    end
+
+    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg};
+
+endmodule
+
+`resetall

@@ -1,0 +1,216 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Read-response generator (responder side of RDMA READ).
+ *
+ * The responder accepts a READ request (PSN, rkey, bounds and REMOTE_READ
+ * checked) and, once every earlier request of every QP has been written to
+ * host memory and acknowledged, queues a job here: a header template
+ * (addresses, destination QP, AETH with the MSN), the first PSN, the
+ * virtual address, rkey, PD and length. Jobs are served in order. Each is
+ * cut into path-MTU packets: READ RESPONSE FIRST / MIDDLE / LAST, or ONLY
+ * for a single packet, with the AETH on FIRST, LAST and ONLY (IBTA 9.4.3).
+ * Every packet's range is checked and translated against the MPT again just
+ * before its payload is read, so a region deregistered while a READ (or a
+ * late duplicate of one) waits here is never read: the rest of that job is
+ * dropped and counted as an access error, and the requester's retry gets
+ * the remote access error NAK. The payload engine reads each packet's bytes
+ * from host memory as the packet goes out. A duplicate READ is queued again and re-executed
+ * from host memory (IBTA 9.9.2.4.2): nothing is kept on the card. A job
+ * whose QP has moved on to a newer read generation (the requester asked
+ * again from an earlier PSN) is dropped at its next packet boundary.
+ */
+module rnic_rd_resp #(
+    parameter int QPN_WIDTH = 10,
+    parameter int MR_INDEX_WIDTH = 12,
+    parameter int JOBS_LOG2 = 5
+) (
+    input  wire logic                              clk,
+    input  wire logic                              rst,
+
+    input  wire logic                              s_job_valid,
+    output      logic                              s_job_ready,
+    input  wire logic [rnic_hdr_pkg::HDR_BITS-1:0] s_job_hdr,   // PSN field: first PSN
+    input  wire logic [63:0]                       s_job_va,
+    input  wire logic [31:0]                       s_job_rkey,
+    input  wire logic [15:0]                       s_job_pd,
+    input  wire logic [31:0]                       s_job_len,
+    input  wire logic [2:0]                        s_job_pmtu,  // IB_MTU_* code, 256..4096
+    input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
+    input  wire logic [3:0]                        s_job_gen,
+
+    output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
+    input  wire logic [3:0]                        rgen_rd_val,
+
+    output      logic                              mpt_rd_en,
+    output      logic [MR_INDEX_WIDTH-1:0]         mpt_rd_addr,
+    input  wire logic [rnic_pkg::MPT_BITS-1:0]     mpt_rd_data,
+
+    output      logic                              m_hdr_valid,
+    input  wire logic                              m_hdr_ready,
+    output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
+
+    output      logic [63:0]                       m_axis_pay_desc_addr,
+    output      logic [31:0]                       m_axis_pay_desc_len,
+    output      logic                              m_axis_pay_desc_last,
+    output      logic                              m_axis_pay_desc_valid,
+    input  wire logic                              m_axis_pay_desc_ready,
+
+    output      logic                              stat_tx_read_resp,
+    output      logic                              stat_access_err
+);
+
+    localparam int HB = rnic_hdr_pkg::HDR_BITS;
+    localparam int JOBS = 2 ** JOBS_LOG2;
+
+    logic [HB-1:0]      job_hdr_mem [JOBS];
+    logic [63:0]        job_va_mem [JOBS];
+    logic [31:0]        job_rkey_mem [JOBS];
+    logic [15:0]        job_pd_mem [JOBS];
+    logic [31:0]        job_len_mem [JOBS];
+    logic [2:0]         job_pmtu_mem [JOBS];
+    logic [QPN_WIDTH-1:0] job_qpn_mem [JOBS];
+    logic [3:0]         job_gen_mem [JOBS];
+    logic [JOBS_LOG2:0] wr_reg, rd_reg;
+
+    wire empty = wr_reg == rd_reg;
+    wire full = (wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS);
+    assign s_job_ready = !full;
+
+    wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
+
+    typedef enum logic [2:0] {
+        S_IDLE,  // wait for a job
+        S_MPT,   // read the MPT entry of the rkey
+        S_CHK,   // check and translate this packet's range
+        S_HDR,   // hand this packet's header to the builder
+        S_PAY,   // ask for its payload
+        S_NEXT   // advance
+    } state_t;
+    state_t state_reg;
+
+    logic [31:0] off_reg;     // message bytes already sent
+    logic [23:0] psn_reg;
+    logic [63:0] pa_reg;
+
+    wire [HB-1:0] tmpl = job_hdr_mem[head];
+    wire [31:0]   len = job_len_mem[head];
+    wire [2:0]    pmtu = (job_pmtu_mem[head] < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
+                         (job_pmtu_mem[head] > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096)
+                                                                          : job_pmtu_mem[head];
+    wire [31:0]   mtu = 32'(128) << pmtu;
+    wire [31:0]   rest = len - off_reg;
+    wire          pkt_first = off_reg == 0;
+    wire          pkt_last = rest <= mtu;
+    wire [31:0]   seg = pkt_last ? rest : mtu;
+
+    logic [7:0] opcode;
+    always_comb begin
+        if (pkt_first && pkt_last) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+        else if (pkt_first) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
+        else if (pkt_last) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
+        else opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
+    end
+
+    always_comb begin
+        m_hdr = tmpl;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg[1:0]));
+        m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = pkt_first || pkt_last;
+        m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
+        m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
+    end
+
+    assign rgen_rd_qpn = job_qpn_mem[head];
+    wire stale = rgen_rd_val != job_gen_mem[head];
+    assign m_hdr_valid = state_reg == S_HDR && !stale;
+    wire [31:0] rkey = job_rkey_mem[head];
+    assign mpt_rd_en = state_reg == S_MPT;
+    assign mpt_rd_addr = rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
+    logic        mr_ok;
+    logic [63:0] mr_pa;
+    rnic_mr_check rkey_check_inst (
+        .mpt(mpt_rd_data), .key(rkey), .va(job_va_mem[head] + 64'(off_reg)), .len(seg),
+        .pd(job_pd_mem[head]), .need_access(rnic_pkg::ACCESS_REMOTE_READ[7:0]), .ok(mr_ok), .pa(mr_pa)
+    );
+
+    assign m_axis_pay_desc_addr = pa_reg;
+    assign m_axis_pay_desc_len = seg;
+    assign m_axis_pay_desc_last = 1'b1;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY;
+
+    always_ff @(posedge clk) begin
+        stat_tx_read_resp <= 1'b0;
+        stat_access_err <= 1'b0;
+        if (s_job_valid && s_job_ready) begin
+            job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr;
+            job_va_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_va;
+            job_rkey_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey;
+            job_pd_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_pd;
+            job_len_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_len;
+            job_pmtu_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_pmtu;
+            job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
+            job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
+            wr_reg <= wr_reg + 1'b1;
+        end
+        case (state_reg)
+            S_IDLE: begin
+                off_reg <= '0;
+                psn_reg <= tmpl[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
+                if (!empty) state_reg <= S_MPT;
+            end
+            S_MPT: begin
+                state_reg <= S_CHK;
+            end
+            S_CHK: begin
+                pa_reg <= mr_pa;
+                if (mr_ok || seg == 0) begin
+                    state_reg <= S_HDR;
+                end else begin
+                    stat_access_err <= 1'b1;
+                    rd_reg <= rd_reg + 1'b1;
+                    state_reg <= S_IDLE;
+                end
+            end
+            S_HDR: begin
+                if (stale) begin
+                    rd_reg <= rd_reg + 1'b1;
+                    state_reg <= S_IDLE;
+                end else if (m_hdr_ready) begin
+                    stat_tx_read_resp <= 1'b1;
+                    state_reg <= (seg != 0) ? S_PAY : S_NEXT;
+                end
+            end
+            S_PAY: begin
+                if (m_axis_pay_desc_ready) state_reg <= S_NEXT;
+            end
+            S_NEXT: begin
+                off_reg <= off_reg + seg;
+                psn_reg <= psn_reg + 24'd1;
+                if (pkt_last) begin
+                    rd_reg <= rd_reg + 1'b1;
+                    state_reg <= S_IDLE;
+                end else begin
+                    state_reg <= S_MPT;
+                end
+            end
+            default: state_reg <= S_IDLE;
+        endcase
+        if (rst) begin
+            state_reg <= S_IDLE;
+            wr_reg <= '0;
+            rd_reg <= '0;
+            stat_tx_read_resp <= 1'b0;
+            stat_access_err <= 1'b0;
+        end
+    end
+
+endmodule
+
+`resetall
