@@ -1,8 +1,10 @@
 /* What the end-to-end programs share; see e2e_common.h. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "e2e_common.h"
 
@@ -118,4 +120,328 @@ void e2e_check_nics(struct rnic_world *w, const char *tag, int bar)
 				   "%s: NIC %u DMA faults %llu, AXI protocol errors %llu", tag, i,
 				   (unsigned long long)h.faults, (unsigned long long)h.protocol_errors);
 	}
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+int e2e_buf_init(struct e2e_buf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
+{
+	size_t total = (len + 2 * E2E_GUARD + 4095) & ~(size_t)4095;
+
+	memset(b, 0, sizeof(*b));
+	b->base = aligned_alloc(4096, total);
+	if (!b->base)
+		return ENOMEM;
+	memset(b->base, E2E_GUARD_BYTE, total);
+	b->p = b->base + E2E_GUARD;
+	b->len = len;
+	if (fill_random)
+		for (size_t i = 0; i < len; i++)
+			b->p[i] = (uint8_t)e2e_rng();
+	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
+	return b->mr ? 0 : (errno ? errno : EIO);
+}
+
+void e2e_buf_free(struct e2e_buf *b)
+{
+	if (b->mr)
+		rnic_dereg_mr(b->mr);
+	free(b->base);
+	memset(b, 0, sizeof(*b));
+}
+
+int e2e_untouched(const struct e2e_buf *b, long from, long to)
+{
+	for (long i = from; i < to; i++)
+		if (b->p[i] != E2E_GUARD_BYTE)
+			return 0;
+	return 1;
+}
+
+int e2e_only_written(const struct e2e_buf *b, size_t off, size_t n)
+{
+	return e2e_untouched(b, -E2E_GUARD, (long)off) &&
+	       e2e_untouched(b, (long)(off + n), (long)(b->len + E2E_GUARD));
+}
+
+struct rnic_sg_entry e2e_sg(const void *addr, uint32_t len, uint32_t lkey)
+{
+	struct rnic_sg_entry s;
+
+	s.addr = (uint64_t)(uintptr_t)addr;
+	s.length = len;
+	s.lkey = lkey;
+	return s;
+}
+
+/* ---------------------------------------------------------------- worlds */
+
+void e2e_world_init(struct e2e_world *x, const char *name, const struct sim_pair_opts *o)
+{
+	memset(x, 0, sizeof(*x));
+	snprintf(x->tag, sizeof(x->tag), "w%d_%s", e2e_width, name);
+	x->o = *o;
+	x->idle_cycles = E2E_IDLE_CYCLES;
+	x->max_wait_cycles = E2E_MAX_WAIT_CYCLES;
+}
+
+int e2e_world_up(struct e2e_world *x)
+{
+	struct rnic_sim_cfg cfg;
+	char path[512];
+
+	rnic_sim_cfg_default(&cfg);
+	cfg.num_nics = 2;
+	cfg.data_width = (unsigned int)e2e_width;
+	cfg.seed = e2e_seed;
+	cfg.p_drop = x->p_drop;
+	cfg.p_reorder = x->p_reorder;
+	cfg.p_dup = x->p_dup;
+	cfg.p_corrupt = x->p_corrupt;
+	if (e2e_pcap_dir) {
+		if (x->generation)
+			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", e2e_pcap_dir, x->tag, x->generation);
+		else
+			snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, x->tag);
+		cfg.pcap_path = path;
+	}
+	x->w = rnic_world_create(&cfg);
+	if (!x->w || sim_pair_open(&x->p, x->w, &x->o)) {
+		e2e_result(0, "%s: world and QP setup", x->tag);
+		if (x->w) {
+			sim_pair_close(&x->p);
+			rnic_world_destroy(x->w);
+		}
+		x->w = NULL;
+		x->up = 0;
+		return 0;
+	}
+	x->up = 1;
+	x->recv_done[0] = x->recv_done[1] = 0;
+	for (int s = 0; s < 2; s++)
+		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
+	if (x->on_up)
+		x->on_up(x);
+	return 1;
+}
+
+int e2e_world_open(struct e2e_world *x, const char *name, const struct sim_pair_opts *o)
+{
+	e2e_world_init(x, name, o);
+	return e2e_world_up(x);
+}
+
+int e2e_drain_quiet(struct e2e_world *x, unsigned int cycles)
+{
+	struct rnic_wc wc[4];
+	int extra = 0;
+
+	for (unsigned int c = 0; c < cycles && extra < 16; c++)
+		for (int s = 0; s < 2; s++) {
+			int n = rnic_poll_cq(x->p.side[s].cq, 4, wc);
+
+			for (int i = 0; i < n && extra + i < 8; i++)
+				printf("  unexpected completion on side %d: qp %u wr_id 0x%llx status %s opcode %u\n",
+				       s, wc[i].qp_num, (unsigned long long)wc[i].wr_id,
+				       rnic_wc_status_str(wc[i].status), wc[i].opcode);
+			if (n < 0 && extra < 8)
+				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-n));
+			extra += n > 0 ? n : n < 0 ? 1 : 0;
+		}
+	return extra;
+}
+
+void e2e_world_down(struct e2e_world *x)
+{
+	int extra;
+
+	if (!x->up)
+		return;
+	extra = e2e_drain_quiet(x, 2000);
+	e2e_result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
+	for (int s = 0; s < 2; s++) {
+		uint32_t n = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
+
+		e2e_result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
+			   x->tag, s, n, x->recv_done[s]);
+	}
+	if (x->on_down)
+		x->on_down(x);
+	sim_pair_close(&x->p);
+	e2e_check_nics(x->w, x->tag, 1);
+	rnic_world_destroy(x->w);
+	x->w = NULL;
+	x->up = 0;
+}
+
+void e2e_case_done(struct e2e_world *x, int ok)
+{
+	if (!ok)
+		x->dirty = 1;
+}
+
+int e2e_world_ready(struct e2e_world *x)
+{
+	if (x->dirty && x->up) {
+		printf("  (rebuilding world %s after a failure)\n", x->tag);
+		e2e_world_down(x);
+		x->generation++;
+		e2e_world_up(x);
+	}
+	x->dirty = 0;
+	return x->up;
+}
+
+/* Frames on the wire plus DMA beats of both NICs: moves while work happens. */
+static uint64_t activity(struct rnic_world *w)
+{
+	struct rnic_sim_link_stats ls;
+	uint64_t a;
+
+	rnic_world_link_stats(w, &ls);
+	a = ls.frames;
+	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
+		struct rnic_sim_mem_stats st;
+
+		rnic_sim_nic_mem_stats(rnic_world_nic(w, (int)i), &st);
+		a += st.rd_beats + st.wr_beats;
+	}
+	return a;
+}
+
+int e2e_wait_cqs(struct e2e_world *x, struct rnic_wc *wc0, int n0, struct rnic_wc *wc1, int n1,
+		 int *got0, int *got1)
+{
+	int got[2] = {0, 0}, want[2] = {n0, n1}, bad = 0;
+	struct rnic_wc *wc[2] = {wc0, wc1};
+	uint64_t start = rnic_world_cycle(x->w), last_move = start, last_act = activity(x->w);
+	unsigned int loops = 0;
+
+	while (got[0] < want[0] || got[1] < want[1]) {
+		int moved = 0;
+
+		for (int s = 0; s < 2; s++) {
+			int r;
+
+			if (got[s] >= want[s])
+				continue;
+			r = rnic_poll_cq(x->p.side[s].cq, want[s] - got[s], wc[s] + got[s]);
+			if (r < 0) {
+				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-r));
+				bad++;
+				continue;
+			}
+			for (int i = 0; i < r; i++)
+				x->recv_done[s] += (wc[s][got[s] + i].opcode & RNIC_WC_RECV) != 0;
+			got[s] += r;
+			moved |= r > 0;
+		}
+		if (moved)
+			last_move = rnic_world_cycle(x->w);
+		if (++loops % 256 == 0) {
+			uint64_t a = activity(x->w), now = rnic_world_cycle(x->w);
+
+			if (a != last_act) {
+				last_act = a;
+				last_move = now;
+			}
+			if (now - last_move > x->idle_cycles || now - start > x->max_wait_cycles)
+				break;
+		}
+		if (bad >= E2E_MAX_BAD_CQES)
+			break;
+	}
+	if (got[0] < want[0] || got[1] < want[1])
+		printf("  gave up after %llu cycles (%s): side 0 has %d of %d completions, side 1 %d of %d\n",
+		       (unsigned long long)(rnic_world_cycle(x->w) - start),
+		       bad >= E2E_MAX_BAD_CQES ? "refused CQEs" :
+		       rnic_world_cycle(x->w) - start > x->max_wait_cycles ? "time limit" : "no activity",
+		       got[0], want[0], got[1], want[1]);
+	if (got0)
+		*got0 = got[0];
+	if (got1)
+		*got1 = got[1];
+	return got[0] >= want[0] && got[1] >= want[1] && !bad;
+}
+
+/* ---------------------------------------------------------------- work */
+
+const uint8_t e2e_imm_bytes[4] = {0x12, 0x34, 0x56, 0x78};
+
+int e2e_post_send1(struct rnic_qp *qp, uint64_t wr_id, uint32_t opcode, struct rnic_sg_entry *sge,
+		   int nsge, unsigned int flags, uint64_t raddr, uint32_t rkey)
+{
+	struct rnic_send_wr wr, *bad = NULL;
+	int err;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = sge;
+	wr.num_sge = nsge;
+	wr.opcode = opcode;
+	wr.send_flags = flags;
+	if (opcode == RNIC_WR_SEND_WITH_IMM || opcode == RNIC_WR_RDMA_WRITE_WITH_IMM)
+		memcpy(&wr.imm_data, e2e_imm_bytes, 4);
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	err = rnic_post_send(qp, &wr, &bad);
+	if (err)
+		printf("  post_send: %s\n", strerror(err));
+	return err;
+}
+
+int e2e_post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge)
+{
+	struct rnic_recv_wr wr, *bad = NULL;
+	int err;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = sge;
+	wr.num_sge = nsge;
+	err = rnic_post_recv(qp, &wr, &bad);
+	if (err)
+		printf("  post_recv: %s\n", strerror(err));
+	return err;
+}
+
+struct e2e_want e2e_want_status(uint64_t wr_id, uint32_t status, const struct rnic_qp *qp)
+{
+	struct e2e_want w = {wr_id, status, E2E_ANY, E2E_ANY, qp->qp_num, E2E_ANY, E2E_ANY, E2E_ANY, E2E_ANY};
+
+	return w;
+}
+
+int e2e_wc_check(const char *what, const struct rnic_wc *wc, const struct e2e_want *w)
+{
+	int ok = 1;
+
+#define FIELD(name, got, want_)                                                                    \
+	do {                                                                                       \
+		if ((want_) != E2E_ANY && (long long)(got) != (want_)) {                           \
+			printf("  %s: %s 0x%llx, want 0x%llx\n", what, name, (long long)(got),    \
+			       (long long)(want_));                                                 \
+			ok = 0;                                                                    \
+		}                                                                                  \
+	} while (0)
+	FIELD("wr_id", wc->wr_id, (long long)w->wr_id);
+	if (wc->status != w->status) {
+		printf("  %s: status %s, want %s\n", what, rnic_wc_status_str(wc->status),
+		       rnic_wc_status_str(w->status));
+		ok = 0;
+	}
+	FIELD("opcode", wc->opcode, w->opcode);
+	FIELD("byte_len", wc->byte_len, w->byte_len);
+	FIELD("qp_num", wc->qp_num, w->qp_num);
+	FIELD("src_qp", wc->src_qp, w->src_qp);
+	FIELD("wc_flags", wc->wc_flags, w->wc_flags);
+	FIELD("imm_data", wc->imm_data, w->imm);
+	FIELD("vendor_err", wc->vendor_err, w->vendor_err);
+#undef FIELD
+	return ok;
+}
+
+const char *e2e_wcs(int n, const struct rnic_wc *wc)
+{
+	return n ? rnic_wc_status_str(wc->status) : "no completion";
 }

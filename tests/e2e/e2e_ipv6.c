@@ -33,12 +33,7 @@
 #include "sim_pair.h"
 #include "e2e_common.h"
 
-#define GUARD 4096
-#define GUARD_BYTE 0xa5
 #define SLACK 64                   /* destination buffer bytes past the message */
-#define IDLE_CYCLES 30000u         /* no frame and no DMA beat this long: stuck */
-#define MAX_WAIT_CYCLES 3000000ull /* ceiling of one wait */
-#define MAX_BAD_CQES 4             /* a wait gives up after this many CQEs poll_cq refused */
 #define RQ_SIZE 16
 #define MAX_CAPTURE 16384
 #define DROP_LEN 200               /* payload of the WRITE ONLY the drop case rewrites */
@@ -170,65 +165,6 @@ static void gid_str(char *s, size_t n, const uint8_t *g)
 		 g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
 }
 
-/* ---------------------------------------------------------------- buffers */
-
-struct gbuf {
-	uint8_t *base;
-	uint8_t *p;
-	size_t len;
-	struct rnic_mr *mr;
-};
-
-static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
-{
-	size_t total = (len + 2 * GUARD + 4095) & ~(size_t)4095;
-
-	memset(b, 0, sizeof(*b));
-	b->base = aligned_alloc(4096, total);
-	if (!b->base)
-		return ENOMEM;
-	memset(b->base, GUARD_BYTE, total);
-	b->p = b->base + GUARD;
-	b->len = len;
-	if (fill_random)
-		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)e2e_rng();
-	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
-	return b->mr ? 0 : (errno ? errno : EIO);
-}
-
-static void gbuf_free(struct gbuf *b)
-{
-	if (b->mr)
-		rnic_dereg_mr(b->mr);
-	free(b->base);
-	memset(b, 0, sizeof(*b));
-}
-
-static int untouched(const struct gbuf *b, long from, long to)
-{
-	for (long i = from; i < to; i++)
-		if (b->p[i] != GUARD_BYTE)
-			return 0;
-	return 1;
-}
-
-/* Everything but [off, off + n) is untouched, guards included. */
-static int only_written(const struct gbuf *b, size_t off, size_t n)
-{
-	return untouched(b, -GUARD, (long)off) && untouched(b, (long)(off + n), (long)(b->len + GUARD));
-}
-
-static struct rnic_sg_entry sg(const void *addr, uint32_t len, uint32_t lkey)
-{
-	struct rnic_sg_entry s;
-
-	s.addr = (uint64_t)(uintptr_t)addr;
-	s.length = len;
-	s.lkey = lkey;
-	return s;
-}
-
 /* ---------------------------------------------------------------- worlds */
 
 struct wire {
@@ -245,18 +181,12 @@ struct wire {
 	uint8_t captured[MAX_CAPTURE];
 };
 
+/* A world (e2e_world) with an address vector per QP pair and the frame
+ * hook's findings. */
 struct wctx {
-	struct rnic_world *w;
-	struct sim_pair p;
-	struct sim_pair_opts o;
+	struct e2e_world e;
 	struct sim_pair_av av[SIM_PAIR_MAX_QPS];
 	struct wire wire;
-	char tag[64];
-	int up;
-	int dirty;
-	int generation;
-	uint32_t recv_done[2];
-	uint32_t recv_cqe_base[2];
 };
 
 static void wire_bad(struct wire *wr, uint64_t cycle, int port, const char *fmt, ...)
@@ -299,12 +229,12 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 		wr->bad_hdr++;
 		return;
 	}
-	me = &x->p.side[port];
-	peer = &x->p.side[1 - port];
+	me = &x->e.p.side[port];
+	peer = &x->e.p.side[1 - port];
 	udp = ip + (ipv6 ? RNIC_IPV6_HDR_BYTES : RNIC_IPV4_HDR_BYTES);
 	bth = udp + RNIC_UDP_HDR_BYTES;
 	dqpn = get24(bth + 5);
-	for (int i = 0; i < x->p.nqp; i++)
+	for (int i = 0; i < x->e.p.nqp; i++)
 		if (peer->qp[i] && peer->qp[i]->qp_num == dqpn)
 			qpi = i;
 	if (carried_icrc(ip, iplen) != icrc(ip, iplen - RNIC_ICRC_BYTES, ipv6)) {
@@ -386,40 +316,27 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 	}
 }
 
-static int world_up(struct wctx *x)
+/* After the QPs are connected: the hook checks every frame from now on. */
+static void wire_up(struct e2e_world *e)
 {
-	struct rnic_sim_cfg cfg;
-	char path[512];
+	struct wctx *x = e->priv;
 
-	rnic_sim_cfg_default(&cfg);
-	cfg.num_nics = 2;
-	cfg.data_width = (unsigned)e2e_width;
-	cfg.seed = e2e_seed;
-	if (e2e_pcap_dir) {
-		if (x->generation)
-			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", e2e_pcap_dir, x->tag, x->generation);
-		else
-			snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, x->tag);
-		cfg.pcap_path = path;
-	}
 	memset(&x->wire, 0, sizeof(x->wire));
-	x->w = rnic_world_create(&cfg);
-	if (!x->w || sim_pair_open(&x->p, x->w, &x->o)) {
-		e2e_result(0, "%s: world and QP setup", x->tag);
-		if (x->w) {
-			sim_pair_close(&x->p);
-			rnic_world_destroy(x->w);
-		}
-		x->w = NULL;
-		x->up = 0;
-		return 0;
-	}
-	rnic_world_set_frame_hook(x->w, frame_hook, x);
-	x->up = 1;
-	x->recv_done[0] = x->recv_done[1] = 0;
-	for (int s = 0; s < 2; s++)
-		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
-	return 1;
+	rnic_world_set_frame_hook(e->w, frame_hook, x);
+}
+
+/* Before the world goes away: every frame as its AV says, with a right
+ * ICRC (the rest of the end of a world is e2e_world_down's). */
+static void wire_down(struct e2e_world *e)
+{
+	struct wctx *x = e->priv;
+	struct wire *wr = &x->wire;
+
+	e2e_result(wr->frames > 0 && wr->bad_hdr == 0 && wr->bad_icrc == 0,
+	           "%s: %llu frames on the wire (%llu IPv6, %llu IPv4): %llu header mismatches, %llu ICRC mismatches",
+	           e->tag, (unsigned long long)wr->frames, (unsigned long long)wr->v6, (unsigned long long)wr->v4,
+	           (unsigned long long)wr->bad_hdr, (unsigned long long)wr->bad_icrc);
+	rnic_world_set_frame_hook(e->w, NULL, NULL);
 }
 
 /* A world whose QP pair i uses av[i] (nqp of them). */
@@ -427,189 +344,17 @@ static int world_open(struct wctx *x, const char *tag, const struct sim_pair_opt
 		      const struct sim_pair_av *av)
 {
 	memset(x, 0, sizeof(*x));
-	snprintf(x->tag, sizeof(x->tag), "w%d_%s", e2e_width, tag);
-	x->o = *o;
+	e2e_world_init(&x->e, tag, o);
 	memcpy(x->av, av, (size_t)o->nqp * sizeof(*av));
-	x->o.all_gids = 1;
-	x->o.av = x->av;
-	return world_up(x);
-}
-
-static int drain_quiet(struct wctx *x, unsigned int cycles)
-{
-	struct rnic_wc wc[4];
-	int extra = 0;
-
-	for (unsigned int c = 0; c < cycles && extra < 16; c++)
-		for (int s = 0; s < 2; s++) {
-			int n = rnic_poll_cq(x->p.side[s].cq, 4, wc);
-
-			for (int i = 0; i < n && extra + i < 8; i++)
-				printf("  unexpected completion on side %d: qp %u wr_id 0x%llx status %s opcode %u\n",
-				       s, wc[i].qp_num, (unsigned long long)wc[i].wr_id,
-				       rnic_wc_status_str(wc[i].status), wc[i].opcode);
-			if (n < 0 && extra < 8)
-				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-n));
-			extra += n > 0 ? n : n < 0 ? 1 : 0;
-		}
-	return extra;
-}
-
-/* The end of a world: no stray completion, the receive completions counted,
- * every frame as its AV says with a right ICRC, every DMA in mapped memory
- * and obeying AXI4, no BAR access failed. */
-static void world_down(struct wctx *x)
-{
-	struct wire *wr = &x->wire;
-
-	if (!x->up)
-		return;
-	{
-		int extra = drain_quiet(x, 2000);
-
-		e2e_result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
-	}
-	for (int s = 0; s < 2; s++) {
-		uint32_t n = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
-
-		e2e_result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
-		           x->tag, s, n, x->recv_done[s]);
-	}
-	e2e_result(wr->frames > 0 && wr->bad_hdr == 0 && wr->bad_icrc == 0,
-	           "%s: %llu frames on the wire (%llu IPv6, %llu IPv4): %llu header mismatches, %llu ICRC mismatches",
-	           x->tag, (unsigned long long)wr->frames, (unsigned long long)wr->v6, (unsigned long long)wr->v4,
-	           (unsigned long long)wr->bad_hdr, (unsigned long long)wr->bad_icrc);
-	rnic_world_set_frame_hook(x->w, NULL, NULL);
-	sim_pair_close(&x->p);
-	e2e_check_nics(x->w, x->tag, 1);
-	rnic_world_destroy(x->w);
-	x->w = NULL;
-	x->up = 0;
-}
-
-static void case_done(struct wctx *x, int ok)
-{
-	if (!ok)
-		x->dirty = 1;
-}
-
-static int world_ready(struct wctx *x)
-{
-	if (x->dirty && x->up) {
-		printf("  (rebuilding world %s after a failure)\n", x->tag);
-		world_down(x);
-		x->generation++;
-		world_up(x);
-	}
-	x->dirty = 0;
-	return x->up;
-}
-
-static uint64_t activity(struct rnic_world *w)
-{
-	struct rnic_sim_link_stats ls;
-	uint64_t a;
-
-	rnic_world_link_stats(w, &ls);
-	a = ls.frames;
-	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
-		struct rnic_sim_mem_stats st;
-
-		rnic_sim_nic_mem_stats(rnic_world_nic(w, (int)i), &st);
-		a += st.rd_beats + st.wr_beats;
-	}
-	return a;
-}
-
-/* Poll side 0's CQ for n0 completions and side 1's for n1 (see e2e_send.c). */
-static int wait_cqs(struct wctx *x, struct rnic_wc *wc0, int n0, struct rnic_wc *wc1, int n1,
-		    int *got0, int *got1)
-{
-	int got[2] = {0, 0}, want[2] = {n0, n1}, bad = 0;
-	struct rnic_wc *wc[2] = {wc0, wc1};
-	uint64_t start = rnic_world_cycle(x->w), last_move = start, last_act = activity(x->w);
-	unsigned int loops = 0;
-
-	while (got[0] < want[0] || got[1] < want[1]) {
-		int moved = 0;
-
-		for (int s = 0; s < 2; s++) {
-			int r;
-
-			if (got[s] >= want[s])
-				continue;
-			r = rnic_poll_cq(x->p.side[s].cq, want[s] - got[s], wc[s] + got[s]);
-			if (r < 0) {
-				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-r));
-				bad++;
-				continue;
-			}
-			for (int i = 0; i < r; i++)
-				x->recv_done[s] += (wc[s][got[s] + i].opcode & RNIC_WC_RECV) != 0;
-			got[s] += r;
-			moved |= r > 0;
-		}
-		if (moved)
-			last_move = rnic_world_cycle(x->w);
-		if (++loops % 256 == 0) {
-			uint64_t a = activity(x->w), now = rnic_world_cycle(x->w);
-
-			if (a != last_act) {
-				last_act = a;
-				last_move = now;
-			}
-			if (now - last_move > IDLE_CYCLES || now - start > MAX_WAIT_CYCLES)
-				break;
-		}
-		if (bad >= MAX_BAD_CQES)
-			break;
-	}
-	if (got[0] < want[0] || got[1] < want[1])
-		printf("  gave up after %llu cycles: side 0 has %d of %d completions, side 1 %d of %d\n",
-		       (unsigned long long)(rnic_world_cycle(x->w) - start), got[0], want[0], got[1], want[1]);
-	if (got0)
-		*got0 = got[0];
-	if (got1)
-		*got1 = got[1];
-	return got[0] >= want[0] && got[1] >= want[1] && !bad;
+	x->e.o.all_gids = 1;
+	x->e.o.av = x->av;
+	x->e.on_up = wire_up;
+	x->e.on_down = wire_down;
+	x->e.priv = x;
+	return e2e_world_up(&x->e);
 }
 
 /* ---------------------------------------------------------------- work */
-
-static int post_send1(struct rnic_qp *qp, uint64_t wr_id, uint32_t opcode, struct rnic_sg_entry *sge,
-		      int nsge, unsigned int flags, uint64_t raddr, uint32_t rkey)
-{
-	struct rnic_send_wr wr, *bad = NULL;
-	int err;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = sge;
-	wr.num_sge = nsge;
-	wr.opcode = opcode;
-	wr.send_flags = flags;
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	err = rnic_post_send(qp, &wr, &bad);
-	if (err)
-		printf("  post_send: %s\n", strerror(err));
-	return err;
-}
-
-static int post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge)
-{
-	struct rnic_recv_wr wr, *bad = NULL;
-	int err;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = sge;
-	wr.num_sge = nsge;
-	err = rnic_post_recv(qp, &wr, &bad);
-	if (err)
-		printf("  post_recv: %s\n", strerror(err));
-	return err;
-}
 
 /* A completion: wr_id, status, opcode, qp_num; byte_len and src_qp unless < 0. */
 static int wc_ok(const char *what, const struct rnic_wc *wc, uint64_t wr_id, uint32_t opcode, uint32_t qpn,
@@ -635,7 +380,7 @@ static const char *av_name(const struct wctx *x, int qpi)
 /* Frames of QP pair qpi seen since a snapshot, in the family its AV names. */
 static uint64_t family_frames(const struct wctx *x, int qpi)
 {
-	return gid_v4_mapped(&x->p.side[0].gids[x->av[qpi].sgid_index]) ? x->wire.v4_qp[qpi] : x->wire.v6_qp[qpi];
+	return gid_v4_mapped(&x->e.p.side[0].gids[x->av[qpi].sgid_index]) ? x->wire.v4_qp[qpi] : x->wire.v6_qp[qpi];
 }
 
 /* ---------------------------------------------------------------- cases */
@@ -645,30 +390,30 @@ static uint64_t family_frames(const struct wctx *x, int qpi)
  * posted receive of that size (RNIC_WR_SEND). */
 static void xfer_case(struct wctx *x, int qpi, size_t len, uint32_t op, uint32_t mtu)
 {
-	struct rnic_qp *sqp = x->p.side[0].qp[qpi], *rqp = x->p.side[1].qp[qpi];
-	struct gbuf src, dst;
+	struct rnic_qp *sqp = x->e.p.side[0].qp[qpi], *rqp = x->e.p.side[1].qp[qpi];
+	struct e2e_buf src, dst;
 	struct rnic_sg_entry ss, rs;
 	struct rnic_wc ws, wr;
 	int send = op == RNIC_WR_SEND, ok = 0, g0 = 0, g1 = 0;
 	uint64_t id = ((uint64_t)mtu << 32) | len, c0, fr0, bad0;
 
-	if (!x->up)
+	if (!x->e.up)
 		return;
 	fr0 = family_frames(x, qpi);
 	bad0 = x->wire.bad_hdr + x->wire.bad_icrc;
-	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
-	    gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
+	if (e2e_buf_init(&src, x->e.p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
+	    e2e_buf_init(&dst, x->e.p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
 		e2e_result(0, "mtu%u qp%d %s: buffer setup", mtu, qpi, av_name(x, qpi));
 		goto out;
 	}
-	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
-	rs = sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
-	c0 = rnic_world_cycle(x->w);
-	if (send && post_recv1(rqp, id ^ 0xaa, &rs, 1))
+	ss = e2e_sg(src.p, (uint32_t)len, src.mr->lkey);
+	rs = e2e_sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
+	c0 = rnic_world_cycle(x->e.w);
+	if (send && e2e_post_recv1(rqp, id ^ 0xaa, &rs, 1))
 		goto report;
-	if (post_send1(sqp, id, op, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey))
+	if (e2e_post_send1(sqp, id, op, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p, dst.mr->rkey))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, &wr, send, &g0, &g1);
+	ok = e2e_wait_cqs(&x->e, &ws, 1, &wr, send, &g0, &g1);
 	if (ok) {
 		ok &= wc_ok("send completion", &ws, id, send ? RNIC_WC_SEND : RNIC_WC_RDMA_WRITE, sqp->qp_num, -1, -1);
 		if (send)
@@ -679,7 +424,7 @@ static void xfer_case(struct wctx *x, int qpi, size_t len, uint32_t op, uint32_t
 		printf("  data differ\n");
 		ok = 0;
 	}
-	if (!only_written(&dst, 0, len)) {
+	if (!e2e_only_written(&dst, 0, len)) {
 		printf("  bytes outside the message changed (slack or guards)\n");
 		ok = 0;
 	}
@@ -692,11 +437,11 @@ static void xfer_case(struct wctx *x, int qpi, size_t len, uint32_t op, uint32_t
 report:
 	e2e_result(ok, "mtu%u qp%d %s %s %zu B: %llu frames, %llu cycles", mtu, qpi, av_name(x, qpi),
 	           send ? "SEND" : "RDMA WRITE", len, (unsigned long long)(family_frames(x, qpi) - fr0),
-	           (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	           (unsigned long long)(rnic_world_cycle(x->e.w) - c0));
 out:
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	case_done(x, ok);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_case_done(&x->e, ok);
 }
 
 /* QP pairs 0 and 1 at once, their WRs interleaved: n rounds of a WRITE and
@@ -704,23 +449,23 @@ out:
 static void interleave_case(struct wctx *x, uint32_t mtu)
 {
 	enum { ROUNDS = 4, PER = 4 * ROUNDS };
-	struct gbuf src[2], dst[2][PER];
+	struct e2e_buf src[2], dst[2][PER];
 	struct rnic_sg_entry ss, rs;
 	struct rnic_wc w0[2 * PER], w1[2 * PER];
 	size_t len[2][PER];
 	int ok = 0, g0 = 0, g1 = 0, setup = 0, nrecv = 0, seen0[2] = {0, 0}, seen1[2] = {0, 0};
 	uint64_t fr[2], bad0 = x->wire.bad_hdr + x->wire.bad_icrc, c0;
 
-	if (!x->up)
+	if (!x->e.up)
 		return;
 	memset(dst, 0, sizeof(dst));
 	memset(src, 0, sizeof(src));
 	for (int q = 0; q < 2; q++) {
 		fr[q] = family_frames(x, q);
-		setup |= gbuf_init(&src[q], x->p.side[0].pd, 4 * mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
+		setup |= e2e_buf_init(&src[q], x->e.p.side[0].pd, 4 * mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
 		for (int k = 0; k < PER; k++) {
 			len[q][k] = (size_t)(e2e_rng() % (3 * mtu + 2));
-			setup |= gbuf_init(&dst[q][k], x->p.side[1].pd, len[q][k] + SLACK,
+			setup |= e2e_buf_init(&dst[q][k], x->e.p.side[1].pd, len[q][k] + SLACK,
 					   RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 		}
 	}
@@ -728,41 +473,41 @@ static void interleave_case(struct wctx *x, uint32_t mtu)
 		e2e_result(0, "mtu%u interleaved: buffer setup", mtu);
 		goto out;
 	}
-	c0 = rnic_world_cycle(x->w);
+	c0 = rnic_world_cycle(x->e.w);
 	/* receives for the SENDs (odd k) */
 	for (int k = 1; k < PER; k += 2)
 		for (int q = 0; q < 2; q++) {
-			rs = sg(dst[q][k].p, (uint32_t)(len[q][k] + SLACK), dst[q][k].mr->lkey);
-			if (post_recv1(x->p.side[1].qp[q], (uint64_t)(0x100 * q + k), &rs, 1))
+			rs = e2e_sg(dst[q][k].p, (uint32_t)(len[q][k] + SLACK), dst[q][k].mr->lkey);
+			if (e2e_post_recv1(x->e.p.side[1].qp[q], (uint64_t)(0x100 * q + k), &rs, 1))
 				goto report;
 			nrecv++;
 		}
 	for (int k = 0; k < PER; k++)
 		for (int q = 0; q < 2; q++) {
-			ss = sg(src[q].p + (k * 7) % mtu, (uint32_t)len[q][k], src[q].mr->lkey);
-			if (post_send1(x->p.side[0].qp[q], (uint64_t)(0x100 * q + k), k & 1 ? RNIC_WR_SEND : RNIC_WR_RDMA_WRITE,
+			ss = e2e_sg(src[q].p + (k * 7) % mtu, (uint32_t)len[q][k], src[q].mr->lkey);
+			if (e2e_post_send1(x->e.p.side[0].qp[q], (uint64_t)(0x100 * q + k), k & 1 ? RNIC_WR_SEND : RNIC_WR_RDMA_WRITE,
 				       &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst[q][k].p, dst[q][k].mr->rkey))
 				goto report;
 		}
-	ok = wait_cqs(x, w0, 2 * PER, w1, nrecv, &g0, &g1);
+	ok = e2e_wait_cqs(&x->e, w0, 2 * PER, w1, nrecv, &g0, &g1);
 	/* each QP's completions in its own posting order */
 	for (int i = 0; i < g0; i++) {
-		int q = w0[i].qp_num == x->p.side[0].qp[1]->qp_num, k = seen0[q]++;
+		int q = w0[i].qp_num == x->e.p.side[0].qp[1]->qp_num, k = seen0[q]++;
 
 		ok &= wc_ok("send completion", &w0[i], (uint64_t)(0x100 * q + k), k & 1 ? RNIC_WC_SEND : RNIC_WC_RDMA_WRITE,
-			    x->p.side[0].qp[q]->qp_num, -1, -1);
+			    x->e.p.side[0].qp[q]->qp_num, -1, -1);
 	}
 	for (int i = 0; i < g1; i++) {
-		int q = w1[i].qp_num == x->p.side[1].qp[1]->qp_num, k = 2 * seen1[q]++ + 1;
+		int q = w1[i].qp_num == x->e.p.side[1].qp[1]->qp_num, k = 2 * seen1[q]++ + 1;
 
 		ok &= wc_ok("receive completion", &w1[i], (uint64_t)(0x100 * q + k), RNIC_WC_RECV,
-			    x->p.side[1].qp[q]->qp_num, (long long)len[q][k < PER ? k : PER - 1],
-			    x->p.side[0].qp[q]->qp_num);
+			    x->e.p.side[1].qp[q]->qp_num, (long long)len[q][k < PER ? k : PER - 1],
+			    x->e.p.side[0].qp[q]->qp_num);
 	}
 	for (int q = 0; q < 2; q++) {
 		for (int k = 0; k < PER; k++)
 			if (memcmp(dst[q][k].p, src[q].p + (k * 7) % mtu, len[q][k]) ||
-			    !only_written(&dst[q][k], 0, len[q][k])) {
+			    !e2e_only_written(&dst[q][k], 0, len[q][k])) {
 				printf("  qp%d message %d (%zu B): wrong data or bytes around it changed\n", q, k,
 				       len[q][k]);
 				ok = 0;
@@ -777,14 +522,14 @@ static void interleave_case(struct wctx *x, uint32_t mtu)
 report:
 	e2e_result(ok, "mtu%u interleaved: qp0 %s and qp1 %s, %d WRITEs and SENDs each: %d+%d completions, frames %llu/%llu, %llu cycles",
 	           mtu, av_name(x, 0), av_name(x, 1), PER, g0, g1, (unsigned long long)(family_frames(x, 0) - fr[0]),
-	           (unsigned long long)(family_frames(x, 1) - fr[1]), (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	           (unsigned long long)(family_frames(x, 1) - fr[1]), (unsigned long long)(rnic_world_cycle(x->e.w) - c0));
 out:
 	for (int q = 0; q < 2; q++) {
-		gbuf_free(&src[q]);
+		e2e_buf_free(&src[q]);
 		for (int k = 0; k < PER; k++)
-			gbuf_free(&dst[q][k]);
+			e2e_buf_free(&dst[q][k]);
 	}
-	case_done(x, ok);
+	e2e_case_done(&x->e, ok);
 }
 
 /* The port GID tables read back (rnic_query_gid) as sim_pair filled them. */
@@ -792,23 +537,23 @@ static void gid_table_case(struct wctx *x)
 {
 	int ok = 1;
 
-	if (!x->up)
+	if (!x->e.up)
 		return;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < RNIC_GID_TABLE_SIZE; i++) {
 			union rnic_gid g;
 			char a[64], b[64];
-			int err = rnic_query_gid(x->p.side[s].ctx, 1, i, &g);
+			int err = rnic_query_gid(x->e.p.side[s].ctx, 1, i, &g);
 
-			if (err || i >= x->p.side[s].ngid || memcmp(g.raw, x->p.side[s].gids[i].raw, 16)) {
+			if (err || i >= x->e.p.side[s].ngid || memcmp(g.raw, x->e.p.side[s].gids[i].raw, 16)) {
 				gid_str(a, sizeof(a), g.raw);
-				gid_str(b, sizeof(b), x->p.side[s].gids[i].raw);
+				gid_str(b, sizeof(b), x->e.p.side[s].gids[i].raw);
 				printf("  side %d GID %d: %s (%s), want %s\n", s, i, a, err ? strerror(err) : "read", b);
 				ok = 0;
 			}
 		}
-	e2e_result(ok, "%s: both port GID tables read back (%d entries each)", x->tag, RNIC_GID_TABLE_SIZE);
-	case_done(x, ok);
+	e2e_result(ok, "%s: both port GID tables read back (%d entries each)", x->e.tag, RNIC_GID_TABLE_SIZE);
+	e2e_case_done(&x->e, ok);
 }
 
 /* Receiver-side drop counters of side 1. */
@@ -821,9 +566,9 @@ static const char *const drop_name[C_N] = {"NOT_ROCE", "ICRC", "UDP_PORT", "MALF
 /* Run the world until side 1's RX queue is empty and a while longer. */
 static void settle(struct wctx *x)
 {
-	for (int i = 0; i < 1000 && rnic_sim_rx_pending(x->w, 1); i++)
-		rnic_world_step(x->w, 10);
-	rnic_world_step(x->w, 3000);
+	for (int i = 0; i < 1000 && rnic_sim_rx_pending(x->e.w, 1); i++)
+		rnic_world_step(x->e.w, 10);
+	rnic_world_step(x->e.w, 3000);
 }
 
 /* A WRITE ONLY side 0 sent on QP pair qpi (captured), rewritten: the next
@@ -834,9 +579,9 @@ static void settle(struct wctx *x)
  * untouched, no completion. A normal WRITE then still works. */
 static void drop_case(struct wctx *x, int qpi)
 {
-	struct rnic_qp *sqp = x->p.side[0].qp[qpi];
+	struct rnic_qp *sqp = x->e.p.side[0].qp[qpi];
 	const struct sim_pair_av *av = &x->av[qpi];
-	struct gbuf src, dst;
+	struct e2e_buf src, dst;
 	struct rnic_sg_entry ss;
 	struct rnic_wc ws, junk[4];
 	uint8_t frame[MAX_CAPTURE];
@@ -848,26 +593,26 @@ static void drop_case(struct wctx *x, int qpi)
 	uint32_t psn;
 	union rnic_gid bad[4];
 
-	if (!x->up)
+	if (!x->e.up)
 		return;
-	if (gid_v4_mapped(&x->p.side[1].gids[av->sgid_index])) {
+	if (gid_v4_mapped(&x->e.p.side[1].gids[av->sgid_index])) {
 		e2e_result(0, "drop: qp%d is not an IPv6 QP", qpi);
 		return;
 	}
-	setup |= gbuf_init(&src, x->p.side[0].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE, 1);
-	setup |= gbuf_init(&dst, x->p.side[1].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	setup |= e2e_buf_init(&src, x->e.p.side[0].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE, 1);
+	setup |= e2e_buf_init(&dst, x->e.p.side[1].pd, DROP_LEN, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (setup) {
 		e2e_result(0, "drop qp%d: buffer setup", qpi);
 		goto out;
 	}
-	ss = sg(src.p, DROP_LEN, src.mr->lkey);
-	x->wire.capture_qpn = x->p.side[1].qp[qpi]->qp_num;
+	ss = e2e_sg(src.p, DROP_LEN, src.mr->lkey);
+	x->wire.capture_qpn = x->e.p.side[1].qp[qpi]->qp_num;
 	x->wire.capture_armed = 1;
 	x->wire.captured_len = 0;
-	if (post_send1(sqp, 0xd0, RNIC_WR_RDMA_WRITE, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p,
+	if (e2e_post_send1(sqp, 0xd0, RNIC_WR_RDMA_WRITE, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p,
 		       dst.mr->rkey))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, NULL, 0, &g0, NULL) &&
+	ok = e2e_wait_cqs(&x->e, &ws, 1, NULL, 0, &g0, NULL) &&
 	     wc_ok("WRITE completion", &ws, 0xd0, RNIC_WC_RDMA_WRITE, sqp->qp_num, -1, -1);
 	x->wire.capture_armed = 0;
 	if (!ok || !x->wire.captured_len || memcmp(src.p, dst.p, DROP_LEN)) {
@@ -877,15 +622,15 @@ static void drop_case(struct wctx *x, int qpi)
 	}
 	/* the addresses to try: not in side 1's table */
 	memset(bad, 0, sizeof(bad));
-	bad[0] = x->p.side[1].gids[2];
+	bad[0] = x->e.p.side[1].gids[2];
 	bad[0].raw[15] = 0x99;                 /* 2001:db8::99 */
-	bad[1] = x->p.side[1].gids[2];
+	bad[1] = x->e.p.side[1].gids[2];
 	bad[1].raw[3] ^= 0x01;                 /* 2001:db9::2: the low 96 bits match */
-	bad[2] = x->p.side[0].gids[av->sgid_index]; /* the sender's own address */
-	bad[3] = x->p.side[1].gids[1];
+	bad[2] = x->e.p.side[0].gids[av->sgid_index]; /* the sender's own address */
+	bad[3] = x->e.p.side[1].gids[1];
 	bad[3].raw[0] ^= 0x01;                 /* ff80::...: the low 64 bits of side 1's link-local */
 	for (int i = 0; i < C_N; i++)
-		c0[i] = e2e_counter(x->p.side[1].ctx, drop_reg[i]);
+		c0[i] = e2e_counter(x->e.p.side[1].ctx, drop_reg[i]);
 	memset(want, 0, sizeof(want));
 	for (int v = 0; v < 5; v++) {
 		memcpy(frame, x->wire.captured, x->wire.captured_len);
@@ -911,7 +656,7 @@ static void drop_case(struct wctx *x, int qpi)
 		} else {
 			want[C_NOT_ROCE]++;
 		}
-		if (rnic_sim_inject_frame(x->w, 1, frame, flen)) {
+		if (rnic_sim_inject_frame(x->e.w, 1, frame, flen)) {
 			printf("  inject failed\n");
 			ok = 0;
 			goto report;
@@ -920,18 +665,18 @@ static void drop_case(struct wctx *x, int qpi)
 		settle(x);
 	}
 	for (int i = 0; i < C_N; i++) {
-		c1[i] = e2e_counter(x->p.side[1].ctx, drop_reg[i]);
+		c1[i] = e2e_counter(x->e.p.side[1].ctx, drop_reg[i]);
 		if (c1[i] - c0[i] != want[i]) {
 			printf("  side 1 STAT_RX_DROP_%s advanced by %u, want %u\n", drop_name[i], c1[i] - c0[i], want[i]);
 			ok = 0;
 		}
 	}
-	if (memcmp(src.p, dst.p, DROP_LEN) || !only_written(&dst, 0, DROP_LEN)) {
+	if (memcmp(src.p, dst.p, DROP_LEN) || !e2e_only_written(&dst, 0, DROP_LEN)) {
 		printf("  the target buffer changed\n");
 		ok = 0;
 	}
 	{
-		int n0 = rnic_poll_cq(x->p.side[0].cq, 4, junk), n1 = rnic_poll_cq(x->p.side[1].cq, 4, junk);
+		int n0 = rnic_poll_cq(x->e.p.side[0].cq, 4, junk), n1 = rnic_poll_cq(x->e.p.side[1].cq, 4, junk);
 
 		if (n0 || n1) {
 			printf("  completions after the injected frames: side 0 %d, side 1 %d\n", n0, n1);
@@ -941,12 +686,12 @@ static void drop_case(struct wctx *x, int qpi)
 	/* the QP goes on with the PSN the dropped frames claimed */
 	for (size_t i = 0; i < DROP_LEN; i++)
 		src.p[i] = (uint8_t)e2e_rng();
-	if (post_send1(sqp, 0xd1, RNIC_WR_RDMA_WRITE, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p,
+	if (e2e_post_send1(sqp, 0xd1, RNIC_WR_RDMA_WRITE, &ss, 1, RNIC_SEND_SIGNALED, (uint64_t)(uintptr_t)dst.p,
 		       dst.mr->rkey)) {
 		ok = 0;
 		goto report;
 	}
-	if (!wait_cqs(x, &ws, 1, NULL, 0, &g0, NULL) ||
+	if (!e2e_wait_cqs(&x->e, &ws, 1, NULL, 0, &g0, NULL) ||
 	    !wc_ok("WRITE completion after the drops", &ws, 0xd1, RNIC_WC_RDMA_WRITE, sqp->qp_num, -1, -1) ||
 	    memcmp(src.p, dst.p, DROP_LEN)) {
 		printf("  the WRITE after the dropped frames failed\n");
@@ -956,14 +701,14 @@ report:
 	e2e_result(ok, "drop qp%d %s: %d rewritten frames injected (4 to GIDs side 1 does not hold, 1 with a bad ICRC): counted, memory untouched",
 	           qpi, av_name(x, qpi), variants);
 out:
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	case_done(x, ok);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_case_done(&x->e, ok);
 }
 
 #define RUN(call)                          \
 	do {                               \
-		if (world_ready(&x))       \
+		if (e2e_world_ready(&x.e)) \
 			call;              \
 	} while (0)
 
@@ -1000,7 +745,7 @@ static void v6_suite(uint32_t mtu_code, int quick)
 			RUN(xfer_case(&x, q, sizes[i], RNIC_WR_RDMA_WRITE, mtu));
 			RUN(xfer_case(&x, q, sizes[i], RNIC_WR_SEND, mtu));
 		}
-	world_down(&x);
+	e2e_world_down(&x.e);
 }
 
 /* QP pair 0 over IPv4-mapped GIDs (IPv4 on the wire), QP pair 1 over IPv6
@@ -1024,7 +769,7 @@ static void mixed_suite(uint32_t mtu_code)
 	RUN(xfer_case(&x, 0, mtu + 1, RNIC_WR_SEND, mtu));
 	RUN(xfer_case(&x, 1, mtu + 1, RNIC_WR_SEND, mtu));
 	RUN(interleave_case(&x, mtu));
-	world_down(&x);
+	e2e_world_down(&x.e);
 }
 
 /* The drop cases in a world of their own: its capture holds the injected
@@ -1044,7 +789,7 @@ static void drop_suite(uint32_t mtu_code)
 		return;
 	for (int q = 0; q < 3; q++)
 		RUN(drop_case(&x, q));
-	world_down(&x);
+	e2e_world_down(&x.e);
 }
 
 int main(int argc, char **argv)

@@ -18,441 +18,87 @@
 #include "sim_pair.h"
 #include "e2e_common.h"
 
-#define GUARD 4096
-#define GUARD_BYTE 0xa5
 #define SLACK 64                   /* receive buffer bytes past the message */
-#define IDLE_CYCLES 30000u         /* no frame and no DMA beat this long: stuck */
-#define MAX_WAIT_CYCLES 3000000ull /* ceiling of one wait (a 1 MiB SEND at MTU 256: ~0.5M) */
-#define MAX_BAD_CQES 4             /* a wait gives up after this many CQEs poll_cq refused */
 #define RQ_SIZE 16
 #define MIN_RNR_TIMER 14
 
-static const uint8_t imm_bytes[4] = {0x12, 0x34, 0x56, 0x78};
-static uint32_t imm_be; /* imm_bytes as a network-order uint32 */
+static uint32_t imm_be; /* e2e_imm_bytes as a network-order uint32 */
 
-/* ---------------------------------------------------------------- buffers */
-
-/* A buffer with guard zones on both sides; only the middle is registered. */
-struct gbuf {
-	uint8_t *base;
-	uint8_t *p;
-	size_t len;
-	struct rnic_mr *mr;
-};
-
-static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
-{
-	size_t total = (len + 2 * GUARD + 4095) & ~(size_t)4095;
-
-	memset(b, 0, sizeof(*b));
-	b->base = aligned_alloc(4096, total);
-	if (!b->base)
-		return ENOMEM;
-	memset(b->base, GUARD_BYTE, total);
-	b->p = b->base + GUARD;
-	b->len = len;
-	if (fill_random)
-		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)e2e_rng();
-	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
-	return b->mr ? 0 : (errno ? errno : EIO);
-}
-
-static void gbuf_free(struct gbuf *b)
-{
-	if (b->mr)
-		rnic_dereg_mr(b->mr);
-	free(b->base);
-	memset(b, 0, sizeof(*b));
-}
-
-/* Bytes [from, to) of the buffer (offsets from p, may be negative down to
- * -GUARD and reach len + GUARD) still hold the guard pattern. */
-static int untouched(const struct gbuf *b, long from, long to)
-{
-	for (long i = from; i < to; i++)
-		if (b->p[i] != GUARD_BYTE)
-			return 0;
-	return 1;
-}
-
-/* Everything but [off, off + n) is untouched, guards included. */
-static int only_written(const struct gbuf *b, size_t off, size_t n)
-{
-	return untouched(b, -GUARD, (long)off) && untouched(b, (long)(off + n), (long)(b->len + GUARD));
-}
-
-static struct rnic_sg_entry sg(const void *addr, uint32_t len, uint32_t lkey)
-{
-	struct rnic_sg_entry s;
-
-	s.addr = (uint64_t)(uintptr_t)addr;
-	s.length = len;
-	s.lkey = lkey;
-	return s;
-}
-
-/* ---------------------------------------------------------------- worlds */
-
-struct wctx {
-	struct rnic_world *w;
-	struct sim_pair p;
-	struct sim_pair_opts o;
-	char tag[64];
-	int up;
-	int dirty;      /* a case failed: rebuild before the next one */
-	int generation;
-	uint32_t recv_done[2];     /* receive completions polled on each side */
-	uint32_t recv_cqe_base[2]; /* STAT_RECV_CQE when the world came up */
-};
-
-static int world_up(struct wctx *x)
-{
-	struct rnic_sim_cfg cfg;
-	char path[512];
-
-	rnic_sim_cfg_default(&cfg);
-	cfg.num_nics = 2;
-	cfg.data_width = (unsigned)e2e_width;
-	cfg.seed = e2e_seed;
-	if (e2e_pcap_dir) {
-		if (x->generation)
-			snprintf(path, sizeof(path), "%s/%s_r%d.pcap", e2e_pcap_dir, x->tag, x->generation);
-		else
-			snprintf(path, sizeof(path), "%s/%s.pcap", e2e_pcap_dir, x->tag);
-		cfg.pcap_path = path;
-	}
-	x->w = rnic_world_create(&cfg);
-	if (!x->w || sim_pair_open(&x->p, x->w, &x->o)) {
-		e2e_result(0, "%s: world and QP setup", x->tag);
-		if (x->w) {
-			sim_pair_close(&x->p);
-			rnic_world_destroy(x->w);
-		}
-		x->w = NULL;
-		x->up = 0;
-		return 0;
-	}
-	x->up = 1;
-	x->recv_done[0] = x->recv_done[1] = 0;
-	for (int s = 0; s < 2; s++)
-		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
-	return 1;
-}
-
-static int world_open(struct wctx *x, const char *tag, const struct sim_pair_opts *o)
-{
-	memset(x, 0, sizeof(*x));
-	snprintf(x->tag, sizeof(x->tag), "w%d_%s", e2e_width, tag);
-	x->o = *o;
-	return world_up(x);
-}
-
-/* Poll both CQs for a while: nothing may arrive that no case asked for. */
-static int drain_quiet(struct wctx *x, unsigned int cycles)
-{
-	struct rnic_wc wc[4];
-	int extra = 0;
-
-	for (unsigned int c = 0; c < cycles && extra < 16; c++)
-		for (int s = 0; s < 2; s++) {
-			int n = rnic_poll_cq(x->p.side[s].cq, 4, wc);
-
-			for (int i = 0; i < n && extra + i < 8; i++)
-				printf("  unexpected completion on side %d: qp %u wr_id 0x%llx status %s opcode %u\n",
-				       s, wc[i].qp_num, (unsigned long long)wc[i].wr_id,
-				       rnic_wc_status_str(wc[i].status), wc[i].opcode);
-			if (n < 0 && extra < 8)
-				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-n));
-			extra += n > 0 ? n : n < 0 ? 1 : 0;
-		}
-	return extra;
-}
-
-/* The end of a world: no stray completion, the NIC counted every receive
- * completion the host polled, every DMA stayed in mapped memory and obeyed
- * AXI4, no BAR access failed. */
-static void world_down(struct wctx *x)
-{
-	if (!x->up)
-		return;
-	{
-		int extra = drain_quiet(x, 2000);
-
-		e2e_result(extra == 0, "%s: no stray completions (%d)", x->tag, extra);
-	}
-	for (int s = 0; s < 2; s++) {
-		uint32_t n = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE) - x->recv_cqe_base[s];
-
-		e2e_result(n == x->recv_done[s], "%s: side %d STAT_RECV_CQE advanced by %u, receive completions polled %u",
-		           x->tag, s, n, x->recv_done[s]);
-	}
-	sim_pair_close(&x->p);
-	e2e_check_nics(x->w, x->tag, 1);
-	rnic_world_destroy(x->w);
-	x->w = NULL;
-	x->up = 0;
-}
-
-/* After a failed case the QPs may hold anything: the next case starts in a
- * fresh world. */
-static void case_done(struct wctx *x, int ok)
-{
-	if (!ok)
-		x->dirty = 1;
-}
-
-/* Before each case (which takes its QPs from the world): is there a usable
- * world? */
-static int world_ready(struct wctx *x)
-{
-	if (x->dirty && x->up) {
-		printf("  (rebuilding world %s after a failure)\n", x->tag);
-		world_down(x);
-		x->generation++;
-		world_up(x);
-	}
-	x->dirty = 0;
-	return x->up;
-}
-
-/* Frames on the wire plus DMA beats of both NICs: moves while work happens. */
-static uint64_t activity(struct rnic_world *w)
-{
-	struct rnic_sim_link_stats ls;
-	uint64_t a;
-
-	rnic_world_link_stats(w, &ls);
-	a = ls.frames;
-	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
-		struct rnic_sim_mem_stats st;
-
-		rnic_sim_nic_mem_stats(rnic_world_nic(w, (int)i), &st);
-		a += st.rd_beats + st.wr_beats;
-	}
-	return a;
-}
-
-/* Poll side 0's CQ for n0 completions and side 1's for n1, until both have
- * them, nothing moved for IDLE_CYCLES, MAX_WAIT_CYCLES passed or poll_cq
- * refused MAX_BAD_CQES CQEs (naming no outstanding WQE). Each empty poll
- * costs one cycle. Returns 1 when all arrived and no CQE was refused;
- * *got0, *got1 tell how many arrived. */
-static int wait_cqs(struct wctx *x, struct rnic_wc *wc0, int n0, struct rnic_wc *wc1, int n1,
-		    int *got0, int *got1)
-{
-	int got[2] = {0, 0}, want[2] = {n0, n1}, bad = 0;
-	struct rnic_wc *wc[2] = {wc0, wc1};
-	uint64_t start = rnic_world_cycle(x->w), last_move = start, last_act = activity(x->w);
-	unsigned int loops = 0;
-
-	while (got[0] < want[0] || got[1] < want[1]) {
-		int moved = 0;
-
-		for (int s = 0; s < 2; s++) {
-			int r;
-
-			if (got[s] >= want[s])
-				continue;
-			r = rnic_poll_cq(x->p.side[s].cq, want[s] - got[s], wc[s] + got[s]);
-			if (r < 0) {
-				printf("  side %d: poll_cq refused a CQE (%s)\n", s, strerror(-r));
-				bad++;
-				continue;
-			}
-			for (int i = 0; i < r; i++)
-				x->recv_done[s] += (wc[s][got[s] + i].opcode & RNIC_WC_RECV) != 0;
-			got[s] += r;
-			moved |= r > 0;
-		}
-		if (moved)
-			last_move = rnic_world_cycle(x->w);
-		if (++loops % 256 == 0) {
-			uint64_t a = activity(x->w), now = rnic_world_cycle(x->w);
-
-			if (a != last_act) {
-				last_act = a;
-				last_move = now;
-			}
-			if (now - last_move > IDLE_CYCLES || now - start > MAX_WAIT_CYCLES)
-				break;
-		}
-		if (bad >= MAX_BAD_CQES)
-			break;
-	}
-	if (got[0] < want[0] || got[1] < want[1])
-		printf("  gave up after %llu cycles (%s): side 0 has %d of %d completions, side 1 %d of %d\n",
-		       (unsigned long long)(rnic_world_cycle(x->w) - start),
-		       bad >= MAX_BAD_CQES ? "refused CQEs" :
-		       rnic_world_cycle(x->w) - start > MAX_WAIT_CYCLES ? "time limit" : "no activity",
-		       got[0], want[0], got[1], want[1]);
-	if (got0)
-		*got0 = got[0];
-	if (got1)
-		*got1 = got[1];
-	return got[0] >= want[0] && got[1] >= want[1] && !bad;
-}
-
-/* ---------------------------------------------------------------- work */
-
-static int post_send1(struct rnic_qp *qp, uint64_t wr_id, uint32_t opcode, struct rnic_sg_entry *sge,
-		      int nsge, unsigned int flags, uint64_t raddr, uint32_t rkey)
-{
-	struct rnic_send_wr wr, *bad = NULL;
-	int err;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = sge;
-	wr.num_sge = nsge;
-	wr.opcode = opcode;
-	wr.send_flags = flags;
-	if (opcode == RNIC_WR_SEND_WITH_IMM || opcode == RNIC_WR_RDMA_WRITE_WITH_IMM)
-		wr.imm_data = imm_be;
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	err = rnic_post_send(qp, &wr, &bad);
-	if (err)
-		printf("  post_send: %s\n", strerror(err));
-	return err;
-}
-
-static int post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge)
-{
-	struct rnic_recv_wr wr, *bad = NULL;
-	int err;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = sge;
-	wr.num_sge = nsge;
-	err = rnic_post_recv(qp, &wr, &bad);
-	if (err)
-		printf("  post_recv: %s\n", strerror(err));
-	return err;
-}
-
-/* What a completion must hold; -1 (or ANY) leaves a field unchecked. */
-#define ANY (-1LL)
-struct want {
-	uint64_t wr_id;
-	uint32_t status;
-	long long opcode, byte_len, qp_num, src_qp, wc_flags, imm, vendor_err;
-};
-
-static int wc_check(const char *what, const struct rnic_wc *wc, const struct want *w)
-{
-	int ok = 1;
-
-#define FIELD(name, got, want_)                                                                    \
-	do {                                                                                       \
-		if ((want_) != ANY && (long long)(got) != (want_)) {                               \
-			printf("  %s: %s 0x%llx, want 0x%llx\n", what, name, (long long)(got),     \
-			       (long long)(want_));                                                 \
-			ok = 0;                                                                    \
-		}                                                                                  \
-	} while (0)
-	FIELD("wr_id", wc->wr_id, (long long)w->wr_id);
-	if (wc->status != w->status) {
-		printf("  %s: status %s, want %s\n", what, rnic_wc_status_str(wc->status),
-		       rnic_wc_status_str(w->status));
-		ok = 0;
-	}
-	FIELD("opcode", wc->opcode, w->opcode);
-	FIELD("byte_len", wc->byte_len, w->byte_len);
-	FIELD("qp_num", wc->qp_num, w->qp_num);
-	FIELD("src_qp", wc->src_qp, w->src_qp);
-	FIELD("wc_flags", wc->wc_flags, w->wc_flags);
-	FIELD("imm_data", wc->imm_data, w->imm);
-	FIELD("vendor_err", wc->vendor_err, w->vendor_err);
-#undef FIELD
-	return ok;
-}
+/* ---------------------------------------------------------------- completions */
 
 /* The receive completion of a message that arrived whole. */
-static struct want want_recv(uint64_t wr_id, uint32_t opcode, size_t len, const struct rnic_qp *rqp,
-			     const struct rnic_qp *sqp, int with_imm)
+static struct e2e_want want_recv(uint64_t wr_id, uint32_t opcode, size_t len, const struct rnic_qp *rqp,
+				 const struct rnic_qp *sqp, int with_imm)
 {
-	struct want w = {wr_id, RNIC_WC_SUCCESS, opcode, (long long)len, rqp->qp_num, sqp->qp_num,
-			 with_imm ? RNIC_WC_WITH_IMM : 0, with_imm ? imm_be : ANY, ANY};
+	struct e2e_want w = {wr_id, RNIC_WC_SUCCESS, opcode, (long long)len, rqp->qp_num, sqp->qp_num,
+			     with_imm ? RNIC_WC_WITH_IMM : 0, with_imm ? imm_be : E2E_ANY, E2E_ANY};
 
 	return w;
 }
 
-static struct want want_send(uint64_t wr_id, uint32_t opcode, const struct rnic_qp *sqp)
+static struct e2e_want want_send(uint64_t wr_id, uint32_t opcode, const struct rnic_qp *sqp)
 {
-	struct want w = {wr_id, RNIC_WC_SUCCESS, opcode, ANY, sqp->qp_num, ANY, ANY, ANY, ANY};
+	struct e2e_want w = e2e_want_status(wr_id, RNIC_WC_SUCCESS, sqp);
 
+	w.opcode = opcode;
 	return w;
-}
-
-static struct want want_status(uint64_t wr_id, uint32_t status, const struct rnic_qp *qp)
-{
-	struct want w = {wr_id, status, ANY, ANY, qp->qp_num, ANY, ANY, ANY, ANY};
-
-	return w;
-}
-
-static const char *wcs(int n, const struct rnic_wc *wc)
-{
-	return n ? rnic_wc_status_str(wc->status) : "no completion";
 }
 
 /* ---------------------------------------------------------------- cases */
 
 /* One SEND of len bytes from side 0's QP qpi into a receive buffer of
  * len + SLACK bytes on side 1 (opcode SEND or SEND_WITH_IMM). */
-static void send_case(struct wctx *x, int qpi, size_t len, uint32_t opcode, uint32_t mtu)
+static void send_case(struct e2e_world *x, int qpi, size_t len, uint32_t opcode, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[qpi], *rqp = x->p.side[1].qp[qpi];
-	struct gbuf src, dst;
+	struct e2e_buf src, dst;
 	struct rnic_sg_entry ss, rs;
 	struct rnic_wc ws, wr;
-	struct want w;
+	struct e2e_want w;
 	int imm = opcode == RNIC_WR_SEND_WITH_IMM, ok = 0, g0 = 0, g1 = 0;
 	uint64_t id = ((uint64_t)mtu << 32) | len, c0;
 
 	if (!x->up)
 		return;
-	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
-	    gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+	if (e2e_buf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
+	    e2e_buf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
 		e2e_result(0, "mtu%u send %zu B: buffer setup", mtu, len);
 		goto out;
 	}
-	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
-	rs = sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
+	ss = e2e_sg(src.p, (uint32_t)len, src.mr->lkey);
+	rs = e2e_sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
 	c0 = rnic_world_cycle(x->w);
-	if (post_recv1(rqp, id ^ 0xaa, &rs, 1) || post_send1(sqp, id, opcode, &ss, 1, RNIC_SEND_SIGNALED, 0, 0))
+	if (e2e_post_recv1(rqp, id ^ 0xaa, &rs, 1) || e2e_post_send1(sqp, id, opcode, &ss, 1, RNIC_SEND_SIGNALED, 0, 0))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
 	if (ok) {
 		w = want_send(id, RNIC_WC_SEND, sqp);
-		ok &= wc_check("send completion", &ws, &w);
+		ok &= e2e_wc_check("send completion", &ws, &w);
 		w = want_recv(id ^ 0xaa, RNIC_WC_RECV, len, rqp, sqp, imm);
-		ok &= wc_check("receive completion", &wr, &w);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
 	}
 	if (memcmp(src.p, dst.p, len)) {
 		printf("  data differ\n");
 		ok = 0;
 	}
-	if (!only_written(&dst, 0, len)) {
+	if (!e2e_only_written(&dst, 0, len)) {
 		printf("  bytes outside the message changed (slack or guards)\n");
 		ok = 0;
 	}
 report:
 	e2e_result(ok, "mtu%u qp%d %s %zu B: send %s, receive %s, %llu cycles", mtu, qpi,
-	           imm ? "SEND_WITH_IMM" : "SEND", len, g0 ? wcs(g0, &ws) : "no completion", wcs(g1, &wr),
+	           imm ? "SEND_WITH_IMM" : "SEND", len, g0 ? e2e_wcs(g0, &ws) : "no completion", e2e_wcs(g1, &wr),
 	           (unsigned long long)(rnic_world_cycle(x->w) - c0));
 out:
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	case_done(x, ok);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_case_done(x, ok);
 }
 
 /* One SEND gathered from 4 SGEs at odd offsets of one buffer, scattered into
  * a receive WQE of 4 SGEs in 4 MRs: odd sizes and alignments, one of them
  * zero bytes long. The data land split exactly across the non-empty ones. */
-static void scatter_case(struct wctx *x, uint32_t mtu)
+static void scatter_case(struct e2e_world *x, uint32_t mtu)
 {
 	static const size_t soff[4] = {3, 1001, 2077, 3999}, slen[4] = {501, 999, 1213, 611};
 	const size_t total = 501 + 999 + 1213 + 611;
@@ -460,10 +106,10 @@ static void scatter_case(struct wctx *x, uint32_t mtu)
 	const size_t roff[4] = {1, 2, 3, 5};
 	const size_t rlen[4] = {13, 0, 2047, total - 13 - 2047 + 50};
 	struct rnic_qp *sqp = x->p.side[0].qp[0], *rqp = x->p.side[1].qp[0];
-	struct gbuf src, dst[4];
+	struct e2e_buf src, dst[4];
 	struct rnic_sg_entry ss[4], rs[4];
 	struct rnic_wc ws, wr;
-	struct want w;
+	struct e2e_want w;
 	uint8_t *msg = NULL;
 	int ok = 0, g0 = 0, g1 = 0, setup = 0;
 	size_t at = 0;
@@ -471,35 +117,35 @@ static void scatter_case(struct wctx *x, uint32_t mtu)
 	if (!x->up)
 		return;
 	memset(dst, 0, sizeof(dst));
-	setup |= gbuf_init(&src, x->p.side[0].pd, 5000, RNIC_ACCESS_LOCAL_WRITE, 1);
+	setup |= e2e_buf_init(&src, x->p.side[0].pd, 5000, RNIC_ACCESS_LOCAL_WRITE, 1);
 	for (int i = 0; i < 4; i++)
-		setup |= gbuf_init(&dst[i], x->p.side[1].pd, rlen[i] + 16, RNIC_ACCESS_LOCAL_WRITE, 0);
+		setup |= e2e_buf_init(&dst[i], x->p.side[1].pd, rlen[i] + 16, RNIC_ACCESS_LOCAL_WRITE, 0);
 	msg = malloc(total);
 	if (setup || !msg) {
 		e2e_result(0, "mtu%u scatter: buffer setup", mtu);
 		goto out;
 	}
 	for (int i = 0; i < 4; i++) {
-		ss[i] = sg(src.p + soff[i], (uint32_t)slen[i], src.mr->lkey);
+		ss[i] = e2e_sg(src.p + soff[i], (uint32_t)slen[i], src.mr->lkey);
 		memcpy(msg + at, src.p + soff[i], slen[i]);
 		at += slen[i];
-		rs[i] = sg(dst[i].p + roff[i], (uint32_t)rlen[i], dst[i].mr->lkey);
+		rs[i] = e2e_sg(dst[i].p + roff[i], (uint32_t)rlen[i], dst[i].mr->lkey);
 	}
-	if (post_recv1(rqp, 0x5ca7, rs, 4) ||
-	    post_send1(sqp, 0x5ca8, RNIC_WR_SEND, ss, 4, RNIC_SEND_SIGNALED, 0, 0))
+	if (e2e_post_recv1(rqp, 0x5ca7, rs, 4) ||
+	    e2e_post_send1(sqp, 0x5ca8, RNIC_WR_SEND, ss, 4, RNIC_SEND_SIGNALED, 0, 0))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
 	if (ok) {
 		w = want_send(0x5ca8, RNIC_WC_SEND, sqp);
-		ok &= wc_check("send completion", &ws, &w);
+		ok &= e2e_wc_check("send completion", &ws, &w);
 		w = want_recv(0x5ca7, RNIC_WC_RECV, total, rqp, sqp, 0);
-		ok &= wc_check("receive completion", &wr, &w);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
 	}
 	at = 0;
 	for (int i = 0; i < 4; i++) {
 		size_t n = rlen[i] < total - at ? rlen[i] : total - at;
 
-		if (memcmp(dst[i].p + roff[i], msg + at, n) || !only_written(&dst[i], roff[i], n)) {
+		if (memcmp(dst[i].p + roff[i], msg + at, n) || !e2e_only_written(&dst[i], roff[i], n)) {
 			printf("  receive SGE %d (%zu B at +%zu): wrong data or bytes around it changed\n", i,
 			       rlen[i], roff[i]);
 			ok = 0;
@@ -508,76 +154,76 @@ static void scatter_case(struct wctx *x, uint32_t mtu)
 	}
 report:
 	e2e_result(ok, "mtu%u scatter: %zu B from 4 SGEs at odd offsets into 4 receive SGEs (13, 0, 2047, %zu B): send %s, receive %s",
-	           mtu, total, rlen[3], wcs(g0, &ws), wcs(g1, &wr));
+	           mtu, total, rlen[3], e2e_wcs(g0, &ws), e2e_wcs(g1, &wr));
 out:
 	free(msg);
-	gbuf_free(&src);
+	e2e_buf_free(&src);
 	for (int i = 0; i < 4; i++)
-		gbuf_free(&dst[i]);
-	case_done(x, ok);
+		e2e_buf_free(&dst[i]);
+	e2e_case_done(x, ok);
 }
 
 /* RDMA WRITE with immediate: the data go to the remote address, a receive
  * WQE is consumed (its buffer untouched), the receive CQE carries the
  * immediate and the WRITE's length. */
-static void write_imm_case(struct wctx *x, size_t len, uint32_t mtu)
+static void write_imm_case(struct e2e_world *x, size_t len, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[1], *rqp = x->p.side[1].qp[1];
-	struct gbuf src, dst, rbuf;
+	struct e2e_buf src, dst, rbuf;
 	struct rnic_sg_entry ss, rs;
 	struct rnic_wc ws, wr;
-	struct want w;
+	struct e2e_want w;
 	int ok = 0, g0 = 0, g1 = 0;
 
 	if (!x->up)
 		return;
-	if (gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
-	    gbuf_init(&dst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0) |
-	    gbuf_init(&rbuf, x->p.side[1].pd, 256, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+	if (e2e_buf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) |
+	    e2e_buf_init(&dst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0) |
+	    e2e_buf_init(&rbuf, x->p.side[1].pd, 256, RNIC_ACCESS_LOCAL_WRITE, 0)) {
 		e2e_result(0, "mtu%u WRITE_WITH_IMM %zu B: buffer setup", mtu, len);
 		goto out;
 	}
-	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
-	rs = sg(rbuf.p, 256, rbuf.mr->lkey);
-	if (post_recv1(rqp, 0x3171, &rs, 1) ||
-	    post_send1(sqp, 0x3172, RNIC_WR_RDMA_WRITE_WITH_IMM, &ss, 1, RNIC_SEND_SIGNALED,
+	ss = e2e_sg(src.p, (uint32_t)len, src.mr->lkey);
+	rs = e2e_sg(rbuf.p, 256, rbuf.mr->lkey);
+	if (e2e_post_recv1(rqp, 0x3171, &rs, 1) ||
+	    e2e_post_send1(sqp, 0x3172, RNIC_WR_RDMA_WRITE_WITH_IMM, &ss, 1, RNIC_SEND_SIGNALED,
 		       (uint64_t)(uintptr_t)dst.p, dst.mr->rkey))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
 	if (ok) {
 		w = want_send(0x3172, RNIC_WC_RDMA_WRITE, sqp);
-		ok &= wc_check("send completion", &ws, &w);
+		ok &= e2e_wc_check("send completion", &ws, &w);
 		w = want_recv(0x3171, RNIC_WC_RECV_RDMA_WITH_IMM, len, rqp, sqp, 1);
-		ok &= wc_check("receive completion", &wr, &w);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
 	}
-	if (memcmp(src.p, dst.p, len) || !only_written(&dst, 0, len)) {
+	if (memcmp(src.p, dst.p, len) || !e2e_only_written(&dst, 0, len)) {
 		printf("  WRITE data wrong or bytes around them changed\n");
 		ok = 0;
 	}
-	if (!only_written(&rbuf, 0, 0)) {
+	if (!e2e_only_written(&rbuf, 0, 0)) {
 		printf("  the receive buffer was written\n");
 		ok = 0;
 	}
 report:
 	e2e_result(ok, "mtu%u RDMA_WRITE_WITH_IMM %zu B: data at the remote address, receive buffer untouched, send %s, receive %s",
-	           mtu, len, wcs(g0, &ws), wcs(g1, &wr));
+	           mtu, len, e2e_wcs(g0, &ws), e2e_wcs(g1, &wr));
 out:
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	gbuf_free(&rbuf);
-	case_done(x, ok);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_buf_free(&rbuf);
+	e2e_case_done(x, ok);
 }
 
 /* Inline SENDs: the payload is copied into the WQE, the source (no MR at
  * all) is overwritten right after post_send returns. */
-static void inline_case(struct wctx *x, size_t len, uint32_t opcode, uint32_t mtu)
+static void inline_case(struct e2e_world *x, size_t len, uint32_t opcode, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[0], *rqp = x->p.side[1].qp[0];
 	uint8_t data[RNIC_MAX_INLINE_BYTES], want_data[RNIC_MAX_INLINE_BYTES];
-	struct gbuf dst;
+	struct e2e_buf dst;
 	struct rnic_sg_entry ss[2], rs;
 	struct rnic_wc ws, wr;
-	struct want w;
+	struct e2e_want w;
 	int imm = opcode == RNIC_WR_SEND_WITH_IMM, ok = 0, g0 = 0, g1 = 0;
 	size_t half = len / 2;
 
@@ -585,74 +231,74 @@ static void inline_case(struct wctx *x, size_t len, uint32_t opcode, uint32_t mt
 		return;
 	for (size_t i = 0; i < len; i++)
 		want_data[i] = data[i] = (uint8_t)e2e_rng();
-	if (gbuf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+	if (e2e_buf_init(&dst, x->p.side[1].pd, len + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
 		e2e_result(0, "mtu%u inline %zu B: buffer setup", mtu, len);
 		goto out;
 	}
 	/* two SGEs without a key: inline data need no MR */
-	ss[0] = sg(data, (uint32_t)half, 0);
-	ss[1] = sg(data + half, (uint32_t)(len - half), 0);
-	rs = sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
-	if (post_recv1(rqp, 0x1a1, &rs, 1) ||
-	    post_send1(sqp, 0x1a2, opcode, ss, 2, RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
+	ss[0] = e2e_sg(data, (uint32_t)half, 0);
+	ss[1] = e2e_sg(data + half, (uint32_t)(len - half), 0);
+	rs = e2e_sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
+	if (e2e_post_recv1(rqp, 0x1a1, &rs, 1) ||
+	    e2e_post_send1(sqp, 0x1a2, opcode, ss, 2, RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
 		goto report;
 	memset(data, 0, sizeof(data));
-	ok = wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
 	if (ok) {
 		w = want_send(0x1a2, RNIC_WC_SEND, sqp);
-		ok &= wc_check("send completion", &ws, &w);
+		ok &= e2e_wc_check("send completion", &ws, &w);
 		w = want_recv(0x1a1, RNIC_WC_RECV, len, rqp, sqp, imm);
-		ok &= wc_check("receive completion", &wr, &w);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
 	}
-	if (memcmp(dst.p, want_data, len) || !only_written(&dst, 0, len)) {
+	if (memcmp(dst.p, want_data, len) || !e2e_only_written(&dst, 0, len)) {
 		printf("  inline data wrong or bytes around them changed\n");
 		ok = 0;
 	}
 report:
 	e2e_result(ok, "mtu%u inline %s %zu B (source overwritten after posting): send %s, receive %s", mtu,
-	           imm ? "SEND_WITH_IMM" : "SEND", len, wcs(g0, &ws), wcs(g1, &wr));
+	           imm ? "SEND_WITH_IMM" : "SEND", len, e2e_wcs(g0, &ws), e2e_wcs(g1, &wr));
 out:
-	gbuf_free(&dst);
-	case_done(x, ok);
+	e2e_buf_free(&dst);
+	e2e_case_done(x, ok);
 }
 
 /* A zero-length SEND into a receive WQE without any SGE. */
-static void empty_recv_case(struct wctx *x, uint32_t mtu)
+static void empty_recv_case(struct e2e_world *x, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[1], *rqp = x->p.side[1].qp[1];
 	struct rnic_wc ws, wr;
-	struct want w;
+	struct e2e_want w;
 	int ok = 0, g0 = 0, g1 = 0;
 
 	if (!x->up)
 		return;
-	if (post_recv1(rqp, 0xe0, NULL, 0) || post_send1(sqp, 0xe1, RNIC_WR_SEND, NULL, 0, RNIC_SEND_SIGNALED, 0, 0))
+	if (e2e_post_recv1(rqp, 0xe0, NULL, 0) || e2e_post_send1(sqp, 0xe1, RNIC_WR_SEND, NULL, 0, RNIC_SEND_SIGNALED, 0, 0))
 		goto report;
-	ok = wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
 	if (ok) {
 		w = want_send(0xe1, RNIC_WC_SEND, sqp);
-		ok &= wc_check("send completion", &ws, &w);
+		ok &= e2e_wc_check("send completion", &ws, &w);
 		w = want_recv(0xe0, RNIC_WC_RECV, 0, rqp, sqp, 0);
-		ok &= wc_check("receive completion", &wr, &w);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
 	}
 report:
 	e2e_result(ok, "mtu%u zero-length SEND into a receive WQE without SGEs: send %s, receive %s", mtu,
-	           wcs(g0, &ws), wcs(g1, &wr));
-	case_done(x, ok);
+	           e2e_wcs(g0, &ws), e2e_wcs(g1, &wr));
+	e2e_case_done(x, ok);
 }
 
 /* Four unsignaled SENDs and a signaled one in one post_send: one send
  * completion; the receiver gets all five, in order. */
-static void unsignaled_case(struct wctx *x, uint32_t mtu)
+static void unsignaled_case(struct e2e_world *x, uint32_t mtu)
 {
 	enum { N = 5 };
 	const size_t len[N] = {17, mtu + 3, 0, 2 * mtu, 333};
 	struct rnic_qp *sqp = x->p.side[0].qp[0], *rqp = x->p.side[1].qp[0];
-	struct gbuf src[N], dst[N];
+	struct e2e_buf src[N], dst[N];
 	struct rnic_sg_entry ss[N], rs[N];
 	struct rnic_send_wr swr[N], *sbad = NULL;
 	struct rnic_wc ws[2], wr[N];
-	struct want w;
+	struct e2e_want w;
 	int ok = 0, g0 = 0, g1 = 0, setup = 0, extra;
 
 	if (!x->up)
@@ -661,17 +307,17 @@ static void unsignaled_case(struct wctx *x, uint32_t mtu)
 	memset(dst, 0, sizeof(dst));
 	memset(swr, 0, sizeof(swr));
 	for (int i = 0; i < N; i++) {
-		setup |= gbuf_init(&src[i], x->p.side[0].pd, len[i], RNIC_ACCESS_LOCAL_WRITE, 1);
-		setup |= gbuf_init(&dst[i], x->p.side[1].pd, len[i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
+		setup |= e2e_buf_init(&src[i], x->p.side[0].pd, len[i], RNIC_ACCESS_LOCAL_WRITE, 1);
+		setup |= e2e_buf_init(&dst[i], x->p.side[1].pd, len[i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
 	}
 	if (setup) {
 		e2e_result(0, "mtu%u unsignaled: buffer setup", mtu);
 		goto out;
 	}
 	for (int i = 0; i < N; i++) {
-		ss[i] = sg(src[i].p, (uint32_t)len[i], src[i].mr->lkey);
-		rs[i] = sg(dst[i].p, (uint32_t)(len[i] + SLACK), dst[i].mr->lkey);
-		if (post_recv1(rqp, 0x700 + (uint64_t)i, &rs[i], 1))
+		ss[i] = e2e_sg(src[i].p, (uint32_t)len[i], src[i].mr->lkey);
+		rs[i] = e2e_sg(dst[i].p, (uint32_t)(len[i] + SLACK), dst[i].mr->lkey);
+		if (e2e_post_recv1(rqp, 0x700 + (uint64_t)i, &rs[i], 1))
 			goto report;
 		swr[i].wr_id = 0x800 + (uint64_t)i;
 		swr[i].next = i + 1 < N ? &swr[i + 1] : NULL;
@@ -682,39 +328,39 @@ static void unsignaled_case(struct wctx *x, uint32_t mtu)
 	}
 	if (rnic_post_send(sqp, swr, &sbad))
 		goto report;
-	ok = wait_cqs(x, ws, 1, wr, N, &g0, &g1);
+	ok = e2e_wait_cqs(x, ws, 1, wr, N, &g0, &g1);
 	if (ok) {
 		w = want_send(0x800 + N - 1, RNIC_WC_SEND, sqp);
-		ok &= wc_check("send completion", &ws[0], &w);
+		ok &= e2e_wc_check("send completion", &ws[0], &w);
 		for (int i = 0; i < N; i++) {
 			w = want_recv(0x700 + (uint64_t)i, RNIC_WC_RECV, len[i], rqp, sqp, 0);
-			ok &= wc_check("receive completion", &wr[i], &w);
+			ok &= e2e_wc_check("receive completion", &wr[i], &w);
 		}
 	}
 	for (int i = 0; i < N; i++)
-		if (memcmp(src[i].p, dst[i].p, len[i]) || !only_written(&dst[i], 0, len[i])) {
+		if (memcmp(src[i].p, dst[i].p, len[i]) || !e2e_only_written(&dst[i], 0, len[i])) {
 			printf("  message %d: wrong data or bytes around it changed\n", i);
 			ok = 0;
 		}
-	extra = drain_quiet(x, 3000);
+	extra = e2e_drain_quiet(x, 3000);
 	ok &= extra == 0;
 report:
 	e2e_result(ok, "mtu%u 4 unsignaled SENDs + 1 signaled: %d send completion(s), %d receive completions in order",
 	           mtu, g0, g1);
 out:
 	for (int i = 0; i < N; i++) {
-		gbuf_free(&src[i]);
-		gbuf_free(&dst[i]);
+		e2e_buf_free(&src[i]);
+		e2e_buf_free(&dst[i]);
 	}
-	case_done(x, ok);
+	e2e_case_done(x, ok);
 }
 
 /* Two QP pairs at once, SENDs posted alternately: each receiver QP gets its
  * own messages, in its own order. */
-static void two_qp_case(struct wctx *x, uint32_t mtu)
+static void two_qp_case(struct e2e_world *x, uint32_t mtu)
 {
 	enum { PER = 3 };
-	struct gbuf src[2][PER], dst[2][PER];
+	struct e2e_buf src[2][PER], dst[2][PER];
 	struct rnic_sg_entry ss[2][PER], rs[2][PER];
 	struct rnic_wc ws[2 * PER], wr[2 * PER];
 	int seen[2] = {0, 0}, ok = 0, g0 = 0, g1 = 0, setup = 0;
@@ -727,8 +373,8 @@ static void two_qp_case(struct wctx *x, uint32_t mtu)
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++) {
 			len[q][i] = 2 * mtu + 1 + (size_t)(e2e_rng() % (2 * mtu));
-			setup |= gbuf_init(&src[q][i], x->p.side[0].pd, len[q][i], RNIC_ACCESS_LOCAL_WRITE, 1);
-			setup |= gbuf_init(&dst[q][i], x->p.side[1].pd, len[q][i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
+			setup |= e2e_buf_init(&src[q][i], x->p.side[0].pd, len[q][i], RNIC_ACCESS_LOCAL_WRITE, 1);
+			setup |= e2e_buf_init(&dst[q][i], x->p.side[1].pd, len[q][i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
 		}
 	if (setup) {
 		e2e_result(0, "mtu%u two QPs: buffer setup", mtu);
@@ -736,20 +382,20 @@ static void two_qp_case(struct wctx *x, uint32_t mtu)
 	}
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++) {
-			rs[q][i] = sg(dst[q][i].p, (uint32_t)(len[q][i] + SLACK), dst[q][i].mr->lkey);
-			ss[q][i] = sg(src[q][i].p, (uint32_t)len[q][i], src[q][i].mr->lkey);
-			if (post_recv1(x->p.side[1].qp[q], 0x900 + (uint64_t)(q * 16 + i), &rs[q][i], 1))
+			rs[q][i] = e2e_sg(dst[q][i].p, (uint32_t)(len[q][i] + SLACK), dst[q][i].mr->lkey);
+			ss[q][i] = e2e_sg(src[q][i].p, (uint32_t)len[q][i], src[q][i].mr->lkey);
+			if (e2e_post_recv1(x->p.side[1].qp[q], 0x900 + (uint64_t)(q * 16 + i), &rs[q][i], 1))
 				goto report;
 		}
 	for (int i = 0; i < PER; i++)
 		for (int q = 0; q < 2; q++)
-			if (post_send1(x->p.side[0].qp[q], 0xa00 + (uint64_t)(q * 16 + i), RNIC_WR_SEND, &ss[q][i], 1,
+			if (e2e_post_send1(x->p.side[0].qp[q], 0xa00 + (uint64_t)(q * 16 + i), RNIC_WR_SEND, &ss[q][i], 1,
 				       RNIC_SEND_SIGNALED, 0, 0))
 				goto report;
-	ok = wait_cqs(x, ws, 2 * PER, wr, 2 * PER, &g0, &g1);
+	ok = e2e_wait_cqs(x, ws, 2 * PER, wr, 2 * PER, &g0, &g1);
 	for (int k = 0; ok && k < 2 * PER; k++) {
 		int q = wr[k].qp_num == x->p.side[1].qp[1]->qp_num;
-		struct want w;
+		struct e2e_want w;
 
 		if (seen[q] >= PER) {
 			printf("  too many receive completions on QP %u\n", wr[k].qp_num);
@@ -758,14 +404,14 @@ static void two_qp_case(struct wctx *x, uint32_t mtu)
 		}
 		w = want_recv(0x900 + (uint64_t)(q * 16 + seen[q]), RNIC_WC_RECV, len[q][seen[q]],
 			      x->p.side[1].qp[q], x->p.side[0].qp[q], 0);
-		ok &= wc_check("receive completion", &wr[k], &w);
+		ok &= e2e_wc_check("receive completion", &wr[k], &w);
 		seen[q]++;
 	}
 	for (int k = 0; ok && k < 2 * PER; k++)
 		ok &= ws[k].status == RNIC_WC_SUCCESS;
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++)
-			if (memcmp(src[q][i].p, dst[q][i].p, len[q][i]) || !only_written(&dst[q][i], 0, len[q][i])) {
+			if (memcmp(src[q][i].p, dst[q][i].p, len[q][i]) || !e2e_only_written(&dst[q][i], 0, len[q][i])) {
 				printf("  QP pair %d message %d: wrong data or bytes around it changed\n", q, i);
 				ok = 0;
 			}
@@ -775,40 +421,40 @@ report:
 out:
 	for (int q = 0; q < 2; q++)
 		for (int i = 0; i < PER; i++) {
-			gbuf_free(&src[q][i]);
-			gbuf_free(&dst[q][i]);
+			e2e_buf_free(&src[q][i]);
+			e2e_buf_free(&dst[q][i]);
 		}
-	case_done(x, ok);
+	e2e_case_done(x, ok);
 }
 
 /* Rounds of RQ_SIZE receives (the RQ full: one more is refused with
  * ENOMEM) and as many SENDs of random sizes: receive completions in posting
  * order with the right wr_id and length; over the rounds the RQ wraps. */
-static void many_case(struct wctx *x, int rounds, uint32_t mtu)
+static void many_case(struct e2e_world *x, int rounds, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[1], *rqp = x->p.side[1].qp[1];
-	struct gbuf src, dst;
+	struct e2e_buf src, dst;
 	struct rnic_wc ws[RQ_SIZE], wr[RQ_SIZE];
 	size_t stride = 2 * mtu + SLACK, len[RQ_SIZE], off[RQ_SIZE];
 	int ok = 1, g0 = 0, g1 = 0, total = 0;
 
 	if (!x->up)
 		return;
-	if (gbuf_init(&src, x->p.side[0].pd, 2 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1) |
-	    gbuf_init(&dst, x->p.side[1].pd, RQ_SIZE * stride, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+	if (e2e_buf_init(&src, x->p.side[0].pd, 2 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1) |
+	    e2e_buf_init(&dst, x->p.side[1].pd, RQ_SIZE * stride, RNIC_ACCESS_LOCAL_WRITE, 0)) {
 		e2e_result(0, "mtu%u many receives: buffer setup", mtu);
 		ok = 0;
 		goto out;
 	}
 	for (int r = 0; ok && r < rounds; r++) {
 		struct rnic_recv_wr extra = {0}, *bad = NULL;
-		struct rnic_sg_entry es = sg(dst.p, 1, dst.mr->lkey);
+		struct rnic_sg_entry es = e2e_sg(dst.p, 1, dst.mr->lkey);
 
-		memset(dst.p, GUARD_BYTE, RQ_SIZE * stride);
+		memset(dst.p, E2E_GUARD_BYTE, RQ_SIZE * stride);
 		for (int i = 0; ok && i < RQ_SIZE; i++) {
-			struct rnic_sg_entry rs = sg(dst.p + (size_t)i * stride, (uint32_t)stride, dst.mr->lkey);
+			struct rnic_sg_entry rs = e2e_sg(dst.p + (size_t)i * stride, (uint32_t)stride, dst.mr->lkey);
 
-			ok &= !post_recv1(rqp, 0x10000 + (uint64_t)(r * RQ_SIZE + i), &rs, 1);
+			ok &= !e2e_post_recv1(rqp, 0x10000 + (uint64_t)(r * RQ_SIZE + i), &rs, 1);
 		}
 		extra.sg_list = &es;
 		extra.num_sge = 1;
@@ -821,22 +467,22 @@ static void many_case(struct wctx *x, int rounds, uint32_t mtu)
 
 			off[i] = (size_t)(e2e_rng() % mtu);
 			len[i] = (size_t)(e2e_rng() % (2 * mtu - off[i] + 1));
-			ss = sg(src.p + off[i], (uint32_t)len[i], src.mr->lkey);
-			ok &= !post_send1(sqp, 0x20000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WR_SEND, &ss, 1,
+			ss = e2e_sg(src.p + off[i], (uint32_t)len[i], src.mr->lkey);
+			ok &= !e2e_post_send1(sqp, 0x20000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WR_SEND, &ss, 1,
 					  RNIC_SEND_SIGNALED, 0, 0);
 		}
 		if (!ok)
 			break;
-		ok = wait_cqs(x, ws, RQ_SIZE, wr, RQ_SIZE, &g0, &g1);
+		ok = e2e_wait_cqs(x, ws, RQ_SIZE, wr, RQ_SIZE, &g0, &g1);
 		for (int i = 0; ok && i < RQ_SIZE; i++) {
 			size_t n = len[i];
-			struct want w = want_recv(0x10000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WC_RECV, n, rqp, sqp, 0);
-			struct want v = want_send(0x20000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WC_SEND, sqp);
+			struct e2e_want w = want_recv(0x10000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WC_RECV, n, rqp, sqp, 0);
+			struct e2e_want v = want_send(0x20000 + (uint64_t)(r * RQ_SIZE + i), RNIC_WC_SEND, sqp);
 			uint8_t *d = dst.p + (size_t)i * stride;
 
-			ok &= wc_check("receive completion", &wr[i], &w);
-			ok &= wc_check("send completion", &ws[i], &v);
-			if (memcmp(d, src.p + off[i], n) || !untouched(&dst, (long)(d - dst.p + n), (long)(d - dst.p + stride))) {
+			ok &= e2e_wc_check("receive completion", &wr[i], &w);
+			ok &= e2e_wc_check("send completion", &ws[i], &v);
+			if (memcmp(d, src.p + off[i], n) || !e2e_untouched(&dst, (long)(d - dst.p + n), (long)(d - dst.p + stride))) {
 				printf("  round %d message %d: wrong data or bytes after it changed\n", r, i);
 				ok = 0;
 			}
@@ -846,14 +492,14 @@ static void many_case(struct wctx *x, int rounds, uint32_t mtu)
 out:
 	e2e_result(ok, "mtu%u %d rounds of %d receives and SENDs (RQ of %d wraps): %d receive completions in posting order",
 	           mtu, rounds, RQ_SIZE, RQ_SIZE, total);
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	case_done(x, ok);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_case_done(x, ok);
 }
 
 #define RUN(call)                          \
 	do {                               \
-		if (world_ready(&x))       \
+		if (e2e_world_ready(&x))   \
 			call;              \
 	} while (0)
 
@@ -861,7 +507,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 {
 	uint32_t mtu = 128u << mtu_code;
 	struct sim_pair_opts o;
-	struct wctx x;
+	struct e2e_world x;
 	char tag[32];
 	size_t sizes[] = {0, 1, mtu - 1, mtu, mtu + 1, 1u << 20};
 	int nsizes = (quick && mtu_code != RNIC_IB_MTU_4096) ? 5 : 6;
@@ -873,7 +519,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	o.max_recv_sge = RNIC_MAX_RECV_SGE;
 	o.min_rnr_timer = MIN_RNR_TIMER;
 	snprintf(tag, sizeof(tag), "send_mtu%u", mtu);
-	if (!world_open(&x, tag, &o))
+	if (!e2e_world_open(&x, tag, &o))
 		return;
 	for (int i = 0; i < nsizes; i++)
 		RUN(send_case(&x, i % 2, sizes[i], RNIC_WR_SEND, mtu));
@@ -889,7 +535,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	RUN(unsignaled_case(&x, mtu));
 	RUN(two_qp_case(&x, mtu));
 	RUN(many_case(&x, mtu_code == RNIC_IB_MTU_1024 ? 5 : 3, mtu));
-	world_down(&x);
+	e2e_world_down(&x);
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -923,15 +569,15 @@ static const char *const err_name[E_COUNT] = {
  * that met the error completes with its local error and the ones behind it
  * flush; a receive posted after that flushes too; the receive buffers never
  * see a byte outside the message's place. */
-static void error_case(struct wctx *x, int k, enum err_kind kind)
+static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[k], *rqp = x->p.side[1].qp[k];
 	struct rnic_pd *pd2 = NULL;
-	struct gbuf src, bad, good[2], wdst, late;
+	struct e2e_buf src, bad, good[2], wdst, late;
 	struct rnic_sg_entry ss, bs, gs[2], ls;
 	struct rnic_send_wr swr[2], *sbad = NULL;
 	struct rnic_wc ws[2], wr[4];
-	struct want w;
+	struct e2e_want w;
 	size_t len = 1500, blen = 4000;
 	int ok = 0, g0 = 0, g1 = 0, nrecv = 0, setup = 0;
 	int rnr = kind == E_RNR_SEND || kind == E_RNR_WRITE_IMM;
@@ -950,35 +596,35 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 	case E_LKEY_BOUNDS: len = blen; break;             /* fills the SGE, which overhangs its MR */
 	default: break;
 	}
-	setup |= gbuf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
+	setup |= e2e_buf_init(&src, x->p.side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
 	if (kind == E_LKEY_PD) {
 		pd2 = rnic_alloc_pd(x->p.side[1].ctx);
-		setup |= !pd2 || gbuf_init(&bad, pd2, blen, RNIC_ACCESS_LOCAL_WRITE, 0);
+		setup |= !pd2 || e2e_buf_init(&bad, pd2, blen, RNIC_ACCESS_LOCAL_WRITE, 0);
 	} else {
-		setup |= gbuf_init(&bad, x->p.side[1].pd, blen,
+		setup |= e2e_buf_init(&bad, x->p.side[1].pd, blen,
 				   kind == E_LKEY_NO_LWRITE ? RNIC_ACCESS_REMOTE_READ : RNIC_ACCESS_LOCAL_WRITE, 0);
 	}
 	for (int i = 0; i < 2; i++)
-		setup |= gbuf_init(&good[i], x->p.side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
-	setup |= gbuf_init(&late, x->p.side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
-	setup |= gbuf_init(&wdst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		setup |= e2e_buf_init(&good[i], x->p.side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
+	setup |= e2e_buf_init(&late, x->p.side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
+	setup |= e2e_buf_init(&wdst, x->p.side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (setup) {
 		e2e_result(0, "error %s: setup", err_name[kind]);
 		goto out;
 	}
-	ss = sg(src.p, (uint32_t)len, src.mr->lkey);
-	bs = sg(bad.p, (uint32_t)blen, bad.mr->lkey);
+	ss = e2e_sg(src.p, (uint32_t)len, src.mr->lkey);
+	bs = e2e_sg(bad.p, (uint32_t)blen, bad.mr->lkey);
 	if (kind == E_LKEY_TAG)
 		bs.lkey ^= 0x80; /* same MPT entry, other tag */
 	if (kind == E_LKEY_BOUNDS)
 		bs.addr += 8; /* the last 8 bytes of the SGE lie past the MR */
 	for (int i = 0; i < 2; i++)
-		gs[i] = sg(good[i].p, 2048, good[i].mr->lkey);
+		gs[i] = e2e_sg(good[i].p, 2048, good[i].mr->lkey);
 	if (!rnr) {
 		/* the bad receive first, two good ones behind it */
 		nrecv = 3;
-		if (post_recv1(rqp, 0xe00, &bs, 1) || post_recv1(rqp, 0xe01, &gs[0], 1) ||
-		    post_recv1(rqp, 0xe02, &gs[1], 1))
+		if (e2e_post_recv1(rqp, 0xe00, &bs, 1) || e2e_post_recv1(rqp, 0xe01, &gs[0], 1) ||
+		    e2e_post_recv1(rqp, 0xe02, &gs[1], 1))
 			goto report;
 	}
 	memset(swr, 0, sizeof(swr));
@@ -1001,7 +647,7 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		printf("  post_send failed\n");
 		goto report;
 	}
-	ok = wait_cqs(x, ws, 2, wr, nrecv, &g0, &g1);
+	ok = e2e_wait_cqs(x, ws, 2, wr, nrecv, &g0, &g1);
 	switch (kind) {
 	case E_RNR_SEND:
 	case E_RNR_WRITE_IMM:
@@ -1021,19 +667,19 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		break;
 	}
 	if (ok) {
-		w = want_status(0xf00, want_send_st, sqp);
+		w = e2e_want_status(0xf00, want_send_st, sqp);
 		w.vendor_err = syndrome;
-		ok &= wc_check("sender's first completion", &ws[0], &w);
-		w = want_status(0xf01, RNIC_WC_WR_FLUSH_ERR, sqp);
-		ok &= wc_check("sender's second completion", &ws[1], &w);
+		ok &= e2e_wc_check("sender's first completion", &ws[0], &w);
+		w = e2e_want_status(0xf01, RNIC_WC_WR_FLUSH_ERR, sqp);
+		ok &= e2e_wc_check("sender's second completion", &ws[1], &w);
 		if (!rnr) {
-			w = want_status(0xe00, want_recv_st, rqp);
+			w = e2e_want_status(0xe00, want_recv_st, rqp);
 			w.opcode = RNIC_WC_RECV;
-			ok &= wc_check("responder's failed receive", &wr[0], &w);
+			ok &= e2e_wc_check("responder's failed receive", &wr[0], &w);
 			for (int i = 1; i < 3; i++) {
-				w = want_status(0xe00 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, rqp);
+				w = e2e_want_status(0xe00 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, rqp);
 				w.opcode = RNIC_WC_RECV;
-				ok &= wc_check("responder's flushed receive", &wr[i], &w);
+				ok &= e2e_wc_check("responder's flushed receive", &wr[i], &w);
 			}
 		}
 	}
@@ -1042,22 +688,22 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 	 * buffer whose key or rights fail is never written; the good buffers
 	 * and, for an RNR-refused WRITE with immediate, the target stay
 	 * untouched */
-	if (!untouched(&bad, -GUARD, 0) || !untouched(&bad, (long)blen, (long)blen + GUARD)) {
+	if (!e2e_untouched(&bad, -E2E_GUARD, 0) || !e2e_untouched(&bad, (long)blen, (long)blen + E2E_GUARD)) {
 		printf("  bytes around the failing receive buffer's MR changed\n");
 		ok = 0;
 	}
 	if (kind == E_RNR_SEND || kind == E_LKEY_TAG || kind == E_LKEY_PD || kind == E_LKEY_NO_LWRITE) {
-		if (!untouched(&bad, -GUARD, (long)blen + GUARD)) {
+		if (!e2e_untouched(&bad, -E2E_GUARD, (long)blen + E2E_GUARD)) {
 			printf("  the refused receive buffer was written\n");
 			ok = 0;
 		}
 	}
 	for (int i = 0; i < 2; i++)
-		if (!only_written(&good[i], 0, 0)) {
+		if (!e2e_only_written(&good[i], 0, 0)) {
 			printf("  receive buffer %d behind the failing one was written\n", i);
 			ok = 0;
 		}
-	if (!only_written(&wdst, 0, 0)) {
+	if (!e2e_only_written(&wdst, 0, 0)) {
 		printf("  the WRITE target was written\n");
 		ok = 0;
 	}
@@ -1072,74 +718,74 @@ static void error_case(struct wctx *x, int k, enum err_kind kind)
 		struct rnic_wc lw;
 		int gl = 0;
 
-		ls = sg(late.p, 2048, late.mr->lkey);
+		ls = e2e_sg(late.p, 2048, late.mr->lkey);
 		if (rqp->state != RNIC_QPS_ERR) {
 			printf("  library: responder QP state %u after its error completion\n", rqp->state);
 			ok = 0;
 		}
-		if (post_recv1(rqp, 0xe10, &ls, 1)) {
+		if (e2e_post_recv1(rqp, 0xe10, &ls, 1)) {
 			ok = 0;
 		} else {
-			ok &= wait_cqs(x, NULL, 0, &lw, 1, NULL, &gl);
+			ok &= e2e_wait_cqs(x, NULL, 0, &lw, 1, NULL, &gl);
 			if (gl) {
-				w = want_status(0xe10, RNIC_WC_WR_FLUSH_ERR, rqp);
+				w = e2e_want_status(0xe10, RNIC_WC_WR_FLUSH_ERR, rqp);
 				w.opcode = RNIC_WC_RECV;
-				ok &= wc_check("receive posted after the error", &lw, &w);
+				ok &= e2e_wc_check("receive posted after the error", &lw, &w);
 			} else {
 				printf("  a receive posted in the error state did not complete\n");
 			}
 		}
-		ok &= only_written(&late, 0, 0);
+		ok &= e2e_only_written(&late, 0, 0);
 	}
 report:
-	e2e_result(ok, "error %s: sender %s, then %s; responder %s%s", err_name[kind], wcs(g0, &ws[0]),
+	e2e_result(ok, "error %s: sender %s, then %s; responder %s%s", err_name[kind], e2e_wcs(g0, &ws[0]),
 	           g0 > 1 ? rnic_wc_status_str(ws[1].status) : "no completion",
-	           rnr ? "sent an RNR NAK" : wcs(g1, &wr[0]),
+	           rnr ? "sent an RNR NAK" : e2e_wcs(g1, &wr[0]),
 	           rnr ? "" : g1 == 3 ? ", then 2 flushed" : ", flushes missing");
 out:
-	gbuf_free(&src);
-	gbuf_free(&bad);
-	gbuf_free(&good[0]);
-	gbuf_free(&good[1]);
-	gbuf_free(&wdst);
-	gbuf_free(&late);
+	e2e_buf_free(&src);
+	e2e_buf_free(&bad);
+	e2e_buf_free(&good[0]);
+	e2e_buf_free(&good[1]);
+	e2e_buf_free(&wdst);
+	e2e_buf_free(&late);
 	if (pd2)
 		rnic_dealloc_pd(pd2);
-	case_done(x, ok);
+	e2e_case_done(x, ok);
 }
 
 /* modify_qp(ERR) on healthy QPs: the peer first (its posted receives
  * flush), then side 0's QP with three receives and three SENDs outstanding
  * (the peer in error drops them, nothing acknowledges them): every one of
  * them completes with WR_FLUSH_ERR, in order. */
-static void modify_err_case(struct wctx *x, int k)
+static void modify_err_case(struct e2e_world *x, int k)
 {
 	struct rnic_qp *q0 = x->p.side[0].qp[k], *q1 = x->p.side[1].qp[k];
-	struct gbuf src, buf[2][3];
+	struct e2e_buf src, buf[2][3];
 	struct rnic_sg_entry ss, rs[2][3];
 	struct rnic_qp_attr a;
 	struct rnic_wc w0[6], w1[3], sq[3], rq[3];
-	struct want w;
+	struct e2e_want w;
 	int ok = 0, g0 = 0, g1 = 0, setup = 0, ns = 0, nr = 0, early0 = 0, early1 = 0;
 
 	if (!x->up)
 		return;
 	memset(buf, 0, sizeof(buf));
-	setup |= gbuf_init(&src, x->p.side[0].pd, 2000, RNIC_ACCESS_LOCAL_WRITE, 1);
+	setup |= e2e_buf_init(&src, x->p.side[0].pd, 2000, RNIC_ACCESS_LOCAL_WRITE, 1);
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 3; i++)
-			setup |= gbuf_init(&buf[s][i], x->p.side[s].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
+			setup |= e2e_buf_init(&buf[s][i], x->p.side[s].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
 	if (setup) {
 		e2e_result(0, "modify_qp(ERR): setup");
 		goto out;
 	}
-	ss = sg(src.p, 2000, src.mr->lkey);
+	ss = e2e_sg(src.p, 2000, src.mr->lkey);
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 3; i++)
-			rs[s][i] = sg(buf[s][i].p, 2048, buf[s][i].mr->lkey);
+			rs[s][i] = e2e_sg(buf[s][i].p, 2048, buf[s][i].mr->lkey);
 	/* the peer: three receives, then ERR */
 	for (int i = 0; i < 3; i++)
-		if (post_recv1(q1, 0xc10 + (uint64_t)i, &rs[1][i], 1))
+		if (e2e_post_recv1(q1, 0xc10 + (uint64_t)i, &rs[1][i], 1))
 			goto report;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_ERR;
@@ -1147,19 +793,19 @@ static void modify_err_case(struct wctx *x, int k)
 		printf("  modify_qp(ERR) of the peer failed\n");
 		goto report;
 	}
-	ok = wait_cqs(x, NULL, 0, w1, 3, NULL, &g1);
+	ok = e2e_wait_cqs(x, NULL, 0, w1, 3, NULL, &g1);
 	for (int i = 0; ok && i < 3; i++) {
-		w = want_status(0xc10 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q1);
+		w = e2e_want_status(0xc10 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q1);
 		w.opcode = RNIC_WC_RECV;
-		ok &= wc_check("peer's flushed receive", &w1[i], &w);
+		ok &= e2e_wc_check("peer's flushed receive", &w1[i], &w);
 	}
 	e2e_result(ok, "modify_qp(ERR) of a QP with 3 receives posted: %d flushed (WR_FLUSH_ERR, in order)", g1);
 	if (!ok)
 		goto out;
 	/* side 0: three receives and three SENDs the peer drops */
 	for (int i = 0; i < 3; i++)
-		if (post_recv1(q0, 0xc00 + (uint64_t)i, &rs[0][i], 1) ||
-		    post_send1(q0, 0xc20 + (uint64_t)i, RNIC_WR_SEND, &ss, 1, RNIC_SEND_SIGNALED, 0, 0)) {
+		if (e2e_post_recv1(q0, 0xc00 + (uint64_t)i, &rs[0][i], 1) ||
+		    e2e_post_send1(q0, 0xc20 + (uint64_t)i, RNIC_WR_SEND, &ss, 1, RNIC_SEND_SIGNALED, 0, 0)) {
 			ok = 0;
 			goto report;
 		}
@@ -1176,7 +822,7 @@ static void modify_err_case(struct wctx *x, int k)
 		ok = 0;
 		goto report;
 	}
-	ok = wait_cqs(x, w0, 6, NULL, 0, &g0, NULL);
+	ok = e2e_wait_cqs(x, w0, 6, NULL, 0, &g0, NULL);
 	for (int i = 0; i < g0; i++) {
 		if (w0[i].opcode & RNIC_WC_RECV)
 			rq[nr < 3 ? nr : 2] = w0[i], nr++;
@@ -1185,15 +831,15 @@ static void modify_err_case(struct wctx *x, int k)
 	}
 	ok &= ns == 3 && nr == 3;
 	for (int i = 0; ok && i < 3; i++) {
-		w = want_status(0xc20 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q0);
-		ok &= wc_check("flushed send", &sq[i], &w);
-		w = want_status(0xc00 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q0);
+		w = e2e_want_status(0xc20 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q0);
+		ok &= e2e_wc_check("flushed send", &sq[i], &w);
+		w = e2e_want_status(0xc00 + (uint64_t)i, RNIC_WC_WR_FLUSH_ERR, q0);
 		w.opcode = RNIC_WC_RECV;
-		ok &= wc_check("flushed receive", &rq[i], &w);
+		ok &= e2e_wc_check("flushed receive", &rq[i], &w);
 	}
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 3; i++)
-			if (!only_written(&buf[s][i], 0, 0)) {
+			if (!e2e_only_written(&buf[s][i], 0, 0)) {
 				printf("  side %d receive buffer %d was written\n", s, i);
 				ok = 0;
 			}
@@ -1201,17 +847,17 @@ report:
 	e2e_result(ok, "modify_qp(ERR) of an RTS QP with 3 SENDs and 3 receives outstanding: %d send and %d receive completions flushed",
 	           ns, nr);
 out:
-	gbuf_free(&src);
+	e2e_buf_free(&src);
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 3; i++)
-			gbuf_free(&buf[s][i]);
-	case_done(x, ok);
+			e2e_buf_free(&buf[s][i]);
+	e2e_case_done(x, ok);
 }
 
 static void error_suite(void)
 {
 	struct sim_pair_opts o;
-	struct wctx x;
+	struct e2e_world x;
 	uint32_t nak0, nak1;
 
 	sim_pair_default_opts(&o);
@@ -1221,7 +867,7 @@ static void error_suite(void)
 	o.max_recv_sge = RNIC_MAX_RECV_SGE;
 	o.rnr_retry = 0; /* no RNR retries: the first RNR NAK ends the sender's WQE */
 	o.min_rnr_timer = MIN_RNR_TIMER;
-	if (!world_open(&x, "send_errors", &o))
+	if (!e2e_world_open(&x, "send_errors", &o))
 		return;
 	nak0 = e2e_counter(x.p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
 	for (int k = 0; k < E_COUNT; k++)
@@ -1232,7 +878,7 @@ static void error_suite(void)
 		           nak1 - nak0);
 	}
 	RUN(modify_err_case(&x, E_COUNT));
-	world_down(&x);
+	e2e_world_down(&x);
 }
 
 int main(int argc, char **argv)
@@ -1244,7 +890,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	e2e_rng_seed(e2e_seed);
-	memcpy(&imm_be, imm_bytes, 4);
+	memcpy(&imm_be, e2e_imm_bytes, 4);
 	mtu_suite(RNIC_IB_MTU_256, e2e_quick);
 	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
 	mtu_suite(RNIC_IB_MTU_4096, e2e_quick);

@@ -14,51 +14,7 @@
 #include "sim_pair.h"
 #include "e2e_common.h"
 
-#define GUARD 4096
-#define GUARD_BYTE 0xa5
 #define MAX_POLLS 40000000ull
-
-/* A buffer with guard zones on both sides; only the middle is registered. */
-struct gbuf {
-	uint8_t *base;
-	uint8_t *p;
-	size_t len;
-	struct rnic_mr *mr;
-};
-
-static int gbuf_init(struct gbuf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
-{
-	size_t total = (len + 2 * GUARD + 4095) & ~(size_t)4095;
-
-	b->base = aligned_alloc(4096, total);
-	if (!b->base)
-		return ENOMEM;
-	memset(b->base, GUARD_BYTE, total);
-	b->p = b->base + GUARD;
-	b->len = len;
-	if (fill_random)
-		for (size_t i = 0; i < len; i++)
-			b->p[i] = (uint8_t)e2e_rng();
-	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
-	return b->mr ? 0 : (errno ? errno : EIO);
-}
-
-static void gbuf_free(struct gbuf *b)
-{
-	if (b->mr)
-		rnic_dereg_mr(b->mr);
-	free(b->base);
-	memset(b, 0, sizeof(*b));
-}
-
-/* bytes outside [p, p+len) still hold the guard pattern */
-static int guards_intact(const struct gbuf *b, size_t written_len)
-{
-	for (size_t i = 0; i < GUARD; i++)
-		if (b->base[i] != GUARD_BYTE || b->p[written_len + i] != GUARD_BYTE)
-			return 0;
-	return 1;
-}
 
 static struct rnic_world *make_world(const char *tag)
 {
@@ -96,15 +52,15 @@ static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *
  * side 1; check the completion, the data and the guard zones. */
 static void write_case(struct sim_pair *p, int qpi, size_t len, int nsge, uint32_t mtu_bytes)
 {
-	struct gbuf src = {0}, dst = {0};
+	struct e2e_buf src = {0}, dst = {0};
 	struct rnic_sg_entry sge[RNIC_MAX_SEND_SGE];
 	struct rnic_wc wc;
 	uint64_t c0 = rnic_world_cycle(p->world);
 	int ok = 0, n;
 	size_t off = 0;
 
-	if (gbuf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) ||
-	    gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
+	if (e2e_buf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) ||
+	    e2e_buf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
 		e2e_result(0, "mtu%u write %zu B: buffer setup", mtu_bytes, len);
 		goto out;
 	}
@@ -124,26 +80,26 @@ static void write_case(struct sim_pair *p, int qpi, size_t len, int nsge, uint32
 	n = sim_pair_wait(p->side[0].cq, &wc, 1, MAX_POLLS);
 	ok = n == 1 && wc.status == RNIC_WC_SUCCESS && wc.opcode == RNIC_WC_RDMA_WRITE &&
 	     wc.wr_id == 0x1000 + len && wc.qp_num == p->side[0].qp[qpi]->qp_num &&
-	     memcmp(src.p, dst.p, len) == 0 && guards_intact(&dst, len);
+	     memcmp(src.p, dst.p, len) == 0 && e2e_only_written(&dst, 0, len);
 	e2e_result(ok, "mtu%u qp%d write %zu B over %d SGE(s): %s, %llu cycles", mtu_bytes, qpi, len, nsge,
 	           n == 1 ? rnic_wc_status_str(wc.status) : "no completion",
 	           (unsigned long long)(rnic_world_cycle(p->world) - c0));
 out:
-	gbuf_free(&src);
-	gbuf_free(&dst);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
 }
 
 /* Two QPs carry one message each at the same time; both arrive intact. */
 static void concurrent_case(struct sim_pair *p, size_t len, uint32_t mtu_bytes)
 {
-	struct gbuf src[2] = {{0}}, dst[2] = {{0}};
+	struct e2e_buf src[2] = {{0}}, dst[2] = {{0}};
 	struct rnic_sg_entry sge[2];
 	struct rnic_wc wc[2];
 	int ok = 1, n;
 
 	for (int q = 0; q < 2; q++) {
-		ok &= !gbuf_init(&src[q], p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
-		ok &= !gbuf_init(&dst[q], p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		ok &= !e2e_buf_init(&src[q], p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
+		ok &= !e2e_buf_init(&dst[q], p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 		if (!ok)
 			break;
 		sge[q].addr = (uint64_t)(uintptr_t)src[q].p;
@@ -158,11 +114,11 @@ static void concurrent_case(struct sim_pair *p, size_t len, uint32_t mtu_bytes)
 		ok &= wc[i].status == RNIC_WC_SUCCESS && (wc[i].wr_id == 0x2000 || wc[i].wr_id == 0x2001);
 	ok &= n == 2 && wc[0].wr_id != wc[1].wr_id;
 	for (int q = 0; ok && q < 2; q++)
-		ok &= memcmp(src[q].p, dst[q].p, len) == 0 && guards_intact(&dst[q], len);
+		ok &= memcmp(src[q].p, dst[q].p, len) == 0 && e2e_only_written(&dst[q], 0, len);
 	e2e_result(ok, "mtu%u two QPs concurrently, %zu B each", mtu_bytes, len);
 	for (int q = 0; q < 2; q++) {
-		gbuf_free(&src[q]);
-		gbuf_free(&dst[q]);
+		e2e_buf_free(&src[q]);
+		e2e_buf_free(&dst[q]);
 	}
 }
 
@@ -201,7 +157,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t expect_status)
 {
 	const size_t len = 3000;
-	struct gbuf src = {0}, dst = {0}, ro = {0};
+	struct e2e_buf src = {0}, dst = {0}, ro = {0};
 	struct rnic_sg_entry sge;
 	struct rnic_wc wc;
 	uint64_t raddr;
@@ -209,16 +165,16 @@ static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t e
 	uint8_t *snapshot = NULL;
 	int ok = 1, n;
 
-	ok &= !gbuf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
-	ok &= !gbuf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
-	ok &= !gbuf_init(&ro, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_READ, 1);
+	ok &= !e2e_buf_init(&src, p->side[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ok &= !e2e_buf_init(&dst, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
+	ok &= !e2e_buf_init(&ro, p->side[1].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_READ, 1);
 	if (!ok) {
 		e2e_result(0, "error case %s: setup", name);
 		goto out;
 	}
-	snapshot = malloc(2 * (len + 2 * GUARD));
-	memcpy(snapshot, dst.base, len + 2 * GUARD);
-	memcpy(snapshot + len + 2 * GUARD, ro.base, len + 2 * GUARD);
+	snapshot = malloc(2 * (len + 2 * E2E_GUARD));
+	memcpy(snapshot, dst.base, len + 2 * E2E_GUARD);
+	memcpy(snapshot + len + 2 * E2E_GUARD, ro.base, len + 2 * E2E_GUARD);
 	raddr = (uint64_t)(uintptr_t)dst.p;
 	rkey = dst.mr->rkey;
 	lkey = src.mr->lkey;
@@ -242,15 +198,15 @@ static void error_case(struct sim_pair *p, int qpi, const char *name, uint32_t e
 	n = ok ? sim_pair_wait(p->side[0].cq, &wc, 1, MAX_POLLS) : 0;
 	ok &= n == 1 && wc.status == expect_status && wc.wr_id == 0x3000 + (uint64_t)qpi;
 	/* host memory on the target side is untouched, inside and outside the MRs */
-	ok &= memcmp(snapshot, dst.base, len + 2 * GUARD) == 0;
-	ok &= memcmp(snapshot + len + 2 * GUARD, ro.base, len + 2 * GUARD) == 0;
+	ok &= memcmp(snapshot, dst.base, len + 2 * E2E_GUARD) == 0;
+	ok &= memcmp(snapshot + len + 2 * E2E_GUARD, ro.base, len + 2 * E2E_GUARD) == 0;
 	e2e_result(ok, "error: %s -> %s (want %s), target memory untouched", name,
 	           n == 1 ? rnic_wc_status_str(wc.status) : "no completion", rnic_wc_status_str(expect_status));
 out:
 	free(snapshot);
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	gbuf_free(&ro);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_buf_free(&ro);
 }
 
 /* Two WQEs in one post_send: the first fails (locally, or by the peer's
@@ -258,16 +214,16 @@ out:
  * never execute it. */
 static void flush_case(struct sim_pair *p, int qpi, int remote)
 {
-	struct gbuf src = {0}, dst = {0}, dst2 = {0};
+	struct e2e_buf src = {0}, dst = {0}, dst2 = {0};
 	struct rnic_sg_entry sge[2];
 	struct rnic_send_wr wr[2], *bad = NULL;
 	struct rnic_wc wc[2];
 	uint32_t want = remote ? RNIC_WC_REM_ACCESS_ERR : RNIC_WC_LOC_PROT_ERR;
 	int ok = 1, n = 0;
 
-	ok &= !gbuf_init(&src, p->side[0].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 1);
-	ok &= !gbuf_init(&dst, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
-	ok &= !gbuf_init(&dst2, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	ok &= !e2e_buf_init(&src, p->side[0].pd, 2048, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ok &= !e2e_buf_init(&dst, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	ok &= !e2e_buf_init(&dst2, p->side[1].pd, 2048, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (ok) {
 		memset(wr, 0, sizeof(wr));
 		for (int i = 0; i < 2; i++) {
@@ -293,14 +249,14 @@ static void flush_case(struct sim_pair *p, int qpi, int remote)
 	ok &= n == 2 && wc[0].wr_id == 0x5000 && wc[0].status == want && wc[1].wr_id == 0x5001 &&
 	      wc[1].status == RNIC_WC_WR_FLUSH_ERR;
 	for (size_t i = 0; ok && i < 2048; i++)
-		ok &= dst.p[i] == GUARD_BYTE && dst2.p[i] == GUARD_BYTE;
+		ok &= dst.p[i] == E2E_GUARD_BYTE && dst2.p[i] == E2E_GUARD_BYTE;
 	e2e_result(ok, "flush: %s, then the next WQE -> %s, %s; target memory untouched",
 	           remote ? "NAK remote access error" : "local protection error",
 	           n >= 1 ? rnic_wc_status_str(wc[0].status) : "no completion",
 	           n == 2 ? rnic_wc_status_str(wc[1].status) : "no completion");
-	gbuf_free(&src);
-	gbuf_free(&dst);
-	gbuf_free(&dst2);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_buf_free(&dst2);
 }
 
 static void error_suite(void)
@@ -342,11 +298,11 @@ static void error_suite(void)
 
 	/* a QP in the error state flushes what is posted after the error */
 	{
-		struct gbuf src = {0}, dst = {0};
+		struct e2e_buf src = {0}, dst = {0};
 		struct rnic_sg_entry sge;
 		struct rnic_wc wc;
-		int ok = !gbuf_init(&src, p.side[0].pd, 64, RNIC_ACCESS_LOCAL_WRITE, 1) &&
-			 !gbuf_init(&dst, p.side[1].pd, 64, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		int ok = !e2e_buf_init(&src, p.side[0].pd, 64, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+			 !e2e_buf_init(&dst, p.side[1].pd, 64, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 		int rc = -1, n = 0;
 
 		if (ok) {
@@ -361,11 +317,11 @@ static void error_suite(void)
 		 * NIC flushes it; it must never be executed */
 		ok &= (rc == EINVAL) || (rc == 0 && n == 1 && wc.status == RNIC_WC_WR_FLUSH_ERR);
 		for (int i = 0; ok && i < 64; i++)
-			ok &= dst.p[i] == GUARD_BYTE;
+			ok &= dst.p[i] == E2E_GUARD_BYTE;
 		e2e_result(ok, "post after error: %s",
 		           rc ? "refused by the library" : (n ? rnic_wc_status_str(wc.status) : "no completion"));
-		gbuf_free(&src);
-		gbuf_free(&dst);
+		e2e_buf_free(&src);
+		e2e_buf_free(&dst);
 	}
 	flush_case(&p, ncases, 0);
 	flush_case(&p, ncases + 1, 1);
@@ -460,7 +416,7 @@ static void rx_drop_suite(void)
 	e2e_pcap_dir = NULL;
 	w = make_world("rx_drops");
 	e2e_pcap_dir = saved;
-	struct gbuf src = {0}, dst = {0};
+	struct e2e_buf src = {0}, dst = {0};
 	struct rnic_sg_entry sge;
 	struct rnic_wc wc;
 	int ok;
@@ -474,8 +430,8 @@ static void rx_drop_suite(void)
 		return;
 	}
 	rnic_world_set_frame_hook(w, capture_first_write, &cap);
-	ok = !gbuf_init(&src, p.side[0].pd, 600, RNIC_ACCESS_LOCAL_WRITE, 1) &&
-	     !gbuf_init(&dst, p.side[1].pd, 600, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	ok = !e2e_buf_init(&src, p.side[0].pd, 600, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+	     !e2e_buf_init(&dst, p.side[1].pd, 600, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
 	if (ok) {
 		sge.addr = (uint64_t)(uintptr_t)src.p;
 		sge.length = 600;
@@ -526,11 +482,11 @@ static void rx_drop_suite(void)
 		for (int i = 0; i < 600; i++)
 			zero &= dst.p[i] == 0;
 		e2e_result(after == before[(kinds[k].reg - RNIC_REG_STAT_TX_FRAMES) / 4] + 1 && !changed && zero &&
-			       guards_intact(&dst, 600),
+			       e2e_only_written(&dst, 0, 600),
 		           "rx: %s counted once, no other counter moved, host memory untouched", kinds[k].name);
 	}
-	gbuf_free(&src);
-	gbuf_free(&dst);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
 	sim_pair_close(&p);
 	e2e_check_nics(w, "rx drops", 0);
 	rnic_world_destroy(w);
@@ -542,7 +498,7 @@ static uint64_t timed_write(void)
 	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
-	struct gbuf src = {0}, dst = {0};
+	struct e2e_buf src = {0}, dst = {0};
 	struct rnic_sg_entry sge;
 	struct rnic_wc wc;
 	uint64_t cycles = 0;
@@ -554,8 +510,8 @@ static uint64_t timed_write(void)
 	sim_pair_default_opts(&o);
 	if (w && !sim_pair_open(&p, w, &o)) {
 		e2e_rng_seed(42);
-		if (!gbuf_init(&src, p.side[0].pd, 65536, RNIC_ACCESS_LOCAL_WRITE, 1) &&
-		    !gbuf_init(&dst, p.side[1].pd, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
+		if (!e2e_buf_init(&src, p.side[0].pd, 65536, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+		    !e2e_buf_init(&dst, p.side[1].pd, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0)) {
 			uint64_t c0 = rnic_world_cycle(w);
 
 			sge.addr = (uint64_t)(uintptr_t)src.p;
@@ -565,8 +521,8 @@ static uint64_t timed_write(void)
 			    sim_pair_wait(p.side[0].cq, &wc, 1, MAX_POLLS) == 1 && wc.status == RNIC_WC_SUCCESS)
 				cycles = rnic_world_cycle(w) - c0;
 		}
-		gbuf_free(&src);
-		gbuf_free(&dst);
+		e2e_buf_free(&src);
+		e2e_buf_free(&dst);
 		sim_pair_close(&p);
 	}
 	if (w)

@@ -1,0 +1,1171 @@
+/* End-to-end RDMA READ tests: host library (post_send of RDMA_READ, poll_cq)
+ * -> BAR doorbell -> RTL -> read request on the wire -> the responder's RTL
+ * (rkey, bounds and access checks, DMA read of its host memory) -> read
+ * responses -> the requester's RTL -> local SGEs -> CQE, two simulated NICs
+ * back to back. Side 0 requests and side 1 responds, except where a case
+ * says otherwise.
+ *
+ *   rnic-e2e-read --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]
+ *
+ * Every buffer has guard zones, and for each the case keeps an image of what
+ * it must hold at the end: a READ copies its source's image into the images
+ * of its local SGEs, a WRITE or SEND the other way, in posting order (so a
+ * READ after a WRITE on one QP must see the WRITE's data). At the end the
+ * memory of both sides must equal the images byte for byte, guards
+ * included, and each work request must have completed exactly once, in
+ * posting order per QP, with the expected wr_id, status, opcode, byte_len
+ * (the message length for a READ) and, for a NAK, the AETH syndrome in
+ * vendor_err. A frame hook counts READ requests and responses of each QP on
+ * the wire: with max_rd_atomic 1 no second READ may be in flight.
+ *
+ * Each case prints PASS/FAIL; the closing line is "N passed, N failed". A
+ * case that fails leaves its QPs in an unknown state, so the world is then
+ * rebuilt (a new capture file, suffix _rN) before the next case.
+ *
+ * Captures (--pcap-dir): wW_read_* hold only frames the NICs sent;
+ * wW_read_lossy_* come from a link that corrupts frames on purpose. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rnic/verbs.h"
+#include "rnic_sim.h"
+#include "sim_pair.h"
+#include "e2e_common.h"
+
+#define MAX_BUFS 16
+#define MAX_OPS 64
+#define MAX_PRINT 6       /* completions described per case; the rest are counted */
+#define RQ_SIZE 32
+#define BIG (1u << 20)
+#define OUTSTANDING 24    /* READs posted at once on one QP: more than max_rd_atomic (16) */
+#define BTH_OFFSET (RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES)
+#define NAK(code) (RNIC_AETH_KIND_NAK << 5 | (code))
+
+/* Access of a READ's source (all it needs) and of its local SGEs. */
+#define SRC_ACCESS RNIC_ACCESS_REMOTE_READ
+#define DST_ACCESS RNIC_ACCESS_LOCAL_WRITE
+#define ALL_ACCESS (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ)
+
+static uint64_t wr_seq = 0x10000; /* every work request of the program has its own wr_id */
+
+/* ---------------------------------------------------------------- wire */
+
+/* What the frame hook saw, by requester side s and QP pair q, counted as
+ * each frame arrives at the far end of its cable. In-flight READs (request
+ * arrived, last response not yet) mean something on a lossless link only. */
+struct wire {
+	uint64_t frames[2][SIM_PAIR_MAX_QPS]; /* frames side s sent on QP pair q */
+	uint64_t reads[2][SIM_PAIR_MAX_QPS];  /* READ requests side s sent */
+	uint64_t resps[2][SIM_PAIR_MAX_QPS];  /* READ response packets side s received */
+	int inflight[2][SIM_PAIR_MAX_QPS];
+	int max_inflight[2][SIM_PAIR_MAX_QPS];
+};
+
+struct rworld {
+	struct e2e_world e;
+	struct wire wire;
+};
+
+static uint32_t get24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/* The QP pair whose QP on side s has number qpn, or -1. */
+static int pair_of(const struct sim_pair *p, int s, uint32_t qpn)
+{
+	for (int i = 0; i < p->nqp; i++)
+		if (p->side[s].qp[i] && p->side[s].qp[i]->qp_num == qpn)
+			return i;
+	return -1;
+}
+
+/* The BTH of a RoCEv2 frame over IPv4 (every QP here uses IPv4-mapped
+ * GIDs), or NULL. */
+static const uint8_t *bth_of(const uint8_t *f, size_t len)
+{
+	const uint8_t *ip = f + RNIC_ETH_HDR_BYTES, *udp = ip + RNIC_IPV4_HDR_BYTES;
+
+	if (len < BTH_OFFSET + RNIC_BTH_BYTES || (f[12] << 8 | f[13]) != RNIC_ETHERTYPE_IPV4 ||
+	    ip[9] != RNIC_IP_PROTO_UDP || (udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
+		return NULL;
+	return udp + RNIC_UDP_HDR_BYTES;
+}
+
+/* Counts what each side sends on each QP pair. */
+static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct e2e_world *x = arg;
+	struct wire *wr = x->priv;
+	const uint8_t *bth = bth_of(f, len);
+	uint32_t op;
+	int q;
+
+	(void)cycle;
+	if (port < 0 || port > 1 || !bth)
+		return;
+	op = bth[0];
+	q = pair_of(&x->p, 1 - port, get24(bth + 5)); /* destination QP */
+	if (q < 0)
+		return;
+	wr->frames[port][q]++;
+	if (op == RNIC_OP_RDMA_READ_REQUEST) {
+		wr->reads[port][q]++;
+		if (++wr->inflight[port][q] > wr->max_inflight[port][q])
+			wr->max_inflight[port][q] = wr->inflight[port][q];
+	} else if (op >= RNIC_OP_RDMA_READ_RESPONSE_FIRST && op <= RNIC_OP_RDMA_READ_RESPONSE_ONLY) {
+		wr->resps[1 - port][q]++;
+		if ((op == RNIC_OP_RDMA_READ_RESPONSE_LAST || op == RNIC_OP_RDMA_READ_RESPONSE_ONLY) &&
+		    wr->inflight[1 - port][q] > 0)
+			wr->inflight[1 - port][q]--;
+	}
+}
+
+static void wire_up(struct e2e_world *x)
+{
+	memset(x->priv, 0, sizeof(struct wire));
+	rnic_world_set_frame_hook(x->w, frame_hook, x);
+}
+
+static void wire_down(struct e2e_world *x)
+{
+	rnic_world_set_frame_hook(x->w, NULL, NULL);
+}
+
+static void world_init(struct rworld *rw, const char *name, const struct sim_pair_opts *o)
+{
+	memset(rw, 0, sizeof(*rw));
+	e2e_world_init(&rw->e, name, o);
+	rw->e.on_up = wire_up;
+	rw->e.on_down = wire_down;
+	rw->e.priv = &rw->wire;
+}
+
+static struct wire *wire_of(struct e2e_world *x)
+{
+	return x->priv;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* The buffers of one case and, for each, the image of what its whole span
+ * (guards included) must hold at the end. */
+struct mem {
+	int n;
+	struct e2e_buf b[MAX_BUFS];
+	uint8_t *want[MAX_BUFS]; /* from p - E2E_GUARD to p + len + E2E_GUARD */
+	int side[MAX_BUFS];
+	const char *name[MAX_BUFS];
+};
+
+static size_t span(const struct e2e_buf *b)
+{
+	return b->len + 2 * E2E_GUARD;
+}
+
+/* A buffer on side s (random contents with fill_random, else the guard
+ * pattern): its index, or -1. */
+static int mem_add(struct mem *m, struct e2e_world *x, int s, const char *name, size_t len, int access,
+		   int fill_random)
+{
+	int i = m->n, err;
+
+	if (i >= MAX_BUFS)
+		return -1;
+	err = e2e_buf_init(&m->b[i], x->p.side[s].pd, len, access, fill_random);
+	m->want[i] = err ? NULL : malloc(span(&m->b[i]));
+	if (!m->want[i]) {
+		printf("  buffer %s (%zu B on side %d): %s\n", name, len, s, strerror(err ? err : ENOMEM));
+		e2e_buf_free(&m->b[i]);
+		return -1;
+	}
+	memcpy(m->want[i], m->b[i].base, span(&m->b[i]));
+	m->side[i] = s;
+	m->name[i] = name;
+	m->n++;
+	return i;
+}
+
+static void mem_free(struct mem *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		e2e_buf_free(&m->b[i]);
+		free(m->want[i]);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+/* Where the image of byte off of buffer i lies. */
+static uint8_t *want_at(struct mem *m, int i, long off)
+{
+	return m->want[i] + E2E_GUARD + off;
+}
+
+/* Every buffer equals its image; prints the first difference of each. */
+static int mem_check(const struct mem *m)
+{
+	int ok = 1;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct e2e_buf *b = &m->b[i];
+		size_t n = span(b), first = n, ndiff = 0;
+		long off;
+
+		if (!memcmp(b->base, m->want[i], n))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			if (b->base[k] == m->want[i][k])
+				continue;
+			if (first == n)
+				first = k;
+			ndiff++;
+		}
+		off = (long)first - E2E_GUARD;
+		printf("  side %d buffer %s (%zu B): %zu bytes differ from what it must hold, the first at %+ld%s: 0x%02x, want 0x%02x\n",
+		       m->side[i], m->name[i], b->len, ndiff, off,
+		       off < 0 ? " (guard before it)" : off >= (long)b->len ? " (guard after it)" : "",
+		       b->base[first], m->want[i][first]);
+		ok = 0;
+	}
+	return ok;
+}
+
+/* ---------------------------------------------------------------- work */
+
+struct lsge {
+	int buf;
+	size_t off;
+	uint32_t len;
+};
+
+/* One work request and what it must do. */
+struct op {
+	int side;             /* the requester */
+	int qp;               /* QP pair */
+	uint32_t opcode;      /* RNIC_WR_RDMA_READ, RNIC_WR_RDMA_WRITE or RNIC_WR_SEND */
+	int nsge;
+	struct lsge sge[RNIC_MAX_SEND_SGE];
+	int rbuf;             /* READ source, WRITE target or SEND receive buffer; -1: address 0, rkey 0 */
+	long roff;            /* from the start of rbuf; may lie outside it */
+	uint32_t rkey_xor;    /* bits flipped in the rkey */
+	int rkey_set;         /* use rkey below */
+	uint32_t rkey;
+	uint32_t lkey_xor;    /* bits flipped in the first SGE's lkey */
+	uint32_t status;      /* the completion's status; the op takes effect only with SUCCESS */
+	long long vendor_err; /* E2E_ANY or the AETH syndrome of the NAK */
+	int sge_free;         /* failed: its own SGEs may have been written */
+};
+
+static struct op op_new(int side, int qp, uint32_t opcode)
+{
+	struct op o;
+
+	memset(&o, 0, sizeof(o));
+	o.side = side;
+	o.qp = qp;
+	o.opcode = opcode;
+	o.rbuf = -1;
+	o.status = RNIC_WC_SUCCESS;
+	o.vendor_err = E2E_ANY;
+	return o;
+}
+
+static void op_sge(struct op *o, int buf, size_t off, uint32_t len)
+{
+	if (o->nsge < RNIC_MAX_SEND_SGE)
+		o->sge[o->nsge++] = (struct lsge){buf, off, len};
+}
+
+/* A READ of len bytes at roff of rbuf into one SGE at off of buf. */
+static struct op op_read(int side, int qp, int buf, size_t off, int rbuf, long roff, uint32_t len)
+{
+	struct op o = op_new(side, qp, RNIC_WR_RDMA_READ);
+
+	op_sge(&o, buf, off, len);
+	o.rbuf = rbuf;
+	o.roff = roff;
+	return o;
+}
+
+/* A WRITE (or SEND into a receive buffer at roff of rbuf) of one SGE. */
+static struct op op_write(int side, int qp, uint32_t opcode, int buf, size_t off, int rbuf, long roff,
+			  uint32_t len)
+{
+	struct op o = op_new(side, qp, opcode);
+
+	op_sge(&o, buf, off, len);
+	o.rbuf = rbuf;
+	o.roff = roff;
+	return o;
+}
+
+static uint32_t op_len(const struct op *o)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < o->nsge; i++)
+		n += o->sge[i].len;
+	return n;
+}
+
+static const char *op_name(uint32_t opcode)
+{
+	switch (opcode) {
+	case RNIC_WR_RDMA_READ: return "READ";
+	case RNIC_WR_RDMA_WRITE: return "WRITE";
+	case RNIC_WR_SEND: return "SEND";
+	default: return "?";
+	}
+}
+
+static uint32_t wc_opcode(uint32_t opcode)
+{
+	switch (opcode) {
+	case RNIC_WR_RDMA_READ: return RNIC_WC_RDMA_READ;
+	case RNIC_WR_RDMA_WRITE: return RNIC_WC_RDMA_WRITE;
+	default: return RNIC_WC_SEND;
+	}
+}
+
+/* The images after op: a READ copies its source's image into its SGEs', a
+ * WRITE or SEND the other way. */
+static void op_apply(struct mem *m, const struct op *o)
+{
+	uint8_t *r;
+
+	if (o->rbuf < 0)
+		return; /* no data */
+	r = want_at(m, o->rbuf, o->roff);
+	for (int i = 0; i < o->nsge; i++) {
+		uint8_t *l = want_at(m, o->sge[i].buf, (long)o->sge[i].off);
+
+		if (o->opcode == RNIC_WR_RDMA_READ)
+			memmove(l, r, o->sge[i].len);
+		else
+			memmove(r, l, o->sge[i].len);
+		r += o->sge[i].len;
+	}
+}
+
+/* What run_ops saw. */
+struct run {
+	int want[2], got[2];       /* completions per side */
+	int bad_wc;                /* completions not as expected */
+	int wc_ok, mem_ok;
+	long long status[MAX_OPS]; /* of each op's (send) completion, or -1 */
+	uint64_t cycles;
+};
+
+/* The status op j completed with. */
+static const char *st(const struct run *r, int j)
+{
+	return r->status[j] < 0 ? "no completion" : rnic_wc_status_str((uint32_t)r->status[j]);
+}
+
+static int got(const struct run *r)
+{
+	return r->got[0] + r->got[1];
+}
+
+static int wanted(const struct run *r)
+{
+	return r->want[0] + r->want[1];
+}
+
+/* The silent part of e2e_wc_check: does wc match w? */
+static int wc_matches(const struct rnic_wc *wc, const struct e2e_want *w)
+{
+	return wc->wr_id == w->wr_id && wc->status == w->status &&
+	       (w->opcode == E2E_ANY || wc->opcode == w->opcode) &&
+	       (w->byte_len == E2E_ANY || wc->byte_len == w->byte_len) &&
+	       (w->qp_num == E2E_ANY || wc->qp_num == w->qp_num) &&
+	       (w->src_qp == E2E_ANY || wc->src_qp == w->src_qp) &&
+	       (w->vendor_err == E2E_ANY || wc->vendor_err == w->vendor_err);
+}
+
+/* Check the completions that arrived on side s against the ops: each one
+ * must be the next op of its QP (receive completions: the next SEND
+ * towards that QP). */
+static void check_side(struct e2e_world *x, const struct op *ops, int n, const uint64_t *id, int s,
+		       const struct rnic_wc *wc, struct run *r)
+{
+	int next_send[SIM_PAIR_MAX_QPS], next_recv[SIM_PAIR_MAX_QPS];
+
+	for (int q = 0; q < SIM_PAIR_MAX_QPS; q++)
+		next_send[q] = next_recv[q] = 0;
+	for (int k = 0; k < r->got[s]; k++) {
+		int q = pair_of(&x->p, s, wc[k].qp_num), recv = (wc[k].opcode & RNIC_WC_RECV) != 0, j;
+		int *next = recv ? next_recv : next_send;
+		struct e2e_want w;
+		char what[96];
+
+		if (q < 0) {
+			if (r->bad_wc++ < MAX_PRINT)
+				printf("  side %d completion %d names QP %u, no QP of this world\n", s, k, wc[k].qp_num);
+			continue;
+		}
+		for (j = next[q]; j < n; j++)
+			if (ops[j].qp == q && (recv ? ops[j].side == 1 - s && ops[j].opcode == RNIC_WR_SEND :
+					       ops[j].side == s))
+				break;
+		if (j >= n) {
+			if (r->bad_wc++ < MAX_PRINT)
+				printf("  side %d completion %d: wr_id 0x%llx status %s on QP pair %d, where no %s is outstanding\n",
+				       s, k, (unsigned long long)wc[k].wr_id, rnic_wc_status_str(wc[k].status), q,
+				       recv ? "receive" : "work request");
+			continue;
+		}
+		next[q] = j + 1;
+		w = e2e_want_status(recv ? ~id[j] : id[j], ops[j].status, x->p.side[s].qp[q]);
+		if (ops[j].status == RNIC_WC_SUCCESS) {
+			w.opcode = recv ? RNIC_WC_RECV : wc_opcode(ops[j].opcode);
+			if (recv || ops[j].opcode == RNIC_WR_RDMA_READ)
+				w.byte_len = op_len(&ops[j]);
+			if (recv)
+				w.src_qp = x->p.side[1 - s].qp[q]->qp_num;
+		} else {
+			w.vendor_err = ops[j].vendor_err;
+		}
+		if (!recv)
+			r->status[j] = wc[k].status;
+		if (wc_matches(&wc[k], &w) || r->bad_wc++ >= MAX_PRINT)
+			continue;
+		snprintf(what, sizeof(what), "side %d %s completion of op %d (%s %u B on QP pair %d)", s,
+			 recv ? "receive" : "send", j, op_name(ops[j].opcode), op_len(&ops[j]), q);
+		if (wc[k].wr_id != w.wr_id)
+			printf("  %s: wr_id 0x%llx, want 0x%llx; status %s\n", what,
+			       (unsigned long long)wc[k].wr_id, (unsigned long long)w.wr_id,
+			       rnic_wc_status_str(wc[k].status));
+		else if (wc[k].status != w.status)
+			printf("  %s: status %s, want %s\n", what, rnic_wc_status_str(wc[k].status),
+			       rnic_wc_status_str(w.status));
+		else
+			e2e_wc_check(what, &wc[k], &w);
+	}
+}
+
+/* Post ops (first a receive for each SEND, then the work requests in
+ * order, consecutive ones of one QP in one post_send), wait for all their
+ * completions, check them, then both sides' memory against the images.
+ * Returns 1 when everything is as expected. */
+static int run_ops(struct e2e_world *x, struct mem *m, struct op *ops, int n, struct run *r)
+{
+	static struct rnic_send_wr wr[MAX_OPS];
+	static struct rnic_sg_entry sg[MAX_OPS][RNIC_MAX_SEND_SGE];
+	static struct rnic_wc wc[2][2 * MAX_OPS];
+	static uint64_t id[MAX_OPS];
+	uint64_t c0;
+	int all;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < MAX_OPS; i++)
+		r->status[i] = -1;
+	if (n > MAX_OPS) {
+		printf("  %d work requests, at most %d\n", n, MAX_OPS);
+		return 0;
+	}
+	memset(wr, 0, sizeof(wr));
+	for (int i = 0; i < n; i++) {
+		struct op *o = &ops[i];
+		const struct e2e_buf *rb = o->rbuf >= 0 ? &m->b[o->rbuf] : NULL;
+
+		id[i] = wr_seq++;
+		for (int k = 0; k < o->nsge; k++) {
+			const struct e2e_buf *b = &m->b[o->sge[k].buf];
+
+			sg[i][k] = e2e_sg(b->p + o->sge[k].off, o->sge[k].len, b->mr->lkey ^ (k ? 0 : o->lkey_xor));
+		}
+		wr[i].wr_id = id[i];
+		wr[i].sg_list = o->nsge ? sg[i] : NULL;
+		wr[i].num_sge = o->nsge;
+		wr[i].opcode = o->opcode;
+		wr[i].send_flags = RNIC_SEND_SIGNALED;
+		if (o->opcode != RNIC_WR_SEND && rb) {
+			wr[i].wr.rdma.remote_addr = (uint64_t)(uintptr_t)rb->p + (uint64_t)o->roff;
+			wr[i].wr.rdma.rkey = rb->mr->rkey;
+		}
+		if (o->rkey_set)
+			wr[i].wr.rdma.rkey = o->rkey;
+		wr[i].wr.rdma.rkey ^= o->rkey_xor;
+		r->want[o->side]++;
+		if (o->opcode == RNIC_WR_SEND) {
+			struct rnic_sg_entry rs = e2e_sg(rb->p + o->roff, op_len(o), rb->mr->lkey);
+
+			r->want[1 - o->side]++;
+			if (e2e_post_recv1(x->p.side[1 - o->side].qp[o->qp], ~id[i], &rs, 1))
+				return 0;
+		}
+	}
+	c0 = rnic_world_cycle(x->w);
+	for (int i = 0, j; i < n; i = j) {
+		struct rnic_send_wr *bad = NULL;
+		int err;
+
+		for (j = i + 1; j < n && ops[j].side == ops[i].side && ops[j].qp == ops[i].qp; j++)
+			wr[j - 1].next = &wr[j];
+		err = rnic_post_send(x->p.side[ops[i].side].qp[ops[i].qp], &wr[i], &bad);
+		if (err) {
+			printf("  post_send of ops %d..%d: %s (at op %d)\n", i, j - 1, strerror(err),
+			       bad ? (int)(bad - wr) : -1);
+			return 0;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (ops[i].status == RNIC_WC_SUCCESS)
+			op_apply(m, &ops[i]);
+	all = e2e_wait_cqs(x, wc[0], r->want[0], wc[1], r->want[1], &r->got[0], &r->got[1]);
+	r->cycles = rnic_world_cycle(x->w) - c0;
+	for (int s = 0; s < 2; s++)
+		check_side(x, ops, n, id, s, wc[s], r);
+	if (r->bad_wc > MAX_PRINT)
+		printf("  (%d more completions not as expected)\n", r->bad_wc - MAX_PRINT);
+	r->wc_ok = all && !r->bad_wc;
+	/* a READ the responder refused may have left bytes in its own SGEs */
+	for (int i = 0; i < n; i++) {
+		if (!ops[i].sge_free)
+			continue;
+		for (int k = 0; k < ops[i].nsge; k++) {
+			const struct lsge *l = &ops[i].sge[k];
+
+			memcpy(want_at(m, l->buf, (long)l->off), m->b[l->buf].p + l->off, l->len);
+		}
+	}
+	r->mem_ok = mem_check(m);
+	return r->wc_ok && r->mem_ok;
+}
+
+/* ---------------------------------------------------------------- cases */
+
+/* One READ of len bytes by side s on QP pair q into a single SGE. */
+static void read_case(struct e2e_world *x, int s, int q, size_t len, uint32_t mtu, const char *note)
+{
+	struct mem m = {0};
+	struct op op;
+	struct run r;
+	int src, dst, ok = 0;
+
+	src = mem_add(&m, x, 1 - s, "source", len, SRC_ACCESS, 1);
+	dst = mem_add(&m, x, s, "destination", len, DST_ACCESS, 0);
+	if (src < 0 || dst < 0) {
+		e2e_result(0, "mtu%u READ %zu B: buffer setup", mtu, len);
+		goto out;
+	}
+	op = op_read(s, q, dst, 0, src, 0, (uint32_t)len);
+	ok = run_ops(x, &m, &op, 1, &r);
+	e2e_result(ok, "mtu%u qp%d READ %zu B by side %d from side %d%s: %s, %llu cycles", mtu, q, len, s, 1 - s,
+		   note, st(&r, 0), (unsigned long long)r.cycles);
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* Local SGE layouts of one READ: SGE i is sge[i].len bytes at sge[i].off
+ * of local MR sge[i].buf (of nmr). */
+struct layout {
+	const char *name;
+	int nmr, nsge;
+	struct lsge sge[RNIC_MAX_SEND_SGE];
+};
+
+static const struct layout layouts[] = {
+	{"1 SGE from +4093 across a page boundary", 1, 1, {{0, 4093, 5003}}},
+	{"2 SGEs: 1 B, then 12289 B from +4095 over 4 pages", 1, 2, {{0, 0, 1}, {0, 4095, 12289}}},
+	{"3 SGEs in 2 MRs out of address order: 333 B, 2049 B, 1 B", 2, 3, {{1, 4097, 333}, {0, 7, 2049}, {1, 1, 1}}},
+	{"4 SGEs in 4 MRs: 1 B, 4097 B across pages, 1023 B, 13 B", 4, 4,
+	 {{0, 3, 1}, {1, 4000, 4097}, {2, 4095, 1023}, {3, 0, 13}}},
+	{"4 SGEs in one MR with gaps: 777 B, 1 B, 3001 B across a page, 2 B", 1, 4,
+	 {{0, 1, 777}, {0, 800, 1}, {0, 4090, 3001}, {0, 7100, 2}}},
+};
+
+/* One READ from an odd remote offset scattered over a layout's SGEs: each
+ * SGE gets its part of the message, the gaps and guards around them stay. */
+static void scatter_case(struct e2e_world *x, const struct layout *ly, uint32_t mtu)
+{
+	static const char *const names[4] = {"local MR 0", "local MR 1", "local MR 2", "local MR 3"};
+	struct mem m = {0};
+	struct op op = op_new(0, 1, RNIC_WR_RDMA_READ);
+	struct run r;
+	size_t mr_len[4] = {0, 0, 0, 0};
+	int mr[4], src, ok = 0, setup = 1;
+
+	for (int i = 0; i < ly->nsge; i++) {
+		size_t end = ly->sge[i].off + ly->sge[i].len + 64;
+
+		if (end > mr_len[ly->sge[i].buf])
+			mr_len[ly->sge[i].buf] = end;
+	}
+	for (int i = 0; i < ly->nmr; i++) {
+		mr[i] = mem_add(&m, x, 0, names[i], mr_len[i], DST_ACCESS, 0);
+		setup &= mr[i] >= 0;
+	}
+	for (int i = 0; setup && i < ly->nsge; i++)
+		op_sge(&op, mr[ly->sge[i].buf], ly->sge[i].off, ly->sge[i].len);
+	src = mem_add(&m, x, 1, "source", op_len(&op) + 10, SRC_ACCESS, 1);
+	if (!setup || src < 0) {
+		e2e_result(0, "mtu%u scatter %s: buffer setup", mtu, ly->name);
+		goto out;
+	}
+	op.rbuf = src;
+	op.roff = 5;
+	ok = run_ops(x, &m, &op, 1, &r);
+	e2e_result(ok, "mtu%u READ %u B from remote offset +5 into %s: %s", mtu, op_len(&op), ly->name,
+		   st(&r, 0));
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* nper READs on each of QP pairs 0 and 1 by side 0, posted alternately
+ * (reverse: QP pair 1's READs by side 1, both NICs requester and responder
+ * at once); each QP completes its own in order. */
+static void two_qp_case(struct e2e_world *x, int nper, int reverse, uint32_t mtu)
+{
+	struct mem m = {0};
+	struct op ops[MAX_OPS];
+	struct run r;
+	size_t stride = 4 * (size_t)mtu + 64;
+	int src[2], dst[2], n = 0, ok = 0;
+
+	for (int q = 0; q < 2; q++) {
+		int s = reverse && q ? 1 : 0;
+
+		src[q] = mem_add(&m, x, 1 - s, q ? "source of QP pair 1" : "source of QP pair 0",
+				 (size_t)nper * stride, SRC_ACCESS, 1);
+		dst[q] = mem_add(&m, x, s, q ? "destination of QP pair 1" : "destination of QP pair 0",
+				 (size_t)nper * stride, DST_ACCESS, 0);
+	}
+	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
+		e2e_result(0, "mtu%u two QPs: buffer setup", mtu);
+		goto out;
+	}
+	for (int i = 0; i < nper; i++)
+		for (int q = 0; q < 2; q++) {
+			uint32_t len = 2 * mtu + 1 + (uint32_t)(e2e_rng() % (2 * mtu));
+			size_t at = (size_t)i * stride;
+
+			ops[n++] = op_read(reverse && q ? 1 : 0, q, dst[q], at + 1, src[q], (long)at + 3, len);
+		}
+	ok = run_ops(x, &m, ops, n, &r);
+	e2e_result(ok, "mtu%u two QP pairs, %d READs each posted alternately%s: %d of %d completions, first READ %s",
+		   mtu, nper, reverse ? ", QP pair 1's by side 1" : "", got(&r), wanted(&r), st(&r, 0));
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* Both sides READ from each other on QP pair 0 at the same time: each QP is
+ * requester and responder at once. */
+static void bidir_case(struct e2e_world *x, uint32_t mtu)
+{
+	enum { PER = 4 };
+	struct mem m = {0};
+	struct op ops[2 * PER];
+	struct run r;
+	size_t stride = 3 * (size_t)mtu + 32;
+	int src[2], dst[2], n = 0, ok = 0;
+
+	for (int s = 0; s < 2; s++) {
+		src[s] = mem_add(&m, x, 1 - s, s ? "source of side 1's READs" : "source of side 0's READs",
+				 PER * stride, SRC_ACCESS, 1);
+		dst[s] = mem_add(&m, x, s, s ? "destination of side 1's READs" : "destination of side 0's READs",
+				 PER * stride, DST_ACCESS, 0);
+	}
+	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
+		e2e_result(0, "mtu%u both ways: buffer setup", mtu);
+		goto out;
+	}
+	for (int i = 0; i < PER; i++)
+		for (int s = 0; s < 2; s++) {
+			uint32_t len = (uint32_t)(e2e_rng() % (3 * mtu + 1));
+
+			ops[n++] = op_read(s, 0, dst[s], (size_t)i * stride, src[s], (long)(i * stride), len);
+		}
+	ok = run_ops(x, &m, ops, n, &r);
+	e2e_result(ok, "mtu%u both sides READ from each other on one QP pair, %d each: %d of %d completions, first READ %s",
+		   mtu, PER, got(&r), wanted(&r), st(&r, 0));
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* OUTSTANDING READs (random sizes 0..3 MTU, random source offsets) posted
+ * in one post_send on QP pair 1 before any poll. */
+static void outstanding_case(struct e2e_world *x, uint32_t mtu)
+{
+	struct mem m = {0};
+	struct op ops[OUTSTANDING];
+	struct run r;
+	struct wire *wr = wire_of(x);
+	size_t stride = 3 * (size_t)mtu + 16, src_len = 8 * (size_t)mtu;
+	int src, dst, ok = 0;
+
+	src = mem_add(&m, x, 1, "source", src_len, SRC_ACCESS, 1);
+	dst = mem_add(&m, x, 0, "destination", OUTSTANDING * stride, DST_ACCESS, 0);
+	if (src < 0 || dst < 0) {
+		e2e_result(0, "mtu%u %d READs outstanding: buffer setup", mtu, OUTSTANDING);
+		goto out;
+	}
+	wr->max_inflight[0][1] = 0;
+	for (int i = 0; i < OUTSTANDING; i++) {
+		uint32_t len = (uint32_t)(e2e_rng() % (3 * mtu + 1));
+		long roff = (long)(e2e_rng() % (src_len - len + 1));
+
+		ops[i] = op_read(0, 1, dst, (size_t)i * stride, src, roff, len);
+	}
+	ok = run_ops(x, &m, ops, OUTSTANDING, &r);
+	e2e_result(ok, "mtu%u %d READs posted at once on one QP: %d of %d completions, first READ %s; up to %d READs were in flight on the wire",
+		   mtu, OUTSTANDING, got(&r), wanted(&r), st(&r, 0), wr->max_inflight[0][1]);
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* READs, WRITEs and SENDs on QP pair 0 in one post_send; READs 2 and 6
+ * read what WRITEs 1 and 5 wrote before them (one QP keeps them in order).
+ * No WRITE goes where an earlier READ of the same QP reads. */
+static void mixed_case(struct e2e_world *x, uint32_t mtu)
+{
+	struct mem m = {0};
+	struct op ops[9];
+	struct run r;
+	int lsrc, ldst, rmem, rrecv, n = 0, ok = 0;
+	uint32_t big = 2 * mtu + 3;
+
+	lsrc = mem_add(&m, x, 0, "WRITE and SEND source", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ldst = mem_add(&m, x, 0, "READ destination", 12 * (size_t)mtu, DST_ACCESS, 0);
+	rmem = mem_add(&m, x, 1, "remote memory", 12 * (size_t)mtu, ALL_ACCESS, 1);
+	rrecv = mem_add(&m, x, 1, "receive buffers", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 0);
+	if (lsrc < 0 || ldst < 0 || rmem < 0 || rrecv < 0) {
+		e2e_result(0, "mtu%u mixed: buffer setup", mtu);
+		goto out;
+	}
+	/* 0: READ of remote data no one writes */
+	ops[n++] = op_read(0, 0, ldst, 0, rmem, 8 * (long)mtu, mtu + 9);
+	/* 1, 2: WRITE, then READ of a range around it: old and new bytes */
+	ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, (long)mtu / 2, big);
+	ops[n++] = op_read(0, 0, ldst, 2 * (size_t)mtu, rmem, 0, 3 * mtu);
+	/* 3: SEND */
+	ops[n++] = op_write(0, 0, RNIC_WR_SEND, lsrc, 5, rrecv, 0, mtu + 5);
+	/* 4: READ over 2 SGEs */
+	ops[n] = op_new(0, 0, RNIC_WR_RDMA_READ);
+	op_sge(&ops[n], ldst, 6 * (size_t)mtu, 17);
+	op_sge(&ops[n], ldst, 6 * (size_t)mtu + 100, 2 * mtu);
+	ops[n].rbuf = rmem;
+	ops[n++].roff = 9 * (long)mtu + 1;
+	/* 5, 6: a small unaligned WRITE, then a READ of just that */
+	ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 3 * (size_t)mtu, rmem, 5 * (long)mtu + 3, 29);
+	ops[n++] = op_read(0, 0, ldst, 9 * (size_t)mtu, rmem, 5 * (long)mtu + 3, 29);
+	/* 7, 8: a zero-length SEND, a 1-byte READ */
+	ops[n++] = op_write(0, 0, RNIC_WR_SEND, lsrc, 0, rrecv, 2 * (long)mtu, 0);
+	ops[n++] = op_read(0, 0, ldst, 10 * (size_t)mtu, rmem, 11 * (long)mtu, 1);
+	ok = run_ops(x, &m, ops, n, &r);
+	e2e_result(ok, "mtu%u READ, WRITE, READ over it, SEND, READ (2 SGEs), WRITE, READ of it, SEND 0 B, READ 1 B on one QP: %d of %d completions, READ over the WRITE %s",
+		   mtu, got(&r), wanted(&r), st(&r, 2));
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* A WRITE of len bytes, then a READ of exactly that range, in one
+ * post_send on QP pair 1: the READ returns the WRITE's data, not what the
+ * memory held before. */
+static void raw_case(struct e2e_world *x, size_t len, uint32_t mtu)
+{
+	struct mem m = {0};
+	struct op ops[2];
+	struct run r;
+	int lsrc, ldst, rmem, ok = 0;
+
+	lsrc = mem_add(&m, x, 0, "WRITE source", len, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ldst = mem_add(&m, x, 0, "READ destination", len, DST_ACCESS, 0);
+	rmem = mem_add(&m, x, 1, "remote memory", len + 2, ALL_ACCESS, 1);
+	if (lsrc < 0 || ldst < 0 || rmem < 0) {
+		e2e_result(0, "mtu%u READ after WRITE: buffer setup", mtu);
+		goto out;
+	}
+	ops[0] = op_write(0, 1, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, 1, (uint32_t)len);
+	ops[1] = op_read(0, 1, ldst, 0, rmem, 1, (uint32_t)len);
+	ok = run_ops(x, &m, ops, 2, &r);
+	e2e_result(ok, "mtu%u WRITE %zu B, then a READ of the same remote range sees the WRITE's data: WRITE %s, READ %s",
+		   mtu, len, st(&r, 0), st(&r, 1));
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+#define RUN(call)                           \
+	do {                                \
+		if (e2e_world_ready(&rw.e)) \
+			call;               \
+	} while (0)
+
+static void base_opts(struct sim_pair_opts *o, int nqp, uint32_t mtu_code)
+{
+	sim_pair_default_opts(o);
+	o->nqp = nqp;
+	o->path_mtu = mtu_code;
+	o->max_recv_wr = RQ_SIZE;
+	o->max_recv_sge = 1;
+}
+
+static void mtu_suite(uint32_t mtu_code, int quick)
+{
+	uint32_t mtu = 128u << mtu_code;
+	size_t sizes[] = {0, 1, mtu - 1, mtu, mtu + 1, BIG};
+	int nsizes = (quick && mtu_code != RNIC_IB_MTU_4096) ? 5 : 6;
+	struct sim_pair_opts o;
+	struct rworld rw;
+	char name[32];
+
+	base_opts(&o, 2, mtu_code);
+	snprintf(name, sizeof(name), "read_mtu%u", mtu);
+	world_init(&rw, name, &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	for (int i = 0; i < nsizes; i++)
+		RUN(read_case(&rw.e, 0, i % 2, sizes[i], mtu, ""));
+	RUN(read_case(&rw.e, 1, 0, mtu + 1, mtu, ""));
+	RUN(read_case(&rw.e, 1, 1, 3 * (size_t)mtu + 5, mtu, ""));
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		RUN(scatter_case(&rw.e, &layouts[i], mtu));
+	RUN(two_qp_case(&rw.e, 3, 0, mtu));
+	RUN(two_qp_case(&rw.e, 3, 1, mtu));
+	RUN(bidir_case(&rw.e, mtu));
+	RUN(outstanding_case(&rw.e, mtu));
+	RUN(mixed_case(&rw.e, mtu));
+	RUN(raw_case(&rw.e, 3 * (size_t)mtu + 7, mtu));
+	RUN(raw_case(&rw.e, 1, mtu));
+	e2e_world_down(&rw.e);
+}
+
+/* ---------------------------------------------------------------- limits */
+
+/* max_rd_atomic 1: eight READs posted at once (and READs between WRITEs)
+ * complete in order, and the wire never holds two READs of the QP. */
+static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
+{
+	static const uint32_t lens[8] = {0, 1, 1023, 1025, 3 * 1024, 5000, 1, 2 * 1024 + 3};
+	struct mem m = {0};
+	struct op ops[16];
+	struct run r;
+	struct wire *wr = wire_of(x);
+	size_t stride = 8192;
+	int src, dst, wsrc, wdst, n = 0, ok = 0, reads;
+
+	src = mem_add(&m, x, 1, "source", 8 * stride, SRC_ACCESS, 1);
+	dst = mem_add(&m, x, 0, "destination", 8 * stride, DST_ACCESS, 0);
+	wsrc = mem_add(&m, x, 0, "WRITE source", 8 * stride, RNIC_ACCESS_LOCAL_WRITE, 1);
+	wdst = mem_add(&m, x, 1, "WRITE target", 8 * stride, ALL_ACCESS, 0);
+	if (src < 0 || dst < 0 || wsrc < 0 || wdst < 0) {
+		e2e_result(0, "max_rd_atomic 1: buffer setup");
+		goto out;
+	}
+	memset(wr->max_inflight[0], 0, sizeof(wr->max_inflight[0]));
+	reads = (int)wr->reads[0][0];
+	for (int i = 0; i < 8; i++) {
+		ops[n++] = op_read(0, 0, dst, (size_t)i * stride + 1, src, (long)(i * stride) + 2, lens[i]);
+		if (with_writes)
+			ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, wsrc, (size_t)i * stride, wdst,
+					    (long)(i * stride), lens[7 - i]);
+	}
+	ok = run_ops(x, &m, ops, n, &r);
+	reads = (int)wr->reads[0][0] - reads;
+	if (wr->max_inflight[0][0] > 1) {
+		printf("  %d READs of the QP were in flight at once on the wire\n", wr->max_inflight[0][0]);
+		ok = 0;
+	}
+	e2e_result(ok, "max_rd_atomic 1, mtu%u: 8 READs%s posted at once: %d of %d completions, first READ %s; %d READ requests on the wire, at most %d in flight",
+		   mtu, with_writes ? " each followed by a WRITE" : "", got(&r), wanted(&r), st(&r, 0), reads,
+		   wr->max_inflight[0][0]);
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+static void rd_atomic1_suite(void)
+{
+	struct sim_pair_opts o;
+	struct rworld rw;
+
+	base_opts(&o, 1, RNIC_IB_MTU_1024);
+	o.max_rd_atomic = 1;
+	world_init(&rw, "read_rd_atomic1", &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	RUN(rd_atomic1_case(&rw.e, 0, 1024));
+	RUN(rd_atomic1_case(&rw.e, 1, 1024));
+	e2e_world_down(&rw.e);
+}
+
+/* PSNs wrap from 0xffffff to 0 inside the READ responses (side 0's PSNs)
+ * and inside side 1's READ requests. */
+static void psn_wrap_suite(void)
+{
+	struct sim_pair_opts o;
+	struct rworld rw;
+
+	base_opts(&o, 1, RNIC_IB_MTU_256);
+	o.psn[0] = 0xfffff0;
+	o.psn[1] = 0xfffffe;
+	world_init(&rw, "read_psn_wrap", &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	RUN(read_case(&rw.e, 0, 0, 64 * 256 + 9, 256, ", responses' PSNs wrap"));
+	RUN(read_case(&rw.e, 1, 0, 1000, 256, ", requests' PSNs wrap"));
+	RUN(read_case(&rw.e, 0, 0, 1000, 256, " after the wrap"));
+	e2e_world_down(&rw.e);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+enum err_kind {
+	E_RKEY,           /* rkey with another tag */
+	E_NO_REMOTE_READ, /* remote MR registered without REMOTE_READ */
+	E_PAST_END,       /* remote range runs 1 byte past the MR */
+	E_BEFORE_START,   /* remote range starts 8 bytes before the MR */
+	E_QP_ACCESS,      /* responder QP without REMOTE_READ in its access flags */
+	E_NO_LOCAL_WRITE, /* local SGE in an MR without LOCAL_WRITE */
+	E_LKEY,           /* local SGE with another tag in its lkey */
+	E_SGE_PAST_MR,    /* local SGE runs 8 bytes past its MR */
+	E_ZERO_LEN,       /* zero-length READ with an rkey of nothing: succeeds */
+	E_COUNT
+};
+
+static const struct {
+	const char *name;
+	uint32_t status;
+	long long syndrome;
+} err_case_def[E_COUNT] = {
+	{"wrong rkey", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote MR without REMOTE_READ", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote range 1 byte past the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote range from 8 bytes before the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"responder QP without REMOTE_READ", RNIC_WC_REM_INV_REQ_ERR, NAK(RNIC_AETH_NAK_INVALID_REQ)},
+	{"local MR without LOCAL_WRITE", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
+	{"wrong lkey", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
+	{"local SGE 8 bytes past its MR", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
+	{"zero-length READ, rkey 0x5a5a5a5a, address 0", RNIC_WC_SUCCESS, E2E_ANY},
+};
+
+/* On QP pair k, side 0 posts the READ under test, a good READ and a good
+ * WRITE in one post_send. The first fails as the kind says and the QP
+ * enters the error state: the other two complete with WR_FLUSH_ERR and
+ * never run. No byte of either side's memory outside the failing READ's
+ * SGEs changes; inside them neither when the local check refuses it, and
+ * for an MR without LOCAL_WRITE nothing is sent at all. A zero-length READ
+ * needs no valid rkey: all three succeed. */
+static void error_case(struct e2e_world *x, int k, enum err_kind kind)
+{
+	const uint32_t len = 3000, len2 = 1000;
+	struct wire *wr = wire_of(x);
+	struct mem m = {0};
+	struct op ops[3];
+	struct run r;
+	int src, nrsrc, ldst, rodst, ldst2, wsrc, wdst, ok = 0, local = 0;
+	uint64_t frames0 = wr->frames[0][k], frames;
+
+	src = mem_add(&m, x, 1, "source", len, SRC_ACCESS, 1);
+	nrsrc = mem_add(&m, x, 1, "source without REMOTE_READ", len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
+	wdst = mem_add(&m, x, 1, "WRITE target", len2, ALL_ACCESS, 0);
+	ldst = mem_add(&m, x, 0, "destination", len, DST_ACCESS, 0);
+	rodst = mem_add(&m, x, 0, "destination without LOCAL_WRITE", len, RNIC_ACCESS_REMOTE_READ, 0);
+	ldst2 = mem_add(&m, x, 0, "second READ's destination", len2, DST_ACCESS, 0);
+	wsrc = mem_add(&m, x, 0, "WRITE source", len2, RNIC_ACCESS_LOCAL_WRITE, 1);
+	if (src < 0 || nrsrc < 0 || wdst < 0 || ldst < 0 || rodst < 0 || ldst2 < 0 || wsrc < 0) {
+		e2e_result(0, "READ error %s: buffer setup", err_case_def[kind].name);
+		goto out;
+	}
+	ops[0] = op_read(0, k, ldst, 0, src, 0, len);
+	switch (kind) {
+	case E_RKEY: ops[0].rkey_xor = 0x80; break; /* same MPT entry, other tag */
+	case E_NO_REMOTE_READ: ops[0].rbuf = nrsrc; break;
+	case E_PAST_END: ops[0].roff = 1; break;
+	case E_BEFORE_START: ops[0].roff = -8; break;
+	case E_NO_LOCAL_WRITE: ops[0].sge[0].buf = rodst; break;
+	case E_LKEY: ops[0].lkey_xor = 0x80; break;
+	case E_SGE_PAST_MR: ops[0].sge[0].off = 8; break;
+	case E_ZERO_LEN:
+		ops[0].nsge = 0;
+		ops[0].rbuf = -1;
+		ops[0].rkey_set = 1;
+		ops[0].rkey = 0x5a5a5a5a;
+		break;
+	case E_QP_ACCESS: {
+		struct rnic_qp_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.qp_state = RNIC_QPS_RTS;
+		a.qp_access_flags = RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_ATOMIC;
+		if (rnic_modify_qp(x->p.side[1].qp[k], &a, RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS)) {
+			e2e_result(0, "READ error %s: modify_qp of the responder", err_case_def[kind].name);
+			goto out;
+		}
+		break;
+	}
+	default: break;
+	}
+	local = err_case_def[kind].status == RNIC_WC_LOC_PROT_ERR;
+	ops[0].status = err_case_def[kind].status;
+	ops[0].vendor_err = err_case_def[kind].syndrome;
+	ops[0].sge_free = !local && kind != E_ZERO_LEN;
+	ops[1] = op_read(0, k, ldst2, 0, src, 100, len2);
+	ops[2] = op_write(0, k, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, len2);
+	if (kind != E_ZERO_LEN)
+		ops[1].status = ops[2].status = RNIC_WC_WR_FLUSH_ERR;
+	ok = run_ops(x, &m, ops, 3, &r);
+	if (kind != E_ZERO_LEN && x->p.side[0].qp[k]->state != RNIC_QPS_ERR) {
+		printf("  library: requester QP state %u after the error completion\n", x->p.side[0].qp[k]->state);
+		ok = 0;
+	}
+	frames = wr->frames[0][k] - frames0;
+	if (kind == E_NO_LOCAL_WRITE && frames) {
+		printf("  %llu frames sent on the QP, want none\n", (unsigned long long)frames);
+		ok = 0;
+	}
+	e2e_result(ok, "READ error %s: %s (want %s), then READ %s, WRITE %s (want both %s); %llu frames sent",
+		   err_case_def[kind].name, st(&r, 0), rnic_wc_status_str(err_case_def[kind].status), st(&r, 1),
+		   st(&r, 2), kind == E_ZERO_LEN ? "success" : "flushed", (unsigned long long)frames);
+out:
+	mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+static void error_suite(void)
+{
+	struct sim_pair_opts o;
+	struct rworld rw;
+	uint32_t nak0, acc0, prot0;
+
+	base_opts(&o, E_COUNT, RNIC_IB_MTU_1024);
+	world_init(&rw, "read_errors", &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	nak0 = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK);
+	acc0 = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR);
+	prot0 = e2e_counter(rw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR);
+	for (int k = 0; k < E_COUNT; k++)
+		RUN(error_case(&rw.e, k, (enum err_kind)k));
+	if (rw.e.up && rw.e.generation == 0) {
+		uint32_t nak = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK) - nak0;
+		uint32_t acc = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR) - acc0;
+		uint32_t prot = e2e_counter(rw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR) - prot0;
+
+		e2e_result(nak == 5 && acc == 4 && prot == 3,
+			   "READ errors: responder sent %u NAKs (want 5), counted %u access errors (want 4); requester counted %u local protection errors (want 3)",
+			   nak, acc, prot);
+	}
+	e2e_world_down(&rw.e);
+}
+
+/* ---------------------------------------------------------------- lossy link */
+
+/* READs of sizes 0, 1, MTU-1, MTU, MTU+1, 64 KiB (and one of 1 MiB) by side
+ * 0 on QP pair 0 and of the same sizes by side 1 on QP pair 1, all posted
+ * at once, over a link with 1% drop, 1% reorder, 1% duplication and 0.1%
+ * corruption: every READ completes exactly once, in order, and the data
+ * are byte-exact. */
+static void lossy_suite(uint32_t mtu_code, int with_big)
+{
+	uint32_t mtu = 128u << mtu_code;
+	const uint32_t sizes[] = {0, 1, mtu - 1, mtu, mtu + 1, 65536};
+	const int nsizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
+	struct sim_pair_opts o;
+	struct rworld rw;
+	struct mem m = {0};
+	struct op ops[2 * 6 + 1];
+	struct run r;
+	struct rnic_sim_link_stats ls;
+	struct e2e_world *x = &rw.e;
+	char name[32];
+	size_t arena = 0;
+	int src[2], dst[2], n = 0, extra;
+	uint32_t retry[2], tmo[2], nak[2], dup[2];
+
+	base_opts(&o, 2, mtu_code);
+	o.max_send_wr = 64;
+	o.timeout = 5; /* 131 us: a lost last packet costs that much */
+	o.retry_cnt = 7;
+	snprintf(name, sizeof(name), "read_lossy_mtu%u", mtu);
+	world_init(&rw, name, &o);
+	x->p_drop = 0.01;
+	x->p_reorder = 0.01;
+	x->p_dup = 0.01;
+	x->p_corrupt = 0.001;
+	x->idle_cycles = 1000000;
+	x->max_wait_cycles = 60000000;
+	if (!e2e_world_up(x))
+		return;
+	printf("  %s: seed %llu, drop 1%%, reorder 1%%, duplicate 1%%, corrupt 0.1%%\n", x->tag,
+	       (unsigned long long)e2e_seed);
+	for (int i = 0; i < nsizes; i++)
+		arena += sizes[i] + 64;
+	arena += with_big ? BIG + 64 : 0;
+	for (int q = 0; q < 2; q++) {
+		src[q] = mem_add(&m, x, 1 - q, q ? "source of side 1's READs" : "source of side 0's READs", arena,
+				 SRC_ACCESS, 1);
+		dst[q] = mem_add(&m, x, q, q ? "destination of side 1's READs" : "destination of side 0's READs",
+				 arena, DST_ACCESS, 0);
+	}
+	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
+		e2e_result(0, "%s: buffer setup", x->tag);
+		goto out;
+	}
+	for (int q = 0; q < 2; q++) {
+		size_t at = 0;
+
+		for (int i = 0; i < nsizes + (with_big && q == 0); i++) {
+			uint32_t len = i < nsizes ? sizes[i] : BIG;
+
+			ops[n++] = op_read(q, q, dst[q], at, src[q], (long)at, len);
+			at += len + 64;
+		}
+	}
+	run_ops(x, &m, ops, n, &r);
+	/* nothing may complete twice: let retransmissions and duplicates settle */
+	extra = e2e_drain_quiet(x, 100000);
+	e2e_result(r.wc_ok && extra == 0,
+		   "%s: %d READs on 2 QP pairs (side 0 on pair 0, side 1 on pair 1), each to complete once, in order: %d of %d completions, %d not as expected, %d late; %llu cycles",
+		   x->tag, n, got(&r), wanted(&r), r.bad_wc, extra, (unsigned long long)r.cycles);
+	e2e_result(r.mem_ok, "%s: both sides' memory byte-exact, guards intact", x->tag);
+	rnic_world_link_stats(x->w, &ls);
+	for (int s = 0; s < 2; s++) {
+		retry[s] = e2e_counter_or(x->p.side[s].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+		tmo[s] = e2e_counter_or(x->p.side[s].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
+		nak[s] = e2e_counter_or(x->p.side[s].ctx, RNIC_REG_STAT_RX_NAK, 0xffffffffu);
+		dup[s] = e2e_counter_or(x->p.side[s].ctx, RNIC_REG_STAT_RX_DUPLICATE, 0xffffffffu);
+	}
+	e2e_result(ls.dropped + ls.corrupted + ls.reordered > 0 && retry[0] + retry[1] > 0,
+		   "%s: link dropped %llu, reordered %llu, duplicated %llu, corrupted %llu; READ requests %llu/%llu, response packets %llu/%llu; STAT_RETRY %u/%u, STAT_ACK_TIMEOUT %u/%u, STAT_RX_NAK %u/%u, STAT_RX_DUPLICATE %u/%u (side 0/1)",
+		   x->tag, (unsigned long long)ls.dropped, (unsigned long long)ls.reordered,
+		   (unsigned long long)ls.duplicated, (unsigned long long)ls.corrupted,
+		   (unsigned long long)wire_of(x)->reads[0][0], (unsigned long long)wire_of(x)->reads[1][1],
+		   (unsigned long long)wire_of(x)->resps[0][0], (unsigned long long)wire_of(x)->resps[1][1], retry[0],
+		   retry[1], tmo[0], tmo[1], nak[0], nak[1], dup[0], dup[1]);
+out:
+	mem_free(&m);
+	e2e_world_down(x);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e-read",
+				"End-to-end RDMA READ tests on two simulated NICs.\n"
+				"--quick: 1 MiB READs at path MTU 4096 and on the lossy link only, no lossy\n"
+				"link at MTU 4096.\n");
+
+	if (rc >= 0)
+		return rc;
+	e2e_rng_seed(e2e_seed);
+	mtu_suite(RNIC_IB_MTU_256, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
+	mtu_suite(RNIC_IB_MTU_4096, e2e_quick);
+	rd_atomic1_suite();
+	psn_wrap_suite();
+	error_suite();
+	lossy_suite(RNIC_IB_MTU_1024, 1);
+	if (!e2e_quick)
+		lossy_suite(RNIC_IB_MTU_4096, 1);
+	return e2e_summary();
+}
