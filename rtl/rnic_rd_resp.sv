@@ -21,6 +21,11 @@
  * from host memory (IBTA 9.9.2.4.2): nothing is kept on the card. A job
  * whose QP has moved on to a newer read generation (the requester asked
  * again from an earlier PSN) is dropped at its next packet boundary.
+ *
+ * Responses of one QP leave in PSN order: while a QP has jobs here, the
+ * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
+ * goes out as it is), behind its READ responses; `pend` tells it which QPs
+ * have jobs.
  */
 module rnic_rd_resp #(
     parameter int QPN_WIDTH = 10,
@@ -40,6 +45,13 @@ module rnic_rd_resp #(
     input  wire logic [2:0]                        s_job_pmtu,  // IB_MTU_* code, 256..4096
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
     input  wire logic [3:0]                        s_job_gen,
+    input  wire logic                              s_job_raw,   // an ACK/NAK header, sent as is
+
+    // jobs queued or in progress for a QP
+    input  wire logic                              qp_reset_valid,
+    input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
+    input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn,
+    output      logic                              pend_rd_val,
 
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     input  wire logic [3:0]                        rgen_rd_val,
@@ -73,6 +85,9 @@ module rnic_rd_resp #(
     logic [2:0]         job_pmtu_mem [JOBS];
     logic [QPN_WIDTH-1:0] job_qpn_mem [JOBS];
     logic [3:0]         job_gen_mem [JOBS];
+    logic               job_raw_mem [JOBS];
+    logic [JOBS_LOG2:0] pend_mem [2**QPN_WIDTH];
+    assign pend_rd_val = pend_mem[pend_rd_qpn] != 0;
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
 
     wire empty = wr_reg == rd_reg;
@@ -116,6 +131,7 @@ module rnic_rd_resp #(
 
     always_comb begin
         m_hdr = tmpl;
+        if (!raw) begin
         m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
         m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
         m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg[1:0]));
@@ -125,10 +141,12 @@ module rnic_rd_resp #(
         m_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = pkt_first || pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
+        end
     end
 
     assign rgen_rd_qpn = job_qpn_mem[head];
-    wire stale = rgen_rd_val != job_gen_mem[head];
+    wire raw = job_raw_mem[head];
+    wire stale = !raw && rgen_rd_val != job_gen_mem[head];
     assign m_hdr_valid = state_reg == S_HDR && !stale;
     wire [31:0] rkey = job_rkey_mem[head];
     assign mpt_rd_en = state_reg == S_MPT;
@@ -157,13 +175,14 @@ module rnic_rd_resp #(
             job_pmtu_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_pmtu;
             job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
+            job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
             wr_reg <= wr_reg + 1'b1;
         end
         case (state_reg)
             S_IDLE: begin
                 off_reg <= '0;
                 psn_reg <= tmpl[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
-                if (!empty) state_reg <= S_MPT;
+                if (!empty) state_reg <= raw ? S_HDR : S_MPT;
             end
             S_MPT: begin
                 state_reg <= S_CHK;
@@ -179,7 +198,12 @@ module rnic_rd_resp #(
                 end
             end
             S_HDR: begin
-                if (stale) begin
+                if (raw) begin
+                    if (m_hdr_ready) begin
+                        rd_reg <= rd_reg + 1'b1;
+                        state_reg <= S_IDLE;
+                    end
+                end else if (stale) begin
                     rd_reg <= rd_reg + 1'b1;
                     state_reg <= S_IDLE;
                 end else if (m_hdr_ready) begin
@@ -209,6 +233,21 @@ module rnic_rd_resp #(
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
         end
+    end
+
+    // jobs per QP: +1 when queued, -1 when done (sent, stale or failed);
+    // a context write of the QP starts it at 0 (its old jobs then stop at 0)
+    wire                 push = s_job_valid && s_job_ready;
+    wire                 pop_evt = (state_reg == S_CHK && !(mr_ok || seg == 0))
+                                   || (state_reg == S_HDR && raw && m_hdr_ready)
+                                   || (state_reg == S_HDR && stale)
+                                   || (state_reg == S_NEXT && pkt_last);
+    wire [QPN_WIDTH-1:0] pop_qpn = job_qpn_mem[head];
+    wire                 same = push && pop_evt && pop_qpn == s_job_qpn;
+    always_ff @(posedge clk) begin
+        if (push && !same) pend_mem[s_job_qpn] <= pend_mem[s_job_qpn] + 1'b1;
+        if (pop_evt && !same && pend_mem[pop_qpn] != 0) pend_mem[pop_qpn] <= pend_mem[pop_qpn] - 1'b1;
+        if (qp_reset_valid) pend_mem[qp_reset_qpn] <= '0;
     end
 
 endmodule

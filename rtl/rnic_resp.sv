@@ -148,6 +148,9 @@ module rnic_resp #(
     output      logic [2:0]                        m_rdjob_pmtu,
     output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn,
     output      logic [3:0]                        m_rdjob_gen,
+    output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
+    output      logic [QPN_WIDTH-1:0]              pend_rd_qpn,
+    input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
     // the current read generation of a QP, read by the generator
     input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     output      logic [3:0]                        rgen_rd_val,
@@ -968,10 +971,14 @@ module rnic_resp #(
             m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] =
                 nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
     end
-    assign m_ack_valid = head_ready && head_ack && !ack_done_reg;
+    assign m_ack_valid = head_ready && head_ack && !ack_by_job && !ack_done_reg;
     assign m_cqe_valid = head_ready && head_cqe && !cqe_done_reg;
-    assign m_rdjob_valid = head_ready && head_job && !job_done_reg;
-    assign m_rdjob_hdr = act_hdr_mem[head];
+    // an ACK of a QP with READ responses still queued goes behind them
+    assign pend_rd_qpn = act_qpn_mem[head];
+    wire ack_by_job = head_ack && pend_rd_val;
+    assign m_rdjob_valid = head_ready && ((head_job && !job_done_reg) || (ack_by_job && !ack_done_reg));
+    assign m_rdjob_raw = !head_job;
+    assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_rkey = act_rkey_mem[head];
     assign m_rdjob_pd = act_pd_mem[head];
@@ -990,7 +997,7 @@ module rnic_resp #(
     assign m_cqe_flags = act_flags_mem[head];
     assign m_cqe_src_qp = act_src_mem[head];
 
-    wire ack_ok = !head_ack || ack_done_reg || m_ack_ready;
+    wire ack_ok = !head_ack || ack_done_reg || (ack_by_job ? m_rdjob_ready : m_ack_ready);
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
     wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
     wire head_pop = head_ready && ack_ok && cqe_ok && job_ok;
@@ -1032,9 +1039,13 @@ module rnic_resp #(
             st_rd_reg <= st_rd_reg + 1'b1;
             head_got_reg <= head_got_reg + 3'd1;
         end
-        if (m_ack_valid && m_ack_ready) ack_done_reg <= 1'b1;
+        if ((m_ack_valid && m_ack_ready) || (m_rdjob_valid && m_rdjob_ready && !head_job)) begin
+            ack_done_reg <= 1'b1;
+            if (sent_kind == 3'(rnic_pkg::AETH_KIND_ACK)) stat_tx_ack <= 1'b1;
+            else stat_tx_nak <= 1'b1;
+        end
         if (m_cqe_valid && m_cqe_ready) cqe_done_reg <= 1'b1;
-        if (m_rdjob_valid && m_rdjob_ready) job_done_reg <= 1'b1;
+        if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
         if (head_pop) begin
             act_rd_reg <= act_rd_reg + 1'b1;
             head_got_reg <= '0;
@@ -1042,10 +1053,6 @@ module rnic_resp #(
             ack_done_reg <= 1'b0;
             cqe_done_reg <= 1'b0;
             job_done_reg <= 1'b0;
-            if (head_ack && !ack_done_reg) begin
-                if (sent_kind == 3'(rnic_pkg::AETH_KIND_ACK)) stat_tx_ack <= 1'b1;
-                else stat_tx_nak <= 1'b1;
-            end
             if (head_cqe && !cqe_done_reg) stat_recv_cqe <= 1'b1;
         end
         if (rst) begin
