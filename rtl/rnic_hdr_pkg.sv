@@ -65,8 +65,19 @@ package rnic_hdr_pkg;
   localparam int HDR_IMMDT_W = 32;
   localparam int HDR_PAYLOAD_LEN_LSB = 677;
   localparam int HDR_PAYLOAD_LEN_W = 16;  // payload bytes in the payload stream (pad and ICRC excluded)
+  // AtomicETH: its virtual address and rkey travel in the RETH VA / RKEY fields
+  localparam int HDR_HAS_ATOMICETH_LSB = 693;
+  localparam int HDR_HAS_ATOMICETH_W = 1;
+  localparam int HDR_ATOMIC_SWAP_LSB = 694;
+  localparam int HDR_ATOMIC_SWAP_W = 64;  // swap (CMP_SWAP) or add (FETCH_ADD) data
+  localparam int HDR_ATOMIC_CMP_LSB = 758;
+  localparam int HDR_ATOMIC_CMP_W = 64;  // compare data (CMP_SWAP)
+  localparam int HDR_HAS_ATOMICACKETH_LSB = 822;
+  localparam int HDR_HAS_ATOMICACKETH_W = 1;
+  localparam int HDR_ATOMICACK_ORIG_LSB = 823;
+  localparam int HDR_ATOMICACK_ORIG_W = 64;  // original remote data
 
-  localparam int HDR_BITS = 693;
+  localparam int HDR_BITS = 887;
 
 endpackage
 

@@ -285,6 +285,11 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] =
         !has_immdt ? 32'h0 : has_reth ? ext4 : ext0;
     assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = plen16;
+    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICETH_W] = 1'b0;
+    assign rec[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W] = 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W] = 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_W] = 1'b0;
+    assign rec[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W] = 64'h0;
 
     // ------------------------------------------------------------------
     // control
