@@ -39,6 +39,9 @@
  * once to re-read from the first missing PSN. An ACK or NAK whose PSN passes
  * a READ that has not received all its responses (lost, or overtaken on the
  * link) acknowledges only up to the READ's data and re-reads the rest.
+ * ATOMIC: the ATOMIC ACKNOWLEDGE at the atomic WQE's PSN is taken the same
+ * way; the original remote value it carries goes to the placement engine,
+ * which writes it into the WQE's 8-byte SGE.
  *
  * Timers: one deadline check per cycle, sweeping the QPs round robin, so a
  * timer fires at most 2^QPN_WIDTH cycles late (4 us at 1024 QPs, 250 MHz).
@@ -65,6 +68,7 @@ module rnic_compl #(
     input  wire logic [7:0]                         s_ack_syndrome,
     input  wire logic [7:0]                         s_ack_opcode,
     input  wire logic [15:0]                        s_ack_plen,
+    input  wire logic [63:0]                        s_ack_orig,     // AtomicAckETH
 
     // READ response payloads: place (WQE, offset) or drop, one per response
     output      logic                               m_place_valid,
@@ -74,6 +78,8 @@ module rnic_compl #(
     output      logic [15:0]                        m_place_idx,
     output      logic [31:0]                        m_place_off,
     output      logic [15:0]                        m_place_len,
+    output      logic                               m_place_atomic, // write m_place_data, not a payload
+    output      logic [63:0]                        m_place_data,
     input  wire logic                               place_busy,
 
     // error records written by the requester
@@ -279,6 +285,7 @@ module rnic_compl #(
     logic                 timer_rnr_reg;  // S_TIMER: the RNR wait ended (else ACK timeout)
     logic [7:0]           opc_reg;        // BTH opcode of the response
     logic [15:0]          plen_reg;       // its payload bytes
+    logic [63:0]          orig_reg;       // its AtomicAckETH
     logic [23:0]          acked_pre_reg;  // last acknowledged PSN before this event
     logic                 rd_ev_reg;      // this event placed a READ response at psn_reg
     logic                 gap_reg;
@@ -305,13 +312,15 @@ module rnic_compl #(
     assign m_err_valid = state_reg == S_ERREV;
     assign m_err_qpn = qpn_reg;
     assign m_cqe_valid = state_reg == S_CQE && (cqe_status_reg == rnic_pkg::WC_SUCCESS[7:0] || !pay_rd_busy)
-                         && !(cqe_opcode_reg == rnic_pkg::WC_RDMA_READ[7:0] && place_busy);
+                         && !(cqe_data_reg && place_busy);
     assign m_place_valid = state_reg == S_PLACE;
     assign m_place_drop = place_drop_reg;
     assign m_place_qpn = qpn_reg;
     assign m_place_idx = una_reg;
     assign m_place_off = place_off_reg;
-    assign m_place_len = plen_reg;
+    assign m_place_len = (opc_atomic && !place_drop_reg) ? 16'd8 : plen_reg;
+    assign m_place_atomic = opc_atomic;
+    assign m_place_data = orig_reg;
 
     wire [2:0] syn_kind = syn_reg[7:5];
     wire [4:0] syn_code = syn_reg[4:0];
@@ -337,7 +346,9 @@ module rnic_compl #(
     wire [32:0] rec_len_up = 33'(rec_len) + 33'(mtu_bytes) - 33'd1;
     wire [23:0] rec_npkts = (rec_len == 0) ? 24'd1 : 24'(rec_len_up >> mtu_lg);
     wire [23:0] rec_first_psn = rec_last_psn - rec_npkts + 24'd1;
-    wire        rec_read = rec_opcode == rnic_pkg::WC_RDMA_READ[7:0];
+    wire        rec_atomic = rec_opcode == rnic_pkg::WC_COMP_SWAP[7:0] || rec_opcode == rnic_pkg::WC_FETCH_ADD[7:0];
+    // answered with data: covered only by its own responses
+    wire        rec_read = rec_opcode == rnic_pkg::WC_RDMA_READ[7:0] || rec_atomic;
 
     // a READ response at psn_reg against the READ record holding it
     wire [23:0] rsp_idx = psn_reg - rec_first_psn;
@@ -349,13 +360,15 @@ module rnic_compl #(
     wire        opc_middle = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
     wire        opc_last = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
     wire        opc_only = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+    wire        opc_atomic = opc_reg == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
     // a re-read starts with FIRST or ONLY anywhere in the message
     wire        rsp_op_ok = (rsp_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
                             && !(rsp_at_first && (opc_middle || opc_last));
-    wire        rsp_ok = rec_read && rec_status == rnic_pkg::WC_SUCCESS[7:0]
+    wire        rsp_ok = rec_status == rnic_pkg::WC_SUCCESS[7:0]
                          && psn_le(rec_first_psn, psn_reg) && psn_le(psn_reg, rec_last_psn)
-                         && rsp_op_ok && 32'(plen_reg) == rsp_exp_len;
-    wire        is_rd_rsp = opc_first || opc_middle || opc_last || opc_only;
+                         && (rec_atomic ? (opc_atomic && plen_reg == 0)
+                                        : (rec_read && rsp_op_ok && 32'(plen_reg) == rsp_exp_len));
+    wire        is_rd_rsp = opc_first || opc_middle || opc_last || opc_only || opc_atomic;
 
     // what the walk does with the current record
     logic       covered_raw;
@@ -390,6 +403,7 @@ module rnic_compl #(
     logic [31:0] cqe_len_reg;
     logic [15:0] cqe_cqn_reg;
     logic [23:0] cqe_src_reg;
+    logic        cqe_data_reg;   // READ or ATOMIC: waits for its placement writes
 
     assign m_cqe_cqn = cqe_cqn_reg;
     assign m_cqe_qpn = 24'(qpn_reg);
@@ -446,6 +460,7 @@ module rnic_compl #(
                     syn_reg <= s_ack_syndrome;
                     opc_reg <= s_ack_opcode;
                     plen_reg <= s_ack_plen;
+                    orig_reg <= s_ack_orig;
                     state_reg <= S_ACK;
                 end else if (s_local_valid) begin
                     qpn_reg <= s_local_qpn;
@@ -587,6 +602,7 @@ module rnic_compl #(
                     cqe_nak_reg <= nak_reg && retire_status == nak_status_reg && retire_status != rec_status
                                    && syn_reg != 8'h0;
                     cqe_opcode_reg <= rec_opcode;
+                    cqe_data_reg <= rec_read;
                     cqe_len_reg <= rec_len;
                     cqe_cqn_reg <= rec_cqn;
                     cqe_src_reg <= rec_src_qp;

@@ -340,6 +340,8 @@ module rnic_core #(
     logic [QPN_WIDTH-1:0] place_qpn;
     logic [15:0]          place_idx, place_len;
     logic [31:0]          place_off;
+    logic [63:0]          ack_orig, place_data;
+    logic                 place_atomic;
     logic                 cqe_valid, cqe_ready;
     logic [15:0]          cqe_cqn, cqe_wqe_counter;
     logic [23:0]          cqe_qpn, cqe_src_qp;
@@ -385,6 +387,7 @@ module rnic_core #(
         .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_pending_reg != 0),
         .s_ack_valid(ack_valid), .s_ack_ready(ack_ready), .s_ack_qpn(ack_qpn),
         .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome), .s_ack_opcode(ack_opcode), .s_ack_plen(ack_plen),
+        .s_ack_orig(ack_orig), .m_place_atomic(place_atomic), .m_place_data(place_data),
         .m_place_valid(place_valid), .m_place_ready(place_ready), .m_place_drop(place_drop),
         .m_place_qpn(place_qpn), .m_place_idx(place_idx), .m_place_off(place_off), .m_place_len(place_len),
         .place_busy,
@@ -800,7 +803,7 @@ module rnic_core #(
         .m_axis_req_payload_tvalid(req_pay_tvalid), .m_axis_req_payload_tready(req_pay_tready),
         .m_axis_req_payload_tlast(req_pay_tlast),
         .m_ack_valid(ack_valid), .m_ack_ready(ack_ready), .m_ack_qpn(ack_qpn), .m_ack_psn(ack_psn),
-        .m_ack_syndrome(ack_syndrome), .m_ack_opcode(ack_opcode), .m_ack_plen(ack_plen),
+        .m_ack_syndrome(ack_syndrome), .m_ack_opcode(ack_opcode), .m_ack_plen(ack_plen), .m_ack_orig(ack_orig),
         .m_axis_rsp_payload_tdata(rsp_pay_tdata), .m_axis_rsp_payload_tkeep(rsp_pay_tkeep),
         .m_axis_rsp_payload_tvalid(rsp_pay_tvalid), .m_axis_rsp_payload_tready(rsp_pay_tready),
         .m_axis_rsp_payload_tlast(rsp_pay_tlast),
@@ -817,7 +820,7 @@ module rnic_core #(
     logic [2:0]    rdjob_pmtu;
     logic [QPN_WIDTH-1:0] rdjob_qpn, rgen_rd_qpn;
     logic [3:0]    rdjob_gen, rgen_rd_val;
-    logic          rdjob_raw, pend_rd_val;
+    logic          rdjob_raw, pend_rd_val, rd_idle;
     logic [QPN_WIDTH-1:0] pend_rd_qpn;
     logic          stat_tx_read_resp, stat_pl_loc_prot_err;
 
@@ -833,7 +836,7 @@ module rnic_core #(
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
         .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
         .m_axis_pay_desc_ready(rr_desc_ready),
-        .stat_tx_read_resp, .stat_access_err(stat_rr_access_err)
+        .idle(rd_idle), .stat_tx_read_resp, .stat_access_err(stat_rr_access_err)
     );
 
     rnic_rd_place #(
@@ -844,6 +847,7 @@ module rnic_core #(
         .clk, .rst,
         .s_cmd_valid(place_valid), .s_cmd_ready(place_ready), .s_cmd_drop(place_drop),
         .s_cmd_qpn(place_qpn), .s_cmd_idx(place_idx), .s_cmd_off(place_off), .s_cmd_len(place_len),
+        .s_cmd_atomic(place_atomic), .s_cmd_data(place_data),
         .s_axis_payload_tdata(rsp_pay_tdata), .s_axis_payload_tkeep(rsp_pay_tkeep),
         .s_axis_payload_tvalid(rsp_pay_tvalid), .s_axis_payload_tready(rsp_pay_tready),
         .s_axis_payload_tlast(rsp_pay_tlast),
@@ -907,7 +911,7 @@ module rnic_core #(
         .m_rdjob_valid(rdjob_valid), .m_rdjob_ready(rdjob_ready), .m_rdjob_hdr(rdjob_hdr),
         .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
         .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw),
-        .pend_rd_qpn, .pend_rd_val, .rgen_rd_qpn, .rgen_rd_val,
+        .pend_rd_qpn, .pend_rd_val, .rgen_rd_qpn, .rgen_rd_val, .rd_idle,
         .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),

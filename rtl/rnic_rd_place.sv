@@ -20,7 +20,9 @@
  * dropped (never written outside a registered region) and counted as a
  * local protection error. `busy` stays up while a command is being served or
  * a write has not been answered, so the completion engine holds the READ's
- * CQE until its data is in host memory.
+ * CQE until its data is in host memory. An ATOMIC's original remote value
+ * comes with its command (no payload) and is written the same way into the
+ * WQE's 8-byte SGE, in host byte order.
  */
 module rnic_rd_place #(
     parameter int DATA_WIDTH = 64,
@@ -39,6 +41,8 @@ module rnic_rd_place #(
     input  wire logic [15:0]                      s_cmd_idx,
     input  wire logic [31:0]                      s_cmd_off,
     input  wire logic [15:0]                      s_cmd_len,    // payload bytes of the packet
+    input  wire logic                             s_cmd_atomic, // write s_cmd_data (8 bytes), no payload
+    input  wire logic [63:0]                      s_cmd_data,
 
     // READ response payloads, in the order of the commands
     input  wire logic [DATA_WIDTH-1:0]            s_axis_payload_tdata,
@@ -123,6 +127,9 @@ module rnic_rd_place #(
     logic [QPN_WIDTH-1:0]          cache_qpn_reg;
     logic [15:0]                   cache_idx_reg;
     logic [7:0]                    wr_pending_reg;
+    logic                          atomic_reg;
+    logic [63:0]                   data_reg;
+    logic                          data_taken_reg; // the atomic value went into the cutter
 
     wire [15:0]  qpc_pd     = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
     wire [4:0]   qpc_sq_log = qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
@@ -171,25 +178,30 @@ module rnic_rd_place #(
     assign m_axis_wr_desc_len = piece;
     assign m_axis_wr_desc_valid = state_reg == S_WDESC;
 
+    // the cutter's input: the payload, or the atomic value as one 8-byte beat
     logic        cut_len_ready, cut_busy, cut_in_tready;
+    wire [DATA_WIDTH-1:0] cut_in_tdata = atomic_reg ? DATA_WIDTH'(data_reg) : s_axis_payload_tdata;
+    wire [KEEP_WIDTH-1:0] cut_in_tkeep = atomic_reg ? KEEP_WIDTH'(8'hff) : s_axis_payload_tkeep;
+    wire                  cut_in_tvalid = state_reg == S_WDATA
+                                          && (atomic_reg ? !data_taken_reg : s_axis_payload_tvalid);
     axis_cutter #(.DATA_WIDTH(DATA_WIDTH)) cutter_inst (
         .clk, .rst,
         .s_len_valid(state_reg == S_WCUT), .s_len_ready(cut_len_ready), .s_len(piece),
-        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(s_axis_payload_tkeep),
-        .s_axis_tvalid(s_axis_payload_tvalid && state_reg == S_WDATA), .s_axis_tready(cut_in_tready),
+        .s_axis_tdata(cut_in_tdata), .s_axis_tkeep(cut_in_tkeep),
+        .s_axis_tvalid(cut_in_tvalid), .s_axis_tready(cut_in_tready),
         .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
         .m_axis_tvalid(m_axis_wr_data_tvalid), .m_axis_tready(m_axis_wr_data_tready),
         .m_axis_tlast(m_axis_wr_data_tlast),
         .busy(cut_busy)
     );
-    assign s_axis_payload_tready = (state_reg == S_WDATA && cut_in_tready) || state_reg == S_DRAIN;
+    assign s_axis_payload_tready = (state_reg == S_WDATA && !atomic_reg && cut_in_tready) || state_reg == S_DRAIN;
 
     assign busy = state_reg != S_IDLE || wr_pending_reg != 0;
 
     // what follows a failed check: drop what is left of the payload
     state_t fail_next;
     always_comb begin
-        if (left_reg != 0) fail_next = S_DRAIN;
+        if (left_reg != 0 && !atomic_reg) fail_next = S_DRAIN;
         else fail_next = S_IDLE;
     end
 
@@ -203,6 +215,9 @@ module rnic_rd_place #(
                     off_reg <= s_cmd_off;
                     left_reg <= 32'(s_cmd_len);
                     sge_reg <= '0;
+                    atomic_reg <= s_cmd_atomic;
+                    data_reg <= s_cmd_data;
+                    data_taken_reg <= 1'b0;
                     if (s_cmd_drop) state_reg <= (s_cmd_len != 0) ? S_DRAIN : S_IDLE;
                     else if (s_cmd_len == 0) state_reg <= S_IDLE;
                     else state_reg <= S_QPC;
@@ -292,6 +307,7 @@ module rnic_rd_place #(
             wqe_st_seen_reg <= 1'b1;
             if (s_wqe_status_error) wqe_err_reg <= 1'b1;
         end
+        if (cut_in_tvalid && cut_in_tready && atomic_reg) data_taken_reg <= 1'b1;
         // a failed write is the host bus failing under a granted buffer
         if (s_wr_status_valid && s_wr_status_error) stat_loc_prot_err <= 1'b1;
         if (qp_reset_valid) cache_valid_reg <= 1'b0;

@@ -70,6 +70,7 @@ module rnic_rd_resp #(
     output      logic                              m_axis_pay_desc_valid,
     input  wire logic                              m_axis_pay_desc_ready,
 
+    output      logic                              idle,        // no job queued or in progress
     output      logic                              stat_tx_read_resp,
     output      logic                              stat_access_err
 );
@@ -93,6 +94,7 @@ module rnic_rd_resp #(
     wire empty = wr_reg == rd_reg;
     wire full = (wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS);
     assign s_job_ready = !full;
+    assign idle = empty && state_reg == S_IDLE;
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 

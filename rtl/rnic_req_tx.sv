@@ -24,8 +24,10 @@
  * written by the placement engine when the responses come. At most
  * max_rd_atomic READs are outstanding per QP; a fenced WQE waits until none
  * is. A READ resumed mid-message asks for the rest only (RETH address and
- * length advanced by the packets already received). Other opcodes complete
- * with LOC_QP_OP_ERR.
+ * length advanced by the packets already received). ATOMIC compare-and-swap
+ * and fetch-and-add: one request with an AtomicETH (operands from the WQE),
+ * one 8-byte local SGE checked for LOCAL_WRITE, counted against
+ * max_rd_atomic like a READ. Other opcodes complete with LOC_QP_OP_ERR.
  */
 module rnic_req_tx #(
     parameter int DATA_WIDTH = 64,
@@ -262,9 +264,15 @@ module rnic_req_tx #(
 
     // this packet
     wire        op_read = wqe_opcode == rnic_pkg::WR_RDMA_READ[7:0];
-    wire [31:0] seg_len = op_read ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
+    wire        op_cas = wqe_opcode == rnic_pkg::WR_ATOMIC_CMP_AND_SWP[7:0];
+    wire        op_atomic = op_cas || wqe_opcode == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0];
+    // requests answered with data: READ and ATOMIC
+    wire        op_rd_atomic = op_read || op_atomic;
+    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
     wire        pkt_first = pkt_idx_reg == 0;
-    wire        pkt_last = op_read || remaining_reg <= mtu_bytes;
+    wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes;
+    wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
+    wire [63:0] wqe_swap = wqe_reg[8*rnic_pkg::WQE_SWAP_OFF +: 64];
     // PSNs this packet takes: a READ request one per response packet
     wire [32:0] rem_up = 33'(remaining_reg) + 33'(mtu_bytes) - 33'd1;
     wire [23:0] pkt_psns = !op_read ? 24'd1 : (remaining_reg == 0) ? 24'd1
@@ -272,7 +280,7 @@ module rnic_req_tx #(
     wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0];
     wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
                          || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
-    wire        op_supported = op_send || op_read || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
+    wire        op_supported = op_send || op_rd_atomic || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
                                || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
     wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
@@ -280,6 +288,8 @@ module rnic_req_tx #(
     always_comb begin
         if (op_read) begin
             pkt_opcode = rnic_pkg::OP_RDMA_READ_REQUEST[7:0];
+        end else if (op_atomic) begin
+            pkt_opcode = op_cas ? rnic_pkg::OP_COMPARE_SWAP[7:0] : rnic_pkg::OP_FETCH_ADD[7:0];
         end else if (op_send) begin
             if (pkt_first && pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_ONLY_IMM[7:0] : rnic_pkg::OP_SEND_ONLY[7:0];
             else if (pkt_first) pkt_opcode = rnic_pkg::OP_SEND_FIRST[7:0];
@@ -314,6 +324,15 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
+        // AtomicETH: address and rkey in the RETH fields
+        m_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] = op_atomic;
+        m_hdr[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W] = op_cas ? wqe_swap : wqe_cmp_add;
+        m_hdr[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W] = op_cas ? wqe_cmp_add : 64'h0;
+        if (op_atomic) begin
+            m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
+            m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr;
+            m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = 32'h0;
+        end
     end
 
     wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
@@ -362,7 +381,8 @@ module rnic_req_tx #(
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
     wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : op_read ? rnic_pkg::WC_RDMA_READ[7:0]
-                                                               : rnic_pkg::WC_RDMA_WRITE[7:0];
+                         : op_cas ? rnic_pkg::WC_COMP_SWAP[7:0] : op_atomic ? rnic_pkg::WC_FETCH_ADD[7:0]
+                         : rnic_pkg::WC_RDMA_WRITE[7:0];
     assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
@@ -374,7 +394,7 @@ module rnic_req_tx #(
     logic [63:0] lkey_pa;
     rnic_mr_check lkey_check_inst (
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
-        .need_access(op_read ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
+        .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
@@ -399,7 +419,7 @@ module rnic_req_tx #(
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
     wire       wqe_fence = (wqe_flags & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
-    wire       rd_blocked = (op_read && rd_out >= rd_limit) || (wqe_fence && rd_out != 0);
+    wire       rd_blocked = (op_rd_atomic && rd_out >= rd_limit) || (wqe_fence && rd_out != 0);
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
@@ -480,11 +500,11 @@ module rnic_req_tx #(
                     // READ kicks the QP back
                     state_reg <= S_DONE;
                 end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
-                             || (op_read && wqe_inline)) begin
+                             || (op_rd_atomic && wqe_inline)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                                        : sge_sum != 35'(wqe_length)) begin
+                                        : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (wqe_inline) begin
@@ -500,7 +520,7 @@ module rnic_req_tx #(
             S_LKEY_RD: begin
                 if (8'(sge_idx_reg) >= wqe_num_sge) begin
                     sge_idx_reg <= '0;
-                    state_reg <= (skip_reg != 0 && !op_read) ? S_SKIP : S_PKT_HDR;
+                    state_reg <= (skip_reg != 0 && !op_rd_atomic) ? S_SKIP : S_PKT_HDR;
                 end else if (cur_len == 0) begin
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                 end else begin
@@ -611,7 +631,7 @@ module rnic_req_tx #(
             end
             if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
-            rd_mask_mem[qpn_reg][ci_reg[INFLIGHT_LOG2-1:0]] <= op_read && status_reg == rnic_pkg::WC_SUCCESS[7:0];
+            rd_mask_mem[qpn_reg][ci_reg[INFLIGHT_LOG2-1:0]] <= op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
         end else if (state_reg == S_PARSE && wqe_st_seen_reg && !resend) begin
             // a new WQE: remember where it starts, in case it is cut short

@@ -50,8 +50,21 @@
  * older generations, which the requester has already given up on (as rxe
  * replaces the READ it is answering).
  *
+ * ATOMIC compare-and-swap / fetch-and-add: rkey, PD, bounds of the 8 bytes
+ * and REMOTE_ATOMIC checked (a misaligned address or a QP without
+ * REMOTE_ATOMIC gets the invalid request NAK). The engine waits until every
+ * earlier request is fully done (its writes answered, its READ responses
+ * sent), reads the 8 bytes, computes, writes the result back (not for a
+ * failed compare) and queues an ATOMIC ACKNOWLEDGE with the original value,
+ * sent after the write is answered. Nothing else in the NIC writes host
+ * memory for a responder in the meantime, so the operation is atomic with
+ * respect to every other NIC access. The last ATOMIC_SAVED results of each
+ * QP are kept by PSN; a duplicate ATOMIC is answered from them and never
+ * executed again (one no longer kept is dropped).
+ *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
- * immediate, RDMA READ. Other request opcodes get the invalid request NAK.
+ * immediate, RDMA READ, ATOMIC. Other request opcodes get the invalid
+ * request NAK.
  */
 module rnic_resp #(
     parameter int DATA_WIDTH = 64,
@@ -59,7 +72,8 @@ module rnic_resp #(
     parameter int QPN_WIDTH = 10,
     parameter int MR_INDEX_WIDTH = 12,
     parameter int ACK_EVERY = 8,
-    parameter int ACTION_DEPTH_LOG2 = 4
+    parameter int ACTION_DEPTH_LOG2 = 4,
+    parameter int ATOMIC_SAVED_LOG2 = 4
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
@@ -151,6 +165,7 @@ module rnic_resp #(
     output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
     output      logic [QPN_WIDTH-1:0]              pend_rd_qpn,
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
+    input  wire logic                              rd_idle,         // no READ job queued or in progress
     // the current read generation of a QP, read by the generator
     input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     output      logic [3:0]                        rgen_rd_val,
@@ -229,6 +244,13 @@ module rnic_resp #(
     logic [23:0] dup_psn_mem [NUM_QPS];
     assign rgen_rd_val = rgen_mem[rgen_rd_qpn];
 
+    // the last ATOMIC results of each QP, by PSN, for duplicates
+    localparam int ASAVE = 2 ** ATOMIC_SAVED_LOG2;
+    logic [23:0]                  asave_psn_mem [NUM_QPS*ASAVE];
+    logic [63:0]                  asave_orig_mem [NUM_QPS*ASAVE];
+    logic [ASAVE-1:0]             asave_vld_mem [NUM_QPS];
+    logic [ATOMIC_SAVED_LOG2-1:0] asave_wp_mem [NUM_QPS];
+
     typedef enum logic [4:0] {
         S_IDLE,       // take an RQ doorbell, an error event or a request header
         S_QPC,        // latch the QP context and the QP's dynamic state
@@ -244,7 +266,13 @@ module rnic_resp #(
         S_WDATA,      // payload of this piece into the write engine
         S_PUSH,       // queue the action, commit the QP state
         S_DRAIN,      // payload of a dropped request
-        S_FLUSH       // flush receive WQEs of a QP in error
+        S_FLUSH,      // flush receive WQEs of a QP in error
+        S_ATWAIT,     // ATOMIC: wait until every earlier request is done
+        S_ATRD,       // read the 8 bytes
+        S_ATDATA,     // collect them, compute
+        S_ATWR,       // write the result back
+        S_ATWD,
+        S_ADUP        // a duplicate ATOMIC: look for its saved result
     } state_t;
 
     state_t state_reg;
@@ -272,7 +300,10 @@ module rnic_resp #(
     logic [OFF_W-1:0]               boff_reg;      // first unconsumed byte lane of the payload beat
     logic [2:0]                     npieces_reg;   // writes issued for this packet
     logic [15:0]                    drop_plen;     // payload left to drain after a drop
-    logic                           dup_reg;       // a duplicate READ, executed again
+    logic                           dup_reg;       // a duplicate READ, executed again (or a duplicate ATOMIC)
+    logic [63:0]                    at_orig_reg;   // ATOMIC: the original value
+    logic [63:0]                    at_new_reg;    // ... and what is written back
+    logic [ATOMIC_SAVED_LOG2:0]     adup_reg;      // saved result being compared
 
     wire [7:0]  h_opcode = hdr_reg[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
@@ -312,10 +343,14 @@ module rnic_resp #(
     wire s_only_imm = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
     wire s_only     = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY[7:0]) || s_only_imm;
     wire op_read    = is_op(h_opcode, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
+    wire op_cas     = is_op(h_opcode, rnic_pkg::OP_COMPARE_SWAP[7:0]);
+    wire op_atomic  = op_cas || is_op(h_opcode, rnic_pkg::OP_FETCH_ADD[7:0]);
+    wire [63:0] h_swap = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W];
+    wire [63:0] h_cmp  = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W];
     wire op_write   = w_first || w_middle || w_last || w_only;
     wire op_send    = s_first || s_middle || s_last || s_only;
-    wire op_starts  = w_first || w_only || s_first || s_only || op_read;
-    wire op_ends    = w_last || w_only || s_last || s_only || op_read;
+    wire op_starts  = w_first || w_only || s_first || s_only || op_read || op_atomic;
+    wire op_ends    = w_last || w_only || s_last || s_only || op_read || op_atomic;
     wire op_imm     = w_last_imm || w_only_imm || s_last_imm || s_only_imm;
     // needs the receive WQE at rq_ci: a SEND's first packet, a WRITE's immediate
     wire needs_rwqe = s_first || s_only || w_last_imm || w_only_imm;
@@ -335,6 +370,7 @@ module rnic_resp #(
     logic len_ok;
     always_comb begin
         if (op_read) len_ok = plen == 0 && h_dlen <= 32'h8000_0000;
+        else if (op_atomic) len_ok = plen == 0;
         else if (w_first || w_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
         else if (w_last) len_ok = plen != 0 && plen <= mtu_bytes && plen == rem_reg;
         else if (w_only) len_ok = plen <= mtu_bytes && plen == rem_reg;
@@ -355,9 +391,11 @@ module rnic_resp #(
     // must allow it too
     logic        mr_ok;
     logic [63:0] mr_pa;
+    wire  [31:0] chk_len = op_atomic ? 32'd8 : h_dlen;
     rnic_mr_check rkey_check_inst (
-        .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(h_dlen), .pd(qpc_pd),
-        .need_access(op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]),
+        .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(chk_len), .pd(qpc_pd),
+        .need_access(op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
+                     op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]),
         .ok(mr_ok), .pa(mr_pa)
     );
     wire access_ok = mr_ok;
@@ -421,6 +459,7 @@ module rnic_resp #(
     logic [31:0]   act_push_blen;
     logic [15:0]   act_push_widx;
     logic          act_push_rd;
+    logic          act_push_atomic;  // an ATOMIC ACKNOWLEDGE with at_orig_reg
 
     logic [HB-1:0] addr_hdr;
     rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
@@ -433,6 +472,12 @@ module rnic_resp #(
         ack_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = 1'b1;
         ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = act_push_syn;
         ack_hdr[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W] = act_push_msn;
+        if (act_push_atomic) begin
+            ack_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] =
+                rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
+            ack_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] = 1'b1;
+            ack_hdr[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W] = at_orig_reg;
+        end
     end
 
     localparam logic [7:0] SYN_ACK = {3'(rnic_pkg::AETH_KIND_ACK), 5'(rnic_pkg::AETH_CREDITS_INVALID)};
@@ -473,11 +518,13 @@ module rnic_resp #(
                                                    : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     wire [15:0] rq_slot = rq_ci_reg & ((16'd1 << qpc_rq_log) - 16'd1);
-    assign m_axis_rwqe_desc_addr = qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
-    assign m_axis_rwqe_desc_len = rnic_pkg::RECV_WQE_BYTES_TOTAL;
+    // the receive-WQE reader also reads an ATOMIC's 8 bytes
+    assign m_axis_rwqe_desc_addr = (state_reg == S_ATRD) ? pa_reg
+                                   : qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
+    assign m_axis_rwqe_desc_len = (state_reg == S_ATRD) ? 32'd8 : rnic_pkg::RECV_WQE_BYTES_TOTAL;
     assign m_axis_rwqe_desc_last = 1'b1;
-    assign m_axis_rwqe_desc_valid = state_reg == S_RWQE_DESC;
-    assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA;
+    assign m_axis_rwqe_desc_valid = state_reg == S_RWQE_DESC || state_reg == S_ATRD;
+    assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA || state_reg == S_ATDATA;
 
     // the next write piece: all of a WRITE packet, or up to the end of the
     // current receive SGE for a SEND
@@ -485,9 +532,9 @@ module rnic_resp #(
     wire [31:0] sge_room = rs_len_reg[rs_idx_reg[1:0]] - rs_off_reg;
     wire [31:0] piece_len = msg_is_send ? ((pkt_left_reg < sge_room) ? pkt_left_reg : sge_room) : pkt_left_reg;
     wire [63:0] piece_pa = msg_is_send ? rs_pa_reg[rs_idx_reg[1:0]] + 64'(rs_off_reg) : pa_reg;
-    assign m_axis_wr_desc_addr = piece_pa;
-    assign m_axis_wr_desc_len = piece_len;
-    assign m_axis_wr_desc_valid = state_reg == S_WDESC && piece_len != 0;
+    assign m_axis_wr_desc_addr = (state_reg == S_ATWR) ? pa_reg : piece_pa;
+    assign m_axis_wr_desc_len = (state_reg == S_ATWR) ? 32'd8 : piece_len;
+    assign m_axis_wr_desc_valid = (state_reg == S_WDESC && piece_len != 0) || state_reg == S_ATWR;
 
     // cut the payload stream at piece ends: bytes [boff, boff + piece) of the
     // beat go out, the packer moves them to lane 0
@@ -507,6 +554,9 @@ module rnic_resp #(
     end
 
     logic pk_tvalid, pk_tready;
+    logic [DATA_WIDTH-1:0] sc_tdata;
+    logic [KEEP_WIDTH-1:0] sc_tkeep;
+    logic                  sc_tvalid, sc_tready, sc_tlast;
     assign pk_tvalid = state_reg == S_WDATA && s_axis_payload_tvalid;
     assign s_axis_payload_tready = (state_reg == S_WDATA && pk_tready && beat_used) || state_reg == S_DRAIN;
 
@@ -514,10 +564,18 @@ module rnic_resp #(
         .clk, .rst,
         .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(cut_keep), .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready), .s_axis_tlast(piece_ends),
-        .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
-        .m_axis_tvalid(m_axis_wr_data_tvalid), .m_axis_tready(m_axis_wr_data_tready),
-        .m_axis_tlast(m_axis_wr_data_tlast)
+        .m_axis_tdata(sc_tdata), .m_axis_tkeep(sc_tkeep),
+        .m_axis_tvalid(sc_tvalid), .m_axis_tready(sc_tready),
+        .m_axis_tlast(sc_tlast)
     );
+
+    // write data: the scattered payload, or an ATOMIC's result (8 bytes, host order)
+    wire at_wd = state_reg == S_ATWD;
+    assign m_axis_wr_data_tdata = at_wd ? DATA_WIDTH'(at_new_reg) : sc_tdata;
+    assign m_axis_wr_data_tkeep = at_wd ? KEEP_WIDTH'(8'hff) : sc_tkeep;
+    assign m_axis_wr_data_tvalid = at_wd || sc_tvalid;
+    assign m_axis_wr_data_tlast = at_wd || sc_tlast;
+    assign sc_tready = !at_wd && m_axis_wr_data_tready;
 
     // responder state updates, written once per accepted request
     logic        upd;
@@ -538,6 +596,7 @@ module rnic_resp #(
         act_push_blen = '0;
         act_push_widx = rq_ci_reg;
         act_push_rd = 1'b0;
+        act_push_atomic = 1'b0;
         upd = 1'b0;
         upd_commit = 1'b0;
         upd_err = err_mem[qpn_reg];
@@ -547,8 +606,9 @@ module rnic_resp #(
             S_PSN: begin
                 if (!qp_ok || psn_diff == 0 || act_full) begin
                     // in order: continue (or wait for room in the action queue)
-                end else if (psn_dup && op_read) begin
-                    // a duplicate READ is executed again (S_MPT on)
+                end else if (psn_dup && (op_read || op_atomic)) begin
+                    // a duplicate READ is executed again (S_MPT on), a
+                    // duplicate ATOMIC answered from its saved result
                 end else if (psn_dup) begin
                     // duplicate: acknowledge the most recent request again
                     act_push = 1'b1;
@@ -580,6 +640,13 @@ module rnic_resp #(
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
+                end else if (op_atomic && ((qpc_access & rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0]) == 0
+                                           || h_va[2:0] != 3'd0)) begin
+                    // no atomics on this QP, or not 8-byte aligned (IBTA 9.4.5)
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
                 end else if (needs_rwqe && rq_empty) begin
                     // receiver not ready: the requester retries this PSN later
                     act_push = 1'b1;
@@ -599,6 +666,15 @@ module rnic_resp #(
                     upd_rq_ci = 1'b1;
                 end
             end
+            S_ATDATA: begin
+                // the 8 bytes could not be read: remote operational error
+                if (rwqe_beat_reg != 0 && rwqe_st_seen_reg && rwqe_err_reg && !act_full) begin
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                end
+            end
             S_RWQE_DATA: begin
                 // a receive WQE that cannot be read is a local QP operation error
                 if (rwqe_all_in && rwqe_err_reg && !act_full) begin
@@ -613,7 +689,7 @@ module rnic_resp #(
             end
             S_MPT: begin
                 if (act_full) begin
-                end else if (!access_ok && h_dlen != 0 && !dup_reg) begin
+                end else if (!access_ok && chk_len != 0 && !dup_reg) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR));
                     upd = 1'b1;
@@ -641,9 +717,11 @@ module rnic_resp #(
             S_PUSH: begin
                 act_push = 1'b1;
                 if (dup_reg) begin
-                    // answered from host memory again; the QP state stays
-                    act_push_send = 1'b0;
-                    act_push_rd = 1'b1;
+                    // answered again (a READ from host memory, an ATOMIC from
+                    // its saved result); the QP state stays
+                    act_push_send = op_atomic;
+                    act_push_atomic = op_atomic;
+                    act_push_rd = op_read;
                 end else begin
                     upd = 1'b1;
                     upd_commit = 1'b1;
@@ -652,6 +730,7 @@ module rnic_resp #(
                     // the READ's responses carry the acknowledgement
                     act_push_send = !op_read && (h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY));
                     act_push_rd = op_read;
+                    act_push_atomic = op_atomic;
                 end
                 if (op_ends && (op_send || op_imm)) begin
                     act_push_cqe = 1'b1;
@@ -683,6 +762,10 @@ module rnic_resp #(
         else if (err_now || flush_after_reg) after_drop = S_FLUSH;
         else after_drop = S_IDLE;
     end
+
+    // a duplicate ATOMIC's saved result
+    wire [ATOMIC_SAVED_LOG2-1:0] adup_slot = adup_reg[ATOMIC_SAVED_LOG2-1:0];
+    wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_mem[{qpn_reg, adup_slot}] == h_psn;
 
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
@@ -740,11 +823,12 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (psn_diff == 0) begin
                     state_reg <= S_OP;
-                end else if (psn_dup && op_read) begin
+                end else if (psn_dup && (op_read || op_atomic)) begin
                     if (!act_full) begin
                         stat_duplicate <= 1'b1;
                         dup_reg <= 1'b1;
-                        state_reg <= S_MPT;
+                        adup_reg <= '0;
+                        state_reg <= op_atomic ? S_ADUP : S_MPT;
                     end
                 end else if (!act_full) begin
                     if (psn_dup) stat_duplicate <= 1'b1;
@@ -826,7 +910,7 @@ module rnic_resp #(
                 npieces_reg <= '0;
                 boff_reg <= '0;
                 if (act_push) state_reg <= after_drop;
-                else if (!act_full) state_reg <= (plen != 0) ? S_WDESC : S_PUSH;
+                else if (!act_full) state_reg <= op_atomic ? S_ATWAIT : (plen != 0) ? S_WDESC : S_PUSH;
             end
             S_WDESC: begin
                 if (piece_len == 0) begin
@@ -855,6 +939,51 @@ module rnic_resp #(
             end
             S_PUSH: begin
                 state_reg <= S_IDLE;
+            end
+            S_ATWAIT: begin
+                // every earlier request done: its writes answered (the action
+                // queue is empty) and its READ responses sent
+                rwqe_beat_reg <= '0;
+                rwqe_err_reg <= 1'b0;
+                rwqe_st_seen_reg <= 1'b0;
+                if (act_empty && rd_idle) state_reg <= S_ATRD;
+            end
+            S_ATRD: begin
+                if (m_axis_rwqe_desc_ready) state_reg <= S_ATDATA;
+            end
+            S_ATDATA: begin
+                if (s_axis_rwqe_tvalid && rwqe_beat_reg == 0) begin
+                    at_orig_reg <= s_axis_rwqe_tdata[63:0];
+                    rwqe_beat_reg <= 4'd1;
+                end
+                if (act_push) begin
+                    state_reg <= after_drop;
+                end else if (rwqe_beat_reg != 0 && rwqe_st_seen_reg && !rwqe_err_reg) begin
+                    at_new_reg <= op_cas ? ((at_orig_reg == h_cmp) ? h_swap : at_orig_reg) : at_orig_reg + h_swap;
+                    state_reg <= (!op_cas || at_orig_reg == h_cmp) ? S_ATWR : S_PUSH;
+                end
+            end
+            S_ATWR: begin
+                if (m_axis_wr_desc_ready) begin
+                    npieces_reg <= 3'd1;
+                    state_reg <= S_ATWD;
+                end
+            end
+            S_ATWD: begin
+                if (m_axis_wr_data_tready) state_reg <= S_PUSH;
+            end
+            S_ADUP: begin
+                if (adup_reg == (ATOMIC_SAVED_LOG2+1)'(ASAVE)) begin
+                    // no longer kept: nothing to answer with
+                    state_reg <= after_drop;
+                end else if (adup_hit) begin
+                    if (!act_full) begin
+                        at_orig_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
+                        state_reg <= S_PUSH;
+                    end
+                end else begin
+                    adup_reg <= adup_reg + 1'b1;
+                end
             end
             S_DRAIN: begin
                 if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast)
@@ -903,6 +1032,8 @@ module rnic_resp #(
             rgen_mem[qp_reset_qpn] <= '0;
             dup_mode_mem[qp_reset_qpn] <= 1'b0;
             dup_psn_mem[qp_reset_qpn] <= '0;
+            asave_vld_mem[qp_reset_qpn] <= '0;
+            asave_wp_mem[qp_reset_qpn] <= '0;
         end else if (qp_rtr_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
             msn_mem[qp_reset_qpn] <= '0;
@@ -932,6 +1063,12 @@ module rnic_resp #(
             end
             if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
             if (upd_commit) dup_mode_mem[qpn_reg] <= 1'b0;
+            if (upd_commit && op_atomic) begin
+                asave_psn_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= h_psn;
+                asave_orig_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= at_orig_reg;
+                asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
+                asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
+            end
             if (state_reg == S_PUSH && dup_reg) begin
                 rgen_mem[qpn_reg] <= push_gen;
                 dup_mode_mem[qpn_reg] <= 1'b1;

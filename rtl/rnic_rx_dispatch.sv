@@ -8,7 +8,8 @@
  * destination IP that is in no GID table entry) are dropped and counted;
  * malformed headers are dropped and counted; a destination QPN beyond the QP
  * table is dropped and counted. Requests (with their payload) go to the
- * responder; responses (ACK, NAK, READ responses) to the completion engine,
+ * responder; responses (ACK, NAK, READ responses, ATOMIC ACKNOWLEDGE) to
+ * the completion engine,
  * a READ response's payload to the placement engine, which the completion
  * engine tells what to do with it. Other responses have no requester
  * waiting for them and are discarded, as IBTA 9.7.5.2 has unexpected
@@ -53,6 +54,7 @@ module rnic_rx_dispatch #(
     output      logic [7:0]                        m_ack_syndrome,
     output      logic [7:0]                        m_ack_opcode,
     output      logic [15:0]                       m_ack_plen,
+    output      logic [63:0]                       m_ack_orig,
     output      logic [DATA_WIDTH-1:0]             m_axis_rsp_payload_tdata,
     output      logic [KEEP_WIDTH-1:0]             m_axis_rsp_payload_tkeep,
     output      logic                              m_axis_rsp_payload_tvalid,
@@ -91,7 +93,8 @@ module rnic_rx_dispatch #(
     // requests are the RC opcodes a requester sends (IBTA Table 38)
     wire is_rd_resp = h_opcode >= rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0]
                       && h_opcode <= rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
-    wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0] || is_rd_resp;
+    wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0] || is_rd_resp
+                  || h_opcode == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
     wire is_request = h_opcode <= rnic_pkg::OP_RDMA_READ_REQUEST[7:0]
                       || h_opcode == rnic_pkg::OP_COMPARE_SWAP[7:0]
                       || h_opcode == rnic_pkg::OP_FETCH_ADD[7:0]
@@ -119,6 +122,7 @@ module rnic_rx_dispatch #(
     assign m_ack_syndrome = s_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W];
     assign m_ack_opcode = h_opcode;
     assign m_ack_plen = h_plen;
+    assign m_ack_orig = s_hdr[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W];
     assign s_hdr_ready = state_reg == S_HDR && (to_req ? m_req_ready : to_ack ? m_ack_ready : 1'b1);
 
     assign m_axis_req_payload_tdata = s_axis_payload_tdata;
