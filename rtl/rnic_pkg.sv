@@ -151,6 +151,8 @@ package rnic_pkg;
   localparam logic [31:0] MAX_SEND_SGE = 32'h00000004;  // SGEs in a send WQE
   localparam logic [31:0] MAX_RECV_SGE = 32'h00000004;  // SGEs in a receive WQE
   localparam logic [31:0] MAX_INLINE_BYTES = 32'h00000040;  // inline payload that fits the SGE area of a send WQE
+  localparam logic [31:0] MTT_PAGE_SHIFT = 32'h0000000c;  // MR pages are 2^MTT_PAGE_SHIFT bytes (4 KiB)
+  localparam logic [31:0] MPT_PA_MTT_BIT = 32'h0000003f;  // MPT pa with this bit set is translated through the MTT (see the mpt record)
   localparam logic [31:0] MAX_RD_ATOMIC = 32'h00000010;  // outstanding RDMA READ / ATOMIC requests per QP, as requester (max_rd_atomic) and as responder (max_dest_rd_atomic)
   localparam logic [31:0] SGE_BYTES = 32'h00000010;
   localparam logic [31:0] MKEY_TAG_BITS = 32'h00000008;  // low bits of an lkey/rkey: a tag compared with the MPT entry; the rest is the MPT index
@@ -205,6 +207,7 @@ package rnic_pkg;
   localparam logic [31:0] CTX_TABLE_QPC = 32'h00000001;  // queue pair context
   localparam logic [31:0] CTX_TABLE_MPT = 32'h00000002;  // memory protection table (one entry per MR)
   localparam logic [31:0] CTX_TABLE_CQC = 32'h00000003;  // completion queue context
+  localparam logic [31:0] CTX_TABLE_MTT = 32'h00000004;  // memory translation table: the bus address of each page of the MRs (one entry per page)
 
   // ctx_op: CTX_CMD.op.
   localparam logic [31:0] CTX_OP_WRITE = 32'h00000001;  // copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase)
@@ -357,6 +360,12 @@ package rnic_pkg;
   localparam logic [31:0] MPT_PA_LSB = 32'h000000c0;
   localparam logic [31:0] MPT_PA_W = 32'h00000040;
 
+  // mtt context: bit positions within the record
+  localparam logic [31:0] MTT_BITS = 32'h00000034;
+  localparam logic [31:0] MTT_WORDS = 32'h00000002;
+  localparam logic [31:0] MTT_PAGE_LSB = 32'h00000000;
+  localparam logic [31:0] MTT_PAGE_W = 32'h00000034;
+
   // cqc context: bit positions within the record
   localparam logic [31:0] CQC_BITS = 32'h00000060;
   localparam logic [31:0] CQC_WORDS = 32'h00000003;
@@ -378,6 +387,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_DEV_NUM_MRS = 32'h0000001c;
   localparam logic [31:0] REG_DEV_NUM_CQS = 32'h00000020;
   localparam logic [31:0] REG_DEV_MAX_INFLIGHT = 32'h00000024;
+  localparam logic [31:0] REG_DEV_NUM_MTT = 32'h0000002c;
   localparam logic [31:0] REG_DEV_SCRATCH = 32'h00000028;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
   localparam logic [31:0] BLK_PORT_VERSION = 32'h00010000;

@@ -18,6 +18,7 @@ module rnic_regs #(
     parameter int DATA_WIDTH = 64,
     parameter int QPN_WIDTH = 10,
     parameter int MR_INDEX_WIDTH = 12,
+    parameter int MTT_INDEX_WIDTH = 16,
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
@@ -152,6 +153,8 @@ module rnic_regs #(
                 ctx_cmd_ok = cmd_index < 24'(1 << QPN_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_MPT[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << MR_INDEX_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_MTT[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << MTT_INDEX_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_CQC[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
@@ -288,6 +291,7 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_DEV_CLOCK_MHZ)) begin rd_val = rnic_pkg::CLOCK_MHZ; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_QPS)) begin rd_val = 32'(1 << QPN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_MRS)) begin rd_val = 32'(1 << MR_INDEX_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MTT)) begin rd_val = 32'(1 << MTT_INDEX_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end

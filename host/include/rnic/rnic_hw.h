@@ -155,6 +155,8 @@ typedef uint32_t rnic_be32;
 #define RNIC_MAX_SEND_SGE 4 /* SGEs in a send WQE */
 #define RNIC_MAX_RECV_SGE 4 /* SGEs in a receive WQE */
 #define RNIC_MAX_INLINE_BYTES 0x40 /* inline payload that fits the SGE area of a send WQE */
+#define RNIC_MTT_PAGE_SHIFT 0xc /* MR pages are 2^MTT_PAGE_SHIFT bytes (4 KiB) */
+#define RNIC_MPT_PA_MTT_BIT 0x3f /* MPT pa with this bit set is translated through the MTT (see the mpt record) */
 #define RNIC_MAX_RD_ATOMIC 0x10 /* outstanding RDMA READ / ATOMIC requests per QP, as requester (max_rd_atomic) and as responder (max_dest_rd_atomic) */
 #define RNIC_SGE_BYTES 0x10
 #define RNIC_MKEY_TAG_BITS 8 /* low bits of an lkey/rkey: a tag compared with the MPT entry; the rest is the MPT index */
@@ -209,6 +211,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_TABLE_QPC 1 /* queue pair context */
 #define RNIC_CTX_TABLE_MPT 2 /* memory protection table (one entry per MR) */
 #define RNIC_CTX_TABLE_CQC 3 /* completion queue context */
+#define RNIC_CTX_TABLE_MTT 4 /* memory translation table: the bus address of each page of the MRs (one entry per page) */
 
 /* ctx_op: CTX_CMD.op. */
 #define RNIC_CTX_OP_WRITE 1 /* copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase) */
@@ -366,8 +369,14 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_MPT_VA_W 0x40
 #define RNIC_MPT_LENGTH_LSB 0x80 /* bytes */
 #define RNIC_MPT_LENGTH_W 0x40
-#define RNIC_MPT_PA_LSB 0xc0 /* bus address of the first byte (physically contiguous region) */
+#define RNIC_MPT_PA_LSB 0xc0 /* where the MR's first byte is: with bit MPT_PA_MTT_BIT set, 2^MPT_PA_MTT_BIT + (MTT index of the MR's first page) * 2^MTT_PAGE_SHIFT + (va mod 2^MTT_PAGE_SHIFT), each page's bus address taken from the MTT; else the bus address of a physically contiguous region */
 #define RNIC_MPT_PA_W 0x40
+
+/* mtt: Memory translation table entry: one page of an MR. The host writes an MR's entries (consecutive indices, one per page from the page holding the MR's first byte) before its MPT entry and invalidates the MPT entry before it reuses them. */
+#define RNIC_MTT_BITS 0x34
+#define RNIC_MTT_WORDS 2
+#define RNIC_MTT_PAGE_LSB 0 /* bus address of the page >> MTT_PAGE_SHIFT (the page is 2^MTT_PAGE_SHIFT bytes, aligned) */
+#define RNIC_MTT_PAGE_W 0x34
 
 /* cqc: Completion queue context. Writing it resets the producer index to 0 and the phase to 1. */
 #define RNIC_CQC_BITS 0x60
@@ -394,6 +403,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DEV_NUM_MRS 0x1c /* ro: MPT entries */
 #define RNIC_REG_DEV_NUM_CQS 0x20 /* ro: CQ contexts */
 #define RNIC_REG_DEV_MAX_INFLIGHT 0x24 /* ro: send WQEs a QP may have in flight (unacknowledged) */
+#define RNIC_REG_DEV_NUM_MTT 0x2c /* ro: MTT entries (MR pages the device can translate) */
 #define RNIC_REG_DEV_SCRATCH 0x28 /* rw: scratch register for bus tests */
 /* port: Port 1: MAC address and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). */
 #define RNIC_BLK_PORT_BASE 0x100
