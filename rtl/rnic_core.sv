@@ -17,6 +17,7 @@ module rnic_core #(
     parameter int QPN_WIDTH = 10,
     parameter int MR_INDEX_WIDTH = 12,
     parameter int CQN_WIDTH = 10,
+    parameter int MTT_INDEX_WIDTH = 14,
     parameter int INFLIGHT_LOG2 = 4,
     parameter int RX_FIFO_BYTES = 32768
 ) (
@@ -152,6 +153,7 @@ module rnic_core #(
         .QPN_WIDTH(QPN_WIDTH),
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
         .CQN_WIDTH(CQN_WIDTH),
+        .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .STAT_COUNT(STAT_COUNT),
         .CTX_BITS(CTX_BITS)
@@ -536,8 +538,9 @@ module rnic_core #(
         .s_axi_arvalid(rd_arvalid), .s_axi_arready(rd_arready),
         .s_axi_rid(rd_rid), .s_axi_rdata(rd_rdata), .s_axi_rresp(rd_rresp), .s_axi_rlast(rd_rlast),
         .s_axi_rvalid(rd_rvalid), .s_axi_rready(rd_rready),
-        .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-        .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
+        .m_axi_arid(x_arid), .m_axi_araddr(x_araddr), .m_axi_arlen(x_arlen), .m_axi_arsize(x_arsize),
+        .m_axi_arburst(x_arburst), .m_axi_arlock(x_arlock), .m_axi_arcache(x_arcache), .m_axi_arprot(x_arprot),
+        .m_axi_arvalid(x_arvalid), .m_axi_arready(x_arready),
         .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready
     );
 
@@ -630,10 +633,49 @@ module rnic_core #(
         .s_axi_wdata(wr_wdata), .s_axi_wstrb(wr_wstrb), .s_axi_wlast(wr_wlast),
         .s_axi_wvalid(wr_wvalid), .s_axi_wready(wr_wready),
         .s_axi_bid(wr_bid), .s_axi_bresp(wr_bresp), .s_axi_bvalid(wr_bvalid), .s_axi_bready(wr_bready),
+        .m_axi_awid(x_awid), .m_axi_awaddr(x_awaddr), .m_axi_awlen(x_awlen), .m_axi_awsize(x_awsize),
+        .m_axi_awburst(x_awburst), .m_axi_awlock(x_awlock), .m_axi_awcache(x_awcache), .m_axi_awprot(x_awprot),
+        .m_axi_awvalid(x_awvalid), .m_axi_awready(x_awready),
+        .m_axi_wdata(x_wdata), .m_axi_wstrb(x_wstrb), .m_axi_wlast(x_wlast), .m_axi_wvalid(x_wvalid),
+        .m_axi_wready(x_wready),
+        .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready
+    );
+
+    // MR pages: the address channels go through the MTT
+    logic [AXI_ID_WIDTH-1:0]   x_arid, x_awid;
+    logic [AXI_ADDR_WIDTH-1:0] x_araddr, x_awaddr;
+    logic [7:0]                x_arlen, x_awlen;
+    logic [2:0]                x_arsize, x_arprot, x_awsize, x_awprot;
+    logic [1:0]                x_arburst, x_awburst;
+    logic                      x_arlock, x_arvalid, x_arready, x_awlock, x_awvalid, x_awready;
+    logic [3:0]                x_arcache, x_awcache;
+    logic [DATA_WIDTH-1:0]     x_wdata;
+    logic [KEEP_WIDTH-1:0]     x_wstrb;
+    logic                      x_wlast, x_wvalid, x_wready;
+    wire mtt_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
+
+    rnic_axi_xlate #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .AXI_ID_WIDTH(AXI_ID_WIDTH),
+        .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH)
+    ) xlate_inst (
+        .clk, .rst,
+        .mtt_wr_en(mtt_we), .mtt_wr_addr(ctx_wr_index[MTT_INDEX_WIDTH-1:0]),
+        .mtt_wr_data(ctx_wr_data[rnic_pkg::MTT_BITS-1:0]),
+        .s_axi_arid(x_arid), .s_axi_araddr(x_araddr), .s_axi_arlen(x_arlen), .s_axi_arsize(x_arsize),
+        .s_axi_arburst(x_arburst), .s_axi_arlock(x_arlock), .s_axi_arcache(x_arcache), .s_axi_arprot(x_arprot),
+        .s_axi_arvalid(x_arvalid), .s_axi_arready(x_arready),
+        .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
+        .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
+        .s_axi_awid(x_awid), .s_axi_awaddr(x_awaddr), .s_axi_awlen(x_awlen), .s_axi_awsize(x_awsize),
+        .s_axi_awburst(x_awburst), .s_axi_awlock(x_awlock), .s_axi_awcache(x_awcache), .s_axi_awprot(x_awprot),
+        .s_axi_awvalid(x_awvalid), .s_axi_awready(x_awready),
         .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awlock,
         .m_axi_awcache, .m_axi_awprot, .m_axi_awvalid, .m_axi_awready,
-        .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
-        .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready
+        .s_axi_wdata(x_wdata), .s_axi_wstrb(x_wstrb), .s_axi_wlast(x_wlast), .s_axi_wvalid(x_wvalid),
+        .s_axi_wready(x_wready),
+        .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready
     );
 
     logic stat_cqe, stat_cq_overrun;

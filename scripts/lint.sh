@@ -38,10 +38,10 @@ fi
 if [ -f rtl/rnic_core.sv ]; then
   mkdir -p build/lint
   if yosys -q -l build/lint/yosys.log -p "read_verilog -sv ${all[*]}; \
-      chparam -set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 -set RX_FIFO_BYTES 2048 rnic_core; \
+      chparam -set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 -set MTT_INDEX_WIDTH 4 -set RX_FIFO_BYTES 2048 rnic_core; \
       synth -top rnic_core; stat" >/dev/null; then
     cells=$(grep -a -A60 '=== design hierarchy ===' build/lint/yosys.log | grep -a 'Number of cells' | tail -1 | xargs)
-    echo "lint: yosys synth rnic_core (16 QPs/MRs/CQs, 2 KiB RX FIFO, no block-RAM library): ${cells:-no cell count}"
+    echo "lint: yosys synth rnic_core (16 QPs/MRs/CQs/MTT pages, 2 KiB RX FIFO, no block-RAM library): ${cells:-no cell count}"
   else
     echo "lint: FAIL yosys synth (log: build/lint/yosys.log)"; tail -5 build/lint/yosys.log; fail=1
   fi
