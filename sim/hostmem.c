@@ -1,8 +1,19 @@
 /* OpenRNIC simulator: host memory behind a NIC's AXI4 DMA master.
  *
- * The memory is this process's own memory, reached through an identity IOMMU:
- * a bus address is a virtual address, valid only inside ranges mapped with
- * hostmem_map. A byte outside every mapped range is never read or written.
+ * The memory is this process's own memory, reached through an IOMMU with two
+ * kinds of mapping:
+ *   - hostmem_map: identity; the bus address of a byte is its virtual
+ *     address (rings, CQs: regions the NIC addresses by their first byte);
+ *   - hostmem_map_pages: paged; each 4 KiB page of the range gets a bus page
+ *     of its own in an alias window above HOSTMEM_ALIAS_BASE, handed out so
+ *     that neighbouring pages of a range are never neighbours on the bus
+ *     (as pinned user memory is scattered over physical pages). The NIC
+ *     reaches such a range only through its page list (the MTT), so any
+ *     translation mistake lands on a wrong or unmapped page. Alias pages are
+ *     never reused: a stale translation faults.
+ * A bus byte outside every mapping (for a paged mapping: outside the bytes
+ * of the mapped range, even inside its first or last page) is never read or
+ * written.
  *
  * Timing (deterministic, no randomness):
  *   - read: a burst whose AR handshakes at cycle t presents its first R beat
@@ -52,6 +63,27 @@ struct range {
 	size_t len;
 };
 
+/* One alias page: the bytes [lo, hi) of the page at va (page-aligned) are
+ * reachable; hi == 0: unmapped. */
+struct alias_page {
+	uintptr_t va;
+	uint16_t lo, hi;
+};
+
+/* A paged mapping: alias pages [first, first + npages) serve [va, va + len). */
+struct page_map {
+	uintptr_t va;
+	size_t len;
+	uint64_t first, npages;
+};
+
+#define PAGE_SHIFT 12
+#define PAGE_BYTES (1u << PAGE_SHIFT)
+#define ALIAS_MAX_PAGES (1ull << 24) /* 64 GiB of alias window */
+/* Alias page n is handed out as bus page n ^ ALIAS_SCRAMBLE: neighbours in a
+ * range land two to seven pages apart, in falling and rising order. */
+#define ALIAS_SCRAMBLE 5u
+
 struct burst {
 	uint64_t addr;
 	uint64_t ready; /* read: first R cycle */
@@ -68,6 +100,10 @@ struct hostmem {
 	struct hostmem_cfg cfg;
 	struct range *ranges;
 	size_t nranges, cap_ranges;
+	struct alias_page *alias;  /* by alias page number (bus page - base) */
+	uint64_t nalias, cap_alias;
+	struct page_map *pmaps;
+	size_t npmaps, cap_pmaps;
 
 	struct burst *rq; /* read bursts, ring of max_rd */
 	unsigned int rq_head, rq_count;
@@ -123,6 +159,8 @@ void hostmem_destroy(struct hostmem *m)
 	if (!m)
 		return;
 	free(m->ranges);
+	free(m->alias);
+	free(m->pmaps);
 	free(m->rq);
 	free(m->awq);
 	free(m->bq);
@@ -152,6 +190,57 @@ int hostmem_map(struct hostmem *m, void *va, size_t len)
 	return 0;
 }
 
+int hostmem_map_pages(struct hostmem *m, void *va, size_t len, uint64_t *bus_pages)
+{
+	uintptr_t base = (uintptr_t)va, end;
+	uint64_t first, n;
+
+	if (!va || len == 0 || base + len < base || !bus_pages)
+		return -EINVAL;
+	end = base + len;
+	first = base >> PAGE_SHIFT;
+	n = ((end - 1) >> PAGE_SHIFT) - first + 1;
+	/* whole blocks of 8, so that the scramble stays inside the window */
+	if (m->nalias + n + 8 > ALIAS_MAX_PAGES)
+		return -ENOMEM;
+	if (m->npmaps == m->cap_pmaps) {
+		size_t cap = m->cap_pmaps ? 2 * m->cap_pmaps : 16;
+		struct page_map *p = realloc(m->pmaps, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		m->pmaps = p;
+		m->cap_pmaps = cap;
+	}
+	if (m->nalias + n + 8 > m->cap_alias) {
+		uint64_t cap = m->cap_alias ? m->cap_alias : 1024;
+		struct alias_page *a;
+
+		while (cap < m->nalias + n + 8)
+			cap *= 2;
+		a = realloc(m->alias, cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memset(a + m->cap_alias, 0, (cap - m->cap_alias) * sizeof(*a));
+		m->alias = a;
+		m->cap_alias = cap;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t k = (m->nalias + i) ^ ALIAS_SCRAMBLE;
+		uintptr_t pva = (uintptr_t)((first + i) << PAGE_SHIFT);
+		struct alias_page *ap = &m->alias[k];
+
+		ap->va = pva;
+		ap->lo = (uint16_t)(i == 0 ? base - pva : 0);
+		ap->hi = (uint16_t)(end - pva >= PAGE_BYTES ? PAGE_BYTES : end - pva);
+		bus_pages[i] = HOSTMEM_ALIAS_BASE + (k << PAGE_SHIFT);
+	}
+	m->pmaps[m->npmaps++] = (struct page_map){base, len, m->nalias, n};
+	/* the next range starts on a fresh block of 8 */
+	m->nalias = (m->nalias + n + 7) & ~7ull;
+	return 0;
+}
+
 int hostmem_unmap(struct hostmem *m, void *va, size_t len)
 {
 	for (size_t i = 0; i < m->nranges; i++) {
@@ -162,19 +251,43 @@ int hostmem_unmap(struct hostmem *m, void *va, size_t len)
 			return 0;
 		}
 	}
+	for (size_t i = 0; i < m->npmaps; i++) {
+		struct page_map *p = &m->pmaps[i];
+
+		if (p->va != (uintptr_t)va || p->len != len)
+			continue;
+		for (uint64_t k = 0; k < p->npages; k++)
+			m->alias[(p->first + k) ^ ALIAS_SCRAMBLE].hi = 0;
+		memmove(p, p + 1, (m->npmaps - i - 1) * sizeof(*p));
+		m->npmaps--;
+		return 0;
+	}
 	return -ENOENT;
 }
 
-/* Is [a, a + n) inside one mapped range? */
-static int covered(const struct hostmem *m, uint64_t a, uint64_t n)
+/* The process memory behind bus bytes [a, a + n), or NULL where any of them
+ * is unmapped. [a, a + n) must not cross a 4 KiB page (a beat never does). */
+static uint8_t *host_ptr(const struct hostmem *m, uint64_t a, uint64_t n)
 {
+	if (a >= HOSTMEM_ALIAS_BASE) {
+		uint64_t k = (a - HOSTMEM_ALIAS_BASE) >> PAGE_SHIFT;
+		uint64_t off = a & (PAGE_BYTES - 1);
+		const struct alias_page *ap;
+
+		if (k >= m->cap_alias)
+			return NULL;
+		ap = &m->alias[k];
+		if (off < ap->lo || off + n > ap->hi)
+			return NULL;
+		return (uint8_t *)(ap->va + off);
+	}
 	for (size_t i = 0; i < m->nranges; i++) {
 		uint64_t b = m->ranges[i].base;
 
 		if (a >= b && a - b <= m->ranges[i].len && n <= m->ranges[i].len - (a - b))
-			return 1;
+			return (uint8_t *)(uintptr_t)a;
 	}
-	return 0;
+	return NULL;
 }
 
 /* ---------------------------------------------------------- AXI helpers */
@@ -235,17 +348,21 @@ static uint8_t read_beat(struct hostmem *m, const struct burst *b, unsigned int 
 	unsigned int lane0 = (unsigned int)(c % m->cfg.bus_bytes);
 	int any = 0;
 
+	const uint8_t *p;
+
 	memset(m->r_data, 0, sizeof(m->r_data));
-	if (covered(m, c, n)) {
-		memcpy(&m->r_data[lane0], (const void *)(uintptr_t)c, n);
+	p = host_ptr(m, c, n);
+	if (p) {
+		memcpy(&m->r_data[lane0], p, n);
 		return AXI_RESP_OKAY;
 	}
 	for (unsigned int k = 0; k < n; k++) {
 		uint64_t x = c + k;
 
-		if (!covered(m, x, 1))
+		p = host_ptr(m, x, 1);
+		if (!p)
 			continue;
-		m->r_data[lane0 + k] = *(const uint8_t *)(uintptr_t)x;
+		m->r_data[lane0 + k] = *p;
 		if (x >= addr)
 			any = 1;
 	}
@@ -261,13 +378,14 @@ static int write_beat(struct hostmem *m, unsigned int n, uint64_t addr, const ui
 	unsigned int lane0 = (unsigned int)(c % m->cfg.bus_bytes);
 	uint64_t lanes = (n >= 64 ? ~0ull : ((1ull << n) - 1)) << lane0;
 	int fault = 0;
+	uint8_t *p;
 
 	if (strb & ~lanes)
 		m->st.protocol_errors++; /* strobes outside the transfer's lanes */
 	if (((strb >> lane0) & (n >= 64 ? ~0ull : ((1ull << n) - 1))) ==
 		    (n >= 64 ? ~0ull : ((1ull << n) - 1)) &&
-	    covered(m, c, n)) {
-		memcpy((void *)(uintptr_t)c, &data[lane0], n);
+	    (p = host_ptr(m, c, n)) != NULL) {
+		memcpy(p, &data[lane0], n);
 		m->st.wr_bytes += n;
 		return 0;
 	}
@@ -276,11 +394,12 @@ static int write_beat(struct hostmem *m, unsigned int n, uint64_t addr, const ui
 
 		if (!((strb >> (lane0 + k)) & 1))
 			continue;
-		if (!covered(m, x, 1)) {
+		p = host_ptr(m, x, 1);
+		if (!p) {
 			fault = 1;
 			continue;
 		}
-		*(uint8_t *)(uintptr_t)x = data[lane0 + k];
+		*p = data[lane0 + k];
 		m->st.wr_bytes++;
 	}
 	return fault;

@@ -56,11 +56,16 @@ struct hostmem_cfg {
 	unsigned int max_rd, max_wr;
 };
 
+#define HOSTMEM_ALIAS_BASE RNIC_SIM_ALIAS_BASE
+
 struct hostmem;
 
 struct hostmem *hostmem_create(const struct hostmem_cfg *cfg);
 void hostmem_destroy(struct hostmem *m);
 int hostmem_map(struct hostmem *m, void *va, size_t len);
+/* Paged mapping (see hostmem.c): fills bus_pages[i] with the bus address of
+ * the i-th 4 KiB page touched by [va, va + len). */
+int hostmem_map_pages(struct hostmem *m, void *va, size_t len, uint64_t *bus_pages);
 int hostmem_unmap(struct hostmem *m, void *va, size_t len);
 void hostmem_drive(struct hostmem *m, uint64_t cycle, struct rnic_core_in *in);
 void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *in,

@@ -418,6 +418,11 @@ int rnic_sim_dma_map(struct rnic_sim_nic *nic, void *va, size_t len)
 	return hostmem_map(nic->mem, va, len);
 }
 
+int rnic_sim_dma_map_pages(struct rnic_sim_nic *nic, void *va, size_t len, uint64_t *bus_pages)
+{
+	return hostmem_map_pages(nic->mem, va, len, bus_pages);
+}
+
 int rnic_sim_dma_unmap(struct rnic_sim_nic *nic, void *va, size_t len)
 {
 	return hostmem_unmap(nic->mem, va, len);

@@ -1,8 +1,10 @@
 /* OpenRNIC host library: the `sim` backend (the Verilator model of sim/).
  *
  * BAR writes are posted into the simulation; a BAR read runs the simulation
- * until the read completes. DMA mapping is an identity IOMMU: the bus address
- * is the process virtual address, and the device may reach only mapped ranges.
+ * until the read completes. DMA mapping goes through the simulated IOMMU:
+ * rings and CQs are mapped one to one (bus address = virtual address), memory
+ * regions page by page onto scattered bus pages (reached through the MTT);
+ * the device may reach only mapped bytes.
  * The host CPU is infinitely fast: the library's work costs no simulated time,
  * and each empty poll (progress) advances the world by one cycle.
  */
@@ -42,6 +44,14 @@ static int sim_dma_map(void *priv, void *va, size_t len, uint64_t *bus_addr)
 	return 0;
 }
 
+static int sim_dma_map_pages(void *priv, void *va, size_t len, uint64_t *bus_pages)
+{
+	struct sim_backend *s = priv;
+	int err = rnic_sim_dma_map_pages(s->nic, va, len, bus_pages);
+
+	return err < 0 ? -err : err;
+}
+
 static int sim_dma_unmap(void *priv, void *va, size_t len)
 {
 	struct sim_backend *s = priv;
@@ -67,6 +77,7 @@ static const struct rnic_backend_ops sim_ops = {
 	.bar_write32 = sim_bar_write32,
 	.bar_read32 = sim_bar_read32,
 	.dma_map = sim_dma_map,
+	.dma_map_pages = sim_dma_map_pages,
 	.dma_unmap = sim_dma_unmap,
 	.progress = sim_progress,
 	.close = sim_close,

@@ -141,6 +141,36 @@ void rnic_idx_free(struct rnic_idx *x, uint32_t i)
 		x->used[i] = 0;
 }
 
+int rnic_span_init(struct rnic_span *x, uint32_t n)
+{
+	x->n = n;
+	x->used = calloc(n ? n : 1, 1);
+	return x->used ? 0 : ENOMEM;
+}
+
+/* First fit: the lowest base with count free entries after it, or -1. */
+int64_t rnic_span_alloc(struct rnic_span *x, uint32_t count)
+{
+	uint32_t run = 0;
+
+	if (count == 0 || count > x->n)
+		return -1;
+	for (uint32_t i = 0; i < x->n; i++) {
+		run = x->used[i] ? 0 : run + 1;
+		if (run == count) {
+			memset(&x->used[i + 1 - count], 1, count);
+			return (int64_t)i + 1 - count;
+		}
+	}
+	return -1;
+}
+
+void rnic_span_free(struct rnic_span *x, uint32_t base, uint32_t count)
+{
+	if (base < x->n && count <= x->n - base)
+		memset(&x->used[base], 0, count);
+}
+
 static const char *blk_name(uint32_t type)
 {
 	switch (type) {
@@ -220,6 +250,7 @@ static void free_device(struct rnic_device *d)
 	free(d->cq_idx.used);
 	free(d->qp_idx.used);
 	free(d->mr_tag);
+	free(d->mtt.used);
 	free(d->qp_table);
 	free(d->cq_table);
 	free(d);
@@ -264,6 +295,7 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 	d->num_mrs = min_u32(rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_MRS)), RNIC_LIB_MAX_MRS);
 	d->num_cqs = min_u32(rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_CQS)), RNIC_LIB_MAX_CQS);
 	d->max_inflight = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_MAX_INFLIGHT));
+	d->num_mtt = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_MTT));
 
 	/* QPN 0 and 1 are reserved by the device; MPT index 0 and CQN 0 are left
 	 * unused so that a zeroed key or context never names a live object. */
@@ -274,6 +306,8 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 		err = rnic_idx_init(&d->cq_idx, 1, d->num_cqs);
 	if (!err)
 		err = rnic_idx_init(&d->qp_idx, 2, d->num_qps);
+	if (!err)
+		err = rnic_span_init(&d->mtt, d->num_mtt);
 	if (err)
 		goto fail;
 	d->mr_tag = calloc(d->num_mrs ? d->num_mrs : 1, 1);
@@ -329,7 +363,7 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->hw_ver = version;
 	a->vendor_id = d->dev_id >> 16;
 	a->vendor_part_id = d->dev_id & 0xffff;
-	a->max_mr_size = UINT64_MAX;
+	a->max_mr_size = (uint64_t)d->num_mtt << RNIC_MTT_PAGE_SHIFT;
 	a->max_qp = d->num_qps > 2 ? (int)(d->num_qps - 2) : 0;
 	a->max_qp_wr = RNIC_LIB_MAX_QP_WR;
 	a->max_sge = RNIC_MAX_SEND_SGE;

@@ -21,6 +21,12 @@
 #define RNIC_LIB_MAX_BLOCKS 64          /* register blocks walked before EIO */
 #define RNIC_BLK_MAJOR 1                /* block major version this library knows */
 
+/* Runs of consecutive integers [0, n) (MTT entries of one MR), first fit. */
+struct rnic_span {
+	uint8_t *used;
+	uint32_t n;
+};
+
 /* A set of small integers [lo, n) handed out lowest-first from a hint. */
 struct rnic_idx {
 	uint8_t *used;
@@ -39,6 +45,8 @@ struct rnic_device {
 
 	/* DEV block figures. */
 	uint32_t dev_id, data_width, clock_mhz, num_qps, num_mrs, num_cqs, max_inflight;
+	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
+	struct rnic_span mtt;
 
 	struct rnic_idx pd_idx, mr_idx, cq_idx, qp_idx;
 	uint8_t *mr_tag;               /* last tag handed out per MPT index */
@@ -54,7 +62,7 @@ struct rnic_pd_priv {
 
 struct rnic_mr_priv {
 	struct rnic_mr mr;
-	uint64_t bus_addr;
+	uint32_t mtt_base, npages; /* MTT entries [mtt_base, mtt_base + npages) */
 };
 
 struct rnic_cq_priv {
@@ -116,6 +124,9 @@ void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes);
 int rnic_idx_init(struct rnic_idx *x, uint32_t lo, uint32_t n);
 int64_t rnic_idx_alloc(struct rnic_idx *x);
 void rnic_idx_free(struct rnic_idx *x, uint32_t i);
+int rnic_span_init(struct rnic_span *x, uint32_t n);
+int64_t rnic_span_alloc(struct rnic_span *x, uint32_t count);
+void rnic_span_free(struct rnic_span *x, uint32_t base, uint32_t count);
 void rnic_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* RNIC_PRIV_H */

@@ -165,6 +165,17 @@ void rnic_sim_bar_flush(struct rnic_sim_nic *nic);
  * memory. Returns 0, -EINVAL (NULL, zero length, wraps) or -ENOMEM;
  * unmap returns -ENOENT when no such mapping exists. */
 int rnic_sim_dma_map(struct rnic_sim_nic *nic, void *va, size_t len);
+
+/* Paged IOMMU mapping, as pinned user memory looks to a device: each 4 KiB
+ * page touched by [va, va + len) gets a bus page of its own at or above
+ * RNIC_SIM_ALIAS_BASE, and neighbouring pages are never neighbours on the
+ * bus, so the NIC reaches the range only through a page list. Only the bytes
+ * of [va, va + len) are reachable, even inside its first and last page; a
+ * bus page is never handed out twice. Fills bus_pages[i] (page-aligned) for
+ * the i-th page, ((va + len - 1) >> 12) - (va >> 12) + 1 entries. Returns 0,
+ * -EINVAL or -ENOMEM. rnic_sim_dma_unmap with the same va and len undoes it. */
+#define RNIC_SIM_ALIAS_BASE 0x0100000000000000ull
+int rnic_sim_dma_map_pages(struct rnic_sim_nic *nic, void *va, size_t len, uint64_t *bus_pages);
 int rnic_sim_dma_unmap(struct rnic_sim_nic *nic, void *va, size_t len);
 
 /* Number of DMA faults so far; copies the first min(count, max) of them. */

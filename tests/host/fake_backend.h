@@ -16,6 +16,10 @@
 #define FAKE_BUS_OFFSET 0x100000000000ull /* bus = va + this */
 #define FAKE_MAX_LOG 8192
 #define FAKE_ENTRIES 64
+#define FAKE_MTT 32 /* MTT entries: 128 KiB of MRs */
+/* Paged mappings: the fake hands out bus pages from here, neighbours of a
+ * range swapped in pairs, so a page list is never one contiguous run. */
+#define FAKE_PAGE_BASE 0x200000000000ull
 
 struct fake_write {
 	uint32_t off, val;
@@ -35,7 +39,9 @@ struct fake_nic {
 	uint32_t qpc[FAKE_ENTRIES][RNIC_QPC_WORDS];
 	uint32_t mpt[FAKE_ENTRIES][RNIC_MPT_WORDS];
 	uint32_t cqc[FAKE_ENTRIES][RNIC_CQC_WORDS];
-	unsigned int ncmd;
+	uint64_t mtt[FAKE_MTT];        /* page field of each MTT entry written */
+	uint64_t next_page;            /* bus pages handed out by dma_map_pages */
+	unsigned int ncmd, npage_maps;
 };
 
 static inline void fake_set(struct fake_nic *f, uint32_t off, uint32_t v) { f->regs[off / 4] = v; }
@@ -64,6 +70,7 @@ static inline void fake_init(struct fake_nic *f)
 	fake_set(f, RNIC_REG_DEV_NUM_MRS, 16);
 	fake_set(f, RNIC_REG_DEV_NUM_CQS, 8);
 	fake_set(f, RNIC_REG_DEV_MAX_INFLIGHT, 8);
+	fake_set(f, RNIC_REG_DEV_NUM_MTT, FAKE_MTT);
 	fake_set(f, RNIC_REG_PORT_MAC_LO, 0x33445566);
 	fake_set(f, RNIC_REG_PORT_MAC_HI, 0x0211);
 }
@@ -87,6 +94,8 @@ static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
 			memcpy(f->mpt[index], f->ctx_data, sizeof(f->mpt[index]));
 		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_CQC)
 			memcpy(f->cqc[index], f->ctx_data, sizeof(f->cqc[index]));
+		else if (index < FAKE_MTT && table == RNIC_CTX_TABLE_MTT)
+			f->mtt[index] = RNIC_CTX_GET(f->ctx_data, MTT, PAGE);
 	} else if (off >= RNIC_REG_PORT_MAC_LO && off < RNIC_BLK_PORT_NEXT) {
 		/* port registers read back what was written */
 		f->regs[off / 4] = val;
@@ -122,6 +131,29 @@ static inline int fake_dma_map(void *priv, void *va, size_t len, uint64_t *bus)
 	return 0;
 }
 
+/* Bus page of the k-th page handed out: pairs swapped (1, 0, 3, 2, ...). */
+static inline uint64_t fake_page(uint64_t k)
+{
+	return FAKE_PAGE_BASE + ((k ^ 1) << RNIC_MTT_PAGE_SHIFT);
+}
+
+static inline int fake_dma_map_pages(void *priv, void *va, size_t len, uint64_t *pages)
+{
+	struct fake_nic *f = priv;
+	uint64_t first = (uintptr_t)va >> RNIC_MTT_PAGE_SHIFT;
+	uint64_t n = (((uintptr_t)va + len - 1) >> RNIC_MTT_PAGE_SHIFT) - first + 1;
+
+	if (f->map_error)
+		return f->map_error;
+	f->nmaps++;
+	f->npage_maps++;
+	/* start each range on an even page so its pairs stay inside it */
+	f->next_page = (f->next_page + 1) & ~1ull;
+	for (uint64_t i = 0; i < n; i++)
+		pages[i] = fake_page(f->next_page++);
+	return 0;
+}
+
 static inline int fake_dma_unmap(void *priv, void *va, size_t len)
 {
 	struct fake_nic *f = priv;
@@ -144,6 +176,19 @@ static inline void fake_close(void *priv)
 
 static const struct rnic_backend_ops fake_ops = {
 	.name = "fake",
+	.bar_write32 = fake_bar_write32,
+	.bar_read32 = fake_bar_read32,
+	.dma_map = fake_dma_map,
+	.dma_map_pages = fake_dma_map_pages,
+	.dma_unmap = fake_dma_unmap,
+	.progress = fake_progress,
+	.close = fake_close,
+};
+
+/* The same device with a backend that maps only contiguous ranges (no
+ * dma_map_pages): the library lists the range's pages itself. */
+static const struct rnic_backend_ops fake_ops_contig = {
+	.name = "fake-contig",
 	.bar_write32 = fake_bar_write32,
 	.bar_read32 = fake_bar_read32,
 	.dma_map = fake_dma_map,

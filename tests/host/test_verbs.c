@@ -277,7 +277,7 @@ static void test_block_chain_relocated(void)
 	struct rnic_context *ctx;
 	struct rnic_pd *pd;
 	struct rnic_mr *mr;
-	static char buf[64];
+	static char buf[64] __attribute__((aligned(64))); /* one page: one MTT entry */
 
 	/* DEV -> PORT -> unknown @0x200 -> STAT @0x400 -> DB @0x1000 -> CTX @0x2000 */
 	fake_block(f, 0x200, 0x524e00ff, 0x70000, RNIC_BLK_CTX_NEXT);
@@ -287,8 +287,8 @@ static void test_block_chain_relocated(void)
 	pd = rnic_alloc_pd(ctx);
 	mr = rnic_reg_mr(pd, buf, sizeof(buf), RNIC_ACCESS_LOCAL_WRITE);
 	CHECK(mr != NULL);
-	/* the CTX_CMD write went to the relocated block */
-	CHECK_EQ(count_writes(f, 0, 0x2000 + (RNIC_REG_CTX_CMD - RNIC_BLK_CTX_BASE)), 1);
+	/* the CTX_CMD writes (MTT entry, MPT entry) went to the relocated block */
+	CHECK_EQ(count_writes(f, 0, 0x2000 + (RNIC_REG_CTX_CMD - RNIC_BLK_CTX_BASE)), 2);
 	CHECK_EQ(count_writes(f, 0, RNIC_REG_CTX_CMD), 0);
 	CHECK_EQ(rnic_dereg_mr(mr), 0);
 	CHECK_EQ(rnic_dealloc_pd(pd), 0);
@@ -356,15 +356,27 @@ static void test_block_chain_errors(void)
 
 /* ------------------------------------------------------------ MR */
 
+/* MTT index of the MR's first page, from its MPT entry (and a check that pa
+ * is in MTT space with the MR's byte offset kept). */
+static uint32_t mpt_mtt_base(const struct fake_nic *f, const struct rnic_mr *mr)
+{
+	uint64_t pa = RNIC_CTX_GET(f->mpt[mr->handle], MPT, PA);
+	uint64_t off_mask = (1ull << RNIC_MTT_PAGE_SHIFT) - 1;
+
+	CHECK_EQ(pa >> RNIC_MPT_PA_MTT_BIT, 1);
+	CHECK_EQ(pa & off_mask, (uintptr_t)mr->addr & off_mask);
+	return (uint32_t)((pa & ~(1ull << RNIC_MPT_PA_MTT_BIT)) >> RNIC_MTT_PAGE_SHIFT);
+}
+
 static void test_reg_mr_traffic(void)
 {
 	struct fake_nic *f = fake_new();
 	struct rnic_context *ctx = open_fake(f);
 	struct rnic_pd *pd = rnic_alloc_pd(ctx);
-	static char buf[8192];
+	static char buf[8192] __attribute__((aligned(4096)));
 	struct rnic_mr *mr, *mr2;
-	unsigned int from = f->nlog, reads;
-	uint32_t key1, idx;
+	unsigned int from = f->nlog, reads, k;
+	uint32_t key1, idx, base;
 	const uint32_t *w;
 
 	mr = rnic_reg_mr(pd, buf + 100, 5000, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
@@ -377,8 +389,22 @@ static void test_reg_mr_traffic(void)
 	CHECK(idx != 0);
 	CHECK(mr->addr == buf + 100);
 	CHECK_EQ(mr->length, 5000);
-	/* exactly: MPT_WORDS CTX_DATA words in order, then CTX_CMD */
-	CHECK_EQ(f->nlog - from, RNIC_MPT_WORDS + 1);
+	/* exactly: the two pages' MTT entries (MTT_WORDS CTX_DATA words in
+	 * order, then CTX_CMD), then the MPT entry the same way */
+	CHECK_EQ(f->nlog - from, 2 * (RNIC_MTT_WORDS + 1) + RNIC_MPT_WORDS + 1);
+	base = f->log[from + RNIC_MTT_WORDS].val >> 8;
+	for (k = 0; k < 2; k++) {
+		unsigned int at = from + k * (RNIC_MTT_WORDS + 1);
+
+		for (unsigned int i = 0; i < RNIC_MTT_WORDS; i++)
+			CHECK_EQ(f->log[at + i].off, RNIC_REG_CTX_DATA + 4 * i);
+		CHECK_EQ(f->log[at + RNIC_MTT_WORDS].off, RNIC_REG_CTX_CMD);
+		CHECK_EQ(f->log[at + RNIC_MTT_WORDS].val,
+			 RNIC_CTX_TABLE_MTT | RNIC_CTX_OP_WRITE << 4 | (base + k) << 8);
+		/* each entry holds its page as the backend mapped it */
+		CHECK_EQ(f->mtt[base + k], fake_page(k) >> RNIC_MTT_PAGE_SHIFT);
+	}
+	from += 2 * (RNIC_MTT_WORDS + 1);
 	for (unsigned int i = 0; i < RNIC_MPT_WORDS; i++)
 		CHECK_EQ(f->log[from + i].off, RNIC_REG_CTX_DATA + 4 * i);
 	CHECK_EQ(f->log[from + RNIC_MPT_WORDS].off, RNIC_REG_CTX_CMD);
@@ -391,8 +417,11 @@ static void test_reg_mr_traffic(void)
 	CHECK_EQ(RNIC_CTX_GET(w, MPT, KEY), mr->lkey);
 	CHECK_EQ(RNIC_CTX_GET(w, MPT, VA), (uintptr_t)(buf + 100));
 	CHECK_EQ(RNIC_CTX_GET(w, MPT, LENGTH), 5000);
-	CHECK_EQ(RNIC_CTX_GET(w, MPT, PA), (uintptr_t)(buf + 100) + FAKE_BUS_OFFSET);
+	CHECK_EQ(mpt_mtt_base(f, mr), base);
+	CHECK_EQ(RNIC_CTX_GET(w, MPT, PA),
+		 1ull << RNIC_MPT_PA_MTT_BIT | (uint64_t)base << RNIC_MTT_PAGE_SHIFT | 100);
 	CHECK_EQ(f->nmaps, 1);
+	CHECK_EQ(f->npage_maps, 1);
 
 	/* dereg: an all-zero MPT entry, then unmap */
 	from = f->nlog;
@@ -426,8 +455,8 @@ static void test_reg_mr_traffic(void)
 	reads = f->nreads;
 	mr = rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE);
 	CHECK(mr != NULL);
-	CHECK_EQ(f->nreads - reads, 4);
-	CHECK(f->nprogress >= 3);
+	CHECK_EQ(f->nreads - reads, 8); /* MTT entry and MPT entry: 3 busy + 1 each */
+	CHECK(f->nprogress >= 6);
 	if (mr)
 		CHECK_EQ(rnic_dereg_mr(mr), 0);
 	f->ctx_busy_reads = 0;
@@ -456,6 +485,101 @@ static void test_reg_mr_traffic(void)
 
 	CHECK_EQ(rnic_dealloc_pd(pd), 0);
 	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
+/* MTT entries: one per page an MR touches, first fit, freed on dereg and on
+ * every failure; a backend without dma_map_pages gets consecutive pages. */
+static void test_reg_mr_mtt(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	const size_t pg = 1u << RNIC_MTT_PAGE_SHIFT;
+	char *buf = aligned_alloc(pg, (FAKE_MTT + 2) * pg);
+	struct rnic_device_attr a;
+	struct rnic_mr *big, *m1, *m2, *m3;
+
+	CHECK(buf != NULL && pd != NULL);
+	if (!buf || !pd)
+		return;
+	CHECK_EQ(rnic_query_device(ctx, &a), 0);
+	CHECK_EQ(a.max_mr_size, (uint64_t)FAKE_MTT * pg);
+	/* pages touched, not bytes: 2 bytes across a page boundary take 2 */
+	m1 = rnic_reg_mr(pd, buf + pg - 1, 2, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(m1 != NULL);
+	if (m1) {
+		CHECK_EQ(mpt_mtt_base(f, m1), 0);
+		/* the backend's pages as it listed them (swapped pairs), not a run */
+		CHECK_EQ(f->mtt[0], f->mtt[1] + 1);
+	}
+	/* the rest of the table in one MR, then nothing is left */
+	big = rnic_reg_mr(pd, buf, (FAKE_MTT - 2) * pg, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(big != NULL);
+	if (big)
+		CHECK_EQ(mpt_mtt_base(f, big), 2);
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 1, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, ENOMEM);
+	CHECK_EQ(f->nmaps, f->nunmaps + 2);
+	/* freed entries are found again, first fit */
+	CHECK_EQ(rnic_dereg_mr(m1), 0);
+	m2 = rnic_reg_mr(pd, buf + 10, 100, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(m2 != NULL);
+	if (m2)
+		CHECK_EQ(mpt_mtt_base(f, m2), 0);
+	m3 = rnic_reg_mr(pd, buf, 100, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(m3 != NULL);
+	if (m3)
+		CHECK_EQ(mpt_mtt_base(f, m3), 1);
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, 1, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, ENOMEM);
+	if (m2)
+		CHECK_EQ(rnic_dereg_mr(m2), 0);
+	if (m3)
+		CHECK_EQ(rnic_dereg_mr(m3), 0);
+	if (big)
+		CHECK_EQ(rnic_dereg_mr(big), 0);
+	/* larger than the whole table: EINVAL (beyond max_mr_size) */
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, FAKE_MTT * pg + 1, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	/* a failing MTT write frees what was taken: the full table fits after */
+	f->ctx_status = 2;
+	CHECK(rnic_reg_mr(pd, buf, 3 * pg, RNIC_ACCESS_LOCAL_WRITE) == NULL);
+	f->ctx_status = 0;
+	big = rnic_reg_mr(pd, buf, FAKE_MTT * pg, RNIC_ACCESS_LOCAL_WRITE);
+	CHECK(big != NULL);
+	if (big) {
+		CHECK_EQ(mpt_mtt_base(f, big), 0);
+		CHECK_EQ(rnic_dereg_mr(big), 0);
+	}
+	CHECK_EQ(f->nmaps, f->nunmaps);
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+
+	/* contiguous-only backend: the library lists consecutive pages */
+	memset(f, 0, sizeof(*f));
+	fake_init(f);
+	ctx = rnic_open_backend(&fake_ops_contig, f);
+	CHECK(ctx != NULL);
+	if (ctx) {
+		pd = rnic_alloc_pd(ctx);
+		m1 = pd ? rnic_reg_mr(pd, buf + 300, 3 * pg, RNIC_ACCESS_LOCAL_WRITE) : NULL;
+		CHECK(m1 != NULL);
+		if (m1) {
+			uint32_t b = mpt_mtt_base(f, m1);
+
+			CHECK_EQ(f->npage_maps, 0);
+			for (uint32_t i = 0; i < 4; i++)
+				CHECK_EQ(f->mtt[b + i], ((uintptr_t)buf + FAKE_BUS_OFFSET) / pg + i);
+			CHECK_EQ(rnic_dereg_mr(m1), 0);
+		}
+		CHECK_EQ(rnic_dealloc_pd(pd), 0);
+		CHECK_EQ(rnic_close_device(ctx), 0);
+	}
+	free(buf);
 	free(f);
 }
 
@@ -1781,6 +1905,7 @@ int main(void)
 	test_block_chain_relocated();
 	test_block_chain_errors();
 	test_reg_mr_traffic();
+	test_reg_mr_mtt();
 	test_reg_mr_bad_args();
 	test_create_cq();
 	test_modify_qp_qpc();

@@ -311,6 +311,94 @@ static void test_wstrb(void)
 	hostmem_destroy(b.m);
 }
 
+/* Paged mapping: each page of a range gets a bus page of its own, never next
+ * to its neighbour's; reads and writes through the bus pages reach the
+ * range's bytes and nothing else (not even the rest of its first and last
+ * page); after unmap the bus pages fault and are not handed out again. */
+static void test_paged_map(void)
+{
+	const size_t pg = 4096;
+	uint8_t *mem = aligned_alloc(pg, 6 * pg), *snapshot = malloc(6 * pg);
+	uint64_t pages[8], again[8], strb[8];
+	uint8_t data[64];
+	struct bench b;
+	struct rd_result *r = malloc(sizeof(*r));
+	struct wr_result w;
+	struct rnic_sim_mem_stats st;
+	/* the range: from 100 bytes into page 1 to 200 bytes into page 4 */
+	uint8_t *va = mem + pg + 100;
+	size_t len = 3 * pg + 100;
+
+	for (size_t i = 0; i < 6 * pg; i++)
+		mem[i] = (uint8_t)(i * 13 + 5);
+	memcpy(snapshot, mem, 6 * pg);
+	for (int i = 0; i < 8; i++)
+		strb[i] = 0xff;
+	for (int i = 0; i < 64; i++)
+		data[i] = (uint8_t)(0xa0 + i);
+	bench_init(&b, 8, 20, 20, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map_pages(b.m, va, len, pages), 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK(pages[i] >= HOSTMEM_ALIAS_BASE);
+		CHECK_EQ(pages[i] % pg, 0);
+		for (int j = 0; j < i; j++) {
+			CHECK(pages[i] != pages[j]);
+			if (j == i - 1)
+				CHECK(pages[i] != pages[j] + pg);
+		}
+	}
+	/* each page reads back its own bytes through its bus page */
+	for (int i = 0; i < 4; i++) {
+		uint64_t off = i == 0 ? 128 : 0; /* inside the range */
+
+		do_read(&b, pages[i] + off, 8, 3, r);
+		CHECK_EQ(r->resp_or, 0);
+		CHECK(!memcmp(r->data, mem + (i + 1) * pg + off, 64));
+	}
+	/* a write to page 2's bus page lands in page 3 of mem */
+	do_write(&b, pages[2] + 64, 8, 3, data, strb, &w);
+	CHECK_EQ(w.bresp, 0);
+	CHECK(!memcmp(mem + 3 * pg + 64, data, 64));
+	memcpy(snapshot + 3 * pg + 64, data, 64);
+	/* bytes of the first page before the range: SLVERR, untouched */
+	do_write(&b, pages[0], 8, 3, data, strb, &w);
+	CHECK_EQ(w.bresp, 2);
+	do_read(&b, pages[0], 4, 3, r);
+	CHECK_EQ(r->resp_or, 2);
+	/* a beat straddling the range's end: the inside half only */
+	do_write(&b, pages[3] + 192, 2, 3, data, strb, &w);
+	CHECK_EQ(w.bresp, 2);
+	CHECK(!memcmp(mem + 4 * pg + 192, data, 8));
+	memcpy(snapshot + 4 * pg + 192, data, 8);
+	CHECK(!memcmp(mem, snapshot, 6 * pg));
+	/* a bus page never handed out faults */
+	do_read(&b, HOSTMEM_ALIAS_BASE + 1000 * pg, 1, 3, r);
+	CHECK_EQ(r->resp_or, 2);
+	/* unmap: the bus pages fault, a new mapping gets other bus pages */
+	CHECK_EQ(hostmem_unmap(b.m, va, len), 0);
+	CHECK_EQ(hostmem_unmap(b.m, va, len), -ENOENT);
+	do_read(&b, pages[1], 1, 3, r);
+	CHECK_EQ(r->resp_or, 2);
+	CHECK_EQ(hostmem_map_pages(b.m, va, len, again), 0);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			CHECK(again[i] != pages[j]);
+	do_read(&b, again[1], 8, 3, r);
+	CHECK_EQ(r->resp_or, 0);
+	CHECK(!memcmp(r->data, mem + 2 * pg, 64));
+	CHECK(!memcmp(mem, snapshot, 6 * pg));
+	hostmem_stats(b.m, &st);
+	CHECK_EQ(st.rd_faults, 3);
+	CHECK_EQ(st.wr_faults, 2);
+	CHECK_EQ(st.protocol_errors, 0);
+	CHECK_EQ(hostmem_map_pages(b.m, NULL, 4, pages), -EINVAL);
+	CHECK_EQ(hostmem_map_pages(b.m, va, 0, pages), -EINVAL);
+	hostmem_destroy(b.m);
+	free(r);
+	free(snapshot);
+	free(mem);
+}
+
 static void test_faults(void)
 {
 	uint8_t *mem = aligned_alloc(64, 256);
@@ -450,6 +538,7 @@ int main(void)
 	test_max_outstanding();
 	test_wstrb();
 	test_faults();
+	test_paged_map();
 	test_partial_read_beat();
 	test_read_after_write();
 	test_deterministic();

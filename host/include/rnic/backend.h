@@ -36,7 +36,18 @@ struct rnic_backend_ops {
 	 * errno value. */
 	int (*dma_map)(void *priv, void *va, size_t len, uint64_t *bus_addr);
 
-	/* Undo dma_map for the same va and len. Returns 0 or an errno value. */
+	/* Make [va, va + len) reachable by device DMA page by page, as pinned
+	 * user memory is: fill bus_pages[i] with the (4 KiB-aligned) bus address
+	 * of the i-th 4 KiB page the range touches, ((va + len - 1) >> 12) -
+	 * (va >> 12) + 1 entries. The pages need not be contiguous in bus space:
+	 * memory regions reach them through the device's page table (MTT).
+	 * Returns 0 or an errno value; dma_unmap with the same va and len undoes
+	 * it. May be NULL: the library then maps the region with dma_map and
+	 * lists its contiguous pages. */
+	int (*dma_map_pages)(void *priv, void *va, size_t len, uint64_t *bus_pages);
+
+	/* Undo dma_map (or dma_map_pages) for the same va and len. Returns 0 or
+	 * an errno value. */
 	int (*dma_unmap)(void *priv, void *va, size_t len);
 
 	/* Called by the library when a poll found nothing to do (rnic_poll_cq
