@@ -19,7 +19,11 @@ module rnic_core #(
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
     parameter int INFLIGHT_LOG2 = 4,
-    parameter int RX_FIFO_BYTES = 32768
+    parameter int RX_FIFO_BYTES = 32768,
+    // control processor: RAM size and the firmware image ($readmemh; "" leaves
+    // the RAM empty and the CPU traps at once)
+    parameter int FW_RAM_BYTES = rnic_pkg::FW_RAM_BYTES,
+    parameter FW_HEX = ""
 ) (
     input  wire logic                       clk,
     input  wire logic                       rst,
@@ -169,7 +173,20 @@ module rnic_core #(
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
-        .stat_inc
+        .stat_inc,
+        .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
+        .fw_halted
+    );
+
+    logic        fw_valid, fw_we, fw_ready, fw_err, fw_trap, fw_bus_err;
+    logic [15:0] fw_addr;
+    logic [31:0] fw_wdata, fw_rdata;
+    wire         fw_halted = fw_trap || fw_bus_err;
+
+    rnic_ctrl #(.RAM_BYTES(FW_RAM_BYTES), .FW_HEX(FW_HEX)) ctrl_inst (
+        .clk, .rst,
+        .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
+        .status_trap(fw_trap), .status_bus_err(fw_bus_err)
     );
 
     wire qpc_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];

@@ -12,6 +12,13 @@
  * scheduler; a doorbell that cannot be accepted holds the write response, so
  * no doorbell is ever lost. Counters are 32-bit, wrapping, incremented by the
  * data path through stat_inc (one 16-bit increment per counter per cycle).
+ *
+ * A second, simple port (fw_*) gives the control processor the same register
+ * file at the same offsets: it serves the command mailbox (CMD block: the
+ * host fills CMD_IN and writes CMD_CTRL, the firmware answers through CMD_OUT
+ * and CMD_DONE) and may use the context window. The host's AXI4-Lite port has
+ * priority; a firmware access takes the decoder in a cycle the host leaves
+ * free and completes one cycle later (fw_ready).
  */
 module rnic_regs #(
     parameter int AXIL_ADDR_WIDTH = 16,
@@ -72,17 +79,32 @@ module rnic_regs #(
     output      logic [15:0]                db_cq_cqn,
     output      logic [15:0]                db_cq_ci,
 
-    input  wire logic [STAT_COUNT*16-1:0]   stat_inc
+    input  wire logic [STAT_COUNT*16-1:0]   stat_inc,
+
+    // control processor port: one access at a time, fw_ready for one cycle
+    input  wire logic                       fw_valid,
+    input  wire logic                       fw_we,
+    input  wire logic [15:0]                fw_addr,
+    input  wire logic [31:0]                fw_wdata,
+    output      logic                       fw_ready,
+    output      logic                       fw_err,     // unmapped or read-only (with fw_ready)
+    output      logic [31:0]                fw_rdata,
+    input  wire logic                       fw_halted   // the control processor stopped (CMD_STATUS bit 2)
 );
 
     localparam int GIDS = 4;
     localparam int CTX_WORDS = CTX_BITS / 32;
+    localparam int CMD_WORDS = 32;
     localparam logic [1:0] RESP_OKAY = 2'b00;
     localparam logic [1:0] RESP_SLVERR = 2'b10;
 
     initial begin
         if (rnic_pkg::GID_TABLE_SIZE != GIDS || rnic_pkg::CTX_WORDS != CTX_WORDS) begin
             $error("rnic_regs: GID table or context window size differs from rnic_pkg (%m)");
+            $finish;
+        end
+        if (rnic_pkg::REG_CMD_IN_COUNT != CMD_WORDS || rnic_pkg::REG_CMD_OUT_COUNT != CMD_WORDS) begin
+            $error("rnic_regs: mailbox size differs from rnic_pkg (%m)");
             $finish;
         end
         if ((rnic_pkg::REG_STAT_RX_DROP_OVERFLOW - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
@@ -107,6 +129,14 @@ module rnic_regs #(
     logic [31:0] ctx_data_reg [CTX_WORDS];
     logic        ctx_err_reg;
     logic [31:0] stat_reg [STAT_COUNT];
+    // command mailbox
+    logic [31:0] cmd_in_reg [CMD_WORDS];
+    logic [31:0] cmd_out_reg [CMD_WORDS];
+    logic        cmd_busy_reg;
+    logic        cmd_overrun_reg;
+    logic [7:0]  cmd_st_reg;
+    logic [31:0] cmd_word_reg;   // opcode and token as written to CMD_CTRL
+    logic [31:0] fw_state_reg;
 
     // write channel: AW and W are taken together, the response is held while a
     // doorbell waits for the scheduler
@@ -121,7 +151,16 @@ module rnic_regs #(
     logic [1:0]  rresp_reg;
 
     wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg;
+    // the firmware writes in cycles the host does not, and reads while the
+    // host's read channel is idle (ra below is shared)
+    logic fw_busy_reg;           // fw_ready is being presented
+    logic [31:0] rd_val;         // the read decoder's answer for ra (below)
+    logic        rd_hit;
+    wire fw_wr_fire = fw_valid && fw_we && !fw_busy_reg && !wr_fire;
+    wire fw_rd_fire = fw_valid && !fw_we && !fw_busy_reg && !(s_axil_arvalid && s_axil_arready);
     wire [13:0] wa = s_axil_awaddr[AXIL_ADDR_WIDTH-1:2];
+    wire [13:0] fwa = fw_addr[15:2];
+    wire [31:0] wdata = wr_fire ? s_axil_wdata : fw_wdata;
 
     assign s_axil_awready = wr_fire;
     assign s_axil_wready = wr_fire;
@@ -144,9 +183,9 @@ module rnic_regs #(
     logic [3:0]  cmd_op;
     logic [23:0] cmd_index;
     always_comb begin
-        cmd_table = s_axil_wdata[3:0];
-        cmd_op = s_axil_wdata[7:4];
-        cmd_index = s_axil_wdata[31:8];
+        cmd_table = wdata[3:0];
+        cmd_op = wdata[7:4];
+        cmd_index = wdata[31:8];
         ctx_cmd_ok = 1'b0;
         if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0] || cmd_op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
             if (cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0])
@@ -171,9 +210,21 @@ module rnic_regs #(
     end
     assign cfg_port_mac = port_mac_reg;
 
+    // one write decoder for both ports
+    wire        any_wr = wr_fire || fw_wr_fire;
+    wire [13:0] wsel = wr_fire ? wa : fwa;
+    wire        by_fw = !wr_fire;
+    wire        w_cmd_in = wsel >= waddr(rnic_pkg::REG_CMD_IN)
+                           && wsel < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS);
+    wire        w_cmd_out = wsel >= waddr(rnic_pkg::REG_CMD_OUT)
+                            && wsel < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS);
+    wire        w_db_wait = wsel == waddr(rnic_pkg::REG_DB_SQ) || wsel == waddr(rnic_pkg::REG_DB_RQ);
+
     always_ff @(posedge clk) begin
+        logic wr_ok;
         ctx_wr_valid <= 1'b0;
         db_cq_valid <= 1'b0;
+        fw_busy_reg <= 1'b0;
 
         if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
         if (db_pending_reg && db_taken) begin
@@ -182,22 +233,21 @@ module rnic_regs #(
             bresp_reg <= RESP_OKAY;
         end
 
-        if (wr_fire) begin
-            bvalid_reg <= 1'b1;
-            bresp_reg <= RESP_OKAY;
-            if (wa == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin
-                scratch_reg <= s_axil_wdata;
-            end else if (wa == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin
-                port_mac_reg[31:0] <= s_axil_wdata;
-            end else if (wa == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin
-                port_mac_reg[47:32] <= s_axil_wdata[15:0];
-            end else if (wa >= waddr(rnic_pkg::REG_PORT_GID)
-                         && wa < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
-                gid_reg[4'(wa - waddr(rnic_pkg::REG_PORT_GID))] <= s_axil_wdata;
-            end else if (wa >= waddr(rnic_pkg::REG_CTX_DATA)
-                         && wa < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
-                ctx_data_reg[5'(wa - waddr(rnic_pkg::REG_CTX_DATA))] <= s_axil_wdata;
-            end else if (wa == waddr(rnic_pkg::REG_CTX_CMD)) begin
+        wr_ok = 1'b1;
+        if (any_wr) begin
+            if (wsel == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin
+                scratch_reg <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin
+                port_mac_reg[31:0] <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin
+                port_mac_reg[47:32] <= wdata[15:0];
+            end else if (wsel >= waddr(rnic_pkg::REG_PORT_GID)
+                         && wsel < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
+                gid_reg[4'(wsel - waddr(rnic_pkg::REG_PORT_GID))] <= wdata;
+            end else if (wsel >= waddr(rnic_pkg::REG_CTX_DATA)
+                         && wsel < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
+                ctx_data_reg[5'(wsel - waddr(rnic_pkg::REG_CTX_DATA))] <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_CTX_CMD)) begin
                 ctx_err_reg <= !ctx_cmd_ok;
                 if (ctx_cmd_ok) begin
                     ctx_wr_valid <= 1'b1;
@@ -205,25 +255,56 @@ module rnic_regs #(
                     ctx_wr_op <= cmd_op;
                     ctx_wr_index <= cmd_index;
                 end
-            end else if (wa == waddr(rnic_pkg::REG_DB_SQ)) begin
+            end else if (!by_fw && w_cmd_in) begin
+                // the command in progress keeps its input
+                if (cmd_busy_reg) cmd_overrun_reg <= 1'b1;
+                else cmd_in_reg[5'(wsel - waddr(rnic_pkg::REG_CMD_IN))] <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_CMD_CTRL)) begin
+                if (cmd_busy_reg) begin
+                    cmd_overrun_reg <= 1'b1;
+                end else begin
+                    cmd_busy_reg <= 1'b1;
+                    cmd_overrun_reg <= 1'b0;
+                    cmd_word_reg <= wdata;
+                end
+            end else if (by_fw && w_cmd_out) begin
+                cmd_out_reg[5'(wsel - waddr(rnic_pkg::REG_CMD_OUT))] <= wdata;
+            end else if (by_fw && wsel == waddr(rnic_pkg::REG_CMD_DONE)) begin
+                cmd_busy_reg <= 1'b0;
+                cmd_st_reg <= wdata[15:8];
+            end else if (by_fw && wsel == waddr(rnic_pkg::REG_FW_STATE)) begin
+                fw_state_reg <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_SQ)) begin
                 // the response waits until the scheduler has taken the doorbell
-                bvalid_reg <= 1'b0;
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b0;
-                db_word_reg <= s_axil_wdata;
-            end else if (wa == waddr(rnic_pkg::REG_DB_RQ)) begin
-                bvalid_reg <= 1'b0;
+                db_word_reg <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_RQ)) begin
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b1;
-                db_word_reg <= s_axil_wdata;
-            end else if (wa == waddr(rnic_pkg::REG_DB_CQ)) begin
+                db_word_reg <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_CQ)) begin
                 db_cq_valid <= 1'b1;
-                db_cq_cqn <= s_axil_wdata[31:16];
-                db_cq_ci <= s_axil_wdata[15:0];
+                db_cq_cqn <= wdata[31:16];
+                db_cq_ci <= wdata[15:0];
             end else begin
-                // read-only or unmapped
-                bresp_reg <= RESP_SLVERR;
+                // read-only, unmapped, or the other port's register
+                wr_ok = 1'b0;
             end
+            if (by_fw) begin
+                fw_busy_reg <= 1'b1;
+                fw_rdata <= '0;
+                fw_err <= !wr_ok;
+            end else begin
+                bvalid_reg <= !(wr_ok && w_db_wait);
+                bresp_reg <= wr_ok ? RESP_OKAY : RESP_SLVERR;
+            end
+        end
+
+        if (fw_rd_fire) begin
+            fw_busy_reg <= 1'b1;
+            fw_rdata <= rd_val;
+            fw_err <= !rd_hit;
         end
 
         for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= stat_reg[i] + 32'(stat_inc[16*i +: 16]);
@@ -237,15 +318,24 @@ module rnic_regs #(
             db_cq_valid <= 1'b0;
             scratch_reg <= '0;
             port_mac_reg <= '0;
+            cmd_busy_reg <= 1'b0;
+            cmd_overrun_reg <= 1'b0;
+            cmd_st_reg <= '0;
+            cmd_word_reg <= '0;
+            fw_state_reg <= '0;
+            fw_busy_reg <= 1'b0;
+            fw_err <= 1'b0;
             for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
             for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= '0;
         end
     end
+    assign fw_ready = fw_busy_reg;
 
     // ------------------------------------------------------------------
     // read channel
     // ------------------------------------------------------------------
-    wire [13:0] ra = s_axil_araddr[AXIL_ADDR_WIDTH-1:2];
+    // the host's read address, or the firmware's in a cycle the host does not read
+    wire [13:0] ra = (s_axil_arvalid && s_axil_arready) ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
     assign s_axil_arready = !rvalid_reg;
     assign s_axil_rvalid = rvalid_reg;
     assign s_axil_rdata = rdata_reg;
@@ -261,9 +351,7 @@ module rnic_regs #(
         if (a == waddr(base + rnic_pkg::REG_BLK_NEXT)) blk_hdr = {1'b1, nxt};
     endfunction
 
-    logic [31:0] rd_val;
-    logic        rd_hit;
-    logic [32:0] hdr_dev, hdr_port, hdr_ctx, hdr_stat, hdr_db;
+    logic [32:0] hdr_dev, hdr_port, hdr_ctx, hdr_stat, hdr_cmd, hdr_db;
     assign hdr_dev = blk_hdr(ra, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
                              rnic_pkg::BLK_DEV_NEXT);
     assign hdr_port = blk_hdr(ra, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
@@ -272,6 +360,8 @@ module rnic_regs #(
                              rnic_pkg::BLK_CTX_NEXT);
     assign hdr_stat = blk_hdr(ra, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
                               rnic_pkg::BLK_STAT_NEXT);
+    assign hdr_cmd = blk_hdr(ra, rnic_pkg::BLK_CMD_BASE, rnic_pkg::BLK_TYPE_CMD, rnic_pkg::BLK_CMD_VERSION,
+                             rnic_pkg::BLK_CMD_NEXT);
     assign hdr_db = blk_hdr(ra, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
                             rnic_pkg::BLK_DB_NEXT);
 
@@ -282,6 +372,7 @@ module rnic_regs #(
         if (hdr_port[32]) begin rd_val = hdr_port[31:0]; rd_hit = 1'b1; end
         if (hdr_ctx[32]) begin rd_val = hdr_ctx[31:0]; rd_hit = 1'b1; end
         if (hdr_stat[32]) begin rd_val = hdr_stat[31:0]; rd_hit = 1'b1; end
+        if (hdr_cmd[32]) begin rd_val = hdr_cmd[31:0]; rd_hit = 1'b1; end
         if (hdr_db[32]) begin rd_val = hdr_db[31:0]; rd_hit = 1'b1; end
 
         if (ra == waddr(rnic_pkg::REG_DEV_ID)) begin
@@ -310,6 +401,18 @@ module rnic_regs #(
         if (ra >= waddr(rnic_pkg::REG_STAT_TX_FRAMES) && ra < waddr(rnic_pkg::REG_STAT_TX_FRAMES) + 14'(STAT_COUNT)) begin
             rd_val = stat_reg[5'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;
         end
+        if (ra == waddr(rnic_pkg::REG_CMD_STATUS)) begin
+            rd_val = {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg};
+            rd_hit = 1'b1;
+        end
+        if (ra == waddr(rnic_pkg::REG_CMD_OPCODE)) begin rd_val = cmd_word_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_FW_STATE)) begin rd_val = fw_state_reg; rd_hit = 1'b1; end
+        if (ra >= waddr(rnic_pkg::REG_CMD_IN) && ra < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS)) begin
+            rd_val = cmd_in_reg[5'(ra - waddr(rnic_pkg::REG_CMD_IN))]; rd_hit = 1'b1;
+        end
+        if (ra >= waddr(rnic_pkg::REG_CMD_OUT) && ra < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS)) begin
+            rd_val = cmd_out_reg[5'(ra - waddr(rnic_pkg::REG_CMD_OUT))]; rd_hit = 1'b1;
+        end
     end
 
     always_ff @(posedge clk) begin
@@ -322,7 +425,7 @@ module rnic_regs #(
         if (rst) rvalid_reg <= 1'b0;
     end
 
-    wire unused_ok = ^{unused_prot, s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
+    wire unused_ok = ^{unused_prot, s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], fw_addr[1:0]};
 
 endmodule
 

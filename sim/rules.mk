@@ -40,8 +40,11 @@ SIM_VL_RT_OBJS := $(patsubst %,$(SIM_BUILD)/vlrt/%.o,$(SIM_VL_RT))
 
 # rnic_core sources, in the order the lint uses: waivers, packages, the rest
 SIM_RTL_PKGS := $(ROOT)/rtl/rnic_pkg.sv $(ROOT)/rtl/rnic_hdr_pkg.sv
+# the control processor's core comes from the pinned pythondata-cpu-picorv32
+# package (scripts/picorv32-path.sh), not from the tree
+PICORV32_V := $(shell bash $(ROOT)/scripts/picorv32-path.sh 2>/dev/null)
 SIM_RTL_SRCS := $(ROOT)/rtl/lint.vlt $(SIM_RTL_PKGS) \
-	$(filter-out $(SIM_RTL_PKGS),$(sort $(wildcard $(ROOT)/rtl/*.sv)))
+	$(filter-out $(SIM_RTL_PKGS),$(sort $(wildcard $(ROOT)/rtl/*.sv))) $(PICORV32_V)
 SIM_TDUT_SRCS := $(ROOT)/tests/sim/dut/rnic_core.sv
 
 SIM_CFLAGS := $(CFLAGS_COMMON) -I$(SIM_DIR)/include -I$(SIM_DIR)

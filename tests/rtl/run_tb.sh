@@ -2,7 +2,8 @@
 # Run one module testbench with Icarus at one data width.
 #   tests/rtl/run_tb.sh <tb dir> <DATA_WIDTH> [seed]
 # The tb dir holds tb.sv (top module `tb`, parameter DATA_WIDTH, reads +seed=N)
-# and sources.f (RTL files, one per line, relative to the repository root).
+# and sources.f (RTL files, one per line, relative to the repository root;
+# @picorv32 names the PicoRV32 core of the pinned package).
 # The testbench prints "TB PASS" when every check held; anything else fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,6 +14,8 @@ mkdir -p "$out"
 srcs=()
 while IFS= read -r f || [ -n "$f" ]; do
   case "$f" in ''|'#'*) continue ;; esac
+  # @picorv32: the control processor's core from its package
+  if [ "$f" = "@picorv32" ]; then srcs+=("$(bash "$root/scripts/picorv32-path.sh")"); continue; fi
   srcs+=("$root/$f")
 done < "$dir/sources.f"
 iverilog -g2012 -Wall -Wno-timescale -o "$out/tb.vvp" -s tb -P "tb.DATA_WIDTH=$width" \

@@ -1,0 +1,145 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * The control processor: a PicoRV32 (RV32IM, taken from the
+ * pythondata-cpu-picorv32 package at build time) with one RAM for code, data
+ * and stack, loaded from the firmware image (FW_HEX, $readmemh, one 32-bit
+ * word per line), and a port into the BAR0 register file (rnic_regs fw_*)
+ * at FW_REG_BASE. The firmware serves the host's command mailbox and
+ * programs the data path's contexts through the context window.
+ *
+ * Memory map (rnic_pkg fw constants): [FW_RAM_BASE, + RAM_BYTES) RAM, one
+ * cycle; [FW_REG_BASE, + 64 KiB) the register file, 32-bit accesses, a few
+ * cycles. Any other address, or a register access the file refuses, is a
+ * bus error: reads return zero, writes are dropped, status_bus_err is set
+ * and stays set. status_trap follows the CPU's trap output (an illegal
+ * instruction or misaligned access halts it).
+ */
+module rnic_ctrl #(
+    parameter int RAM_BYTES = 65536,
+    parameter FW_HEX = ""
+) (
+    input  wire logic        clk,
+    input  wire logic        rst,
+
+    output      logic        fw_valid,
+    output      logic        fw_we,
+    output      logic [15:0] fw_addr,
+    output      logic [31:0] fw_wdata,
+    input  wire logic        fw_ready,
+    input  wire logic        fw_err,
+    input  wire logic [31:0] fw_rdata,
+
+    output      logic        status_trap,
+    output      logic        status_bus_err
+);
+
+    localparam int RAM_WORDS = RAM_BYTES / 4;
+    localparam int RAM_AW = $clog2(RAM_WORDS);
+
+    initial begin
+        if (RAM_BYTES < 1024 || (RAM_BYTES & (RAM_BYTES - 1)) != 0 || RAM_BYTES > rnic_pkg::FW_RAM_BYTES) begin
+            $error("rnic_ctrl: RAM_BYTES must be a power of two in 1 KiB .. FW_RAM_BYTES (%m)");
+            $finish;
+        end
+        if (rnic_pkg::FW_RAM_BASE != 0 || rnic_pkg::FW_RESET_PC != rnic_pkg::FW_RAM_BASE) begin
+            $error("rnic_ctrl: the RAM is expected at address 0, holding the reset vector (%m)");
+            $finish;
+        end
+    end
+
+    logic        mem_valid, mem_instr, mem_ready, trap;
+    logic [31:0] mem_addr, mem_wdata, mem_rdata;
+    logic [3:0]  mem_wstrb;
+    // CPU outputs this subsystem does not use (look-ahead bus, PCPI, IRQ, trace)
+    logic        la_read, la_write, pcpi_valid, eoi_unused, trace_valid;
+    logic [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
+    logic [3:0]  la_wstrb;
+    logic [35:0] trace_data;
+
+    picorv32 #(
+        .ENABLE_COUNTERS(1),
+        .ENABLE_REGS_DUALPORT(1),
+        .BARREL_SHIFTER(1),
+        .COMPRESSED_ISA(0),
+        .ENABLE_MUL(1),
+        .ENABLE_DIV(1),
+        .ENABLE_IRQ(0),
+        .CATCH_MISALIGN(1),
+        .CATCH_ILLINSN(1),
+        .PROGADDR_RESET(rnic_pkg::FW_RESET_PC),
+        .STACKADDR(32'(RAM_BYTES))
+    ) cpu (
+        .clk, .resetn(!rst), .trap,
+        .mem_valid, .mem_instr, .mem_ready, .mem_addr, .mem_wdata, .mem_wstrb, .mem_rdata,
+        .mem_la_read(la_read), .mem_la_write(la_write), .mem_la_addr(la_addr), .mem_la_wdata(la_wdata),
+        .mem_la_wstrb(la_wstrb),
+        .pcpi_valid, .pcpi_insn, .pcpi_rs1, .pcpi_rs2,
+        .pcpi_wr(1'b0), .pcpi_rd(32'h0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
+        .irq(32'h0), .eoi,
+        .trace_valid, .trace_data
+    );
+
+    // ---------------------------------------------------------------- RAM
+    logic [31:0] ram [RAM_WORDS];
+    logic [31:0] ram_rdata_reg;
+    logic        ram_ack_reg;
+
+    initial begin
+        if (FW_HEX != "") $readmemh(FW_HEX, ram);
+    end
+
+    wire in_ram = mem_addr < 32'(RAM_BYTES);
+    wire in_regs = mem_addr >= rnic_pkg::FW_REG_BASE && mem_addr < rnic_pkg::FW_REG_BASE + 32'h10000;
+    wire [RAM_AW-1:0] ram_idx = mem_addr[2 +: RAM_AW];
+
+    always_ff @(posedge clk) begin
+        ram_ack_reg <= 1'b0;
+        if (mem_valid && !mem_ready && in_ram && !ram_ack_reg) begin
+            for (int b = 0; b < 4; b++)
+                if (mem_wstrb[b]) ram[ram_idx][8*b +: 8] <= mem_wdata[8*b +: 8];
+            ram_rdata_reg <= ram[ram_idx];
+            ram_ack_reg <= 1'b1;
+        end
+        if (rst) ram_ack_reg <= 1'b0;
+    end
+
+    // ----------------------------------------------------- register port
+    logic fw_pending_reg;    // the access is presented to rnic_regs
+    logic bad_ack_reg;       // an unmapped access, answered at once
+    logic bus_err_reg;
+
+    assign fw_valid = fw_pending_reg;
+    assign fw_we = mem_wstrb != 4'h0;
+    assign fw_addr = mem_addr[15:0];
+    assign fw_wdata = mem_wdata;
+
+    always_ff @(posedge clk) begin
+        bad_ack_reg <= 1'b0;
+        if (fw_ready) fw_pending_reg <= 1'b0;
+        else if (mem_valid && !mem_ready && in_regs && !fw_pending_reg) fw_pending_reg <= 1'b1;
+        if (mem_valid && !mem_ready && !in_ram && !in_regs && !bad_ack_reg) bad_ack_reg <= 1'b1;
+        // a narrow register write or an unmapped address is a firmware bug
+        if ((fw_ready && fw_err) || bad_ack_reg || (fw_pending_reg && fw_we && mem_wstrb != 4'hf))
+            bus_err_reg <= 1'b1;
+        if (rst) begin
+            fw_pending_reg <= 1'b0;
+            bad_ack_reg <= 1'b0;
+            bus_err_reg <= 1'b0;
+        end
+    end
+
+    assign mem_ready = ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
+    assign mem_rdata = ram_ack_reg ? ram_rdata_reg : (fw_pending_reg && fw_ready && !fw_err) ? fw_rdata : 32'h0;
+    assign status_trap = trap;
+    assign status_bus_err = bus_err_reg;
+
+    assign eoi_unused = ^eoi;
+    wire unused_ok = ^{mem_instr, la_read, la_write, la_addr, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+                       pcpi_rs1, pcpi_rs2, eoi_unused, trace_valid, trace_data};
+
+endmodule
+
+`resetall

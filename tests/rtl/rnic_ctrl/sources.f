@@ -1,0 +1,4 @@
+rtl/rnic_pkg.sv
+rtl/rnic_regs.sv
+rtl/rnic_ctrl.sv
+@picorv32

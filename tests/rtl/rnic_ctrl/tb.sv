@@ -1,0 +1,219 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The control processor (rnic_ctrl: PicoRV32 + RAM) running echo_fw.S against
+// the register file (rnic_regs), with the host on the AXI4-Lite port at random
+// delays and ready gaps. Checks: the firmware boots (FW_STATE); the block chain
+// includes the command block; commands with random inputs come back with the
+// firmware's answer, status and token while the host polls CMD_STATUS (so both
+// ports contend for the decoder); writes while busy are ignored and flagged
+// (overrun); the host may not write the firmware's registers; the firmware
+// programs the context window; a bad firmware access halts it (CMD_STATUS bit 2).
+module tb #(parameter int DATA_WIDTH = 64);
+    localparam int N_CMDS = 24;
+
+    logic clk = 0, rst = 1;
+    always #5 clk = ~clk;
+    int seed, errors;
+
+    logic [15:0] awaddr, araddr;
+    logic awvalid, awready, wvalid, wready, bvalid, bready, arvalid, arready, rvalid, rready;
+    logic [31:0] wdata, rdata;
+    logic [1:0] bresp, rresp;
+    logic ctx_wr_valid;
+    logic [3:0] ctx_wr_table, ctx_wr_op;
+    logic [23:0] ctx_wr_index;
+    logic [32*32-1:0] ctx_wr_data;
+    logic fw_valid, fw_we, fw_ready, fw_err, trap, bus_err;
+    logic [15:0] fw_addr;
+    logic [31:0] fw_wdata, fw_rdata;
+    logic [47:0] mac;
+    logic [4*128-1:0] gid;
+    logic sqv, rqv, cqv;
+    logic [15:0] sqq, sqp, rqq, rqp, cqc, cqi;
+
+    rnic_regs #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(4), .MR_INDEX_WIDTH(4), .CQN_WIDTH(4),
+                .MTT_INDEX_WIDTH(4)) regs (
+        .clk, .rst,
+        .s_axil_awaddr(awaddr), .s_axil_awprot(3'h0), .s_axil_awvalid(awvalid), .s_axil_awready(awready),
+        .s_axil_wdata(wdata), .s_axil_wstrb(4'hf), .s_axil_wvalid(wvalid), .s_axil_wready(wready),
+        .s_axil_bresp(bresp), .s_axil_bvalid(bvalid), .s_axil_bready(bready),
+        .s_axil_araddr(araddr), .s_axil_arprot(3'h0), .s_axil_arvalid(arvalid), .s_axil_arready(arready),
+        .s_axil_rdata(rdata), .s_axil_rresp(rresp), .s_axil_rvalid(rvalid), .s_axil_rready(rready),
+        .cfg_port_mac(mac), .cfg_gid(gid),
+        .ctx_wr_valid, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
+        .db_sq_valid(sqv), .db_sq_ready(1'b1), .db_sq_qpn(sqq), .db_sq_pi(sqp),
+        .db_rq_valid(rqv), .db_rq_ready(1'b1), .db_rq_qpn(rqq), .db_rq_pi(rqp),
+        .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
+        .stat_inc({26*16{1'b0}}),
+        .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
+        .fw_halted(trap || bus_err)
+    );
+
+    rnic_ctrl #(.RAM_BYTES(4096), .FW_HEX("echo_fw.hex")) ctrl (
+        .clk, .rst,
+        .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
+        .status_trap(trap), .status_bus_err(bus_err)
+    );
+
+    // ---------------------------------------------------- host accesses
+    task automatic gap;
+        repeat ($urandom(seed) % 4) @(posedge clk);
+    endtask
+
+    task automatic host_write(input logic [15:0] a, input logic [31:0] d, output logic [1:0] resp);
+        gap();
+        awaddr <= a; wdata <= d; awvalid <= 1'b1; wvalid <= 1'b1;
+        do @(posedge clk); while (!(awready && wready));
+        awvalid <= 1'b0; wvalid <= 1'b0;
+        gap();
+        bready <= 1'b1;
+        do @(posedge clk); while (!bvalid);
+        resp = bresp;
+        bready <= 1'b0;
+    endtask
+
+    task automatic host_read(input logic [15:0] a, output logic [31:0] d);
+        gap();
+        araddr <= a; arvalid <= 1'b1;
+        do @(posedge clk); while (!arready);
+        arvalid <= 1'b0;
+        gap();
+        rready <= 1'b1;
+        do @(posedge clk); while (!rvalid);
+        d = rdata;
+        rready <= 1'b0;
+    endtask
+
+    task automatic expect_eq(input string what, input logic [31:0] got, input logic [31:0] want);
+        if (got !== want) begin
+            $display("ERROR %s: 0x%08h, expected 0x%08h", what, got, want);
+            errors++;
+        end
+    endtask
+
+    // the context window write the firmware makes
+    logic seen_ctx;
+    logic [31:0] seen_ctx_word0, seen_ctx_cmd;
+    always @(posedge clk) begin
+        if (ctx_wr_valid) begin
+            seen_ctx <= 1'b1;
+            seen_ctx_word0 <= ctx_wr_data[31:0];
+            seen_ctx_cmd <= {ctx_wr_index, ctx_wr_op, ctx_wr_table};
+        end
+    end
+
+    logic [31:0] in_words [32];
+    logic [31:0] v, st;
+    logic [1:0] resp;
+    logic [7:0] op;
+    logic [15:0] token;
+    int polls;
+
+    task automatic wait_done(output logic [31:0] status);
+        polls = 0;
+        do begin
+            host_read(16'(rnic_pkg::REG_CMD_STATUS), status);
+            polls++;
+        end while (status[0] && polls < 5000);
+        if (status[0]) begin
+            $display("ERROR command 0x%02h never completed", op);
+            errors++;
+        end
+    endtask
+
+    initial begin
+        if (!$value$plusargs("seed=%d", seed)) seed = 1;
+        errors = 0;
+        seen_ctx = 1'b0;
+        awvalid = 0; wvalid = 0; bready = 0; arvalid = 0; rready = 0;
+        // the offsets echo_fw.S uses
+        if (rnic_pkg::FW_REG_BASE != 32'h10000000 || rnic_pkg::REG_CMD_STATUS != 32'h610 ||
+            rnic_pkg::REG_CMD_DONE != 32'h614 || rnic_pkg::REG_CMD_OPCODE != 32'h618 ||
+            rnic_pkg::REG_FW_STATE != 32'h61c || rnic_pkg::REG_CMD_IN != 32'h680 ||
+            rnic_pkg::REG_CMD_OUT != 32'h700 || rnic_pkg::REG_CTX_CMD != 32'h20c ||
+            rnic_pkg::REG_CTX_DATA != 32'h280) begin
+            $display("ERROR echo_fw.S register offsets differ from rnic_pkg");
+            errors++;
+        end
+        repeat (5) @(posedge clk);
+        rst = 0;
+
+        // boot
+        polls = 0;
+        do begin host_read(16'(rnic_pkg::REG_FW_STATE), v); polls++; end while (v == 0 && polls < 1000);
+        expect_eq("FW_STATE after boot", v, 32'h00010002);
+        host_read(16'(rnic_pkg::BLK_STAT_BASE + rnic_pkg::REG_BLK_NEXT), v);
+        expect_eq("stat NEXT", v, rnic_pkg::BLK_CMD_BASE);
+        host_read(16'(rnic_pkg::BLK_CMD_BASE + rnic_pkg::REG_BLK_TYPE), v);
+        expect_eq("cmd TYPE", v, rnic_pkg::BLK_TYPE_CMD);
+        host_read(16'(rnic_pkg::BLK_CMD_BASE + rnic_pkg::REG_BLK_NEXT), v);
+        expect_eq("cmd NEXT", v, rnic_pkg::BLK_DB_BASE);
+
+        for (int k = 0; k < N_CMDS; k++) begin
+            for (int i = 0; i < 32; i++) begin
+                in_words[i] = $urandom(seed);
+                host_write(16'(rnic_pkg::REG_CMD_IN + 4 * i), in_words[i], resp);
+                expect_eq("CMD_IN write response", 32'(resp), 0);
+            end
+            do op = 8'($urandom(seed)); while (op == 8'hee || op == 8'h77);
+            token = 16'($urandom(seed));
+            host_write(16'(rnic_pkg::REG_CMD_CTRL), {token, 8'h0, op}, resp);
+            if (k % 3 == 0) begin
+                // while the command runs: input and a second command are refused
+                host_read(16'(rnic_pkg::REG_CMD_STATUS), st);
+                expect_eq("busy right after CMD_CTRL", 32'(st[0]), 1);
+                host_write(16'(rnic_pkg::REG_CMD_IN), ~in_words[0], resp);
+                host_write(16'(rnic_pkg::REG_CMD_CTRL), 32'h12340001, resp);
+                host_read(16'(rnic_pkg::REG_CMD_STATUS), st);
+                expect_eq("overrun after writes while busy", 32'(st[1]), 1);
+            end
+            wait_done(st);
+            expect_eq("status code", 32'(st[15:8]), 32'(op ^ 8'h5a));
+            expect_eq("token", 32'(st[31:16]), 32'(token));
+            expect_eq("halted", 32'(st[2]), 0);
+            for (int i = 0; i < 31; i++) begin
+                host_read(16'(rnic_pkg::REG_CMD_OUT + 4 * i), v);
+                expect_eq($sformatf("cmd %0d OUT[%0d]", k, i), v, in_words[i] * 3 + 32'(op));
+            end
+            host_read(16'(rnic_pkg::REG_CMD_OUT + 124), v);
+            expect_eq("commands served (RAM counter)", v, 32'(k + 1));
+        end
+
+        // the host may not write the firmware's registers
+        host_write(16'(rnic_pkg::REG_CMD_OUT), 32'h1, resp);
+        expect_eq("host write to CMD_OUT", 32'(resp), 2);
+        host_write(16'(rnic_pkg::REG_CMD_DONE), 32'h1, resp);
+        expect_eq("host write to CMD_DONE", 32'(resp), 2);
+        host_write(16'(rnic_pkg::REG_FW_STATE), 32'h1, resp);
+        expect_eq("host write to FW_STATE", 32'(resp), 2);
+
+        // the firmware programs a context through the window
+        host_write(16'(rnic_pkg::REG_CMD_IN), 32'hdeadbeef, resp);
+        host_write(16'(rnic_pkg::REG_CMD_IN + 4),
+                   {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]}, resp);
+        op = 8'h77;
+        host_write(16'(rnic_pkg::REG_CMD_CTRL), 32'h00000077, resp);
+        wait_done(st);
+        expect_eq("context write seen", 32'(seen_ctx), 1);
+        expect_eq("context word 0", seen_ctx_word0, 32'hdeadbeef);
+        expect_eq("context command", seen_ctx_cmd,
+                  {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]});
+
+        // a bad access halts the firmware: the host sees it in CMD_STATUS
+        op = 8'hee;
+        host_write(16'(rnic_pkg::REG_CMD_CTRL), 32'h000000ee, resp);
+        repeat (200) @(posedge clk);
+        host_read(16'(rnic_pkg::REG_CMD_STATUS), st);
+        expect_eq("halted after a bad access", 32'(st[2]), 1);
+
+        if (errors == 0) $display("TB PASS");
+        else $fatal(1, "TB FAIL: %0d errors", errors);
+        $finish;
+    end
+
+    initial begin
+        #50000000;
+        $fatal(1, "TB FAIL: timeout");
+    end
+endmodule
