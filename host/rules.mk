@@ -2,6 +2,7 @@
 #
 #   make host-lib     build/host/librnic.a        (CFLAGS_COMMON)
 #   make host-tests   build/host/tests/test_*     (unit tests, sanitizers, fake backend)
+#   make rnic-info    build/bin/rnic-info
 #
 # The pci backend (backend_pci.c, pci_dma.c, pci_util.c) needs libpciaccess: a
 # program calling rnic_open_pci or rnic_get_device_list against librnic.a also
@@ -68,6 +69,28 @@ $(HOST_BUILD)/tests/test_pci_sys-nosan: $(ROOT)/tests/host/test_pci_sys.c $(HOST
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -I$(ROOT)/tests/host $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
--include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
+RNIC_INFO_BIN := $(BUILD)/bin/rnic-info
 
-TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS)
+.PHONY: rnic-info
+rnic-info: $(RNIC_INFO_BIN) $(HOST_BUILD)/tests/rnic_info_check
+
+# rnic-info talks to cards and, with --sim, to the simulator (both linked in).
+$(HOST_BUILD)/tools/%.o: $(HOST_DIR)/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include -I$(HOST_DIR)/tools -c $< -o $@
+
+$(RNIC_INFO_BIN): $(HOST_BUILD)/tools/rnic_info.o $(HOST_BUILD)/tools/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -o $@
+
+# tests/host/rnic_info_sim.py holds rnic-info --sim against this reader of the
+# simulated DEV block (the simulator only, no host library).
+$(HOST_BUILD)/tests/rnic_info_check: $(ROOT)/tests/host/rnic_info_check.c $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+-include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
+-include $(wildcard $(HOST_BUILD)/tools/*.d)
+
+TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS) $(RNIC_INFO_BIN) \
+	$(HOST_BUILD)/tests/rnic_info_check
