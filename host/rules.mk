@@ -2,6 +2,16 @@
 #
 #   make host-lib     build/host/librnic.a        (CFLAGS_COMMON)
 #   make host-tests   build/host/tests/test_*     (unit tests, sanitizers, fake backend)
+#   make host-so      build/host/librnic.so.$(RNIC_LIB_VERSION) (PIC, soname librnic.so.$(RNIC_SO_MAJOR))
+#   make rnic-info    build/bin/rnic-info
+#   make install      PREFIX=/usr/local (DESTDIR honoured): librnic.a, librnic.so,
+#                     include/rnic/*.h, bin/rnic-info, lib/pkgconfig/rnic.pc
+#
+# The pci backend (backend_pci.c, pci_dma.c, pci_util.c) needs libpciaccess: a
+# program calling rnic_open_pci or rnic_get_device_list against librnic.a also
+# links -lpciaccess (`pkg-config --static --libs rnic`). The installed
+# libraries leave the sim backend out; librnic.so exports only the calls of
+# the public headers (host/librnic.map).
 #
 # The sim backend (host/src/backend_sim.c, rnic_open_sim) is compiled into the
 # library when the simulator's header sim/include/rnic_sim.h exists. A program
@@ -27,6 +37,8 @@ HOST_SAN_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj-san/%.o,$(HOST
 
 HOST_TEST_SRCS := $(wildcard $(ROOT)/tests/host/test_*.c)
 HOST_TEST_BINS := $(patsubst $(ROOT)/tests/host/%.c,$(HOST_BUILD)/tests/%,$(HOST_TEST_SRCS))
+HOST_TEST_BINS += $(HOST_BUILD)/tests/test_pci_sys-nosan
+HOST_LDLIBS := -lpciaccess -lpthread
 
 .PHONY: host-lib host-tests
 host-lib: $(HOST_LIB)
@@ -54,8 +66,81 @@ $(HOST_SAN_LIB): $(HOST_SAN_OBJS)
 # archive member backend_sim.o is never pulled in by a fake-backend test.
 $(HOST_BUILD)/tests/%: $(ROOT)/tests/host/%.c $(HOST_SAN_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(SAN) -I$(ROOT)/tests/host $< $(HOST_SAN_LIB) -o $@
+	$(CC) $(HOST_CFLAGS) $(SAN) -I$(ROOT)/tests/host $< $(HOST_SAN_LIB) $(HOST_LDLIBS) -o $@
 
--include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
+# The pci system test once more without sanitizers: AddressSanitizer makes
+# mlock a no-op, so only this build can see the pagemap path's pins.
+$(HOST_BUILD)/tests/test_pci_sys-nosan: $(ROOT)/tests/host/test_pci_sys.c $(HOST_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -I$(ROOT)/tests/host $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
-TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS)
+# ---------------------------------------------------------------- install
+# What is installed: the library without the sim backend, as a static archive
+# and as a shared library with a soname.
+RNIC_LIB_VERSION := 0.1.0
+RNIC_SO_MAJOR := $(firstword $(subst ., ,$(RNIC_LIB_VERSION)))
+HOST_DIST_SRCS := $(filter-out $(HOST_DIR)/src/backend_sim.c,$(HOST_SRCS))
+HOST_PIC_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj-pic/%.o,$(HOST_DIST_SRCS))
+HOST_DIST_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj/%.o,$(HOST_DIST_SRCS))
+HOST_SO := $(HOST_BUILD)/librnic.so.$(RNIC_LIB_VERSION)
+HOST_DIST_LIB := $(HOST_BUILD)/dist/librnic.a
+HOST_MAP := $(HOST_DIR)/librnic.map
+RNIC_INFO_BIN := $(BUILD)/bin/rnic-info
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+.PHONY: host-so rnic-info install
+host-so: $(HOST_SO)
+rnic-info: $(RNIC_INFO_BIN) $(HOST_BUILD)/tests/rnic_info_check
+
+$(HOST_BUILD)/obj-pic/%.o: $(HOST_DIR)/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -fPIC -c $< -o $@
+
+$(HOST_SO): $(HOST_PIC_OBJS) $(HOST_MAP)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,librnic.so.$(RNIC_SO_MAJOR) -Wl,--version-script=$(HOST_MAP) \
+		-Wl,--no-undefined $(HOST_PIC_OBJS) $(HOST_LDLIBS) -o $@
+	ln -sf $(@F) $(HOST_BUILD)/librnic.so.$(RNIC_SO_MAJOR)
+	ln -sf librnic.so.$(RNIC_SO_MAJOR) $(HOST_BUILD)/librnic.so
+
+$(HOST_DIST_LIB): $(HOST_DIST_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# rnic-info talks to cards and, with --sim, to the simulator (both linked in).
+$(HOST_BUILD)/tools/%.o: $(HOST_DIR)/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include -I$(HOST_DIR)/tools -c $< -o $@
+
+$(RNIC_INFO_BIN): $(HOST_BUILD)/tools/rnic_info.o $(HOST_BUILD)/tools/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -o $@
+
+# tests/host/rnic_info_sim.py holds rnic-info --sim against this reader of the
+# simulated DEV block (the simulator only, no host library).
+$(HOST_BUILD)/tests/rnic_info_check: $(ROOT)/tests/host/rnic_info_check.c $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/rnic $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(HOST_DIST_LIB) $(DESTDIR)$(LIBDIR)/librnic.a
+	install -m 755 $(HOST_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf librnic.so.$(RNIC_LIB_VERSION) $(DESTDIR)$(LIBDIR)/librnic.so.$(RNIC_SO_MAJOR)
+	ln -sf librnic.so.$(RNIC_SO_MAJOR) $(DESTDIR)$(LIBDIR)/librnic.so
+	install -m 644 $(wildcard $(HOST_DIR)/include/rnic/*.h) $(DESTDIR)$(INCLUDEDIR)/rnic/
+	install -m 755 $(RNIC_INFO_BIN) $(DESTDIR)$(BINDIR)/rnic-info
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(RNIC_LIB_VERSION)|' $(HOST_DIR)/rnic.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/rnic.pc
+
+-include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_PIC_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
+-include $(wildcard $(HOST_BUILD)/tools/*.d)
+
+TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS) $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) \
+	$(HOST_BUILD)/tests/rnic_info_check

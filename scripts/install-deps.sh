@@ -6,7 +6,7 @@ set -euo pipefail
 DEB_PKGS=(
   make gcc g++ python3 python3-pip
   verilator iverilog yosys
-  libpcap-dev libpciaccess-dev
+  libpcap-dev libpciaccess-dev pkg-config
   gcc-riscv64-unknown-elf
   tshark valgrind
 )

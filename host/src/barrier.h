@@ -40,4 +40,19 @@ static inline void rnic_from_device_barrier(void)
 #endif
 }
 
+/* rnic_wc_flush_barrier: after a store to a write-combined mapping (a
+ * doorbell BAR mapped WC). Pushes the store out of the CPU's write-combining
+ * buffer so it reaches the device now and before later MMIO stores, as
+ * rdma-core's mmio_flush_writes does. Uncached mappings need none. */
+static inline void rnic_wc_flush_barrier(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("sfence" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ __volatile__("dsb st" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 #endif /* RNIC_BARRIER_H */
