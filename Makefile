@@ -25,7 +25,7 @@ help:
 	@echo "  make sim      install missing deps, build everything, run the two-NIC demo"
 	@echo "  make test     install missing deps, run every test (closing line: N passed, N failed)"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
-	@echo "  make bench    WRITE goodput table, written to build/bench/results.json"
+	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
 	@echo "  make deps     install missing Debian and pinned Python packages"

@@ -7,7 +7,8 @@
 #   build/bin/rnic-e2e-faults  reliability: lossy link, retry and RNR limits, PSN wrap
 #   build/bin/rnic-e2e-read  end-to-end RDMA READ tests: sizes, scatter, ordering, errors, lossy link
 #   build/bin/rnic-e2e-ipv6  RoCEv2 over IPv6: GID table, AV, header fields, foreign-GID drop
-#   build/bin/rnic-bench  WRITE goodput table + build/bench/results.json
+#   build/bin/rnic-bench  WRITE/READ/SEND goodput, WRITE message rate, goodput under
+#                         loss, WRITE/READ latency; table + build/bench/results.json
 
 TOOLS_DIR := $(ROOT)/host/tools
 TOOLS_BUILD := $(BUILD)/tools
@@ -91,7 +92,7 @@ rnic-e2e-ipv6: $(E2E_IPV6_BIN)
 rnic-e2e-read: $(E2E_READ_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(DEMO_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(DEMO_BIN) $(BENCH_BIN)
 
 # the main job: build everything and run the demo
 sim: deps
