@@ -13,8 +13,9 @@
  * frame.
  *
  * Extension headers follow from the BTH opcode (IBTA Vol. 1 Table 38, RC):
- * RETH, AETH and ImmDt are parsed into the record; AtomicETH, AtomicAckETH
- * and IETH are skipped. payload_len = UDP length - UDP - BTH - extension
+ * RETH, AETH, ImmDt, AtomicETH (its VA and rkey into the RETH VA / RKEY
+ * fields, RETH length 0, has_reth 0) and AtomicAckETH are parsed into the
+ * record; IETH is skipped. payload_len = UDP length - UDP - BTH - extension
  * headers - pad - ICRC.
  * m_hdr_bad: not an IP frame, opcode not an RC opcode, BTH TVer not 0,
  * negative payload length, or the frame ends before its UDP length. A bad
@@ -236,6 +237,8 @@ module rnic_pkt_rx #(
     wire [31:0]  ext2    = ipv6 ? b32(cap_reg, OFF_EXT6 + 8) : b32(cap_reg, OFF_EXT4 + 8);
     wire [31:0]  ext3    = ipv6 ? b32(cap_reg, OFF_EXT6 + 12) : b32(cap_reg, OFF_EXT4 + 12);
     wire [31:0]  ext4    = ipv6 ? b32(cap_reg, OFF_EXT6 + 16) : b32(cap_reg, OFF_EXT4 + 16);
+    wire [31:0]  ext5    = ipv6 ? b32(cap_reg, OFF_EXT6 + 20) : b32(cap_reg, OFF_EXT4 + 20);
+    wire [31:0]  ext6    = ipv6 ? b32(cap_reg, OFF_EXT6 + 24) : b32(cap_reg, OFF_EXT4 + 24);
 
     wire [7:0]   opcode  = bth0[31:24];
     wire [1:0]   pad     = bth0[21:20];
@@ -243,6 +246,8 @@ module rnic_pkt_rx #(
     wire         has_reth  = op_reth(opcode);
     wire         has_aeth  = op_aeth(opcode);
     wire         has_immdt = op_immdt(opcode);
+    wire         has_atom  = op_is(opcode, rnic_pkg::OP_COMPARE_SWAP) || op_is(opcode, rnic_pkg::OP_FETCH_ADD);
+    wire         has_atomack = op_is(opcode, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE);
     wire [7:0]   ext_bytes = ext_len(opcode);
     wire [15:0]  hlen    = 16'(ext_bytes) + (ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
     // UDP length minus everything that is not payload; negative: bad
@@ -274,8 +279,10 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn;
     // extension header fields are 0 when the header is absent
     assign rec[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = has_reth;
-    assign rec[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = has_reth ? {ext0, ext1} : 64'h0;
-    assign rec[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = has_reth ? ext2 : 32'h0;
+    // an AtomicETH starts with the same VA and rkey as a RETH
+    assign rec[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] =
+        (has_reth || has_atom) ? {ext0, ext1} : 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = (has_reth || has_atom) ? ext2 : 32'h0;
     assign rec[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = has_reth ? ext3 : 32'h0;
     assign rec[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = has_aeth;
     assign rec[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = has_aeth ? ext0[31:24] : 8'h0;
@@ -285,11 +292,12 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] =
         !has_immdt ? 32'h0 : has_reth ? ext4 : ext0;
     assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = plen16;
-    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICETH_W] = 1'b0;
-    assign rec[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W] = 64'h0;
-    assign rec[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W] = 64'h0;
-    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_W] = 1'b0;
-    assign rec[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W] = 64'h0;
+    // AtomicETH: VA, rkey, swap/add data, compare data; AtomicAckETH after the AETH
+    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICETH_W] = has_atom;
+    assign rec[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W] = has_atom ? {ext3, ext4} : 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W] = has_atom ? {ext5, ext6} : 64'h0;
+    assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_W] = has_atomack;
+    assign rec[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W] = has_atomack ? {ext1, ext2} : 64'h0;
 
     // ------------------------------------------------------------------
     // control

@@ -11,8 +11,11 @@
  *   Ethernet II / IPv4 (header checksum, DF, id 0) or IPv6 / UDP (checksum 0,
  *   destination port 4791) / BTH / RETH / AETH / ImmDt / payload /
  *   BTH pad (zero bytes) / ICRC
- * The extension headers are present as the descriptor's has_* flags say, in
- * IBTA order (RETH before ImmDt); all lengths are computed here.
+ * or, for ATOMIC requests and acknowledgements, BTH / AtomicETH and
+ * BTH / AETH / AtomicAckETH. The extension headers are present as the
+ * descriptor's has_* flags say, in IBTA order (RETH before ImmDt, AETH
+ * before AtomicAckETH; an AtomicETH takes its VA and rkey from the RETH
+ * fields and comes alone); all lengths are computed here.
  *
  * Pipeline: descriptor register (lengths) -> header builder (checksum, header
  * bytes into a shift register) -> beats: header beats (partial tkeep on the
@@ -59,9 +62,15 @@ module rnic_pkt_tx #(
     localparam int RETH_B  = rnic_pkg::RETH_BYTES;
     localparam int AETH_B  = rnic_pkg::AETH_BYTES;
     localparam int IMMDT_B = rnic_pkg::IMMDT_BYTES;
+    localparam int ATOM_B  = rnic_pkg::ATOMICETH_BYTES;
+    localparam int ATOMACK_B = rnic_pkg::ATOMICACKETH_BYTES;
     localparam int ICRC_B  = rnic_pkg::ICRC_BYTES;
-    // extension headers this builder can emit, all at once at most
-    localparam int EXT_MAX = RETH_B + AETH_B + IMMDT_B;
+    // extension headers this builder can emit, all at once at most:
+    // RETH + AETH + ImmDt, AtomicETH, or AETH + AtomicAckETH
+    localparam int EXT_RAI = RETH_B + AETH_B + IMMDT_B;
+    localparam int EXT_ACK = AETH_B + ATOMACK_B;
+    localparam int EXT_MAX = (EXT_RAI > ATOM_B) ? ((EXT_RAI > EXT_ACK) ? EXT_RAI : EXT_ACK)
+                                                : ((ATOM_B > EXT_ACK) ? ATOM_B : EXT_ACK);
     // longest header: Ethernet + IPv6 + UDP + BTH + extensions
     localparam int HMAX = ETH_B + IPV6_B + UDP_B + BTH_B + EXT_MAX;
     // IPv4 header is shorter: the builder pads its big-endian image with zeros
@@ -128,7 +137,9 @@ module rnic_pkt_tx #(
                h[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB], 7'h00,
                h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W]};
 
-        // extension headers, packed from the first byte on: RETH, AETH, ImmDt
+        // extension headers, packed from the first byte on: RETH, AETH, ImmDt,
+        // or AtomicETH alone (VA and rkey from the RETH fields), or AETH and
+        // AtomicAckETH
         ext = '0;
         if (h[rnic_hdr_pkg::HDR_HAS_RETH_LSB]) begin
             ext = {h[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W],
@@ -147,6 +158,18 @@ module rnic_pkt_tx #(
                           {(8 * (EXT_MAX - IMMDT_B)){1'b0}}}
                          >> ((h[rnic_hdr_pkg::HDR_HAS_RETH_LSB] ? 8 * RETH_B : 0) +
                              (h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8 * AETH_B : 0)));
+        end
+        if (h[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB]) begin
+            ext = {h[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W],
+                   h[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W],
+                   h[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W],
+                   h[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W],
+                   {(8 * (EXT_MAX - ATOM_B)){1'b0}}};
+        end
+        if (h[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB]) begin
+            ext = ext | ({h[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W],
+                          {(8 * (EXT_MAX - ATOMACK_B)){1'b0}}}
+                         >> (h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8 * AETH_B : 0));
         end
 
         if (ipv6) be = {eth, ip6, udp, bth, ext};
@@ -185,7 +208,9 @@ module rnic_pkt_tx #(
     wire [1:0]  s_pad = s_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W];
     wire [7:0]  s_ext_len = (s_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] ? 8'(RETH_B) : 8'd0) +
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8'(AETH_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 8'(IMMDT_B) : 8'd0);
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 8'(IMMDT_B) : 8'd0) +
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] ? 8'(ATOM_B) : 8'd0) +
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] ? 8'(ATOMACK_B) : 8'd0);
 
     assign s_hdr_ready = !d_valid_reg || load;
 

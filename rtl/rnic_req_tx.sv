@@ -509,10 +509,14 @@ module rnic_req_tx #(
                     state_reg <= S_RECORD;
                 end else if (wqe_inline) begin
                     state_reg <= S_PKT_HDR;
-                end else if (skip_bytes >= wqe_length && wqe_length != 0) begin
-                    // a restart PSN beyond this WQE: the window state is inconsistent
-                    status_reg <= rnic_pkg::WC_GENERAL_ERR[7:0];
-                    state_reg <= S_RECORD;
+                end else if (skip_pkts != 0 && skip_bytes >= wqe_length) begin
+                    // a restart PSN past this WQE: all its packets are
+                    // acknowledged and the completion engine is retiring it
+                    // (a READ's or ATOMIC's CQE waits for its placement
+                    // writes), so the rewind read its index before it moved
+                    // on. Nothing to send; try again once it has.
+                    requeue_reg <= 1'b1;
+                    state_reg <= S_DONE;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end

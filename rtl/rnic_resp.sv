@@ -623,7 +623,7 @@ module rnic_resp #(
             end
             S_OP: begin
                 if (act_full) begin
-                end else if (!(op_write || op_send || op_read) || in_msg_mem[qpn_reg] == op_starts
+                end else if (!(op_write || op_send || op_read || op_atomic) || in_msg_mem[qpn_reg] == op_starts
                              || (in_msg_mem[qpn_reg] && msg_send_mem[qpn_reg] != op_send)) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
@@ -842,7 +842,7 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
-                    else if (w_first || w_only || op_read) state_reg <= S_MPT;
+                    else if (w_first || w_only || op_read || op_atomic) state_reg <= S_MPT;
                     else state_reg <= S_EXEC;
                 end
             end
@@ -979,6 +979,9 @@ module rnic_resp #(
                 end else if (adup_hit) begin
                     if (!act_full) begin
                         at_orig_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
+                        // nothing written for it: the ACK waits for no write
+                        // response (S_EXEC, which clears this, is skipped)
+                        npieces_reg <= '0;
                         state_reg <= S_PUSH;
                     end
                 end else begin

@@ -6,6 +6,7 @@
 #   build/bin/rnic-e2e-send  end-to-end SEND/RECV tests (ASan/UBSan on our C code)
 #   build/bin/rnic-e2e-faults  reliability: lossy link, retry and RNR limits, PSN wrap
 #   build/bin/rnic-e2e-read  end-to-end RDMA READ tests: sizes, scatter, ordering, errors, lossy link
+#   build/bin/rnic-e2e-atomic  end-to-end ATOMIC tests: CAS/FAA, ordering, atomicity, errors, lossy link
 #   build/bin/rnic-e2e-ipv6  RoCEv2 over IPv6: GID table, AV, header fields, foreign-GID drop
 #   build/bin/rnic-bench  WRITE/READ/SEND goodput, WRITE message rate, goodput under
 #                         loss, WRITE/READ latency; table + build/bench/results.json
@@ -18,6 +19,7 @@ E2E_BIN := $(BUILD)/bin/rnic-e2e
 E2E_SEND_BIN := $(BUILD)/bin/rnic-e2e-send
 E2E_FAULTS_BIN := $(BUILD)/bin/rnic-e2e-faults
 E2E_READ_BIN := $(BUILD)/bin/rnic-e2e-read
+E2E_ATOMIC_BIN := $(BUILD)/bin/rnic-e2e-atomic
 E2E_IPV6_BIN := $(BUILD)/bin/rnic-e2e-ipv6
 BENCH_BIN := $(BUILD)/bin/rnic-bench
 
@@ -46,6 +48,10 @@ $(TOOLS_BUILD)/obj-san/e2e_ipv6.o: $(ROOT)/tests/e2e/e2e_ipv6.c
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
 $(TOOLS_BUILD)/obj-san/e2e_read.o: $(ROOT)/tests/e2e/e2e_read.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/e2e_atomic.o: $(ROOT)/tests/e2e/e2e_atomic.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
@@ -81,18 +87,23 @@ $(E2E_READ_BIN): $(TOOLS_BUILD)/obj-san/e2e_read.o $(TOOLS_BUILD)/obj-san/e2e_co
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
+$(E2E_ATOMIC_BIN): $(TOOLS_BUILD)/obj-san/e2e_atomic.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
 -include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
 
-.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-read rnic-bench
+.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-read rnic-e2e-atomic rnic-bench
 rnic-demo: $(DEMO_BIN)
 rnic-e2e: $(E2E_BIN)
 rnic-e2e-send: $(E2E_SEND_BIN)
 rnic-e2e-faults: $(E2E_FAULTS_BIN)
 rnic-e2e-ipv6: $(E2E_IPV6_BIN)
 rnic-e2e-read: $(E2E_READ_BIN)
+rnic-e2e-atomic: $(E2E_ATOMIC_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(DEMO_BIN) $(BENCH_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(DEMO_BIN) $(BENCH_BIN)
 
 # the main job: build everything and run the demo
 sim: deps

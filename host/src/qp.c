@@ -470,6 +470,10 @@ static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr,
 		total += wr->sg_list[i].length;
 	if (total > 0x80000000u) /* IBTA: a message is at most 2^31 bytes */
 		return EINVAL;
+	/* an ATOMIC returns exactly 8 bytes (IBTA 9.4.5; rxe refuses the same) */
+	if ((wr->opcode == RNIC_WR_ATOMIC_CMP_AND_SWP || wr->opcode == RNIC_WR_ATOMIC_FETCH_AND_ADD) &&
+	    total != 8)
+		return EINVAL;
 	if (wr->send_flags & RNIC_SEND_INLINE) {
 		if (wr->opcode != RNIC_WR_RDMA_WRITE && wr->opcode != RNIC_WR_RDMA_WRITE_WITH_IMM &&
 		    wr->opcode != RNIC_WR_SEND && wr->opcode != RNIC_WR_SEND_WITH_IMM)

@@ -1083,9 +1083,11 @@ static void test_create_qp_errors(void)
 static void test_post_send_wqe(void)
 {
 	struct env e;
-	struct rnic_sg_entry sge[3] = {
+	struct rnic_sg_entry sge[4] = {
 		{0x1000, 100, 0x101},
 		{0x2000, 200, 0x102},
+		{0, 0, 0},
+		{0x3000, 8, 0x103},
 	};
 	struct rnic_send_wr wr[4], *bad = NULL;
 	struct rnic_wqe *sq;
@@ -1117,10 +1119,10 @@ static void test_post_send_wqe(void)
 	wr[1].imm_data = 0x04030201; /* network order as given */
 	wr[1].wr.rdma.remote_addr = 0x9000;
 	wr[1].wr.rdma.rkey = 0x777;
-	/* 2: atomic fetch-and-add (written, executed by a later hardware) */
+	/* 2: atomic fetch-and-add into an 8-byte SGE */
 	wr[2].wr_id = 0xa2;
 	wr[2].next = &wr[3];
-	wr[2].sg_list = sge;
+	wr[2].sg_list = &sge[3];
 	wr[2].num_sge = 1;
 	wr[2].opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
 	wr[2].wr.atomic.remote_addr = 0x8000;
@@ -1177,6 +1179,7 @@ static void test_post_send_wqe(void)
 	CHECK_EQ(sq[2].rkey, 0x555);
 	CHECK_EQ(sq[2].compare_add, 5);
 	CHECK_EQ(sq[2].swap, 6);
+	CHECK_EQ(sq[2].length, 8);
 	CHECK_EQ(sq[3].opcode, RNIC_WR_SEND);
 	CHECK_EQ(sq[3].num_sge, 0);
 	CHECK_EQ(sq[3].length, 0);
@@ -1241,8 +1244,16 @@ static void test_post_send_errors(void)
 	wr[1].opcode = RNIC_WR_RDMA_READ; /* inline READ */
 	sge[2].length = 8;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
-	wr[1].opcode = RNIC_WR_RDMA_WRITE;
 	wr[1].send_flags = 0;
+	wr[1].sg_list = sge; /* ATOMICs of 16 and 0 bytes: an ATOMIC returns exactly 8 */
+	wr[1].num_sge = 2;
+	wr[1].opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].num_sge = 0;
+	wr[1].opcode = RNIC_WR_ATOMIC_CMP_AND_SWP;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].num_sge = 1;
+	wr[1].opcode = RNIC_WR_RDMA_WRITE;
 	wr[1].sg_list = NULL;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
 	CHECK(bad == &wr[1]);

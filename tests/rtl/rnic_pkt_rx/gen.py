@@ -71,6 +71,13 @@ def expected(frame):
         f["AETH_MSN"] = int.from_bytes(e[1:4], "big")
     if imm:
         f["IMMDT"] = struct.unpack("!I", e[16:20] if reth else e[:4])[0]
+    if op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"]):
+        # AtomicETH: VA and rkey into the RETH fields, swap/add data, compare data
+        f["HAS_ATOMICETH"] = 1
+        f["RETH_VA"], f["RETH_RKEY"], f["ATOMIC_SWAP"], f["ATOMIC_CMP"] = struct.unpack("!QIQQ", e[:28])
+    if op == P["OP_ATOMIC_ACKNOWLEDGE"]:
+        f["HAS_ATOMICACKETH"] = 1
+        f["ATOMICACK_ORIG"] = struct.unpack("!Q", e[4:12])[0]
     plen = udp.len - 8 - 12 - ext - bth.padcount - 4
     end = bth_off - 8 + udp.len
     bad = not known or bth.version != 0 or plen < 0 or len(frame) < end

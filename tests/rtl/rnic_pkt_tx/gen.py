@@ -3,10 +3,13 @@
 
 Random packet descriptors (RDMA WRITE FIRST/MIDDLE/LAST/ONLY with RETH,
 WRITE ONLY with immediate, SEND ONLY with immediate, READ REQUEST, READ
-RESPONSE FIRST, ACK with AETH; IPv4 and IPv6; payloads of 0..4096 bytes with
-every pad value) and, for each, the frame scapy builds for it:
+RESPONSE FIRST, ACK with AETH, COMPARE_SWAP and FETCH_ADD with AtomicETH,
+ATOMIC ACKNOWLEDGE with AETH and AtomicAckETH; IPv4 and IPv6; payloads of
+0..4096 bytes with every pad value) and, for each, the frame scapy builds for
+it:
   Ether / IP(flags=DF, id=0) or IPv6 / UDP(chksum=0) / BTH / [RETH] [AETH]
-  [ImmDt] / payload / pad, with scapy's ICRC (scapy.contrib.roce).
+  [ImmDt] [AtomicETH] [AtomicAckETH] / payload / pad, with scapy's ICRC
+  (scapy.contrib.roce).
 
 Output in build/vectors/rnic_pkt_tx/ (read with $readmemh):
   desc.hex    one packet-header record per line (rnic_hdr_pkg layout)
@@ -44,6 +47,8 @@ def ip6(v):
 
 def build(rng, op, plen, ipv6):
     reth, aeth, imm, _ = rv.ext_of(op)
+    atom = op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"])
+    atomack = op == P["OP_ATOMIC_ACKNOWLEDGE"]
     pad = (-plen) % 4
     f = dict(
         ETH_DST=rng.getrandbits(48), ETH_SRC=rng.getrandbits(48), IPV6=int(ipv6),
@@ -52,11 +57,14 @@ def build(rng, op, plen, ipv6):
         UDP_SPORT=rng.getrandbits(16), BTH_OPCODE=op, BTH_SE=rng.getrandbits(1),
         BTH_MIGREQ=rng.getrandbits(1), BTH_PAD=pad, BTH_PKEY=rng.getrandbits(16),
         BTH_DEST_QPN=rng.getrandbits(24), BTH_ACKREQ=rng.getrandbits(1), BTH_PSN=rng.getrandbits(24),
-        HAS_RETH=int(reth), HAS_AETH=int(aeth), HAS_IMMDT=int(imm), PAYLOAD_LEN=plen)
+        HAS_RETH=int(reth), HAS_AETH=int(aeth), HAS_IMMDT=int(imm), PAYLOAD_LEN=plen,
+        HAS_ATOMICETH=int(atom), HAS_ATOMICACKETH=int(atomack))
     # fields the packet does not carry hold garbage half of the time (must be ignored)
     junk = rng.random() < 0.5
-    for k, w, on in (("RETH_VA", 64, reth), ("RETH_RKEY", 32, reth), ("RETH_LEN", 32, reth),
-                     ("AETH_SYNDROME", 8, aeth), ("AETH_MSN", 24, aeth), ("IMMDT", 32, imm)):
+    # (an AtomicETH takes its VA and rkey from the RETH fields)
+    for k, w, on in (("RETH_VA", 64, reth or atom), ("RETH_RKEY", 32, reth or atom), ("RETH_LEN", 32, reth),
+                     ("AETH_SYNDROME", 8, aeth), ("AETH_MSN", 24, aeth), ("IMMDT", 32, imm),
+                     ("ATOMIC_SWAP", 64, atom), ("ATOMIC_CMP", 64, atom), ("ATOMICACK_ORIG", 64, atomack)):
         f[k] = rng.getrandbits(w) if (on or junk) else 0
     if not ipv6 and not junk:
         f["IP_SRC"] &= 0xFFFFFFFF
@@ -79,6 +87,10 @@ def build(rng, op, plen, ipv6):
         ext += struct.pack("!QII", f["RETH_VA"], f["RETH_RKEY"], f["RETH_LEN"])
     if imm:
         ext += struct.pack("!I", f["IMMDT"])
+    if atom:
+        ext += struct.pack("!QIQQ", f["RETH_VA"], f["RETH_RKEY"], f["ATOMIC_SWAP"], f["ATOMIC_CMP"])
+    if atomack:
+        ext += struct.pack("!Q", f["ATOMICACK_ORIG"])
     pkt = eth / ip / UDP(sport=f["UDP_SPORT"], dport=P["ROCEV2_UDP_PORT"], chksum=0) / bth
     if aeth:
         # scapy binds AETH only to ACKNOWLEDGE; stack it by hand for the others
@@ -95,8 +107,10 @@ def main():
     rng = random.Random(seed)
     ops = [P["OP_RDMA_WRITE_FIRST"], P["OP_RDMA_WRITE_MIDDLE"], P["OP_RDMA_WRITE_LAST"],
            P["OP_RDMA_WRITE_ONLY"], P["OP_ACKNOWLEDGE"], P["OP_RDMA_WRITE_ONLY_IMM"],
-           P["OP_SEND_ONLY_IMM"], P["OP_RDMA_READ_REQUEST"], P["OP_RDMA_READ_RESPONSE_FIRST"]]
-    no_payload = (P["OP_ACKNOWLEDGE"], P["OP_RDMA_READ_REQUEST"])
+           P["OP_SEND_ONLY_IMM"], P["OP_RDMA_READ_REQUEST"], P["OP_RDMA_READ_RESPONSE_FIRST"],
+           P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"], P["OP_ATOMIC_ACKNOWLEDGE"]]
+    no_payload = (P["OP_ACKNOWLEDGE"], P["OP_RDMA_READ_REQUEST"], P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"],
+                  P["OP_ATOMIC_ACKNOWLEDGE"])
     recs = []
     for i in range(count):
         op = ops[i % len(ops)] if i < 4 * len(ops) else rng.choice(ops)
