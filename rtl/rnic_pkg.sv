@@ -164,6 +164,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_TYPE_CTX = 32'h524e0003;  // context window block
   localparam logic [31:0] BLK_TYPE_STAT = 32'h524e0004;  // counter block
   localparam logic [31:0] BLK_TYPE_DB = 32'h524e0005;  // doorbell block
+  localparam logic [31:0] BLK_TYPE_CMD = 32'h524e0006;  // command mailbox block
 
   // rnr_timer: RNR NAK timer field -> minimum wait before the requester retries (IBTA Vol. 1 Table 45), in ns.
   localparam logic [31:0] RNR_TIMER_0_NS = 32'h27100000;  // 655.36 ms
@@ -217,6 +218,14 @@ package rnic_pkg;
 
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
+
+  // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
+  localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00010000;  // RAM size
+  localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
+  localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM
+  localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
+  localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -405,7 +414,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
   localparam logic [31:0] BLK_STAT_VERSION = 32'h00010000;
-  localparam logic [31:0] BLK_STAT_NEXT = 32'h00001000;
+  localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -432,6 +441,18 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RETRY = 32'h00000468;
   localparam logic [31:0] REG_STAT_ACK_TIMEOUT = 32'h0000046c;
   localparam logic [31:0] REG_STAT_RX_DROP_OVERFLOW = 32'h00000470;
+  localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
+  localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;
+  localparam logic [31:0] REG_CMD_CTRL = 32'h0000060c;
+  localparam logic [31:0] REG_CMD_STATUS = 32'h00000610;
+  localparam logic [31:0] REG_CMD_DONE = 32'h00000614;
+  localparam logic [31:0] REG_CMD_OPCODE = 32'h00000618;
+  localparam logic [31:0] REG_FW_STATE = 32'h0000061c;
+  localparam logic [31:0] REG_CMD_IN = 32'h00000680;
+  localparam logic [31:0] REG_CMD_IN_COUNT = 32'h00000020;
+  localparam logic [31:0] REG_CMD_OUT = 32'h00000700;
+  localparam logic [31:0] REG_CMD_OUT_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;

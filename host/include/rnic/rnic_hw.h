@@ -168,6 +168,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_BLK_TYPE_CTX 0x524e0003 /* context window block */
 #define RNIC_BLK_TYPE_STAT 0x524e0004 /* counter block */
 #define RNIC_BLK_TYPE_DB 0x524e0005 /* doorbell block */
+#define RNIC_BLK_TYPE_CMD 0x524e0006 /* command mailbox block */
 
 /* rnr_timer: RNR NAK timer field -> minimum wait before the requester retries (IBTA Vol. 1 Table 45), in ns. */
 #define RNIC_RNR_TIMER_0_NS 0x27100000 /* 655.36 ms */
@@ -221,6 +222,14 @@ typedef uint32_t rnic_be32;
 
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
+
+/* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
+#define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
+#define RNIC_FW_RAM_BYTES 0x10000 /* RAM size */
+#define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
+#define RNIC_FW_STACK_BYTES 0x2000 /* stack at the top of the RAM */
+#define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
+#define RNIC_FW_RESET_PC 0 /* first instruction after reset */
 
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
@@ -424,7 +433,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 /* stat: Counters (32-bit, wrapping, read-only). */
 #define RNIC_BLK_STAT_BASE 0x400
 #define RNIC_BLK_STAT_VERSION 0x10000
-#define RNIC_BLK_STAT_NEXT 0x1000
+#define RNIC_BLK_STAT_NEXT 0x600
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -451,6 +460,19 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RETRY 0x468 /* ro: go-back-N restarts of a send queue (PSN sequence NAK, ACK timeout, RNR wait over) */
 #define RNIC_REG_STAT_ACK_TIMEOUT 0x46c /* ro: local ACK timeouts */
 #define RNIC_REG_STAT_RX_DROP_OVERFLOW 0x470 /* ro: dropped: the receive frame FIFO was full (the data path fell behind the link) */
+/* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
+#define RNIC_BLK_CMD_BASE 0x600
+#define RNIC_BLK_CMD_VERSION 0x10000
+#define RNIC_BLK_CMD_NEXT 0x1000
+#define RNIC_REG_CMD_CTRL 0x60c /* wo: bits 7:0 opcode (CMD_OP_*), 31:16 token (echoed in CMD_STATUS); starts the command */
+#define RNIC_REG_CMD_STATUS 0x610 /* ro: bit 0 busy, bit 1 overrun (a write while busy was ignored; cleared by the next CMD_CTRL), bits 15:8 status of the last command (CMD_ST_*), bits 31:16 its token */
+#define RNIC_REG_CMD_DONE 0x614 /* ro: firmware only: bits 15:8 status (CMD_ST_*); writing it ends the command */
+#define RNIC_REG_CMD_OPCODE 0x618 /* ro: opcode and token of the command in progress, as written to CMD_CTRL (what the firmware reads) */
+#define RNIC_REG_FW_STATE 0x61c /* ro: written by the firmware: 0 until it has booted, then its version (major << 16 | minor, never 0); the host waits for it before the first command */
+#define RNIC_REG_CMD_IN 0x680 /* rw[32]: command input, word i at CMD_IN + 4*i */
+#define RNIC_REG_CMD_IN_COUNT 0x20
+#define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */
+#define RNIC_REG_CMD_OUT_COUNT 0x20
 /* db: Doorbells: posted writes, never read in the fast path. */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
