@@ -405,6 +405,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_DEV_BASE 0
 #define RNIC_BLK_DEV_VERSION 0x10000
 #define RNIC_BLK_DEV_NEXT 0x100
+#define RNIC_BLK_DEV_END 0x30 /* byte address just past the block's last register */
 #define RNIC_REG_DEV_ID 0xc /* ro: vendor_id << 16 | device_id */
 #define RNIC_REG_DEV_DATA_WIDTH 0x10 /* ro: data-path width in bits */
 #define RNIC_REG_DEV_CLOCK_MHZ 0x14 /* ro: stated core clock */
@@ -418,6 +419,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_PORT_BASE 0x100
 #define RNIC_BLK_PORT_VERSION 0x10000
 #define RNIC_BLK_PORT_NEXT 0x200
+#define RNIC_BLK_PORT_END 0x160 /* byte address just past the block's last register */
 #define RNIC_REG_PORT_MAC_LO 0x10c /* rw: MAC address bits 31:0 */
 #define RNIC_REG_PORT_MAC_HI 0x110 /* rw: MAC address bits 47:32 */
 #define RNIC_REG_PORT_GID 0x120 /* rw[16]: GID_TABLE_SIZE entries of 4 words; entry i word j at PORT_GID + 16*i + 4*j */
@@ -426,6 +428,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CTX_BASE 0x200
 #define RNIC_BLK_CTX_VERSION 0x10000
 #define RNIC_BLK_CTX_NEXT 0x400
+#define RNIC_BLK_CTX_END 0x300 /* byte address just past the block's last register */
 #define RNIC_REG_CTX_CMD 0x20c /* wo: bits 3:0 table (CTX_TABLE_*), 7:4 op (CTX_OP_*), 31:8 index */
 #define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op or index) of the last command */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
@@ -434,6 +437,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_STAT_BASE 0x400
 #define RNIC_BLK_STAT_VERSION 0x10000
 #define RNIC_BLK_STAT_NEXT 0x600
+#define RNIC_BLK_STAT_END 0x474 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -464,6 +468,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000
 #define RNIC_BLK_CMD_NEXT 0x1000
+#define RNIC_BLK_CMD_END 0x780 /* byte address just past the block's last register */
 #define RNIC_REG_CMD_CTRL 0x60c /* wo: bits 7:0 opcode (CMD_OP_*), 31:16 token (echoed in CMD_STATUS); starts the command */
 #define RNIC_REG_CMD_STATUS 0x610 /* ro: bit 0 busy, bit 1 overrun (a write while busy was ignored; cleared by the next CMD_CTRL), bits 15:8 status of the last command (CMD_ST_*), bits 31:16 its token */
 #define RNIC_REG_CMD_DONE 0x614 /* ro: firmware only: bits 15:8 status (CMD_ST_*); writing it ends the command */
@@ -477,6 +482,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
 #define RNIC_BLK_DB_NEXT 0
+#define RNIC_BLK_DB_END 0x1018 /* byte address just past the block's last register */
 #define RNIC_REG_DB_SQ 0x100c /* wo: bits 31:16 QPN, 15:0 SQ producer index (WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
@@ -503,5 +509,8 @@ static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned wi
 
 #define RNIC_CTX_SET(w, ctx, field, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))
 #define RNIC_CTX_GET(w, ctx, field) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W)
+/* Element i of an array field (element i at LSB + i * W). */
+#define RNIC_CTX_SET_I(w, ctx, field, i, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W, (v))
+#define RNIC_CTX_GET_I(w, ctx, field, i) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W)
 
 #endif /* RNIC_HW_H */
