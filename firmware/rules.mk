@@ -50,7 +50,7 @@ $(FW_BUILD)/obj/%.S.o: $(FW_DIR)/%.S
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
 $(FW_ELF): $(FW_OBJS) $(FW_DIR)/link.ld $(ROOT)/host/include/rnic/rnic_hw.h
-	$(FW_CC) $(FW_ARCH) -nostdlib -Wl,--gc-sections -Wl,-T,$(FW_DIR)/link.ld \
+	$(FW_CC) $(FW_ARCH) -nostdlib -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-T,$(FW_DIR)/link.ld \
 		-Wl,--defsym=FW_RAM_BASE=$(call fw_const,FW_RAM_BASE) \
 		-Wl,--defsym=FW_RAM_BYTES=$(FW_RAM_BUDGET) \
 		-Wl,--defsym=FW_STACK_BYTES=$(call fw_const,FW_STACK_BYTES) \
