@@ -26,6 +26,7 @@ help:
 	@echo "  make test     install missing deps, run every test (closing line: N passed, N failed)"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE goodput table, written to build/bench/results.json"
+	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
 	@echo "  make deps     install missing Debian and pinned Python packages"
 	@echo "  make clean    remove build/"
