@@ -27,6 +27,7 @@ help:
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
+	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
 	@echo "  make deps     install missing Debian and pinned Python packages"
 	@echo "  make clean    remove build/"

@@ -221,11 +221,67 @@ package rnic_pkg;
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
-  localparam logic [31:0] FW_RAM_BYTES = 32'h00010000;  // RAM size
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 68 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
   localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
   localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
+  localparam logic [31:0] FW_VERSION = 32'h00010000;  // firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below
+
+  // cmd_op: Firmware commands: CMD_CTRL.opcode. Inputs and outputs are the cmd_* records below (CMD_IN / CMD_OUT words); docs/firmware.md describes each command.
+  localparam logic [31:0] CMD_OP_QUERY_DEVICE = 32'h00000001;  // capabilities (out: cmd_query_device_out)
+  localparam logic [31:0] CMD_OP_ALLOC_PD = 32'h00000002;  // new protection domain (out: cmd_alloc_pd_out)
+  localparam logic [31:0] CMD_OP_DEALLOC_PD = 32'h00000003;  // free a PD no QP or MR uses (in: cmd_dealloc_pd_in)
+  localparam logic [31:0] CMD_OP_CREATE_CQ = 32'h00000004;  // new CQ, CQC written (in: cmd_create_cq_in, out: cmd_create_cq_out)
+  localparam logic [31:0] CMD_OP_DESTROY_CQ = 32'h00000005;  // free a CQ no QP uses, CQC cleared (in: cmd_destroy_cq_in)
+  localparam logic [31:0] CMD_OP_CREATE_QP = 32'h00000006;  // new RC QP in RESET (in: cmd_create_qp_in, out: cmd_create_qp_out)
+  localparam logic [31:0] CMD_OP_MODIFY_QP = 32'h00000007;  // state transition and attributes, QPC written (in: cmd_modify_qp_in)
+  localparam logic [31:0] CMD_OP_QUERY_QP = 32'h00000008;  // state and attributes (in: cmd_query_qp_in, out: cmd_query_qp_out)
+  localparam logic [31:0] CMD_OP_DESTROY_QP = 32'h00000009;  // free a QP, QPC cleared (in: cmd_destroy_qp_in)
+  localparam logic [31:0] CMD_OP_REG_MR = 32'h0000000a;  // new MR: key and MTT run, not valid until WRITE_MTT has written every page (in: cmd_reg_mr_in, out: cmd_reg_mr_out)
+  localparam logic [31:0] CMD_OP_WRITE_MTT = 32'h0000000b;  // next chunk of an MR's page list; the chunk with the last page writes the MPT entry (in: cmd_write_mtt_in, out: cmd_write_mtt_out)
+  localparam logic [31:0] CMD_OP_DEREG_MR = 32'h0000000c;  // MPT entry invalidated, then the key and MTT run freed (in: cmd_dereg_mr_in)
+  localparam logic [31:0] CMD_OP_QUERY_COUNTER = 32'h0000000d;  // STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out)
+
+  // cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word.
+  localparam logic [31:0] CMD_ST_OK = 32'h00000000;  // done; CMD_OUT holds the output record
+  localparam logic [31:0] CMD_ST_BAD_OPCODE = 32'h00000001;  // unknown opcode
+  localparam logic [31:0] CMD_ST_BAD_PARAM = 32'h00000002;  // a value out of range (size, alignment, access flags, attribute value, MTT chunk)
+  localparam logic [31:0] CMD_ST_BAD_HANDLE = 32'h00000003;  // the PD, CQ, QP or MR key names no object the firmware created
+  localparam logic [31:0] CMD_ST_BAD_STATE = 32'h00000004;  // not possible in the object's state: invalid QP transition, cur_qp_state not the QP's state, MTT written to a valid MR
+  localparam logic [31:0] CMD_ST_BAD_ATTR_MASK = 32'h00000005;  // MODIFY_QP: a required attribute missing, or an attribute the transition does not take (or the firmware does not support)
+  localparam logic [31:0] CMD_ST_PD_MISMATCH = 32'h00000006;  // the command's PD is not the PD of the QP or MR it names
+  localparam logic [31:0] CMD_ST_NO_RESOURCES = 32'h00000007;  // no free PD, CQ, QP, MR index, MTT run or pending registration
+  localparam logic [31:0] CMD_ST_BUSY = 32'h00000008;  // the object is in use (PD by QPs or MRs, CQ by QPs)
+  localparam logic [31:0] CMD_ST_INTERNAL = 32'h00000009;  // the data path refused or did not finish a context write (CTX_STATUS)
+
+  // cmd_limits: Limits of the command set.
+  localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)
+  localparam logic [31:0] CMD_MAX_LOG_CQE = 32'h0000000f;  // largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ)
+  localparam logic [31:0] QP_TYPE_RC = 32'h00000002;  // cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC); the only type
+
+  // qp_attr: MODIFY_QP attribute mask bits: the values of enum ibv_qp_attr_mask.
+  localparam logic [31:0] QP_ATTR_STATE = 32'h00000001;  // qp_state
+  localparam logic [31:0] QP_ATTR_CUR_STATE = 32'h00000002;  // cur_qp_state (must be the QP's state)
+  localparam logic [31:0] QP_ATTR_EN_SQD_ASYNC_NOTIFY = 32'h00000004;  // not supported (no async events yet)
+  localparam logic [31:0] QP_ATTR_ACCESS_FLAGS = 32'h00000008;  // qp_access_flags
+  localparam logic [31:0] QP_ATTR_PKEY_INDEX = 32'h00000010;  // pkey_index (must be 0)
+  localparam logic [31:0] QP_ATTR_PORT = 32'h00000020;  // port_num (must be 1)
+  localparam logic [31:0] QP_ATTR_QKEY = 32'h00000040;  // UD only: never taken
+  localparam logic [31:0] QP_ATTR_AV = 32'h00000080;  // address vector: is_global (must be 1), dgid, sgid_index, flow_label, hop_limit, traffic_class, dmac
+  localparam logic [31:0] QP_ATTR_PATH_MTU = 32'h00000100;  // path_mtu
+  localparam logic [31:0] QP_ATTR_TIMEOUT = 32'h00000200;  // timeout
+  localparam logic [31:0] QP_ATTR_RETRY_CNT = 32'h00000400;  // retry_cnt
+  localparam logic [31:0] QP_ATTR_RNR_RETRY = 32'h00000800;  // rnr_retry
+  localparam logic [31:0] QP_ATTR_RQ_PSN = 32'h00001000;  // rq_psn
+  localparam logic [31:0] QP_ATTR_MAX_QP_RD_ATOMIC = 32'h00002000;  // max_rd_atomic
+  localparam logic [31:0] QP_ATTR_ALT_PATH = 32'h00004000;  // not supported (no automatic path migration)
+  localparam logic [31:0] QP_ATTR_MIN_RNR_TIMER = 32'h00008000;  // min_rnr_timer
+  localparam logic [31:0] QP_ATTR_SQ_PSN = 32'h00010000;  // sq_psn
+  localparam logic [31:0] QP_ATTR_MAX_DEST_RD_ATOMIC = 32'h00020000;  // max_dest_rd_atomic
+  localparam logic [31:0] QP_ATTR_PATH_MIG_STATE = 32'h00040000;  // not supported (no automatic path migration)
+  localparam logic [31:0] QP_ATTR_CAP = 32'h00080000;  // never taken (queue sizes are fixed at CREATE_QP)
+  localparam logic [31:0] QP_ATTR_DEST_QPN = 32'h00100000;  // dest_qp_num
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -385,10 +441,297 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_LSB = 32'h00000020;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
+  // cmd_query_device_out context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000130;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000a;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_CQ_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_CQ_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MR_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MR_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_PD_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MTT_LSB = 32'h000000a0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MTT_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_WR_LSB = 32'h000000c0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_WR_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_CQE_LSB = 32'h000000e0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_CQE_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SEND_SGE_LSB = 32'h00000100;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SEND_SGE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RECV_SGE_LSB = 32'h00000108;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RECV_SGE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MTU_LSB = 32'h00000110;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MTU_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_LSB = 32'h00000118;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_LSB = 32'h00000120;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_W = 32'h00000010;
+
+  // cmd_alloc_pd_out context: bit positions within the record
+  localparam logic [31:0] CMD_ALLOC_PD_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_ALLOC_PD_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_ALLOC_PD_OUT_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_ALLOC_PD_OUT_PD_W = 32'h00000020;
+
+  // cmd_dealloc_pd_in context: bit positions within the record
+  localparam logic [31:0] CMD_DEALLOC_PD_IN_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_DEALLOC_PD_IN_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_DEALLOC_PD_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DEALLOC_PD_IN_PD_W = 32'h00000020;
+
+  // cmd_create_cq_in context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_CQ_IN_BITS = 32'h00000060;
+  localparam logic [31:0] CMD_CREATE_CQ_IN_WORDS = 32'h00000003;
+  localparam logic [31:0] CMD_CREATE_CQ_IN_LOG_SIZE_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_CQ_IN_LOG_SIZE_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_CQ_IN_BASE_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_CQ_IN_BASE_W = 32'h00000040;
+
+  // cmd_create_cq_out context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_CQ_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_CQ_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_CREATE_CQ_OUT_CQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_CQ_OUT_CQN_W = 32'h00000020;
+
+  // cmd_destroy_cq_in context: bit positions within the record
+  localparam logic [31:0] CMD_DESTROY_CQ_IN_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_CQ_IN_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_DESTROY_CQ_IN_CQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DESTROY_CQ_IN_CQN_W = 32'h00000020;
+
+  // cmd_create_qp_in context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_QP_IN_BITS = 32'h00000100;
+  localparam logic [31:0] CMD_CREATE_QP_IN_WORDS = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_QP_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_QP_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SEND_CQN_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SEND_CQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RECV_CQN_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RECV_CQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_QP_IN_QP_TYPE_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_CREATE_QP_IN_QP_TYPE_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SQ_LOG_SIZE_LSB = 32'h00000068;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SQ_LOG_SIZE_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RQ_LOG_SIZE_LSB = 32'h00000070;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RQ_LOG_SIZE_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SQ_BASE_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RQ_BASE_LSB = 32'h000000c0;
+  localparam logic [31:0] CMD_CREATE_QP_IN_RQ_BASE_W = 32'h00000040;
+
+  // cmd_create_qp_out context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_QP_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_QP_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_CREATE_QP_OUT_QPN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_QP_OUT_QPN_W = 32'h00000020;
+
+  // cmd_modify_qp_in context: bit positions within the record
+  localparam logic [31:0] CMD_MODIFY_QP_IN_BITS = 32'h00000240;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_WORDS = 32'h00000012;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_ATTR_MASK_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_ATTR_MASK_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QP_STATE_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QP_STATE_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_CUR_QP_STATE_LSB = 32'h00000068;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_CUR_QP_STATE_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PATH_MTU_LSB = 32'h00000070;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PATH_MTU_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QP_ACCESS_FLAGS_LSB = 32'h00000078;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QP_ACCESS_FLAGS_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PKEY_INDEX_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PKEY_INDEX_W = 32'h00000010;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PORT_NUM_LSB = 32'h00000090;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_PORT_NUM_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_SGID_INDEX_LSB = 32'h00000098;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_TIMEOUT_LSB = 32'h000000a0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_TIMEOUT_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RETRY_CNT_LSB = 32'h000000a8;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RETRY_CNT_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RNR_RETRY_LSB = 32'h000000b0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RNR_RETRY_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MIN_RNR_TIMER_LSB = 32'h000000b8;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MIN_RNR_TIMER_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MAX_RD_ATOMIC_LSB = 32'h000000c0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MAX_RD_ATOMIC_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MAX_DEST_RD_ATOMIC_LSB = 32'h000000c8;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_MAX_DEST_RD_ATOMIC_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_IS_GLOBAL_LSB = 32'h000000d0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_IS_GLOBAL_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_HOP_LIMIT_LSB = 32'h000000d8;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_TRAFFIC_CLASS_LSB = 32'h000000e0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DEST_QP_NUM_LSB = 32'h00000100;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DEST_QP_NUM_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RQ_PSN_LSB = 32'h00000120;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_RQ_PSN_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_SQ_PSN_LSB = 32'h00000140;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_SQ_PSN_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_FLOW_LABEL_LSB = 32'h00000160;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_FLOW_LABEL_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DMAC_LSB = 32'h00000180;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DMAC_W = 32'h00000030;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_LSB = 32'h000001c0;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_W = 32'h00000080;
+
+  // cmd_query_qp_in context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_QP_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_QP_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_QUERY_QP_IN_QPN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_QP_IN_QPN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_IN_PD_W = 32'h00000020;
+
+  // cmd_query_qp_out context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002a0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000015;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PATH_MTU_LSB = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PATH_MTU_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_ACCESS_FLAGS_LSB = 32'h00000010;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_ACCESS_FLAGS_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SGID_INDEX_LSB = 32'h00000018;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PKEY_INDEX_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PKEY_INDEX_W = 32'h00000010;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PORT_NUM_LSB = 32'h00000030;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_PORT_NUM_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_IS_GLOBAL_LSB = 32'h00000038;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_IS_GLOBAL_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_TIMEOUT_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_TIMEOUT_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RETRY_CNT_LSB = 32'h00000048;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RETRY_CNT_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RNR_RETRY_LSB = 32'h00000050;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RNR_RETRY_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MIN_RNR_TIMER_LSB = 32'h00000058;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MIN_RNR_TIMER_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MAX_RD_ATOMIC_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MAX_RD_ATOMIC_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MAX_DEST_RD_ATOMIC_LSB = 32'h00000068;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_MAX_DEST_RD_ATOMIC_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_HOP_LIMIT_LSB = 32'h00000070;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_TRAFFIC_CLASS_LSB = 32'h00000078;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_TYPE_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QP_TYPE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_LOG_SIZE_LSB = 32'h00000088;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_LOG_SIZE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_LOG_SIZE_LSB = 32'h00000090;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_LOG_SIZE_W = 32'h00000008;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SEND_CQN_LSB = 32'h000000a0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SEND_CQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RECV_CQN_LSB = 32'h000000c0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RECV_CQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DEST_QP_NUM_LSB = 32'h000000e0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DEST_QP_NUM_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_PSN_LSB = 32'h00000100;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_PSN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_PSN_LSB = 32'h00000120;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_PSN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_FLOW_LABEL_LSB = 32'h00000140;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_FLOW_LABEL_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DMAC_LSB = 32'h00000160;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DMAC_W = 32'h00000030;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DGID_LSB = 32'h000001a0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_DGID_W = 32'h00000080;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_BASE_LSB = 32'h00000220;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_LSB = 32'h00000260;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_W = 32'h00000040;
+
+  // cmd_destroy_qp_in context: bit positions within the record
+  localparam logic [31:0] CMD_DESTROY_QP_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DESTROY_QP_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DESTROY_QP_IN_QPN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DESTROY_QP_IN_QPN_W = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_QP_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_QP_IN_PD_W = 32'h00000020;
+
+  // cmd_reg_mr_in context: bit positions within the record
+  localparam logic [31:0] CMD_REG_MR_IN_BITS = 32'h000000c0;
+  localparam logic [31:0] CMD_REG_MR_IN_WORDS = 32'h00000006;
+  localparam logic [31:0] CMD_REG_MR_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_REG_MR_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_IN_ACCESS_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_IN_ACCESS_W = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_IN_VA_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_REG_MR_IN_VA_W = 32'h00000040;
+  localparam logic [31:0] CMD_REG_MR_IN_LENGTH_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_REG_MR_IN_LENGTH_W = 32'h00000040;
+
+  // cmd_reg_mr_out context: bit positions within the record
+  localparam logic [31:0] CMD_REG_MR_OUT_BITS = 32'h00000060;
+  localparam logic [31:0] CMD_REG_MR_OUT_WORDS = 32'h00000003;
+  localparam logic [31:0] CMD_REG_MR_OUT_KEY_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_REG_MR_OUT_KEY_W = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_OUT_MTT_BASE_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_OUT_MTT_BASE_W = 32'h00000020;
+  localparam logic [31:0] CMD_REG_MR_OUT_NPAGES_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_REG_MR_OUT_NPAGES_W = 32'h00000020;
+
+  // cmd_write_mtt_in context: bit positions within the record
+  localparam logic [31:0] CMD_WRITE_MTT_IN_BITS = 32'h00000400;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_WORDS = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_KEY_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_KEY_W = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_OFFSET_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_OFFSET_W = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_COUNT_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_COUNT_W = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_PAGE_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_PAGE_W = 32'h00000040;
+  localparam logic [31:0] CMD_WRITE_MTT_IN_PAGE_COUNT = 32'h0000000e;
+
+  // cmd_write_mtt_out context: bit positions within the record
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_BITS = 32'h00000021;
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_WRITTEN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_WRITTEN_W = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_VALID_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_WRITE_MTT_OUT_VALID_W = 32'h00000001;
+
+  // cmd_dereg_mr_in context: bit positions within the record
+  localparam logic [31:0] CMD_DEREG_MR_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DEREG_MR_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DEREG_MR_IN_KEY_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DEREG_MR_IN_KEY_W = 32'h00000020;
+  localparam logic [31:0] CMD_DEREG_MR_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DEREG_MR_IN_PD_W = 32'h00000020;
+
+  // cmd_query_counter_in context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_FIRST_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_FIRST_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_COUNT_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_COUNTER_IN_COUNT_W = 32'h00000020;
+
+  // cmd_query_counter_out context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_COUNTER_OUT_BITS = 32'h00000400;
+  localparam logic [31:0] CMD_QUERY_COUNTER_OUT_WORDS = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_COUNT = 32'h00000020;
+
   // BAR0 register map: byte addresses
   localparam logic [31:0] BLK_DEV_BASE = 32'h00000000;
   localparam logic [31:0] BLK_DEV_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DEV_NEXT = 32'h00000100;
+  localparam logic [31:0] BLK_DEV_END = 32'h00000030;
   localparam logic [31:0] REG_DEV_ID = 32'h0000000c;
   localparam logic [31:0] REG_DEV_DATA_WIDTH = 32'h00000010;
   localparam logic [31:0] REG_DEV_CLOCK_MHZ = 32'h00000014;
@@ -401,6 +744,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
   localparam logic [31:0] BLK_PORT_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_PORT_NEXT = 32'h00000200;
+  localparam logic [31:0] BLK_PORT_END = 32'h00000160;
   localparam logic [31:0] REG_PORT_MAC_LO = 32'h0000010c;
   localparam logic [31:0] REG_PORT_MAC_HI = 32'h00000110;
   localparam logic [31:0] REG_PORT_GID = 32'h00000120;
@@ -408,6 +752,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_CTX_BASE = 32'h00000200;
   localparam logic [31:0] BLK_CTX_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CTX_NEXT = 32'h00000400;
+  localparam logic [31:0] BLK_CTX_END = 32'h00000300;
   localparam logic [31:0] REG_CTX_CMD = 32'h0000020c;
   localparam logic [31:0] REG_CTX_STATUS = 32'h00000210;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
@@ -415,6 +760,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
   localparam logic [31:0] BLK_STAT_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
+  localparam logic [31:0] BLK_STAT_END = 32'h00000474;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -444,6 +790,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
   localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;
+  localparam logic [31:0] BLK_CMD_END = 32'h00000780;
   localparam logic [31:0] REG_CMD_CTRL = 32'h0000060c;
   localparam logic [31:0] REG_CMD_STATUS = 32'h00000610;
   localparam logic [31:0] REG_CMD_DONE = 32'h00000614;
@@ -456,6 +803,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;
+  localparam logic [31:0] BLK_DB_END = 32'h00001018;
   localparam logic [31:0] REG_DB_SQ = 32'h0000100c;
   localparam logic [31:0] REG_DB_CQ = 32'h00001010;
   localparam logic [31:0] REG_DB_RQ = 32'h00001014;

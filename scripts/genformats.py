@@ -33,16 +33,22 @@ class SpecError(Exception):
 
 def layout_ctx(ctx):
     """Pack context fields into 32-bit words; a field never straddles a word
-    boundary unless it is a whole number of aligned words."""
+    boundary unless it is a whole number of aligned words. A field with a
+    fourth element is an array of that many elements, each 32 or 64 bits,
+    word-aligned and consecutive (element i at LSB + i * W)."""
     pos = 0
     out = []
-    for name, width, doc in ctx["fields"]:
+    for f in ctx["fields"]:
+        name, width, doc = f[:3]
+        count = f[3] if len(f) > 3 else 1
+        if len(f) > 3 and width not in (32, 64):
+            raise SpecError(f"{ctx['name']}.{name}: array elements must be 32 or 64 bits wide")
         if width >= 32:
             pos = (pos + 31) // 32 * 32
         elif pos // 32 != (pos + width - 1) // 32:
             pos = (pos + 31) // 32 * 32
-        out.append((name, pos, width, doc))
-        pos += width
+        out.append((name, pos, width, doc, count if len(f) > 3 else None))
+        pos += width * count
     words = (pos + 31) // 32
     return out, pos, words
 
@@ -113,6 +119,11 @@ def block_next(spec, i):
     return blocks[i + 1]["base"] if i + 1 < len(blocks) else 0
 
 
+def block_end(b):
+    """Byte address just past the block's last register."""
+    return max(b["base"] + off + 4 * reg_count(acc) for _n, off, acc, _d in b["regs"])
+
+
 # --------------------------------------------------------------------------
 # SystemVerilog package
 # --------------------------------------------------------------------------
@@ -152,9 +163,11 @@ def gen_sv(spec, mems, consts, ctxs):
         n0 = c["name"].upper()
         lp(f"{n0}_BITS", bits)
         lp(f"{n0}_WORDS", words)
-        for name, lsb, width, _doc in fields:
+        for name, lsb, width, _doc, count in fields:
             lp(f"{n0}_{name.upper()}_LSB", lsb)
             lp(f"{n0}_{name.upper()}_W", width)
+            if count:
+                lp(f"{n0}_{name.upper()}_COUNT", count)
     o.append("")
     o.append("  // BAR0 register map: byte addresses")
     for i, b in enumerate(spec["block"]):
@@ -162,6 +175,7 @@ def gen_sv(spec, mems, consts, ctxs):
         lp(f"{n0}_BASE", b["base"])
         lp(f"{n0}_VERSION", b["version"][0] << 16 | b["version"][1])
         lp(f"{n0}_NEXT", block_next(spec, i))
+        lp(f"{n0}_END", block_end(b))
         for name, off, acc, doc in b["regs"]:
             lp(f"REG_{name}", b["base"] + off)
             if reg_count(acc) > 1:
@@ -242,9 +256,11 @@ def gen_h(spec, mems, consts, ctxs):
         n0 = c["name"].upper()
         d(f"{n0}_BITS", bits)
         d(f"{n0}_WORDS", words)
-        for name, lsb, width, doc in fields:
+        for name, lsb, width, doc, count in fields:
             d(f"{n0}_{name.upper()}_LSB", lsb, doc)
             d(f"{n0}_{name.upper()}_W", width)
+            if count:
+                d(f"{n0}_{name.upper()}_COUNT", count)
     o.append("")
     o.append("/* BAR0 register map (byte addresses). Every block starts with TYPE, VERSION, NEXT. */")
     d("REG_BLK_TYPE", 0x0)
@@ -256,6 +272,7 @@ def gen_h(spec, mems, consts, ctxs):
         d(f"{n0}_BASE", b["base"])
         d(f"{n0}_VERSION", b["version"][0] << 16 | b["version"][1])
         d(f"{n0}_NEXT", block_next(spec, i))
+        d(f"{n0}_END", block_end(b), "byte address just past the block's last register")
         for name, off, acc, doc in b["regs"]:
             d(f"REG_{name}", b["base"] + off, f"{acc}: {doc}")
             if reg_count(acc) > 1:
@@ -283,6 +300,9 @@ def gen_h(spec, mems, consts, ctxs):
     o.append("")
     o.append("#define RNIC_CTX_SET(w, ctx, field, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))")
     o.append("#define RNIC_CTX_GET(w, ctx, field) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W)")
+    o.append("/* Element i of an array field (element i at LSB + i * W). */")
+    o.append("#define RNIC_CTX_SET_I(w, ctx, field, i, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W, (v))")
+    o.append("#define RNIC_CTX_GET_I(w, ctx, field, i) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W)")
     o.append("")
     o.append("#endif /* RNIC_HW_H */")
     o.append("")
@@ -338,8 +358,11 @@ def gen_md(spec, mems, consts, ctxs):
         o.append("")
         o.append("| bits | field | meaning |")
         o.append("| --- | --- | --- |")
-        for name, lsb, width, doc in fields:
-            o.append(f"| {lsb + width - 1}:{lsb} | `{name}` | {doc} |")
+        for name, lsb, width, doc, count in fields:
+            if count:
+                o.append(f"| {lsb + width * count - 1}:{lsb} | `{name}[{count}]` | {doc} (element i at bit {lsb} + {width}*i) |")
+            else:
+                o.append(f"| {lsb + width - 1}:{lsb} | `{name}` | {doc} |")
     o.append("")
     o.append("## Constants")
     for g in spec["const"]:

@@ -225,11 +225,67 @@ typedef uint32_t rnic_be32;
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
-#define RNIC_FW_RAM_BYTES 0x10000 /* RAM size */
+#define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 68 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
 #define RNIC_FW_STACK_BYTES 0x2000 /* stack at the top of the RAM */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
 #define RNIC_FW_RESET_PC 0 /* first instruction after reset */
+#define RNIC_FW_VERSION 0x10000 /* firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below */
+
+/* cmd_op: Firmware commands: CMD_CTRL.opcode. Inputs and outputs are the cmd_* records below (CMD_IN / CMD_OUT words); docs/firmware.md describes each command. */
+#define RNIC_CMD_OP_QUERY_DEVICE 1 /* capabilities (out: cmd_query_device_out) */
+#define RNIC_CMD_OP_ALLOC_PD 2 /* new protection domain (out: cmd_alloc_pd_out) */
+#define RNIC_CMD_OP_DEALLOC_PD 3 /* free a PD no QP or MR uses (in: cmd_dealloc_pd_in) */
+#define RNIC_CMD_OP_CREATE_CQ 4 /* new CQ, CQC written (in: cmd_create_cq_in, out: cmd_create_cq_out) */
+#define RNIC_CMD_OP_DESTROY_CQ 5 /* free a CQ no QP uses, CQC cleared (in: cmd_destroy_cq_in) */
+#define RNIC_CMD_OP_CREATE_QP 6 /* new RC QP in RESET (in: cmd_create_qp_in, out: cmd_create_qp_out) */
+#define RNIC_CMD_OP_MODIFY_QP 7 /* state transition and attributes, QPC written (in: cmd_modify_qp_in) */
+#define RNIC_CMD_OP_QUERY_QP 8 /* state and attributes (in: cmd_query_qp_in, out: cmd_query_qp_out) */
+#define RNIC_CMD_OP_DESTROY_QP 9 /* free a QP, QPC cleared (in: cmd_destroy_qp_in) */
+#define RNIC_CMD_OP_REG_MR 0xa /* new MR: key and MTT run, not valid until WRITE_MTT has written every page (in: cmd_reg_mr_in, out: cmd_reg_mr_out) */
+#define RNIC_CMD_OP_WRITE_MTT 0xb /* next chunk of an MR's page list; the chunk with the last page writes the MPT entry (in: cmd_write_mtt_in, out: cmd_write_mtt_out) */
+#define RNIC_CMD_OP_DEREG_MR 0xc /* MPT entry invalidated, then the key and MTT run freed (in: cmd_dereg_mr_in) */
+#define RNIC_CMD_OP_QUERY_COUNTER 0xd /* STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out) */
+
+/* cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word. */
+#define RNIC_CMD_ST_OK 0 /* done; CMD_OUT holds the output record */
+#define RNIC_CMD_ST_BAD_OPCODE 1 /* unknown opcode */
+#define RNIC_CMD_ST_BAD_PARAM 2 /* a value out of range (size, alignment, access flags, attribute value, MTT chunk) */
+#define RNIC_CMD_ST_BAD_HANDLE 3 /* the PD, CQ, QP or MR key names no object the firmware created */
+#define RNIC_CMD_ST_BAD_STATE 4 /* not possible in the object's state: invalid QP transition, cur_qp_state not the QP's state, MTT written to a valid MR */
+#define RNIC_CMD_ST_BAD_ATTR_MASK 5 /* MODIFY_QP: a required attribute missing, or an attribute the transition does not take (or the firmware does not support) */
+#define RNIC_CMD_ST_PD_MISMATCH 6 /* the command's PD is not the PD of the QP or MR it names */
+#define RNIC_CMD_ST_NO_RESOURCES 7 /* no free PD, CQ, QP, MR index, MTT run or pending registration */
+#define RNIC_CMD_ST_BUSY 8 /* the object is in use (PD by QPs or MRs, CQ by QPs) */
+#define RNIC_CMD_ST_INTERNAL 9 /* the data path refused or did not finish a context write (CTX_STATUS) */
+
+/* cmd_limits: Limits of the command set. */
+#define RNIC_CMD_MAX_LOG_WR 0xf /* largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ) */
+#define RNIC_CMD_MAX_LOG_CQE 0xf /* largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ) */
+#define RNIC_QP_TYPE_RC 2 /* cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC); the only type */
+
+/* qp_attr: MODIFY_QP attribute mask bits: the values of enum ibv_qp_attr_mask. */
+#define RNIC_QP_ATTR_STATE 1 /* qp_state */
+#define RNIC_QP_ATTR_CUR_STATE 2 /* cur_qp_state (must be the QP's state) */
+#define RNIC_QP_ATTR_EN_SQD_ASYNC_NOTIFY 4 /* not supported (no async events yet) */
+#define RNIC_QP_ATTR_ACCESS_FLAGS 8 /* qp_access_flags */
+#define RNIC_QP_ATTR_PKEY_INDEX 0x10 /* pkey_index (must be 0) */
+#define RNIC_QP_ATTR_PORT 0x20 /* port_num (must be 1) */
+#define RNIC_QP_ATTR_QKEY 0x40 /* UD only: never taken */
+#define RNIC_QP_ATTR_AV 0x80 /* address vector: is_global (must be 1), dgid, sgid_index, flow_label, hop_limit, traffic_class, dmac */
+#define RNIC_QP_ATTR_PATH_MTU 0x100 /* path_mtu */
+#define RNIC_QP_ATTR_TIMEOUT 0x200 /* timeout */
+#define RNIC_QP_ATTR_RETRY_CNT 0x400 /* retry_cnt */
+#define RNIC_QP_ATTR_RNR_RETRY 0x800 /* rnr_retry */
+#define RNIC_QP_ATTR_RQ_PSN 0x1000 /* rq_psn */
+#define RNIC_QP_ATTR_MAX_QP_RD_ATOMIC 0x2000 /* max_rd_atomic */
+#define RNIC_QP_ATTR_ALT_PATH 0x4000 /* not supported (no automatic path migration) */
+#define RNIC_QP_ATTR_MIN_RNR_TIMER 0x8000 /* min_rnr_timer */
+#define RNIC_QP_ATTR_SQ_PSN 0x10000 /* sq_psn */
+#define RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC 0x20000 /* max_dest_rd_atomic */
+#define RNIC_QP_ATTR_PATH_MIG_STATE 0x40000 /* not supported (no automatic path migration) */
+#define RNIC_QP_ATTR_CAP 0x80000 /* never taken (queue sizes are fixed at CREATE_QP) */
+#define RNIC_QP_ATTR_DEST_QPN 0x100000 /* dest_qp_num */
 
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
@@ -397,6 +453,292 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CQC_BASE_LSB 0x20 /* bus address of the CQ ring */
 #define RNIC_CQC_BASE_W 0x40
 
+/* cmd_query_device_out: QUERY_DEVICE output: what the firmware can create (the DEV block's table sizes, capped by the firmware's own tables; reserved numbers left out) and the fixed limits. */
+#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x130
+#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xa
+#define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB 0 /* FW_VERSION */
+#define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_LSB 0x20 /* QPs that can exist at once (QPN 0 and 1 are reserved) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_CQ_LSB 0x40 /* CQs (CQN 0 unused) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_CQ_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MR_LSB 0x60 /* MRs (MPT index 0 unused) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MR_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_PD_LSB 0x80 /* PDs (PD 0 unused) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_PD_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MTT_LSB 0xa0 /* MTT entries, i.e. pages all MRs together may span (max_mr_size = max_mtt << MTT_PAGE_SHIFT) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MTT_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_WR_LSB 0xc0 /* SQ / RQ entries per QP (1 << CMD_MAX_LOG_WR) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_WR_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_CQE_LSB 0xe0 /* entries per CQ (1 << CMD_MAX_LOG_CQE) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_CQE_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SEND_SGE_LSB 0x100 /* MAX_SEND_SGE */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SEND_SGE_W 8
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_RECV_SGE_LSB 0x108 /* MAX_RECV_SGE */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_RECV_SGE_W 8
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MTU_LSB 0x110 /* largest path MTU (IB_MTU_*) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MTU_W 8
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_LSB 0x118 /* largest max_rd_atomic and max_dest_rd_atomic (MAX_RD_ATOMIC) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_W 8
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_LSB 0x120 /* MAX_INLINE_BYTES */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_W 0x10
+
+/* cmd_alloc_pd_out: ALLOC_PD output. */
+#define RNIC_CMD_ALLOC_PD_OUT_BITS 0x20
+#define RNIC_CMD_ALLOC_PD_OUT_WORDS 1
+#define RNIC_CMD_ALLOC_PD_OUT_PD_LSB 0 /* the new protection domain number (1..max_pd) */
+#define RNIC_CMD_ALLOC_PD_OUT_PD_W 0x20
+
+/* cmd_dealloc_pd_in: DEALLOC_PD input. */
+#define RNIC_CMD_DEALLOC_PD_IN_BITS 0x20
+#define RNIC_CMD_DEALLOC_PD_IN_WORDS 1
+#define RNIC_CMD_DEALLOC_PD_IN_PD_LSB 0 /* protection domain; refused with CMD_ST_BUSY while a QP or MR uses it */
+#define RNIC_CMD_DEALLOC_PD_IN_PD_W 0x20
+
+/* cmd_create_cq_in: CREATE_CQ input: the ring the host allocated. */
+#define RNIC_CMD_CREATE_CQ_IN_BITS 0x60
+#define RNIC_CMD_CREATE_CQ_IN_WORDS 3
+#define RNIC_CMD_CREATE_CQ_IN_LOG_SIZE_LSB 0 /* log2 of CQ entries (0..CMD_MAX_LOG_CQE) */
+#define RNIC_CMD_CREATE_CQ_IN_LOG_SIZE_W 0x20
+#define RNIC_CMD_CREATE_CQ_IN_BASE_LSB 0x20 /* bus address of the CQ ring (CQE_BYTES << log_size bytes, aligned to CQE_BYTES) */
+#define RNIC_CMD_CREATE_CQ_IN_BASE_W 0x40
+
+/* cmd_create_cq_out: CREATE_CQ output. */
+#define RNIC_CMD_CREATE_CQ_OUT_BITS 0x20
+#define RNIC_CMD_CREATE_CQ_OUT_WORDS 1
+#define RNIC_CMD_CREATE_CQ_OUT_CQN_LSB 0 /* the new CQ number */
+#define RNIC_CMD_CREATE_CQ_OUT_CQN_W 0x20
+
+/* cmd_destroy_cq_in: DESTROY_CQ input. */
+#define RNIC_CMD_DESTROY_CQ_IN_BITS 0x20
+#define RNIC_CMD_DESTROY_CQ_IN_WORDS 1
+#define RNIC_CMD_DESTROY_CQ_IN_CQN_LSB 0 /* CQ number; refused with CMD_ST_BUSY while a QP uses it */
+#define RNIC_CMD_DESTROY_CQ_IN_CQN_W 0x20
+
+/* cmd_create_qp_in: CREATE_QP input: the QP's PD, CQs and the rings the host allocated. The QP starts in RESET; the device learns of it at the move to INIT. */
+#define RNIC_CMD_CREATE_QP_IN_BITS 0x100
+#define RNIC_CMD_CREATE_QP_IN_WORDS 8
+#define RNIC_CMD_CREATE_QP_IN_PD_LSB 0 /* protection domain */
+#define RNIC_CMD_CREATE_QP_IN_PD_W 0x20
+#define RNIC_CMD_CREATE_QP_IN_SEND_CQN_LSB 0x20 /* CQ for send completions */
+#define RNIC_CMD_CREATE_QP_IN_SEND_CQN_W 0x20
+#define RNIC_CMD_CREATE_QP_IN_RECV_CQN_LSB 0x40 /* CQ for receive completions */
+#define RNIC_CMD_CREATE_QP_IN_RECV_CQN_W 0x20
+#define RNIC_CMD_CREATE_QP_IN_QP_TYPE_LSB 0x60 /* QP_TYPE_RC */
+#define RNIC_CMD_CREATE_QP_IN_QP_TYPE_W 8
+#define RNIC_CMD_CREATE_QP_IN_SQ_LOG_SIZE_LSB 0x68 /* log2 of SQ entries (0..CMD_MAX_LOG_WR) */
+#define RNIC_CMD_CREATE_QP_IN_SQ_LOG_SIZE_W 8
+#define RNIC_CMD_CREATE_QP_IN_RQ_LOG_SIZE_LSB 0x70 /* log2 of RQ entries (0..CMD_MAX_LOG_WR; 0 with rq_base 0 for a QP without receive queue) */
+#define RNIC_CMD_CREATE_QP_IN_RQ_LOG_SIZE_W 8
+#define RNIC_CMD_CREATE_QP_IN_SQ_BASE_LSB 0x80 /* bus address of the SQ ring (aligned to WQE_BYTES) */
+#define RNIC_CMD_CREATE_QP_IN_SQ_BASE_W 0x40
+#define RNIC_CMD_CREATE_QP_IN_RQ_BASE_LSB 0xc0 /* bus address of the RQ ring (aligned to RECV_WQE_BYTES) */
+#define RNIC_CMD_CREATE_QP_IN_RQ_BASE_W 0x40
+
+/* cmd_create_qp_out: CREATE_QP output. */
+#define RNIC_CMD_CREATE_QP_OUT_BITS 0x20
+#define RNIC_CMD_CREATE_QP_OUT_WORDS 1
+#define RNIC_CMD_CREATE_QP_OUT_QPN_LSB 0 /* the new QP number */
+#define RNIC_CMD_CREATE_QP_OUT_QPN_W 0x20
+
+/* cmd_modify_qp_in: MODIFY_QP input (ibv_modify_qp): the attributes named in attr_mask; the others are ignored. The next state is qp_state with QP_ATTR_STATE, else the current state. docs/firmware.md has the table of transitions and their attributes. After a move to ERR the host rings DB_SQ and DB_RQ at its producer indices so that the device flushes both queues. */
+#define RNIC_CMD_MODIFY_QP_IN_BITS 0x240
+#define RNIC_CMD_MODIFY_QP_IN_WORDS 0x12
+#define RNIC_CMD_MODIFY_QP_IN_QPN_LSB 0 /* QP number */
+#define RNIC_CMD_MODIFY_QP_IN_QPN_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_PD_LSB 0x20 /* the QP's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_MODIFY_QP_IN_PD_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_ATTR_MASK_LSB 0x40 /* QP_ATTR_* bits */
+#define RNIC_CMD_MODIFY_QP_IN_ATTR_MASK_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_QP_STATE_LSB 0x60 /* next state (QPS_*) */
+#define RNIC_CMD_MODIFY_QP_IN_QP_STATE_W 8
+#define RNIC_CMD_MODIFY_QP_IN_CUR_QP_STATE_LSB 0x68 /* the state the host believes the QP is in (QPS_*) */
+#define RNIC_CMD_MODIFY_QP_IN_CUR_QP_STATE_W 8
+#define RNIC_CMD_MODIFY_QP_IN_PATH_MTU_LSB 0x70 /* IB_MTU_256..IB_MTU_4096 */
+#define RNIC_CMD_MODIFY_QP_IN_PATH_MTU_W 8
+#define RNIC_CMD_MODIFY_QP_IN_QP_ACCESS_FLAGS_LSB 0x78 /* ACCESS_* bits */
+#define RNIC_CMD_MODIFY_QP_IN_QP_ACCESS_FLAGS_W 8
+#define RNIC_CMD_MODIFY_QP_IN_PKEY_INDEX_LSB 0x80 /* must be 0 */
+#define RNIC_CMD_MODIFY_QP_IN_PKEY_INDEX_W 0x10
+#define RNIC_CMD_MODIFY_QP_IN_PORT_NUM_LSB 0x90 /* must be 1 */
+#define RNIC_CMD_MODIFY_QP_IN_PORT_NUM_W 8
+#define RNIC_CMD_MODIFY_QP_IN_SGID_INDEX_LSB 0x98 /* source GID index (< GID_TABLE_SIZE) */
+#define RNIC_CMD_MODIFY_QP_IN_SGID_INDEX_W 8
+#define RNIC_CMD_MODIFY_QP_IN_TIMEOUT_LSB 0xa0 /* local ACK timeout code (0..31) */
+#define RNIC_CMD_MODIFY_QP_IN_TIMEOUT_W 8
+#define RNIC_CMD_MODIFY_QP_IN_RETRY_CNT_LSB 0xa8 /* 0..7 */
+#define RNIC_CMD_MODIFY_QP_IN_RETRY_CNT_W 8
+#define RNIC_CMD_MODIFY_QP_IN_RNR_RETRY_LSB 0xb0 /* 0..7 (7 = infinite) */
+#define RNIC_CMD_MODIFY_QP_IN_RNR_RETRY_W 8
+#define RNIC_CMD_MODIFY_QP_IN_MIN_RNR_TIMER_LSB 0xb8 /* RNR NAK timer code (0..31) */
+#define RNIC_CMD_MODIFY_QP_IN_MIN_RNR_TIMER_W 8
+#define RNIC_CMD_MODIFY_QP_IN_MAX_RD_ATOMIC_LSB 0xc0 /* 0..MAX_RD_ATOMIC */
+#define RNIC_CMD_MODIFY_QP_IN_MAX_RD_ATOMIC_W 8
+#define RNIC_CMD_MODIFY_QP_IN_MAX_DEST_RD_ATOMIC_LSB 0xc8 /* 0..MAX_RD_ATOMIC */
+#define RNIC_CMD_MODIFY_QP_IN_MAX_DEST_RD_ATOMIC_W 8
+#define RNIC_CMD_MODIFY_QP_IN_IS_GLOBAL_LSB 0xd0 /* must be 1 (RoCE always carries a GRH) */
+#define RNIC_CMD_MODIFY_QP_IN_IS_GLOBAL_W 8
+#define RNIC_CMD_MODIFY_QP_IN_HOP_LIMIT_LSB 0xd8 /* IPv4 TTL / IPv6 hop limit; 0 = IPV4_DEFAULT_TTL */
+#define RNIC_CMD_MODIFY_QP_IN_HOP_LIMIT_W 8
+#define RNIC_CMD_MODIFY_QP_IN_TRAFFIC_CLASS_LSB 0xe0 /* IPv4 DSCP/ECN byte or IPv6 traffic class */
+#define RNIC_CMD_MODIFY_QP_IN_TRAFFIC_CLASS_W 8
+#define RNIC_CMD_MODIFY_QP_IN_DEST_QP_NUM_LSB 0x100 /* remote QP number (< 2^QPN_BITS) */
+#define RNIC_CMD_MODIFY_QP_IN_DEST_QP_NUM_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_RQ_PSN_LSB 0x120 /* first PSN the responder expects (< 2^PSN_BITS) */
+#define RNIC_CMD_MODIFY_QP_IN_RQ_PSN_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_SQ_PSN_LSB 0x140 /* first PSN the requester sends (< 2^PSN_BITS) */
+#define RNIC_CMD_MODIFY_QP_IN_SQ_PSN_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_FLOW_LABEL_LSB 0x160 /* IPv6 flow label (< 2^20; 0 = derived from the QP numbers) */
+#define RNIC_CMD_MODIFY_QP_IN_FLOW_LABEL_W 0x20
+#define RNIC_CMD_MODIFY_QP_IN_DMAC_LSB 0x180 /* next-hop MAC address, the first byte on the wire in bits 47:40 */
+#define RNIC_CMD_MODIFY_QP_IN_DMAC_W 0x30
+#define RNIC_CMD_MODIFY_QP_IN_DGID_LSB 0x1c0 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
+#define RNIC_CMD_MODIFY_QP_IN_DGID_W 0x80
+
+/* cmd_query_qp_in: QUERY_QP input. */
+#define RNIC_CMD_QUERY_QP_IN_BITS 0x40
+#define RNIC_CMD_QUERY_QP_IN_WORDS 2
+#define RNIC_CMD_QUERY_QP_IN_QPN_LSB 0 /* QP number */
+#define RNIC_CMD_QUERY_QP_IN_QPN_W 0x20
+#define RNIC_CMD_QUERY_QP_IN_PD_LSB 0x20 /* the QP's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_QUERY_QP_IN_PD_W 0x20
+
+/* cmd_query_qp_out: QUERY_QP output: the QP's state as the firmware last set it, its creation parameters and every attribute (all zero but the creation parameters in RESET). Fields as in cmd_modify_qp_in. */
+#define RNIC_CMD_QUERY_QP_OUT_BITS 0x2a0
+#define RNIC_CMD_QUERY_QP_OUT_WORDS 0x15
+#define RNIC_CMD_QUERY_QP_OUT_QP_STATE_LSB 0 /* QPS_* */
+#define RNIC_CMD_QUERY_QP_OUT_QP_STATE_W 8
+#define RNIC_CMD_QUERY_QP_OUT_PATH_MTU_LSB 8
+#define RNIC_CMD_QUERY_QP_OUT_PATH_MTU_W 8
+#define RNIC_CMD_QUERY_QP_OUT_QP_ACCESS_FLAGS_LSB 0x10
+#define RNIC_CMD_QUERY_QP_OUT_QP_ACCESS_FLAGS_W 8
+#define RNIC_CMD_QUERY_QP_OUT_SGID_INDEX_LSB 0x18
+#define RNIC_CMD_QUERY_QP_OUT_SGID_INDEX_W 8
+#define RNIC_CMD_QUERY_QP_OUT_PKEY_INDEX_LSB 0x20 /* 0 */
+#define RNIC_CMD_QUERY_QP_OUT_PKEY_INDEX_W 0x10
+#define RNIC_CMD_QUERY_QP_OUT_PORT_NUM_LSB 0x30 /* 1 */
+#define RNIC_CMD_QUERY_QP_OUT_PORT_NUM_W 8
+#define RNIC_CMD_QUERY_QP_OUT_IS_GLOBAL_LSB 0x38 /* 1 */
+#define RNIC_CMD_QUERY_QP_OUT_IS_GLOBAL_W 8
+#define RNIC_CMD_QUERY_QP_OUT_TIMEOUT_LSB 0x40
+#define RNIC_CMD_QUERY_QP_OUT_TIMEOUT_W 8
+#define RNIC_CMD_QUERY_QP_OUT_RETRY_CNT_LSB 0x48
+#define RNIC_CMD_QUERY_QP_OUT_RETRY_CNT_W 8
+#define RNIC_CMD_QUERY_QP_OUT_RNR_RETRY_LSB 0x50
+#define RNIC_CMD_QUERY_QP_OUT_RNR_RETRY_W 8
+#define RNIC_CMD_QUERY_QP_OUT_MIN_RNR_TIMER_LSB 0x58
+#define RNIC_CMD_QUERY_QP_OUT_MIN_RNR_TIMER_W 8
+#define RNIC_CMD_QUERY_QP_OUT_MAX_RD_ATOMIC_LSB 0x60
+#define RNIC_CMD_QUERY_QP_OUT_MAX_RD_ATOMIC_W 8
+#define RNIC_CMD_QUERY_QP_OUT_MAX_DEST_RD_ATOMIC_LSB 0x68
+#define RNIC_CMD_QUERY_QP_OUT_MAX_DEST_RD_ATOMIC_W 8
+#define RNIC_CMD_QUERY_QP_OUT_HOP_LIMIT_LSB 0x70 /* as given (0: the QPC carries IPV4_DEFAULT_TTL) */
+#define RNIC_CMD_QUERY_QP_OUT_HOP_LIMIT_W 8
+#define RNIC_CMD_QUERY_QP_OUT_TRAFFIC_CLASS_LSB 0x78
+#define RNIC_CMD_QUERY_QP_OUT_TRAFFIC_CLASS_W 8
+#define RNIC_CMD_QUERY_QP_OUT_QP_TYPE_LSB 0x80 /* QP_TYPE_RC */
+#define RNIC_CMD_QUERY_QP_OUT_QP_TYPE_W 8
+#define RNIC_CMD_QUERY_QP_OUT_SQ_LOG_SIZE_LSB 0x88
+#define RNIC_CMD_QUERY_QP_OUT_SQ_LOG_SIZE_W 8
+#define RNIC_CMD_QUERY_QP_OUT_RQ_LOG_SIZE_LSB 0x90
+#define RNIC_CMD_QUERY_QP_OUT_RQ_LOG_SIZE_W 8
+#define RNIC_CMD_QUERY_QP_OUT_SEND_CQN_LSB 0xa0
+#define RNIC_CMD_QUERY_QP_OUT_SEND_CQN_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_RECV_CQN_LSB 0xc0
+#define RNIC_CMD_QUERY_QP_OUT_RECV_CQN_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_DEST_QP_NUM_LSB 0xe0
+#define RNIC_CMD_QUERY_QP_OUT_DEST_QP_NUM_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_RQ_PSN_LSB 0x100
+#define RNIC_CMD_QUERY_QP_OUT_RQ_PSN_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_SQ_PSN_LSB 0x120
+#define RNIC_CMD_QUERY_QP_OUT_SQ_PSN_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_FLOW_LABEL_LSB 0x140
+#define RNIC_CMD_QUERY_QP_OUT_FLOW_LABEL_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_DMAC_LSB 0x160
+#define RNIC_CMD_QUERY_QP_OUT_DMAC_W 0x30
+#define RNIC_CMD_QUERY_QP_OUT_DGID_LSB 0x1a0
+#define RNIC_CMD_QUERY_QP_OUT_DGID_W 0x80
+#define RNIC_CMD_QUERY_QP_OUT_SQ_BASE_LSB 0x220
+#define RNIC_CMD_QUERY_QP_OUT_SQ_BASE_W 0x40
+#define RNIC_CMD_QUERY_QP_OUT_RQ_BASE_LSB 0x260
+#define RNIC_CMD_QUERY_QP_OUT_RQ_BASE_W 0x40
+
+/* cmd_destroy_qp_in: DESTROY_QP input. A QP the device knows (not in RESET) gets an all-zero QPC first. */
+#define RNIC_CMD_DESTROY_QP_IN_BITS 0x40
+#define RNIC_CMD_DESTROY_QP_IN_WORDS 2
+#define RNIC_CMD_DESTROY_QP_IN_QPN_LSB 0 /* QP number */
+#define RNIC_CMD_DESTROY_QP_IN_QPN_W 0x20
+#define RNIC_CMD_DESTROY_QP_IN_PD_LSB 0x20 /* the QP's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_DESTROY_QP_IN_PD_W 0x20
+
+/* cmd_reg_mr_in: REG_MR input (ibv_reg_mr). The firmware allocates the MPT index, the key and a run of npages MTT entries; the MR is valid once WRITE_MTT has written all of them. */
+#define RNIC_CMD_REG_MR_IN_BITS 0xc0
+#define RNIC_CMD_REG_MR_IN_WORDS 6
+#define RNIC_CMD_REG_MR_IN_PD_LSB 0 /* protection domain */
+#define RNIC_CMD_REG_MR_IN_PD_W 0x20
+#define RNIC_CMD_REG_MR_IN_ACCESS_LSB 0x20 /* ACCESS_* bits; REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE */
+#define RNIC_CMD_REG_MR_IN_ACCESS_W 0x20
+#define RNIC_CMD_REG_MR_IN_VA_LSB 0x40 /* first virtual address */
+#define RNIC_CMD_REG_MR_IN_VA_W 0x40
+#define RNIC_CMD_REG_MR_IN_LENGTH_LSB 0x80 /* bytes (>= 1; va + length must not wrap) */
+#define RNIC_CMD_REG_MR_IN_LENGTH_W 0x40
+
+/* cmd_reg_mr_out: REG_MR output. */
+#define RNIC_CMD_REG_MR_OUT_BITS 0x60
+#define RNIC_CMD_REG_MR_OUT_WORDS 3
+#define RNIC_CMD_REG_MR_OUT_KEY_LSB 0 /* lkey = rkey: MPT index << MKEY_TAG_BITS | tag */
+#define RNIC_CMD_REG_MR_OUT_KEY_W 0x20
+#define RNIC_CMD_REG_MR_OUT_MTT_BASE_LSB 0x20 /* first MTT entry of the MR's run */
+#define RNIC_CMD_REG_MR_OUT_MTT_BASE_W 0x20
+#define RNIC_CMD_REG_MR_OUT_NPAGES_LSB 0x40 /* pages the MR spans (from the page holding va to the page holding va + length - 1): the entries WRITE_MTT must write */
+#define RNIC_CMD_REG_MR_OUT_NPAGES_W 0x20
+
+/* cmd_write_mtt_in: WRITE_MTT input: the next count pages of a registered MR's page list, in order (offset = the pages already written), as mlx4's WRITE_MTT. The chunk that writes the MR's last page also writes its MPT entry, which makes the MR valid. */
+#define RNIC_CMD_WRITE_MTT_IN_BITS 0x400
+#define RNIC_CMD_WRITE_MTT_IN_WORDS 0x20
+#define RNIC_CMD_WRITE_MTT_IN_KEY_LSB 0 /* the key REG_MR returned */
+#define RNIC_CMD_WRITE_MTT_IN_KEY_W 0x20
+#define RNIC_CMD_WRITE_MTT_IN_PD_LSB 0x20 /* the MR's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_WRITE_MTT_IN_PD_W 0x20
+#define RNIC_CMD_WRITE_MTT_IN_OFFSET_LSB 0x40 /* index of the first page of this chunk within the MR (0..npages-1) */
+#define RNIC_CMD_WRITE_MTT_IN_OFFSET_W 0x20
+#define RNIC_CMD_WRITE_MTT_IN_COUNT_LSB 0x60 /* pages in this chunk (1..the page array's length; offset + count <= npages) */
+#define RNIC_CMD_WRITE_MTT_IN_COUNT_W 0x20
+#define RNIC_CMD_WRITE_MTT_IN_PAGE_LSB 0x80 /* bus address of page offset + i (aligned to 2^MTT_PAGE_SHIFT) */
+#define RNIC_CMD_WRITE_MTT_IN_PAGE_W 0x40
+#define RNIC_CMD_WRITE_MTT_IN_PAGE_COUNT 0xe
+
+/* cmd_write_mtt_out: WRITE_MTT output. */
+#define RNIC_CMD_WRITE_MTT_OUT_BITS 0x21
+#define RNIC_CMD_WRITE_MTT_OUT_WORDS 2
+#define RNIC_CMD_WRITE_MTT_OUT_WRITTEN_LSB 0 /* pages of the MR written so far */
+#define RNIC_CMD_WRITE_MTT_OUT_WRITTEN_W 0x20
+#define RNIC_CMD_WRITE_MTT_OUT_VALID_LSB 0x20 /* 1: this chunk completed the page list and the MR is valid */
+#define RNIC_CMD_WRITE_MTT_OUT_VALID_W 1
+
+/* cmd_dereg_mr_in: DEREG_MR input: the MPT entry is invalidated before the MTT entries are freed for reuse (also for an MR whose page list is incomplete). */
+#define RNIC_CMD_DEREG_MR_IN_BITS 0x40
+#define RNIC_CMD_DEREG_MR_IN_WORDS 2
+#define RNIC_CMD_DEREG_MR_IN_KEY_LSB 0 /* the MR's key */
+#define RNIC_CMD_DEREG_MR_IN_KEY_W 0x20
+#define RNIC_CMD_DEREG_MR_IN_PD_LSB 0x20 /* the MR's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_DEREG_MR_IN_PD_W 0x20
+
+/* cmd_query_counter_in: QUERY_COUNTER input: counters are numbered from STAT_TX_FRAMES (0) in register order, up to the end of the stat block. */
+#define RNIC_CMD_QUERY_COUNTER_IN_BITS 0x40
+#define RNIC_CMD_QUERY_COUNTER_IN_WORDS 2
+#define RNIC_CMD_QUERY_COUNTER_IN_FIRST_LSB 0 /* first counter */
+#define RNIC_CMD_QUERY_COUNTER_IN_FIRST_W 0x20
+#define RNIC_CMD_QUERY_COUNTER_IN_COUNT_LSB 0x20 /* counters to read (1..; first + count <= the number of counters) */
+#define RNIC_CMD_QUERY_COUNTER_IN_COUNT_W 0x20
+
+/* cmd_query_counter_out: QUERY_COUNTER output. */
+#define RNIC_CMD_QUERY_COUNTER_OUT_BITS 0x400
+#define RNIC_CMD_QUERY_COUNTER_OUT_WORDS 0x20
+#define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_LSB 0 /* counter first + i */
+#define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_W 0x20
+#define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_COUNT 0x20
+
 /* BAR0 register map (byte addresses). Every block starts with TYPE, VERSION, NEXT. */
 #define RNIC_REG_BLK_TYPE 0
 #define RNIC_REG_BLK_VERSION 4
@@ -405,6 +747,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_DEV_BASE 0
 #define RNIC_BLK_DEV_VERSION 0x10000
 #define RNIC_BLK_DEV_NEXT 0x100
+#define RNIC_BLK_DEV_END 0x30 /* byte address just past the block's last register */
 #define RNIC_REG_DEV_ID 0xc /* ro: vendor_id << 16 | device_id */
 #define RNIC_REG_DEV_DATA_WIDTH 0x10 /* ro: data-path width in bits */
 #define RNIC_REG_DEV_CLOCK_MHZ 0x14 /* ro: stated core clock */
@@ -418,6 +761,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_PORT_BASE 0x100
 #define RNIC_BLK_PORT_VERSION 0x10000
 #define RNIC_BLK_PORT_NEXT 0x200
+#define RNIC_BLK_PORT_END 0x160 /* byte address just past the block's last register */
 #define RNIC_REG_PORT_MAC_LO 0x10c /* rw: MAC address bits 31:0 */
 #define RNIC_REG_PORT_MAC_HI 0x110 /* rw: MAC address bits 47:32 */
 #define RNIC_REG_PORT_GID 0x120 /* rw[16]: GID_TABLE_SIZE entries of 4 words; entry i word j at PORT_GID + 16*i + 4*j */
@@ -426,6 +770,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CTX_BASE 0x200
 #define RNIC_BLK_CTX_VERSION 0x10000
 #define RNIC_BLK_CTX_NEXT 0x400
+#define RNIC_BLK_CTX_END 0x300 /* byte address just past the block's last register */
 #define RNIC_REG_CTX_CMD 0x20c /* wo: bits 3:0 table (CTX_TABLE_*), 7:4 op (CTX_OP_*), 31:8 index */
 #define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op or index) of the last command */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
@@ -434,6 +779,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_STAT_BASE 0x400
 #define RNIC_BLK_STAT_VERSION 0x10000
 #define RNIC_BLK_STAT_NEXT 0x600
+#define RNIC_BLK_STAT_END 0x474 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -464,6 +810,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000
 #define RNIC_BLK_CMD_NEXT 0x1000
+#define RNIC_BLK_CMD_END 0x780 /* byte address just past the block's last register */
 #define RNIC_REG_CMD_CTRL 0x60c /* wo: bits 7:0 opcode (CMD_OP_*), 31:16 token (echoed in CMD_STATUS); starts the command */
 #define RNIC_REG_CMD_STATUS 0x610 /* ro: bit 0 busy, bit 1 overrun (a write while busy was ignored; cleared by the next CMD_CTRL), bit 2 firmware halted (the control processor trapped or made a bad bus access: no command will complete), bits 15:8 status of the last command (CMD_ST_*), bits 31:16 its token */
 #define RNIC_REG_CMD_DONE 0x614 /* ro: firmware only: bits 15:8 status (CMD_ST_*); writing it ends the command */
@@ -477,6 +824,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10000
 #define RNIC_BLK_DB_NEXT 0
+#define RNIC_BLK_DB_END 0x1018 /* byte address just past the block's last register */
 #define RNIC_REG_DB_SQ 0x100c /* wo: bits 31:16 QPN, 15:0 SQ producer index (WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
@@ -503,5 +851,8 @@ static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned wi
 
 #define RNIC_CTX_SET(w, ctx, field, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))
 #define RNIC_CTX_GET(w, ctx, field) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W)
+/* Element i of an array field (element i at LSB + i * W). */
+#define RNIC_CTX_SET_I(w, ctx, field, i, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W, (v))
+#define RNIC_CTX_GET_I(w, ctx, field, i) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W)
 
 #endif /* RNIC_HW_H */

@@ -1,0 +1,181 @@
+/* OpenRNIC firmware core: the control plane's state and its entry points.
+ *
+ * Everything here is plain C11 over structs, freestanding (no libc), and is
+ * compiled both for the control processor (rv32im) and natively for the unit
+ * tests. Register access only through hal/mmio.h.
+ *
+ * Conventions: a fallible function returns enum fw_status (the CMD_ST_* value
+ * the host sees) and is marked FW_MUST_CHECK; outputs go through out-params;
+ * every guard runs before the first side effect, so a function that fails
+ * has changed nothing (tables, registers). */
+#ifndef FW_CORE_FW_H
+#define FW_CORE_FW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rnic/rnic_hw.h"
+
+#define FW_MUST_CHECK __attribute__((warn_unused_result))
+
+enum fw_status {
+	FW_OK = RNIC_CMD_ST_OK,
+	FW_BAD_OPCODE = RNIC_CMD_ST_BAD_OPCODE,
+	FW_BAD_PARAM = RNIC_CMD_ST_BAD_PARAM,
+	FW_BAD_HANDLE = RNIC_CMD_ST_BAD_HANDLE,
+	FW_BAD_STATE = RNIC_CMD_ST_BAD_STATE,
+	FW_BAD_ATTR_MASK = RNIC_CMD_ST_BAD_ATTR_MASK,
+	FW_PD_MISMATCH = RNIC_CMD_ST_PD_MISMATCH,
+	FW_NO_RESOURCES = RNIC_CMD_ST_NO_RESOURCES,
+	FW_BUSY = RNIC_CMD_ST_BUSY,
+	FW_INTERNAL = RNIC_CMD_ST_INTERNAL,
+};
+
+/* The firmware's own tables: the device may have more contexts (DEV block),
+ * the firmware manages at most this many of each. */
+#define FW_MAX_QPS 1024
+#define FW_MAX_CQS 1024
+#define FW_MAX_MRS 4096
+#define FW_MAX_MTT 16384
+#define FW_MAX_PDS 1024
+/* MRs registered whose page list is not complete yet (REG_MR done, not every
+ * WRITE_MTT): each holds va, length and access until the MPT entry is
+ * written. */
+#define FW_MAX_PENDING_MRS 8
+/* CTX_STATUS polls before a context write counts as failed. */
+#define FW_CTX_POLLS 1000
+
+#define FW_BITMAP_WORDS(n) (((n) + 31) / 32)
+
+#define FW_ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | \
+		       RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
+
+/* Every attribute a QPC is built from, packed: 68 bytes per QP. The
+ * creation parameters (pd, CQs, rings) stay from CREATE_QP to DESTROY_QP;
+ * the attributes are zero in RESET. */
+struct fw_qp {
+	uint32_t sq_base_lo, sq_base_hi;
+	uint32_t rq_base_lo, rq_base_hi;
+	uint32_t dgid[4];              /* dgid[0] = bits 31:0 of the 128-bit GID */
+	uint32_t dmac_lo;              /* MAC bits 31:0 */
+	uint32_t dest_qpn : 24, state : 4, pmtu : 4;
+	uint32_t sq_psn : 24, access : 4, retry_cnt : 4;
+	uint32_t rq_psn : 24, sgid_index : 4, rnr_retry : 4;
+	uint32_t flow_label : 20, timeout : 6, min_rnr_timer : 6;
+	uint32_t sq_log : 5, rq_log : 5, max_rd_atomic : 5, max_dest_rd_atomic : 5;
+	uint8_t traffic_class, hop_limit;
+	uint16_t dmac_hi;              /* MAC bits 47:32 */
+	uint16_t pd, send_cqn, recv_cqn;
+	uint16_t rsvd;
+};
+
+/* One MR: the key's tag, its PD and the first entry of its MTT run (the
+ * run's length is in the MTT run-start bitmap). Whether the MR is valid
+ * (MPT written) or pending is in mr_valid. */
+struct fw_mr {
+	uint32_t mtt_base : 14, pd : 10, tag : 8;
+};
+
+struct fw_pending_mr {
+	uint32_t mr_index; /* 0: slot free (MPT index 0 is never used) */
+	uint32_t written;  /* pages written by WRITE_MTT so far */
+	uint32_t npages;
+	uint32_t va_lo, va_hi, len_lo, len_hi;
+	uint32_t access;
+};
+
+/* Table sizes in use: the DEV block's, capped by the firmware's arrays. */
+struct fw_caps {
+	uint32_t num_qps, num_cqs, num_mrs, num_mtt, num_pds;
+};
+
+struct fw {
+	struct fw_caps caps;
+	uint32_t pd_used[FW_BITMAP_WORDS(FW_MAX_PDS)];
+	uint32_t cq_used[FW_BITMAP_WORDS(FW_MAX_CQS)];
+	uint32_t qp_used[FW_BITMAP_WORDS(FW_MAX_QPS)];
+	uint32_t mr_used[FW_BITMAP_WORDS(FW_MAX_MRS)];
+	uint32_t mr_valid[FW_BITMAP_WORDS(FW_MAX_MRS)];
+	uint32_t mtt_used[FW_BITMAP_WORDS(FW_MAX_MTT)];
+	uint32_t mtt_start[FW_BITMAP_WORDS(FW_MAX_MTT)]; /* first entry of each run */
+	uint16_t pd_refcnt[FW_MAX_PDS];                  /* QPs and MRs */
+	uint16_t cq_refcnt[FW_MAX_CQS];                  /* QP references */
+	struct fw_qp qp[FW_MAX_QPS];
+	struct fw_mr mr[FW_MAX_MRS];
+	struct fw_pending_mr pending[FW_MAX_PENDING_MRS];
+	uint32_t pd_hint, cq_hint, qp_hint, mr_hint;   /* next index to try */
+};
+
+_Static_assert(sizeof(struct fw_qp) == 68, "fw_qp packs into 68 bytes");
+_Static_assert(sizeof(struct fw_mr) == 4, "fw_mr packs into 4 bytes");
+_Static_assert(FW_MAX_MTT <= 1 << 14, "fw_mr.mtt_base is 14 bits");
+_Static_assert(FW_MAX_PDS <= 1 << 10, "fw_mr.pd is 10 bits");
+_Static_assert(RNIC_MKEY_TAG_BITS == 8, "fw_mr.tag is 8 bits");
+_Static_assert(RNIC_CMD_MAX_LOG_WR < 32 && RNIC_CMD_MAX_LOG_CQE < 32, "log sizes fit 5 bits");
+_Static_assert(RNIC_MAX_RD_ATOMIC < 32, "rd_atomic fits 5 bits");
+_Static_assert(RNIC_GID_TABLE_SIZE <= 16, "sgid_index fits 4 bits");
+
+/* ---------------------------------------------------------------- tables */
+
+/* Empty tables for a device of the given sizes (capped to the arrays). */
+void fw_init(struct fw *fw, const struct fw_caps *dev);
+
+/* ---------------------------------------------------------------- QP state machine (pure) */
+
+/* Required and optional attributes of the RC transition cur -> next (the
+ * QP_ATTR_STATE bit not included); FW_BAD_STATE if there is no such
+ * transition or a state is out of range. */
+FW_MUST_CHECK enum fw_status fw_qp_transition(uint32_t cur, uint32_t next, uint32_t *req,
+					      uint32_t *opt);
+/* The whole check of a MODIFY_QP mask against the QP's state: next state,
+ * cur_qp_state, the transition, required and forbidden attributes. */
+FW_MUST_CHECK enum fw_status fw_qp_check_mask(uint32_t cur, uint32_t mask, uint32_t qp_state,
+					      uint32_t cur_qp_state, uint32_t *next);
+/* Attribute bits the firmware does not implement: never taken. */
+#define FW_QP_ATTR_UNSUPPORTED (RNIC_QP_ATTR_EN_SQD_ASYNC_NOTIFY | RNIC_QP_ATTR_ALT_PATH | \
+				RNIC_QP_ATTR_PATH_MIG_STATE)
+/* Every defined attribute bit. */
+#define FW_QP_ATTR_ALL ((RNIC_QP_ATTR_DEST_QPN << 1) - 1)
+
+/* The context operation that carries a QP from cur to next (as the host
+ * library did it): CTX_OP_WRITE out of or into RESET, CTX_OP_QP_RTR for
+ * INIT -> RTR, CTX_OP_QP_RTS for RTR -> RTS, else CTX_OP_MODIFY. */
+uint32_t fw_qpc_op(uint32_t cur, uint32_t next);
+
+/* The QPC record of a QP (all zero in RESET). */
+void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t qpn);
+
+/* ---------------------------------------------------------------- the data path */
+
+/* Write a context record through the CTX window: CTX_DATA words, CTX_CMD,
+ * then poll CTX_STATUS. FW_INTERNAL if the window reports an error or stays
+ * busy. */
+FW_MUST_CHECK enum fw_status fw_ctx_write(uint32_t table, uint32_t op, uint32_t index,
+					  const uint32_t *words, uint32_t nwords);
+
+/* ---------------------------------------------------------------- commands */
+
+struct fw_cmd {
+	uint8_t in_words, out_words; /* CMD_IN words read, CMD_OUT words written on success */
+	enum fw_status (*run)(struct fw *fw, const uint32_t *in, uint32_t *out);
+};
+
+/* The command of an opcode, NULL if there is none. */
+const struct fw_cmd *fw_cmd_find(uint32_t opcode);
+
+/* Run one command: the input words in[], output into out[] (zeroed first,
+ * RNIC_REG_CMD_OUT_COUNT words). */
+FW_MUST_CHECK enum fw_status fw_cmd_run(struct fw *fw, uint32_t opcode, const uint32_t *in,
+					uint32_t *out);
+
+/* ---------------------------------------------------------------- the mailbox */
+
+/* Read the DEV block, set up the tables, then announce the firmware in
+ * FW_STATE. */
+void fw_boot(struct fw *fw);
+/* One turn of the main loop: if CMD_STATUS is busy, read CMD_OPCODE and the
+ * command's CMD_IN words, run it, write its CMD_OUT words (on success), then
+ * CMD_DONE with the status. Returns 1 if a command was handled. */
+int fw_mailbox_poll(struct fw *fw);
+
+#endif /* FW_CORE_FW_H */

@@ -1,0 +1,42 @@
+/* OpenRNIC firmware core: boot and the command mailbox (docs/regs.md, block
+ * cmd). */
+#include "core/fw.h"
+#include "hal/mmio.h"
+
+void fw_boot(struct fw *fw)
+{
+	struct fw_caps dev;
+
+	dev.num_qps = fw_mmio_read32(RNIC_REG_DEV_NUM_QPS);
+	dev.num_mrs = fw_mmio_read32(RNIC_REG_DEV_NUM_MRS);
+	dev.num_cqs = fw_mmio_read32(RNIC_REG_DEV_NUM_CQS);
+	dev.num_mtt = fw_mmio_read32(RNIC_REG_DEV_NUM_MTT);
+	dev.num_pds = FW_MAX_PDS; /* PDs are the firmware's alone */
+	fw_init(fw, &dev);
+	fw_mmio_write32(RNIC_REG_FW_STATE, RNIC_FW_VERSION);
+}
+
+int fw_mailbox_poll(struct fw *fw)
+{
+	uint32_t in[RNIC_REG_CMD_IN_COUNT] = { 0 }, out[RNIC_REG_CMD_OUT_COUNT];
+	const struct fw_cmd *c;
+	enum fw_status st;
+	uint32_t opcode;
+
+	/* CMD_STATUS bit 0: a command is waiting */
+	if (!(fw_mmio_read32(RNIC_REG_CMD_STATUS) & 1))
+		return 0;
+	/* CMD_OPCODE: bits 7:0 opcode, 31:16 token (echoed by the hardware) */
+	opcode = fw_mmio_read32(RNIC_REG_CMD_OPCODE) & 0xff;
+	c = fw_cmd_find(opcode);
+	if (c)
+		for (uint32_t i = 0; i < c->in_words; i++)
+			in[i] = fw_mmio_read32(RNIC_REG_CMD_IN + 4 * i);
+	st = fw_cmd_run(fw, opcode, in, out);
+	if (st == FW_OK && c)
+		for (uint32_t i = 0; i < c->out_words; i++)
+			fw_mmio_write32(RNIC_REG_CMD_OUT + 4 * i, out[i]);
+	/* CMD_DONE: bits 15:8 status; ends the command */
+	fw_mmio_write32(RNIC_REG_CMD_DONE, (uint32_t)st << 8);
+	return 1;
+}

@@ -1,0 +1,181 @@
+/* OpenRNIC firmware core: the RC QP state machine (IBTA Vol. 1 ch. 10,
+ * ibv_modify_qp(3)), the context operation of each transition and the QPC
+ * encoding. Pure functions: no register access. */
+#include "core/fw.h"
+
+#define S(x) RNIC_QPS_##x
+#define A(x) RNIC_QP_ATTR_##x
+
+struct qp_trans {
+	uint8_t valid;
+	uint32_t req, opt; /* the QP_ATTR_STATE bit not included */
+};
+
+/* [cur][next], RC: the attributes each transition requires and the ones it
+ * may take, as IBTA and ibv_modify_qp(3) list them (the optional sets
+ * include the attributes this firmware does not implement,
+ * FW_QP_ATTR_UNSUPPORTED, which fw_qp_check_mask refuses). */
+static const struct qp_trans qp_table[S(ERR) + 1][S(ERR) + 1] = {
+	[S(RESET)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(INIT)] = { 1, A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS), 0 },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(INIT)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(INIT)] = { 1, 0, A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS) },
+		[S(RTR)] = { 1,
+			     A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) | A(MAX_DEST_RD_ATOMIC) |
+				     A(MIN_RNR_TIMER),
+			     A(ALT_PATH) | A(ACCESS_FLAGS) | A(PKEY_INDEX) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(RTR)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1,
+			     A(SQ_PSN) | A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) |
+				     A(MAX_QP_RD_ATOMIC),
+			     A(CUR_STATE) | A(ALT_PATH) | A(ACCESS_FLAGS) | A(MIN_RNR_TIMER) |
+				     A(PATH_MIG_STATE) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(RTS)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0,
+			     A(CUR_STATE) | A(ACCESS_FLAGS) | A(ALT_PATH) | A(PATH_MIG_STATE) |
+				     A(MIN_RNR_TIMER) },
+		[S(SQD)] = { 1, 0, A(EN_SQD_ASYNC_NOTIFY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(SQD)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0,
+			     A(CUR_STATE) | A(ALT_PATH) | A(ACCESS_FLAGS) | A(MIN_RNR_TIMER) |
+				     A(PATH_MIG_STATE) },
+		[S(SQD)] = { 1, 0,
+			     A(PORT) | A(AV) | A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) |
+				     A(MAX_QP_RD_ATOMIC) | A(MAX_DEST_RD_ATOMIC) | A(ALT_PATH) |
+				     A(ACCESS_FLAGS) | A(PKEY_INDEX) | A(MIN_RNR_TIMER) |
+				     A(PATH_MIG_STATE) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(SQE)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0, A(CUR_STATE) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(ERR)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+};
+
+enum fw_status fw_qp_transition(uint32_t cur, uint32_t next, uint32_t *req, uint32_t *opt)
+{
+	*req = 0;
+	*opt = 0;
+	if (cur > S(ERR) || next > S(ERR) || !qp_table[cur][next].valid)
+		return FW_BAD_STATE;
+	*req = qp_table[cur][next].req;
+	*opt = qp_table[cur][next].opt;
+	return FW_OK;
+}
+
+enum fw_status fw_qp_check_mask(uint32_t cur, uint32_t mask, uint32_t qp_state,
+				uint32_t cur_qp_state, uint32_t *next)
+{
+	uint32_t req, opt, n;
+	enum fw_status st;
+
+	if (mask & ~(uint32_t)FW_QP_ATTR_ALL)
+		return FW_BAD_ATTR_MASK;
+	if ((mask & A(STATE)) && qp_state > S(ERR))
+		return FW_BAD_PARAM;
+	if ((mask & A(CUR_STATE)) && cur_qp_state > S(ERR))
+		return FW_BAD_PARAM;
+	if ((mask & A(CUR_STATE)) && cur_qp_state != cur)
+		return FW_BAD_STATE;
+	n = (mask & A(STATE)) ? qp_state : cur;
+	st = fw_qp_transition(cur, n, &req, &opt);
+	if (st != FW_OK)
+		return st;
+	if ((mask & req) != req)
+		return FW_BAD_ATTR_MASK; /* a required attribute is missing */
+	if (mask & ~(req | (opt & ~(uint32_t)FW_QP_ATTR_UNSUPPORTED) | A(STATE)))
+		return FW_BAD_ATTR_MASK; /* an attribute this transition does not take */
+	*next = n;
+	return FW_OK;
+}
+
+uint32_t fw_qpc_op(uint32_t cur, uint32_t next)
+{
+	if (cur == S(RESET) || next == S(RESET))
+		return RNIC_CTX_OP_WRITE;
+	if (cur == S(INIT) && next == S(RTR))
+		return RNIC_CTX_OP_QP_RTR;
+	if (cur == S(RTR) && next == S(RTS))
+		return RNIC_CTX_OP_QP_RTS;
+	return RNIC_CTX_OP_MODIFY;
+}
+
+/* RoCEv2 UDP source port from the flow label, as rdma-core derives it
+ * (rdma_flow_label_to_udp_sport; the label from the QP numbers when 0). */
+static uint32_t udp_sport(uint32_t lqpn, uint32_t rqpn, uint32_t flow_label)
+{
+	uint32_t fl_low, fl_high;
+
+	if (!flow_label) {
+		uint64_t v = (uint64_t)lqpn * rqpn;
+
+		v ^= v >> 20;
+		v ^= v >> 40;
+		flow_label = (uint32_t)(v & 0xfffff);
+	}
+	fl_low = flow_label & 0x3fff;
+	fl_high = flow_label & 0xfc000;
+	fl_low ^= fl_high >> 14;
+	return fl_low | RNIC_ROCEV2_SPORT_MIN;
+}
+
+/* An IPv4-mapped GID is ::ffff:a.b.c.d: bits 127:32 are 0...0ffff. */
+static int dgid_is_v4_mapped(const uint32_t dgid[4])
+{
+	return dgid[3] == 0 && dgid[2] == 0 && dgid[1] == 0xffff;
+}
+
+void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t qpn)
+{
+	for (uint32_t i = 0; i < RNIC_QPC_WORDS; i++)
+		w[i] = 0;
+	if (q->state == S(RESET))
+		return;
+	RNIC_CTX_SET(w, QPC, STATE, q->state);
+	RNIC_CTX_SET(w, QPC, PMTU, q->pmtu);
+	RNIC_CTX_SET(w, QPC, IPV6, !dgid_is_v4_mapped(q->dgid));
+	RNIC_CTX_SET(w, QPC, SGID_INDEX, q->sgid_index);
+	RNIC_CTX_SET(w, QPC, DEST_QPN, q->dest_qpn);
+	RNIC_CTX_SET(w, QPC, SQ_PSN, q->sq_psn);
+	RNIC_CTX_SET(w, QPC, RQ_PSN, q->rq_psn);
+	RNIC_CTX_SET(w, QPC, ACCESS, q->access);
+	RNIC_CTX_SET(w, QPC, PD, q->pd);
+	RNIC_CTX_SET(w, QPC, SEND_CQN, q->send_cqn);
+	RNIC_CTX_SET(w, QPC, RECV_CQN, q->recv_cqn);
+	RNIC_CTX_SET(w, QPC, SQ_LOG_SIZE, q->sq_log);
+	RNIC_CTX_SET(w, QPC, RQ_LOG_SIZE, q->rq_log);
+	RNIC_CTX_SET(w, QPC, RETRY_CNT, q->retry_cnt);
+	RNIC_CTX_SET(w, QPC, RNR_RETRY, q->rnr_retry);
+	RNIC_CTX_SET(w, QPC, TIMEOUT, q->timeout);
+	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, q->min_rnr_timer);
+	RNIC_CTX_SET(w, QPC, MAX_RD_ATOMIC, q->max_rd_atomic);
+	RNIC_CTX_SET(w, QPC, MAX_DEST_RD_ATOMIC, q->max_dest_rd_atomic);
+	RNIC_CTX_SET(w, QPC, UDP_SPORT, udp_sport(qpn, q->dest_qpn, q->flow_label));
+	RNIC_CTX_SET(w, QPC, FLOW_LABEL, q->flow_label);
+	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);
+	RNIC_CTX_SET(w, QPC, TRAFFIC_CLASS, q->traffic_class);
+	RNIC_CTX_SET(w, QPC, HOP_LIMIT, q->hop_limit ? q->hop_limit : RNIC_IPV4_DEFAULT_TTL);
+	RNIC_CTX_SET(w, QPC, DST_MAC, (uint64_t)q->dmac_hi << 32 | q->dmac_lo);
+	for (uint32_t i = 0; i < 4; i++)
+		rnic_ctx_set(w, RNIC_QPC_DGID_LSB + 32 * i, 32, q->dgid[i]);
+	RNIC_CTX_SET(w, QPC, SQ_BASE, (uint64_t)q->sq_base_hi << 32 | q->sq_base_lo);
+	RNIC_CTX_SET(w, QPC, RQ_BASE, (uint64_t)q->rq_base_hi << 32 | q->rq_base_lo);
+}
