@@ -72,7 +72,7 @@ $(SIM_BUILD)/vlrt/%.o: $(SIM_VL_ROOT)/include/%.cpp
 # Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__ALL.o.
 # FLAGS: the top module and any more Verilator options (default: rnic_core).
 define sim_verilate
-$(1)/vl.stamp: $(4)
+$(1)/vl.stamp: $(4) $(SIM_DIR)/rules.mk
 	@mkdir -p $(1)
 	$(VERILATOR) $(SIM_VFLAGS) $(or $(5),--top-module rnic_core) -GDATA_WIDTH=$(3) \
 		--prefix $(2) --Mdir $(1) $(4)
@@ -93,8 +93,13 @@ SIM_OBJ_W64 := $(SIM_BUILD)/obj_w64
 SIM_OBJ_W512 := $(SIM_BUILD)/obj_w512
 SIM_TDUT_W64 := $(SIM_BUILD)/tdut_w64
 SIM_TDUT_W512 := $(SIM_BUILD)/tdut_w512
-$(eval $(call sim_verilate,$(SIM_OBJ_W64),Vrnic_core_w64,64,$(SIM_RTL_SRCS)))
-$(eval $(call sim_verilate,$(SIM_OBJ_W512),Vrnic_core_w512,512,$(SIM_RTL_SRCS)))
+# The control processor boots the firmware image (firmware/rules.mk builds it
+# there; $readmemh reads it when a world starts, so a new image needs no new
+# model, only the file).
+SIM_FW_HEX := $(BUILD)/firmware/rnic_fw.hex
+SIM_CORE_VFLAGS := --top-module rnic_core -GFW_HEX='"$(SIM_FW_HEX)"'
+$(eval $(call sim_verilate,$(SIM_OBJ_W64),Vrnic_core_w64,64,$(SIM_RTL_SRCS),$(SIM_CORE_VFLAGS)))
+$(eval $(call sim_verilate,$(SIM_OBJ_W512),Vrnic_core_w512,512,$(SIM_RTL_SRCS),$(SIM_CORE_VFLAGS)))
 $(eval $(call sim_verilate,$(SIM_TDUT_W64),Vrnic_core_w64,64,$(SIM_TDUT_SRCS)))
 $(eval $(call sim_verilate,$(SIM_TDUT_W512),Vrnic_core_w512,512,$(SIM_TDUT_SRCS)))
 
@@ -117,11 +122,11 @@ SIM_VL_PARTS := $(SIM_BUILD)/obj/rnic_model.o $(SIM_MODEL_OBJS) $(SIM_VL_RT_OBJS
 SIM_TDUT_PARTS := $(SIM_BUILD)/tdut/rnic_model.o $(SIM_TDUT_OBJS) $(SIM_VL_RT_OBJS)
 SIM_TDUT_LIB := $(SIM_BUILD)/tdut/librnic_sim_tdut.a
 
-$(SIM_LIB): $(SIM_OBJS) $(SIM_VL_PARTS)
+$(SIM_LIB): $(SIM_OBJS) $(SIM_VL_PARTS) | $(SIM_FW_HEX)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(SIM_SAN_LIB): $(SIM_SAN_OBJS) $(SIM_VL_PARTS)
+$(SIM_SAN_LIB): $(SIM_SAN_OBJS) $(SIM_VL_PARTS) | $(SIM_FW_HEX)
 	rm -f $@
 	$(AR) rcs $@ $^
 

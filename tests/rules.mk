@@ -19,6 +19,7 @@ E2E_BIN := $(BUILD)/bin/rnic-e2e
 E2E_SEND_BIN := $(BUILD)/bin/rnic-e2e-send
 E2E_FAULTS_BIN := $(BUILD)/bin/rnic-e2e-faults
 E2E_READ_BIN := $(BUILD)/bin/rnic-e2e-read
+E2E_FW_BIN := $(BUILD)/bin/rnic-e2e-fw
 E2E_ATOMIC_BIN := $(BUILD)/bin/rnic-e2e-atomic
 E2E_IPV6_BIN := $(BUILD)/bin/rnic-e2e-ipv6
 BENCH_BIN := $(BUILD)/bin/rnic-bench
@@ -52,6 +53,10 @@ $(TOOLS_BUILD)/obj-san/e2e_read.o: $(ROOT)/tests/e2e/e2e_read.c
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
 $(TOOLS_BUILD)/obj-san/e2e_atomic.o: $(ROOT)/tests/e2e/e2e_atomic.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/e2e_fw.o: $(ROOT)/tests/e2e/e2e_fw.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
@@ -91,9 +96,14 @@ $(E2E_ATOMIC_BIN): $(TOOLS_BUILD)/obj-san/e2e_atomic.o $(TOOLS_BUILD)/obj-san/e2
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
+# the firmware through the mailbox alone: no host library
+$(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
 -include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
 
-.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-read rnic-e2e-atomic rnic-bench
+.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-read rnic-e2e-atomic rnic-e2e-fw rnic-bench
 rnic-demo: $(DEMO_BIN)
 rnic-e2e: $(E2E_BIN)
 rnic-e2e-send: $(E2E_SEND_BIN)
@@ -101,9 +111,10 @@ rnic-e2e-faults: $(E2E_FAULTS_BIN)
 rnic-e2e-ipv6: $(E2E_IPV6_BIN)
 rnic-e2e-read: $(E2E_READ_BIN)
 rnic-e2e-atomic: $(E2E_ATOMIC_BIN)
+rnic-e2e-fw: $(E2E_FW_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(DEMO_BIN) $(BENCH_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(E2E_FW_BIN) $(DEMO_BIN) $(BENCH_BIN)
 
 # the main job: build everything and run the demo
 sim: deps
@@ -112,6 +123,8 @@ sim: deps
 	$(DEMO_BIN) --width 512 --pcap $(BUILD)/sim/demo.pcap
 
 bench: deps
-	$(MAKE) -C $(ROOT) $(BENCH_BIN)
+	$(MAKE) -C $(ROOT) $(BENCH_BIN) $(E2E_FW_BIN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/results.json
+	@echo "firmware command latency (rnic-e2e-fw, 64-bit core, from CMD_CTRL to the status read that saw it done):"
+	@$(E2E_FW_BIN) -w 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'

@@ -829,22 +829,36 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
 
-/* Context records are arrays of 32-bit words; fields up to 64 bits wide. */
+/* Context records are arrays of 32-bit words; fields up to 64 bits wide (a
+ * wider range gets zeros above bit 63 and reads them as lost). Word by word:
+ * the control processor packs every command and context with these. */
 static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)
 {
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = lsb + i;
-		uint32_t m = 1u << (b % 32);
-		w[b / 32] = ((v >> i) & 1) ? (w[b / 32] | m) : (w[b / 32] & ~m);
+	for (unsigned done = 0; done < width;) {
+		unsigned b = lsb + done, off = b % 32, n = 32 - off;
+		uint32_t m, part;
+
+		if (n > width - done)
+			n = width - done;
+		m = (n == 32 ? 0xffffffffu : (1u << n) - 1) << off;
+		part = done < 64 ? (uint32_t)(v >> done) : 0;
+		w[b / 32] = (w[b / 32] & ~m) | ((part << off) & m);
+		done += n;
 	}
 }
 
 static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned width)
 {
 	uint64_t v = 0;
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = lsb + i;
-		v |= (uint64_t)((w[b / 32] >> (b % 32)) & 1) << i;
+
+	for (unsigned done = 0; done < width;) {
+		unsigned b = lsb + done, off = b % 32, n = 32 - off;
+
+		if (n > width - done)
+			n = width - done;
+		if (done < 64)
+			v |= (uint64_t)((w[b / 32] >> off) & (n == 32 ? 0xffffffffu : (1u << n) - 1)) << done;
+		done += n;
 	}
 	return v;
 }
