@@ -21,7 +21,7 @@ FW_OBJCOPY := $(FW_CROSS)objcopy
 FW_SIZE := $(FW_CROSS)size
 FW_ARCH := -march=rv32im -mabi=ilp32
 FW_INC := -I$(FW_DIR) -I$(ROOT)/host/include
-FW_CFLAGS := $(FW_ARCH) -ffreestanding -nostdlib -Os -std=c11 -Wall -Wextra -Werror \
+FW_CFLAGS := $(FW_ARCH) -ffreestanding -nostdlib -O2 -std=c11 -Wall -Wextra -Werror \
 	-ffunction-sections -fdata-sections -MMD -MP $(FW_INC)
 
 # A constant of the generated header, as the C preprocessor sees it.
@@ -41,11 +41,11 @@ firmware: $(FW_HEX) $(FW_BIN)
 	@bash $(FW_DIR)/size.sh $(FW_SIZE) $(FW_ELF) $(FW_IMAGE_BUDGET) $(FW_RAM_BUDGET) \
 		$(call fw_const,FW_STACK_BYTES)
 
-$(FW_BUILD)/obj/%.c.o: $(FW_DIR)/%.c
+$(FW_BUILD)/obj/%.c.o: $(FW_DIR)/%.c $(FW_DIR)/rules.mk
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
-$(FW_BUILD)/obj/%.S.o: $(FW_DIR)/%.S
+$(FW_BUILD)/obj/%.S.o: $(FW_DIR)/%.S $(FW_DIR)/rules.mk
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
