@@ -43,13 +43,9 @@
 #include "rnic_sim.h"
 #include "sim_pair.h"
 #include "e2e_common.h"
+#include "e2e_ops.h"
 
-#define MAX_BUFS 16
-#define MAX_OPS 128
-#define MAX_PRINT 6       /* completions described per case; the rest are counted */
 #define OUTSTANDING 24    /* ATOMICs posted at once on one QP: more than max_rd_atomic (16) */
-#define BTH_OFFSET (RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES)
-#define NAK(code) (RNIC_AETH_KIND_NAK << 5 | (code))
 
 /* Access of an ATOMIC's target (REMOTE_ATOMIC needs LOCAL_WRITE) and of its
  * local result buffer. */
@@ -57,37 +53,6 @@
 #define RES_ACCESS RNIC_ACCESS_LOCAL_WRITE
 #define ALL_ACCESS (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
 		    RNIC_ACCESS_REMOTE_ATOMIC)
-
-static uint64_t wr_seq = 0x10000; /* every work request of the program has its own wr_id */
-
-static int is_atomic(uint32_t opcode)
-{
-	return opcode == RNIC_WR_ATOMIC_CMP_AND_SWP || opcode == RNIC_WR_ATOMIC_FETCH_AND_ADD;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* ---------------------------------------------------------------- wire */
 
@@ -115,59 +80,28 @@ struct wire {
 
 struct aworld {
 	struct e2e_world e;
+	struct e2e_tap tap;
 	struct wire wire;
 };
 
-/* The QP pair whose QP on side s has number qpn, or -1. */
-static int pair_of(const struct sim_pair *p, int s, uint32_t qpn)
-{
-	for (int i = 0; i < p->nqp; i++)
-		if (p->side[s].qp[i] && p->side[s].qp[i]->qp_num == qpn)
-			return i;
-	return -1;
-}
-
-/* The BTH of a RoCEv2 frame over IPv4 (every QP here uses IPv4-mapped
- * GIDs), or NULL. */
-static const uint8_t *bth_of(const uint8_t *f, size_t len)
-{
-	const uint8_t *ip = f + RNIC_ETH_HDR_BYTES, *udp = ip + RNIC_IPV4_HDR_BYTES;
-
-	if (len < BTH_OFFSET + RNIC_BTH_BYTES || (f[12] << 8 | f[13]) != RNIC_ETHERTYPE_IPV4 ||
-	    ip[9] != RNIC_IP_PROTO_UDP || (udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
-		return NULL;
-	return udp + RNIC_UDP_HDR_BYTES;
-}
-
 /* Counts what each side sends on each QP pair. */
-static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+static void frame_hook(void *state, int port, int q, const uint8_t *bth, size_t len)
 {
-	struct e2e_world *x = arg;
-	struct wire *wr = x->priv;
-	const uint8_t *bth = bth_of(f, len), *ext;
-	uint32_t op, psn;
-	int q;
+	struct wire *wr = state;
+	const uint8_t *ext = bth + RNIC_BTH_BYTES;
+	uint32_t op = bth[0], psn = (uint32_t)e2e_get_be(bth + 9, 3);
 
-	(void)cycle;
-	if (port < 0 || port > 1 || !bth)
-		return;
-	op = bth[0];
-	psn = (uint32_t)get_be(bth + 9, 3);
-	ext = bth + RNIC_BTH_BYTES;
-	q = pair_of(&x->p, 1 - port, (uint32_t)get_be(bth + 5, 3)); /* destination QP */
-	if (q < 0)
-		return;
 	wr->frames[port][q]++;
 	if (op == RNIC_OP_COMPARE_SWAP || op == RNIC_OP_FETCH_ADD) {
-		if (len < BTH_OFFSET + RNIC_BTH_BYTES + RNIC_ATOMICETH_BYTES)
+		if (len < E2E_BTH_OFFSET + RNIC_BTH_BYTES + RNIC_ATOMICETH_BYTES)
 			return;
 		wr->atomics[port][q]++;
 		wr->req_seen[port] = 1;
 		wr->req_opcode[port] = (uint8_t)op;
-		wr->req_va[port] = get_be(ext, 8);
-		wr->req_rkey[port] = (uint32_t)get_be(ext + 8, 4);
-		wr->req_swap[port] = get_be(ext + 12, 8);
-		wr->req_cmp[port] = get_be(ext + 20, 8);
+		wr->req_va[port] = e2e_get_be(ext, 8);
+		wr->req_rkey[port] = (uint32_t)e2e_get_be(ext + 8, 4);
+		wr->req_swap[port] = e2e_get_be(ext + 12, 8);
+		wr->req_cmp[port] = e2e_get_be(ext + 20, 8);
 		if (psn >= 0xfffff0)
 			wr->psn_high[port] = 1;
 		if (psn < 16)
@@ -181,458 +115,23 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 		if (wr->inflight[1 - port][q] > 0)
 			wr->inflight[1 - port][q]--;
 		if (op == RNIC_OP_ATOMIC_ACKNOWLEDGE &&
-		    len >= BTH_OFFSET + RNIC_BTH_BYTES + RNIC_AETH_BYTES + RNIC_ATOMICACKETH_BYTES) {
+		    len >= E2E_BTH_OFFSET + RNIC_BTH_BYTES + RNIC_AETH_BYTES + RNIC_ATOMICACKETH_BYTES) {
 			wr->acks[1 - port][q]++;
 			wr->ack_seen[1 - port] = 1;
 			wr->ack_syndrome[1 - port] = ext[0];
-			wr->ack_orig[1 - port] = get_be(ext + RNIC_AETH_BYTES, 8);
+			wr->ack_orig[1 - port] = e2e_get_be(ext + RNIC_AETH_BYTES, 8);
 		}
 	}
-}
-
-static void wire_up(struct e2e_world *x)
-{
-	memset(x->priv, 0, sizeof(struct wire));
-	rnic_world_set_frame_hook(x->w, frame_hook, x);
-}
-
-static void wire_down(struct e2e_world *x)
-{
-	rnic_world_set_frame_hook(x->w, NULL, NULL);
 }
 
 static void world_init(struct aworld *aw, const char *name, const struct sim_pair_opts *o)
 {
-	memset(aw, 0, sizeof(*aw));
-	e2e_world_init(&aw->e, name, o);
-	aw->e.on_up = wire_up;
-	aw->e.on_down = wire_down;
-	aw->e.priv = &aw->wire;
+	e2e_tap_world_init(&aw->e, &aw->tap, name, o, frame_hook, &aw->wire, sizeof(aw->wire));
 }
 
 static struct wire *wire_of(struct e2e_world *x)
 {
-	return x->priv;
-}
-
-/* ---------------------------------------------------------------- memory */
-
-/* The buffers of one case and, for each, the image of what its whole span
- * (guards included) must hold at the end. */
-struct mem {
-	int n;
-	struct e2e_buf b[MAX_BUFS];
-	uint8_t *want[MAX_BUFS]; /* from p - E2E_GUARD to p + len + E2E_GUARD */
-	int side[MAX_BUFS];
-	const char *name[MAX_BUFS];
-};
-
-static size_t span(const struct e2e_buf *b)
-{
-	return b->len + 2 * E2E_GUARD;
-}
-
-/* A buffer on side s (random contents with fill_random, else the guard
- * pattern): its index, or -1. */
-static int mem_add(struct mem *m, struct e2e_world *x, int s, const char *name, size_t len, int access,
-		   int fill_random)
-{
-	int i = m->n, err;
-
-	if (i >= MAX_BUFS)
-		return -1;
-	err = e2e_buf_init(&m->b[i], x->p.side[s].pd, len, access, fill_random);
-	m->want[i] = err ? NULL : malloc(span(&m->b[i]));
-	if (!m->want[i]) {
-		printf("  buffer %s (%zu B on side %d): %s\n", name, len, s, strerror(err ? err : ENOMEM));
-		e2e_buf_free(&m->b[i]);
-		return -1;
-	}
-	memcpy(m->want[i], m->b[i].base, span(&m->b[i]));
-	m->side[i] = s;
-	m->name[i] = name;
-	m->n++;
-	return i;
-}
-
-static void mem_free(struct mem *m)
-{
-	for (int i = 0; i < m->n; i++) {
-		e2e_buf_free(&m->b[i]);
-		free(m->want[i]);
-	}
-	memset(m, 0, sizeof(*m));
-}
-
-/* Where the image of byte off of buffer i lies. */
-static uint8_t *want_at(struct mem *m, int i, long off)
-{
-	return m->want[i] + E2E_GUARD + off;
-}
-
-/* Set the 8 bytes at off of buffer i, in memory and image. */
-static void mem_set64(struct mem *m, int i, size_t off, uint64_t v)
-{
-	put_le64(m->b[i].p + off, v);
-	put_le64(want_at(m, i, (long)off), v);
-}
-
-static uint64_t mem_get64(const struct mem *m, int i, size_t off)
-{
-	return get_le64(m->b[i].p + off);
-}
-
-/* Every buffer equals its image; prints the first difference of each. */
-static int mem_check(const struct mem *m)
-{
-	int ok = 1;
-
-	for (int i = 0; i < m->n; i++) {
-		const struct e2e_buf *b = &m->b[i];
-		size_t n = span(b), first = n, ndiff = 0;
-		long off;
-
-		if (!memcmp(b->base, m->want[i], n))
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			if (b->base[k] == m->want[i][k])
-				continue;
-			if (first == n)
-				first = k;
-			ndiff++;
-		}
-		off = (long)first - E2E_GUARD;
-		printf("  side %d buffer %s (%zu B): %zu bytes differ from what it must hold, the first at %+ld%s: 0x%02x, want 0x%02x\n",
-		       m->side[i], m->name[i], b->len, ndiff, off,
-		       off < 0 ? " (guard before it)" : off >= (long)b->len ? " (guard after it)" : "",
-		       b->base[first], m->want[i][first]);
-		if (off >= 0 && off < (long)b->len) {
-			long at = off & ~7L;
-
-			if (at + 8 <= (long)b->len)
-				printf("    8 bytes at +%ld: 0x%016llx, want 0x%016llx\n", at,
-				       (unsigned long long)get_le64(b->p + at),
-				       (unsigned long long)get_le64(m->want[i] + E2E_GUARD + at));
-		}
-		ok = 0;
-	}
-	return ok;
-}
-
-/* ---------------------------------------------------------------- work */
-
-struct lsge {
-	int buf;
-	size_t off;
-	uint32_t len;
-};
-
-/* One work request and what it must do. */
-struct op {
-	int side;             /* the requester */
-	int qp;               /* QP pair */
-	uint32_t opcode;      /* RNIC_WR_ATOMIC_*, RNIC_WR_RDMA_READ or RNIC_WR_RDMA_WRITE */
-	int nsge;
-	struct lsge sge[RNIC_MAX_SEND_SGE];
-	int rbuf;             /* the ATOMIC's target, READ source or WRITE target */
-	long roff;            /* from the start of rbuf; may lie outside it */
-	uint64_t cmp_add, swap;
-	uint32_t rkey_xor;    /* bits flipped in the rkey */
-	uint32_t lkey_xor;    /* bits flipped in the first SGE's lkey */
-	uint32_t status;      /* the completion's status; the op takes effect only with SUCCESS */
-	long long vendor_err; /* E2E_ANY or the AETH syndrome of the NAK */
-	int unordered;        /* other QPs change its target at the same time: the case checks it */
-	int fence;            /* RNIC_SEND_FENCE: waits for the READs and ATOMICs before it */
-};
-
-static struct op op_new(int side, int qp, uint32_t opcode)
-{
-	struct op o;
-
-	memset(&o, 0, sizeof(o));
-	o.side = side;
-	o.qp = qp;
-	o.opcode = opcode;
-	o.rbuf = -1;
-	o.status = RNIC_WC_SUCCESS;
-	o.vendor_err = E2E_ANY;
-	return o;
-}
-
-static void op_sge(struct op *o, int buf, size_t off, uint32_t len)
-{
-	if (o->nsge < RNIC_MAX_SEND_SGE)
-		o->sge[o->nsge++] = (struct lsge){buf, off, len};
-}
-
-/* A compare-and-swap (cas) or fetch-and-add of the 8 bytes at roff of rbuf,
- * the original value into 8 bytes at off of buf. */
-static struct op op_atomic(int side, int qp, int cas, int buf, size_t off, int rbuf, long roff, uint64_t cmp_add,
-			   uint64_t swap)
-{
-	struct op o = op_new(side, qp, cas ? RNIC_WR_ATOMIC_CMP_AND_SWP : RNIC_WR_ATOMIC_FETCH_AND_ADD);
-
-	op_sge(&o, buf, off, 8);
-	o.rbuf = rbuf;
-	o.roff = roff;
-	o.cmp_add = cmp_add;
-	o.swap = swap;
-	return o;
-}
-
-/* A READ (or WRITE) of len bytes between roff of rbuf and off of buf. */
-static struct op op_rw(int side, int qp, uint32_t opcode, int buf, size_t off, int rbuf, long roff, uint32_t len)
-{
-	struct op o = op_new(side, qp, opcode);
-
-	op_sge(&o, buf, off, len);
-	o.rbuf = rbuf;
-	o.roff = roff;
-	return o;
-}
-
-static uint32_t op_len(const struct op *o)
-{
-	uint32_t n = 0;
-
-	for (int i = 0; i < o->nsge; i++)
-		n += o->sge[i].len;
-	return n;
-}
-
-static const char *op_name(uint32_t opcode)
-{
-	switch (opcode) {
-	case RNIC_WR_ATOMIC_CMP_AND_SWP: return "CAS";
-	case RNIC_WR_ATOMIC_FETCH_AND_ADD: return "FAA";
-	case RNIC_WR_RDMA_READ: return "READ";
-	case RNIC_WR_RDMA_WRITE: return "WRITE";
-	default: return "?";
-	}
-}
-
-static uint32_t wc_opcode(uint32_t opcode)
-{
-	switch (opcode) {
-	case RNIC_WR_ATOMIC_CMP_AND_SWP: return RNIC_WC_COMP_SWAP;
-	case RNIC_WR_ATOMIC_FETCH_AND_ADD: return RNIC_WC_FETCH_ADD;
-	case RNIC_WR_RDMA_READ: return RNIC_WC_RDMA_READ;
-	default: return RNIC_WC_RDMA_WRITE;
-	}
-}
-
-/* The images after op. ATOMIC: the original value into the SGEs, the
- * result into the target; READ and WRITE copy. */
-static void op_apply(struct mem *m, const struct op *o)
-{
-	uint8_t *r = want_at(m, o->rbuf, o->roff);
-
-	if (is_atomic(o->opcode)) {
-		uint64_t orig = get_le64(r), res;
-		uint8_t b[8];
-		int k = 0;
-
-		if (o->opcode == RNIC_WR_ATOMIC_CMP_AND_SWP)
-			res = orig == o->cmp_add ? o->swap : orig;
-		else
-			res = orig + o->cmp_add;
-		put_le64(b, orig);
-		for (int i = 0; i < o->nsge && k < 8; i++) {
-			memcpy(want_at(m, o->sge[i].buf, (long)o->sge[i].off), b + k, o->sge[i].len);
-			k += (int)o->sge[i].len;
-		}
-		put_le64(r, res);
-		return;
-	}
-	for (int i = 0; i < o->nsge; i++) {
-		uint8_t *l = want_at(m, o->sge[i].buf, (long)o->sge[i].off);
-
-		if (o->opcode == RNIC_WR_RDMA_READ)
-			memmove(l, r, o->sge[i].len);
-		else
-			memmove(r, l, o->sge[i].len);
-		r += o->sge[i].len;
-	}
-}
-
-/* What run_ops saw. */
-struct run {
-	int want[2], got[2];       /* completions per side */
-	int bad_wc;                /* completions not as expected */
-	int wc_ok, mem_ok;
-	long long status[MAX_OPS]; /* of each op's completion, or -1 */
-	uint64_t cycles;
-};
-
-/* The status op j completed with. */
-static const char *st(const struct run *r, int j)
-{
-	return r->status[j] < 0 ? "no completion" : rnic_wc_status_str((uint32_t)r->status[j]);
-}
-
-static int got(const struct run *r)
-{
-	return r->got[0] + r->got[1];
-}
-
-static int wanted(const struct run *r)
-{
-	return r->want[0] + r->want[1];
-}
-
-/* The silent part of e2e_wc_check: does wc match w? */
-static int wc_matches(const struct rnic_wc *wc, const struct e2e_want *w)
-{
-	return wc->wr_id == w->wr_id && wc->status == w->status &&
-	       (w->opcode == E2E_ANY || wc->opcode == w->opcode) &&
-	       (w->byte_len == E2E_ANY || wc->byte_len == w->byte_len) &&
-	       (w->qp_num == E2E_ANY || wc->qp_num == w->qp_num) &&
-	       (w->vendor_err == E2E_ANY || wc->vendor_err == w->vendor_err);
-}
-
-/* Check the completions that arrived on side s against the ops: each one
- * must be the next op of its QP. */
-static void check_side(struct e2e_world *x, const struct op *ops, int n, const uint64_t *id, int s,
-		       const struct rnic_wc *wc, struct run *r)
-{
-	int next[SIM_PAIR_MAX_QPS];
-
-	for (int q = 0; q < SIM_PAIR_MAX_QPS; q++)
-		next[q] = 0;
-	for (int k = 0; k < r->got[s]; k++) {
-		int q = pair_of(&x->p, s, wc[k].qp_num), j;
-		struct e2e_want w;
-		char what[96];
-
-		if (q < 0) {
-			if (r->bad_wc++ < MAX_PRINT)
-				printf("  side %d completion %d names QP %u, no QP of this world\n", s, k, wc[k].qp_num);
-			continue;
-		}
-		if (wc[k].opcode & RNIC_WC_RECV) {
-			if (r->bad_wc++ < MAX_PRINT)
-				printf("  side %d completion %d: a receive completion (wr_id 0x%llx), no SEND was posted\n",
-				       s, k, (unsigned long long)wc[k].wr_id);
-			continue;
-		}
-		for (j = next[q]; j < n; j++)
-			if (ops[j].qp == q && ops[j].side == s)
-				break;
-		if (j >= n) {
-			if (r->bad_wc++ < MAX_PRINT)
-				printf("  side %d completion %d: wr_id 0x%llx status %s on QP pair %d, where no work request is outstanding\n",
-				       s, k, (unsigned long long)wc[k].wr_id, rnic_wc_status_str(wc[k].status), q);
-			continue;
-		}
-		next[q] = j + 1;
-		w = e2e_want_status(id[j], ops[j].status, x->p.side[s].qp[q]);
-		if (ops[j].status == RNIC_WC_SUCCESS) {
-			w.opcode = wc_opcode(ops[j].opcode);
-			if (ops[j].opcode != RNIC_WR_RDMA_WRITE)
-				w.byte_len = op_len(&ops[j]);
-		} else {
-			w.vendor_err = ops[j].vendor_err;
-		}
-		r->status[j] = wc[k].status;
-		if (wc_matches(&wc[k], &w) || r->bad_wc++ >= MAX_PRINT)
-			continue;
-		snprintf(what, sizeof(what), "side %d completion of op %d (%s on QP pair %d)", s, j,
-			 op_name(ops[j].opcode), q);
-		if (wc[k].wr_id != w.wr_id)
-			printf("  %s: wr_id 0x%llx, want 0x%llx; status %s\n", what,
-			       (unsigned long long)wc[k].wr_id, (unsigned long long)w.wr_id,
-			       rnic_wc_status_str(wc[k].status));
-		else if (wc[k].status != w.status)
-			printf("  %s: status %s, want %s\n", what, rnic_wc_status_str(wc[k].status),
-			       rnic_wc_status_str(w.status));
-		else
-			e2e_wc_check(what, &wc[k], &w);
-	}
-}
-
-/* Post ops (consecutive ones of one side and QP in one post_send), wait for
- * all their completions, check them, then both sides' memory against the
- * images (an unordered op's SGEs are taken as they are: the case checks
- * them). Returns 1 when everything is as expected. */
-static int run_ops(struct e2e_world *x, struct mem *m, struct op *ops, int n, struct run *r)
-{
-	static struct rnic_send_wr wr[MAX_OPS];
-	static struct rnic_sg_entry sg[MAX_OPS][RNIC_MAX_SEND_SGE];
-	static struct rnic_wc wc[2][MAX_OPS];
-	static uint64_t id[MAX_OPS];
-	uint64_t c0;
-	int all;
-
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < MAX_OPS; i++)
-		r->status[i] = -1;
-	if (n > MAX_OPS) {
-		printf("  %d work requests, at most %d\n", n, MAX_OPS);
-		return 0;
-	}
-	memset(wr, 0, sizeof(wr));
-	for (int i = 0; i < n; i++) {
-		struct op *o = &ops[i];
-		const struct e2e_buf *rb = &m->b[o->rbuf];
-		uint64_t raddr = (uint64_t)(uintptr_t)rb->p + (uint64_t)o->roff;
-
-		id[i] = wr_seq++;
-		for (int k = 0; k < o->nsge; k++) {
-			const struct e2e_buf *b = &m->b[o->sge[k].buf];
-
-			sg[i][k] = e2e_sg(b->p + o->sge[k].off, o->sge[k].len, b->mr->lkey ^ (k ? 0 : o->lkey_xor));
-		}
-		wr[i].wr_id = id[i];
-		wr[i].sg_list = o->nsge ? sg[i] : NULL;
-		wr[i].num_sge = o->nsge;
-		wr[i].opcode = o->opcode;
-		wr[i].send_flags = RNIC_SEND_SIGNALED | (o->fence ? RNIC_SEND_FENCE : 0);
-		if (is_atomic(o->opcode)) {
-			wr[i].wr.atomic.remote_addr = raddr;
-			wr[i].wr.atomic.rkey = rb->mr->rkey ^ o->rkey_xor;
-			wr[i].wr.atomic.compare_add = o->cmp_add;
-			wr[i].wr.atomic.swap = o->swap;
-		} else {
-			wr[i].wr.rdma.remote_addr = raddr;
-			wr[i].wr.rdma.rkey = rb->mr->rkey ^ o->rkey_xor;
-		}
-		r->want[o->side]++;
-	}
-	c0 = rnic_world_cycle(x->w);
-	for (int i = 0, j; i < n; i = j) {
-		struct rnic_send_wr *bad = NULL;
-		int err;
-
-		for (j = i + 1; j < n && ops[j].side == ops[i].side && ops[j].qp == ops[i].qp; j++)
-			wr[j - 1].next = &wr[j];
-		err = rnic_post_send(x->p.side[ops[i].side].qp[ops[i].qp], &wr[i], &bad);
-		if (err) {
-			printf("  post_send of ops %d..%d: %s (at op %d)\n", i, j - 1, strerror(err),
-			       bad ? (int)(bad - wr) : -1);
-			return 0;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		if (ops[i].status == RNIC_WC_SUCCESS && !ops[i].unordered)
-			op_apply(m, &ops[i]);
-	all = e2e_wait_cqs(x, wc[0], r->want[0], wc[1], r->want[1], &r->got[0], &r->got[1]);
-	r->cycles = rnic_world_cycle(x->w) - c0;
-	for (int s = 0; s < 2; s++)
-		check_side(x, ops, n, id, s, wc[s], r);
-	if (r->bad_wc > MAX_PRINT)
-		printf("  (%d more completions not as expected)\n", r->bad_wc - MAX_PRINT);
-	r->wc_ok = all && !r->bad_wc;
-	for (int i = 0; i < n; i++) {
-		if (!ops[i].unordered)
-			continue;
-		for (int k = 0; k < ops[i].nsge; k++) {
-			const struct lsge *l = &ops[i].sge[k];
-
-			memcpy(want_at(m, l->buf, (long)l->off), m->b[l->buf].p + l->off, l->len);
-		}
-	}
-	r->mem_ok = mem_check(m);
-	return r->wc_ok && r->mem_ok;
+	return e2e_tap_state(x);
 }
 
 /* A value with bits in both halves, from the seed. */
@@ -653,24 +152,24 @@ static void one_case(struct e2e_world *x, int s, int q, int cas, uint64_t init, 
 		     const char *what)
 {
 	struct wire *wr = wire_of(x);
-	struct mem m = {0};
-	struct op op;
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op op;
+	struct e2e_run r;
 	uint64_t want_res, got_res = 0, got_tgt = 0;
 	int tgt, res, ok = 0, wire_ok = 0;
 
-	tgt = mem_add(&m, x, 1 - s, "target", 40, TGT_ACCESS, 1);
-	res = mem_add(&m, x, s, "result", 8, RES_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1 - s, "target", 40, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, s, "result", 8, RES_ACCESS, 0);
 	if (tgt < 0 || res < 0) {
 		e2e_result(0, "%s: buffer setup", what);
 		goto out;
 	}
-	mem_set64(&m, tgt, 16, init);
-	op = op_atomic(s, q, cas, res, 0, tgt, 16, cmp_add, swap);
+	e2e_mem_set64(&m, tgt, 16, init);
+	op = e2e_op_atomic(s, q, cas, res, 0, tgt, 16, cmp_add, swap);
 	wr->req_seen[s] = wr->ack_seen[s] = 0;
-	ok = run_ops(x, &m, &op, 1, &r);
-	got_res = mem_get64(&m, res, 0);
-	got_tgt = mem_get64(&m, tgt, 16);
+	ok = e2e_run_ops(x, &m, &op, 1, &r);
+	got_res = e2e_mem_get64(&m, res, 0);
+	got_tgt = e2e_mem_get64(&m, tgt, 16);
 	want_res = cas ? (init == cmp_add ? swap : init) : init + cmp_add;
 	if (got_res != init || got_tgt != want_res)
 		ok = 0; /* mem_check said so already; kept for the line below */
@@ -688,9 +187,9 @@ static void one_case(struct e2e_world *x, int s, int q, int cas, uint64_t init, 
 	e2e_result(ok && wire_ok,
 		   "%s by side %d on QP pair %d: remote 0x%016llx -> 0x%016llx (want 0x%016llx), returned 0x%016llx (want 0x%016llx): %s; AtomicETH and AtomicAckETH as posted: %s",
 		   what, s, q, (unsigned long long)init, (unsigned long long)got_tgt, (unsigned long long)want_res,
-		   (unsigned long long)got_res, (unsigned long long)init, st(&r, 0), wire_ok ? "yes" : "no");
+		   (unsigned long long)got_res, (unsigned long long)init, e2e_st(&r, 0), wire_ok ? "yes" : "no");
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok && wire_ok);
 }
 
@@ -739,42 +238,42 @@ static void basic_cases(struct e2e_world *x)
  * split over 2 SGEs (3 bytes and 5 bytes in two MRs). */
 static void placement_case(struct e2e_world *x)
 {
-	struct mem m = {0};
-	struct op ops[4];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[4];
+	struct e2e_run r;
 	int tgt, res, res2, ok = 0;
 	const size_t tlen = 4096 + 64;
 
-	tgt = mem_add(&m, x, 1, "target", tlen, TGT_ACCESS, 1);
-	res = mem_add(&m, x, 0, "result", 64, RES_ACCESS, 0);
-	res2 = mem_add(&m, x, 0, "second result MR", 16, RES_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1, "target", tlen, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "result", 64, RES_ACCESS, 0);
+	res2 = e2e_mem_add(&m, x, 0, "second result MR", 16, RES_ACCESS, 0);
 	if (tgt < 0 || res < 0 || res2 < 0) {
 		e2e_result(0, "ATOMIC placement: buffer setup");
 		goto out;
 	}
-	ops[0] = op_atomic(0, 0, 0, res, 5, tgt, 0, e2e_rng(), 0);
-	ops[1] = op_atomic(0, 0, 1, res, 17, tgt, (long)tlen - 8, 0, pattern());
-	ops[1].cmp_add = get_le64(want_at(&m, tgt, (long)tlen - 8)); /* matches */
-	ops[2] = op_new(0, 0, RNIC_WR_ATOMIC_FETCH_AND_ADD);
-	op_sge(&ops[2], res, 33, 3);
-	op_sge(&ops[2], res2, 7, 5);
+	ops[0] = e2e_op_atomic(0, 0, 0, res, 5, tgt, 0, e2e_rng(), 0);
+	ops[1] = e2e_op_atomic(0, 0, 1, res, 17, tgt, (long)tlen - 8, 0, pattern());
+	ops[1].cmp_add = e2e_get_le64(e2e_want_at(&m, tgt, (long)tlen - 8)); /* matches */
+	ops[2] = e2e_op_new(0, 0, RNIC_WR_ATOMIC_FETCH_AND_ADD);
+	e2e_op_sge(&ops[2], res, 33, 3);
+	e2e_op_sge(&ops[2], res2, 7, 5);
 	ops[2].rbuf = tgt;
 	ops[2].roff = 4096; /* in the MR's second page */
 	ops[2].cmp_add = e2e_rng();
 	/* a CAS of the first 8 bytes, which the first op changed: no match */
-	ops[3] = op_atomic(0, 0, 1, res, 41, tgt, 0, 0, pattern());
-	ok = run_ops(x, &m, ops, 4, &r);
+	ops[3] = e2e_op_atomic(0, 0, 1, res, 41, tgt, 0, 0, pattern());
+	ok = e2e_run_ops(x, &m, ops, 4, &r);
 	e2e_result(ok, "ATOMICs on the first and last 8 bytes of a remote MR, results at odd local addresses and over 2 SGEs (3 B + 5 B in two MRs): %s, %s, %s, %s",
-		   st(&r, 0), st(&r, 1), st(&r, 2), st(&r, 3));
+		   e2e_st(&r, 0), e2e_st(&r, 1), e2e_st(&r, 2), e2e_st(&r, 3));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
 /* A chain of n ATOMICs on one 8-byte target by one QP: fetch-and-adds and
  * compare-and-swaps, each CAS's compare chosen to match or not from the
  * value the chain has made so far. Appends to ops; returns the count. */
-static int chain(struct op *ops, int s, int q, int res, size_t res_off, int tgt, long toff, uint64_t start, int n)
+static int chain(struct e2e_op *ops, int s, int q, int res, size_t res_off, int tgt, long toff, uint64_t start, int n)
 {
 	uint64_t v = start;
 
@@ -784,13 +283,13 @@ static int chain(struct op *ops, int s, int q, int res, size_t res_off, int tgt,
 		if (r % 3 == 0) {
 			uint64_t add = e2e_rng() >> (r % 5 ? 8 : 0);
 
-			ops[i] = op_atomic(s, q, 0, res, res_off + 8 * (size_t)i, tgt, toff, add, 0);
+			ops[i] = e2e_op_atomic(s, q, 0, res, res_off + 8 * (size_t)i, tgt, toff, add, 0);
 			v += add;
 		} else {
 			int match = r % 3 == 1;
 			uint64_t nv = pattern();
 
-			ops[i] = op_atomic(s, q, 1, res, res_off + 8 * (size_t)i, tgt, toff,
+			ops[i] = e2e_op_atomic(s, q, 1, res, res_off + 8 * (size_t)i, tgt, toff,
 					   match ? v : v ^ (1ull << (r % 64)), nv);
 			if (match)
 				v = nv;
@@ -804,17 +303,17 @@ static int chain(struct op *ops, int s, int q, int res, size_t res_off, int tgt,
  * by side 1, into side 0's memory). */
 static void two_qp_case(struct e2e_world *x, int nper, int reverse)
 {
-	struct mem m = {0};
-	struct op ops[MAX_OPS], tmp[2][32];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[E2E_MAX_OPS], tmp[2][32];
+	struct e2e_run r;
 	int tgt[2], res[2], n = 0, ok = 0;
 
 	for (int q = 0; q < 2; q++) {
 		int s = reverse && q ? 1 : 0;
 
 		tgt[q] = (q && !reverse) ? tgt[0] :
-			 mem_add(&m, x, 1 - s, q ? "target of QP pair 1" : "targets", 32, TGT_ACCESS, 1);
-		res[q] = mem_add(&m, x, s, q ? "results of QP pair 1" : "results of QP pair 0",
+			 e2e_mem_add(&m, x, 1 - s, q ? "target of QP pair 1" : "targets", 32, TGT_ACCESS, 1);
+		res[q] = e2e_mem_add(&m, x, s, q ? "results of QP pair 1" : "results of QP pair 0",
 				 8 * (size_t)nper, RES_ACCESS, 0);
 	}
 	if (tgt[0] < 0 || tgt[1] < 0 || res[0] < 0 || res[1] < 0 || nper > 32) {
@@ -823,15 +322,15 @@ static void two_qp_case(struct e2e_world *x, int nper, int reverse)
 	}
 	for (int q = 0; q < 2; q++)
 		chain(tmp[q], reverse && q ? 1 : 0, q, res[q], 0, tgt[q], 8 + 8 * q,
-		      get_le64(want_at(&m, tgt[q], 8 + 8 * q)), nper);
+		      e2e_get_le64(e2e_want_at(&m, tgt[q], 8 + 8 * q)), nper);
 	for (int i = 0; i < nper; i++)
 		for (int q = 0; q < 2; q++)
 			ops[n++] = tmp[q][i];
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "two QP pairs, %d ATOMICs (FAA and CAS, matching or not) each posted alternately%s, adjacent targets: %d of %d completions, first %s",
-		   nper, reverse ? ", QP pair 1's by side 1" : " by side 0", got(&r), wanted(&r), st(&r, 0));
+		   nper, reverse ? ", QP pair 1's by side 1" : " by side 0", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -840,29 +339,29 @@ out:
 static void bidir_case(struct e2e_world *x)
 {
 	enum { PER = 6 };
-	struct mem m = {0};
-	struct op ops[2 * PER], tmp[2][PER];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2 * PER], tmp[2][PER];
+	struct e2e_run r;
 	int tgt[2], res[2], n = 0, ok = 0;
 
 	for (int s = 0; s < 2; s++) {
-		tgt[s] = mem_add(&m, x, 1 - s, s ? "target of side 1" : "target of side 0", 8, TGT_ACCESS, 1);
-		res[s] = mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * PER, RES_ACCESS, 0);
+		tgt[s] = e2e_mem_add(&m, x, 1 - s, s ? "target of side 1" : "target of side 0", 8, TGT_ACCESS, 1);
+		res[s] = e2e_mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * PER, RES_ACCESS, 0);
 	}
 	if (tgt[0] < 0 || tgt[1] < 0 || res[0] < 0 || res[1] < 0) {
 		e2e_result(0, "both ways: buffer setup");
 		goto out;
 	}
 	for (int s = 0; s < 2; s++)
-		chain(tmp[s], s, 0, res[s], 0, tgt[s], 0, get_le64(want_at(&m, tgt[s], 0)), PER);
+		chain(tmp[s], s, 0, res[s], 0, tgt[s], 0, e2e_get_le64(e2e_want_at(&m, tgt[s], 0)), PER);
 	for (int i = 0; i < PER; i++)
 		for (int s = 0; s < 2; s++)
 			ops[n++] = tmp[s][i];
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "both sides ATOMIC into each other on one QP pair, %d each: %d of %d completions, first %s",
-		   PER, got(&r), wanted(&r), st(&r, 0));
+		   PER, e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -870,31 +369,31 @@ out:
  * the requester keeps at most max_rd_atomic (16) in flight. */
 static void outstanding_case(struct e2e_world *x)
 {
-	struct mem m = {0};
-	struct op ops[OUTSTANDING];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[OUTSTANDING];
+	struct e2e_run r;
 	struct wire *wr = wire_of(x);
 	int tgt, res, ok = 0, n = 0, per = OUTSTANDING / 3;
 
-	tgt = mem_add(&m, x, 1, "targets", 24, TGT_ACCESS, 1);
-	res = mem_add(&m, x, 0, "results", 8 * OUTSTANDING, RES_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1, "targets", 24, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "results", 8 * OUTSTANDING, RES_ACCESS, 0);
 	if (tgt < 0 || res < 0) {
 		e2e_result(0, "%d ATOMICs outstanding: buffer setup", OUTSTANDING);
 		goto out;
 	}
 	wr->max_inflight[0][1] = 0;
 	for (int t = 0; t < 3; t++)
-		n += chain(ops + n, 0, 1, res, 8 * (size_t)n, tgt, 8 * t, get_le64(want_at(&m, tgt, 8 * t)), per);
-	ok = run_ops(x, &m, ops, n, &r);
+		n += chain(ops + n, 0, 1, res, 8 * (size_t)n, tgt, 8 * t, e2e_get_le64(e2e_want_at(&m, tgt, 8 * t)), per);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	if (wr->max_inflight[0][1] > RNIC_MAX_RD_ATOMIC || wr->max_inflight[0][1] < 2) {
 		printf("  %d ATOMICs of the QP were in flight at once on the wire, want 2..%d\n",
 		       wr->max_inflight[0][1], RNIC_MAX_RD_ATOMIC);
 		ok = 0;
 	}
 	e2e_result(ok, "%d ATOMICs posted at once on one QP (3 chains): %d of %d completions, first %s; up to %d in flight on the wire (max_rd_atomic %d)",
-		   n, got(&r), wanted(&r), st(&r, 0), wr->max_inflight[0][1], RNIC_MAX_RD_ATOMIC);
+		   n, e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0), wr->max_inflight[0][1], RNIC_MAX_RD_ATOMIC);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -903,49 +402,45 @@ out:
  * ATOMIC sees its result; a CAS compares against what a WRITE wrote). */
 static void mixed_case(struct e2e_world *x)
 {
-	struct mem m = {0};
-	struct op ops[12];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[12];
+	struct e2e_run r;
 	int lsrc, ldst, res, rmem, n = 0, ok = 0;
 
-	lsrc = mem_add(&m, x, 0, "WRITE source", 128, RNIC_ACCESS_LOCAL_WRITE, 1);
-	ldst = mem_add(&m, x, 0, "READ destination", 256, RNIC_ACCESS_LOCAL_WRITE, 0);
-	res = mem_add(&m, x, 0, "results", 64, RES_ACCESS, 0);
-	rmem = mem_add(&m, x, 1, "remote memory", 64, ALL_ACCESS, 1);
+	lsrc = e2e_mem_add(&m, x, 0, "WRITE source", 128, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ldst = e2e_mem_add(&m, x, 0, "READ destination", 256, RNIC_ACCESS_LOCAL_WRITE, 0);
+	res = e2e_mem_add(&m, x, 0, "results", 64, RES_ACCESS, 0);
+	rmem = e2e_mem_add(&m, x, 1, "remote memory", 64, ALL_ACCESS, 1);
 	if (lsrc < 0 || ldst < 0 || res < 0 || rmem < 0) {
 		e2e_result(0, "mixed: buffer setup");
 		goto out;
 	}
 	/* 0: WRITE the whole range; 1: FAA at +8; 2: READ of all of it */
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, 0, 64);
-	ops[n++] = op_atomic(0, 0, 0, res, 0, rmem, 8, e2e_rng(), 0);
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 0, rmem, 0, 64);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, 0, 64);
+	ops[n++] = e2e_op_atomic(0, 0, 0, res, 0, rmem, 8, e2e_rng(), 0);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 0, rmem, 0, 64);
 	/* 3: CAS at +16 comparing with what WRITE 0 put there (matches); 4: READ of 8 bytes */
-	ops[n++] = op_atomic(0, 0, 1, res, 8, rmem, 16, get_le64(m.b[lsrc].p + 16), pattern());
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 64, rmem, 16, 8);
+	ops[n++] = e2e_op_atomic(0, 0, 1, res, 8, rmem, 16, e2e_get_le64(m.b[lsrc].p + 16), pattern());
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 64, rmem, 16, 8);
 	/* 5: WRITE 8 bytes over the FAA's target; 6: FAA there; 7: READ 24 bytes from +4 */
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 64, rmem, 8, 8);
-	ops[n++] = op_atomic(0, 0, 0, res, 16, rmem, 8, 3, 0);
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 80, rmem, 4, 24);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 64, rmem, 8, 8);
+	ops[n++] = e2e_op_atomic(0, 0, 0, res, 16, rmem, 8, 3, 0);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 80, rmem, 4, 24);
 	/* 8: CAS at +16 against the value before CAS 3 (no match now); 9: READ 1 byte of it */
-	ops[n++] = op_atomic(0, 0, 1, res, 24, rmem, 16, get_le64(m.b[lsrc].p + 16), pattern());
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 120, rmem, 23, 1);
+	ops[n++] = e2e_op_atomic(0, 0, 1, res, 24, rmem, 16, e2e_get_le64(m.b[lsrc].p + 16), pattern());
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, ldst, 120, rmem, 23, 1);
 	/* 10: WRITE 3 bytes into the middle of +56; 11: FAA of +56 */
-	ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 100, rmem, 58, 3);
-	ops[n++] = op_atomic(0, 0, 0, res, 32, rmem, 56, 1ull << 40, 0);
-	ok = run_ops(x, &m, ops, n, &r);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 100, rmem, 58, 3);
+	ops[n++] = e2e_op_atomic(0, 0, 0, res, 32, rmem, 56, 1ull << 40, 0);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "WRITE, FAA, READ over it, CAS (matching what the WRITE wrote), READ, WRITE, FAA, READ, CAS (no match), READ, WRITE 3 B, FAA on one QP: %d of %d completions, READ after the FAA %s",
-		   got(&r), wanted(&r), st(&r, 2));
+		   e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 2));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
-#define RUN(call)                           \
-	do {                                \
-		if (e2e_world_ready(&aw.e)) \
-			call;               \
-	} while (0)
+#define RUN(call) E2E_RUN(&aw.e, call)
 
 static void base_opts(struct sim_pair_opts *o, int nqp)
 {
@@ -982,30 +477,30 @@ static void basic_suite(void)
  * alternately) complete in order, and the wire never holds two of them. */
 static void rd_atomic1_case(struct e2e_world *x, int with_reads)
 {
-	struct mem m = {0};
-	struct op ops[16], tmp[8];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[16], tmp[8];
+	struct e2e_run r;
 	struct wire *wr = wire_of(x);
 	int tgt, res, src, dst, n = 0, ok = 0, atomics;
 
-	tgt = mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
-	res = mem_add(&m, x, 0, "results", 64, RES_ACCESS, 0);
-	src = mem_add(&m, x, 1, "READ source", 8 * 1024, RNIC_ACCESS_REMOTE_READ, 1);
-	dst = mem_add(&m, x, 0, "READ destination", 8 * 1024, RNIC_ACCESS_LOCAL_WRITE, 0);
+	tgt = e2e_mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "results", 64, RES_ACCESS, 0);
+	src = e2e_mem_add(&m, x, 1, "READ source", 8 * 1024, RNIC_ACCESS_REMOTE_READ, 1);
+	dst = e2e_mem_add(&m, x, 0, "READ destination", 8 * 1024, RNIC_ACCESS_LOCAL_WRITE, 0);
 	if (tgt < 0 || res < 0 || src < 0 || dst < 0) {
 		e2e_result(0, "max_rd_atomic 1: buffer setup");
 		goto out;
 	}
 	memset(wr->max_inflight[0], 0, sizeof(wr->max_inflight[0]));
 	atomics = (int)wr->atomics[0][0];
-	chain(tmp, 0, 0, res, 0, tgt, 0, get_le64(want_at(&m, tgt, 0)), 8);
+	chain(tmp, 0, 0, res, 0, tgt, 0, e2e_get_le64(e2e_want_at(&m, tgt, 0)), 8);
 	for (int i = 0; i < 8; i++) {
 		ops[n++] = tmp[i];
 		if (with_reads)
-			ops[n++] = op_rw(0, 0, RNIC_WR_RDMA_READ, dst, 1024 * (size_t)i, src, 1024 * i + 1,
+			ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, dst, 1024 * (size_t)i, src, 1024 * i + 1,
 					 100 + 100 * (uint32_t)i);
 	}
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	atomics = (int)wr->atomics[0][0] - atomics;
 	if (wr->max_inflight[0][0] != 1) {
 		printf("  at most %d READs and ATOMICs of the QP were in flight at once on the wire, want 1\n",
@@ -1013,10 +508,10 @@ static void rd_atomic1_case(struct e2e_world *x, int with_reads)
 		ok = 0;
 	}
 	e2e_result(ok, "max_rd_atomic 1: 8 ATOMICs%s posted at once: %d of %d completions, first %s; %d ATOMIC requests on the wire, at most %d request in flight",
-		   with_reads ? " each followed by a READ" : "", got(&r), wanted(&r), st(&r, 0), atomics,
+		   with_reads ? " each followed by a READ" : "", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0), atomics,
 		   wr->max_inflight[0][0]);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -1042,9 +537,9 @@ static void psn_wrap_suite(void)
 	struct sim_pair_opts o;
 	struct aworld aw;
 	struct e2e_world *x = &aw.e;
-	struct mem m = {0};
-	struct op ops[2 * PER];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2 * PER];
+	struct e2e_run r;
 	int tgt[2], res[2], n = 0, ok;
 
 	base_opts(&o, 1);
@@ -1054,26 +549,26 @@ static void psn_wrap_suite(void)
 	if (!e2e_world_up(x))
 		return;
 	for (int s = 0; s < 2; s++) {
-		tgt[s] = mem_add(&m, x, 1 - s, s ? "target of side 1" : "target of side 0", 8, TGT_ACCESS, 1);
-		res[s] = mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * PER, RES_ACCESS, 0);
+		tgt[s] = e2e_mem_add(&m, x, 1 - s, s ? "target of side 1" : "target of side 0", 8, TGT_ACCESS, 1);
+		res[s] = e2e_mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * PER, RES_ACCESS, 0);
 	}
 	if (tgt[0] < 0 || tgt[1] < 0 || res[0] < 0 || res[1] < 0) {
 		e2e_result(0, "PSN wrap: buffer setup");
 		goto out;
 	}
 	for (int s = 0; s < 2; s++)
-		n += chain(ops + n, s, 0, res[s], 0, tgt[s], 0, get_le64(want_at(&m, tgt[s], 0)), PER);
-	ok = run_ops(x, &m, ops, n, &r);
+		n += chain(ops + n, s, 0, res[s], 0, tgt[s], 0, e2e_get_le64(e2e_want_at(&m, tgt[s], 0)), PER);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	for (int s = 0; s < 2; s++)
 		if (!wire_of(x)->psn_high[s] || !wire_of(x)->psn_low[s]) {
 			printf("  side %d's ATOMICs did not cross the PSN wrap on the wire\n", s);
 			ok = 0;
 		}
 	e2e_result(ok, "%d ATOMICs by each side from PSN 0x%06x / 0x%06x across the wrap to 0: %d of %d completions, first %s",
-		   PER, o.psn[0], o.psn[1], got(&r), wanted(&r), st(&r, 0));
+		   PER, o.psn[0], o.psn[1], e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0));
 	e2e_case_done(x, ok);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_world_down(x);
 }
 
@@ -1103,9 +598,9 @@ static void atomicity_suite(void)
 	struct sim_pair_opts o;
 	struct aworld aw;
 	struct e2e_world *x = &aw.e;
-	struct mem m = {0};
-	struct op ops[2 * NQP * PER];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2 * NQP * PER];
+	struct e2e_run r;
 	uint64_t start[2], sum[2] = {0, 0};
 	int ctr[2], res[2], n = 0, ok;
 
@@ -1114,8 +609,8 @@ static void atomicity_suite(void)
 	if (!e2e_world_up(x))
 		return;
 	for (int s = 0; s < 2; s++) {
-		ctr[s] = mem_add(&m, x, 1 - s, s ? "counter hit by side 1" : "counter hit by side 0", 24, TGT_ACCESS, 1);
-		res[s] = mem_add(&m, x, s, s ? "originals of side 1" : "originals of side 0", 8 * NQP * PER,
+		ctr[s] = e2e_mem_add(&m, x, 1 - s, s ? "counter hit by side 1" : "counter hit by side 0", 24, TGT_ACCESS, 1);
+		res[s] = e2e_mem_add(&m, x, s, s ? "originals of side 1" : "originals of side 0", 8 * NQP * PER,
 				 RES_ACCESS, 0);
 	}
 	if (ctr[0] < 0 || ctr[1] < 0 || res[0] < 0 || res[1] < 0) {
@@ -1124,7 +619,7 @@ static void atomicity_suite(void)
 	}
 	for (int s = 0; s < 2; s++) {
 		start[s] = e2e_rng() >> 16;
-		mem_set64(&m, ctr[s], 8, start[s]);
+		e2e_mem_set64(&m, ctr[s], 8, start[s]);
 	}
 	for (int i = 0; i < PER; i++)
 		for (int q = 0; q < NQP; q++)
@@ -1132,16 +627,16 @@ static void atomicity_suite(void)
 				uint64_t add = 1 + (e2e_rng() >> 40);
 				int k = q * PER + i;
 
-				ops[n] = op_atomic(s, q, 0, res[s], 8 * (size_t)k, ctr[s], 8, add, 0);
+				ops[n] = e2e_op_atomic(s, q, 0, res[s], 8 * (size_t)k, ctr[s], 8, add, 0);
 				ops[n++].unordered = 1;
 				sum[s] += add;
 			}
 	for (int s = 0; s < 2; s++)
-		put_le64(want_at(&m, ctr[s], 8), start[s] + sum[s]);
-	ok = run_ops(x, &m, ops, n, &r);
+		e2e_put_le64(e2e_want_at(&m, ctr[s], 8), start[s] + sum[s]);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "%d FAAs on one counter by side 0 over %d QP pairs and %d by side 1 on another, interleaved: %d of %d completions; counters 0x%llx / 0x%llx (want 0x%llx / 0x%llx), guards intact",
-		   NQP * PER, NQP, NQP * PER, got(&r), wanted(&r), (unsigned long long)mem_get64(&m, ctr[0], 8),
-		   (unsigned long long)mem_get64(&m, ctr[1], 8), (unsigned long long)(start[0] + sum[0]),
+		   NQP * PER, NQP, NQP * PER, e2e_got(&r), e2e_wanted(&r), (unsigned long long)e2e_mem_get64(&m, ctr[0], 8),
+		   (unsigned long long)e2e_mem_get64(&m, ctr[1], 8), (unsigned long long)(start[0] + sum[0]),
 		   (unsigned long long)(start[1] + sum[1]));
 	for (int s = 0; s < 2; s++) {
 		struct orig_add oa[NQP * PER];
@@ -1150,7 +645,7 @@ static void atomicity_suite(void)
 
 		for (int i = 0, j = 0; i < n; i++)
 			if (ops[i].side == s) {
-				oa[j].orig = mem_get64(&m, res[s], ops[i].sge[0].off);
+				oa[j].orig = e2e_mem_get64(&m, res[s], ops[i].sge[0].off);
 				oa[j++].add = ops[i].cmp_add;
 			}
 		qsort(oa, NQP * PER, sizeof(oa[0]), cmp_orig);
@@ -1167,7 +662,7 @@ static void atomicity_suite(void)
 	}
 	e2e_case_done(x, ok);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_world_down(x);
 }
 
@@ -1186,17 +681,13 @@ enum err_kind {
 	E_COUNT
 };
 
-static const struct {
-	const char *name;
-	uint32_t status;
-	long long syndrome;
-} err_case_def[E_COUNT] = {
-	{"wrong rkey", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"target MR without REMOTE_ATOMIC", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"responder QP without REMOTE_ATOMIC", RNIC_WC_REM_INV_REQ_ERR, NAK(RNIC_AETH_NAK_INVALID_REQ)},
-	{"target not 8-byte aligned", RNIC_WC_REM_INV_REQ_ERR, NAK(RNIC_AETH_NAK_INVALID_REQ)},
-	{"target 4 bytes past the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"target 8 bytes before the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+static const struct e2e_err_def err_case_def[E_COUNT] = {
+	{"wrong rkey", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"target MR without REMOTE_ATOMIC", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"responder QP without REMOTE_ATOMIC", RNIC_WC_REM_INV_REQ_ERR, E2E_NAK(RNIC_AETH_NAK_INVALID_REQ)},
+	{"target not 8-byte aligned", RNIC_WC_REM_INV_REQ_ERR, E2E_NAK(RNIC_AETH_NAK_INVALID_REQ)},
+	{"target 4 bytes past the MR", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"target 8 bytes before the MR", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
 	{"wrong lkey", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
 	{"result MR without LOCAL_WRITE", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
 	{"result SGE 4 bytes past its MR", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
@@ -1211,26 +702,26 @@ static const struct {
 static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 {
 	struct wire *wr = wire_of(x);
-	struct mem m = {0};
-	struct op ops[3];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[3];
+	struct e2e_run r;
 	int tgt, natgt, res, rores, res2, wsrc, wdst, ok = 0, local;
 	uint64_t frames0 = wr->frames[0][k], frames;
 
-	tgt = mem_add(&m, x, 1, "target", 20, TGT_ACCESS, 1);
-	natgt = mem_add(&m, x, 1, "target without REMOTE_ATOMIC", 16,
+	tgt = e2e_mem_add(&m, x, 1, "target", 20, TGT_ACCESS, 1);
+	natgt = e2e_mem_add(&m, x, 1, "target without REMOTE_ATOMIC", 16,
 			RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ, 1);
-	wdst = mem_add(&m, x, 1, "WRITE target", 64, ALL_ACCESS, 1);
-	res = mem_add(&m, x, 0, "result", 12, RES_ACCESS, 0);
-	rores = mem_add(&m, x, 0, "result without LOCAL_WRITE", 8, RNIC_ACCESS_REMOTE_READ, 0);
-	res2 = mem_add(&m, x, 0, "second result", 8, RES_ACCESS, 0);
-	wsrc = mem_add(&m, x, 0, "WRITE source", 64, RNIC_ACCESS_LOCAL_WRITE, 1);
+	wdst = e2e_mem_add(&m, x, 1, "WRITE target", 64, ALL_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "result", 12, RES_ACCESS, 0);
+	rores = e2e_mem_add(&m, x, 0, "result without LOCAL_WRITE", 8, RNIC_ACCESS_REMOTE_READ, 0);
+	res2 = e2e_mem_add(&m, x, 0, "second result", 8, RES_ACCESS, 0);
+	wsrc = e2e_mem_add(&m, x, 0, "WRITE source", 64, RNIC_ACCESS_LOCAL_WRITE, 1);
 	if (tgt < 0 || natgt < 0 || wdst < 0 || res < 0 || rores < 0 || res2 < 0 || wsrc < 0) {
 		e2e_result(0, "ATOMIC error %s: buffer setup", err_case_def[kind].name);
 		goto out;
 	}
-	ops[0] = op_atomic(0, k, k % 2, res, 0, tgt, 8, 0, pattern());
-	ops[0].cmp_add = get_le64(want_at(&m, tgt, 8)); /* a CAS that would match */
+	ops[0] = e2e_op_atomic(0, k, k % 2, res, 0, tgt, 8, 0, pattern());
+	ops[0].cmp_add = e2e_get_le64(e2e_want_at(&m, tgt, 8)); /* a CAS that would match */
 	switch (kind) {
 	case E_RKEY: ops[0].rkey_xor = 0x80; break; /* same MPT entry, other tag */
 	case E_NO_REMOTE_ATOMIC: ops[0].rbuf = natgt; break;
@@ -1240,27 +731,19 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 	case E_LKEY: ops[0].lkey_xor = 0x80; break;
 	case E_NO_LOCAL_WRITE: ops[0].sge[0].buf = rores; break;
 	case E_SGE_PAST_MR: ops[0].sge[0].off = 8; break;
-	case E_QP_ACCESS: {
-		struct rnic_qp_attr a;
-
-		memset(&a, 0, sizeof(a));
-		a.qp_state = RNIC_QPS_RTS;
-		a.qp_access_flags = RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ;
-		if (rnic_modify_qp(x->p.side[1].qp[k], &a, RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS)) {
+	case E_QP_ACCESS:
+		if (e2e_qp_access(x, 1, k, RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ)) {
 			e2e_result(0, "ATOMIC error %s: modify_qp of the responder", err_case_def[kind].name);
 			goto out;
 		}
 		break;
-	}
 	default: break;
 	}
-	local = err_case_def[kind].status == RNIC_WC_LOC_PROT_ERR;
-	ops[0].status = err_case_def[kind].status;
-	ops[0].vendor_err = err_case_def[kind].syndrome;
-	ops[1] = op_atomic(0, k, 0, res2, 0, tgt, 0, 1, 0);
-	ops[2] = op_rw(0, k, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, 64);
+	local = e2e_op_fails(&ops[0], &err_case_def[kind]);
+	ops[1] = e2e_op_atomic(0, k, 0, res2, 0, tgt, 0, 1, 0);
+	ops[2] = e2e_op_rw(0, k, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, 64);
 	ops[1].status = ops[2].status = RNIC_WC_WR_FLUSH_ERR;
-	ok = run_ops(x, &m, ops, 3, &r);
+	ok = e2e_run_ops(x, &m, ops, 3, &r);
 	if (x->p.side[0].qp[k]->state != RNIC_QPS_ERR) {
 		printf("  library: requester QP state %u after the error completion\n", x->p.side[0].qp[k]->state);
 		ok = 0;
@@ -1271,10 +754,10 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 		ok = 0;
 	}
 	e2e_result(ok, "ATOMIC error %s (%s): %s (want %s), then FAA %s, WRITE %s (want both flushed); memory untouched; %llu frames sent",
-		   err_case_def[kind].name, op_name(ops[0].opcode), st(&r, 0),
-		   rnic_wc_status_str(err_case_def[kind].status), st(&r, 1), st(&r, 2), (unsigned long long)frames);
+		   err_case_def[kind].name, e2e_op_name(ops[0].opcode), e2e_st(&r, 0),
+		   rnic_wc_status_str(err_case_def[kind].status), e2e_st(&r, 1), e2e_st(&r, 2), (unsigned long long)frames);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -1284,24 +767,24 @@ out:
 static void length_case(struct e2e_world *x, int k)
 {
 	struct wire *wr = wire_of(x);
-	struct mem m = {0};
-	struct op op;
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op op;
+	struct e2e_run r;
 	struct rnic_sg_entry sg[2];
 	struct rnic_send_wr w, *bad;
 	int tgt, res, ok = 0, errs[3];
 	static const int lens[3] = {4, 16, 0};
 	uint64_t frames0 = wr->frames[0][k], frames;
 
-	tgt = mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
-	res = mem_add(&m, x, 0, "result", 16, RES_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "result", 16, RES_ACCESS, 0);
 	if (tgt < 0 || res < 0) {
 		e2e_result(0, "ATOMIC length: buffer setup");
 		goto out;
 	}
 	for (int i = 0; i < 3; i++) {
 		memset(&w, 0, sizeof(w));
-		w.wr_id = wr_seq++;
+		w.wr_id = e2e_wr_seq++;
 		w.opcode = i == 1 ? RNIC_WR_ATOMIC_CMP_AND_SWP : RNIC_WR_ATOMIC_FETCH_AND_ADD;
 		w.send_flags = RNIC_SEND_SIGNALED;
 		sg[0] = e2e_sg(m.b[res].p, lens[i] > 8 ? 8 : (uint32_t)lens[i], m.b[res].mr->lkey);
@@ -1314,7 +797,7 @@ static void length_case(struct e2e_world *x, int k)
 		bad = NULL;
 		errs[i] = rnic_post_send(x->p.side[0].qp[k], &w, &bad);
 		if (errs[i] != EINVAL || bad != &w) {
-			printf("  %s with %d bytes of SGEs: post_send %s, bad_wr %s\n", op_name(w.opcode), lens[i],
+			printf("  %s with %d bytes of SGEs: post_send %s, bad_wr %s\n", e2e_op_name(w.opcode), lens[i],
 			       strerror(errs[i]), bad == &w ? "the WR" : "not the WR");
 			ok = -1;
 		}
@@ -1326,12 +809,12 @@ static void length_case(struct e2e_world *x, int k)
 		printf("  %llu frames sent after the refused posts, want none\n", (unsigned long long)frames);
 		ok = -1;
 	}
-	op = op_atomic(0, k, 0, res, 0, tgt, 0, 7, 0);
-	ok = run_ops(x, &m, &op, 1, &r) && ok == 0;
+	op = e2e_op_atomic(0, k, 0, res, 0, tgt, 0, 7, 0);
+	ok = e2e_run_ops(x, &m, &op, 1, &r) && ok == 0;
 	e2e_result(ok, "ATOMICs with 4, 16 and 0 bytes of SGEs: post_send %s, %s, %s (want EINVAL each); nothing sent; then an FAA on the QP: %s",
-		   strerror(errs[0]), strerror(errs[1]), strerror(errs[2]), st(&r, 0));
+		   strerror(errs[0]), strerror(errs[1]), strerror(errs[2]), e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -1339,27 +822,17 @@ static void error_suite(void)
 {
 	struct sim_pair_opts o;
 	struct aworld aw;
-	uint32_t nak0, acc0, prot0;
+	uint32_t c0[3];
 
 	base_opts(&o, E_COUNT + 1);
 	world_init(&aw, "atomic_errors", &o);
 	if (!e2e_world_up(&aw.e))
 		return;
-	nak0 = e2e_counter(aw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK);
-	acc0 = e2e_counter(aw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR);
-	prot0 = e2e_counter(aw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR);
+	e2e_err_counters(&aw.e, c0);
 	for (int k = 0; k < E_COUNT; k++)
 		RUN(error_case(&aw.e, k, (enum err_kind)k));
 	RUN(length_case(&aw.e, E_COUNT));
-	if (aw.e.up && aw.e.generation == 0) {
-		uint32_t nak = e2e_counter(aw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK) - nak0;
-		uint32_t acc = e2e_counter(aw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR) - acc0;
-		uint32_t prot = e2e_counter(aw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR) - prot0;
-
-		e2e_result(nak == 6 && acc == 4 && prot == 3,
-			   "ATOMIC errors: responder sent %u NAKs (want 6), counted %u access errors (want 4); requester counted %u local protection errors (want 3)",
-			   nak, acc, prot);
-	}
+	e2e_err_counters_check(&aw.e, c0, "ATOMIC", 6, 4, 3);
 	e2e_world_down(&aw.e);
 }
 
@@ -1376,26 +849,26 @@ static void error_suite(void)
  * was executed twice. Returns the number of ATOMICs. */
 static int lossy_round(struct e2e_world *x, int round, int per)
 {
-	struct mem m = {0};
-	struct op ops[MAX_OPS];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[E2E_MAX_OPS];
+	struct e2e_run r;
 	int tgt[2], res[2], lsrc[2], ldst[2], n = 0, extra, natomic = 0;
 
 	for (int s = 0; s < 2; s++) {
-		tgt[s] = mem_add(&m, x, 1 - s, s ? "targets of side 1" : "targets of side 0", 2048, ALL_ACCESS, 1);
-		res[s] = mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * (size_t)per, RES_ACCESS, 0);
-		lsrc[s] = mem_add(&m, x, s, s ? "WRITE source of side 1" : "WRITE source of side 0", 2048,
+		tgt[s] = e2e_mem_add(&m, x, 1 - s, s ? "targets of side 1" : "targets of side 0", 2048, ALL_ACCESS, 1);
+		res[s] = e2e_mem_add(&m, x, s, s ? "results of side 1" : "results of side 0", 8 * (size_t)per, RES_ACCESS, 0);
+		lsrc[s] = e2e_mem_add(&m, x, s, s ? "WRITE source of side 1" : "WRITE source of side 0", 2048,
 				  RNIC_ACCESS_LOCAL_WRITE, 1);
-		ldst[s] = mem_add(&m, x, s, s ? "READ destination of side 1" : "READ destination of side 0",
+		ldst[s] = e2e_mem_add(&m, x, s, s ? "READ destination of side 1" : "READ destination of side 0",
 				  8 * 2048, RNIC_ACCESS_LOCAL_WRITE, 0);
 	}
 	for (int s = 0; s < 2; s++)
-		if (tgt[s] < 0 || res[s] < 0 || lsrc[s] < 0 || ldst[s] < 0 || 2 * per > MAX_OPS) {
+		if (tgt[s] < 0 || res[s] < 0 || lsrc[s] < 0 || ldst[s] < 0 || 2 * per > E2E_MAX_OPS) {
 			e2e_result(0, "%s round %d: buffer setup", x->tag, round);
 			goto out;
 		}
 	for (int s = 0; s < 2; s++) {
-		uint64_t v = get_le64(want_at(&m, tgt[s], 8));
+		uint64_t v = e2e_get_le64(e2e_want_at(&m, tgt[s], 8));
 		int reads = 0, ncas = 0;
 
 		for (int i = 0; i < per; i++) {
@@ -1404,10 +877,10 @@ static int lossy_round(struct e2e_world *x, int round, int per)
 
 			if (i % 8 == 7) {
 				if (rv % 2 && reads < 8)
-					ops[n++] = op_rw(s, s, RNIC_WR_RDMA_READ, ldst[s], 2048 * (size_t)reads++, tgt[s],
+					ops[n++] = e2e_op_rw(s, s, RNIC_WR_RDMA_READ, ldst[s], 2048 * (size_t)reads++, tgt[s],
 							 0, 32 + (uint32_t)(rv % 2000));
 				else
-					ops[n++] = op_rw(s, s, RNIC_WR_RDMA_WRITE, lsrc[s], 0, tgt[s], 48,
+					ops[n++] = e2e_op_rw(s, s, RNIC_WR_RDMA_WRITE, lsrc[s], 0, tgt[s], 48,
 							 1500 + (uint32_t)(rv % 500));
 				ops[n - 1].fence = fence;
 				continue;
@@ -1415,27 +888,27 @@ static int lossy_round(struct e2e_world *x, int round, int per)
 			if (i % 4 == 3) {
 				uint64_t nv = pattern();
 
-				ops[n++] = op_atomic(s, s, 1, res[s], 8 * (size_t)i, tgt[s], 8, ncas++ % 2 ? v ^ 0x10 : v, nv);
+				ops[n++] = e2e_op_atomic(s, s, 1, res[s], 8 * (size_t)i, tgt[s], 8, ncas++ % 2 ? v ^ 0x10 : v, nv);
 				if (ops[n - 1].cmp_add == v)
 					v = nv;
 			} else {
-				ops[n++] = op_atomic(s, s, 0, res[s], 8 * (size_t)i, tgt[s], 0, 1 + (rv >> 24), 0);
+				ops[n++] = e2e_op_atomic(s, s, 0, res[s], 8 * (size_t)i, tgt[s], 0, 1 + (rv >> 24), 0);
 			}
 			ops[n - 1].fence = fence;
 			natomic++;
 		}
 	}
-	run_ops(x, &m, ops, n, &r);
+	e2e_run_ops(x, &m, ops, n, &r);
 	/* nothing may complete twice: let retransmissions and duplicates settle */
 	extra = e2e_drain_quiet(x, 50000);
 	e2e_result(r.wc_ok && r.mem_ok && extra == 0,
 		   "%s round %d: %d work requests (%d ATOMICs), side 0 on QP pair 0, side 1 on pair 1: %d of %d completions, %d not as expected, %d late; memory %s (FAA counters 0x%016llx / 0x%016llx); %llu cycles",
-		   x->tag, round, n, natomic, got(&r), wanted(&r), r.bad_wc, extra,
-		   r.mem_ok ? "exact" : "NOT as it must be", (unsigned long long)mem_get64(&m, tgt[0], 0),
-		   (unsigned long long)mem_get64(&m, tgt[1], 0), (unsigned long long)r.cycles);
+		   x->tag, round, n, natomic, e2e_got(&r), e2e_wanted(&r), r.bad_wc, extra,
+		   r.mem_ok ? "exact" : "NOT as it must be", (unsigned long long)e2e_mem_get64(&m, tgt[0], 0),
+		   (unsigned long long)e2e_mem_get64(&m, tgt[1], 0), (unsigned long long)r.cycles);
 	e2e_case_done(x, r.wc_ok && r.mem_ok && extra == 0);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	return natomic;
 }
 
@@ -1457,16 +930,8 @@ static void lossy_suite(int rounds, int per)
 	o.timeout = 5; /* 131 us: a lost last packet costs that much */
 	o.retry_cnt = 7;
 	world_init(&aw, "atomic_lossy", &o);
-	x->p_drop = 0.01;
-	x->p_reorder = 0.01;
-	x->p_dup = 0.01;
-	x->p_corrupt = 0.001;
-	x->idle_cycles = 1000000;
-	x->max_wait_cycles = 60000000;
-	if (!e2e_world_up(x))
+	if (!e2e_lossy_up(x))
 		return;
-	printf("  %s: seed %llu, drop 1%%, reorder 1%%, duplicate 1%%, corrupt 0.1%%\n", x->tag,
-	       (unsigned long long)e2e_seed);
 	for (int i = 0; i < rounds; i++)
 		if (e2e_world_ready(x))
 			natomic += lossy_round(x, i, per);

@@ -24,31 +24,23 @@
  *
  * Captures (--pcap-dir): wW_read_* hold only frames the NICs sent;
  * wW_read_lossy_* come from a link that corrupts frames on purpose. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
 #include "e2e_common.h"
+#include "e2e_ops.h"
 
-#define MAX_BUFS 16
-#define MAX_OPS 64
-#define MAX_PRINT 6       /* completions described per case; the rest are counted */
 #define RQ_SIZE 32
 #define BIG (1u << 20)
 #define OUTSTANDING 24    /* READs posted at once on one QP: more than max_rd_atomic (16) */
-#define BTH_OFFSET (RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES)
-#define NAK(code) (RNIC_AETH_KIND_NAK << 5 | (code))
 
 /* Access of a READ's source (all it needs) and of its local SGEs. */
 #define SRC_ACCESS RNIC_ACCESS_REMOTE_READ
 #define DST_ACCESS RNIC_ACCESS_LOCAL_WRITE
 #define ALL_ACCESS (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ)
-
-static uint64_t wr_seq = 0x10000; /* every work request of the program has its own wr_id */
 
 /* ---------------------------------------------------------------- wire */
 
@@ -65,51 +57,17 @@ struct wire {
 
 struct rworld {
 	struct e2e_world e;
+	struct e2e_tap tap;
 	struct wire wire;
 };
 
-static uint32_t get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-/* The QP pair whose QP on side s has number qpn, or -1. */
-static int pair_of(const struct sim_pair *p, int s, uint32_t qpn)
-{
-	for (int i = 0; i < p->nqp; i++)
-		if (p->side[s].qp[i] && p->side[s].qp[i]->qp_num == qpn)
-			return i;
-	return -1;
-}
-
-/* The BTH of a RoCEv2 frame over IPv4 (every QP here uses IPv4-mapped
- * GIDs), or NULL. */
-static const uint8_t *bth_of(const uint8_t *f, size_t len)
-{
-	const uint8_t *ip = f + RNIC_ETH_HDR_BYTES, *udp = ip + RNIC_IPV4_HDR_BYTES;
-
-	if (len < BTH_OFFSET + RNIC_BTH_BYTES || (f[12] << 8 | f[13]) != RNIC_ETHERTYPE_IPV4 ||
-	    ip[9] != RNIC_IP_PROTO_UDP || (udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
-		return NULL;
-	return udp + RNIC_UDP_HDR_BYTES;
-}
-
 /* Counts what each side sends on each QP pair. */
-static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+static void frame_hook(void *state, int port, int q, const uint8_t *bth, size_t len)
 {
-	struct e2e_world *x = arg;
-	struct wire *wr = x->priv;
-	const uint8_t *bth = bth_of(f, len);
-	uint32_t op;
-	int q;
+	struct wire *wr = state;
+	uint32_t op = bth[0];
 
-	(void)cycle;
-	if (port < 0 || port > 1 || !bth)
-		return;
-	op = bth[0];
-	q = pair_of(&x->p, 1 - port, get24(bth + 5)); /* destination QP */
-	if (q < 0)
-		return;
+	(void)len;
 	wr->frames[port][q]++;
 	if (op == RNIC_OP_RDMA_READ_REQUEST) {
 		wr->reads[port][q]++;
@@ -123,417 +81,20 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 	}
 }
 
-static void wire_up(struct e2e_world *x)
-{
-	memset(x->priv, 0, sizeof(struct wire));
-	rnic_world_set_frame_hook(x->w, frame_hook, x);
-}
-
-static void wire_down(struct e2e_world *x)
-{
-	rnic_world_set_frame_hook(x->w, NULL, NULL);
-}
-
 static void world_init(struct rworld *rw, const char *name, const struct sim_pair_opts *o)
 {
-	memset(rw, 0, sizeof(*rw));
-	e2e_world_init(&rw->e, name, o);
-	rw->e.on_up = wire_up;
-	rw->e.on_down = wire_down;
-	rw->e.priv = &rw->wire;
+	e2e_tap_world_init(&rw->e, &rw->tap, name, o, frame_hook, &rw->wire, sizeof(rw->wire));
 }
 
 static struct wire *wire_of(struct e2e_world *x)
 {
-	return x->priv;
-}
-
-/* ---------------------------------------------------------------- memory */
-
-/* The buffers of one case and, for each, the image of what its whole span
- * (guards included) must hold at the end. */
-struct mem {
-	int n;
-	struct e2e_buf b[MAX_BUFS];
-	uint8_t *want[MAX_BUFS]; /* from p - E2E_GUARD to p + len + E2E_GUARD */
-	int side[MAX_BUFS];
-	const char *name[MAX_BUFS];
-};
-
-static size_t span(const struct e2e_buf *b)
-{
-	return b->len + 2 * E2E_GUARD;
-}
-
-/* A buffer on side s (random contents with fill_random, else the guard
- * pattern): its index, or -1. */
-static int mem_add(struct mem *m, struct e2e_world *x, int s, const char *name, size_t len, int access,
-		   int fill_random)
-{
-	int i = m->n, err;
-
-	if (i >= MAX_BUFS)
-		return -1;
-	err = e2e_buf_init(&m->b[i], x->p.side[s].pd, len, access, fill_random);
-	m->want[i] = err ? NULL : malloc(span(&m->b[i]));
-	if (!m->want[i]) {
-		printf("  buffer %s (%zu B on side %d): %s\n", name, len, s, strerror(err ? err : ENOMEM));
-		e2e_buf_free(&m->b[i]);
-		return -1;
-	}
-	memcpy(m->want[i], m->b[i].base, span(&m->b[i]));
-	m->side[i] = s;
-	m->name[i] = name;
-	m->n++;
-	return i;
-}
-
-static void mem_free(struct mem *m)
-{
-	for (int i = 0; i < m->n; i++) {
-		e2e_buf_free(&m->b[i]);
-		free(m->want[i]);
-	}
-	memset(m, 0, sizeof(*m));
-}
-
-/* Where the image of byte off of buffer i lies. */
-static uint8_t *want_at(struct mem *m, int i, long off)
-{
-	return m->want[i] + E2E_GUARD + off;
-}
-
-/* Every buffer equals its image; prints the first difference of each. */
-static int mem_check(const struct mem *m)
-{
-	int ok = 1;
-
-	for (int i = 0; i < m->n; i++) {
-		const struct e2e_buf *b = &m->b[i];
-		size_t n = span(b), first = n, ndiff = 0;
-		long off;
-
-		if (!memcmp(b->base, m->want[i], n))
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			if (b->base[k] == m->want[i][k])
-				continue;
-			if (first == n)
-				first = k;
-			ndiff++;
-		}
-		off = (long)first - E2E_GUARD;
-		printf("  side %d buffer %s (%zu B): %zu bytes differ from what it must hold, the first at %+ld%s: 0x%02x, want 0x%02x\n",
-		       m->side[i], m->name[i], b->len, ndiff, off,
-		       off < 0 ? " (guard before it)" : off >= (long)b->len ? " (guard after it)" : "",
-		       b->base[first], m->want[i][first]);
-		ok = 0;
-	}
-	return ok;
-}
-
-/* ---------------------------------------------------------------- work */
-
-struct lsge {
-	int buf;
-	size_t off;
-	uint32_t len;
-};
-
-/* One work request and what it must do. */
-struct op {
-	int side;             /* the requester */
-	int qp;               /* QP pair */
-	uint32_t opcode;      /* RNIC_WR_RDMA_READ, RNIC_WR_RDMA_WRITE or RNIC_WR_SEND */
-	int nsge;
-	struct lsge sge[RNIC_MAX_SEND_SGE];
-	int rbuf;             /* READ source, WRITE target or SEND receive buffer; -1: address 0, rkey 0 */
-	long roff;            /* from the start of rbuf; may lie outside it */
-	uint32_t rkey_xor;    /* bits flipped in the rkey */
-	int rkey_set;         /* use rkey below */
-	uint32_t rkey;
-	uint32_t lkey_xor;    /* bits flipped in the first SGE's lkey */
-	uint32_t status;      /* the completion's status; the op takes effect only with SUCCESS */
-	long long vendor_err; /* E2E_ANY or the AETH syndrome of the NAK */
-	int sge_free;         /* failed: its own SGEs may have been written */
-};
-
-static struct op op_new(int side, int qp, uint32_t opcode)
-{
-	struct op o;
-
-	memset(&o, 0, sizeof(o));
-	o.side = side;
-	o.qp = qp;
-	o.opcode = opcode;
-	o.rbuf = -1;
-	o.status = RNIC_WC_SUCCESS;
-	o.vendor_err = E2E_ANY;
-	return o;
-}
-
-static void op_sge(struct op *o, int buf, size_t off, uint32_t len)
-{
-	if (o->nsge < RNIC_MAX_SEND_SGE)
-		o->sge[o->nsge++] = (struct lsge){buf, off, len};
+	return e2e_tap_state(x);
 }
 
 /* A READ of len bytes at roff of rbuf into one SGE at off of buf. */
-static struct op op_read(int side, int qp, int buf, size_t off, int rbuf, long roff, uint32_t len)
+static struct e2e_op op_read(int side, int qp, int buf, size_t off, int rbuf, long roff, uint32_t len)
 {
-	struct op o = op_new(side, qp, RNIC_WR_RDMA_READ);
-
-	op_sge(&o, buf, off, len);
-	o.rbuf = rbuf;
-	o.roff = roff;
-	return o;
-}
-
-/* A WRITE (or SEND into a receive buffer at roff of rbuf) of one SGE. */
-static struct op op_write(int side, int qp, uint32_t opcode, int buf, size_t off, int rbuf, long roff,
-			  uint32_t len)
-{
-	struct op o = op_new(side, qp, opcode);
-
-	op_sge(&o, buf, off, len);
-	o.rbuf = rbuf;
-	o.roff = roff;
-	return o;
-}
-
-static uint32_t op_len(const struct op *o)
-{
-	uint32_t n = 0;
-
-	for (int i = 0; i < o->nsge; i++)
-		n += o->sge[i].len;
-	return n;
-}
-
-static const char *op_name(uint32_t opcode)
-{
-	switch (opcode) {
-	case RNIC_WR_RDMA_READ: return "READ";
-	case RNIC_WR_RDMA_WRITE: return "WRITE";
-	case RNIC_WR_SEND: return "SEND";
-	default: return "?";
-	}
-}
-
-static uint32_t wc_opcode(uint32_t opcode)
-{
-	switch (opcode) {
-	case RNIC_WR_RDMA_READ: return RNIC_WC_RDMA_READ;
-	case RNIC_WR_RDMA_WRITE: return RNIC_WC_RDMA_WRITE;
-	default: return RNIC_WC_SEND;
-	}
-}
-
-/* The images after op: a READ copies its source's image into its SGEs', a
- * WRITE or SEND the other way. */
-static void op_apply(struct mem *m, const struct op *o)
-{
-	uint8_t *r;
-
-	if (o->rbuf < 0)
-		return; /* no data */
-	r = want_at(m, o->rbuf, o->roff);
-	for (int i = 0; i < o->nsge; i++) {
-		uint8_t *l = want_at(m, o->sge[i].buf, (long)o->sge[i].off);
-
-		if (o->opcode == RNIC_WR_RDMA_READ)
-			memmove(l, r, o->sge[i].len);
-		else
-			memmove(r, l, o->sge[i].len);
-		r += o->sge[i].len;
-	}
-}
-
-/* What run_ops saw. */
-struct run {
-	int want[2], got[2];       /* completions per side */
-	int bad_wc;                /* completions not as expected */
-	int wc_ok, mem_ok;
-	long long status[MAX_OPS]; /* of each op's (send) completion, or -1 */
-	uint64_t cycles;
-};
-
-/* The status op j completed with. */
-static const char *st(const struct run *r, int j)
-{
-	return r->status[j] < 0 ? "no completion" : rnic_wc_status_str((uint32_t)r->status[j]);
-}
-
-static int got(const struct run *r)
-{
-	return r->got[0] + r->got[1];
-}
-
-static int wanted(const struct run *r)
-{
-	return r->want[0] + r->want[1];
-}
-
-/* The silent part of e2e_wc_check: does wc match w? */
-static int wc_matches(const struct rnic_wc *wc, const struct e2e_want *w)
-{
-	return wc->wr_id == w->wr_id && wc->status == w->status &&
-	       (w->opcode == E2E_ANY || wc->opcode == w->opcode) &&
-	       (w->byte_len == E2E_ANY || wc->byte_len == w->byte_len) &&
-	       (w->qp_num == E2E_ANY || wc->qp_num == w->qp_num) &&
-	       (w->src_qp == E2E_ANY || wc->src_qp == w->src_qp) &&
-	       (w->vendor_err == E2E_ANY || wc->vendor_err == w->vendor_err);
-}
-
-/* Check the completions that arrived on side s against the ops: each one
- * must be the next op of its QP (receive completions: the next SEND
- * towards that QP). */
-static void check_side(struct e2e_world *x, const struct op *ops, int n, const uint64_t *id, int s,
-		       const struct rnic_wc *wc, struct run *r)
-{
-	int next_send[SIM_PAIR_MAX_QPS], next_recv[SIM_PAIR_MAX_QPS];
-
-	for (int q = 0; q < SIM_PAIR_MAX_QPS; q++)
-		next_send[q] = next_recv[q] = 0;
-	for (int k = 0; k < r->got[s]; k++) {
-		int q = pair_of(&x->p, s, wc[k].qp_num), recv = (wc[k].opcode & RNIC_WC_RECV) != 0, j;
-		int *next = recv ? next_recv : next_send;
-		struct e2e_want w;
-		char what[96];
-
-		if (q < 0) {
-			if (r->bad_wc++ < MAX_PRINT)
-				printf("  side %d completion %d names QP %u, no QP of this world\n", s, k, wc[k].qp_num);
-			continue;
-		}
-		for (j = next[q]; j < n; j++)
-			if (ops[j].qp == q && (recv ? ops[j].side == 1 - s && ops[j].opcode == RNIC_WR_SEND :
-					       ops[j].side == s))
-				break;
-		if (j >= n) {
-			if (r->bad_wc++ < MAX_PRINT)
-				printf("  side %d completion %d: wr_id 0x%llx status %s on QP pair %d, where no %s is outstanding\n",
-				       s, k, (unsigned long long)wc[k].wr_id, rnic_wc_status_str(wc[k].status), q,
-				       recv ? "receive" : "work request");
-			continue;
-		}
-		next[q] = j + 1;
-		w = e2e_want_status(recv ? ~id[j] : id[j], ops[j].status, x->p.side[s].qp[q]);
-		if (ops[j].status == RNIC_WC_SUCCESS) {
-			w.opcode = recv ? RNIC_WC_RECV : wc_opcode(ops[j].opcode);
-			if (recv || ops[j].opcode == RNIC_WR_RDMA_READ)
-				w.byte_len = op_len(&ops[j]);
-			if (recv)
-				w.src_qp = x->p.side[1 - s].qp[q]->qp_num;
-		} else {
-			w.vendor_err = ops[j].vendor_err;
-		}
-		if (!recv)
-			r->status[j] = wc[k].status;
-		if (wc_matches(&wc[k], &w) || r->bad_wc++ >= MAX_PRINT)
-			continue;
-		snprintf(what, sizeof(what), "side %d %s completion of op %d (%s %u B on QP pair %d)", s,
-			 recv ? "receive" : "send", j, op_name(ops[j].opcode), op_len(&ops[j]), q);
-		if (wc[k].wr_id != w.wr_id)
-			printf("  %s: wr_id 0x%llx, want 0x%llx; status %s\n", what,
-			       (unsigned long long)wc[k].wr_id, (unsigned long long)w.wr_id,
-			       rnic_wc_status_str(wc[k].status));
-		else if (wc[k].status != w.status)
-			printf("  %s: status %s, want %s\n", what, rnic_wc_status_str(wc[k].status),
-			       rnic_wc_status_str(w.status));
-		else
-			e2e_wc_check(what, &wc[k], &w);
-	}
-}
-
-/* Post ops (first a receive for each SEND, then the work requests in
- * order, consecutive ones of one QP in one post_send), wait for all their
- * completions, check them, then both sides' memory against the images.
- * Returns 1 when everything is as expected. */
-static int run_ops(struct e2e_world *x, struct mem *m, struct op *ops, int n, struct run *r)
-{
-	static struct rnic_send_wr wr[MAX_OPS];
-	static struct rnic_sg_entry sg[MAX_OPS][RNIC_MAX_SEND_SGE];
-	static struct rnic_wc wc[2][2 * MAX_OPS];
-	static uint64_t id[MAX_OPS];
-	uint64_t c0;
-	int all;
-
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < MAX_OPS; i++)
-		r->status[i] = -1;
-	if (n > MAX_OPS) {
-		printf("  %d work requests, at most %d\n", n, MAX_OPS);
-		return 0;
-	}
-	memset(wr, 0, sizeof(wr));
-	for (int i = 0; i < n; i++) {
-		struct op *o = &ops[i];
-		const struct e2e_buf *rb = o->rbuf >= 0 ? &m->b[o->rbuf] : NULL;
-
-		id[i] = wr_seq++;
-		for (int k = 0; k < o->nsge; k++) {
-			const struct e2e_buf *b = &m->b[o->sge[k].buf];
-
-			sg[i][k] = e2e_sg(b->p + o->sge[k].off, o->sge[k].len, b->mr->lkey ^ (k ? 0 : o->lkey_xor));
-		}
-		wr[i].wr_id = id[i];
-		wr[i].sg_list = o->nsge ? sg[i] : NULL;
-		wr[i].num_sge = o->nsge;
-		wr[i].opcode = o->opcode;
-		wr[i].send_flags = RNIC_SEND_SIGNALED;
-		if (o->opcode != RNIC_WR_SEND && rb) {
-			wr[i].wr.rdma.remote_addr = (uint64_t)(uintptr_t)rb->p + (uint64_t)o->roff;
-			wr[i].wr.rdma.rkey = rb->mr->rkey;
-		}
-		if (o->rkey_set)
-			wr[i].wr.rdma.rkey = o->rkey;
-		wr[i].wr.rdma.rkey ^= o->rkey_xor;
-		r->want[o->side]++;
-		if (o->opcode == RNIC_WR_SEND) {
-			struct rnic_sg_entry rs = e2e_sg(rb->p + o->roff, op_len(o), rb->mr->lkey);
-
-			r->want[1 - o->side]++;
-			if (e2e_post_recv1(x->p.side[1 - o->side].qp[o->qp], ~id[i], &rs, 1))
-				return 0;
-		}
-	}
-	c0 = rnic_world_cycle(x->w);
-	for (int i = 0, j; i < n; i = j) {
-		struct rnic_send_wr *bad = NULL;
-		int err;
-
-		for (j = i + 1; j < n && ops[j].side == ops[i].side && ops[j].qp == ops[i].qp; j++)
-			wr[j - 1].next = &wr[j];
-		err = rnic_post_send(x->p.side[ops[i].side].qp[ops[i].qp], &wr[i], &bad);
-		if (err) {
-			printf("  post_send of ops %d..%d: %s (at op %d)\n", i, j - 1, strerror(err),
-			       bad ? (int)(bad - wr) : -1);
-			return 0;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		if (ops[i].status == RNIC_WC_SUCCESS)
-			op_apply(m, &ops[i]);
-	all = e2e_wait_cqs(x, wc[0], r->want[0], wc[1], r->want[1], &r->got[0], &r->got[1]);
-	r->cycles = rnic_world_cycle(x->w) - c0;
-	for (int s = 0; s < 2; s++)
-		check_side(x, ops, n, id, s, wc[s], r);
-	if (r->bad_wc > MAX_PRINT)
-		printf("  (%d more completions not as expected)\n", r->bad_wc - MAX_PRINT);
-	r->wc_ok = all && !r->bad_wc;
-	/* a READ the responder refused may have left bytes in its own SGEs */
-	for (int i = 0; i < n; i++) {
-		if (!ops[i].sge_free)
-			continue;
-		for (int k = 0; k < ops[i].nsge; k++) {
-			const struct lsge *l = &ops[i].sge[k];
-
-			memcpy(want_at(m, l->buf, (long)l->off), m->b[l->buf].p + l->off, l->len);
-		}
-	}
-	r->mem_ok = mem_check(m);
-	return r->wc_ok && r->mem_ok;
+	return e2e_op_rw(side, qp, RNIC_WR_RDMA_READ, buf, off, rbuf, roff, len);
 }
 
 /* ---------------------------------------------------------------- cases */
@@ -541,23 +102,23 @@ static int run_ops(struct e2e_world *x, struct mem *m, struct op *ops, int n, st
 /* One READ of len bytes by side s on QP pair q into a single SGE. */
 static void read_case(struct e2e_world *x, int s, int q, size_t len, uint32_t mtu, const char *note)
 {
-	struct mem m = {0};
-	struct op op;
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op op;
+	struct e2e_run r;
 	int src, dst, ok = 0;
 
-	src = mem_add(&m, x, 1 - s, "source", len, SRC_ACCESS, 1);
-	dst = mem_add(&m, x, s, "destination", len, DST_ACCESS, 0);
+	src = e2e_mem_add(&m, x, 1 - s, "source", len, SRC_ACCESS, 1);
+	dst = e2e_mem_add(&m, x, s, "destination", len, DST_ACCESS, 0);
 	if (src < 0 || dst < 0) {
 		e2e_result(0, "mtu%u READ %zu B: buffer setup", mtu, len);
 		goto out;
 	}
 	op = op_read(s, q, dst, 0, src, 0, (uint32_t)len);
-	ok = run_ops(x, &m, &op, 1, &r);
+	ok = e2e_run_ops(x, &m, &op, 1, &r);
 	e2e_result(ok, "mtu%u qp%d READ %zu B by side %d from side %d%s: %s, %llu cycles", mtu, q, len, s, 1 - s,
-		   note, st(&r, 0), (unsigned long long)r.cycles);
+		   note, e2e_st(&r, 0), (unsigned long long)r.cycles);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -566,7 +127,7 @@ out:
 struct layout {
 	const char *name;
 	int nmr, nsge;
-	struct lsge sge[RNIC_MAX_SEND_SGE];
+	struct e2e_lsge sge[RNIC_MAX_SEND_SGE];
 };
 
 static const struct layout layouts[] = {
@@ -584,9 +145,9 @@ static const struct layout layouts[] = {
 static void scatter_case(struct e2e_world *x, const struct layout *ly, uint32_t mtu)
 {
 	static const char *const names[4] = {"local MR 0", "local MR 1", "local MR 2", "local MR 3"};
-	struct mem m = {0};
-	struct op op = op_new(0, 1, RNIC_WR_RDMA_READ);
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op op = e2e_op_new(0, 1, RNIC_WR_RDMA_READ);
+	struct e2e_run r;
 	size_t mr_len[4] = {0, 0, 0, 0};
 	int mr[4], src, ok = 0, setup = 1;
 
@@ -597,23 +158,23 @@ static void scatter_case(struct e2e_world *x, const struct layout *ly, uint32_t 
 			mr_len[ly->sge[i].buf] = end;
 	}
 	for (int i = 0; i < ly->nmr; i++) {
-		mr[i] = mem_add(&m, x, 0, names[i], mr_len[i], DST_ACCESS, 0);
+		mr[i] = e2e_mem_add(&m, x, 0, names[i], mr_len[i], DST_ACCESS, 0);
 		setup &= mr[i] >= 0;
 	}
 	for (int i = 0; setup && i < ly->nsge; i++)
-		op_sge(&op, mr[ly->sge[i].buf], ly->sge[i].off, ly->sge[i].len);
-	src = mem_add(&m, x, 1, "source", op_len(&op) + 10, SRC_ACCESS, 1);
+		e2e_op_sge(&op, mr[ly->sge[i].buf], ly->sge[i].off, ly->sge[i].len);
+	src = e2e_mem_add(&m, x, 1, "source", e2e_op_len(&op) + 10, SRC_ACCESS, 1);
 	if (!setup || src < 0) {
 		e2e_result(0, "mtu%u scatter %s: buffer setup", mtu, ly->name);
 		goto out;
 	}
 	op.rbuf = src;
 	op.roff = 5;
-	ok = run_ops(x, &m, &op, 1, &r);
-	e2e_result(ok, "mtu%u READ %u B from remote offset +5 into %s: %s", mtu, op_len(&op), ly->name,
-		   st(&r, 0));
+	ok = e2e_run_ops(x, &m, &op, 1, &r);
+	e2e_result(ok, "mtu%u READ %u B from remote offset +5 into %s: %s", mtu, e2e_op_len(&op), ly->name,
+		   e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -622,18 +183,18 @@ out:
  * at once); each QP completes its own in order. */
 static void two_qp_case(struct e2e_world *x, int nper, int reverse, uint32_t mtu)
 {
-	struct mem m = {0};
-	struct op ops[MAX_OPS];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[E2E_MAX_OPS];
+	struct e2e_run r;
 	size_t stride = 4 * (size_t)mtu + 64;
 	int src[2], dst[2], n = 0, ok = 0;
 
 	for (int q = 0; q < 2; q++) {
 		int s = reverse && q ? 1 : 0;
 
-		src[q] = mem_add(&m, x, 1 - s, q ? "source of QP pair 1" : "source of QP pair 0",
+		src[q] = e2e_mem_add(&m, x, 1 - s, q ? "source of QP pair 1" : "source of QP pair 0",
 				 (size_t)nper * stride, SRC_ACCESS, 1);
-		dst[q] = mem_add(&m, x, s, q ? "destination of QP pair 1" : "destination of QP pair 0",
+		dst[q] = e2e_mem_add(&m, x, s, q ? "destination of QP pair 1" : "destination of QP pair 0",
 				 (size_t)nper * stride, DST_ACCESS, 0);
 	}
 	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
@@ -647,11 +208,11 @@ static void two_qp_case(struct e2e_world *x, int nper, int reverse, uint32_t mtu
 
 			ops[n++] = op_read(reverse && q ? 1 : 0, q, dst[q], at + 1, src[q], (long)at + 3, len);
 		}
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "mtu%u two QP pairs, %d READs each posted alternately%s: %d of %d completions, first READ %s",
-		   mtu, nper, reverse ? ", QP pair 1's by side 1" : "", got(&r), wanted(&r), st(&r, 0));
+		   mtu, nper, reverse ? ", QP pair 1's by side 1" : "", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -660,16 +221,16 @@ out:
 static void bidir_case(struct e2e_world *x, uint32_t mtu)
 {
 	enum { PER = 4 };
-	struct mem m = {0};
-	struct op ops[2 * PER];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2 * PER];
+	struct e2e_run r;
 	size_t stride = 3 * (size_t)mtu + 32;
 	int src[2], dst[2], n = 0, ok = 0;
 
 	for (int s = 0; s < 2; s++) {
-		src[s] = mem_add(&m, x, 1 - s, s ? "source of side 1's READs" : "source of side 0's READs",
+		src[s] = e2e_mem_add(&m, x, 1 - s, s ? "source of side 1's READs" : "source of side 0's READs",
 				 PER * stride, SRC_ACCESS, 1);
-		dst[s] = mem_add(&m, x, s, s ? "destination of side 1's READs" : "destination of side 0's READs",
+		dst[s] = e2e_mem_add(&m, x, s, s ? "destination of side 1's READs" : "destination of side 0's READs",
 				 PER * stride, DST_ACCESS, 0);
 	}
 	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
@@ -682,11 +243,11 @@ static void bidir_case(struct e2e_world *x, uint32_t mtu)
 
 			ops[n++] = op_read(s, 0, dst[s], (size_t)i * stride, src[s], (long)(i * stride), len);
 		}
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "mtu%u both sides READ from each other on one QP pair, %d each: %d of %d completions, first READ %s",
-		   mtu, PER, got(&r), wanted(&r), st(&r, 0));
+		   mtu, PER, e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -694,15 +255,15 @@ out:
  * in one post_send on QP pair 1 before any poll. */
 static void outstanding_case(struct e2e_world *x, uint32_t mtu)
 {
-	struct mem m = {0};
-	struct op ops[OUTSTANDING];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[OUTSTANDING];
+	struct e2e_run r;
 	struct wire *wr = wire_of(x);
 	size_t stride = 3 * (size_t)mtu + 16, src_len = 8 * (size_t)mtu;
 	int src, dst, ok = 0;
 
-	src = mem_add(&m, x, 1, "source", src_len, SRC_ACCESS, 1);
-	dst = mem_add(&m, x, 0, "destination", OUTSTANDING * stride, DST_ACCESS, 0);
+	src = e2e_mem_add(&m, x, 1, "source", src_len, SRC_ACCESS, 1);
+	dst = e2e_mem_add(&m, x, 0, "destination", OUTSTANDING * stride, DST_ACCESS, 0);
 	if (src < 0 || dst < 0) {
 		e2e_result(0, "mtu%u %d READs outstanding: buffer setup", mtu, OUTSTANDING);
 		goto out;
@@ -714,11 +275,11 @@ static void outstanding_case(struct e2e_world *x, uint32_t mtu)
 
 		ops[i] = op_read(0, 1, dst, (size_t)i * stride, src, roff, len);
 	}
-	ok = run_ops(x, &m, ops, OUTSTANDING, &r);
+	ok = e2e_run_ops(x, &m, ops, OUTSTANDING, &r);
 	e2e_result(ok, "mtu%u %d READs posted at once on one QP: %d of %d completions, first READ %s; up to %d READs were in flight on the wire",
-		   mtu, OUTSTANDING, got(&r), wanted(&r), st(&r, 0), wr->max_inflight[0][1]);
+		   mtu, OUTSTANDING, e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0), wr->max_inflight[0][1]);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -727,16 +288,16 @@ out:
  * No WRITE goes where an earlier READ of the same QP reads. */
 static void mixed_case(struct e2e_world *x, uint32_t mtu)
 {
-	struct mem m = {0};
-	struct op ops[9];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[9];
+	struct e2e_run r;
 	int lsrc, ldst, rmem, rrecv, n = 0, ok = 0;
 	uint32_t big = 2 * mtu + 3;
 
-	lsrc = mem_add(&m, x, 0, "WRITE and SEND source", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
-	ldst = mem_add(&m, x, 0, "READ destination", 12 * (size_t)mtu, DST_ACCESS, 0);
-	rmem = mem_add(&m, x, 1, "remote memory", 12 * (size_t)mtu, ALL_ACCESS, 1);
-	rrecv = mem_add(&m, x, 1, "receive buffers", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 0);
+	lsrc = e2e_mem_add(&m, x, 0, "WRITE and SEND source", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ldst = e2e_mem_add(&m, x, 0, "READ destination", 12 * (size_t)mtu, DST_ACCESS, 0);
+	rmem = e2e_mem_add(&m, x, 1, "remote memory", 12 * (size_t)mtu, ALL_ACCESS, 1);
+	rrecv = e2e_mem_add(&m, x, 1, "receive buffers", 4 * (size_t)mtu, RNIC_ACCESS_LOCAL_WRITE, 0);
 	if (lsrc < 0 || ldst < 0 || rmem < 0 || rrecv < 0) {
 		e2e_result(0, "mtu%u mixed: buffer setup", mtu);
 		goto out;
@@ -744,27 +305,27 @@ static void mixed_case(struct e2e_world *x, uint32_t mtu)
 	/* 0: READ of remote data no one writes */
 	ops[n++] = op_read(0, 0, ldst, 0, rmem, 8 * (long)mtu, mtu + 9);
 	/* 1, 2: WRITE, then READ of a range around it: old and new bytes */
-	ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, (long)mtu / 2, big);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, (long)mtu / 2, big);
 	ops[n++] = op_read(0, 0, ldst, 2 * (size_t)mtu, rmem, 0, 3 * mtu);
 	/* 3: SEND */
-	ops[n++] = op_write(0, 0, RNIC_WR_SEND, lsrc, 5, rrecv, 0, mtu + 5);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_SEND, lsrc, 5, rrecv, 0, mtu + 5);
 	/* 4: READ over 2 SGEs */
-	ops[n] = op_new(0, 0, RNIC_WR_RDMA_READ);
-	op_sge(&ops[n], ldst, 6 * (size_t)mtu, 17);
-	op_sge(&ops[n], ldst, 6 * (size_t)mtu + 100, 2 * mtu);
+	ops[n] = e2e_op_new(0, 0, RNIC_WR_RDMA_READ);
+	e2e_op_sge(&ops[n], ldst, 6 * (size_t)mtu, 17);
+	e2e_op_sge(&ops[n], ldst, 6 * (size_t)mtu + 100, 2 * mtu);
 	ops[n].rbuf = rmem;
 	ops[n++].roff = 9 * (long)mtu + 1;
 	/* 5, 6: a small unaligned WRITE, then a READ of just that */
-	ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 3 * (size_t)mtu, rmem, 5 * (long)mtu + 3, 29);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, lsrc, 3 * (size_t)mtu, rmem, 5 * (long)mtu + 3, 29);
 	ops[n++] = op_read(0, 0, ldst, 9 * (size_t)mtu, rmem, 5 * (long)mtu + 3, 29);
 	/* 7, 8: a zero-length SEND, a 1-byte READ */
-	ops[n++] = op_write(0, 0, RNIC_WR_SEND, lsrc, 0, rrecv, 2 * (long)mtu, 0);
+	ops[n++] = e2e_op_rw(0, 0, RNIC_WR_SEND, lsrc, 0, rrecv, 2 * (long)mtu, 0);
 	ops[n++] = op_read(0, 0, ldst, 10 * (size_t)mtu, rmem, 11 * (long)mtu, 1);
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	e2e_result(ok, "mtu%u READ, WRITE, READ over it, SEND, READ (2 SGEs), WRITE, READ of it, SEND 0 B, READ 1 B on one QP: %d of %d completions, READ over the WRITE %s",
-		   mtu, got(&r), wanted(&r), st(&r, 2));
+		   mtu, e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 2));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -773,33 +334,29 @@ out:
  * memory held before. */
 static void raw_case(struct e2e_world *x, size_t len, uint32_t mtu)
 {
-	struct mem m = {0};
-	struct op ops[2];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2];
+	struct e2e_run r;
 	int lsrc, ldst, rmem, ok = 0;
 
-	lsrc = mem_add(&m, x, 0, "WRITE source", len, RNIC_ACCESS_LOCAL_WRITE, 1);
-	ldst = mem_add(&m, x, 0, "READ destination", len, DST_ACCESS, 0);
-	rmem = mem_add(&m, x, 1, "remote memory", len + 2, ALL_ACCESS, 1);
+	lsrc = e2e_mem_add(&m, x, 0, "WRITE source", len, RNIC_ACCESS_LOCAL_WRITE, 1);
+	ldst = e2e_mem_add(&m, x, 0, "READ destination", len, DST_ACCESS, 0);
+	rmem = e2e_mem_add(&m, x, 1, "remote memory", len + 2, ALL_ACCESS, 1);
 	if (lsrc < 0 || ldst < 0 || rmem < 0) {
 		e2e_result(0, "mtu%u READ after WRITE: buffer setup", mtu);
 		goto out;
 	}
-	ops[0] = op_write(0, 1, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, 1, (uint32_t)len);
+	ops[0] = e2e_op_rw(0, 1, RNIC_WR_RDMA_WRITE, lsrc, 0, rmem, 1, (uint32_t)len);
 	ops[1] = op_read(0, 1, ldst, 0, rmem, 1, (uint32_t)len);
-	ok = run_ops(x, &m, ops, 2, &r);
+	ok = e2e_run_ops(x, &m, ops, 2, &r);
 	e2e_result(ok, "mtu%u WRITE %zu B, then a READ of the same remote range sees the WRITE's data: WRITE %s, READ %s",
-		   mtu, len, st(&r, 0), st(&r, 1));
+		   mtu, len, e2e_st(&r, 0), e2e_st(&r, 1));
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
-#define RUN(call)                           \
-	do {                                \
-		if (e2e_world_ready(&rw.e)) \
-			call;               \
-	} while (0)
+#define RUN(call) E2E_RUN(&rw.e, call)
 
 static void base_opts(struct sim_pair_opts *o, int nqp, uint32_t mtu_code)
 {
@@ -847,17 +404,17 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
 {
 	static const uint32_t lens[8] = {0, 1, 1023, 1025, 3 * 1024, 5000, 1, 2 * 1024 + 3};
-	struct mem m = {0};
-	struct op ops[16];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[16];
+	struct e2e_run r;
 	struct wire *wr = wire_of(x);
 	size_t stride = 8192;
 	int src, dst, wsrc, wdst, n = 0, ok = 0, reads;
 
-	src = mem_add(&m, x, 1, "source", 8 * stride, SRC_ACCESS, 1);
-	dst = mem_add(&m, x, 0, "destination", 8 * stride, DST_ACCESS, 0);
-	wsrc = mem_add(&m, x, 0, "WRITE source", 8 * stride, RNIC_ACCESS_LOCAL_WRITE, 1);
-	wdst = mem_add(&m, x, 1, "WRITE target", 8 * stride, ALL_ACCESS, 0);
+	src = e2e_mem_add(&m, x, 1, "source", 8 * stride, SRC_ACCESS, 1);
+	dst = e2e_mem_add(&m, x, 0, "destination", 8 * stride, DST_ACCESS, 0);
+	wsrc = e2e_mem_add(&m, x, 0, "WRITE source", 8 * stride, RNIC_ACCESS_LOCAL_WRITE, 1);
+	wdst = e2e_mem_add(&m, x, 1, "WRITE target", 8 * stride, ALL_ACCESS, 0);
 	if (src < 0 || dst < 0 || wsrc < 0 || wdst < 0) {
 		e2e_result(0, "max_rd_atomic 1: buffer setup");
 		goto out;
@@ -867,20 +424,20 @@ static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
 	for (int i = 0; i < 8; i++) {
 		ops[n++] = op_read(0, 0, dst, (size_t)i * stride + 1, src, (long)(i * stride) + 2, lens[i]);
 		if (with_writes)
-			ops[n++] = op_write(0, 0, RNIC_WR_RDMA_WRITE, wsrc, (size_t)i * stride, wdst,
+			ops[n++] = e2e_op_rw(0, 0, RNIC_WR_RDMA_WRITE, wsrc, (size_t)i * stride, wdst,
 					    (long)(i * stride), lens[7 - i]);
 	}
-	ok = run_ops(x, &m, ops, n, &r);
+	ok = e2e_run_ops(x, &m, ops, n, &r);
 	reads = (int)wr->reads[0][0] - reads;
 	if (wr->max_inflight[0][0] > 1) {
 		printf("  %d READs of the QP were in flight at once on the wire\n", wr->max_inflight[0][0]);
 		ok = 0;
 	}
 	e2e_result(ok, "max_rd_atomic 1, mtu%u: 8 READs%s posted at once: %d of %d completions, first READ %s; %d READ requests on the wire, at most %d in flight",
-		   mtu, with_writes ? " each followed by a WRITE" : "", got(&r), wanted(&r), st(&r, 0), reads,
+		   mtu, with_writes ? " each followed by a WRITE" : "", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0), reads,
 		   wr->max_inflight[0][0]);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -933,16 +490,12 @@ enum err_kind {
 	E_COUNT
 };
 
-static const struct {
-	const char *name;
-	uint32_t status;
-	long long syndrome;
-} err_case_def[E_COUNT] = {
-	{"wrong rkey", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"remote MR without REMOTE_READ", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"remote range 1 byte past the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"remote range from 8 bytes before the MR", RNIC_WC_REM_ACCESS_ERR, NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
-	{"responder QP without REMOTE_READ", RNIC_WC_REM_INV_REQ_ERR, NAK(RNIC_AETH_NAK_INVALID_REQ)},
+static const struct e2e_err_def err_case_def[E_COUNT] = {
+	{"wrong rkey", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote MR without REMOTE_READ", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote range 1 byte past the MR", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"remote range from 8 bytes before the MR", RNIC_WC_REM_ACCESS_ERR, E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR)},
+	{"responder QP without REMOTE_READ", RNIC_WC_REM_INV_REQ_ERR, E2E_NAK(RNIC_AETH_NAK_INVALID_REQ)},
 	{"local MR without LOCAL_WRITE", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
 	{"wrong lkey", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
 	{"local SGE 8 bytes past its MR", RNIC_WC_LOC_PROT_ERR, E2E_ANY},
@@ -960,19 +513,19 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 {
 	const uint32_t len = 3000, len2 = 1000;
 	struct wire *wr = wire_of(x);
-	struct mem m = {0};
-	struct op ops[3];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[3];
+	struct e2e_run r;
 	int src, nrsrc, ldst, rodst, ldst2, wsrc, wdst, ok = 0, local = 0;
 	uint64_t frames0 = wr->frames[0][k], frames;
 
-	src = mem_add(&m, x, 1, "source", len, SRC_ACCESS, 1);
-	nrsrc = mem_add(&m, x, 1, "source without REMOTE_READ", len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
-	wdst = mem_add(&m, x, 1, "WRITE target", len2, ALL_ACCESS, 0);
-	ldst = mem_add(&m, x, 0, "destination", len, DST_ACCESS, 0);
-	rodst = mem_add(&m, x, 0, "destination without LOCAL_WRITE", len, RNIC_ACCESS_REMOTE_READ, 0);
-	ldst2 = mem_add(&m, x, 0, "second READ's destination", len2, DST_ACCESS, 0);
-	wsrc = mem_add(&m, x, 0, "WRITE source", len2, RNIC_ACCESS_LOCAL_WRITE, 1);
+	src = e2e_mem_add(&m, x, 1, "source", len, SRC_ACCESS, 1);
+	nrsrc = e2e_mem_add(&m, x, 1, "source without REMOTE_READ", len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 1);
+	wdst = e2e_mem_add(&m, x, 1, "WRITE target", len2, ALL_ACCESS, 0);
+	ldst = e2e_mem_add(&m, x, 0, "destination", len, DST_ACCESS, 0);
+	rodst = e2e_mem_add(&m, x, 0, "destination without LOCAL_WRITE", len, RNIC_ACCESS_REMOTE_READ, 0);
+	ldst2 = e2e_mem_add(&m, x, 0, "second READ's destination", len2, DST_ACCESS, 0);
+	wsrc = e2e_mem_add(&m, x, 0, "WRITE source", len2, RNIC_ACCESS_LOCAL_WRITE, 1);
 	if (src < 0 || nrsrc < 0 || wdst < 0 || ldst < 0 || rodst < 0 || ldst2 < 0 || wsrc < 0) {
 		e2e_result(0, "READ error %s: buffer setup", err_case_def[kind].name);
 		goto out;
@@ -992,29 +545,21 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 		ops[0].rkey_set = 1;
 		ops[0].rkey = 0x5a5a5a5a;
 		break;
-	case E_QP_ACCESS: {
-		struct rnic_qp_attr a;
-
-		memset(&a, 0, sizeof(a));
-		a.qp_state = RNIC_QPS_RTS;
-		a.qp_access_flags = RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_ATOMIC;
-		if (rnic_modify_qp(x->p.side[1].qp[k], &a, RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS)) {
+	case E_QP_ACCESS:
+		if (e2e_qp_access(x, 1, k, RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_ATOMIC)) {
 			e2e_result(0, "READ error %s: modify_qp of the responder", err_case_def[kind].name);
 			goto out;
 		}
 		break;
-	}
 	default: break;
 	}
-	local = err_case_def[kind].status == RNIC_WC_LOC_PROT_ERR;
-	ops[0].status = err_case_def[kind].status;
-	ops[0].vendor_err = err_case_def[kind].syndrome;
+	local = e2e_op_fails(&ops[0], &err_case_def[kind]);
 	ops[0].sge_free = !local && kind != E_ZERO_LEN;
 	ops[1] = op_read(0, k, ldst2, 0, src, 100, len2);
-	ops[2] = op_write(0, k, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, len2);
+	ops[2] = e2e_op_rw(0, k, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, len2);
 	if (kind != E_ZERO_LEN)
 		ops[1].status = ops[2].status = RNIC_WC_WR_FLUSH_ERR;
-	ok = run_ops(x, &m, ops, 3, &r);
+	ok = e2e_run_ops(x, &m, ops, 3, &r);
 	if (kind != E_ZERO_LEN && x->p.side[0].qp[k]->state != RNIC_QPS_ERR) {
 		printf("  library: requester QP state %u after the error completion\n", x->p.side[0].qp[k]->state);
 		ok = 0;
@@ -1025,10 +570,10 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 		ok = 0;
 	}
 	e2e_result(ok, "READ error %s: %s (want %s), then READ %s, WRITE %s (want both %s); %llu frames sent",
-		   err_case_def[kind].name, st(&r, 0), rnic_wc_status_str(err_case_def[kind].status), st(&r, 1),
-		   st(&r, 2), kind == E_ZERO_LEN ? "success" : "flushed", (unsigned long long)frames);
+		   err_case_def[kind].name, e2e_st(&r, 0), rnic_wc_status_str(err_case_def[kind].status), e2e_st(&r, 1),
+		   e2e_st(&r, 2), kind == E_ZERO_LEN ? "success" : "flushed", (unsigned long long)frames);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
 }
 
@@ -1036,26 +581,16 @@ static void error_suite(void)
 {
 	struct sim_pair_opts o;
 	struct rworld rw;
-	uint32_t nak0, acc0, prot0;
+	uint32_t c0[3];
 
 	base_opts(&o, E_COUNT, RNIC_IB_MTU_1024);
 	world_init(&rw, "read_errors", &o);
 	if (!e2e_world_up(&rw.e))
 		return;
-	nak0 = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK);
-	acc0 = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR);
-	prot0 = e2e_counter(rw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR);
+	e2e_err_counters(&rw.e, c0);
 	for (int k = 0; k < E_COUNT; k++)
 		RUN(error_case(&rw.e, k, (enum err_kind)k));
-	if (rw.e.up && rw.e.generation == 0) {
-		uint32_t nak = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_TX_NAK) - nak0;
-		uint32_t acc = e2e_counter(rw.e.p.side[1].ctx, RNIC_REG_STAT_RX_ACCESS_ERR) - acc0;
-		uint32_t prot = e2e_counter(rw.e.p.side[0].ctx, RNIC_REG_STAT_LOC_PROT_ERR) - prot0;
-
-		e2e_result(nak == 5 && acc == 4 && prot == 3,
-			   "READ errors: responder sent %u NAKs (want 5), counted %u access errors (want 4); requester counted %u local protection errors (want 3)",
-			   nak, acc, prot);
-	}
+	e2e_err_counters_check(&rw.e, c0, "READ", 5, 4, 3);
 	e2e_world_down(&rw.e);
 }
 
@@ -1073,9 +608,9 @@ static void lossy_suite(uint32_t mtu_code, int with_big)
 	const int nsizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
 	struct sim_pair_opts o;
 	struct rworld rw;
-	struct mem m = {0};
-	struct op ops[2 * 6 + 1];
-	struct run r;
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2 * 6 + 1];
+	struct e2e_run r;
 	struct rnic_sim_link_stats ls;
 	struct e2e_world *x = &rw.e;
 	char name[32];
@@ -1089,23 +624,15 @@ static void lossy_suite(uint32_t mtu_code, int with_big)
 	o.retry_cnt = 7;
 	snprintf(name, sizeof(name), "read_lossy_mtu%u", mtu);
 	world_init(&rw, name, &o);
-	x->p_drop = 0.01;
-	x->p_reorder = 0.01;
-	x->p_dup = 0.01;
-	x->p_corrupt = 0.001;
-	x->idle_cycles = 1000000;
-	x->max_wait_cycles = 60000000;
-	if (!e2e_world_up(x))
+	if (!e2e_lossy_up(x))
 		return;
-	printf("  %s: seed %llu, drop 1%%, reorder 1%%, duplicate 1%%, corrupt 0.1%%\n", x->tag,
-	       (unsigned long long)e2e_seed);
 	for (int i = 0; i < nsizes; i++)
 		arena += sizes[i] + 64;
 	arena += with_big ? BIG + 64 : 0;
 	for (int q = 0; q < 2; q++) {
-		src[q] = mem_add(&m, x, 1 - q, q ? "source of side 1's READs" : "source of side 0's READs", arena,
+		src[q] = e2e_mem_add(&m, x, 1 - q, q ? "source of side 1's READs" : "source of side 0's READs", arena,
 				 SRC_ACCESS, 1);
-		dst[q] = mem_add(&m, x, q, q ? "destination of side 1's READs" : "destination of side 0's READs",
+		dst[q] = e2e_mem_add(&m, x, q, q ? "destination of side 1's READs" : "destination of side 0's READs",
 				 arena, DST_ACCESS, 0);
 	}
 	if (src[0] < 0 || src[1] < 0 || dst[0] < 0 || dst[1] < 0) {
@@ -1122,12 +649,12 @@ static void lossy_suite(uint32_t mtu_code, int with_big)
 			at += len + 64;
 		}
 	}
-	run_ops(x, &m, ops, n, &r);
+	e2e_run_ops(x, &m, ops, n, &r);
 	/* nothing may complete twice: let retransmissions and duplicates settle */
 	extra = e2e_drain_quiet(x, 100000);
 	e2e_result(r.wc_ok && extra == 0,
 		   "%s: %d READs on 2 QP pairs (side 0 on pair 0, side 1 on pair 1), each to complete once, in order: %d of %d completions, %d not as expected, %d late; %llu cycles",
-		   x->tag, n, got(&r), wanted(&r), r.bad_wc, extra, (unsigned long long)r.cycles);
+		   x->tag, n, e2e_got(&r), e2e_wanted(&r), r.bad_wc, extra, (unsigned long long)r.cycles);
 	e2e_result(r.mem_ok, "%s: both sides' memory byte-exact, guards intact", x->tag);
 	rnic_world_link_stats(x->w, &ls);
 	for (int s = 0; s < 2; s++) {
@@ -1144,7 +671,7 @@ static void lossy_suite(uint32_t mtu_code, int with_big)
 		   (unsigned long long)wire_of(x)->resps[0][0], (unsigned long long)wire_of(x)->resps[1][1], retry[0],
 		   retry[1], tmo[0], tmo[1], nak[0], nak[1], dup[0], dup[1]);
 out:
-	mem_free(&m);
+	e2e_mem_free(&m);
 	e2e_world_down(x);
 }
 

@@ -9,31 +9,9 @@
 
 #include "core/fw.h"
 #include "hal/mock_mmio.h"
+#include "../check.h"
 
 extern unsigned int n_pass, n_fail;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (cond) {                                                           \
-			n_pass++;                                                     \
-		} else {                                                              \
-			n_fail++;                                                     \
-			printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond);        \
-		}                                                                     \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                \
-	do {                                                                          \
-		unsigned long long a_ = (unsigned long long)(a);                      \
-		unsigned long long b_ = (unsigned long long)(b);                      \
-		if (a_ == b_) {                                                       \
-			n_pass++;                                                     \
-		} else {                                                              \
-			n_fail++;                                                     \
-			printf("FAIL %s:%d: %s == %s (0x%llx != 0x%llx)\n", __func__, \
-			       __LINE__, #a, #b, a_, b_);                             \
-		}                                                                     \
-	} while (0)
 
 /* The mock's verdict as a check. */
 #define CHECK_MOCK(label) CHECK(mock_mmio_verify(label) == 0)

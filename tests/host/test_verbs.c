@@ -10,31 +10,9 @@
 #include "fake_backend.h"
 #include "rnic/backend.h"
 #include "rnic/verbs.h"
+#include "../check.h"
 
 static unsigned int n_pass, n_fail;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (cond) {                                                           \
-			n_pass++;                                                     \
-		} else {                                                              \
-			n_fail++;                                                     \
-			printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond);        \
-		}                                                                     \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                \
-	do {                                                                          \
-		unsigned long long a_ = (unsigned long long)(a);                      \
-		unsigned long long b_ = (unsigned long long)(b);                      \
-		if (a_ == b_) {                                                       \
-			n_pass++;                                                     \
-		} else {                                                              \
-			n_fail++;                                                     \
-			printf("FAIL %s:%d: %s == %s (0x%llx != 0x%llx)\n", __func__, \
-			       __LINE__, #a, #b, a_, b_);                             \
-		}                                                                     \
-	} while (0)
 
 /* ------------------------------------------------------------ fixtures */
 
