@@ -117,13 +117,6 @@ static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
 	return v;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Bytes one single-packet RDMA WRITE of `msg` payload bytes takes on the
  * wire: Ethernet 14, IPv4 20, UDP 8, BTH 12, RETH 16, payload and pad, ICRC
  * 4 (at least 60), then FCS 4, preamble 8, inter-frame gap 12. */
@@ -213,7 +206,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->link_gbps = link_bps / 1e9;
 	r->wire_fraction = -1;
 	if (r->verified && c->kind == K_LAT) {
-		qsort(lat, c->messages, sizeof(*lat), cmp_u64);
+		qsort(lat, c->messages, sizeof(*lat), stream_cmp_u64);
 		r->cycles = lat[c->messages / 2];
 		r->lat_ns[0] = rnic_world_cycles_to_ns(w, lat[0]);
 		r->lat_ns[1] = rnic_world_cycles_to_ns(w, lat[c->messages / 2]);

@@ -43,6 +43,13 @@ static long pat_check(const uint8_t *buf, size_t len, uint64_t tag)
 	return -1;
 }
 
+int stream_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 size_t stream_stride(size_t msg)
 {
 	size_t stride = msg + (msg < 4096 ? msg : 4096);

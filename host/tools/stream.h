@@ -67,4 +67,7 @@ uint64_t stream_run(struct stream *st);
  * alignment up to a page, with at least 64 guard bytes between them. */
 size_t stream_stride(size_t msg);
 
+/* qsort comparison of uint64_t (latency samples). */
+int stream_cmp_u64(const void *a, const void *b);
+
 #endif
