@@ -98,7 +98,7 @@ static void usage(FILE *f, const char *prog)
 		"usage: %s TEST [options] [--sim | SERVER]\n"
 		"TEST: write_bw write_lat read_bw read_lat send_bw send_lat atomic_bw\n"
 		"  -s, --size N         message size (bw: 65536, lat: 2, atomic: 8)\n"
-		"  -n, --iters N        messages (bw: 5000, with --sim 100; lat: 1000)\n"
+		"  -n, --iters N        messages (bw: 5000, with --sim 64; lat: 1000)\n"
 		"  -m, --mtu N          IB MTU 256|512|1024|2048|4096 (1024)\n"
 		"  -q, --qp N           QPs, messages split round robin (1..%d)\n"
 		"  -a, --all            every size 2 B .. 8 MiB by powers of two (--sim: to 1 MiB,\n"
@@ -242,7 +242,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	/* perftest: 5000 (bw), 1000 (lat); a simulated 64 KiB message takes
 	 * about 0.1 s of this machine's time */
 	if (!o->iters_set)
-		o->iters = perf_test_is_bw(o->test) && o->sim ? 100 : perf_test_is_bw(o->test) ? 5000 : 1000;
+		o->iters = perf_test_is_bw(o->test) && o->sim ? 64 : perf_test_is_bw(o->test) ? 5000 : 1000;
 	if (!o->tx_depth)
 		o->tx_depth = perf_test_is_bw(o->test) ? 128 : 1;
 	if (!perf_test_is_bw(o->test) && o->tx_depth != 1) {
@@ -301,28 +301,47 @@ static void lat_stats(struct perf_row *r, uint64_t *lat, uint64_t n, unsigned mh
 	r->t_p999 = (double)quantile(lat, n, 0.999) / mhz;
 }
 
-/* bw: the average over the first doorbell to the last completion; the peak
- * over the best window of `w` consecutive completions (w: the send queue
- * depth, at most half the messages). */
-static void bw_stats(struct perf_row *r, const uint64_t *t_done, uint64_t n, uint64_t w, unsigned mhz)
+/* The k-th completed message is the last one its completion brought. */
+static int event_end(const uint64_t *t_done, uint64_t n, uint64_t k)
 {
-	double secs = (double)r->cycles / (mhz * 1e6), best = 0;
+	return k + 1 == n || t_done[k + 1] != t_done[k];
+}
+
+/* bw: the average over the first doorbell to the last completion. The peak:
+ * the best rate of messages completed between two completions at least w
+ * messages apart (w: the send queue depth or a quarter of the messages,
+ * the smaller, but at least four completion bursts of every QP, so that no
+ * burst of unsignaled WQEs counts as a rate); with fewer than 2 w messages,
+ * the average. */
+static void bw_stats(struct perf_row *r, const uint64_t *t_done, uint64_t n, uint64_t w, uint64_t burst,
+		     unsigned mhz)
+{
+	double secs = (double)r->cycles / (mhz * 1e6), best = 0, unit = (double)r->bytes * mhz * 1e6 / 1048576.0;
 
 	r->bw_avg = (double)r->bytes * (double)n / secs / 1048576.0;
 	r->msg_rate = (double)n / secs / 1e6;
 	r->bw_peak = r->bw_avg;
-	if (w > n / 2)
-		w = n / 2;
-	if (w < 2)
+	if (w > n / 4)
+		w = n / 4;
+	if (w < 4 * burst)
+		w = 4 * burst;
+	if (w < 2 || 2 * w > n)
 		return;
 	for (uint64_t k = w; k < n; k++) {
-		uint64_t dt = t_done[k] - t_done[k - w];
+		uint64_t j = k - w;
 
-		if (dt && (double)w / (double)dt > best)
-			best = (double)w / (double)dt;
+		if (!event_end(t_done, n, k))
+			continue;
+		while (j > 0 && !event_end(t_done, n, j))
+			j--;
+		if (!event_end(t_done, n, j) || t_done[k] == t_done[j])
+			continue;
+		/* messages j+1 .. k completed in (t_done[j], t_done[k]] */
+		if ((double)(k - j) / (double)(t_done[k] - t_done[j]) > best)
+			best = (double)(k - j) / (double)(t_done[k] - t_done[j]);
 	}
-	if (best > 0 && best * (double)r->bytes * mhz * 1e6 / 1048576.0 > r->bw_avg)
-		r->bw_peak = best * (double)r->bytes * mhz * 1e6 / 1048576.0;
+	if (best * unit > r->bw_avg)
+		r->bw_peak = best * unit;
 }
 
 static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int first, struct perf_row *r,
@@ -410,7 +429,8 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	r->cycles = stream_run(&st);
 	if (r->cycles) {
 		if (bw)
-			bw_stats(r, times, iters, (uint64_t)depth, cfg.clock_mhz);
+			bw_stats(r, times, iters, (uint64_t)depth, (uint64_t)st.signal_every * (uint64_t)o->qps,
+				 cfg.clock_mhz);
 		else
 			lat_stats(r, times, iters, cfg.clock_mhz);
 	}
