@@ -35,6 +35,7 @@
 #define SIM_ALL_MAX (1u << 20) /* -a in simulation: 2 B .. 1 MiB */
 #define SIM_ALL_BYTES (16u << 20) /* -a in simulation: about this many bytes per size */
 #define ACK_TIMEOUT 5
+#define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
 
 struct perf_opts {
 	enum perf_test test;
@@ -360,6 +361,9 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	r->iters = iters;
 	if ((uint64_t)depth > iters)
 		depth = (int)iters;
+	/* at most SIM_BUF_MAX of slots per side */
+	while (depth > 1 && (uint64_t)depth * stream_stride(size) * (uint64_t)o->qps > SIM_BUF_MAX)
+		depth /= 2;
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
 	cfg.data_width = (unsigned)o->width;

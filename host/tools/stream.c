@@ -371,6 +371,8 @@ uint64_t stream_run(struct stream *st)
 	struct sim_pair *p = st->p;
 	size_t len = (size_t)st->qps * (size_t)st->depth * st->stride;
 	uint64_t c0, last, cycles = 0, reported = 0;
+	/* progress every 4096 messages or 64 MiB, whichever comes first */
+	uint64_t every = st->msg > 16384 ? (64u << 20) / st->msg : 4096;
 
 	if (is_atomic(st) && st->msg != 8) {
 		stream_err("atomic operations are 8 bytes, not %zu", st->msg);
@@ -401,7 +403,7 @@ uint64_t stream_run(struct stream *st)
 		}
 		if (n0 || n1) {
 			last = rnic_world_cycle(p->world);
-			if (st->progress && st->ndone - reported >= 4096) {
+			if (st->progress && st->ndone - reported >= every) {
 				reported = st->ndone;
 				st->progress(st->progress_arg, st->ndone, st->count);
 			}

@@ -37,7 +37,8 @@ struct stream {
 	uint64_t salt;
 	uint64_t *lat;     /* not NULL: cycles from post to completion of each message (depth 1) */
 	uint64_t *t_done;  /* not NULL: cycle at which the k-th message (of all QPs) completed */
-	void (*progress)(void *arg, uint64_t done, uint64_t count); /* called now and then, may be NULL */
+	/* may be NULL; called every 4096 messages or 64 MiB completed */
+	void (*progress)(void *arg, uint64_t done, uint64_t count);
 	void *progress_arg;
 
 	uint8_t *buf[2];   /* side 0's and side 1's */
