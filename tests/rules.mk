@@ -10,6 +10,8 @@
 #   build/bin/rnic-e2e-ipv6  RoCEv2 over IPv6: GID table, AV, header fields, foreign-GID drop
 #   build/bin/rnic-bench  WRITE/READ/SEND goodput, WRITE message rate, goodput under
 #                         loss, WRITE/READ latency; table + build/bench/results.json
+#   build/bin/rnic-perf   perftest's tests and result table, --sim or against perftest
+#   build/tools/perf-oob-tests  perftest's out-of-band messages and exchange (ASan/UBSan)
 
 TOOLS_DIR := $(ROOT)/host/tools
 TOOLS_BUILD := $(BUILD)/tools
@@ -23,6 +25,8 @@ E2E_FW_BIN := $(BUILD)/bin/rnic-e2e-fw
 E2E_ATOMIC_BIN := $(BUILD)/bin/rnic-e2e-atomic
 E2E_IPV6_BIN := $(BUILD)/bin/rnic-e2e-ipv6
 BENCH_BIN := $(BUILD)/bin/rnic-bench
+PERF_OOB_TEST_BIN := $(BUILD)/tools/perf-oob-tests
+PERF_BIN := $(BUILD)/bin/rnic-perf
 
 $(TOOLS_BUILD)/obj/%.o: $(TOOLS_DIR)/%.c
 	@mkdir -p $(@D)
@@ -72,7 +76,7 @@ $(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
-$(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+$(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/stream.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
@@ -100,12 +104,30 @@ $(E2E_ATOMIC_BIN): $(TOOLS_BUILD)/obj-san/e2e_atomic.o $(TOOLS_BUILD)/obj-san/e2
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
+# rnic-perf opens cards (the pci backend) and simulations
+$(PERF_BIN): $(TOOLS_BUILD)/obj/rnic_perf.o $(TOOLS_BUILD)/obj/perf_oob.o $(TOOLS_BUILD)/obj/stream.o \
+		$(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -lm -o $@
+
+$(TOOLS_BUILD)/obj-san/test_perf_oob.o: $(ROOT)/tests/host/perf_oob_test.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(PERF_OOB_TEST_BIN): $(TOOLS_BUILD)/obj-san/test_perf_oob.o $(TOOLS_BUILD)/obj-san/perf_oob.o
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) -lpthread -o $@
+
 # the firmware through the mailbox alone: no host library
 $(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
 -include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
+
+.PHONY: rnic-perf perf-oob-tests
+rnic-perf: $(PERF_BIN)
+perf-oob-tests: $(PERF_OOB_TEST_BIN)
 
 .PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-read rnic-e2e-atomic rnic-e2e-fw rnic-bench
 rnic-demo: $(DEMO_BIN)
@@ -118,7 +140,7 @@ rnic-e2e-atomic: $(E2E_ATOMIC_BIN)
 rnic-e2e-fw: $(E2E_FW_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(E2E_FW_BIN) $(DEMO_BIN) $(BENCH_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(E2E_FW_BIN) $(DEMO_BIN) $(BENCH_BIN) $(PERF_OOB_TEST_BIN) $(PERF_BIN)
 
 # the main job: build everything and run the demo
 sim: deps

@@ -39,7 +39,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +46,7 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
+#include "stream.h"
 
 /* Local ACK timeout code of every QP: 4.096 us * 2^5 = 131 us, longer than
  * the gap between two ACKs of a full window at 10 Gb/s (eight 4 KiB
@@ -55,8 +55,6 @@
 #define ACK_TIMEOUT 5
 #define SQ_DEPTH 128          /* send WQEs kept posted per QP (the whole ring) */
 #define SIGNAL_EVERY 16       /* every 16th WQE of a QP (and its last) is signaled */
-#define HANG_CYCLES 2500000u  /* 10 ms without a completion (retries end after ~1 ms): failed */
-#define GUARD 0xa5
 #define MAX_RECORDS 64
 
 enum kind { K_BW, K_RATE, K_LOSS, K_LAT };
@@ -98,341 +96,6 @@ struct record {
 	int verified;
 };
 
-/* ---------------------------------------------------------------- data */
-
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* Byte i of the message tagged `tag`. */
-static uint8_t pat(uint64_t tag, size_t i)
-{
-	return (uint8_t)(mix64(tag ^ ((uint64_t)(i >> 3) << 24)) >> (8 * (i & 7)));
-}
-
-static void pat_fill(uint8_t *buf, size_t len, uint64_t tag)
-{
-	for (size_t i = 0; i < len; i++)
-		buf[i] = pat(tag, i);
-}
-
-/* Offset of the first byte that differs from the message's pattern, or -1. */
-static long pat_check(const uint8_t *buf, size_t len, uint64_t tag)
-{
-	for (size_t i = 0; i < len; i++)
-		if (buf[i] != pat(tag, i))
-			return (long)i;
-	return -1;
-}
-
-/* ---------------------------------------------------------------- streaming */
-
-/* One streaming run: `count` messages of `msg` bytes of one operation, split
- * evenly over the first `qps` QPs of the pair and posted round robin, one WQE
- * (and one doorbell) at a time, to every QP with room in its send queue.
- * Message s of QP q uses slot s % depth of the QP's slots in a source and a
- * destination buffer (the requester's and the responder's for WRITE and
- * SEND, the other way round for READ); slots are `stride` bytes apart, the
- * bytes between them guards. */
-struct stream {
-	struct sim_pair *p;
-	uint32_t opcode;
-	size_t msg, stride;
-	uint64_t count;
-	int qps, depth, signal_every;
-	uint64_t salt;
-	uint64_t *lat;     /* not NULL: cycles from post to completion of each message (depth 1) */
-
-	uint8_t *buf[2];   /* side 0's and side 1's */
-	struct rnic_mr *mr[2];
-	uint64_t n[SIM_PAIR_MAX_QPS];       /* messages of each QP */
-	uint64_t posted[SIM_PAIR_MAX_QPS];  /* send WQEs posted */
-	uint64_t done[SIM_PAIR_MAX_QPS];    /* send WQEs completed */
-	uint64_t rposted[SIM_PAIR_MAX_QPS]; /* SEND: receive WQEs posted */
-	uint64_t rdone[SIM_PAIR_MAX_QPS];   /* SEND: receive WQEs completed */
-	uint64_t t_post;   /* cycle of the last post (lat) */
-};
-
-static int is_send(const struct stream *st)
-{
-	return st->opcode == RNIC_WR_SEND;
-}
-
-static uint8_t *slot(const struct stream *st, int side, int q, uint64_t s)
-{
-	return st->buf[side] + ((size_t)q * (size_t)st->depth + (size_t)(s % (uint64_t)st->depth)) * st->stride;
-}
-
-/* The side whose buffer the data come from and the one they go to. */
-static int src_side(const struct stream *st)
-{
-	return st->opcode == RNIC_WR_RDMA_READ ? 1 : 0;
-}
-
-static uint64_t tag(const struct stream *st, int q, uint64_t s)
-{
-	return st->salt ^ ((uint64_t)q << 40) ^ s;
-}
-
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "rnic-bench: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return -1;
-}
-
-static int qp_index(const struct stream *st, int side, uint32_t qp_num)
-{
-	for (int q = 0; q < st->qps; q++)
-		if (st->p->side[side].qp[q]->qp_num == qp_num)
-			return q;
-	return -1;
-}
-
-/* Message s of QP q has arrived: its destination slot holds its pattern. */
-static int check_msg(const struct stream *st, int q, uint64_t s)
-{
-	long off = pat_check(slot(st, 1 - src_side(st), q, s), st->msg, tag(st, q, s));
-
-	if (off >= 0)
-		return bad("QP %d message %" PRIu64 ": destination differs at byte %ld", q, s, off);
-	return 0;
-}
-
-static int post_one(struct stream *st, int q)
-{
-	uint64_t s = st->posted[q];
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)slot(st, 0, q, s), (uint32_t)st->msg, st->mr[0]->lkey};
-	struct rnic_send_wr wr, *badwr;
-	int err;
-
-	/* the slot's previous message has completed and been checked */
-	pat_fill(slot(st, src_side(st), q, s), st->msg, tag(st, q, s));
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = s;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = st->opcode;
-	wr.send_flags = ((s + 1) % (uint64_t)st->signal_every == 0 || s + 1 == st->n[q]) ? RNIC_SEND_SIGNALED : 0;
-	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)slot(st, 1, q, s);
-	wr.wr.rdma.rkey = st->mr[1]->rkey;
-	st->t_post = rnic_world_cycle(st->p->world);
-	err = rnic_post_send(st->p->side[0].qp[q], &wr, &badwr);
-	if (err)
-		return bad("post_send QP %d message %" PRIu64 ": %s", q, s, strerror(err));
-	st->posted[q]++;
-	return 0;
-}
-
-static int post_recv_one(struct stream *st, int q)
-{
-	uint64_t r = st->rposted[q];
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)slot(st, 1, q, r), (uint32_t)st->msg, st->mr[1]->lkey};
-	struct rnic_recv_wr wr = {.wr_id = r, .sg_list = &sge, .num_sge = 1}, *badwr;
-	int err = rnic_post_recv(st->p->side[1].qp[q], &wr, &badwr);
-
-	if (err)
-		return bad("post_recv QP %d receive %" PRIu64 ": %s", q, r, strerror(err));
-	st->rposted[q]++;
-	return 0;
-}
-
-/* A requester completion: it and the unsignaled WQEs before it are done. */
-static int send_done(struct stream *st, const struct rnic_wc *wc)
-{
-	static const uint32_t want_op[] = {
-		[RNIC_WR_RDMA_WRITE] = RNIC_WC_RDMA_WRITE,
-		[RNIC_WR_SEND] = RNIC_WC_SEND,
-		[RNIC_WR_RDMA_READ] = RNIC_WC_RDMA_READ,
-	};
-	int q = qp_index(st, 0, wc->qp_num);
-
-	if (q < 0 || wc->status != RNIC_WC_SUCCESS || wc->opcode != want_op[st->opcode] ||
-	    wc->wr_id < st->done[q] || wc->wr_id >= st->posted[q] ||
-	    (st->opcode == RNIC_WR_RDMA_READ && wc->byte_len != st->msg))
-		return bad("completion QP %d wr_id %" PRIu64 " (outstanding %" PRIu64 "..%" PRIu64
-			   "): %s, opcode %u, byte_len %u",
-			   q, wc->wr_id, q < 0 ? 0 : st->done[q], q < 0 ? 0 : st->posted[q],
-			   rnic_wc_status_str(wc->status), wc->opcode, wc->byte_len);
-	if (st->lat)
-		st->lat[wc->wr_id] = rnic_world_cycle(st->p->world) - st->t_post;
-	for (; st->done[q] <= wc->wr_id; st->done[q]++)
-		if (!is_send(st) && check_msg(st, q, st->done[q]))
-			return -1;
-	return 0;
-}
-
-/* A receive completion of a SEND: check the message, post the next receive. */
-static int recv_done(struct stream *st, const struct rnic_wc *wc)
-{
-	int q = qp_index(st, 1, wc->qp_num);
-
-	if (q < 0 || wc->status != RNIC_WC_SUCCESS || wc->opcode != RNIC_WC_RECV ||
-	    wc->wr_id != st->rdone[q] || wc->byte_len != st->msg)
-		return bad("receive completion QP %d wr_id %" PRIu64 " (want %" PRIu64 "): %s, opcode %u, byte_len %u",
-			   q, wc->wr_id, q < 0 ? 0 : st->rdone[q], rnic_wc_status_str(wc->status), wc->opcode,
-			   wc->byte_len);
-	if (check_msg(st, q, st->rdone[q]))
-		return -1;
-	st->rdone[q]++;
-	if (st->rposted[q] < st->n[q])
-		return post_recv_one(st, q);
-	return 0;
-}
-
-/* Post round robin until no QP has room: one WQE per QP per round. */
-static int post_round_robin(struct stream *st)
-{
-	for (int progress = 1; progress;) {
-		progress = 0;
-		for (int q = 0; q < st->qps; q++) {
-			if (st->posted[q] >= st->n[q] || st->posted[q] - st->done[q] >= (uint64_t)st->depth)
-				continue;
-			/* SEND: only into a receive WQE already posted (no RNR) */
-			if (is_send(st) && st->posted[q] >= st->rposted[q])
-				continue;
-			if (post_one(st, q))
-				return -1;
-			progress = 1;
-		}
-	}
-	return 0;
-}
-
-static int all_done(const struct stream *st)
-{
-	for (int q = 0; q < st->qps; q++)
-		if (st->done[q] < st->n[q] || (is_send(st) && st->rdone[q] < st->n[q]))
-			return 0;
-	return 1;
-}
-
-/* The whole destination: every slot holds the last message it received
- * (untouched slots still the guard byte), every gap the guard byte. */
-static int check_dest(const struct stream *st)
-{
-	const int side = 1 - src_side(st);
-
-	for (int q = 0; q < st->qps; q++) {
-		for (uint64_t j = 0; j < (uint64_t)st->depth; j++) {
-			const uint8_t *b = slot(st, side, q, j);
-			uint64_t last;
-			long off = -1;
-
-			if (j < st->n[q]) {
-				last = j + (st->n[q] - 1 - j) / (uint64_t)st->depth * (uint64_t)st->depth;
-				off = pat_check(b, st->msg, tag(st, q, last));
-			} else {
-				for (size_t i = 0; i < st->msg && off < 0; i++)
-					if (b[i] != GUARD)
-						off = (long)i;
-			}
-			for (size_t i = st->msg; i < st->stride && off < 0; i++)
-				if (b[i] != GUARD)
-					off = (long)i;
-			if (off >= 0)
-				return bad("QP %d slot %" PRIu64 ": destination wrong at byte %ld at the end", q, j, off);
-		}
-	}
-	return 0;
-}
-
-/* Run it. Returns the cycles from the first doorbell to the last completion
- * polled, 0 on any failure (reported on stderr). */
-static uint64_t stream_run(struct stream *st)
-{
-	struct sim_pair *p = st->p;
-	size_t len = (size_t)st->qps * (size_t)st->depth * st->stride;
-	uint64_t c0, last, cycles = 0;
-
-	for (int q = 0; q < st->qps; q++)
-		st->n[q] = st->count / (uint64_t)st->qps + ((uint64_t)q < st->count % (uint64_t)st->qps);
-	for (int s = 0; s < 2; s++) {
-		st->buf[s] = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
-		if (!st->buf[s]) {
-			bad("out of memory");
-			goto out;
-		}
-		memset(st->buf[s], GUARD, len);
-		st->mr[s] = rnic_reg_mr(p->side[s].pd, st->buf[s], len,
-					RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ);
-		if (!st->mr[s]) {
-			bad("reg_mr: %s", strerror(errno));
-			goto out;
-		}
-	}
-	if (is_send(st))
-		for (int q = 0; q < st->qps; q++)
-			while (st->rposted[q] < st->n[q] && st->rposted[q] < (uint64_t)st->depth)
-				if (post_recv_one(st, q))
-					goto out;
-	c0 = last = rnic_world_cycle(p->world);
-	for (;;) {
-		struct rnic_wc wc[16];
-		int n0, n1 = 0;
-
-		if (post_round_robin(st))
-			goto out;
-		n0 = rnic_poll_cq(p->side[0].cq, 16, wc);
-		for (int i = 0; i < n0; i++)
-			if (send_done(st, &wc[i]))
-				goto out;
-		if (is_send(st)) {
-			n1 = rnic_poll_cq(p->side[1].cq, 16, wc);
-			for (int i = 0; i < n1; i++)
-				if (recv_done(st, &wc[i]))
-					goto out;
-		}
-		if (n0 < 0 || n1 < 0) {
-			bad("poll_cq: %s", strerror(-(n0 < 0 ? n0 : n1)));
-			goto out;
-		}
-		if (n0 || n1) {
-			last = rnic_world_cycle(p->world);
-			if (all_done(st))
-				break;
-		} else if (rnic_world_cycle(p->world) - last > HANG_CYCLES) {
-			uint64_t d = 0, r = 0;
-
-			for (int q = 0; q < st->qps; q++) {
-				d += st->done[q];
-				r += st->rdone[q];
-			}
-			bad("no completion for %u cycles: %" PRIu64 " of %" PRIu64 " messages done (%" PRIu64
-			    " received)", HANG_CYCLES, d, st->count, r);
-			goto out;
-		}
-	}
-	cycles = rnic_world_cycle(p->world) - c0;
-	if (check_dest(st))
-		cycles = 0;
-	for (int s = 0; s < 2 && cycles; s++) {
-		uint64_t f = rnic_sim_nic_faults(rnic_world_nic(p->world, s), NULL, 0);
-
-		if (f) {
-			bad("NIC %d made %" PRIu64 " DMA faults", s, f);
-			cycles = 0;
-		}
-	}
-out:
-	for (int s = 0; s < 2; s++) {
-		if (st->mr[s])
-			rnic_dereg_mr(st->mr[s]);
-		free(st->buf[s]);
-	}
-	return cycles;
-}
-
 /* ---------------------------------------------------------------- cases */
 
 static const char *op_name(uint32_t opcode)
@@ -452,13 +115,6 @@ static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
 	if (rnic_read_counter(ctx, reg, &v))
 		return 0xffffffffu;
 	return v;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Bytes one single-packet RDMA WRITE of `msg` payload bytes takes on the
@@ -493,7 +149,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->clock_mhz = cfg.clock_mhz;
 	w = rnic_world_create(&cfg);
 	if (!w)
-		return bad("world: %s", strerror(errno));
+		return stream_err("world: %s", strerror(errno));
 	sim_pair_default_opts(&o);
 	o.nqp = c->qps;
 	o.max_send_wr = SQ_DEPTH;
@@ -505,27 +161,24 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->timeout = o.timeout;
 	if (sim_pair_open(&p, w, &o)) {
 		rnic_world_destroy(w);
-		return bad("setup failed");
+		return stream_err("setup failed");
 	}
 	memset(&st, 0, sizeof(st));
 	st.p = &p;
 	st.opcode = c->opcode;
 	st.msg = c->msg;
-	/* slots keep the message's natural alignment, up to a page */
-	st.stride = c->msg + (c->msg < 4096 ? c->msg : 4096);
-	if (st.stride < c->msg + 64)
-		st.stride = c->msg + 64;
+	st.stride = stream_stride(c->msg);
 	st.count = c->messages;
 	st.qps = c->qps;
 	st.depth = SQ_DEPTH;
 	st.signal_every = SIGNAL_EVERY;
-	st.salt = mix64(seed ^ ((uint64_t)c->width << 48) ^ ((uint64_t)c->kind << 56) ^ c->msg);
+	st.salt = stream_mix64(seed ^ ((uint64_t)c->width << 48) ^ ((uint64_t)c->kind << 56) ^ c->msg);
 	if (c->kind == K_LAT) {
 		lat = calloc(c->messages, sizeof(*lat));
 		if (!lat) {
 			sim_pair_close(&p);
 			rnic_world_destroy(w);
-			return bad("out of memory");
+			return stream_err("out of memory");
 		}
 		st.depth = 1;
 		st.signal_every = 1;
@@ -545,7 +198,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	rnic_world_link_stats(w, &ls);
 	r->link_dropped = ls.dropped;
 	if (r->verified && r->cnt.rnr_nak) {
-		bad("%u RNR NAKs: the receive queue ran dry", r->cnt.rnr_nak);
+		stream_err("%u RNR NAKs: the receive queue ran dry", r->cnt.rnr_nak);
 		r->verified = 0;
 	}
 
@@ -553,7 +206,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->link_gbps = link_bps / 1e9;
 	r->wire_fraction = -1;
 	if (r->verified && c->kind == K_LAT) {
-		qsort(lat, c->messages, sizeof(*lat), cmp_u64);
+		qsort(lat, c->messages, sizeof(*lat), stream_cmp_u64);
 		r->cycles = lat[c->messages / 2];
 		r->lat_ns[0] = rnic_world_cycles_to_ns(w, lat[0]);
 		r->lat_ns[1] = rnic_world_cycles_to_ns(w, lat[c->messages / 2]);
@@ -695,6 +348,7 @@ int main(int argc, char **argv)
 	char *end;
 	FILE *f;
 
+	stream_prog = "rnic-bench";
 	while ((c = getopt_long(argc, argv, "j:qs:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = optarg; break;

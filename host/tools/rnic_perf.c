@@ -1,0 +1,549 @@
+/* rnic-perf: perftest's ib_{write,read,send}_{bw,lat} and ib_atomic_bw on
+ * OpenRNIC, with perftest's options where they mean the same and its
+ * result table.
+ *
+ *   --sim    both sides inside one simulation (two NICs back to back); every
+ *            time is counted in simulated cycles and reported at the stated
+ *            clock, never measured on the wall clock;
+ *   TCP      server without a host name, client with one: perftest's
+ *            out-of-band exchange (perf_oob.h) on port -p, so that a stock
+ *            perftest on a Linux host can be the peer; the card is opened
+ *            through the pci backend first.
+ *
+ * Every run checks its data (the destination byte for byte; atomics'
+ * returned and final values) and every completion; a failure exits 1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_oob.h"
+#include "rnic/pci.h"
+#include "rnic/verbs.h"
+#include "rnic_sim.h"
+#include "sim_pair.h"
+#include "stream.h"
+
+#define RESULT_LINE "---------------------------------------------------------------------------------------\n"
+#define RESULT_FMT_BW " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+#define RESULT_FMT_LAT " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    " \
+		       "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+#define SIM_ALL_MAX (1u << 20) /* -a in simulation: 2 B .. 1 MiB */
+#define SIM_ALL_BYTES (16u << 20) /* -a in simulation: about this many bytes per size */
+#define ACK_TIMEOUT 5
+#define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
+
+struct perf_opts {
+	enum perf_test test;
+	size_t size;
+	int size_set;
+	uint64_t iters;
+	int iters_set;
+	unsigned mtu_bytes;
+	int qps;
+	int all;
+	uint32_t inline_size;
+	uint16_t port;
+	int tx_depth;
+	const char *json;
+	int width;
+	uint64_t seed;
+	int sim;
+	const char *host;
+};
+
+struct perf_row {
+	size_t bytes;
+	uint64_t iters;
+	uint64_t cycles;
+	/* bw */
+	double bw_peak, bw_avg, msg_rate; /* MB/s (2^20 B), Mpps */
+	/* lat, us */
+	double t_min, t_max, t_typical, t_avg, t_stdev, t_p99, t_p999;
+};
+
+static const char *const titles[PERF_NTESTS] = {
+	[PERF_WRITE_BW] = "RDMA_Write BW Test",   [PERF_WRITE_LAT] = "RDMA_Write Latency Test",
+	[PERF_READ_BW] = "RDMA_Read BW Test",     [PERF_READ_LAT] = "RDMA_Read Latency Test",
+	[PERF_SEND_BW] = "Send BW Test",          [PERF_SEND_LAT] = "Send Latency Test",
+	[PERF_ATOMIC_BW] = "Atomic FETCH_AND_ADD BW Test",
+};
+
+static uint32_t test_opcode(enum perf_test t)
+{
+	switch (t) {
+	case PERF_READ_BW:
+	case PERF_READ_LAT: return RNIC_WR_RDMA_READ;
+	case PERF_SEND_BW:
+	case PERF_SEND_LAT: return RNIC_WR_SEND;
+	case PERF_ATOMIC_BW: return RNIC_WR_ATOMIC_FETCH_AND_ADD;
+	default: return RNIC_WR_RDMA_WRITE;
+	}
+}
+
+static uint32_t mtu_code(unsigned bytes)
+{
+	for (uint32_t c = RNIC_IB_MTU_256; c <= RNIC_IB_MTU_4096; c++)
+		if (bytes == 128u << c)
+			return c;
+	return 0;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s TEST [options] [--sim | SERVER]\n"
+		"TEST: write_bw write_lat read_bw read_lat send_bw send_lat atomic_bw\n"
+		"  -s, --size N         message size (bw: 65536, lat: 2, atomic: 8)\n"
+		"  -n, --iters N        messages (bw: 5000, with --sim 64; lat: 1000)\n"
+		"  -m, --mtu N          IB MTU 256|512|1024|2048|4096 (1024)\n"
+		"  -q, --qp N           QPs, messages split round robin (1..%d)\n"
+		"  -a, --all            every size 2 B .. 8 MiB by powers of two (--sim: to 1 MiB,\n"
+		"                       at most -n and about 16 MiB per size)\n"
+		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
+		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
+		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
+		"      --json FILE      the result rows as JSON as well\n"
+		"      --width 64|512   --sim: data path width (64: 10 Gb/s link, 512: 100 Gb/s; 512)\n"
+		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
+		"      --sim            both sides in one simulation; times in simulated cycles at\n"
+		"                       the stated clock\n"
+		"      --help\n"
+		"Without --sim: the server runs without SERVER, the client with it; perftest's\n"
+		"out-of-band exchange, the card through the pci backend (the card is opened first;\n"
+		"the RDMA traffic against a card is not available yet).\n",
+		prog, SIM_PAIR_MAX_QPS, RNIC_MAX_INLINE_BYTES);
+}
+
+static int num_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || !*s || *end || *s == '-' || *v < min || *v > max) {
+		fprintf(stderr, "rnic-perf: %s: '%s' is not a number in %" PRIu64 "..%" PRIu64 "\n", opt, s, min,
+			max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct perf_opts *o)
+{
+	static const struct option lopts[] = {
+		{"size", required_argument, NULL, 's'},  {"iters", required_argument, NULL, 'n'},
+		{"mtu", required_argument, NULL, 'm'},   {"qp", required_argument, NULL, 'q'},
+		{"all", no_argument, NULL, 'a'},         {"inline_size", required_argument, NULL, 'I'},
+		{"port", required_argument, NULL, 'p'},  {"tx-depth", required_argument, NULL, 't'},
+		{"json", required_argument, NULL, 'J'},  {"width", required_argument, NULL, 'W'},
+		{"seed", required_argument, NULL, 'S'},  {"sim", no_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+	};
+	uint64_t v;
+	int c, t;
+
+	memset(o, 0, sizeof(*o));
+	o->mtu_bytes = 1024;
+	o->qps = 1;
+	o->port = OOB_PORT;
+	o->width = 512;
+	o->seed = 1;
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (num_arg("-s", optarg, 1, 8u << 20, &v))
+				return -1;
+			o->size = (size_t)v;
+			o->size_set = 1;
+			break;
+		case 'n':
+			if (num_arg("-n", optarg, 1, 100000000, &o->iters))
+				return -1;
+			o->iters_set = 1;
+			break;
+		case 'm':
+			if (num_arg("-m", optarg, 256, 4096, &v))
+				return -1;
+			if (!mtu_code((unsigned)v)) {
+				fprintf(stderr, "rnic-perf: -m: %s is not 256, 512, 1024, 2048 or 4096\n", optarg);
+				return -1;
+			}
+			o->mtu_bytes = (unsigned)v;
+			break;
+		case 'q':
+			if (num_arg("-q", optarg, 1, SIM_PAIR_MAX_QPS, &v))
+				return -1;
+			o->qps = (int)v;
+			break;
+		case 'a': o->all = 1; break;
+		case 'I':
+			if (num_arg("-I", optarg, 0, RNIC_MAX_INLINE_BYTES, &v))
+				return -1;
+			o->inline_size = (uint32_t)v;
+			break;
+		case 'p':
+			if (num_arg("-p", optarg, 1, 65535, &v))
+				return -1;
+			o->port = (uint16_t)v;
+			break;
+		case 't':
+			if (num_arg("-t", optarg, 1, 1024, &v))
+				return -1;
+			o->tx_depth = (int)v;
+			break;
+		case 'J': o->json = optarg; break;
+		case 'W':
+			if (strcmp(optarg, "64") && strcmp(optarg, "512")) {
+				fprintf(stderr, "rnic-perf: --width: %s is not 64 or 512\n", optarg);
+				return -1;
+			}
+			o->width = atoi(optarg);
+			break;
+		case 'S':
+			if (num_arg("--seed", optarg, 0, UINT64_MAX, &o->seed))
+				return -1;
+			break;
+		case 'M': o->sim = 1; break;
+		case 'h': usage(stdout, argv[0]); exit(0);
+		default: usage(stderr, argv[0]); return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "rnic-perf: which test? (write_bw, write_lat, read_bw, read_lat, send_bw, send_lat, atomic_bw)\n");
+		return -1;
+	}
+	t = perf_test_parse(argv[optind]);
+	if (t < 0) {
+		fprintf(stderr, "rnic-perf: unknown test '%s'\n", argv[optind]);
+		return -1;
+	}
+	o->test = (enum perf_test)t;
+	/* getopt_long has moved the options after the test name before it */
+	optind++;
+	if (optind < argc)
+		o->host = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "rnic-perf: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (o->sim && o->host) {
+		fprintf(stderr, "rnic-perf: --sim takes no host name\n");
+		return -1;
+	}
+	if (!o->size_set)
+		o->size = o->test == PERF_ATOMIC_BW ? 8 : perf_test_is_bw(o->test) ? 65536 : 2;
+	if (o->test == PERF_ATOMIC_BW && (o->size != 8 || o->all)) {
+		fprintf(stderr, "rnic-perf: atomic_bw: atomics are 8 bytes (-s 8, no -a)\n");
+		return -1;
+	}
+	/* perftest: 5000 (bw), 1000 (lat); a simulated 64 KiB message takes
+	 * about 0.1 s of this machine's time */
+	if (!o->iters_set)
+		o->iters = perf_test_is_bw(o->test) && o->sim ? 64 : perf_test_is_bw(o->test) ? 5000 : 1000;
+	if (!o->tx_depth)
+		o->tx_depth = perf_test_is_bw(o->test) ? 128 : 1;
+	if (!perf_test_is_bw(o->test) && o->tx_depth != 1) {
+		fprintf(stderr, "rnic-perf: latency tests run one message at a time (-t 1)\n");
+		return -1;
+	}
+	if (!perf_test_is_bw(o->test) && o->qps != 1) {
+		fprintf(stderr, "rnic-perf: latency tests use one QP (-q 1)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the simulation */
+
+struct sim_ctx {
+	double link_mbps;    /* link rate, MB/s (2^20 B) */
+	unsigned clock_mhz;
+};
+
+static void progress(void *arg, uint64_t done, uint64_t count)
+{
+	const struct perf_row *r = arg;
+
+	fprintf(stderr, "rnic-perf: %zu B: %" PRIu64 " of %" PRIu64 " messages\n", r->bytes, done, count);
+}
+
+/* Index of the p-quantile of n sorted samples: the smallest value with at
+ * least p * n samples at or below it. */
+static uint64_t quantile(const uint64_t *v, uint64_t n, double p)
+{
+	uint64_t i = (uint64_t)ceil(p * (double)n);
+
+	return v[i ? i - 1 : 0];
+}
+
+static void lat_stats(struct perf_row *r, uint64_t *lat, uint64_t n, unsigned mhz)
+{
+	double sum = 0, sq = 0;
+
+	qsort(lat, n, sizeof(*lat), stream_cmp_u64);
+	for (uint64_t i = 0; i < n; i++)
+		sum += (double)lat[i];
+	r->t_avg = sum / (double)n / mhz;
+	for (uint64_t i = 0; i < n; i++) {
+		double d = (double)lat[i] / mhz - r->t_avg;
+
+		sq += d * d;
+	}
+	r->t_stdev = sqrt(sq / (double)n);
+	r->t_min = (double)lat[0] / mhz;
+	r->t_max = (double)lat[n - 1] / mhz;
+	r->t_typical = (double)lat[n / 2] / mhz;
+	r->t_p99 = (double)quantile(lat, n, 0.99) / mhz;
+	r->t_p999 = (double)quantile(lat, n, 0.999) / mhz;
+}
+
+/* The k-th completed message is the last one its completion brought. */
+static int event_end(const uint64_t *t_done, uint64_t n, uint64_t k)
+{
+	return k + 1 == n || t_done[k + 1] != t_done[k];
+}
+
+/* bw: the average over the first doorbell to the last completion. The peak:
+ * the best rate of messages completed between two completions at least w
+ * messages apart (w: the send queue depth or a quarter of the messages,
+ * the smaller, but at least four completion bursts of every QP, so that no
+ * burst of unsignaled WQEs counts as a rate); with fewer than 2 w messages,
+ * the average. */
+static void bw_stats(struct perf_row *r, const uint64_t *t_done, uint64_t n, uint64_t w, uint64_t burst,
+		     unsigned mhz)
+{
+	double secs = (double)r->cycles / (mhz * 1e6), best = 0, unit = (double)r->bytes * mhz * 1e6 / 1048576.0;
+
+	r->bw_avg = (double)r->bytes * (double)n / secs / 1048576.0;
+	r->msg_rate = (double)n / secs / 1e6;
+	r->bw_peak = r->bw_avg;
+	if (w > n / 4)
+		w = n / 4;
+	if (w < 4 * burst)
+		w = 4 * burst;
+	if (w < 2 || 2 * w > n)
+		return;
+	for (uint64_t k = w; k < n; k++) {
+		uint64_t j = k - w;
+
+		if (!event_end(t_done, n, k))
+			continue;
+		while (j > 0 && !event_end(t_done, n, j))
+			j--;
+		if (!event_end(t_done, n, j) || t_done[k] == t_done[j])
+			continue;
+		/* messages j+1 .. k completed in (t_done[j], t_done[k]] */
+		if ((double)(k - j) / (double)(t_done[k] - t_done[j]) > best)
+			best = (double)(k - j) / (double)(t_done[k] - t_done[j]);
+	}
+	if (best * unit > r->bw_avg)
+		r->bw_peak = best * unit;
+}
+
+static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int first, struct perf_row *r,
+		   struct sim_ctx *sc)
+{
+	struct rnic_sim_cfg cfg;
+	struct sim_pair_opts po;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct stream st;
+	uint64_t *times;
+	int bw = perf_test_is_bw(o->test), depth = o->tx_depth;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = size;
+	r->iters = iters;
+	if ((uint64_t)depth > iters)
+		depth = (int)iters;
+	/* at most SIM_BUF_MAX of slots per side */
+	while (depth > 1 && (uint64_t)depth * stream_stride(size) * (uint64_t)o->qps > SIM_BUF_MAX)
+		depth /= 2;
+	rnic_sim_cfg_default(&cfg);
+	cfg.num_nics = 2;
+	cfg.data_width = (unsigned)o->width;
+	cfg.seed = o->seed;
+	w = rnic_world_create(&cfg);
+	if (!w)
+		return stream_err("world: %s", strerror(errno));
+	sc->clock_mhz = cfg.clock_mhz;
+	sc->link_mbps = rnic_world_cfg(w)->link_rate * cfg.clock_mhz * 1e6 / 1048576.0;
+	sim_pair_default_opts(&po);
+	po.nqp = o->qps;
+	po.path_mtu = mtu_code(o->mtu_bytes);
+	po.max_send_wr = o->tx_depth;
+	po.timeout = ACK_TIMEOUT;
+	if (test_opcode(o->test) == RNIC_WR_SEND) {
+		po.max_recv_wr = o->tx_depth;
+		po.max_recv_sge = 1;
+	}
+	if (sim_pair_open(&p, w, &po)) {
+		rnic_world_destroy(w);
+		return stream_err("setup failed");
+	}
+	if (first) {
+		fputs(RESULT_LINE, stdout);
+		printf("                    %s\n", titles[o->test]);
+		printf(" Dual-port       : OFF\t\tDevice         : openrnic-sim (%d-bit)\n", o->width);
+		printf(" Number of qps   : %d\t\tTransport type : IB\n", o->qps);
+		printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
+		printf(" TX depth        : %d\n", o->tx_depth);
+		printf(" Mtu             : %u[B]\n", o->mtu_bytes);
+		printf(" Link type       : Ethernet (%.0f Gb/s, simulated at %u MHz)\n",
+		       rnic_world_cfg(w)->link_rate * 8 * cfg.clock_mhz / 1000.0, cfg.clock_mhz);
+		printf(" GID index       : 0\n");
+		printf(" Max inline data : %u[B]\n", o->inline_size);
+		printf(" Data ex. method : simulation\n");
+		fputs(RESULT_LINE, stdout);
+		for (int s = 0; s < 2; s++)
+			printf(" %s address: LID 0000 QPN %#06x PSN %#08x\n", s ? "remote" : "local",
+			       p.side[s].qp[0]->qp_num, po.psn[s]);
+		fputs(RESULT_LINE, stdout);
+		fputs(bw ? RESULT_FMT_BW : RESULT_FMT_LAT, stdout);
+		fflush(stdout);
+	}
+	times = calloc(iters, sizeof(*times));
+	if (!times) {
+		sim_pair_close(&p);
+		rnic_world_destroy(w);
+		return stream_err("out of memory");
+	}
+	memset(&st, 0, sizeof(st));
+	st.p = &p;
+	st.opcode = test_opcode(o->test);
+	st.msg = size;
+	st.stride = stream_stride(size);
+	st.count = iters;
+	st.qps = o->qps;
+	st.depth = depth;
+	st.signal_every = bw ? (depth >= 16 ? 16 : 1) : 1;
+	st.inline_max = o->inline_size;
+	st.salt = stream_mix64(o->seed ^ ((uint64_t)o->test << 56) ^ size);
+	if (bw)
+		st.t_done = times;
+	else
+		st.lat = times;
+	st.progress = progress;
+	st.progress_arg = r;
+	r->cycles = stream_run(&st);
+	if (r->cycles) {
+		if (bw)
+			bw_stats(r, times, iters, (uint64_t)depth, (uint64_t)st.signal_every * (uint64_t)o->qps,
+				 cfg.clock_mhz);
+		else
+			lat_stats(r, times, iters, cfg.clock_mhz);
+	}
+	free(times);
+	sim_pair_close(&p);
+	rnic_world_destroy(w);
+	return r->cycles ? 0 : -1;
+}
+
+static void print_row(const struct perf_opts *o, const struct perf_row *r)
+{
+	if (perf_test_is_bw(o->test))
+		printf(" %-7zu    %-10" PRIu64 "       %-7.2f            %-7.2f\t\t   %-7.6f\n", r->bytes, r->iters,
+		       r->bw_peak, r->bw_avg, r->msg_rate);
+	else
+		printf(" %-7zu %-10" PRIu64 "      %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
+		       r->bytes, r->iters, r->t_min, r->t_max, r->t_typical, r->t_avg, r->t_stdev, r->t_p99,
+		       r->t_p999);
+	fflush(stdout);
+}
+
+static int write_json(const struct perf_opts *o, const struct sim_ctx *sc, const struct perf_row *rows, int n)
+{
+	FILE *f = fopen(o->json, "w");
+
+	if (!f) {
+		fprintf(stderr, "rnic-perf: %s: %s\n", o->json, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "[\n");
+	for (int i = 0; i < n; i++) {
+		const struct perf_row *r = &rows[i];
+
+		fprintf(f, "  {\"test\": \"%s\", \"bytes\": %zu, \"iterations\": %" PRIu64 ", \"qps\": %d, "
+			"\"mtu\": %u, \"tx_depth\": %d, \"inline_size\": %u, \"width_bits\": %d, \"seed\": %" PRIu64
+			", \"clock_mhz\": %u, \"cycles\": %" PRIu64 ", \"link_mb_per_sec\": %.2f, ",
+			perf_test_name(o->test), r->bytes, r->iters, o->qps, o->mtu_bytes, o->tx_depth, o->inline_size,
+			o->width, o->seed, sc->clock_mhz, r->cycles, sc->link_mbps);
+		if (perf_test_is_bw(o->test))
+			fprintf(f, "\"bw_peak_mb_per_sec\": %.2f, \"bw_avg_mb_per_sec\": %.2f, \"msg_rate_mpps\": %.6f, ",
+				r->bw_peak, r->bw_avg, r->msg_rate);
+		else
+			fprintf(f, "\"t_min_usec\": %.2f, \"t_max_usec\": %.2f, \"t_typical_usec\": %.2f, "
+				"\"t_avg_usec\": %.2f, \"t_stdev_usec\": %.2f, \"t_p99_usec\": %.2f, \"t_p999_usec\": %.2f, ",
+				r->t_min, r->t_max, r->t_typical, r->t_avg, r->t_stdev, r->t_p99, r->t_p999);
+		fprintf(f, "\"verified\": true}%s\n", i + 1 == n ? "" : ",");
+	}
+	fprintf(f, "]\n");
+	return fclose(f) ? -1 : 0;
+}
+
+static int run_sim(const struct perf_opts *o)
+{
+	struct perf_row rows[32];
+	struct sim_ctx sc = {0};
+	int n = 0, failed = 0;
+
+	if (o->all) {
+		for (size_t s = 2; s <= SIM_ALL_MAX; s <<= 1) {
+			uint64_t it = SIM_ALL_BYTES / s;
+
+			if (it < 4)
+				it = 4;
+			if (it > o->iters)
+				it = o->iters;
+			if (sim_one(o, s, it, n == 0, &rows[n], &sc)) {
+				failed = 1;
+				break;
+			}
+			print_row(o, &rows[n++]);
+		}
+	} else {
+		if (sim_one(o, o->size, o->iters, 1, &rows[0], &sc))
+			failed = 1;
+		else
+			print_row(o, &rows[n++]);
+	}
+	fputs(RESULT_LINE, stdout);
+	if (o->json && n && write_json(o, &sc, rows, n))
+		failed = 1;
+	if (failed)
+		fprintf(stderr, "rnic-perf: FAILED: the run did not verify (see above)\n");
+	return failed;
+}
+
+/* ---------------------------------------------------------------- a card */
+
+static int run_card(const struct perf_opts *o)
+{
+	struct rnic_context *ctx = rnic_open_pci(NULL);
+
+	if (!ctx) {
+		/* the library has said what is missing and why */
+		fprintf(stderr, "rnic-perf: %s: cannot open an OpenRNIC: %s\n", o->host ? "client" : "server",
+			strerror(errno));
+		return 1;
+	}
+	fprintf(stderr, "rnic-perf: the TCP mode against a card is not available in this version; "
+		"use --sim\n");
+	rnic_close_device(ctx);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_opts o;
+
+	stream_prog = "rnic-perf";
+	if (parse_args(argc, argv, &o))
+		return 2;
+	return o.sim ? run_sim(&o) : run_card(&o);
+}

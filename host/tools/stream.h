@@ -1,0 +1,74 @@
+/* Streaming messages between the two NICs of a sim_pair, every message
+ * checked: the core of rnic-bench and rnic-perf --sim.
+ *
+ * One run posts `count` messages of `msg` bytes of one operation, split
+ * evenly over the first `qps` QPs of the pair and posted round robin, one
+ * WQE (and one doorbell) at a time, to every QP with room in its send queue.
+ * Message s of QP q uses slot s % depth of the QP's slots in a source and a
+ * destination buffer (the requester's and the responder's for WRITE and
+ * SEND, the other way round for READ); slots are `stride` bytes apart, the
+ * bytes between them guards. Every message carries its own pattern and is
+ * checked byte for byte in its destination when it completes; the whole
+ * destination (with the guards) is checked at the end.
+ *
+ * ATOMIC fetch-and-add (msg 8): every message of QP q adds the QP's own
+ * addend to one 8-byte counter on the responder; message s must return the
+ * counter's start value plus s addends into its local slot, and the counter
+ * must hold the start value plus all of them at the end.
+ */
+#ifndef RNIC_TOOLS_STREAM_H
+#define RNIC_TOOLS_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_pair.h"
+
+#define STREAM_GUARD 0xa5
+#define STREAM_HANG_CYCLES 2500000u  /* 10 ms without a completion (retries end after ~1 ms): failed */
+
+struct stream {
+	struct sim_pair *p;
+	uint32_t opcode;   /* RNIC_WR_RDMA_WRITE, _RDMA_READ, _SEND or _ATOMIC_FETCH_AND_ADD */
+	size_t msg, stride;
+	uint64_t count;
+	int qps, depth, signal_every;
+	uint32_t inline_max; /* WRITE and SEND of at most this many bytes go inline */
+	uint64_t salt;
+	uint64_t *lat;     /* not NULL: cycles from post to completion of each message (depth 1) */
+	uint64_t *t_done;  /* not NULL: cycle at which the k-th message (of all QPs) completed */
+	/* may be NULL; called every 4096 messages or 64 MiB completed */
+	void (*progress)(void *arg, uint64_t done, uint64_t count);
+	void *progress_arg;
+
+	uint8_t *buf[2];   /* side 0's and side 1's */
+	struct rnic_mr *mr[2];
+	uint64_t n[SIM_PAIR_MAX_QPS];       /* messages of each QP */
+	uint64_t posted[SIM_PAIR_MAX_QPS];  /* send WQEs posted */
+	uint64_t done[SIM_PAIR_MAX_QPS];    /* send WQEs completed */
+	uint64_t rposted[SIM_PAIR_MAX_QPS]; /* SEND: receive WQEs posted */
+	uint64_t rdone[SIM_PAIR_MAX_QPS];   /* SEND: receive WQEs completed */
+	uint64_t ndone;    /* messages completed, all QPs */
+	uint64_t t_post;   /* cycle of the last post (lat) */
+};
+
+/* Messages are reported as "<stream_prog>: ..." on stderr. */
+extern const char *stream_prog;
+
+/* Print "<stream_prog>: ..." and a newline on stderr; returns -1. */
+int stream_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+uint64_t stream_mix64(uint64_t x);
+
+/* Run it. Returns the cycles from the first doorbell to the last completion
+ * polled, 0 on any failure (reported on stderr). */
+uint64_t stream_run(struct stream *st);
+
+/* The stride rnic-bench uses for msg: slots keep the message's natural
+ * alignment up to a page, with at least 64 guard bytes between them. */
+size_t stream_stride(size_t msg);
+
+/* qsort comparison of uint64_t (latency samples). */
+int stream_cmp_u64(const void *a, const void *b);
+
+#endif

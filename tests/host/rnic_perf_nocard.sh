@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# rnic-perf's TCP mode on a machine without a card: server and client both
+# stop before any network traffic with the library's "no OpenRNIC device
+# found" message and exit 1; bad options exit 2.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+perf=build/bin/rnic-perf
+fail() { echo "FAIL: $*"; exit 1; }
+
+if [ -n "$(build/bin/rnic-info -l 2>/dev/null)" ]; then
+	echo "SKIP: an OpenRNIC is present"
+	exit 0
+fi
+want="rnic: no OpenRNIC device found: no PCI device 1e6b:0001 on this machine (check \`lspci -d 1e6b:\`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)"
+[ -d /sys/bus/pci/devices ] || want="rnic: no OpenRNIC device found: this system exposes no PCI bus (/sys/bus/pci/devices is missing)"
+for role in server client; do
+	args=(write_bw -p 18599)
+	[ $role = client ] && args+=(127.0.0.1)
+	out=$(timeout 20 $perf "${args[@]}" 2>&1); rc=$?
+	[ $rc -eq 1 ] || fail "$role: exit status $rc, want 1: $out"
+	grep -qxF "$want" <<<"$out" || fail "$role: no library message: '$out'"
+	grep -qx "rnic-perf: $role: cannot open an OpenRNIC: No such device" <<<"$out" || fail "$role: '$out'"
+	echo "$role: $out"
+done
+# nothing may listen on the port afterwards (it never opened one)
+if command -v ss >/dev/null && ss -ltn | grep -q ':18599 '; then fail "port 18599 left listening"; fi
+for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "write_bw --sim host" \
+	"atomic_bw -s 16 --sim" "write_lat -t 4 --sim" "write_bw --width 128 --sim" "write_bw -I 65 --sim"; do
+	$perf $bad >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] || fail "'rnic-perf $bad': exit status $rc, want 2"
+done
+$perf --help | grep -q '^usage: ' || fail "--help"
+echo "rnic-perf without a card: ok"
