@@ -1,6 +1,7 @@
 /* OpenRNIC firmware core: the RC QP state machine (IBTA Vol. 1 ch. 10,
  * ibv_modify_qp(3)), the context operation of each transition and the QPC
  * encoding. Pure functions: no register access. */
+#include "rnic/roce.h"
 #include "core/fw.h"
 
 #define S(x) RNIC_QPS_##x
@@ -118,25 +119,6 @@ uint32_t fw_qpc_op(uint32_t cur, uint32_t next)
 	return RNIC_CTX_OP_MODIFY;
 }
 
-/* RoCEv2 UDP source port from the flow label, as rdma-core derives it
- * (rdma_flow_label_to_udp_sport; the label from the QP numbers when 0). */
-static uint32_t udp_sport(uint32_t lqpn, uint32_t rqpn, uint32_t flow_label)
-{
-	uint32_t fl_low, fl_high;
-
-	if (!flow_label) {
-		uint64_t v = (uint64_t)lqpn * rqpn;
-
-		v ^= v >> 20;
-		v ^= v >> 40;
-		flow_label = (uint32_t)(v & 0xfffff);
-	}
-	fl_low = flow_label & 0x3fff;
-	fl_high = flow_label & 0xfc000;
-	fl_low ^= fl_high >> 14;
-	return fl_low | RNIC_ROCEV2_SPORT_MIN;
-}
-
 /* An IPv4-mapped GID is ::ffff:a.b.c.d: bits 127:32 are 0...0ffff. */
 static int dgid_is_v4_mapped(const uint32_t dgid[4])
 {
@@ -168,7 +150,7 @@ void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t q
 	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, q->min_rnr_timer);
 	RNIC_CTX_SET(w, QPC, MAX_RD_ATOMIC, q->max_rd_atomic);
 	RNIC_CTX_SET(w, QPC, MAX_DEST_RD_ATOMIC, q->max_dest_rd_atomic);
-	RNIC_CTX_SET(w, QPC, UDP_SPORT, udp_sport(qpn, q->dest_qpn, q->flow_label));
+	RNIC_CTX_SET(w, QPC, UDP_SPORT, rnic_rocev2_udp_sport(qpn, q->dest_qpn, q->flow_label));
 	RNIC_CTX_SET(w, QPC, FLOW_LABEL, q->flow_label);
 	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);
 	RNIC_CTX_SET(w, QPC, TRAFFIC_CLASS, q->traffic_class);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rnic/roce.h"
 #include "priv.h"
 #include "wire.h"
 
@@ -118,25 +119,6 @@ static int gid_is_v4_mapped(const uint8_t g[16])
 	return g[10] == 0xff && g[11] == 0xff;
 }
 
-/* RoCEv2 UDP source port from the flow label, as rdma-core derives it
- * (rdma_flow_label_to_udp_sport; the label from the QP numbers when 0). */
-static uint16_t udp_sport(uint32_t lqpn, uint32_t rqpn, uint32_t flow_label)
-{
-	uint32_t fl_low, fl_high;
-
-	if (!flow_label) {
-		uint64_t v = (uint64_t)lqpn * rqpn;
-
-		v ^= v >> 20;
-		v ^= v >> 40;
-		flow_label = (uint32_t)(v & 0xfffff);
-	}
-	fl_low = flow_label & 0x3fff;
-	fl_high = flow_label & 0xfc000;
-	fl_low ^= fl_high >> 14;
-	return (uint16_t)(fl_low | RNIC_ROCEV2_SPORT_MIN);
-}
-
 /* The whole QPC of a QP whose software attributes are a, in state `state`.
  * A QP going to RESET gets an all-zero record. */
 static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
@@ -174,7 +156,7 @@ static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
 	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, a->min_rnr_timer);
 	RNIC_CTX_SET(w, QPC, MAX_RD_ATOMIC, a->max_rd_atomic);
 	RNIC_CTX_SET(w, QPC, MAX_DEST_RD_ATOMIC, a->max_dest_rd_atomic);
-	RNIC_CTX_SET(w, QPC, UDP_SPORT, udp_sport(q->qp.qp_num, a->dest_qp_num, g->flow_label));
+	RNIC_CTX_SET(w, QPC, UDP_SPORT, rnic_rocev2_udp_sport(q->qp.qp_num, a->dest_qp_num, g->flow_label));
 	RNIC_CTX_SET(w, QPC, FLOW_LABEL, g->flow_label);
 	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);
 	RNIC_CTX_SET(w, QPC, TRAFFIC_CLASS, g->traffic_class);

@@ -184,7 +184,7 @@ static uint32_t sport(uint32_t lqpn, uint32_t rqpn, uint32_t fl)
 		v ^= v >> 40;
 		fl = (uint32_t)(v & 0xfffff);
 	}
-	return ((fl & 0x3fff) ^ ((fl & 0xfc000) >> 14)) | 0xc000;
+	return ((fl & 0x3fff) ^ ((fl & 0xfc000) >> 14)) | RNIC_ROCEV2_SPORT_MIN;
 }
 
 /* The QPC t_modify_in's attributes make, in state s (attributes given so
