@@ -138,26 +138,17 @@ static int vfio_window(struct rnic_pci_dma *m, const char *bdf)
 	size_t sz = sizeof(*info);
 	int err;
 
-	info = calloc(1, sz);
-	if (!info)
-		return ENOMEM;
-	info->argsz = (uint32_t)sz;
-	if (ioctl(m->container, VFIO_IOMMU_GET_INFO, info)) {
-		err = errno;
-		free(info);
-		rnic_log("%s: VFIO_IOMMU_GET_INFO: %s", bdf, strerror(err));
-		return err;
-	}
-	if (info->argsz > sz) { /* the capability chain needs more room */
-		struct vfio_iommu_type1_info *big;
+	/* Ask once with the bare struct, then once more with the size the
+	 * kernel said it needs: the capability chain makes the answer larger. */
+	info = NULL;
+	for (int tries = 0;; tries++) {
+		struct vfio_iommu_type1_info *grown = realloc(info, sz);
 
-		sz = info->argsz;
-		big = realloc(info, sz);
-		if (!big) {
+		if (!grown) {
 			free(info);
 			return ENOMEM;
 		}
-		info = big;
+		info = grown;
 		memset(info, 0, sz);
 		info->argsz = (uint32_t)sz;
 		if (ioctl(m->container, VFIO_IOMMU_GET_INFO, info)) {
@@ -166,6 +157,9 @@ static int vfio_window(struct rnic_pci_dma *m, const char *bdf)
 			rnic_log("%s: VFIO_IOMMU_GET_INFO: %s", bdf, strerror(err));
 			return err;
 		}
+		if (info->argsz <= sz || tries == 1)
+			break;
+		sz = info->argsz;
 	}
 	if ((info->flags & VFIO_IOMMU_INFO_PGSIZES) &&
 	    (info->iova_pgsizes & -info->iova_pgsizes) > m->page_size) {
