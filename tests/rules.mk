@@ -118,10 +118,9 @@ $(PERF_OOB_TEST_BIN): $(TOOLS_BUILD)/obj-san/test_perf_oob.o $(TOOLS_BUILD)/obj-
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) -lpthread -o $@
 
-# the firmware through the mailbox alone: no host library
-$(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(SIM_SAN_LIB)
+$(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(SAN) $(filter %.o,$^) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
 -include $(wildcard $(TOOLS_BUILD)/obj/*.d $(TOOLS_BUILD)/obj-san/*.d)
 
@@ -153,4 +152,4 @@ bench: deps
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/results.json
 	@echo "firmware command latency (rnic-e2e-fw, 64-bit core, from CMD_CTRL to the status read that saw it done):"
-	@$(E2E_FW_BIN) -w 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
+	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'

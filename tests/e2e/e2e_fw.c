@@ -5,34 +5,15 @@
  * each kind with good and bad arguments; prints each command's latency from
  * CMD_CTRL to the status read that saw it done, in cycles and ns.
  *
- *   rnic-e2e-fw --width 64|512 [--seed N]
+ *   rnic-e2e-fw --width 64|512 [--seed N]   (e2e_common's options)
  */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "e2e_common.h"
 #include "rnic/rnic_hw.h"
 #include "rnic_sim.h"
-
-static int passed, failed;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 struct fw {
 	struct rnic_world *w;
@@ -73,7 +54,7 @@ static double ns(const struct fw *f, uint64_t cycles)
 #define IN(rec) uint32_t rec##_in[RNIC_CMD_##rec##_IN_WORDS]; memset(rec##_in, 0, sizeof(rec##_in))
 #define SET(rec, field, v) RNIC_CTX_SET(rec##_in, CMD_##rec##_IN, field, (v))
 
-static int run(unsigned int width, uint64_t seed)
+static void run(unsigned int width, uint64_t seed)
 {
 	struct rnic_sim_cfg cfg;
 	struct fw f = {0};
@@ -90,8 +71,8 @@ static int run(unsigned int width, uint64_t seed)
 	cfg.seed = seed;
 	f.w = rnic_world_create(&cfg);
 	if (!f.w || !ring || !buf) {
-		result(0, "w%u world", width);
-		return 1;
+		e2e_result(0, "world");
+		goto out;
 	}
 	f.nic = rnic_world_nic(f.w, 0);
 	rnic_sim_dma_map(f.nic, ring, 4 * pg);
@@ -101,14 +82,13 @@ static int run(unsigned int width, uint64_t seed)
 	for (int i = 0; i < 20000 && v == 0; i++)
 		v = rnic_sim_bar_read32(f.nic, RNIC_REG_FW_STATE);
 	boot = rnic_world_cycle(f.w);
-	result(v == RNIC_FW_VERSION, "w%u firmware booted: FW_STATE 0x%08x after %llu cycles (%.1f us)",
-	       width, v, (unsigned long long)boot, ns(&f, boot) / 1000);
+	e2e_result(v == RNIC_FW_VERSION, "firmware booted: FW_STATE 0x%08x after %llu cycles (%.1f us)", v, (unsigned long long)boot, ns(&f, boot) / 1000);
 	if (v != RNIC_FW_VERSION)
 		goto out;
 
 	/* QUERY_DEVICE against the DEV block */
 	st = cmd(&f, RNIC_CMD_OP_QUERY_DEVICE, NULL, 0, out, RNIC_CMD_QUERY_DEVICE_OUT_WORDS);
-	result(st == RNIC_CMD_ST_OK &&
+	e2e_result(st == RNIC_CMD_ST_OK &&
 	       RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, FW_VERSION) == RNIC_FW_VERSION &&
 	       RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_QP) ==
 		       rnic_sim_bar_read32(f.nic, RNIC_REG_DEV_NUM_QPS) - 2 &&
@@ -117,13 +97,13 @@ static int run(unsigned int width, uint64_t seed)
 	       RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SEND_SGE) == RNIC_MAX_SEND_SGE &&
 	       RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_RD_ATOMIC) == RNIC_MAX_RD_ATOMIC &&
 	       RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_INLINE_DATA) == RNIC_MAX_INLINE_BYTES,
-	       "w%u QUERY_DEVICE: status %d, max_qp %llu, max_mtt %llu (%llu cycles)", width, st,
+	       "QUERY_DEVICE: status %d, max_qp %llu, max_mtt %llu (%llu cycles)", st,
 	       (unsigned long long)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_QP),
 	       (unsigned long long)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MTT),
 	       (unsigned long long)f.last_cycles);
 
 	st = cmd(&f, 0x7f, NULL, 0, NULL, 0);
-	result(st == RNIC_CMD_ST_BAD_OPCODE, "w%u unknown opcode 0x7f: status %d", width, st);
+	e2e_result(st == RNIC_CMD_ST_BAD_OPCODE, "unknown opcode 0x7f: status %d", st);
 
 	/* overrun: a second CMD_CTRL while busy is ignored and flagged */
 	rnic_sim_bar_write32(f.nic, RNIC_REG_CMD_CTRL, 0xbeef0000u | RNIC_CMD_OP_QUERY_DEVICE);
@@ -131,17 +111,17 @@ static int run(unsigned int width, uint64_t seed)
 	v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
 	for (int i = 0; i < 100000 && (v & 1); i++)
 		v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
-	result((v & 2) && (v >> 16) == 0xbeef && ((v >> 8) & 0xff) == RNIC_CMD_ST_OK,
-	       "w%u CMD_CTRL while busy: ignored and flagged (CMD_STATUS 0x%08x)", width, v);
+	e2e_result((v & 2) && (v >> 16) == 0xbeef && ((v >> 8) & 0xff) == RNIC_CMD_ST_OK,
+	       "CMD_CTRL while busy: ignored and flagged (CMD_STATUS 0x%08x)", v);
 
 	st = cmd(&f, RNIC_CMD_OP_ALLOC_PD, NULL, 0, out, RNIC_CMD_ALLOC_PD_OUT_WORDS);
 	pd = (uint32_t)RNIC_CTX_GET(out, CMD_ALLOC_PD_OUT, PD);
-	result(st == RNIC_CMD_ST_OK && pd != 0, "w%u ALLOC_PD: status %d, pd %u", width, st, pd);
+	e2e_result(st == RNIC_CMD_ST_OK && pd != 0, "ALLOC_PD: status %d, pd %u", st, pd);
 	{
 		IN(DEALLOC_PD);
 		SET(DEALLOC_PD, PD, pd + 77);
 		st = cmd(&f, RNIC_CMD_OP_DEALLOC_PD, DEALLOC_PD_in, RNIC_CMD_DEALLOC_PD_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BAD_HANDLE, "w%u DEALLOC_PD of a PD never made: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_HANDLE, "DEALLOC_PD of a PD never made: status %d", st);
 	}
 
 	/* a CQ and an RC QP, taken to RTS */
@@ -150,11 +130,11 @@ static int run(unsigned int width, uint64_t seed)
 		SET(CREATE_CQ, LOG_SIZE, 40);
 		SET(CREATE_CQ, BASE, (uintptr_t)ring);
 		st = cmd(&f, RNIC_CMD_OP_CREATE_CQ, CREATE_CQ_in, RNIC_CMD_CREATE_CQ_IN_WORDS, out, 1);
-		result(st == RNIC_CMD_ST_BAD_PARAM, "w%u CREATE_CQ of 2^40 entries: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_PARAM, "CREATE_CQ of 2^40 entries: status %d", st);
 		SET(CREATE_CQ, LOG_SIZE, 6);
 		st = cmd(&f, RNIC_CMD_OP_CREATE_CQ, CREATE_CQ_in, RNIC_CMD_CREATE_CQ_IN_WORDS, out, 1);
 		cqn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_CQ_OUT, CQN);
-		result(st == RNIC_CMD_ST_OK && cqn != 0, "w%u CREATE_CQ: status %d, cqn %u (%llu cycles)", width,
+		e2e_result(st == RNIC_CMD_ST_OK && cqn != 0, "CREATE_CQ: status %d, cqn %u (%llu cycles)",
 		       st, cqn, (unsigned long long)f.last_cycles);
 	}
 	{
@@ -169,8 +149,7 @@ static int run(unsigned int width, uint64_t seed)
 		SET(CREATE_QP, RQ_BASE, (uintptr_t)ring + 3 * pg);
 		st = cmd(&f, RNIC_CMD_OP_CREATE_QP, CREATE_QP_in, RNIC_CMD_CREATE_QP_IN_WORDS, out, 1);
 		qpn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_QP_OUT, QPN);
-		result(st == RNIC_CMD_ST_OK && qpn >= 2, "w%u CREATE_QP: status %d, qpn %u; latency %llu cycles = %.0f ns",
-		       width, st, qpn, (unsigned long long)f.last_cycles, ns(&f, f.last_cycles));
+		e2e_result(st == RNIC_CMD_ST_OK && qpn >= 2, "CREATE_QP: status %d, qpn %u; latency %llu cycles = %.0f ns", st, qpn, (unsigned long long)f.last_cycles, ns(&f, f.last_cycles));
 	}
 	{
 		uint64_t to_rts = 0;
@@ -181,19 +160,19 @@ static int run(unsigned int width, uint64_t seed)
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE);
 		SET(MODIFY_QP, QP_STATE, RNIC_QPS_RTR);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BAD_STATE, "w%u MODIFY_QP RESET -> RTR: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_STATE, "MODIFY_QP RESET -> RTR: status %d", st);
 		/* RESET -> INIT without PORT: a required attribute missing */
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_PKEY_INDEX | RNIC_QP_ATTR_ACCESS_FLAGS);
 		SET(MODIFY_QP, QP_STATE, RNIC_QPS_INIT);
 		SET(MODIFY_QP, PORT_NUM, 1);
 		SET(MODIFY_QP, QP_ACCESS_FLAGS, RNIC_ACCESS_REMOTE_WRITE);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BAD_ATTR_MASK, "w%u MODIFY_QP RESET -> INIT without PORT: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_ATTR_MASK, "MODIFY_QP RESET -> INIT without PORT: status %d", st);
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_PKEY_INDEX | RNIC_QP_ATTR_PORT |
 					  RNIC_QP_ATTR_ACCESS_FLAGS);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 		to_rts += f.last_cycles;
-		result(st == RNIC_CMD_ST_OK, "w%u MODIFY_QP RESET -> INIT: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "MODIFY_QP RESET -> INIT: status %d", st);
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_AV | RNIC_QP_ATTR_PATH_MTU |
 					  RNIC_QP_ATTR_DEST_QPN | RNIC_QP_ATTR_RQ_PSN |
 					  RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC | RNIC_QP_ATTR_MIN_RNR_TIMER);
@@ -210,7 +189,7 @@ static int run(unsigned int width, uint64_t seed)
 		rnic_ctx_set(MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_DGID_LSB + 32, 32, 0x0000ffffu);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 		to_rts += f.last_cycles;
-		result(st == RNIC_CMD_ST_OK, "w%u MODIFY_QP INIT -> RTR: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "MODIFY_QP INIT -> RTR: status %d", st);
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_SQ_PSN | RNIC_QP_ATTR_TIMEOUT |
 					  RNIC_QP_ATTR_RETRY_CNT | RNIC_QP_ATTR_RNR_RETRY |
 					  RNIC_QP_ATTR_MAX_QP_RD_ATOMIC);
@@ -222,14 +201,13 @@ static int run(unsigned int width, uint64_t seed)
 		SET(MODIFY_QP, MAX_RD_ATOMIC, 16);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 		to_rts += f.last_cycles;
-		result(st == RNIC_CMD_ST_OK, "w%u MODIFY_QP RTR -> RTS: status %d; RESET -> RTS in %llu cycles = %.0f ns",
-		       width, st, (unsigned long long)to_rts, ns(&f, to_rts));
+		e2e_result(st == RNIC_CMD_ST_OK, "MODIFY_QP RTR -> RTS: status %d; RESET -> RTS in %llu cycles = %.0f ns", st, (unsigned long long)to_rts, ns(&f, to_rts));
 		/* the wrong PD is refused */
 		SET(MODIFY_QP, PD, pd + 1);
 		SET(MODIFY_QP, ATTR_MASK, RNIC_QP_ATTR_STATE);
 		SET(MODIFY_QP, QP_STATE, RNIC_QPS_ERR);
 		st = cmd(&f, RNIC_CMD_OP_MODIFY_QP, MODIFY_QP_in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_PD_MISMATCH, "w%u MODIFY_QP with another PD: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_PD_MISMATCH, "MODIFY_QP with another PD: status %d", st);
 	}
 	{
 		IN(QUERY_QP);
@@ -237,9 +215,9 @@ static int run(unsigned int width, uint64_t seed)
 		SET(QUERY_QP, PD, pd);
 		st = cmd(&f, RNIC_CMD_OP_QUERY_QP, QUERY_QP_in, RNIC_CMD_QUERY_QP_IN_WORDS, out,
 			 RNIC_CMD_QUERY_QP_OUT_WORDS);
-		result(st == RNIC_CMD_ST_OK && RNIC_CTX_GET(out, CMD_QUERY_QP_OUT, QP_STATE) == RNIC_QPS_RTS &&
+		e2e_result(st == RNIC_CMD_ST_OK && RNIC_CTX_GET(out, CMD_QUERY_QP_OUT, QP_STATE) == RNIC_QPS_RTS &&
 		       RNIC_CTX_GET(out, CMD_QUERY_QP_OUT, DEST_QP_NUM) == 0x123,
-		       "w%u QUERY_QP: status %d, state %llu", width, st,
+		       "QUERY_QP: status %d, state %llu", st,
 		       (unsigned long long)RNIC_CTX_GET(out, CMD_QUERY_QP_OUT, QP_STATE));
 	}
 
@@ -277,7 +255,7 @@ static int run(unsigned int width, uint64_t seed)
 			ok = st == RNIC_CMD_ST_OK && written == off + n &&
 			     RNIC_CTX_GET(out, CMD_WRITE_MTT_OUT, VALID) == (off + n == npages);
 		}
-		result(ok, "w%u reg_mr of %u page(s) (REG_MR + %u WRITE_MTT): %llu cycles = %.1f us", width, npages,
+		e2e_result(ok, "reg_mr of %u page(s) (REG_MR + %u WRITE_MTT): %llu cycles = %.1f us", npages,
 		       (npages + RNIC_CMD_WRITE_MTT_IN_PAGE_COUNT - 1) / RNIC_CMD_WRITE_MTT_IN_PAGE_COUNT,
 		       (unsigned long long)total, ns(&f, total) / 1000);
 		if (npages == 1)
@@ -290,17 +268,17 @@ static int run(unsigned int width, uint64_t seed)
 		SET(DEREG_MR, PD, pd);
 		SET(DEREG_MR, KEY, key1);
 		st = cmd(&f, RNIC_CMD_OP_DEREG_MR, DEREG_MR_in, RNIC_CMD_DEREG_MR_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_OK, "w%u DEREG_MR: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "DEREG_MR: status %d", st);
 		st = cmd(&f, RNIC_CMD_OP_DEREG_MR, DEREG_MR_in, RNIC_CMD_DEREG_MR_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BAD_HANDLE, "w%u DEREG_MR twice: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_HANDLE, "DEREG_MR twice: status %d", st);
 		/* a PD still in use by a QP and an MR cannot go */
 		IN(DEALLOC_PD);
 		SET(DEALLOC_PD, PD, pd);
 		st = cmd(&f, RNIC_CMD_OP_DEALLOC_PD, DEALLOC_PD_in, RNIC_CMD_DEALLOC_PD_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BUSY, "w%u DEALLOC_PD in use: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BUSY, "DEALLOC_PD in use: status %d", st);
 		SET(DEREG_MR, KEY, key256);
 		st = cmd(&f, RNIC_CMD_OP_DEREG_MR, DEREG_MR_in, RNIC_CMD_DEREG_MR_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_OK, "w%u DEREG_MR of 256 pages: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "DEREG_MR of 256 pages: status %d", st);
 	}
 	{
 		IN(DESTROY_QP);
@@ -311,51 +289,41 @@ static int run(unsigned int width, uint64_t seed)
 		SET(DESTROY_CQ, CQN, cqn);
 		SET(DEALLOC_PD, PD, pd);
 		st = cmd(&f, RNIC_CMD_OP_DESTROY_CQ, DESTROY_CQ_in, RNIC_CMD_DESTROY_CQ_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_BUSY, "w%u DESTROY_CQ in use by a QP: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BUSY, "DESTROY_CQ in use by a QP: status %d", st);
 		st = cmd(&f, RNIC_CMD_OP_DESTROY_QP, DESTROY_QP_in, RNIC_CMD_DESTROY_QP_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_OK, "w%u DESTROY_QP: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "DESTROY_QP: status %d", st);
 		st = cmd(&f, RNIC_CMD_OP_DESTROY_CQ, DESTROY_CQ_in, RNIC_CMD_DESTROY_CQ_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_OK, "w%u DESTROY_CQ: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "DESTROY_CQ: status %d", st);
 		st = cmd(&f, RNIC_CMD_OP_DEALLOC_PD, DEALLOC_PD_in, RNIC_CMD_DEALLOC_PD_IN_WORDS, NULL, 0);
-		result(st == RNIC_CMD_ST_OK, "w%u DEALLOC_PD: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK, "DEALLOC_PD: status %d", st);
 	}
 	{
 		IN(QUERY_COUNTER);
 		SET(QUERY_COUNTER, FIRST, 0);
 		SET(QUERY_COUNTER, COUNT, 4);
 		st = cmd(&f, RNIC_CMD_OP_QUERY_COUNTER, QUERY_COUNTER_in, RNIC_CMD_QUERY_COUNTER_IN_WORDS, out, 4);
-		result(st == RNIC_CMD_ST_OK && out[0] == rnic_sim_bar_read32(f.nic, RNIC_REG_STAT_TX_FRAMES),
-		       "w%u QUERY_COUNTER: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_OK && out[0] == rnic_sim_bar_read32(f.nic, RNIC_REG_STAT_TX_FRAMES),
+		       "QUERY_COUNTER: status %d", st);
 		SET(QUERY_COUNTER, COUNT, 1000);
 		st = cmd(&f, RNIC_CMD_OP_QUERY_COUNTER, QUERY_COUNTER_in, RNIC_CMD_QUERY_COUNTER_IN_WORDS, out, 1);
-		result(st == RNIC_CMD_ST_BAD_PARAM, "w%u QUERY_COUNTER past the last counter: status %d", width, st);
+		e2e_result(st == RNIC_CMD_ST_BAD_PARAM, "QUERY_COUNTER past the last counter: status %d", st);
 	}
 	v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
-	result(!(v & 4) && rnic_sim_nic_faults(f.nic, NULL, 0) == 0,
-	       "w%u firmware still running, no DMA fault (CMD_STATUS 0x%08x)", width, v);
+	e2e_result(!(v & 4) && rnic_sim_nic_faults(f.nic, NULL, 0) == 0,
+	       "firmware still running, no DMA fault (CMD_STATUS 0x%08x)", v);
 out:
 	rnic_world_destroy(f.w);
 	free(ring);
 	free(buf);
-	return failed != 0;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned int width = 64;
-	uint64_t seed = 1;
-	int c;
+	int rc = e2e_parse_args(argc, argv, "rnic-e2e-fw",
+				"The firmware on the simulated control processor, through the command mailbox.\n");
 
-	while ((c = getopt(argc, argv, "w:s:h")) != -1) {
-		switch (c) {
-		case 'w': width = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		default:
-			fprintf(stderr, "usage: rnic-e2e-fw [-w 64|512] [-s SEED]\n");
-			return 2;
-		}
-	}
-	run(width, seed);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	if (rc >= 0)
+		return rc;
+	run((unsigned int)e2e_width, e2e_seed);
+	return e2e_summary();
 }
