@@ -2,8 +2,8 @@
  * firmware in FW_STATE, then serve the host's commands one at a time. */
 #include "core/fw.h"
 
-/* fw_boot (fw_init) sets every byte of it, so crt0 need not clear it too:
- * it is most of the RAM, and clearing it twice doubled the boot time. */
+/* Not cleared by crt0: fw_boot (fw_init) clears what must start at zero and
+ * leaves the QP attributes, most of the RAM, to CREATE_QP. */
 static struct fw fw __attribute__((section(".noinit")));
 
 int main(void)

@@ -64,15 +64,38 @@ $(HOST_SAN_LIB): $(HOST_SAN_OBJS)
 
 # Unit tests link only the library's backend-independent objects: the
 # archive member backend_sim.o is never pulled in by a fake-backend test.
-$(HOST_BUILD)/tests/%: $(ROOT)/tests/host/%.c $(HOST_SAN_LIB)
+# The fake device (tests/host/fake_backend.h) runs the real firmware core,
+# compiled natively (firmware/rules.mk) with tests/host/fake_fw.c as its
+# register access layer.
+HOST_TEST_FW_OBJS := $(patsubst $(ROOT)/%.c,$(BUILD)/firmware/native/%.o,$(wildcard $(ROOT)/firmware/core/*.c))
+HOST_TEST_CFLAGS := $(HOST_CFLAGS) $(SAN) -DFW_MOCK_MMIO -I$(ROOT)/firmware -I$(ROOT)/tests/host
+
+$(HOST_BUILD)/tests/fake_fw.o: $(ROOT)/tests/host/fake_fw.c
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(SAN) -I$(ROOT)/tests/host $< $(HOST_SAN_LIB) $(HOST_LDLIBS) -o $@
+	$(CC) $(HOST_TEST_CFLAGS) -c $< -o $@
+
+$(HOST_BUILD)/tests/%: $(ROOT)/tests/host/%.c $(HOST_SAN_LIB) $(HOST_BUILD)/tests/fake_fw.o $(HOST_TEST_FW_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_TEST_CFLAGS) $< $(HOST_BUILD)/tests/fake_fw.o $(HOST_TEST_FW_OBJS) $(HOST_SAN_LIB) $(HOST_LDLIBS) -o $@
 
 # The pci system test once more without sanitizers: AddressSanitizer makes
 # mlock a no-op, so only this build can see the pagemap path's pins.
-$(HOST_BUILD)/tests/test_pci_sys-nosan: $(ROOT)/tests/host/test_pci_sys.c $(HOST_LIB)
+# Its fake device's firmware is built without sanitizers as well.
+HOST_TEST_FW_NOSAN := $(patsubst $(ROOT)/firmware/core/%.c,$(HOST_BUILD)/tests/fw-nosan/%.o,$(wildcard $(ROOT)/firmware/core/*.c)) \
+	$(HOST_BUILD)/tests/fw-nosan/fake_fw.o
+HOST_TEST_NOSAN_CFLAGS := $(HOST_CFLAGS) -DFW_MOCK_MMIO -I$(ROOT)/firmware -I$(ROOT)/tests/host
+
+$(HOST_BUILD)/tests/fw-nosan/%.o: $(ROOT)/firmware/core/%.c
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -I$(ROOT)/tests/host $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
+	$(CC) $(HOST_TEST_NOSAN_CFLAGS) -c $< -o $@
+
+$(HOST_BUILD)/tests/fw-nosan/fake_fw.o: $(ROOT)/tests/host/fake_fw.c
+	@mkdir -p $(@D)
+	$(CC) $(HOST_TEST_NOSAN_CFLAGS) -c $< -o $@
+
+$(HOST_BUILD)/tests/test_pci_sys-nosan: $(ROOT)/tests/host/test_pci_sys.c $(HOST_LIB) $(HOST_TEST_FW_NOSAN)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_TEST_NOSAN_CFLAGS) $< $(HOST_TEST_FW_NOSAN) $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
 # ---------------------------------------------------------------- install
 # What is installed: the library without the sim backend, as a static archive

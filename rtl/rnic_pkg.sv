@@ -255,6 +255,16 @@ package rnic_pkg;
   localparam logic [31:0] CMD_ST_BUSY = 32'h00000008;  // the object is in use (PD by QPs or MRs, CQ by QPs)
   localparam logic [31:0] CMD_ST_INTERNAL = 32'h00000009;  // the data path refused or did not finish a context write (CTX_STATUS)
 
+  // cmd_fields: Fields of the CMD block's registers (block cmd below).
+  localparam logic [31:0] CMD_STATUS_BUSY = 32'h00000001;  // CMD_STATUS bit 0: a command is in progress
+  localparam logic [31:0] CMD_STATUS_OVERRUN = 32'h00000002;  // CMD_STATUS bit 1: a host write while busy was ignored
+  localparam logic [31:0] CMD_STATUS_HALTED = 32'h00000004;  // CMD_STATUS bit 2: the control processor trapped or made a bad bus access
+  localparam logic [31:0] CMD_STATUS_ST_SHIFT = 32'h00000008;  // CMD_STATUS and CMD_DONE bits 15:8: the command status (CMD_ST_*)
+  localparam logic [31:0] CMD_STATUS_ST_MASK = 32'h000000ff;  // the status field's mask, after the shift
+  localparam logic [31:0] CMD_TOKEN_SHIFT = 32'h00000010;  // CMD_CTRL, CMD_STATUS and CMD_OPCODE bits 31:16: the token
+  localparam logic [31:0] CMD_TOKEN_MASK = 32'h0000ffff;  // the token's mask, after the shift
+  localparam logic [31:0] CMD_OPCODE_MASK = 32'h000000ff;  // CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*)
+
   // cmd_limits: Limits of the command set.
   localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)
   localparam logic [31:0] CMD_MAX_LOG_CQE = 32'h0000000f;  // largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ)

@@ -31,6 +31,63 @@ class SpecError(Exception):
     pass
 
 
+
+# The C accessors of context records and command words. A field of up to 64
+# bits touches at most three words; each piece is straight-line code, so with
+# a constant position and width (every RNIC_CTX_* use) the compiler reduces a
+# field to its shifts and masks: the control processor packs every command
+# and context with these.
+CTX_ACCESSORS = """/* Context records are arrays of 32-bit words; fields up to 64 bits wide (a
+ * wider range gets zeros above bit 63 and reads them as lost). */
+static inline uint32_t rnic_ctx_mask_(unsigned n)
+{
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+static inline void rnic_ctx_put_(uint32_t *w, unsigned b, unsigned n, uint32_t part)
+{
+	uint32_t m = rnic_ctx_mask_(n) << (b % 32);
+
+	w[b / 32] = (w[b / 32] & ~m) | ((part << (b % 32)) & m);
+}
+
+static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)
+{
+	unsigned n0 = 32 - lsb % 32, n1, done;
+
+	if (n0 >= width) {
+		rnic_ctx_put_(w, lsb, width, (uint32_t)v);
+		return;
+	}
+	rnic_ctx_put_(w, lsb, n0, (uint32_t)v);
+	n1 = width - n0 < 32 ? width - n0 : 32;
+	rnic_ctx_put_(w, lsb + n0, n1, (uint32_t)(v >> n0));
+	for (done = n0 + n1; done < width; done += 32) /* a third piece, or zeros above bit 63 */
+		rnic_ctx_put_(w, lsb + done, width - done < 32 ? width - done : 32,
+			      done < 64 ? (uint32_t)(v >> done) : 0);
+}
+
+static inline uint32_t rnic_ctx_take_(const uint32_t *w, unsigned b, unsigned n)
+{
+	return (w[b / 32] >> (b % 32)) & rnic_ctx_mask_(n);
+}
+
+static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned width)
+{
+	unsigned n0 = 32 - lsb % 32, n1;
+	uint64_t v;
+
+	if (n0 >= width)
+		return rnic_ctx_take_(w, lsb, width);
+	v = rnic_ctx_take_(w, lsb, n0);
+	n1 = width - n0 < 32 ? width - n0 : 32;
+	v |= (uint64_t)rnic_ctx_take_(w, lsb + n0, n1) << n0;
+	if (n0 + n1 < width && n0 + n1 < 64)
+		v |= (uint64_t)rnic_ctx_take_(w, lsb + n0 + n1, width - n0 - n1) << (n0 + n1);
+	return v;
+}
+"""
+
 def layout_ctx(ctx):
     """Pack context fields into 32-bit words; a field never straddles a word
     boundary unless it is a whole number of aligned words. A field with a
@@ -278,40 +335,7 @@ def gen_h(spec, mems, consts, ctxs):
             if reg_count(acc) > 1:
                 d(f"REG_{name}_COUNT", reg_count(acc))
     o.append("")
-    o.append("/* Context records are arrays of 32-bit words; fields up to 64 bits wide (a")
-    o.append(" * wider range gets zeros above bit 63 and reads them as lost). Word by word:")
-    o.append(" * the control processor packs every command and context with these. */")
-    o.append("static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)")
-    o.append("{")
-    o.append("\tfor (unsigned done = 0; done < width;) {")
-    o.append("\t\tunsigned b = lsb + done, off = b % 32, n = 32 - off;")
-    o.append("\t\tuint32_t m, part;")
-    o.append("")
-    o.append("\t\tif (n > width - done)")
-    o.append("\t\t\tn = width - done;")
-    o.append("\t\tm = (n == 32 ? 0xffffffffu : (1u << n) - 1) << off;")
-    o.append("\t\tpart = done < 64 ? (uint32_t)(v >> done) : 0;")
-    o.append("\t\tw[b / 32] = (w[b / 32] & ~m) | ((part << off) & m);")
-    o.append("\t\tdone += n;")
-    o.append("\t}")
-    o.append("}")
-    o.append("")
-    o.append("static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned width)")
-    o.append("{")
-    o.append("\tuint64_t v = 0;")
-    o.append("")
-    o.append("\tfor (unsigned done = 0; done < width;) {")
-    o.append("\t\tunsigned b = lsb + done, off = b % 32, n = 32 - off;")
-    o.append("")
-    o.append("\t\tif (n > width - done)")
-    o.append("\t\t\tn = width - done;")
-    o.append("\t\tif (done < 64)")
-    o.append("\t\t\tv |= (uint64_t)((w[b / 32] >> off) & (n == 32 ? 0xffffffffu : (1u << n) - 1)) << done;")
-    o.append("\t\tdone += n;")
-    o.append("\t}")
-    o.append("\treturn v;")
-    o.append("}")
-    o.append("")
+    o.extend(CTX_ACCESSORS.split("\n"))
     o.append("#define RNIC_CTX_SET(w, ctx, field, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))")
     o.append("#define RNIC_CTX_GET(w, ctx, field) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W)")
     o.append("/* Element i of an array field (element i at LSB + i * W). */")

@@ -4,6 +4,7 @@
  * handler's allocations. Inputs and outputs are the cmd_* records of
  * docs/formats.toml. */
 #include "core/bitmap.h"
+#include "core/ctx.h"
 #include "core/fw.h"
 #include "hal/mmio.h"
 
@@ -17,11 +18,15 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 
 void fw_init(struct fw *fw, const struct fw_caps *dev)
 {
-	uint32_t *p = (uint32_t *)fw;
+	uint8_t *p = (uint8_t *)fw;
 
-	_Static_assert(sizeof(*fw) % 4 == 0, "struct fw is whole words");
-	for (size_t i = 0; i < sizeof(*fw) / 4; i++)
-		p[i] = 0;
+	/* Everything but the QP attributes, most of the RAM: CREATE_QP sets
+	 * every field of an entry before its bit in qp_used, and nothing reads
+	 * an entry whose bit is clear. */
+	_Static_assert(offsetof(struct fw, mr) == offsetof(struct fw, qp) + sizeof(fw->qp),
+		       "qp[] is followed by mr[]");
+	__builtin_memset(p, 0, offsetof(struct fw, qp));
+	__builtin_memset(p + offsetof(struct fw, mr), 0, sizeof(*fw) - offsetof(struct fw, mr));
 	fw->caps.num_qps = min_u32(dev->num_qps, FW_MAX_QPS);
 	fw->caps.num_cqs = min_u32(dev->num_cqs, FW_MAX_CQS);
 	fw->caps.num_mrs = min_u32(dev->num_mrs, FW_MAX_MRS);
@@ -508,6 +513,17 @@ static void mpt_encode(uint32_t w[RNIC_MPT_WORDS], const struct fw_pending_mr *p
 		     (va & ((1ull << RNIC_MTT_PAGE_SHIFT) - 1)));
 }
 
+/* Page i of a WRITE_MTT chunk. The field is whole aligned words, read as
+ * such: this runs once per page of every MR. */
+_Static_assert(RNIC_CMD_WRITE_MTT_IN_PAGE_LSB % 32 == 0 && RNIC_CMD_WRITE_MTT_IN_PAGE_W == 64,
+	       "WRITE_MTT pages are aligned pairs of words");
+static inline uint64_t mtt_in_page(const uint32_t *in, uint32_t i)
+{
+	const uint32_t *p = in + RNIC_CMD_WRITE_MTT_IN_PAGE_LSB / 32 + 2 * i;
+
+	return (uint64_t)p[1] << 32 | p[0];
+}
+
 static enum fw_status cmd_write_mtt(struct fw *fw, const uint32_t *in, uint32_t *out)
 {
 	uint64_t key = IN(WRITE_MTT, KEY), offset = IN(WRITE_MTT, OFFSET), count = IN(WRITE_MTT, COUNT);
@@ -529,15 +545,14 @@ static enum fw_status cmd_write_mtt(struct fw *fw, const uint32_t *in, uint32_t 
 	    count > p->npages - offset)
 		return FW_BAD_PARAM;
 	for (uint32_t i = 0; i < count; i++)
-		if (RNIC_CTX_GET_I(in, CMD_WRITE_MTT_IN, PAGE, i) & ((1u << RNIC_MTT_PAGE_SHIFT) - 1))
+		if (mtt_in_page(in, i) & ((1u << RNIC_MTT_PAGE_SHIFT) - 1))
 			return FW_BAD_PARAM;
 
 	/* The page list first: the MPT entry makes the MR live. */
 	for (uint32_t i = 0; i < count; i++) {
 		w[0] = 0;
 		w[1] = 0;
-		RNIC_CTX_SET(w, MTT, PAGE,
-			     RNIC_CTX_GET_I(in, CMD_WRITE_MTT_IN, PAGE, i) >> RNIC_MTT_PAGE_SHIFT);
+		RNIC_CTX_SET(w, MTT, PAGE, mtt_in_page(in, i) >> RNIC_MTT_PAGE_SHIFT);
 		st = fw_ctx_write(RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_WRITE,
 				  fw->mr[idx].mtt_base + (uint32_t)offset + i, w, RNIC_MTT_WORDS);
 		if (st != FW_OK)
@@ -570,10 +585,15 @@ static enum fw_status cmd_dereg_mr(struct fw *fw, const uint32_t *in, uint32_t *
 	st = mr_check(fw, IN(DEREG_MR, KEY), IN(DEREG_MR, PD), &idx);
 	if (st != FW_OK)
 		return st;
-	/* Invalidate the entry before its MTT entries may be reused. */
-	st = fw_ctx_write(RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, idx, w, RNIC_MPT_WORDS);
-	if (st != FW_OK)
-		return st;
+	/* Invalidate the entry before its MTT entries may be reused. An MR
+	 * whose page list is incomplete never had its entry written (and the
+	 * index's previous MR invalidated it): nothing to undo on the device,
+	 * so a registration whose WRITE_MTT failed can always be taken back. */
+	if (fw_bit_test(fw->mr_valid, idx)) {
+		st = fw_ctx_write(RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, idx, w, RNIC_MPT_WORDS);
+		if (st != FW_OK)
+			return st;
+	}
 	base = fw->mr[idx].mtt_base;
 	n = mtt_run_len(fw, base);
 	for (uint32_t i = 0; i < n; i++)

@@ -147,11 +147,7 @@ void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t q
 
 /* ---------------------------------------------------------------- the data path */
 
-/* Write a context record through the CTX window: CTX_DATA words, CTX_CMD,
- * then poll CTX_STATUS. FW_INTERNAL if the window reports an error or stays
- * busy. */
-FW_MUST_CHECK enum fw_status fw_ctx_write(uint32_t table, uint32_t op, uint32_t index,
-					  const uint32_t *words, uint32_t nwords);
+/* fw_ctx_write (core/ctx.h) writes a context record through the CTX window. */
 
 /* ---------------------------------------------------------------- commands */
 

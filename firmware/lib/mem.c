@@ -9,10 +9,26 @@ void *memcpy(void *restrict d, const void *restrict s, size_t n);
 void *memmove(void *d, const void *s, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
+/* Whole words, four at a time, when both ends allow: the control
+ * processor takes several cycles per instruction, and struct copies and
+ * zeroed command buffers are on every command's path. */
 void *memset(void *s, int c, size_t n)
 {
 	uint8_t *p = s;
 
+	if (((uintptr_t)p & 3) == 0) {
+		uint32_t v = (uint8_t)c * 0x01010101u, *w = (uint32_t *)p;
+
+		for (; n >= 16; n -= 16, w += 4) {
+			w[0] = v;
+			w[1] = v;
+			w[2] = v;
+			w[3] = v;
+		}
+		for (; n >= 4; n -= 4)
+			*w++ = v;
+		p = (uint8_t *)w;
+	}
 	while (n--)
 		*p++ = (uint8_t)c;
 	return s;
@@ -23,6 +39,21 @@ void *memcpy(void *restrict d, const void *restrict s, size_t n)
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
 
+	if ((((uintptr_t)dp | (uintptr_t)sp) & 3) == 0) {
+		uint32_t *dw = (uint32_t *)dp;
+		const uint32_t *sw = (const uint32_t *)sp;
+
+		for (; n >= 16; n -= 16, dw += 4, sw += 4) {
+			dw[0] = sw[0];
+			dw[1] = sw[1];
+			dw[2] = sw[2];
+			dw[3] = sw[3];
+		}
+		for (; n >= 4; n -= 4)
+			*dw++ = *sw++;
+		dp = (uint8_t *)dw;
+		sp = (const uint8_t *)sw;
+	}
 	while (n--)
 		*dp++ = *sp++;
 	return d;

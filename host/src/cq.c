@@ -18,10 +18,10 @@ static uint32_t log2_ceil(uint32_t v)
 
 struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe)
 {
+	uint32_t in[RNIC_CMD_CREATE_CQ_IN_WORDS] = {0}, out[RNIC_CMD_CREATE_CQ_OUT_WORDS];
 	struct rnic_device *d;
 	struct rnic_cq_priv *c;
-	uint32_t w[RNIC_CQC_WORDS] = {0};
-	int64_t h;
+	uint32_t cqn;
 	int err;
 
 	if (!context || cqe < 1 || (uint32_t)cqe > RNIC_LIB_MAX_CQE) {
@@ -34,37 +34,35 @@ struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe)
 		errno = ENOMEM;
 		return NULL;
 	}
-	h = rnic_idx_alloc(&d->cq_idx);
-	if (h < 0) {
-		free(c);
-		errno = ENOMEM;
-		return NULL;
-	}
 	c->log_size = log2_ceil((uint32_t)cqe);
 	c->ring = rnic_dma_alloc(d, (size_t)RNIC_CQE_BYTES << c->log_size, &c->ring_bytes,
 				 &c->bus_addr);
 	if (!c->ring) {
 		err = errno;
-		goto fail_idx;
+		goto fail;
 	}
-	c->cq.context = context;
-	c->cq.handle = (uint32_t)h;
-	c->cq.cqe = 1 << c->log_size;
-
-	RNIC_CTX_SET(w, CQC, VALID, 1);
-	RNIC_CTX_SET(w, CQC, LOG_SIZE, c->log_size);
-	RNIC_CTX_SET(w, CQC, BASE, c->bus_addr);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, c->cq.handle, w, RNIC_CQC_WORDS);
+	RNIC_CTX_SET(in, CMD_CREATE_CQ_IN, LOG_SIZE, c->log_size);
+	RNIC_CTX_SET(in, CMD_CREATE_CQ_IN, BASE, c->bus_addr);
+	err = rnic_cmd(d, RNIC_CMD_OP_CREATE_CQ, in, RNIC_CMD_CREATE_CQ_IN_WORDS, out,
+		       RNIC_CMD_CREATE_CQ_OUT_WORDS);
 	if (err)
 		goto fail_ring;
-	d->cq_table[c->cq.handle] = c;
+	cqn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_CQ_OUT, CQN);
+	if (cqn == 0 || cqn > d->max_cq || d->cq_table[cqn]) {
+		rnic_log("CREATE_CQ answered CQN %u, not a free CQN in 1..%u", cqn, d->max_cq);
+		err = EIO;
+		goto fail_ring;
+	}
+	c->cq.context = context;
+	c->cq.handle = cqn;
+	c->cq.cqe = 1 << c->log_size;
+	d->cq_table[cqn] = c;
 	d->n_cq++;
 	return &c->cq;
 
 fail_ring:
 	rnic_dma_free(d, c->ring, c->ring_bytes);
-fail_idx:
-	rnic_idx_free(&d->cq_idx, (uint32_t)h);
+fail:
 	free(c);
 	errno = err;
 	return NULL;
@@ -72,9 +70,9 @@ fail_idx:
 
 int rnic_destroy_cq(struct rnic_cq *cq)
 {
+	uint32_t in[RNIC_CMD_DESTROY_CQ_IN_WORDS] = {0};
 	struct rnic_device *d;
 	struct rnic_cq_priv *c;
-	uint32_t w[RNIC_CQC_WORDS] = {0};
 	int err;
 
 	if (!cq)
@@ -83,12 +81,12 @@ int rnic_destroy_cq(struct rnic_cq *cq)
 	if (c->refcnt)
 		return EBUSY;
 	d = rnic_dev(cq->context);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, cq->handle, w, RNIC_CQC_WORDS);
+	RNIC_CTX_SET(in, CMD_DESTROY_CQ_IN, CQN, cq->handle);
+	err = rnic_cmd(d, RNIC_CMD_OP_DESTROY_CQ, in, RNIC_CMD_DESTROY_CQ_IN_WORDS, NULL, 0);
 	if (err)
 		return err;
 	rnic_dma_free(d, c->ring, c->ring_bytes);
 	d->cq_table[cq->handle] = NULL;
-	rnic_idx_free(&d->cq_idx, cq->handle);
 	d->n_cq--;
 	free(c);
 	return 0;
@@ -139,7 +137,7 @@ static int cqe_to_wc(struct rnic_device *d, struct rnic_cq_priv *c, const struct
 	struct rnic_qp_priv *q;
 	uint32_t n;
 
-	if (qpn >= d->num_qps || !(q = d->qp_table[qpn]))
+	if (qpn > d->max_qp + 1 || !(q = d->qp_table[qpn]))
 		return EIO;
 	if (e->opcode & RNIC_WC_RECV) {
 		if (q->qp.recv_cq != &c->cq || q->rq_head == q->rq_tail ||
@@ -159,7 +157,6 @@ static int cqe_to_wc(struct rnic_device *d, struct rnic_cq_priv *c, const struct
 	if (wc->status != RNIC_WC_SUCCESS) {
 		/* The device moved the QP to the error state. */
 		q->qp.state = RNIC_QPS_ERR;
-		q->attr.qp_state = RNIC_QPS_ERR;
 	}
 	return 0;
 }

@@ -47,39 +47,6 @@ void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val)
 	d->ops->bar_write32(d->priv, reg, val);
 }
 
-/* Write one context record through the CTX window and wait for the command:
- * CTX_DATA words, then CTX_CMD (table, op = RNIC_CTX_OP_*, index), then poll
- * CTX_STATUS until not busy. */
-int rnic_ctx_write(struct rnic_device *d, unsigned int table, unsigned int op, uint32_t index,
-		   const uint32_t *words, unsigned int nwords)
-{
-	uint32_t st = 1;
-
-	if (nwords > RNIC_CTX_WORDS || index > 0xffffffu || table > 0xfu || op > 0xfu)
-		return EINVAL;
-	for (unsigned int i = 0; i < nwords; i++)
-		rnic_write32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_DATA) + 4 * i, words[i]);
-	rnic_write32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_CMD),
-		     table | ((uint32_t)op << 4) | (index << 8));
-	for (unsigned int n = 0; n < RNIC_LIB_CTX_POLLS; n++) {
-		st = rnic_read32(d, RNIC_CTX_REG(d, RNIC_REG_CTX_STATUS));
-		if (!(st & 1))
-			break;
-		rnic_progress(d);
-	}
-	if (st & 1) {
-		rnic_log("context command (table %u, op %u, index %u) still busy after %u polls",
-			 table, op, index, RNIC_LIB_CTX_POLLS);
-		return ETIMEDOUT;
-	}
-	if (st & 2) {
-		rnic_log("context command (table %u, op %u, index %u) failed: CTX_STATUS 0x%x",
-			 table, op, index, st);
-		return EIO;
-	}
-	return 0;
-}
-
 /* Zeroed, page-aligned, whole pages, mapped for DMA. */
 void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus)
 {
@@ -110,67 +77,6 @@ void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes)
 	free(va);
 }
 
-int rnic_idx_init(struct rnic_idx *x, uint32_t lo, uint32_t n)
-{
-	x->lo = lo;
-	x->n = n;
-	x->hint = lo;
-	x->used = calloc(n ? n : 1, 1);
-	return x->used ? 0 : ENOMEM;
-}
-
-int64_t rnic_idx_alloc(struct rnic_idx *x)
-{
-	if (x->n <= x->lo)
-		return -1;
-	for (uint32_t k = 0; k < x->n - x->lo; k++) {
-		uint32_t i = x->lo + (x->hint - x->lo + k) % (x->n - x->lo);
-
-		if (!x->used[i]) {
-			x->used[i] = 1;
-			x->hint = i + 1 < x->n ? i + 1 : x->lo;
-			return i;
-		}
-	}
-	return -1;
-}
-
-void rnic_idx_free(struct rnic_idx *x, uint32_t i)
-{
-	if (i < x->n)
-		x->used[i] = 0;
-}
-
-int rnic_span_init(struct rnic_span *x, uint32_t n)
-{
-	x->n = n;
-	x->used = calloc(n ? n : 1, 1);
-	return x->used ? 0 : ENOMEM;
-}
-
-/* First fit: the lowest base with count free entries after it, or -1. */
-int64_t rnic_span_alloc(struct rnic_span *x, uint32_t count)
-{
-	uint32_t run = 0;
-
-	if (count == 0 || count > x->n)
-		return -1;
-	for (uint32_t i = 0; i < x->n; i++) {
-		run = x->used[i] ? 0 : run + 1;
-		if (run == count) {
-			memset(&x->used[i + 1 - count], 1, count);
-			return (int64_t)i + 1 - count;
-		}
-	}
-	return -1;
-}
-
-void rnic_span_free(struct rnic_span *x, uint32_t base, uint32_t count)
-{
-	if (base < x->n && count <= x->n - base)
-		memset(&x->used[base], 0, count);
-}
-
 static const char *blk_name(uint32_t type)
 {
 	switch (type) {
@@ -179,6 +85,7 @@ static const char *blk_name(uint32_t type)
 	case RNIC_BLK_TYPE_CTX: return "CTX";
 	case RNIC_BLK_TYPE_STAT: return "STAT";
 	case RNIC_BLK_TYPE_DB: return "DB";
+	case RNIC_BLK_TYPE_CMD: return "CMD";
 	default: return NULL;
 	}
 }
@@ -189,7 +96,7 @@ static const char *blk_name(uint32_t type)
 static int walk_blocks(struct rnic_device *d)
 {
 	uint32_t off = 0, *slot;
-	int seen_port = 0, seen_ctx = 0, seen_db = 0, seen_stat = 0;
+	int seen_port = 0, seen_ctx = 0, seen_db = 0, seen_stat = 0, seen_cmd = 0;
 
 	for (unsigned int n = 0; n < RNIC_LIB_MAX_BLOCKS; n++) {
 		uint32_t type = rnic_read32(d, off + RNIC_REG_BLK_TYPE);
@@ -219,14 +126,15 @@ static int walk_blocks(struct rnic_device *d)
 		case RNIC_BLK_TYPE_CTX: slot = seen_ctx++ ? NULL : &d->blk_ctx; break;
 		case RNIC_BLK_TYPE_STAT: slot = seen_stat++ ? NULL : &d->blk_stat; break;
 		case RNIC_BLK_TYPE_DB: slot = seen_db++ ? NULL : &d->blk_db; break;
+		case RNIC_BLK_TYPE_CMD: slot = seen_cmd++ ? NULL : &d->blk_cmd; break;
 		default: break; /* a block type from a newer device: skip it */
 		}
 		if (slot)
 			*slot = off;
 		if (next == 0) {
-			if (!seen_port || !seen_ctx || !seen_db) {
+			if (!seen_port || !seen_ctx || !seen_db || !seen_cmd) {
 				rnic_log("register block chain lacks the %s block",
-					 !seen_port ? "PORT" : !seen_ctx ? "CTX" : "DB");
+					 !seen_port ? "PORT" : !seen_ctx ? "CTX" : !seen_db ? "DB" : "CMD");
 				return ENODEV;
 			}
 			return 0;
@@ -243,14 +151,29 @@ static int walk_blocks(struct rnic_device *d)
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
+/* QUERY_DEVICE: what the firmware can create, capped by what this library
+ * can address. QPNs run 2..max_qp+1, CQNs 1..max_cq (0 and 1 reserved). */
+static int query_fw_caps(struct rnic_device *d)
+{
+	uint32_t out[RNIC_CMD_QUERY_DEVICE_OUT_WORDS];
+	int err;
+
+	err = rnic_cmd(d, RNIC_CMD_OP_QUERY_DEVICE, NULL, 0, out, RNIC_CMD_QUERY_DEVICE_OUT_WORDS);
+	if (err) {
+		rnic_log("QUERY_DEVICE failed: %s", strerror(err));
+		return err;
+	}
+	d->max_qp = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_QP), RNIC_LIB_MAX_QPS - 2);
+	d->max_cq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_CQ), RNIC_LIB_MAX_CQS - 1);
+	d->max_mr = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MR);
+	d->max_pd = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_PD);
+	d->num_mtt = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MTT);
+	d->max_rd_atomic = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_RD_ATOMIC);
+	return 0;
+}
+
 static void free_device(struct rnic_device *d)
 {
-	free(d->pd_idx.used);
-	free(d->mr_idx.used);
-	free(d->cq_idx.used);
-	free(d->qp_idx.used);
-	free(d->mr_tag);
-	free(d->mtt.used);
 	free(d->qp_table);
 	free(d->cq_table);
 	free(d);
@@ -291,29 +214,17 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 	}
 	d->data_width = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_DATA_WIDTH));
 	d->clock_mhz = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_CLOCK_MHZ));
-	d->num_qps = min_u32(rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_QPS)), RNIC_LIB_MAX_QPS);
-	d->num_mrs = min_u32(rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_MRS)), RNIC_LIB_MAX_MRS);
-	d->num_cqs = min_u32(rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_CQS)), RNIC_LIB_MAX_CQS);
 	d->max_inflight = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_MAX_INFLIGHT));
-	d->num_mtt = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_NUM_MTT));
 
-	/* QPN 0 and 1 are reserved by the device; MPT index 0 and CQN 0 are left
-	 * unused so that a zeroed key or context never names a live object. */
-	err = rnic_idx_init(&d->pd_idx, 1, RNIC_LIB_MAX_PDS + 1);
+	/* Objects are the firmware's: it numbers them, and says how many. */
+	err = rnic_fw_wait_ready(d);
 	if (!err)
-		err = rnic_idx_init(&d->mr_idx, 1, d->num_mrs);
-	if (!err)
-		err = rnic_idx_init(&d->cq_idx, 1, d->num_cqs);
-	if (!err)
-		err = rnic_idx_init(&d->qp_idx, 2, d->num_qps);
-	if (!err)
-		err = rnic_span_init(&d->mtt, d->num_mtt);
+		err = query_fw_caps(d);
 	if (err)
 		goto fail;
-	d->mr_tag = calloc(d->num_mrs ? d->num_mrs : 1, 1);
-	d->qp_table = calloc(d->num_qps ? d->num_qps : 1, sizeof(*d->qp_table));
-	d->cq_table = calloc(d->num_cqs ? d->num_cqs : 1, sizeof(*d->cq_table));
-	if (!d->mr_tag || !d->qp_table || !d->cq_table) {
+	d->qp_table = calloc(d->max_qp + 2, sizeof(*d->qp_table));
+	d->cq_table = calloc(d->max_cq + 1, sizeof(*d->cq_table));
+	if (!d->qp_table || !d->cq_table) {
 		err = ENOMEM;
 		goto fail;
 	}
@@ -359,20 +270,20 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 			 version >> 16, version & 0xffff, RNIC_BLK_MAJOR);
 		return EPROTONOSUPPORT;
 	}
-	snprintf(a->fw_ver, sizeof(a->fw_ver), "%u.%u", version >> 16, version & 0xffff);
+	snprintf(a->fw_ver, sizeof(a->fw_ver), "%u.%u", d->fw_version >> 16, d->fw_version & 0xffff);
 	a->hw_ver = version;
 	a->vendor_id = d->dev_id >> 16;
 	a->vendor_part_id = d->dev_id & 0xffff;
 	a->max_mr_size = (uint64_t)d->num_mtt << RNIC_MTT_PAGE_SHIFT;
-	a->max_qp = d->num_qps > 2 ? (int)(d->num_qps - 2) : 0;
+	a->max_qp = (int)d->max_qp;
 	a->max_qp_wr = RNIC_LIB_MAX_QP_WR;
 	a->max_sge = RNIC_MAX_SEND_SGE;
-	a->max_cq = d->num_cqs > 1 ? (int)(d->num_cqs - 1) : 0;
+	a->max_cq = (int)d->max_cq;
 	a->max_cqe = RNIC_LIB_MAX_CQE;
-	a->max_mr = d->num_mrs > 1 ? (int)(d->num_mrs - 1) : 0;
-	a->max_pd = RNIC_LIB_MAX_PDS;
-	a->max_qp_rd_atom = RNIC_LIB_MAX_RD_ATOM;
-	a->max_qp_init_rd_atom = RNIC_LIB_MAX_RD_ATOM;
+	a->max_mr = (int)d->max_mr;
+	a->max_pd = (int)d->max_pd;
+	a->max_qp_rd_atom = (int)d->max_rd_atomic;
+	a->max_qp_init_rd_atom = (int)d->max_rd_atomic;
 	a->phys_port_cnt = 1;
 	a->data_width = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_DATA_WIDTH));
 	a->clock_mhz = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_CLOCK_MHZ));

@@ -7,9 +7,10 @@
 
 struct rnic_pd *rnic_alloc_pd(struct rnic_context *context)
 {
+	uint32_t out[RNIC_CMD_ALLOC_PD_OUT_WORDS];
 	struct rnic_device *d;
 	struct rnic_pd_priv *p;
-	int64_t h;
+	int err;
 
 	if (!context) {
 		errno = EINVAL;
@@ -21,49 +22,36 @@ struct rnic_pd *rnic_alloc_pd(struct rnic_context *context)
 		errno = ENOMEM;
 		return NULL;
 	}
-	h = rnic_idx_alloc(&d->pd_idx);
-	if (h < 0) {
+	err = rnic_cmd(d, RNIC_CMD_OP_ALLOC_PD, NULL, 0, out, RNIC_CMD_ALLOC_PD_OUT_WORDS);
+	if (err) {
 		free(p);
-		errno = ENOMEM;
+		errno = err;
 		return NULL;
 	}
 	p->pd.context = context;
-	p->pd.handle = (uint32_t)h;
+	p->pd.handle = (uint32_t)RNIC_CTX_GET(out, CMD_ALLOC_PD_OUT, PD);
 	d->n_pd++;
 	return &p->pd;
 }
 
 int rnic_dealloc_pd(struct rnic_pd *pd)
 {
+	uint32_t in[RNIC_CMD_DEALLOC_PD_IN_WORDS] = {0};
 	struct rnic_device *d;
+	int err;
 
 	if (!pd)
 		return EINVAL;
 	if (pd_priv(pd)->refcnt)
 		return EBUSY;
 	d = rnic_dev(pd->context);
-	rnic_idx_free(&d->pd_idx, pd->handle);
+	RNIC_CTX_SET(in, CMD_DEALLOC_PD_IN, PD, pd->handle);
+	err = rnic_cmd(d, RNIC_CMD_OP_DEALLOC_PD, in, RNIC_CMD_DEALLOC_PD_IN_WORDS, NULL, 0);
+	if (err)
+		return err;
 	d->n_pd--;
 	free(pd_priv(pd));
 	return 0;
-}
-
-/* The MPT record of an MR (all zero for an invalid entry). The MR's bytes are
- * reached through its MTT entries: pa names the first byte in MTT space. */
-static void mpt_encode(uint32_t w[RNIC_MPT_WORDS], const struct rnic_mr_priv *m, int access)
-{
-	uint64_t va = (uint64_t)(uintptr_t)m->mr.addr;
-
-	memset(w, 0, RNIC_MPT_WORDS * sizeof(uint32_t));
-	RNIC_CTX_SET(w, MPT, VALID, 1);
-	RNIC_CTX_SET(w, MPT, ACCESS, (uint64_t)access);
-	RNIC_CTX_SET(w, MPT, PD, m->mr.pd->handle);
-	RNIC_CTX_SET(w, MPT, KEY, m->mr.lkey);
-	RNIC_CTX_SET(w, MPT, VA, va);
-	RNIC_CTX_SET(w, MPT, LENGTH, (uint64_t)m->mr.length);
-	RNIC_CTX_SET(w, MPT, PA, 1ull << RNIC_MPT_PA_MTT_BIT |
-		     (uint64_t)m->mtt_base << RNIC_MTT_PAGE_SHIFT |
-		     (va & ((1ull << RNIC_MTT_PAGE_SHIFT) - 1)));
 }
 
 #define ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | \
@@ -88,30 +76,54 @@ static int map_pages(struct rnic_device *d, void *addr, size_t length, uint64_t 
 	return 0;
 }
 
-/* Write MTT entries [base, base + npages); 0 or an errno. */
-static int mtt_write(struct rnic_device *d, uint32_t base, const uint64_t *pages, uint32_t npages)
+/* WRITE_MTT: the page list in chunks; the last chunk makes the MR valid. */
+static int mtt_write(struct rnic_device *d, const struct rnic_mr_priv *m, const uint64_t *pages)
 {
-	uint32_t w[RNIC_MTT_WORDS];
+	uint32_t in[RNIC_CMD_WRITE_MTT_IN_WORDS], out[RNIC_CMD_WRITE_MTT_OUT_WORDS];
 	int err;
 
-	for (uint32_t i = 0; i < npages; i++) {
-		memset(w, 0, sizeof(w));
-		RNIC_CTX_SET(w, MTT, PAGE, pages[i] >> RNIC_MTT_PAGE_SHIFT);
-		err = rnic_ctx_write(d, RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_WRITE, base + i, w,
-				     RNIC_MTT_WORDS);
+	for (uint32_t off = 0; off < m->npages; off += RNIC_LIB_MTT_CHUNK) {
+		uint32_t n = m->npages - off < RNIC_LIB_MTT_CHUNK ? m->npages - off : RNIC_LIB_MTT_CHUNK;
+
+		memset(in, 0, sizeof(in));
+		RNIC_CTX_SET(in, CMD_WRITE_MTT_IN, KEY, m->mr.lkey);
+		RNIC_CTX_SET(in, CMD_WRITE_MTT_IN, PD, m->mr.pd->handle);
+		RNIC_CTX_SET(in, CMD_WRITE_MTT_IN, OFFSET, off);
+		RNIC_CTX_SET(in, CMD_WRITE_MTT_IN, COUNT, n);
+		for (uint32_t i = 0; i < n; i++)
+			RNIC_CTX_SET_I(in, CMD_WRITE_MTT_IN, PAGE, i, pages[off + i]);
+		/* Only the words this chunk uses: the rest are not read. */
+		err = rnic_cmd(d, RNIC_CMD_OP_WRITE_MTT, in,
+			       (RNIC_CMD_WRITE_MTT_IN_PAGE_LSB + RNIC_CMD_WRITE_MTT_IN_PAGE_W * n + 31) / 32, out,
+			       RNIC_CMD_WRITE_MTT_OUT_WORDS);
 		if (err)
 			return err;
+		if (RNIC_CTX_GET(out, CMD_WRITE_MTT_OUT, WRITTEN) != off + n ||
+		    RNIC_CTX_GET(out, CMD_WRITE_MTT_OUT, VALID) != (off + n == m->npages)) {
+			rnic_log("WRITE_MTT of pages %u..%u answered written %u valid %u", off,
+				 off + n - 1, (unsigned int)RNIC_CTX_GET(out, CMD_WRITE_MTT_OUT, WRITTEN),
+				 (unsigned int)RNIC_CTX_GET(out, CMD_WRITE_MTT_OUT, VALID));
+			return EIO;
+		}
 	}
 	return 0;
 }
 
+static int dereg_cmd(struct rnic_device *d, uint32_t key, uint32_t pd)
+{
+	uint32_t in[RNIC_CMD_DEREG_MR_IN_WORDS] = {0};
+
+	RNIC_CTX_SET(in, CMD_DEREG_MR_IN, KEY, key);
+	RNIC_CTX_SET(in, CMD_DEREG_MR_IN, PD, pd);
+	return rnic_cmd(d, RNIC_CMD_OP_DEREG_MR, in, RNIC_CMD_DEREG_MR_IN_WORDS, NULL, 0);
+}
+
 struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int access)
 {
+	uint32_t in[RNIC_CMD_REG_MR_IN_WORDS] = {0}, out[RNIC_CMD_REG_MR_OUT_WORDS];
 	struct rnic_device *d;
 	struct rnic_mr_priv *m;
-	uint32_t w[RNIC_MPT_WORDS], idx, key;
 	uint64_t *pages = NULL, first, last;
-	int64_t h, base;
 	int err;
 
 	if (!pd || !addr || length == 0 || (access & ~ACCESS_ALL)) {
@@ -142,39 +154,43 @@ struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int a
 	}
 	m->npages = (uint32_t)(last - first + 1);
 	pages = malloc(m->npages * sizeof(*pages));
-	h = rnic_idx_alloc(&d->mr_idx);
-	base = rnic_span_alloc(&d->mtt, m->npages);
-	if (!pages || h < 0 || base < 0) {
-		err = ENOMEM;
-		goto fail_idx;
+	if (!pages) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
 	}
-	idx = (uint32_t)h;
-	m->mtt_base = (uint32_t)base;
-	/* A new tag per registration: a stale key of an earlier MR at this index
-	 * no longer matches. The all-ones key is INVALID_LKEY: skip it. */
-	do {
-		d->mr_tag[idx]++;
-		key = idx << RNIC_MKEY_TAG_BITS | d->mr_tag[idx];
-	} while (key == RNIC_INVALID_LKEY);
-
 	err = map_pages(d, addr, length, pages, m->npages);
 	if (err)
-		goto fail_idx;
+		goto fail_free;
+
+	/* REG_MR: the firmware picks the MPT index, key and MTT run. */
+	RNIC_CTX_SET(in, CMD_REG_MR_IN, PD, pd->handle);
+	RNIC_CTX_SET(in, CMD_REG_MR_IN, ACCESS, (uint32_t)access);
+	RNIC_CTX_SET(in, CMD_REG_MR_IN, VA, (uint64_t)(uintptr_t)addr);
+	RNIC_CTX_SET(in, CMD_REG_MR_IN, LENGTH, (uint64_t)length);
+	err = rnic_cmd(d, RNIC_CMD_OP_REG_MR, in, RNIC_CMD_REG_MR_IN_WORDS, out,
+		       RNIC_CMD_REG_MR_OUT_WORDS);
+	if (err)
+		goto fail_map;
 	m->mr.context = pd->context;
 	m->mr.pd = pd;
 	m->mr.addr = addr;
 	m->mr.length = length;
-	m->mr.handle = idx;
-	m->mr.lkey = key;
-	m->mr.rkey = key;
-	/* The page list first: the MPT entry makes the MR live. */
-	err = mtt_write(d, m->mtt_base, pages, m->npages);
-	if (err)
+	m->mr.lkey = (uint32_t)RNIC_CTX_GET(out, CMD_REG_MR_OUT, KEY);
+	m->mr.rkey = m->mr.lkey;
+	m->mr.handle = m->mr.lkey >> RNIC_MKEY_TAG_BITS;
+	if (RNIC_CTX_GET(out, CMD_REG_MR_OUT, NPAGES) != m->npages) {
+		rnic_log("REG_MR: the firmware counts %u pages, the library %u",
+			 (unsigned int)RNIC_CTX_GET(out, CMD_REG_MR_OUT, NPAGES), m->npages);
+		err = EIO;
+	} else {
+		err = mtt_write(d, m, pages);
+	}
+	if (err) {
+		if (dereg_cmd(d, m->mr.lkey, pd->handle))
+			rnic_log("DEREG_MR of a half-registered MR (key 0x%08x) failed", m->mr.lkey);
 		goto fail_map;
-	mpt_encode(w, m, access);
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, idx, w, RNIC_MPT_WORDS);
-	if (err)
-		goto fail_map;
+	}
 	free(pages);
 	pd_priv(pd)->refcnt++;
 	d->n_mr++;
@@ -182,11 +198,7 @@ struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int a
 
 fail_map:
 	d->ops->dma_unmap(d->priv, addr, length);
-fail_idx:
-	if (base >= 0)
-		rnic_span_free(&d->mtt, (uint32_t)base, m->npages);
-	if (h >= 0)
-		rnic_idx_free(&d->mr_idx, (uint32_t)h);
+fail_free:
 	free(pages);
 	free(m);
 	errno = err;
@@ -196,24 +208,19 @@ fail_idx:
 int rnic_dereg_mr(struct rnic_mr *mr)
 {
 	struct rnic_device *d;
-	struct rnic_mr_priv *m;
-	uint32_t w[RNIC_MPT_WORDS] = {0};
 	int err;
 
 	if (!mr)
 		return EINVAL;
 	d = rnic_dev(mr->context);
-	m = mr_priv(mr);
-	/* Invalidate the entry before the memory may be unmapped and its MTT
-	 * entries reused. */
-	err = rnic_ctx_write(d, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, mr->handle, w, RNIC_MPT_WORDS);
+	/* The firmware invalidates the MPT entry before the memory may be
+	 * unmapped and its MTT entries reused. */
+	err = dereg_cmd(d, mr->lkey, mr->pd->handle);
 	if (err)
 		return err;
 	d->ops->dma_unmap(d->priv, mr->addr, mr->length);
-	rnic_span_free(&d->mtt, m->mtt_base, m->npages);
-	rnic_idx_free(&d->mr_idx, mr->handle);
 	pd_priv(mr->pd)->refcnt--;
 	d->n_mr--;
-	free(m);
+	free(mr_priv(mr));
 	return 0;
 }

@@ -14,24 +14,10 @@
 #define RNIC_LIB_MAX_CQE (1u << 15)     /* CQ CI travels mod 2^16 in DB_CQ */
 #define RNIC_LIB_MAX_QPS (1u << 16)     /* QPN is 16 bits wide in DB_SQ */
 #define RNIC_LIB_MAX_CQS (1u << 16)     /* CQN is 16 bits wide in QPC and DB_CQ */
-#define RNIC_LIB_MAX_MRS (1u << 24)     /* MPT index is key >> 8 */
-#define RNIC_LIB_MAX_PDS ((1u << 16) - 1) /* PD is 16 bits wide; PD 0 unused */
-#define RNIC_LIB_MAX_RD_ATOM RNIC_MAX_RD_ATOMIC
-#define RNIC_LIB_CTX_POLLS 100000u      /* CTX_STATUS polls before ETIMEDOUT */
+#define RNIC_LIB_CMD_POLLS 10000000u    /* CMD_STATUS / FW_STATE polls before ETIMEDOUT */
+#define RNIC_LIB_MTT_CHUNK RNIC_CMD_WRITE_MTT_IN_PAGE_COUNT /* pages per WRITE_MTT */
 #define RNIC_LIB_MAX_BLOCKS 64          /* register blocks walked before EIO */
 #define RNIC_BLK_MAJOR 1                /* block major version this library knows */
-
-/* Runs of consecutive integers [0, n) (MTT entries of one MR), first fit. */
-struct rnic_span {
-	uint8_t *used;
-	uint32_t n;
-};
-
-/* A set of small integers [lo, n) handed out lowest-first from a hint. */
-struct rnic_idx {
-	uint8_t *used;
-	uint32_t lo, n, hint;
-};
 
 struct rnic_device {
 	struct rnic_context context; /* handed to the user */
@@ -40,16 +26,19 @@ struct rnic_device {
 	size_t page_size;
 
 	/* Block bases found by walking the chain from offset 0. */
-	uint32_t blk_dev, blk_port, blk_ctx, blk_stat, blk_db;
+	uint32_t blk_dev, blk_port, blk_ctx, blk_stat, blk_db, blk_cmd;
 	uint32_t dev_version;
 
 	/* DEV block figures. */
-	uint32_t dev_id, data_width, clock_mhz, num_qps, num_mrs, num_cqs, max_inflight;
-	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
-	struct rnic_span mtt;
+	uint32_t dev_id, data_width, clock_mhz, max_inflight;
 
-	struct rnic_idx pd_idx, mr_idx, cq_idx, qp_idx;
-	uint8_t *mr_tag;               /* last tag handed out per MPT index */
+	/* The firmware (QUERY_DEVICE): it creates every object and numbers it. */
+	uint32_t fw_version;
+	uint32_t max_qp, max_cq, max_mr, max_pd, max_rd_atomic;
+	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
+	uint32_t cmd_token;
+	int fw_dead;      /* CMD_STATUS said halted: every command fails with EIO */
+
 	struct rnic_qp_priv **qp_table; /* by QPN */
 	struct rnic_cq_priv **cq_table; /* by CQN */
 	unsigned int n_pd, n_mr, n_cq, n_qp;
@@ -62,7 +51,7 @@ struct rnic_pd_priv {
 
 struct rnic_mr_priv {
 	struct rnic_mr mr;
-	uint32_t mtt_base, npages; /* MTT entries [mtt_base, mtt_base + npages) */
+	uint32_t npages;
 };
 
 struct rnic_cq_priv {
@@ -78,7 +67,6 @@ struct rnic_cq_priv {
 
 struct rnic_qp_priv {
 	struct rnic_qp qp;
-	struct rnic_qp_attr attr; /* software copy of every attribute */
 	struct rnic_qp_cap cap;
 	int sq_sig_all;
 	struct rnic_wqe *sq;
@@ -111,22 +99,23 @@ static inline struct rnic_qp_priv *qp_priv(struct rnic_qp *q) { return (struct r
 #define RNIC_PORT_REG(d, r) ((d)->blk_port + ((r) - RNIC_BLK_PORT_BASE))
 #define RNIC_CTX_REG(d, r) ((d)->blk_ctx + ((r) - RNIC_BLK_CTX_BASE))
 #define RNIC_DB_REG(d, r) ((d)->blk_db + ((r) - RNIC_BLK_DB_BASE))
+#define RNIC_CMD_REG(d, r) ((d)->blk_cmd + ((r) - RNIC_BLK_CMD_BASE))
 
 /* device.c */
 uint32_t rnic_read32(struct rnic_device *d, uint32_t off);
 void rnic_write32(struct rnic_device *d, uint32_t off, uint32_t val);
 void rnic_progress(struct rnic_device *d);
 void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val);
-int rnic_ctx_write(struct rnic_device *d, unsigned int table, unsigned int op, uint32_t index,
-		   const uint32_t *words, unsigned int nwords);
 void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus);
 void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes);
-int rnic_idx_init(struct rnic_idx *x, uint32_t lo, uint32_t n);
-int64_t rnic_idx_alloc(struct rnic_idx *x);
-void rnic_idx_free(struct rnic_idx *x, uint32_t i);
-int rnic_span_init(struct rnic_span *x, uint32_t n);
-int64_t rnic_span_alloc(struct rnic_span *x, uint32_t count);
-void rnic_span_free(struct rnic_span *x, uint32_t base, uint32_t count);
 void rnic_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cmd.c: one firmware command; 0 or an errno (the status's meaning). */
+int rnic_cmd(struct rnic_device *d, uint32_t opcode, const uint32_t *in, unsigned int nin,
+	     uint32_t *out, unsigned int nout);
+int rnic_cmd_errno(uint32_t status);
+const char *rnic_cmd_status_str(uint32_t status);
+/* Wait for FW_STATE and check the firmware's command-set version. */
+int rnic_fw_wait_ready(struct rnic_device *d);
 
 #endif /* RNIC_PRIV_H */

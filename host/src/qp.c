@@ -1,6 +1,6 @@
-/* OpenRNIC host library: queue pairs: create, the state machine of
- * rnic_modify_qp (IBTA / ibv_modify_qp(3) rules for RC), the QPC and the
- * context operation of each transition, post_send, post_recv. */
+/* OpenRNIC host library: queue pairs. Create, modify, query and destroy
+ * are firmware commands (the firmware owns the QP state machine and the
+ * QPC); post_send and post_recv write the rings and ring the doorbells. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,10 @@ static uint32_t log2_ceil(uint32_t v)
 
 struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 {
+	uint32_t in[RNIC_CMD_CREATE_QP_IN_WORDS] = {0}, out[RNIC_CMD_CREATE_QP_OUT_WORDS];
 	struct rnic_device *d;
 	struct rnic_qp_priv *q;
-	int64_t h;
+	uint32_t qpn;
 	int err;
 
 	if (!pd || !ia || ia->qp_type != RNIC_QPT_RC || !ia->send_cq || !ia->recv_cq || ia->srq ||
@@ -37,12 +38,6 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	d = rnic_dev(pd->context);
 	q = calloc(1, sizeof(*q));
 	if (!q) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	h = rnic_idx_alloc(&d->qp_idx);
-	if (h < 0) {
-		free(q);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -74,13 +69,31 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 			goto fail;
 		}
 	}
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, PD, pd->handle);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SEND_CQN, ia->send_cq->handle);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RECV_CQN, ia->recv_cq->handle);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, RNIC_QP_TYPE_RC);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_LOG_SIZE, q->sq_log);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_LOG_SIZE, q->rq_log);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_BASE, q->sq_bus);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_BASE, q->rq_bus);
+	err = rnic_cmd(d, RNIC_CMD_OP_CREATE_QP, in, RNIC_CMD_CREATE_QP_IN_WORDS, out,
+		       RNIC_CMD_CREATE_QP_OUT_WORDS);
+	if (err)
+		goto fail;
+	qpn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_QP_OUT, QPN);
+	if (qpn < 2 || qpn > d->max_qp + 1 || d->qp_table[qpn]) {
+		rnic_log("CREATE_QP answered QPN %u, not a free QPN in 2..%u", qpn, d->max_qp + 1);
+		err = EIO;
+		goto fail;
+	}
 	q->qp.context = pd->context;
 	q->qp.qp_context = ia->qp_context;
 	q->qp.pd = pd;
 	q->qp.send_cq = ia->send_cq;
 	q->qp.recv_cq = ia->recv_cq;
-	q->qp.handle = (uint32_t)h;
-	q->qp.qp_num = (uint32_t)h;
+	q->qp.handle = qpn;
+	q->qp.qp_num = qpn;
 	q->qp.state = RNIC_QPS_RESET;
 	q->qp.qp_type = RNIC_QPT_RC;
 	q->sq_sig_all = ia->sq_sig_all;
@@ -88,10 +101,8 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	ia->cap.max_send_wr = 1u << q->sq_log;
 	ia->cap.max_recv_wr = q->rq_size;
 	q->cap = ia->cap;
-	q->attr.qp_state = RNIC_QPS_RESET;
-	q->attr.cap = q->cap;
 
-	d->qp_table[h] = q;
+	d->qp_table[qpn] = q;
 	pd_priv(pd)->refcnt++;
 	cq_priv(ia->send_cq)->refcnt++;
 	cq_priv(ia->recv_cq)->refcnt++;
@@ -103,191 +114,54 @@ fail:
 	free(q->rq_wrid);
 	rnic_dma_free(d, q->sq, q->sq_bytes);
 	free(q->wrid);
-	rnic_idx_free(&d->qp_idx, (uint32_t)h);
 	free(q);
 	errno = err;
 	return NULL;
 }
 
-/* ---------------------------------------------------------------- QPC */
-
-static int gid_is_v4_mapped(const uint8_t g[16])
-{
-	for (int i = 0; i < 10; i++)
-		if (g[i])
-			return 0;
-	return g[10] == 0xff && g[11] == 0xff;
-}
-
-/* The whole QPC of a QP whose software attributes are a, in state `state`.
- * A QP going to RESET gets an all-zero record. */
-static void qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct rnic_qp_priv *q,
-		       const struct rnic_qp_attr *a, uint32_t state)
-{
-	const struct rnic_global_route *g = &a->ah_attr.grh;
-	const uint8_t *mac = a->ah_attr.dmac;
-	uint64_t dgid_hi = 0, dgid_lo = 0, dmac = 0;
-
-	memset(w, 0, RNIC_QPC_WORDS * sizeof(uint32_t));
-	if (state == RNIC_QPS_RESET)
-		return;
-	for (int i = 0; i < 8; i++) {
-		dgid_hi = dgid_hi << 8 | g->dgid.raw[i];
-		dgid_lo = dgid_lo << 8 | g->dgid.raw[8 + i];
-	}
-	for (int i = 0; i < 6; i++)
-		dmac = dmac << 8 | mac[i];
-	RNIC_CTX_SET(w, QPC, STATE, state);
-	RNIC_CTX_SET(w, QPC, PMTU, a->path_mtu);
-	RNIC_CTX_SET(w, QPC, IPV6, !gid_is_v4_mapped(g->dgid.raw));
-	RNIC_CTX_SET(w, QPC, SGID_INDEX, g->sgid_index);
-	RNIC_CTX_SET(w, QPC, DEST_QPN, a->dest_qp_num);
-	RNIC_CTX_SET(w, QPC, SQ_PSN, a->sq_psn);
-	RNIC_CTX_SET(w, QPC, RQ_PSN, a->rq_psn);
-	RNIC_CTX_SET(w, QPC, ACCESS, a->qp_access_flags);
-	RNIC_CTX_SET(w, QPC, PD, q->qp.pd->handle);
-	RNIC_CTX_SET(w, QPC, SEND_CQN, q->qp.send_cq->handle);
-	RNIC_CTX_SET(w, QPC, RECV_CQN, q->qp.recv_cq->handle);
-	RNIC_CTX_SET(w, QPC, SQ_LOG_SIZE, q->sq_log);
-	RNIC_CTX_SET(w, QPC, RQ_LOG_SIZE, q->rq_log);
-	RNIC_CTX_SET(w, QPC, RETRY_CNT, a->retry_cnt);
-	RNIC_CTX_SET(w, QPC, RNR_RETRY, a->rnr_retry);
-	RNIC_CTX_SET(w, QPC, TIMEOUT, a->timeout);
-	RNIC_CTX_SET(w, QPC, MIN_RNR_TIMER, a->min_rnr_timer);
-	RNIC_CTX_SET(w, QPC, MAX_RD_ATOMIC, a->max_rd_atomic);
-	RNIC_CTX_SET(w, QPC, MAX_DEST_RD_ATOMIC, a->max_dest_rd_atomic);
-	RNIC_CTX_SET(w, QPC, UDP_SPORT, rnic_rocev2_udp_sport(q->qp.qp_num, a->dest_qp_num, g->flow_label));
-	RNIC_CTX_SET(w, QPC, FLOW_LABEL, g->flow_label);
-	RNIC_CTX_SET(w, QPC, PKEY, RNIC_DEFAULT_PKEY);
-	RNIC_CTX_SET(w, QPC, TRAFFIC_CLASS, g->traffic_class);
-	RNIC_CTX_SET(w, QPC, HOP_LIMIT, g->hop_limit ? g->hop_limit : RNIC_IPV4_DEFAULT_TTL);
-	RNIC_CTX_SET(w, QPC, DST_MAC, dmac);
-	rnic_ctx_set(w, RNIC_QPC_DGID_LSB, 64, dgid_lo);
-	rnic_ctx_set(w, RNIC_QPC_DGID_LSB + 64, 64, dgid_hi);
-	RNIC_CTX_SET(w, QPC, SQ_BASE, q->sq_bus);
-	RNIC_CTX_SET(w, QPC, RQ_BASE, q->rq_bus);
-}
-
 /* ---------------------------------------------------------------- modify */
 
-#define M_STATE RNIC_QP_STATE
-#define M_CUR RNIC_QP_CUR_STATE
+_Static_assert(RNIC_QP_STATE == RNIC_QP_ATTR_STATE && RNIC_QP_CUR_STATE == RNIC_QP_ATTR_CUR_STATE &&
+	       RNIC_QP_ACCESS_FLAGS == RNIC_QP_ATTR_ACCESS_FLAGS && RNIC_QP_AV == RNIC_QP_ATTR_AV &&
+	       RNIC_QP_SQ_PSN == RNIC_QP_ATTR_SQ_PSN && RNIC_QP_DEST_QPN == RNIC_QP_ATTR_DEST_QPN &&
+	       RNIC_QP_MAX_DEST_RD_ATOMIC == RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC,
+	       "the API's attribute mask is the command's QP_ATTR_* mask");
 
-/* Required and optional attribute masks of each legal RC transition
- * (ibv_modify_qp(3); IBTA Vol. 1 11.2.5.3), the STATE bit not included. */
-static int transition(uint32_t cur, uint32_t next, int *req, int *opt)
+/* The GID as the command's 128-bit number: raw[0] is its top byte. */
+static void gid_set(uint32_t *w, unsigned int lsb, const uint8_t raw[16])
 {
-	*req = 0;
-	*opt = 0;
-	if (next == RNIC_QPS_RESET || next == RNIC_QPS_ERR)
-		return cur <= RNIC_QPS_ERR;
-	switch (cur) {
-	case RNIC_QPS_RESET:
-		if (next != RNIC_QPS_INIT)
-			return 0;
-		*req = RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS;
-		return 1;
-	case RNIC_QPS_INIT:
-		if (next == RNIC_QPS_INIT) {
-			*opt = RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS;
-			return 1;
-		}
-		if (next != RNIC_QPS_RTR)
-			return 0;
-		*req = RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN | RNIC_QP_RQ_PSN |
-		       RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER;
-		*opt = RNIC_QP_PKEY_INDEX | RNIC_QP_ACCESS_FLAGS;
-		return 1;
-	case RNIC_QPS_RTR:
-		if (next != RNIC_QPS_RTS)
-			return 0;
-		*req = RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT | RNIC_QP_RNR_RETRY |
-		       RNIC_QP_MAX_QP_RD_ATOMIC;
-		*opt = RNIC_QP_ACCESS_FLAGS | RNIC_QP_MIN_RNR_TIMER;
-		return 1;
-	case RNIC_QPS_RTS:
-		if (next != RNIC_QPS_RTS)
-			return 0;
-		*opt = RNIC_QP_ACCESS_FLAGS | RNIC_QP_MIN_RNR_TIMER;
-		return 1;
-	default:
-		return 0; /* SQD, SQE: not supported */
+	uint64_t hi = 0, lo = 0;
+
+	for (int i = 0; i < 8; i++) {
+		hi = hi << 8 | raw[i];
+		lo = lo << 8 | raw[8 + i];
+	}
+	rnic_ctx_set(w, lsb, 64, lo);
+	rnic_ctx_set(w, lsb + 64, 64, hi);
+}
+
+static void gid_get(const uint32_t *w, unsigned int lsb, uint8_t raw[16])
+{
+	uint64_t lo = rnic_ctx_get(w, lsb, 64), hi = rnic_ctx_get(w, lsb + 64, 64);
+
+	for (int i = 7; i >= 0; i--) {
+		raw[i] = (uint8_t)hi;
+		raw[8 + i] = (uint8_t)lo;
+		hi >>= 8;
+		lo >>= 8;
 	}
 }
 
-#define ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | \
-		    RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
-
-/* Range checks of the attributes named in mask. */
-static int check_values(const struct rnic_qp_attr *a, int mask)
+static uint64_t mac_num(const uint8_t mac[6])
 {
-	if ((mask & RNIC_QP_ACCESS_FLAGS) && (a->qp_access_flags & ~(unsigned int)ACCESS_ALL))
-		return EINVAL;
-	if ((mask & RNIC_QP_PKEY_INDEX) && a->pkey_index != 0)
-		return EINVAL;
-	if ((mask & RNIC_QP_PORT) && a->port_num != 1)
-		return EINVAL;
-	if ((mask & RNIC_QP_AV) &&
-	    (!a->ah_attr.is_global || a->ah_attr.grh.sgid_index >= RNIC_GID_TABLE_SIZE ||
-	     a->ah_attr.grh.flow_label > 0xfffff))
-		return EINVAL;
-	if ((mask & RNIC_QP_PATH_MTU) &&
-	    (a->path_mtu < RNIC_IB_MTU_256 || a->path_mtu > RNIC_IB_MTU_4096))
-		return EINVAL;
-	if ((mask & RNIC_QP_DEST_QPN) && a->dest_qp_num >> RNIC_QPN_BITS)
-		return EINVAL;
-	if ((mask & RNIC_QP_RQ_PSN) && a->rq_psn >> RNIC_PSN_BITS)
-		return EINVAL;
-	if ((mask & RNIC_QP_SQ_PSN) && a->sq_psn >> RNIC_PSN_BITS)
-		return EINVAL;
-	if ((mask & RNIC_QP_TIMEOUT) && a->timeout > 31)
-		return EINVAL;
-	if ((mask & RNIC_QP_MIN_RNR_TIMER) && a->min_rnr_timer > 31)
-		return EINVAL;
-	if ((mask & RNIC_QP_RETRY_CNT) && a->retry_cnt > 7)
-		return EINVAL;
-	if ((mask & RNIC_QP_RNR_RETRY) && a->rnr_retry > 7)
-		return EINVAL;
-	if ((mask & RNIC_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > RNIC_LIB_MAX_RD_ATOM)
-		return EINVAL;
-	if ((mask & RNIC_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > RNIC_LIB_MAX_RD_ATOM)
-		return EINVAL;
-	return 0;
+	uint64_t v = 0;
+
+	for (int i = 0; i < 6; i++)
+		v = v << 8 | mac[i];
+	return v;
 }
 
-static void copy_attrs(struct rnic_qp_attr *dst, const struct rnic_qp_attr *src, int mask)
-{
-	if (mask & RNIC_QP_ACCESS_FLAGS)
-		dst->qp_access_flags = src->qp_access_flags;
-	if (mask & RNIC_QP_PKEY_INDEX)
-		dst->pkey_index = src->pkey_index;
-	if (mask & RNIC_QP_PORT)
-		dst->port_num = src->port_num;
-	if (mask & RNIC_QP_AV)
-		dst->ah_attr = src->ah_attr;
-	if (mask & RNIC_QP_PATH_MTU)
-		dst->path_mtu = src->path_mtu;
-	if (mask & RNIC_QP_DEST_QPN)
-		dst->dest_qp_num = src->dest_qp_num;
-	if (mask & RNIC_QP_RQ_PSN)
-		dst->rq_psn = src->rq_psn;
-	if (mask & RNIC_QP_SQ_PSN)
-		dst->sq_psn = src->sq_psn;
-	if (mask & RNIC_QP_TIMEOUT)
-		dst->timeout = src->timeout;
-	if (mask & RNIC_QP_MIN_RNR_TIMER)
-		dst->min_rnr_timer = src->min_rnr_timer;
-	if (mask & RNIC_QP_RETRY_CNT)
-		dst->retry_cnt = src->retry_cnt;
-	if (mask & RNIC_QP_RNR_RETRY)
-		dst->rnr_retry = src->rnr_retry;
-	if (mask & RNIC_QP_MAX_QP_RD_ATOMIC)
-		dst->max_rd_atomic = src->max_rd_atomic;
-	if (mask & RNIC_QP_MAX_DEST_RD_ATOMIC)
-		dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
-}
-
-/* Both rings empty, as the device's indices after CTX_OP_WRITE. */
+/* Both rings empty, as the device's indices after the QP left RESET. */
 static void queues_reset(struct rnic_qp_priv *q)
 {
 	q->sq_head = 0;
@@ -302,73 +176,59 @@ static void queues_reset(struct rnic_qp_priv *q)
 	}
 }
 
-/* The context operation that carries a QP from cur to next:
- * - CTX_OP_WRITE resets the QP's dynamic state on the device (PSNs, SQ/RQ
- *   indices, MSN, error): entering INIT from RESET, and any move to RESET;
- * - CTX_OP_QP_RTR (INIT -> RTR) loads the expected PSN from rq_psn and keeps
- *   the RQ indices (receives may be posted in INIT);
- * - CTX_OP_QP_RTS (RTR -> RTS) loads the next send PSN from sq_psn;
- * - CTX_OP_MODIFY for every other transition (INIT -> INIT, RTS -> RTS,
- *   any -> ERR): the attributes change, the dynamic state stays. */
-static unsigned int qpc_op(uint32_t cur, uint32_t next)
-{
-	if (cur == RNIC_QPS_RESET || next == RNIC_QPS_RESET)
-		return RNIC_CTX_OP_WRITE;
-	if (cur == RNIC_QPS_INIT && next == RNIC_QPS_RTR)
-		return RNIC_CTX_OP_QP_RTR;
-	if (cur == RNIC_QPS_RTR && next == RNIC_QPS_RTS)
-		return RNIC_CTX_OP_QP_RTS;
-	return RNIC_CTX_OP_MODIFY;
-}
-
+/* MODIFY_QP: the firmware checks the transition, the attribute mask and
+ * every value (docs/firmware.md has the table) and writes the QPC. Values
+ * wider than their command field are refused here rather than truncated. */
 int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
 {
+	uint32_t in[RNIC_CMD_MODIFY_QP_IN_WORDS] = {0};
+	const struct rnic_global_route *g;
 	struct rnic_qp_priv *q;
 	struct rnic_device *d;
-	struct rnic_qp_attr next;
-	uint32_t cur, new_state, w[RNIC_QPC_WORDS];
-	int req, opt, err;
+	uint32_t next;
+	int err;
 
-	if (!qp || !attr)
+	if (!qp || !attr || attr_mask < 0)
 		return EINVAL;
 	q = qp_priv(qp);
 	d = rnic_dev(qp->context);
-	cur = qp->state;
-	if ((attr_mask & M_CUR) && attr->cur_qp_state != cur)
+	g = &attr->ah_attr.grh;
+	if (attr->qp_state > 0xffu || attr->cur_qp_state > 0xffu || attr->path_mtu > 0xffu ||
+	    attr->qp_access_flags > 0xffu)
 		return EINVAL;
-	new_state = (attr_mask & M_STATE) ? attr->qp_state : cur;
-	if (!transition(cur, new_state, &req, &opt))
-		return EINVAL;
-	if ((attr_mask & req) != req)
-		return EINVAL; /* a required attribute is missing */
-	if (attr_mask & ~(req | opt | M_STATE | M_CUR))
-		return EINVAL; /* an attribute this transition does not take */
-	err = check_values(attr, attr_mask);
+	next = (attr_mask & RNIC_QP_STATE) ? attr->qp_state : qp->state;
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QPN, qp->qp_num);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PD, qp->pd->handle);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, ATTR_MASK, (uint32_t)attr_mask);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QP_STATE, attr->qp_state);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, CUR_QP_STATE, attr->cur_qp_state);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PATH_MTU, attr->path_mtu);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QP_ACCESS_FLAGS, attr->qp_access_flags);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PKEY_INDEX, attr->pkey_index);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PORT_NUM, attr->port_num);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, SGID_INDEX, g->sgid_index);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, TIMEOUT, attr->timeout);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, RETRY_CNT, attr->retry_cnt);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, RNR_RETRY, attr->rnr_retry);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, MIN_RNR_TIMER, attr->min_rnr_timer);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, MAX_RD_ATOMIC, attr->max_rd_atomic);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, MAX_DEST_RD_ATOMIC, attr->max_dest_rd_atomic);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, IS_GLOBAL, attr->ah_attr.is_global);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, HOP_LIMIT, g->hop_limit);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, TRAFFIC_CLASS, g->traffic_class);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, DEST_QP_NUM, attr->dest_qp_num);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, RQ_PSN, attr->rq_psn);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, SQ_PSN, attr->sq_psn);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, FLOW_LABEL, g->flow_label);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, DMAC, mac_num(attr->ah_attr.dmac));
+	gid_set(in, RNIC_CMD_MODIFY_QP_IN_DGID_LSB, g->dgid.raw);
+	err = rnic_cmd(d, RNIC_CMD_OP_MODIFY_QP, in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 	if (err)
 		return err;
-	next = q->attr;
-	copy_attrs(&next, attr, attr_mask);
-	next.qp_state = new_state;
-	next.cur_qp_state = new_state;
-	if (new_state == RNIC_QPS_RESET) {
-		memset(&next, 0, sizeof(next));
-		next.qp_state = RNIC_QPS_RESET;
-		next.cap = q->cap;
-	}
-	/* The device knows the QP from INIT on (its RQ may be posted to in
-	 * INIT): every modify but RESET -> RESET writes the whole QPC. */
-	if (cur != RNIC_QPS_RESET || new_state != RNIC_QPS_RESET) {
-		qpc_encode(w, q, &next, new_state);
-		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, qpc_op(cur, new_state), qp->qp_num, w,
-				     RNIC_QPC_WORDS);
-		if (err)
-			return err;
-	}
-	if (new_state == RNIC_QPS_RESET)
+	if (next == RNIC_QPS_RESET)
 		queues_reset(q);
-	q->attr = next;
-	qp->state = new_state;
-	if (new_state == RNIC_QPS_ERR) {
+	qp->state = next;
+	if (next == RNIC_QPS_ERR) {
 		/* Ring both queues at their producer indices: the device, seeing
 		 * the QP in error, completes every outstanding WQE with
 		 * WR_FLUSH_ERR. */
@@ -378,18 +238,54 @@ int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
 	return 0;
 }
 
+/* QUERY_QP: the firmware's record of the QP. */
 int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 		  struct rnic_qp_init_attr *init_attr)
 {
+	uint32_t in[RNIC_CMD_QUERY_QP_IN_WORDS] = {0}, out[RNIC_CMD_QUERY_QP_OUT_WORDS];
+	struct rnic_global_route *g;
 	struct rnic_qp_priv *q;
+	uint64_t mac;
+	int err;
 
 	(void)attr_mask; /* every attribute is returned, as most providers do */
 	if (!qp || !attr || !init_attr)
 		return EINVAL;
 	q = qp_priv(qp);
-	*attr = q->attr;
-	attr->qp_state = qp->state;
-	attr->cur_qp_state = qp->state;
+	RNIC_CTX_SET(in, CMD_QUERY_QP_IN, QPN, qp->qp_num);
+	RNIC_CTX_SET(in, CMD_QUERY_QP_IN, PD, qp->pd->handle);
+	err = rnic_cmd(rnic_dev(qp->context), RNIC_CMD_OP_QUERY_QP, in, RNIC_CMD_QUERY_QP_IN_WORDS,
+		       out, RNIC_CMD_QUERY_QP_OUT_WORDS);
+	if (err)
+		return err;
+	memset(attr, 0, sizeof(*attr));
+	g = &attr->ah_attr.grh;
+#define Q(f) RNIC_CTX_GET(out, CMD_QUERY_QP_OUT, f)
+	attr->qp_state = (uint32_t)Q(QP_STATE);
+	attr->cur_qp_state = attr->qp_state;
+	attr->path_mtu = (uint32_t)Q(PATH_MTU);
+	attr->qp_access_flags = (unsigned int)Q(QP_ACCESS_FLAGS);
+	attr->pkey_index = (uint16_t)Q(PKEY_INDEX);
+	attr->port_num = (uint8_t)Q(PORT_NUM);
+	attr->timeout = (uint8_t)Q(TIMEOUT);
+	attr->retry_cnt = (uint8_t)Q(RETRY_CNT);
+	attr->rnr_retry = (uint8_t)Q(RNR_RETRY);
+	attr->min_rnr_timer = (uint8_t)Q(MIN_RNR_TIMER);
+	attr->max_rd_atomic = (uint8_t)Q(MAX_RD_ATOMIC);
+	attr->max_dest_rd_atomic = (uint8_t)Q(MAX_DEST_RD_ATOMIC);
+	attr->dest_qp_num = (uint32_t)Q(DEST_QP_NUM);
+	attr->rq_psn = (uint32_t)Q(RQ_PSN);
+	attr->sq_psn = (uint32_t)Q(SQ_PSN);
+	attr->ah_attr.is_global = (uint8_t)Q(IS_GLOBAL);
+	g->sgid_index = (uint8_t)Q(SGID_INDEX);
+	g->hop_limit = (uint8_t)Q(HOP_LIMIT);
+	g->traffic_class = (uint8_t)Q(TRAFFIC_CLASS);
+	g->flow_label = (uint32_t)Q(FLOW_LABEL);
+	mac = Q(DMAC);
+#undef Q
+	for (int i = 5; i >= 0; i--, mac >>= 8)
+		attr->ah_attr.dmac[i] = (uint8_t)mac;
+	gid_get(out, RNIC_CMD_QUERY_QP_OUT_DGID_LSB, g->dgid.raw);
 	attr->cap = q->cap;
 	memset(init_attr, 0, sizeof(*init_attr));
 	init_attr->qp_context = qp->qp_context;
@@ -403,28 +299,26 @@ int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 
 int rnic_destroy_qp(struct rnic_qp *qp)
 {
+	uint32_t in[RNIC_CMD_DESTROY_QP_IN_WORDS] = {0};
 	struct rnic_qp_priv *q;
 	struct rnic_device *d;
-	uint32_t w[RNIC_QPC_WORDS] = {0};
 	int err;
 
 	if (!qp)
 		return EINVAL;
 	q = qp_priv(qp);
 	d = rnic_dev(qp->context);
-	if (qp->state != RNIC_QPS_RESET) {
-		/* The device knows this QP: stop it before its rings go away. */
-		err = rnic_ctx_write(d, RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, qp->qp_num, w,
-				     RNIC_QPC_WORDS);
-		if (err)
-			return err;
-	}
+	/* The firmware stops a QP the device knows before its rings go away. */
+	RNIC_CTX_SET(in, CMD_DESTROY_QP_IN, QPN, qp->qp_num);
+	RNIC_CTX_SET(in, CMD_DESTROY_QP_IN, PD, qp->pd->handle);
+	err = rnic_cmd(d, RNIC_CMD_OP_DESTROY_QP, in, RNIC_CMD_DESTROY_QP_IN_WORDS, NULL, 0);
+	if (err)
+		return err;
 	rnic_dma_free(d, q->sq, q->sq_bytes);
 	free(q->wrid);
 	rnic_dma_free(d, q->rq, q->rq_bytes);
 	free(q->rq_wrid);
 	d->qp_table[qp->qp_num] = NULL;
-	rnic_idx_free(&d->qp_idx, qp->qp_num);
 	pd_priv(qp->pd)->refcnt--;
 	cq_priv(qp->send_cq)->refcnt--;
 	cq_priv(qp->recv_cq)->refcnt--;

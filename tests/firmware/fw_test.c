@@ -22,6 +22,9 @@ void t_init(uint32_t qps, uint32_t cqs, uint32_t mrs, uint32_t mtt, uint32_t pds
 		.num_pds = pds ? pds : FW_MAX_PDS,
 	};
 
+	/* The RAM at boot holds anything: fw_init leaves the QP attributes
+	 * alone, so nothing may depend on them before CREATE_QP. */
+	memset(&fw, 0xa5, sizeof(fw));
 	fw_init(&fw, &c);
 	mock_mmio_reset();
 }

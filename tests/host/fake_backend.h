@@ -1,8 +1,10 @@
 /* A fake OpenRNIC for host-library unit tests: a backend ops table that
  * records every BAR write, serves BAR reads from a register array laid out
- * like the real DEV/PORT/CTX/STAT/DB blocks, applies CTX_CMD to its own copy
- * of the context tables, and maps DMA through a fixed offset so a test can
- * tell bus addresses from virtual ones. */
+ * like the real DEV/PORT/CTX/STAT/CMD/DB blocks, runs the real firmware
+ * (firmware/core, compiled natively) on each command written to CMD_CTRL,
+ * applies the firmware's CTX_CMD writes to its own copy of the context
+ * tables, and maps DMA through a fixed offset so a test can tell bus
+ * addresses from virtual ones. */
 #ifndef FAKE_BACKEND_H
 #define FAKE_BACKEND_H
 
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fw.h"
 #include "rnic/backend.h"
 #include "rnic/rnic_hw.h"
 
@@ -41,8 +44,20 @@ struct fake_nic {
 	uint32_t cqc[FAKE_ENTRIES][RNIC_CQC_WORDS];
 	uint64_t mtt[FAKE_MTT];        /* page field of each MTT entry written */
 	uint64_t next_page;            /* bus pages handed out by dma_map_pages */
-	unsigned int ncmd, npage_maps;
+	unsigned int ncmd, npage_maps; /* ncmd: CTX_CMD writes */
+	uint32_t last_ctx_cmd;
+	/* The firmware: booted at the first read of FW_STATE (after the test
+	 * has set the DEV block up), one command per CMD_CTRL write. */
+	struct fw fw;
+	int fw_booted;
+	int fw_never_boots;     /* FW_STATE stays 0 */
+	int fw_halted;          /* CMD_STATUS says the control processor halted */
+	unsigned int fw_cmds;   /* commands run */
+	uint32_t fw_last_opcode;
 };
+
+/* The fake the firmware's register accesses go to (tests/host/fake_fw.c). */
+extern struct fake_nic *fake_fw_nic;
 
 static inline void fake_set(struct fake_nic *f, uint32_t off, uint32_t v) { f->regs[off / 4] = v; }
 
@@ -76,18 +91,16 @@ static inline void fake_init(struct fake_nic *f)
 	fake_set(f, RNIC_REG_PORT_MAC_HI, 0x0211);
 }
 
-static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
+/* A register write by the host or by the firmware. */
+static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val)
 {
-	struct fake_nic *f = priv;
-
-	if (f->nlog < FAKE_MAX_LOG)
-		f->log[f->nlog++] = (struct fake_write){off, val};
 	if (off >= RNIC_REG_CTX_DATA && off < RNIC_REG_CTX_DATA + 4 * RNIC_CTX_WORDS) {
 		f->ctx_data[(off - RNIC_REG_CTX_DATA) / 4] = val;
 	} else if (off == RNIC_REG_CTX_CMD) {
 		uint32_t table = val & 0xf, index = val >> 8;
 
 		f->ncmd++;
+		f->last_ctx_cmd = val;
 		f->busy_left = f->ctx_busy_reads;
 		if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_QPC)
 			memcpy(f->qpc[index], f->ctx_data, sizeof(f->qpc[index]));
@@ -100,14 +113,20 @@ static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
 	} else if (off >= RNIC_REG_PORT_MAC_LO && off < RNIC_BLK_PORT_NEXT) {
 		/* port registers read back what was written */
 		f->regs[off / 4] = val;
+	} else if ((off >= RNIC_REG_CMD_IN && off < RNIC_REG_CMD_IN + 4 * RNIC_REG_CMD_IN_COUNT) ||
+		   (off >= RNIC_REG_CMD_OUT && off < RNIC_REG_CMD_OUT + 4 * RNIC_REG_CMD_OUT_COUNT) ||
+		   off == RNIC_REG_FW_STATE) {
+		f->regs[off / 4] = val;
+	} else if (off == RNIC_REG_CMD_DONE) {
+		/* the firmware ends the command: busy clears, status and token */
+		f->regs[RNIC_REG_CMD_STATUS / 4] =
+			(val & ((uint32_t)RNIC_CMD_STATUS_ST_MASK << RNIC_CMD_STATUS_ST_SHIFT)) |
+			(f->regs[RNIC_REG_CMD_OPCODE / 4] & ((uint32_t)RNIC_CMD_TOKEN_MASK << RNIC_CMD_TOKEN_SHIFT));
 	}
 }
 
-static inline uint32_t fake_bar_read32(void *priv, uint32_t off)
+static inline uint32_t fake_reg_read(struct fake_nic *f, uint32_t off)
 {
-	struct fake_nic *f = priv;
-
-	f->nreads++;
 	if (off == RNIC_REG_CTX_STATUS) {
 		if (f->ctx_busy_forever)
 			return 1;
@@ -118,6 +137,52 @@ static inline uint32_t fake_bar_read32(void *priv, uint32_t off)
 		return f->ctx_status;
 	}
 	return off < RNIC_BAR0_BYTES ? f->regs[off / 4] : 0xffffffffu;
+}
+
+static inline void fake_fw_boot(struct fake_nic *f)
+{
+	if (f->fw_booted || f->fw_never_boots)
+		return;
+	fake_fw_nic = f;
+	fw_boot(&f->fw);
+	f->fw_booted = 1;
+}
+
+static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
+{
+	struct fake_nic *f = priv;
+
+	if (f->nlog < FAKE_MAX_LOG)
+		f->log[f->nlog++] = (struct fake_write){off, val};
+	if (off == RNIC_REG_CMD_CTRL) {
+		if (f->fw_halted || !f->fw_booted)
+			return; /* nobody will answer */
+		/* The mailbox as the hardware runs it: busy, the opcode and token
+		 * for the firmware, then one turn of the firmware's main loop. */
+		f->regs[RNIC_REG_CMD_OPCODE / 4] = val;
+		f->regs[RNIC_REG_CMD_STATUS / 4] = RNIC_CMD_STATUS_BUSY;
+		f->fw_cmds++;
+		f->fw_last_opcode = val & RNIC_CMD_OPCODE_MASK;
+		fake_fw_nic = f;
+		fw_mailbox_poll(&f->fw);
+		return;
+	}
+	if (off == RNIC_REG_CMD_DONE || off == RNIC_REG_FW_STATE ||
+	    (off >= RNIC_REG_CMD_OUT && off < RNIC_REG_CMD_OUT + 4 * RNIC_REG_CMD_OUT_COUNT))
+		return; /* the firmware's registers: read-only for the host */
+	fake_reg_write(f, off, val);
+}
+
+static inline uint32_t fake_bar_read32(void *priv, uint32_t off)
+{
+	struct fake_nic *f = priv;
+
+	f->nreads++;
+	if (off == RNIC_REG_FW_STATE)
+		fake_fw_boot(f);
+	if (off == RNIC_REG_CMD_STATUS && f->fw_halted)
+		return f->regs[off / 4] | RNIC_CMD_STATUS_HALTED;
+	return fake_reg_read(f, off);
 }
 
 static inline int fake_dma_map(void *priv, void *va, size_t len, uint64_t *bus)

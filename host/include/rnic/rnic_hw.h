@@ -259,6 +259,16 @@ typedef uint32_t rnic_be32;
 #define RNIC_CMD_ST_BUSY 8 /* the object is in use (PD by QPs or MRs, CQ by QPs) */
 #define RNIC_CMD_ST_INTERNAL 9 /* the data path refused or did not finish a context write (CTX_STATUS) */
 
+/* cmd_fields: Fields of the CMD block's registers (block cmd below). */
+#define RNIC_CMD_STATUS_BUSY 1 /* CMD_STATUS bit 0: a command is in progress */
+#define RNIC_CMD_STATUS_OVERRUN 2 /* CMD_STATUS bit 1: a host write while busy was ignored */
+#define RNIC_CMD_STATUS_HALTED 4 /* CMD_STATUS bit 2: the control processor trapped or made a bad bus access */
+#define RNIC_CMD_STATUS_ST_SHIFT 8 /* CMD_STATUS and CMD_DONE bits 15:8: the command status (CMD_ST_*) */
+#define RNIC_CMD_STATUS_ST_MASK 0xff /* the status field's mask, after the shift */
+#define RNIC_CMD_TOKEN_SHIFT 0x10 /* CMD_CTRL, CMD_STATUS and CMD_OPCODE bits 31:16: the token */
+#define RNIC_CMD_TOKEN_MASK 0xffff /* the token's mask, after the shift */
+#define RNIC_CMD_OPCODE_MASK 0xff /* CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*) */
+
 /* cmd_limits: Limits of the command set. */
 #define RNIC_CMD_MAX_LOG_WR 0xf /* largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ) */
 #define RNIC_CMD_MAX_LOG_CQE 0xf /* largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ) */
@@ -716,7 +726,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_WRITE_MTT_OUT_VALID_LSB 0x20 /* 1: this chunk completed the page list and the MR is valid */
 #define RNIC_CMD_WRITE_MTT_OUT_VALID_W 1
 
-/* cmd_dereg_mr_in: DEREG_MR input: the MPT entry is invalidated before the MTT entries are freed for reuse (also for an MR whose page list is incomplete). */
+/* cmd_dereg_mr_in: DEREG_MR input: a valid MR's MPT entry is invalidated before its MTT entries are freed for reuse; an MR whose page list is incomplete (its MPT entry never written) is freed without touching the device. */
 #define RNIC_CMD_DEREG_MR_IN_BITS 0x40
 #define RNIC_CMD_DEREG_MR_IN_WORDS 2
 #define RNIC_CMD_DEREG_MR_IN_KEY_LSB 0 /* the MR's key */
@@ -830,36 +840,52 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
 
 /* Context records are arrays of 32-bit words; fields up to 64 bits wide (a
- * wider range gets zeros above bit 63 and reads them as lost). Word by word:
- * the control processor packs every command and context with these. */
+ * wider range gets zeros above bit 63 and reads them as lost). */
+static inline uint32_t rnic_ctx_mask_(unsigned n)
+{
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+static inline void rnic_ctx_put_(uint32_t *w, unsigned b, unsigned n, uint32_t part)
+{
+	uint32_t m = rnic_ctx_mask_(n) << (b % 32);
+
+	w[b / 32] = (w[b / 32] & ~m) | ((part << (b % 32)) & m);
+}
+
 static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)
 {
-	for (unsigned done = 0; done < width;) {
-		unsigned b = lsb + done, off = b % 32, n = 32 - off;
-		uint32_t m, part;
+	unsigned n0 = 32 - lsb % 32, n1, done;
 
-		if (n > width - done)
-			n = width - done;
-		m = (n == 32 ? 0xffffffffu : (1u << n) - 1) << off;
-		part = done < 64 ? (uint32_t)(v >> done) : 0;
-		w[b / 32] = (w[b / 32] & ~m) | ((part << off) & m);
-		done += n;
+	if (n0 >= width) {
+		rnic_ctx_put_(w, lsb, width, (uint32_t)v);
+		return;
 	}
+	rnic_ctx_put_(w, lsb, n0, (uint32_t)v);
+	n1 = width - n0 < 32 ? width - n0 : 32;
+	rnic_ctx_put_(w, lsb + n0, n1, (uint32_t)(v >> n0));
+	for (done = n0 + n1; done < width; done += 32) /* a third piece, or zeros above bit 63 */
+		rnic_ctx_put_(w, lsb + done, width - done < 32 ? width - done : 32,
+			      done < 64 ? (uint32_t)(v >> done) : 0);
+}
+
+static inline uint32_t rnic_ctx_take_(const uint32_t *w, unsigned b, unsigned n)
+{
+	return (w[b / 32] >> (b % 32)) & rnic_ctx_mask_(n);
 }
 
 static inline uint64_t rnic_ctx_get(const uint32_t *w, unsigned lsb, unsigned width)
 {
-	uint64_t v = 0;
+	unsigned n0 = 32 - lsb % 32, n1;
+	uint64_t v;
 
-	for (unsigned done = 0; done < width;) {
-		unsigned b = lsb + done, off = b % 32, n = 32 - off;
-
-		if (n > width - done)
-			n = width - done;
-		if (done < 64)
-			v |= (uint64_t)((w[b / 32] >> off) & (n == 32 ? 0xffffffffu : (1u << n) - 1)) << done;
-		done += n;
-	}
+	if (n0 >= width)
+		return rnic_ctx_take_(w, lsb, width);
+	v = rnic_ctx_take_(w, lsb, n0);
+	n1 = width - n0 < 32 ? width - n0 : 32;
+	v |= (uint64_t)rnic_ctx_take_(w, lsb + n0, n1) << n0;
+	if (n0 + n1 < width && n0 + n1 < 64)
+		v |= (uint64_t)rnic_ctx_take_(w, lsb + n0 + n1, width - n0 - n1) << (n0 + n1);
 	return v;
 }
 
