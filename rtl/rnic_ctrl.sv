@@ -83,9 +83,14 @@ module rnic_ctrl #(
     );
 
     // ---------------------------------------------------------------- RAM
+    // The CPU names each access on its look-ahead bus one cycle before
+    // mem_valid: the RAM reads (or writes) then, and answers in the cycle
+    // mem_valid rises, with no wait state. An access that came without a
+    // look-ahead pulse is served one cycle later instead.
     logic [31:0] ram [RAM_WORDS];
     logic [31:0] ram_rdata_reg;
-    logic        ram_ack_reg;
+    logic        ram_ack_reg;   // the late path answers
+    logic        la_hit_reg;    // the look-ahead path holds this access
 
     initial begin
         if (FW_HEX != "") $readmemh(FW_HEX, ram);
@@ -94,16 +99,28 @@ module rnic_ctrl #(
     wire in_ram = mem_addr < 32'(RAM_BYTES);
     wire in_regs = mem_addr >= rnic_pkg::FW_REG_BASE && mem_addr < rnic_pkg::FW_REG_BASE + 32'h10000;
     wire [RAM_AW-1:0] ram_idx = mem_addr[2 +: RAM_AW];
+    wire la_in_ram = (la_read || la_write) && la_addr < 32'(RAM_BYTES);
+    wire [RAM_AW-1:0] la_idx = la_addr[2 +: RAM_AW];
+    wire ram_fast = mem_valid && in_ram && la_hit_reg;
 
     always_ff @(posedge clk) begin
         ram_ack_reg <= 1'b0;
-        if (mem_valid && !mem_ready && in_ram && !ram_ack_reg) begin
+        la_hit_reg <= 1'b0;
+        if (la_in_ram) begin
+            for (int b = 0; b < 4; b++)
+                if (la_write && la_wstrb[b]) ram[la_idx][8*b +: 8] <= la_wdata[8*b +: 8];
+            ram_rdata_reg <= ram[la_idx];
+            la_hit_reg <= 1'b1;
+        end else if (mem_valid && !mem_ready && in_ram && !ram_ack_reg) begin
             for (int b = 0; b < 4; b++)
                 if (mem_wstrb[b]) ram[ram_idx][8*b +: 8] <= mem_wdata[8*b +: 8];
             ram_rdata_reg <= ram[ram_idx];
             ram_ack_reg <= 1'b1;
         end
-        if (rst) ram_ack_reg <= 1'b0;
+        if (rst) begin
+            ram_ack_reg <= 1'b0;
+            la_hit_reg <= 1'b0;
+        end
     end
 
     // ----------------------------------------------------- register port
@@ -131,13 +148,14 @@ module rnic_ctrl #(
         end
     end
 
-    assign mem_ready = ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
-    assign mem_rdata = ram_ack_reg ? ram_rdata_reg : (fw_pending_reg && fw_ready && !fw_err) ? fw_rdata : 32'h0;
+    assign mem_ready = ram_fast || ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
+    assign mem_rdata = (ram_fast || ram_ack_reg) ? ram_rdata_reg :
+                       (fw_pending_reg && fw_ready && !fw_err) ? fw_rdata : 32'h0;
     assign status_trap = trap;
     assign status_bus_err = bus_err_reg;
 
     assign eoi_unused = ^eoi;
-    wire unused_ok = ^{mem_instr, la_read, la_write, la_addr, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+    wire unused_ok = ^{mem_instr, pcpi_valid, pcpi_insn,
                        pcpi_rs1, pcpi_rs2, eoi_unused, trace_valid, trace_data};
 
 endmodule

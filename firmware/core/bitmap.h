@@ -25,4 +25,11 @@ int32_t fw_bit_find_clear(const uint32_t *map, uint32_t lo, uint32_t n, uint32_t
 /* First fit: the lowest base of count clear bits in [0, n); -1 if none. */
 int32_t fw_bit_find_run(const uint32_t *map, uint32_t n, uint32_t count);
 
+/* Set / clear bits [i, i + count). */
+void fw_bit_set_range(uint32_t *map, uint32_t i, uint32_t count);
+void fw_bit_clear_range(uint32_t *map, uint32_t i, uint32_t count);
+
+/* The first bit j in [i, n) set in `set` or clear in `clear`; n if none. */
+uint32_t fw_bit_find_next(const uint32_t *set, const uint32_t *clear, uint32_t i, uint32_t n);
+
 #endif /* FW_CORE_BITMAP_H */

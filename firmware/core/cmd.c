@@ -428,12 +428,8 @@ static enum fw_status cmd_destroy_qp(struct fw *fw, const uint32_t *in, uint32_t
  * the first free entry. */
 static uint32_t mtt_run_len(const struct fw *fw, uint32_t base)
 {
-	uint32_t i = base + 1;
-
-	while (i < fw->caps.num_mtt && fw_bit_test(fw->mtt_used, i) &&
-	       !fw_bit_test(fw->mtt_start, i))
-		i++;
-	return i - base;
+	/* the run ends at the next entry that is free or starts another run */
+	return fw_bit_find_next(fw->mtt_start, fw->mtt_used, base + 1, fw->caps.num_mtt) - base;
 }
 
 static enum fw_status cmd_reg_mr(struct fw *fw, const uint32_t *in, uint32_t *out)
@@ -474,8 +470,7 @@ static enum fw_status cmd_reg_mr(struct fw *fw, const uint32_t *in, uint32_t *ou
 	fw->mr[idx].pd = (uint32_t)pd;
 	fw->mr[idx].mtt_base = (uint32_t)base;
 	fw_bit_set(fw->mr_used, (uint32_t)idx);
-	for (uint32_t i = 0; i < npages; i++)
-		fw_bit_set(fw->mtt_used, (uint32_t)base + i);
+	fw_bit_set_range(fw->mtt_used, (uint32_t)base, (uint32_t)npages);
 	fw_bit_set(fw->mtt_start, (uint32_t)base);
 	fw->pd_refcnt[pd]++;
 	fw->mr_hint = (uint32_t)idx + 1;
@@ -596,8 +591,7 @@ static enum fw_status cmd_dereg_mr(struct fw *fw, const uint32_t *in, uint32_t *
 	}
 	base = fw->mr[idx].mtt_base;
 	n = mtt_run_len(fw, base);
-	for (uint32_t i = 0; i < n; i++)
-		fw_bit_clear(fw->mtt_used, base + i);
+	fw_bit_clear_range(fw->mtt_used, base, n);
 	fw_bit_clear(fw->mtt_start, base);
 	p = pending_find(fw, idx);
 	if (p)
