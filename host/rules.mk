@@ -37,7 +37,7 @@ HOST_SAN_OBJS := $(patsubst $(HOST_DIR)/src/%.c,$(HOST_BUILD)/obj-san/%.o,$(HOST
 
 HOST_TEST_SRCS := $(wildcard $(ROOT)/tests/host/test_*.c)
 HOST_TEST_BINS := $(patsubst $(ROOT)/tests/host/%.c,$(HOST_BUILD)/tests/%,$(HOST_TEST_SRCS))
-HOST_TEST_BINS += $(HOST_BUILD)/tests/test_pci_sys-nosan
+HOST_TEST_BINS += $(HOST_BUILD)/tests/test_pci_sys-nosan $(HOST_BUILD)/tests/fastpath_bench
 HOST_LDLIBS := -lpciaccess -lpthread
 
 .PHONY: host-lib host-tests
@@ -92,6 +92,13 @@ $(HOST_BUILD)/tests/fw-nosan/%.o: $(ROOT)/firmware/core/%.c
 $(HOST_BUILD)/tests/fw-nosan/fake_fw.o: $(ROOT)/tests/host/fake_fw.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_TEST_NOSAN_CFLAGS) -c $< -o $@
+
+# The fast-path micro-benchmark (make bench runs it under callgrind): no
+# sanitizers, so the instruction counts are the library's own.
+HOST_FASTPATH_BENCH := $(HOST_BUILD)/tests/fastpath_bench
+$(HOST_FASTPATH_BENCH): $(ROOT)/tests/host/fastpath_bench.c $(HOST_LIB) $(HOST_TEST_FW_NOSAN)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_TEST_NOSAN_CFLAGS) $< $(HOST_TEST_FW_NOSAN) $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
 $(HOST_BUILD)/tests/test_pci_sys-nosan: $(ROOT)/tests/host/test_pci_sys.c $(HOST_LIB) $(HOST_TEST_FW_NOSAN)
 	@mkdir -p $(@D)

@@ -151,5 +151,7 @@ bench: deps
 	$(MAKE) -C $(ROOT) $(BENCH_BIN) $(E2E_FW_BIN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/results.json
+	$(MAKE) -C $(ROOT) $(HOST_FASTPATH_BENCH)
+	@bash $(ROOT)/scripts/fastpath-callgrind.sh $(HOST_FASTPATH_BENCH) 1000
 	@echo "firmware command latency (rnic-e2e-fw, 64-bit core, from CMD_CTRL to the status read that saw it done):"
 	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
