@@ -9,6 +9,10 @@ static struct fw fw __attribute__((section(".noinit")));
 int main(void)
 {
 	fw_boot(&fw);
-	for (;;)
+	for (;;) {
+		/* every data-path event first: a command then sees true QP states */
+		while (fw_event_poll(&fw))
+			;
 		fw_mailbox_poll(&fw);
+	}
 }

@@ -171,6 +171,7 @@ install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN)
 
 -include $(HOST_OBJS:.o=.d) $(HOST_SAN_OBJS:.o=.d) $(HOST_PIC_OBJS:.o=.d) $(HOST_TEST_BINS:=.d)
 -include $(wildcard $(HOST_BUILD)/tools/*.d)
+-include $(wildcard $(HOST_BUILD)/tests/*.d $(HOST_BUILD)/tests/fw-nosan/*.d)
 
 TEST_BUILD_DEPS += $(HOST_LIB) $(HOST_TEST_BINS) $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) \
 	$(HOST_BUILD)/tests/rnic_info_check

@@ -175,7 +175,24 @@ module rnic_core #(
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
         .stat_inc,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
-        .fw_halted
+        .fw_halted,
+        .evt_word, .evt_pop
+    );
+
+    // data-path events for the firmware (EVT_POP): a QP's error completion
+    // (its move to the error state; flushes follow it and are not events)
+    // and a CQ overrun
+    logic [31:0] evt_word;
+    logic        evt_pop;
+    logic [15:0] stat_cq_overrun_cqn;
+    wire evt_qp_err = cqe_valid && cqe_ready && 32'(cqe_status) != rnic_pkg::WC_SUCCESS
+                      && 32'(cqe_status) != rnic_pkg::WC_WR_FLUSH_ERR;
+
+    rnic_evt_queue #(.DEPTH(rnic_pkg::EVT_QUEUE_DEPTH)) evt_queue_inst (
+        .clk, .rst,
+        .qp_err_valid(evt_qp_err), .qp_err_qpn(cqe_qpn),
+        .cq_ovr_valid(stat_cq_overrun), .cq_ovr_cqn(24'(stat_cq_overrun_cqn)),
+        .m_word(evt_word), .m_pop(evt_pop)
     );
 
     logic        fw_valid, fw_we, fw_ready, fw_err, fw_trap, fw_bus_err;
@@ -711,7 +728,7 @@ module rnic_core #(
         .m_axis_data_tdata(cw_tdata), .m_axis_data_tkeep(cw_tkeep), .m_axis_data_tvalid(cw_tvalid),
         .m_axis_data_tready(cw_tready), .m_axis_data_tlast(cw_tlast),
         .s_status_valid(cw_status_valid), .s_status_error(cw_status_error),
-        .stat_cqe, .stat_cq_overrun
+        .stat_cqe, .stat_cq_overrun, .stat_cq_overrun_cqn
     );
 
     // ------------------------------------------------------------------

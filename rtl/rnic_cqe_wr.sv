@@ -57,7 +57,8 @@ module rnic_cqe_wr #(
     input  wire logic                          s_status_error,
 
     output      logic                          stat_cqe,
-    output      logic                          stat_cq_overrun
+    output      logic                          stat_cq_overrun,
+    output      logic [15:0]                   stat_cq_overrun_cqn  // with stat_cq_overrun
 );
 
     localparam int NUM_CQS = 2 ** CQN_WIDTH;
@@ -191,6 +192,9 @@ module rnic_cqe_wr #(
             stat_cq_overrun <= 1'b0;
         end
     end
+
+    // cqn_reg changes only after the cycle the overrun pulse is out
+    assign stat_cq_overrun_cqn = 16'(cqn_reg);
 
     // producer index and phase advance when the owner byte is out
     wire cqe_done = state_reg == S_OWN_WAIT && s_status_valid;

@@ -265,6 +265,21 @@ package rnic_pkg;
   localparam logic [31:0] CMD_TOKEN_MASK = 32'h0000ffff;  // the token's mask, after the shift
   localparam logic [31:0] CMD_OPCODE_MASK = 32'h000000ff;  // CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*)
 
+  // events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type.
+  localparam logic [31:0] EVT_POP_VALID = 32'h80000000;  // EVT_POP bit 31: an event was taken (else the queue was empty)
+  localparam logic [31:0] EVT_POP_LOST = 32'h40000000;  // EVT_POP bit 30: events were dropped (the queue was full) since the last one taken
+  localparam logic [31:0] EVT_POP_TYPE_SHIFT = 32'h00000018;  // EVT_POP bits 27:24: EVT_QP_ERR or EVT_CQ_OVERRUN
+  localparam logic [31:0] EVT_POP_TYPE_MASK = 32'h0000000f;  // the type's mask, after the shift
+  localparam logic [31:0] EVT_POP_NUM_MASK = 32'h00ffffff;  // EVT_POP bits 23:0: the QPN or CQN
+  localparam logic [31:0] EVT_QP_ERR = 32'h00000001;  // data path: the QP entered the error state (its error CQE is written)
+  localparam logic [31:0] EVT_CQ_OVERRUN = 32'h00000002;  // data path: a CQE was dropped because its CQ was full
+  localparam logic [31:0] EVT_QUEUE_DEPTH = 32'h00000010;  // data-path events the queue behind EVT_POP holds
+  localparam logic [31:0] EQ_DEPTH = 32'h00000010;  // entries of the asynchronous event ring (EQ_ENTRY)
+  localparam logic [31:0] EQ_ENTRY_TYPE_SHIFT = 32'h00000018;  // EQ_ENTRY bits 31:24: the event (ASYNC_EVENT_*)
+  localparam logic [31:0] EQ_ENTRY_NUM_MASK = 32'h00ffffff;  // EQ_ENTRY bits 23:0: the CQN or QPN it concerns
+  localparam logic [31:0] ASYNC_EVENT_CQ_ERR = 32'h00000000;  // IBV_EVENT_CQ_ERR: a CQ overran; CQEs were lost
+  localparam logic [31:0] ASYNC_EVENT_QP_FATAL = 32'h00000001;  // IBV_EVENT_QP_FATAL: a QP entered the error state outside a command
+
   // cmd_limits: Limits of the command set.
   localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)
   localparam logic [31:0] CMD_MAX_LOG_CQE = 32'h0000000f;  // largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ)
@@ -806,6 +821,12 @@ package rnic_pkg;
   localparam logic [31:0] REG_CMD_DONE = 32'h00000614;
   localparam logic [31:0] REG_CMD_OPCODE = 32'h00000618;
   localparam logic [31:0] REG_FW_STATE = 32'h0000061c;
+  localparam logic [31:0] REG_EVT_POP = 32'h00000620;
+  localparam logic [31:0] REG_EQ_PI = 32'h00000624;
+  localparam logic [31:0] REG_EQ_CI = 32'h00000628;
+  localparam logic [31:0] REG_EQ_LOST = 32'h0000062c;
+  localparam logic [31:0] REG_EQ_ENTRY = 32'h00000640;
+  localparam logic [31:0] REG_EQ_ENTRY_COUNT = 32'h00000010;
   localparam logic [31:0] REG_CMD_IN = 32'h00000680;
   localparam logic [31:0] REG_CMD_IN_COUNT = 32'h00000020;
   localparam logic [31:0] REG_CMD_OUT = 32'h00000700;

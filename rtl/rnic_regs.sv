@@ -89,7 +89,12 @@ module rnic_regs #(
     output      logic                       fw_ready,
     output      logic                       fw_err,     // unmapped or read-only (with fw_ready)
     output      logic [31:0]                fw_rdata,
-    input  wire logic                       fw_halted   // the control processor stopped (CMD_STATUS bit 2)
+    input  wire logic                       fw_halted,  // the control processor stopped (CMD_STATUS bit 2)
+
+    // data-path events: the head of the queue (EVT_POP); a firmware read of
+    // EVT_POP takes it
+    input  wire logic [31:0]                evt_word,
+    output      logic                       evt_pop
 );
 
     localparam int GIDS = 4;
@@ -137,6 +142,10 @@ module rnic_regs #(
     logic [7:0]  cmd_st_reg;
     logic [31:0] cmd_word_reg;   // opcode and token as written to CMD_CTRL
     logic [31:0] fw_state_reg;
+    // asynchronous event ring, written by the firmware, read by the host
+    localparam int EQ_WORDS = rnic_pkg::REG_EQ_ENTRY_COUNT;
+    logic [31:0] eq_entry_reg [EQ_WORDS];
+    logic [31:0] eq_pi_reg, eq_ci_reg, eq_lost_reg;
 
     // write channel: AW and W are taken together, the response is held while a
     // doorbell waits for the scheduler
@@ -274,6 +283,15 @@ module rnic_regs #(
                 cmd_st_reg <= wdata[15:8];
             end else if (by_fw && wsel == waddr(rnic_pkg::REG_FW_STATE)) begin
                 fw_state_reg <= wdata;
+            end else if (by_fw && wsel >= waddr(rnic_pkg::REG_EQ_ENTRY)
+                         && wsel < waddr(rnic_pkg::REG_EQ_ENTRY) + 14'(EQ_WORDS)) begin
+                eq_entry_reg[$clog2(EQ_WORDS)'(wsel - waddr(rnic_pkg::REG_EQ_ENTRY))] <= wdata;
+            end else if (by_fw && wsel == waddr(rnic_pkg::REG_EQ_PI)) begin
+                eq_pi_reg <= wdata;
+            end else if (by_fw && wsel == waddr(rnic_pkg::REG_EQ_LOST)) begin
+                eq_lost_reg <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_EQ_CI)) begin
+                eq_ci_reg <= wdata;
             end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_SQ)) begin
                 // the response waits until the scheduler has taken the doorbell
                 db_pending_reg <= 1'b1;
@@ -323,6 +341,9 @@ module rnic_regs #(
             cmd_st_reg <= '0;
             cmd_word_reg <= '0;
             fw_state_reg <= '0;
+            eq_pi_reg <= '0;
+            eq_ci_reg <= '0;
+            eq_lost_reg <= '0;
             fw_busy_reg <= 1'b0;
             fw_err <= 1'b0;
             for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
@@ -335,7 +356,9 @@ module rnic_regs #(
     // read channel
     // ------------------------------------------------------------------
     // the host's read address, or the firmware's in a cycle the host does not read
-    wire [13:0] ra = (s_axil_arvalid && s_axil_arready) ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
+    wire        host_rd = s_axil_arvalid && s_axil_arready;
+    wire [13:0] ra = host_rd ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
+    assign evt_pop = fw_rd_fire && fwa == waddr(rnic_pkg::REG_EVT_POP);
     assign s_axil_arready = !rvalid_reg;
     assign s_axil_rvalid = rvalid_reg;
     assign s_axil_rdata = rdata_reg;
@@ -407,6 +430,14 @@ module rnic_regs #(
         end
         if (ra == waddr(rnic_pkg::REG_CMD_OPCODE)) begin rd_val = cmd_word_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_FW_STATE)) begin rd_val = fw_state_reg; rd_hit = 1'b1; end
+        // EVT_POP takes an event: the firmware's alone
+        if (ra == waddr(rnic_pkg::REG_EVT_POP) && !host_rd) begin rd_val = evt_word; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_EQ_PI)) begin rd_val = eq_pi_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_EQ_CI)) begin rd_val = eq_ci_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_EQ_LOST)) begin rd_val = eq_lost_reg; rd_hit = 1'b1; end
+        if (ra >= waddr(rnic_pkg::REG_EQ_ENTRY) && ra < waddr(rnic_pkg::REG_EQ_ENTRY) + 14'(EQ_WORDS)) begin
+            rd_val = eq_entry_reg[$clog2(EQ_WORDS)'(ra - waddr(rnic_pkg::REG_EQ_ENTRY))]; rd_hit = 1'b1;
+        end
         if (ra >= waddr(rnic_pkg::REG_CMD_IN) && ra < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS)) begin
             rd_val = cmd_in_reg[5'(ra - waddr(rnic_pkg::REG_CMD_IN))]; rd_hit = 1'b1;
         end

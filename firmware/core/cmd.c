@@ -155,6 +155,7 @@ static enum fw_status cmd_create_cq(struct fw *fw, const uint32_t *in, uint32_t 
 	if (st != FW_OK)
 		return st;
 	fw_bit_set(fw->cq_used, (uint32_t)cqn);
+	fw_bit_clear(fw->cq_err, (uint32_t)cqn);
 	fw->cq_refcnt[cqn] = 0;
 	fw->cq_hint = (uint32_t)cqn + 1;
 	OUT(CREATE_CQ, CQN, (uint32_t)cqn);

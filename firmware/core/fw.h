@@ -104,6 +104,9 @@ struct fw {
 	struct fw_mr mr[FW_MAX_MRS];
 	struct fw_pending_mr pending[FW_MAX_PENDING_MRS];
 	uint32_t pd_hint, cq_hint, qp_hint, mr_hint;   /* next index to try */
+	/* Asynchronous events for the host (EQ_* registers). */
+	uint32_t cq_err[FW_BITMAP_WORDS(FW_MAX_CQS)];  /* CQ_ERR given since CREATE_CQ */
+	uint32_t eq_pi, eq_lost;
 };
 
 _Static_assert(sizeof(struct fw_qp) == 68, "fw_qp packs into 68 bytes");
@@ -173,5 +176,18 @@ void fw_boot(struct fw *fw);
  * command's CMD_IN words, run it, write its CMD_OUT words (on success), then
  * CMD_DONE with the status. Returns 1 if a command was handled. */
 int fw_mailbox_poll(struct fw *fw);
+
+/* ---------------------------------------------------------------- events */
+
+/* Take one data-path event (EVT_POP) and act on it: a QP's error completion
+ * moves the firmware's QP to ERR (a QP in RESET or already in ERR stays) and
+ * gives the host ASYNC_EVENT_QP_FATAL; a CQ overrun gives ASYNC_EVENT_CQ_ERR
+ * once per CQ. Events lost on the way count in EQ_LOST. Returns 1 if an
+ * event was taken. The main loop drains them before each command, so a
+ * command never acts on a QP whose error the firmware has not seen. */
+int fw_event_poll(struct fw *fw);
+/* Put an event on the host's ring (EQ_ENTRY, EQ_PI), or count it lost in
+ * EQ_LOST when the host has not read far enough (EQ_CI). */
+void fw_eq_push(struct fw *fw, uint32_t type, uint32_t num);
 
 #endif /* FW_CORE_FW_H */

@@ -1,5 +1,6 @@
 /* OpenRNIC firmware core: boot and the command mailbox (docs/regs.md, block
  * cmd). */
+#include "core/bitmap.h"
 #include "core/fw.h"
 #include "hal/mmio.h"
 
@@ -38,5 +39,48 @@ int fw_mailbox_poll(struct fw *fw)
 			fw_mmio_write32(RNIC_REG_CMD_OUT + 4 * i, out[i]);
 	/* CMD_DONE: bits 15:8 status; ends the command */
 	fw_mmio_write32(RNIC_REG_CMD_DONE, (uint32_t)st << 8);
+	return 1;
+}
+
+void fw_eq_push(struct fw *fw, uint32_t type, uint32_t num)
+{
+	uint32_t ci = fw_mmio_read32(RNIC_REG_EQ_CI);
+
+	if (fw->eq_pi - ci >= RNIC_EQ_DEPTH) {
+		fw_mmio_write32(RNIC_REG_EQ_LOST, ++fw->eq_lost);
+		return;
+	}
+	fw_mmio_write32(RNIC_REG_EQ_ENTRY + 4 * (fw->eq_pi % RNIC_EQ_DEPTH),
+			type << RNIC_EQ_ENTRY_TYPE_SHIFT | (num & RNIC_EQ_ENTRY_NUM_MASK));
+	fw_mmio_write32(RNIC_REG_EQ_PI, ++fw->eq_pi);
+}
+
+int fw_event_poll(struct fw *fw)
+{
+	uint32_t e = fw_mmio_read32(RNIC_REG_EVT_POP), num;
+
+	if (!(e & RNIC_EVT_POP_VALID))
+		return 0;
+	if (e & RNIC_EVT_POP_LOST)
+		fw_mmio_write32(RNIC_REG_EQ_LOST, ++fw->eq_lost);
+	num = e & RNIC_EVT_POP_NUM_MASK;
+	switch ((e >> RNIC_EVT_POP_TYPE_SHIFT) & RNIC_EVT_POP_TYPE_MASK) {
+	case RNIC_EVT_QP_ERR:
+		if (num < fw->caps.num_qps && fw_bit_test(fw->qp_used, num) &&
+		    fw->qp[num].state != RNIC_QPS_RESET && fw->qp[num].state != RNIC_QPS_ERR) {
+			fw->qp[num].state = RNIC_QPS_ERR;
+			fw_eq_push(fw, RNIC_ASYNC_EVENT_QP_FATAL, num);
+		}
+		break;
+	case RNIC_EVT_CQ_OVERRUN:
+		if (num < fw->caps.num_cqs && fw_bit_test(fw->cq_used, num) &&
+		    !fw_bit_test(fw->cq_err, num)) {
+			fw_bit_set(fw->cq_err, num);
+			fw_eq_push(fw, RNIC_ASYNC_EVENT_CQ_ERR, num);
+		}
+		break;
+	default:
+		break; /* a kind this firmware does not know */
+	}
 	return 1;
 }

@@ -222,6 +222,9 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 		err = query_fw_caps(d);
 	if (err)
 		goto fail;
+	/* events from before this open name objects that are gone */
+	d->eq_ci = rnic_read32(d, RNIC_CMD_REG(d, RNIC_REG_EQ_PI));
+	rnic_write32(d, RNIC_CMD_REG(d, RNIC_REG_EQ_CI), d->eq_ci);
 	d->qp_table = calloc(d->max_qp + 2, sizeof(*d->qp_table));
 	d->cq_table = calloc(d->max_cq + 1, sizeof(*d->cq_table));
 	if (!d->qp_table || !d->cq_table) {

@@ -37,6 +37,7 @@ struct rnic_device {
 	uint32_t max_qp, max_cq, max_mr, max_pd, max_rd_atomic;
 	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
 	uint32_t cmd_token;
+	uint32_t eq_ci;   /* asynchronous events taken (EQ_CI) */
 	int fw_dead;      /* CMD_STATUS said halted: every command fails with EIO */
 
 	struct rnic_qp_priv **qp_table; /* by QPN */

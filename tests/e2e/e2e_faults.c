@@ -419,6 +419,95 @@ static int small_recv(struct small *s, uint64_t wr_id, uint32_t off, uint32_t le
 	return rnic_post_recv(s->p.side[1].qp[0], &rw, &bad);
 }
 
+/* The data path moved side 0's QP to ERR: the firmware saw it (QUERY_QP
+ * says ERR), the host gets exactly one QP_FATAL for that QP, side 1 none. */
+static void check_qp_fatal(struct small *s, const char *what)
+{
+	struct rnic_async_event ev;
+	struct rnic_qp_attr qa;
+	struct rnic_qp_init_attr qi;
+	struct rnic_qp *qp = s->p.side[0].qp[0];
+	int got = EAGAIN, more, other, q;
+
+	/* data path -> firmware -> ring: a few firmware loop turns */
+	for (int i = 0; i < 100 && got == EAGAIN; i++) {
+		got = rnic_get_async_event(s->p.side[0].ctx, &ev);
+		if (got == EAGAIN)
+			rnic_world_step(s->w, 1000);
+	}
+	more = rnic_get_async_event(s->p.side[0].ctx, &(struct rnic_async_event){0});
+	other = rnic_get_async_event(s->p.side[1].ctx, &(struct rnic_async_event){0});
+	q = rnic_query_qp(qp, &qa, 0, &qi);
+	e2e_result(got == 0 && ev.event_type == RNIC_EVENT_QP_FATAL && ev.element.qp == qp &&
+		   more == EAGAIN && other == EAGAIN && q == 0 && qa.qp_state == RNIC_QPS_ERR &&
+		   qp->state == RNIC_QPS_ERR,
+		   "%s: asynchronous event %s (%s) for QP %u, then %s; the peer %s; QUERY_QP state %u (want ERR %u)",
+		   what, got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
+		   got ? 0 : ev.element.qp->qp_num, more == EAGAIN ? "none" : "more",
+		   other == EAGAIN ? "none" : "got one", q ? 99u : qa.qp_state, RNIC_QPS_ERR);
+}
+
+/* A CQ of 2 entries and 5 signaled WRITEs nobody polls: the CQ overruns;
+ * the host gets one CQ_ERR for it and STAT_CQ_OVERRUN counts the dropped
+ * CQEs. */
+static void test_cq_overrun(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct rnic_async_event ev;
+	uint8_t *buf = aligned_alloc(4096, 8192);
+	struct rnic_mr *mr[2] = {0};
+	int got = EAGAIN, posted = 0, more;
+	uint32_t ovr;
+
+	w = buf ? make_world("cq_overrun", 0, 0, 0, 0) : NULL;
+	sim_pair_default_opts(&o);
+	o.cqe = 2;
+	o.max_send_wr = 8;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		e2e_result(0, "CQ overrun: setup");
+		if (w)
+			rnic_world_destroy(w);
+		free(buf);
+		return;
+	}
+	mr[0] = rnic_reg_mr(p.side[0].pd, buf, 4096, RNIC_ACCESS_LOCAL_WRITE);
+	mr[1] = rnic_reg_mr(p.side[1].pd, buf + 4096, 4096,
+			    RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	for (int i = 0; mr[0] && mr[1] && i < 5; i++) {
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)buf, .length = 64, .lkey = mr[0]->lkey};
+		struct rnic_send_wr sw = {0}, *bad;
+
+		sw.wr_id = (uint64_t)i;
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_WRITE;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)(buf + 4096);
+		sw.wr.rdma.rkey = mr[1]->rkey;
+		posted += rnic_post_send(p.side[0].qp[0], &sw, &bad) == 0;
+	}
+	for (int i = 0; i < 200 && got == EAGAIN; i++) {
+		rnic_world_step(w, 1000);
+		got = rnic_get_async_event(p.side[0].ctx, &ev);
+	}
+	more = rnic_get_async_event(p.side[0].ctx, &(struct rnic_async_event){0});
+	ovr = e2e_counter_or(p.side[0].ctx, RNIC_REG_STAT_CQ_OVERRUN, 0xffffffffu);
+	e2e_result(posted == 5 && got == 0 && ev.event_type == RNIC_EVENT_CQ_ERR &&
+		   ev.element.cq == p.side[0].cq && more == EAGAIN && ovr == 3,
+		   "CQ overrun (2 entries, 5 completions): event %s (%s), then %s; CQEs dropped %u (want 3)",
+		   got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
+		   more == EAGAIN ? "none" : "more", ovr);
+	for (int i = 0; i < 2; i++)
+		if (mr[i])
+			rnic_dereg_mr(mr[i]);
+	sim_pair_close(&p);
+	e2e_check_nics(w, "cq_overrun", 1);
+	rnic_world_destroy(w);
+	free(buf);
+}
+
 /* Every frame lost: the ACK timer runs out retry_cnt + 1 times, then the
  * oldest WQE fails with RETRY_EXC_ERR and the next one is flushed. */
 static void test_retry_exhausted(void)
@@ -446,6 +535,7 @@ static void test_retry_exhausted(void)
 	           n > 0 ? rnic_wc_status_str(wc[0].status) : "none",
 	           n > 1 ? rnic_wc_status_str(wc[1].status) : "none", to, rt, tx);
 	e2e_result(s.buf[1][0] == GUARD_BYTE, "retry exhausted: receiver memory untouched");
+	check_qp_fatal(&s, "retry exhausted");
 	small_close(&s);
 }
 
@@ -615,6 +705,7 @@ int main(int argc, char **argv)
 			run_mix(&mixes[i]);
 	}
 	test_retry_exhausted();
+	test_cq_overrun();
 	test_rnr_retry_succeeds();
 	test_rnr_exhausted();
 	test_fairness();

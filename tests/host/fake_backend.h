@@ -115,7 +115,9 @@ static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val
 		f->regs[off / 4] = val;
 	} else if ((off >= RNIC_REG_CMD_IN && off < RNIC_REG_CMD_IN + 4 * RNIC_REG_CMD_IN_COUNT) ||
 		   (off >= RNIC_REG_CMD_OUT && off < RNIC_REG_CMD_OUT + 4 * RNIC_REG_CMD_OUT_COUNT) ||
-		   off == RNIC_REG_FW_STATE) {
+		   (off >= RNIC_REG_EQ_ENTRY && off < RNIC_REG_EQ_ENTRY + 4 * RNIC_REG_EQ_ENTRY_COUNT) ||
+		   off == RNIC_REG_FW_STATE || off == RNIC_REG_EQ_PI || off == RNIC_REG_EQ_CI ||
+		   off == RNIC_REG_EQ_LOST) {
 		f->regs[off / 4] = val;
 	} else if (off == RNIC_REG_CMD_DONE) {
 		/* the firmware ends the command: busy clears, status and token */
@@ -167,10 +169,22 @@ static inline void fake_bar_write32(void *priv, uint32_t off, uint32_t val)
 		fw_mailbox_poll(&f->fw);
 		return;
 	}
-	if (off == RNIC_REG_CMD_DONE || off == RNIC_REG_FW_STATE ||
-	    (off >= RNIC_REG_CMD_OUT && off < RNIC_REG_CMD_OUT + 4 * RNIC_REG_CMD_OUT_COUNT))
+	if (off == RNIC_REG_CMD_DONE || off == RNIC_REG_FW_STATE || off == RNIC_REG_EQ_PI ||
+	    off == RNIC_REG_EQ_LOST || off == RNIC_REG_EVT_POP ||
+	    (off >= RNIC_REG_CMD_OUT && off < RNIC_REG_CMD_OUT + 4 * RNIC_REG_CMD_OUT_COUNT) ||
+	    (off >= RNIC_REG_EQ_ENTRY && off < RNIC_REG_EQ_ENTRY + 4 * RNIC_REG_EQ_ENTRY_COUNT))
 		return; /* the firmware's registers: read-only for the host */
 	fake_reg_write(f, off, val);
+}
+
+/* The data path raises an event (an EVT_POP word); the firmware takes it
+ * as its main loop would. */
+static inline void fake_event(struct fake_nic *f, uint32_t word)
+{
+	f->regs[RNIC_REG_EVT_POP / 4] = word;
+	fake_fw_nic = f;
+	(void)fw_event_poll(&f->fw);
+	f->regs[RNIC_REG_EVT_POP / 4] = 0;
 }
 
 static inline uint32_t fake_bar_read32(void *priv, uint32_t off)

@@ -230,8 +230,10 @@ static void test_open_query(void)
 	struct rnic_context *ctx = open_fake(f);
 	struct rnic_device_attr a;
 
-	/* opening reads, and asks the firmware what it can create */
-	CHECK_CMDS(f, 0, RNIC_CMD_OP_QUERY_DEVICE);
+	/* opening reads, asks the firmware what it can create, and skips
+	 * the asynchronous events of earlier users */
+	CHECK_CMDS_TO(f, 0, f->nlog - 1, RNIC_CMD_OP_QUERY_DEVICE);
+	CHECK_EQ(f->log[f->nlog - 1].off, RNIC_REG_EQ_CI);
 	CHECK_EQ(rnic_query_device(ctx, &a), 0);
 	CHECK_EQ(a.vendor_id, RNIC_PCI_VENDOR_ID);
 	CHECK_EQ(a.vendor_part_id, RNIC_PCI_DEVICE_ID);
@@ -340,6 +342,53 @@ static void test_firmware_mailbox(void)
 	CHECK_EQ(f->fw_cmds, from);
 	CHECK_EQ(rnic_close_device(ctx), 0);
 	free(f);
+}
+
+/* Asynchronous events: the data path tells the firmware, the firmware puts
+ * them on the ring, rnic_get_async_event takes them in order. */
+static void test_async_events(void)
+{
+	struct env e;
+	struct rnic_async_event ev;
+	struct rnic_qp_attr q;
+	struct rnic_qp_init_attr qi;
+	const uint32_t qp_err = RNIC_EVT_POP_VALID | RNIC_EVT_QP_ERR << RNIC_EVT_POP_TYPE_SHIFT;
+	const uint32_t cq_ovr = RNIC_EVT_POP_VALID | RNIC_EVT_CQ_OVERRUN << RNIC_EVT_POP_TYPE_SHIFT;
+
+	env_up(&e, 16, 8);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), EAGAIN);
+	CHECK_EQ(rnic_get_async_event(NULL, &ev), EINVAL);
+	CHECK_EQ(rnic_get_async_event(e.ctx, NULL), EINVAL);
+	/* the QP's error completion: QP_FATAL, the QP in ERR here and in the
+	 * firmware (QUERY_QP) */
+	fake_event(e.f, qp_err | e.qp->qp_num);
+	fake_event(e.f, cq_ovr | e.cq->handle);
+	fake_event(e.f, cq_ovr | e.cq->handle); /* once per CQ */
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, RNIC_EVENT_QP_FATAL);
+	CHECK(ev.element.qp == e.qp);
+	CHECK_EQ(e.qp->state, RNIC_QPS_ERR);
+	CHECK_EQ(rnic_query_qp(e.qp, &q, 0, &qi), 0);
+	CHECK_EQ(q.qp_state, RNIC_QPS_ERR);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, RNIC_EVENT_CQ_ERR);
+	CHECK(ev.element.cq == e.cq);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), EAGAIN);
+	CHECK_EQ(e.f->regs[RNIC_REG_EQ_CI / 4], 2);
+	/* more than the ring holds while nobody reads: the rest are counted lost */
+	for (uint32_t i = 0; i < RNIC_EQ_DEPTH + 3; i++) {
+		struct rnic_cq *cq = rnic_create_cq(e.ctx, 1);
+
+		fake_event(e.f, cq_ovr | (cq ? cq->handle : 0));
+		CHECK_EQ(rnic_destroy_cq(cq), 0); /* its events are skipped later */
+		if (i == 6) /* FAKE: 8 CQs, CQN 1 taken: the CQNs repeat */
+			break;
+	}
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), EAGAIN);
+	CHECK_EQ(e.f->regs[RNIC_REG_EQ_CI / 4], e.f->regs[RNIC_REG_EQ_PI / 4]);
+	CHECK_EQ(rnic_async_events_lost(e.ctx), 0);
+	CHECK(strcmp(rnic_event_type_str(RNIC_EVENT_CQ_ERR), "CQ error") == 0);
+	env_down(&e);
 }
 
 /* Blocks found by type wherever the chain puts them; unknown types skipped. */
@@ -2008,6 +2057,7 @@ int main(void)
 	test_open_query();
 	test_port_addr();
 	test_firmware_mailbox();
+	test_async_events();
 	test_block_chain_relocated();
 	test_block_chain_errors();
 	test_reg_mr_traffic();

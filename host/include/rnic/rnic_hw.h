@@ -269,6 +269,21 @@ typedef uint32_t rnic_be32;
 #define RNIC_CMD_TOKEN_MASK 0xffff /* the token's mask, after the shift */
 #define RNIC_CMD_OPCODE_MASK 0xff /* CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*) */
 
+/* events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type. */
+#define RNIC_EVT_POP_VALID 0x80000000u /* EVT_POP bit 31: an event was taken (else the queue was empty) */
+#define RNIC_EVT_POP_LOST 0x40000000 /* EVT_POP bit 30: events were dropped (the queue was full) since the last one taken */
+#define RNIC_EVT_POP_TYPE_SHIFT 0x18 /* EVT_POP bits 27:24: EVT_QP_ERR or EVT_CQ_OVERRUN */
+#define RNIC_EVT_POP_TYPE_MASK 0xf /* the type's mask, after the shift */
+#define RNIC_EVT_POP_NUM_MASK 0xffffff /* EVT_POP bits 23:0: the QPN or CQN */
+#define RNIC_EVT_QP_ERR 1 /* data path: the QP entered the error state (its error CQE is written) */
+#define RNIC_EVT_CQ_OVERRUN 2 /* data path: a CQE was dropped because its CQ was full */
+#define RNIC_EVT_QUEUE_DEPTH 0x10 /* data-path events the queue behind EVT_POP holds */
+#define RNIC_EQ_DEPTH 0x10 /* entries of the asynchronous event ring (EQ_ENTRY) */
+#define RNIC_EQ_ENTRY_TYPE_SHIFT 0x18 /* EQ_ENTRY bits 31:24: the event (ASYNC_EVENT_*) */
+#define RNIC_EQ_ENTRY_NUM_MASK 0xffffff /* EQ_ENTRY bits 23:0: the CQN or QPN it concerns */
+#define RNIC_ASYNC_EVENT_CQ_ERR 0 /* IBV_EVENT_CQ_ERR: a CQ overran; CQEs were lost */
+#define RNIC_ASYNC_EVENT_QP_FATAL 1 /* IBV_EVENT_QP_FATAL: a QP entered the error state outside a command */
+
 /* cmd_limits: Limits of the command set. */
 #define RNIC_CMD_MAX_LOG_WR 0xf /* largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ) */
 #define RNIC_CMD_MAX_LOG_CQE 0xf /* largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ) */
@@ -826,6 +841,12 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CMD_DONE 0x614 /* ro: firmware only: bits 15:8 status (CMD_ST_*); writing it ends the command */
 #define RNIC_REG_CMD_OPCODE 0x618 /* ro: opcode and token of the command in progress, as written to CMD_CTRL (what the firmware reads) */
 #define RNIC_REG_FW_STATE 0x61c /* ro: written by the firmware: 0 until it has booted, then its version (major << 16 | minor, never 0); the host waits for it before the first command */
+#define RNIC_REG_EVT_POP 0x620 /* ro: firmware only (a host read is refused): reading takes the oldest data-path event (EVT_POP_* fields): what the firmware must know that no command told it */
+#define RNIC_REG_EQ_PI 0x624 /* ro: asynchronous event queue (EQ_ENTRY ring) producer index, free running, written by the firmware */
+#define RNIC_REG_EQ_CI 0x628 /* rw: asynchronous event queue consumer index, free running: the host writes how far it has read; the firmware drops (and counts in EQ_LOST) events that find the ring full */
+#define RNIC_REG_EQ_LOST 0x62c /* ro: events dropped because the ring was full, written by the firmware */
+#define RNIC_REG_EQ_ENTRY 0x640 /* ro[16]: asynchronous event ring (EQ_DEPTH entries, EQ_ENTRY_* fields), entry i at EQ_ENTRY + 4*(i % EQ_DEPTH), written by the firmware */
+#define RNIC_REG_EQ_ENTRY_COUNT 0x10
 #define RNIC_REG_CMD_IN 0x680 /* rw[32]: command input, word i at CMD_IN + 4*i */
 #define RNIC_REG_CMD_IN_COUNT 0x20
 #define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */

@@ -296,8 +296,32 @@ void rnic_gid_from_ipv4(union rnic_gid *gid, const uint8_t ip[4]);
 /* Read one STAT_* counter (reg is an RNIC_REG_STAT_* address). */
 int rnic_read_counter(struct rnic_context *context, uint32_t reg, uint32_t *value);
 
+/* Asynchronous events (enum ibv_event_type values: RNIC_ASYNC_EVENT_* in
+ * rnic_hw.h), from the firmware's event ring. */
+enum rnic_event_type {
+	RNIC_EVENT_CQ_ERR = 0,   /* the CQ overran: completions were lost */
+	RNIC_EVENT_QP_FATAL = 1, /* the device moved the QP to the error state */
+};
+
+struct rnic_async_event {
+	union {
+		struct rnic_cq *cq;
+		struct rnic_qp *qp;
+	} element;
+	enum rnic_event_type event_type;
+};
+
+/* ibv_get_async_event without blocking: 0 and the oldest event not yet
+ * taken, or EAGAIN when there is none (EINVAL: NULL argument). Events of
+ * objects destroyed since are skipped. A QP_FATAL event also sets the QP's
+ * state to RNIC_QPS_ERR. */
+int rnic_get_async_event(struct rnic_context *context, struct rnic_async_event *event);
+/* Events the device dropped because the ring was full (EQ_LOST). */
+uint32_t rnic_async_events_lost(struct rnic_context *context);
+
 /* Strings. */
 const char *rnic_wc_status_str(uint32_t status);
+const char *rnic_event_type_str(enum rnic_event_type type);
 
 #ifdef __cplusplus
 }

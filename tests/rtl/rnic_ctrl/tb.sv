@@ -47,7 +47,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
         .stat_inc({26*16{1'b0}}),
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
-        .fw_halted(trap || bus_err)
+        .fw_halted(trap || bus_err),
+        .evt_word(32'h0), .evt_pop()
     );
 
     rnic_ctrl #(.RAM_BYTES(4096), .FW_HEX("echo_fw.hex")) ctrl (

@@ -1,0 +1,76 @@
+// OpenRNIC: the queue of data-path events for the control processor.
+//
+// Two sources may each raise one event per cycle: a QP entered the error
+// state (an error CQE other than a flush left for the CQE writer) and a CQ
+// overran (the CQE writer dropped a CQE). Events are 32-bit words as EVT_POP
+// returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
+// takes one per read of EVT_POP (m_pop). A full queue drops the newcomer and
+// remembers it: the next word taken carries EVT_POP_LOST, so the firmware
+// knows to rescan. DEPTH is a power of two.
+
+`default_nettype none
+
+module rnic_evt_queue #(
+    parameter int DEPTH = 16
+) (
+    input  wire logic        clk,
+    input  wire logic        rst,
+
+    input  wire logic        qp_err_valid,
+    input  wire logic [23:0] qp_err_qpn,
+    input  wire logic        cq_ovr_valid,
+    input  wire logic [23:0] cq_ovr_cqn,
+
+    // EVT_POP: the head word (EVT_POP_VALID set when not empty); m_pop takes it
+    output      logic [31:0] m_word,
+    input  wire logic        m_pop
+);
+    localparam int AW = $clog2(DEPTH);
+
+    initial begin
+        if (DEPTH < 2 || (DEPTH & (DEPTH - 1)) != 0) $error("rnic_evt_queue: DEPTH must be a power of two >= 2 (%m)");
+    end
+
+    logic [31:0] mem [DEPTH];
+    logic [AW:0] wr_ptr_reg, rd_ptr_reg;
+    logic        lost_reg;
+
+    function automatic logic [31:0] evt(input logic [31:0] typ, input logic [23:0] num);
+        evt = rnic_pkg::EVT_POP_VALID | (typ << rnic_pkg::EVT_POP_TYPE_SHIFT) | 32'(num);
+    endfunction
+
+    wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
+    wire        empty = used == '0;
+    wire        pop = m_pop && !empty;
+    // room after this cycle's pop
+    wire [AW:0] room = (AW + 1)'(DEPTH) - used + (AW + 1)'(pop);
+    wire        take_qp = qp_err_valid && room != '0;
+    wire        take_cq = cq_ovr_valid && room > (AW + 1)'(take_qp);
+
+    assign m_word = empty ? 32'h0 : (mem[rd_ptr_reg[AW-1:0]] | (lost_reg ? rnic_pkg::EVT_POP_LOST : 32'h0));
+
+    always_ff @(posedge clk) begin
+        if (take_qp) mem[wr_ptr_reg[AW-1:0]] <= evt(rnic_pkg::EVT_QP_ERR, qp_err_qpn);
+        if (take_cq) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(take_qp))] <= evt(rnic_pkg::EVT_CQ_OVERRUN, cq_ovr_cqn);
+        wr_ptr_reg <= wr_ptr_reg + (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
+        if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        if (pop) lost_reg <= 1'b0;
+        if ((qp_err_valid && !take_qp) || (cq_ovr_valid && !take_cq)) lost_reg <= 1'b1;
+        if (rst) begin
+            wr_ptr_reg <= '0;
+            rd_ptr_reg <= '0;
+            lost_reg <= 1'b0;
+        end
+    end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) assert (used <= (AW + 1)'(DEPTH));
+    end
+`endif
+`endif
+
+endmodule
+
+`resetall
