@@ -72,6 +72,28 @@ $(TOOLS_BUILD)/obj-san/e2e_ops.o: $(ROOT)/tests/e2e/e2e_ops.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
+# rnic-soak runs long: built without sanitizers (the e2e programs above
+# have them, and make test runs a short soak too).
+SOAK_BIN := $(BUILD)/bin/rnic-soak
+$(TOOLS_BUILD)/obj/e2e_%.o: $(ROOT)/tests/e2e/e2e_%.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) -c $< -o $@
+
+$(SOAK_BIN): $(TOOLS_BUILD)/obj/e2e_soak.o $(TOOLS_BUILD)/obj/e2e_common.o $(TOOLS_BUILD)/obj/e2e_ops.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
+
+.PHONY: rnic-soak
+rnic-soak: $(SOAK_BIN)
+TEST_BUILD_DEPS += $(SOAK_BIN)
+
+# make soak: 1 GiB over the faulty link at 512 bits (100 Gb/s); SOAK_ARGS
+# adds or overrides options (--bytes, --width, --seed, --qps).
+SOAK_ARGS ?=
+soak: deps
+	$(MAKE) -C $(ROOT) $(SOAK_BIN)
+	$(SOAK_BIN) --width 512 --bytes 1G $(SOAK_ARGS)
+
 $(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@

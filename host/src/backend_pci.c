@@ -182,6 +182,16 @@ static int pci_dma_map(void *priv, void *va, size_t len, uint64_t *bus)
 	return rnic_dma_map(((struct pci_backend *)priv)->dma, va, len, bus);
 }
 
+static void *pci_dma_alloc(void *priv, size_t bytes, size_t *alloc_bytes)
+{
+	return rnic_dma_ring_alloc(((struct pci_backend *)priv)->dma, bytes, alloc_bytes);
+}
+
+static void pci_dma_free(void *priv, void *va, size_t alloc_bytes)
+{
+	rnic_dma_ring_free(((struct pci_backend *)priv)->dma, va, alloc_bytes);
+}
+
 static int pci_dma_map_pages(void *priv, void *va, size_t len, uint64_t *bus_pages)
 {
 	return rnic_dma_map_pages(((struct pci_backend *)priv)->dma, va, len, bus_pages);
@@ -216,6 +226,8 @@ static const struct rnic_backend_ops pci_ops = {
 	.bar_write32 = pci_bar_write32,
 	.bar_read32 = pci_bar_read32,
 	.dma_map = pci_dma_map,
+	.dma_alloc = pci_dma_alloc,
+	.dma_free = pci_dma_free,
 	.dma_map_pages = pci_dma_map_pages,
 	.dma_unmap = pci_dma_unmap,
 	.progress = NULL, /* a real card runs on its own */

@@ -47,21 +47,34 @@ void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val)
 	d->ops->bar_write32(d->priv, reg, val);
 }
 
-/* Zeroed, page-aligned, whole pages, mapped for DMA. */
+/* Zeroed, page-aligned, whole pages, mapped for DMA as one contiguous bus
+ * range: the backend's ring memory, or the heap. */
 void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus)
 {
 	size_t len = (bytes + d->page_size - 1) / d->page_size * d->page_size;
 	void *va = NULL;
 	int err;
 
-	if (len == 0 || posix_memalign(&va, d->page_size, len)) {
+	if (len == 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(va, 0, len);
+	if (d->ops->dma_alloc) {
+		va = d->ops->dma_alloc(d->priv, len, &len);
+		if (!va)
+			return NULL;
+	} else if (posix_memalign(&va, d->page_size, len)) {
+		errno = ENOMEM;
+		return NULL;
+	} else {
+		memset(va, 0, len);
+	}
 	err = d->ops->dma_map(d->priv, va, len, bus);
 	if (err) {
-		free(va);
+		if (d->ops->dma_alloc)
+			d->ops->dma_free(d->priv, va, len);
+		else
+			free(va);
 		errno = err;
 		return NULL;
 	}
@@ -74,7 +87,10 @@ void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes)
 	if (!va)
 		return;
 	d->ops->dma_unmap(d->priv, va, bytes);
-	free(va);
+	if (d->ops->dma_alloc)
+		d->ops->dma_free(d->priv, va, bytes);
+	else
+		free(va);
 }
 
 static const char *blk_name(uint32_t type)
@@ -185,7 +201,8 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 	long ps;
 	int err;
 
-	if (!ops || !ops->bar_write32 || !ops->bar_read32 || !ops->dma_map || !ops->dma_unmap) {
+	if (!ops || !ops->bar_write32 || !ops->bar_read32 || !ops->dma_map || !ops->dma_unmap ||
+	    !ops->dma_alloc != !ops->dma_free) {
 		if (ops && ops->close)
 			ops->close(priv);
 		errno = EINVAL;

@@ -2,8 +2,7 @@
  * IOMMU, or mlock + /proc/self/pagemap without it); see pci_dma.h. The
  * decisions (IOVA allocation, pagemap decoding, page lists) are the pure
  * functions of pci_util.c; this file makes the system calls. */
-#define _POSIX_C_SOURCE 200809L
-
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_HUGETLB */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -486,4 +485,53 @@ int rnic_dma_unmap(struct rnic_pci_dma *m, void *va, size_t len)
 	if (--r->refs == 0)
 		rec_drop(m, r);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- rings */
+
+#define HUGEPAGE_BYTES (2u << 20)
+
+static int ring_in_hugepages(const struct rnic_pci_dma *m, size_t bytes)
+{
+	return m->mode == RNIC_DMA_PAGEMAP && bytes > m->page_size;
+}
+
+void *rnic_dma_ring_alloc(struct rnic_pci_dma *m, size_t bytes, size_t *alloc_bytes)
+{
+	size_t len = (bytes + m->page_size - 1) / m->page_size * m->page_size;
+	void *va = NULL;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (ring_in_hugepages(m, len)) {
+		len = (len + HUGEPAGE_BYTES - 1) / HUGEPAGE_BYTES * HUGEPAGE_BYTES;
+		va = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+			  -1, 0);
+		if (va == MAP_FAILED) {
+			int err = errno;
+
+			rnic_log("ring of %zu bytes: no hugepage (%s): %s", bytes, strerror(err),
+				 rnic_pci_hint(RNIC_STEP_HUGEPAGE, ENOMEM));
+			errno = ENOMEM;
+			return NULL;
+		}
+	} else if (posix_memalign(&va, m->page_size, len)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(va, 0, len);
+	*alloc_bytes = len;
+	return va;
+}
+
+void rnic_dma_ring_free(struct rnic_pci_dma *m, void *va, size_t alloc_bytes)
+{
+	if (!va)
+		return;
+	if (ring_in_hugepages(m, alloc_bytes))
+		munmap(va, alloc_bytes);
+	else
+		free(va);
 }

@@ -33,6 +33,13 @@ void rnic_dma_close(struct rnic_pci_dma *m);
 int rnic_dma_map(struct rnic_pci_dma *m, void *va, size_t len, uint64_t *bus);
 int rnic_dma_map_pages(struct rnic_pci_dma *m, void *va, size_t len, uint64_t *bus_pages);
 int rnic_dma_unmap(struct rnic_pci_dma *m, void *va, size_t len);
+/* Ring memory (dma_alloc / dma_free): page-aligned heap memory with VFIO
+ * (the IOMMU makes it contiguous) and for a single page; in pagemap mode a
+ * larger ring gets its own hugepages (MAP_HUGETLB, 2 MiB, physically
+ * contiguous up to one hugepage), or NULL with ENOMEM and the remedy
+ * printed when none is reserved. Zeroed. */
+void *rnic_dma_ring_alloc(struct rnic_pci_dma *m, size_t bytes, size_t *alloc_bytes);
+void rnic_dma_ring_free(struct rnic_pci_dma *m, void *va, size_t alloc_bytes);
 
 enum rnic_dma_mode rnic_dma_mode_of(const struct rnic_pci_dma *m);
 /* Ranges mapped now (for tests). */

@@ -449,6 +449,10 @@ const char *rnic_pci_hint(enum rnic_pci_step step, int err)
 		if (err == ENOMEM || err == EAGAIN || perm)
 			return "pinning pages counts against the locked-memory limit: raise it (ulimit -l) or run as root";
 		break;
+	case RNIC_STEP_HUGEPAGE:
+		if (err == ENOMEM || err == EAGAIN)
+			return "without an IOMMU a ring needs physically contiguous memory: reserve hugepages (sysctl vm.nr_hugepages=N), or use VFIO";
+		break;
 	default:
 		break;
 	}

@@ -142,6 +142,7 @@ enum rnic_pci_step {
 	RNIC_STEP_DMA_MAP,  /* VFIO_IOMMU_MAP_DMA */
 	RNIC_STEP_PAGEMAP,  /* /proc/self/pagemap */
 	RNIC_STEP_MLOCK,    /* pinning pages */
+	RNIC_STEP_HUGEPAGE, /* a hugepage for a ring (pagemap mode) */
 };
 
 /* What to do about error err at step: a short sentence, never NULL. */

@@ -380,6 +380,38 @@ static void test_pagemap(void)
 		}
 	}
 
+	/* ring memory: one page from the heap; more from reserved hugepages,
+	 * mapped as one contiguous range, or ENOMEM and the remedy */
+	{
+		size_t got = 0;
+		void *r1 = rnic_dma_ring_alloc(m, 100, &got);
+		uint8_t *r2;
+
+		CHECK(r1 != NULL);
+		CHECK_EQ(got, ps);
+		rnic_dma_ring_free(m, r1, got);
+		capture_begin();
+		errno = 0;
+		r2 = rnic_dma_ring_alloc(m, 64 * 1024, &got);
+		if (!r2) {
+			const char *msg = capture_end();
+
+			CHECK_EQ(errno, ENOMEM);
+			CHECK(strstr(msg, "rnic: ring of 65536 bytes: no hugepage") == msg);
+			CHECK(strstr(msg, "vm.nr_hugepages") != NULL);
+			SKIP("pagemap ring in hugepages: none reserved here (vm.nr_hugepages = 0); the refusal and its message are checked");
+		} else {
+			capture_end();
+			CHECK_EQ(got, 2u << 20);
+			CHECK_EQ(r2[0] | r2[got - 1], 0);
+			CHECK_EQ(rnic_dma_map(m, r2, got, &bus), 0);
+			CHECK_EQ(bus, phys_of(r2));
+			CHECK_EQ(rnic_dma_unmap(m, r2, got), 0);
+			rnic_dma_ring_free(m, r2, got);
+			printf("pagemap: a 64 KiB ring lives in a hugepage, mapped as one contiguous range\n");
+		}
+	}
+
 	/* close undoes what is still mapped */
 	CHECK_EQ(rnic_dma_map_pages(m, buf, 2 * ps, pages), 0);
 	rnic_dma_close(m);

@@ -50,6 +50,14 @@ struct rnic_backend_ops {
 	 * an errno value. */
 	int (*dma_unmap)(void *priv, void *va, size_t len);
 
+	/* Memory for a ring (SQ, RQ, CQ): at least bytes, zeroed, page-aligned,
+	 * such that dma_map of the whole of it succeeds (physically contiguous
+	 * where the device has no IOMMU: hugepages). *alloc_bytes gets the size
+	 * to hand back to dma_free. NULL with errno set on failure. May be NULL
+	 * (both): the library then uses page-aligned heap memory. */
+	void *(*dma_alloc)(void *priv, size_t bytes, size_t *alloc_bytes);
+	void (*dma_free)(void *priv, void *va, size_t alloc_bytes);
+
 	/* Called by the library when a poll found nothing to do (rnic_poll_cq
 	 * returning 0, a busy CTX_STATUS). A real card's backend may do nothing
 	 * (or pause the CPU); the sim backend advances simulated time by one
