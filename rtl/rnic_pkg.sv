@@ -215,6 +215,7 @@ package rnic_pkg;
   localparam logic [31:0] CTX_OP_MODIFY = 32'h00000002;  // copy CTX_DATA into the entry; dynamic state is kept (e.g. a move to the error state)
   localparam logic [31:0] CTX_OP_QP_RTR = 32'h00000003;  // QPC only: copy, then load the responder's expected PSN from rq_psn (INIT -> RTR)
   localparam logic [31:0] CTX_OP_QP_RTS = 32'h00000004;  // QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS)
+  localparam logic [31:0] CTX_OP_MTT_RUN = 32'h00000005;  // MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile)
 
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
@@ -780,6 +781,7 @@ package rnic_pkg;
   localparam logic [31:0] BLK_CTX_END = 32'h00000300;
   localparam logic [31:0] REG_CTX_CMD = 32'h0000020c;
   localparam logic [31:0] REG_CTX_STATUS = 32'h00000210;
+  localparam logic [31:0] REG_CTX_COUNT = 32'h00000214;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;

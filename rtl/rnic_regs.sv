@@ -133,6 +133,14 @@ module rnic_regs #(
     logic [31:0] gid_reg [GIDS*4];
     logic [31:0] ctx_data_reg [CTX_WORDS];
     logic        ctx_err_reg;
+    // CTX_OP_MTT_RUN: CTX_COUNT MTT entries from CTX_DATA, one per cycle
+    localparam int RUN_MAX = CTX_WORDS / rnic_pkg::MTT_WORDS;
+    localparam int RUN_W = $clog2(RUN_MAX + 1);
+    logic [RUN_W-1:0] ctx_count_reg;
+    logic [RUN_W-1:0] run_left_reg, run_i_reg;
+    logic [23:0]      run_index_reg;
+    logic             run_pulse_reg;          // ctx_wr_valid is a run's entry ...
+    logic [RUN_W-1:0] run_sel_reg;            // ... this one
     logic [31:0] stat_reg [STAT_COUNT];
     // command mailbox
     logic [31:0] cmd_in_reg [CMD_WORDS];
@@ -207,11 +215,20 @@ module rnic_regs #(
                 ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
             ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
+        end else if (cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
+            ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_MTT[3:0] && ctx_count_reg != '0
+                         && 32'(ctx_count_reg) <= 32'(RUN_MAX)
+                         && 32'(cmd_index) + 32'(ctx_count_reg) <= 32'(1 << MTT_INDEX_WIDTH);
         end
+        // one command at a time: a run in progress refuses the next
+        if (run_left_reg != '0) ctx_cmd_ok = 1'b0;
     end
 
     always_comb begin
         for (int i = 0; i < CTX_WORDS; i++) ctx_wr_data[32*i +: 32] = ctx_data_reg[i];
+        if (run_pulse_reg)
+            for (int w = 0; w < rnic_pkg::MTT_WORDS; w++)
+                ctx_wr_data[32*w +: 32] = ctx_data_reg[5'(32'(run_sel_reg) * rnic_pkg::MTT_WORDS + 32'(w))];
         for (int i = 0; i < GIDS * 4; i++) begin
             // word 0 of an entry holds the most significant 32 bits
             cfg_gid[128 * (i / 4) + 32 * (3 - (i % 4)) +: 32] = gid_reg[i];
@@ -234,6 +251,17 @@ module rnic_regs #(
         ctx_wr_valid <= 1'b0;
         db_cq_valid <= 1'b0;
         fw_busy_reg <= 1'b0;
+        run_pulse_reg <= 1'b0;
+        if (run_left_reg != '0) begin
+            ctx_wr_valid <= 1'b1;
+            ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
+            ctx_wr_op <= rnic_pkg::CTX_OP_WRITE[3:0];
+            ctx_wr_index <= run_index_reg + 24'(run_i_reg);
+            run_pulse_reg <= 1'b1;
+            run_sel_reg <= run_i_reg;
+            run_i_reg <= run_i_reg + 1'b1;
+            run_left_reg <= run_left_reg - 1'b1;
+        end
 
         if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
         if (db_pending_reg && db_taken) begin
@@ -256,9 +284,16 @@ module rnic_regs #(
             end else if (wsel >= waddr(rnic_pkg::REG_CTX_DATA)
                          && wsel < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
                 ctx_data_reg[5'(wsel - waddr(rnic_pkg::REG_CTX_DATA))] <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_CTX_COUNT)) begin
+                ctx_count_reg <= RUN_W'(wdata);
+                if (wdata > 32'(RUN_MAX)) ctx_count_reg <= '0; // refused at the CTX_CMD
             end else if (wsel == waddr(rnic_pkg::REG_CTX_CMD)) begin
                 ctx_err_reg <= !ctx_cmd_ok;
-                if (ctx_cmd_ok) begin
+                if (ctx_cmd_ok && cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
+                    run_left_reg <= ctx_count_reg;
+                    run_i_reg <= '0;
+                    run_index_reg <= cmd_index;
+                end else if (ctx_cmd_ok) begin
                     ctx_wr_valid <= 1'b1;
                     ctx_wr_table <= cmd_table;
                     ctx_wr_op <= cmd_op;
@@ -333,6 +368,10 @@ module rnic_regs #(
             db_pending_reg <= 1'b0;
             ctx_wr_valid <= 1'b0;
             ctx_err_reg <= 1'b0;
+            ctx_count_reg <= RUN_W'(1);
+            run_left_reg <= '0;
+            run_i_reg <= '0;
+            run_pulse_reg <= 1'b0;
             db_cq_valid <= 1'b0;
             scratch_reg <= '0;
             port_mac_reg <= '0;
@@ -418,8 +457,11 @@ module rnic_regs #(
             rd_val = ctx_data_reg[5'(ra - waddr(rnic_pkg::REG_CTX_DATA))]; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
-            // a command completes in the cycle after CTX_CMD; busy is never seen by a later read
-            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid}; rd_hit = 1'b1;
+            // a command completes in the cycle after CTX_CMD (a run after CTX_COUNT cycles)
+            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid || run_left_reg != '0}; rd_hit = 1'b1;
+        end
+        if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
+            rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;
         end
         if (ra >= waddr(rnic_pkg::REG_STAT_TX_FRAMES) && ra < waddr(rnic_pkg::REG_STAT_TX_FRAMES) + 14'(STAT_COUNT)) begin
             rd_val = stat_reg[5'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;

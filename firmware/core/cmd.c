@@ -513,6 +513,8 @@ static void mpt_encode(uint32_t w[RNIC_MPT_WORDS], const struct fw_pending_mr *p
  * such: this runs once per page of every MR. */
 _Static_assert(RNIC_CMD_WRITE_MTT_IN_PAGE_LSB % 32 == 0 && RNIC_CMD_WRITE_MTT_IN_PAGE_W == 64,
 	       "WRITE_MTT pages are aligned pairs of words");
+_Static_assert(RNIC_CMD_WRITE_MTT_IN_PAGE_COUNT * RNIC_MTT_WORDS <= RNIC_CTX_WORDS,
+	       "a WRITE_MTT chunk is one MTT run of the context window");
 static inline uint64_t mtt_in_page(const uint32_t *in, uint32_t i)
 {
 	const uint32_t *p = in + RNIC_CMD_WRITE_MTT_IN_PAGE_LSB / 32 + 2 * i;
@@ -544,16 +546,20 @@ static enum fw_status cmd_write_mtt(struct fw *fw, const uint32_t *in, uint32_t 
 		if (mtt_in_page(in, i) & ((1u << RNIC_MTT_PAGE_SHIFT) - 1))
 			return FW_BAD_PARAM;
 
-	/* The page list first: the MPT entry makes the MR live. */
+	/* The page list first (one run of MTT entries: CTX_DATA holds the
+	 * chunk), then the MPT entry, which makes the MR live. */
 	for (uint32_t i = 0; i < count; i++) {
 		w[0] = 0;
 		w[1] = 0;
 		RNIC_CTX_SET(w, MTT, PAGE, mtt_in_page(in, i) >> RNIC_MTT_PAGE_SHIFT);
-		st = fw_ctx_write(RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_WRITE,
-				  fw->mr[idx].mtt_base + (uint32_t)offset + i, w, RNIC_MTT_WORDS);
-		if (st != FW_OK)
-			return st;
+		for (uint32_t k = 0; k < RNIC_MTT_WORDS; k++)
+			fw_mmio_write32(RNIC_REG_CTX_DATA + 4 * (i * RNIC_MTT_WORDS + k), w[k]);
 	}
+	fw_mmio_write32(RNIC_REG_CTX_COUNT, (uint32_t)count);
+	st = fw_ctx_cmd(RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_MTT_RUN,
+			fw->mr[idx].mtt_base + (uint32_t)offset);
+	if (st != FW_OK)
+		return st;
 	written = p->written + (uint32_t)count;
 	done = written == p->npages;
 	if (done) {

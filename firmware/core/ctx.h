@@ -8,19 +8,14 @@
 #include "core/fw.h"
 #include "hal/mmio.h"
 
-/* Write a context record through the CTX window: CTX_DATA words, CTX_CMD,
- * then poll CTX_STATUS. FW_INTERNAL if the window reports an error or stays
- * busy. */
-FW_MUST_CHECK static inline enum fw_status fw_ctx_write(uint32_t table, uint32_t op,
-							uint32_t index, const uint32_t *words,
-							uint32_t nwords)
+/* CTX_CMD (table, op, index) on what CTX_DATA holds, then poll CTX_STATUS.
+ * FW_INTERNAL if the window reports an error or stays busy. */
+FW_MUST_CHECK static inline enum fw_status fw_ctx_cmd(uint32_t table, uint32_t op, uint32_t index)
 {
 	uint32_t st = 1;
 
-	if (nwords > RNIC_CTX_WORDS || index > 0xffffffu || table > 0xfu || op > 0xfu)
+	if (index > 0xffffffu || table > 0xfu || op > 0xfu)
 		return FW_INTERNAL;
-	for (uint32_t i = 0; i < nwords; i++)
-		fw_mmio_write32(RNIC_REG_CTX_DATA + 4 * i, words[i]);
 	/* CTX_CMD: bits 3:0 table, 7:4 op, 31:8 index */
 	fw_mmio_write32(RNIC_REG_CTX_CMD, table | op << 4 | index << 8);
 	for (uint32_t n = 0; n < FW_CTX_POLLS; n++) {
@@ -32,6 +27,19 @@ FW_MUST_CHECK static inline enum fw_status fw_ctx_write(uint32_t table, uint32_t
 	if (st & 3)
 		return FW_INTERNAL;
 	return FW_OK;
+}
+
+/* Write a context record through the CTX window: CTX_DATA words, then
+ * fw_ctx_cmd. */
+FW_MUST_CHECK static inline enum fw_status fw_ctx_write(uint32_t table, uint32_t op,
+							uint32_t index, const uint32_t *words,
+							uint32_t nwords)
+{
+	if (nwords > RNIC_CTX_WORDS)
+		return FW_INTERNAL;
+	for (uint32_t i = 0; i < nwords; i++)
+		fw_mmio_write32(RNIC_REG_CTX_DATA + 4 * i, words[i]);
+	return fw_ctx_cmd(table, op, index);
 }
 
 #endif /* FW_CORE_CTX_H */

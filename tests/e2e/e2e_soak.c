@@ -16,6 +16,7 @@
  *
  * Prints one PASS/FAIL line per check, the figures (bytes, ops, retries,
  * simulated and wall time), and the closing "N passed, N failed". */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -96,15 +96,21 @@ static void write_mtt(uint32_t key, uint32_t pd, uint32_t offset, uint32_t count
 		t_put(in, RNIC_CMD_WRITE_MTT_IN_PAGE_LSB + 64 * i, 64, page_addr(offset + i));
 }
 
+/* One MTT run: each page's entry into CTX_DATA, CTX_COUNT, then CTX_CMD
+ * (CTX_OP_MTT_RUN at the chunk's first entry) and one CTX_STATUS read. */
 static void expect_mtt(uint32_t base, uint32_t offset, uint32_t count)
 {
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t w[RNIC_MTT_WORDS] = { 0 };
 
 		REC(w, MTT, PAGE, page_addr(offset + i) >> 12);
-		expect_ctx(RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_WRITE, base + offset + i, w,
-			   RNIC_MTT_WORDS);
+		for (uint32_t k = 0; k < RNIC_MTT_WORDS; k++)
+			mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * (i * RNIC_MTT_WORDS + k), w[k]);
 	}
+	mock_mmio_expect_write(RNIC_REG_CTX_COUNT, count);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD,
+			       RNIC_CTX_TABLE_MTT | RNIC_CTX_OP_MTT_RUN << 4 | (base + offset) << 8);
+	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 }
 
 static void test_mr(void)

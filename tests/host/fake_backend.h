@@ -46,6 +46,7 @@ struct fake_nic {
 	uint64_t next_page;            /* bus pages handed out by dma_map_pages */
 	unsigned int ncmd, npage_maps; /* ncmd: CTX_CMD writes */
 	uint32_t last_ctx_cmd;
+	uint32_t ctx_count;     /* CTX_COUNT: entries of a CTX_OP_MTT_RUN */
 	/* The firmware: booted at the first read of FW_STATE (after the test
 	 * has set the DEV block up), one command per CMD_CTRL write. */
 	struct fw fw;
@@ -96,6 +97,17 @@ static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val
 {
 	if (off >= RNIC_REG_CTX_DATA && off < RNIC_REG_CTX_DATA + 4 * RNIC_CTX_WORDS) {
 		f->ctx_data[(off - RNIC_REG_CTX_DATA) / 4] = val;
+	} else if (off == RNIC_REG_CTX_COUNT) {
+		f->ctx_count = val;
+	} else if (off == RNIC_REG_CTX_CMD && ((val >> 4) & 0xf) == RNIC_CTX_OP_MTT_RUN) {
+		uint32_t index = val >> 8;
+
+		f->ncmd++;
+		f->last_ctx_cmd = val;
+		f->busy_left = f->ctx_busy_reads;
+		for (uint32_t i = 0; i < f->ctx_count && i < RNIC_CTX_WORDS / RNIC_MTT_WORDS; i++)
+			if (index + i < FAKE_MTT)
+				f->mtt[index + i] = RNIC_CTX_GET(&f->ctx_data[i * RNIC_MTT_WORDS], MTT, PAGE);
 	} else if (off == RNIC_REG_CTX_CMD) {
 		uint32_t table = val & 0xf, index = val >> 8;
 

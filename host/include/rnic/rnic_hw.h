@@ -219,6 +219,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_OP_MODIFY 2 /* copy CTX_DATA into the entry; dynamic state is kept (e.g. a move to the error state) */
 #define RNIC_CTX_OP_QP_RTR 3 /* QPC only: copy, then load the responder's expected PSN from rq_psn (INIT -> RTR) */
 #define RNIC_CTX_OP_QP_RTS 4 /* QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS) */
+#define RNIC_CTX_OP_MTT_RUN 5 /* MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile) */
 
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
@@ -797,7 +798,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CTX_NEXT 0x400
 #define RNIC_BLK_CTX_END 0x300 /* byte address just past the block's last register */
 #define RNIC_REG_CTX_CMD 0x20c /* wo: bits 3:0 table (CTX_TABLE_*), 7:4 op (CTX_OP_*), 31:8 index */
-#define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op or index) of the last command */
+#define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op, index or count; a CTX_CMD while busy) of the last command */
+#define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
 /* stat: Counters (32-bit, wrapping, read-only). */
