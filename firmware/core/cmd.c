@@ -662,9 +662,10 @@ enum fw_status fw_cmd_run(struct fw *fw, uint32_t opcode, const uint32_t *in, ui
 {
 	const struct fw_cmd *c = fw_cmd_find(opcode);
 
-	for (uint32_t i = 0; i < RNIC_REG_CMD_OUT_COUNT; i++)
-		out[i] = 0;
 	if (!c)
 		return FW_BAD_OPCODE;
+	/* the output record only: the rest of out[] is never written out */
+	for (uint32_t i = 0; i < c->out_words; i++)
+		out[i] = 0;
 	return c->run(fw, in, out);
 }

@@ -162,8 +162,8 @@ struct fw_cmd {
 /* The command of an opcode, NULL if there is none. */
 const struct fw_cmd *fw_cmd_find(uint32_t opcode);
 
-/* Run one command: the input words in[], output into out[] (zeroed first,
- * RNIC_REG_CMD_OUT_COUNT words). */
+/* Run one command: its input record's words in in[], its output record into
+ * out[] (those words zeroed first; the rest of out[] is left alone). */
 FW_MUST_CHECK enum fw_status fw_cmd_run(struct fw *fw, uint32_t opcode, const uint32_t *in,
 					uint32_t *out);
 

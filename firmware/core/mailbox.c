@@ -19,7 +19,8 @@ void fw_boot(struct fw *fw)
 
 int fw_mailbox_poll(struct fw *fw)
 {
-	uint32_t in[RNIC_REG_CMD_IN_COUNT] = { 0 }, out[RNIC_REG_CMD_OUT_COUNT];
+	/* only the words of the command's records are read and written */
+	uint32_t in[RNIC_REG_CMD_IN_COUNT], out[RNIC_REG_CMD_OUT_COUNT];
 	const struct fw_cmd *c;
 	enum fw_status st;
 	uint32_t opcode;

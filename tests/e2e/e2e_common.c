@@ -124,11 +124,53 @@ void e2e_check_nics(struct rnic_world *w, const char *tag, int bar)
 
 /* ---------------------------------------------------------------- buffers */
 
+/* Registered buffers a case gave back, kept for the next case of the same
+ * world that asks for the same PD, length and access: a registration is a
+ * few firmware commands, thousands of simulated cycles per page list, and
+ * the cases of a world ask for the same buffers again and again. Only the
+ * PDs of an e2e_world that is up are cached; e2e_world_down deregisters
+ * them. Registration itself is checked by every first use and by
+ * rnic-e2e-fw. */
+#define E2E_BUF_CACHE 48
+static struct {
+	struct e2e_buf b;
+	int access;
+} buf_cache[E2E_BUF_CACHE];
+static struct rnic_pd *buf_cache_pd[2];
+
+static int buf_cache_ok(const struct rnic_pd *pd)
+{
+	return pd && (pd == buf_cache_pd[0] || pd == buf_cache_pd[1]);
+}
+
+static void buf_cache_flush(void)
+{
+	for (int i = 0; i < E2E_BUF_CACHE; i++)
+		if (buf_cache[i].b.mr) {
+			rnic_dereg_mr(buf_cache[i].b.mr);
+			free(buf_cache[i].b.base);
+			memset(&buf_cache[i], 0, sizeof(buf_cache[i]));
+		}
+	buf_cache_pd[0] = buf_cache_pd[1] = NULL;
+}
+
 int e2e_buf_init(struct e2e_buf *b, struct rnic_pd *pd, size_t len, int access, int fill_random)
 {
 	size_t total = (len + 2 * E2E_GUARD + 4095) & ~(size_t)4095;
 
 	memset(b, 0, sizeof(*b));
+	for (int i = 0; buf_cache_ok(pd) && i < E2E_BUF_CACHE; i++)
+		if (buf_cache[i].b.mr && buf_cache[i].b.mr->pd == pd && buf_cache[i].b.len == len &&
+		    buf_cache[i].access == access) {
+			*b = buf_cache[i].b;
+			memset(&buf_cache[i], 0, sizeof(buf_cache[i]));
+			memset(b->base, E2E_GUARD_BYTE, total);
+			if (fill_random)
+				for (size_t k = 0; k < len; k++)
+					b->p[k] = (uint8_t)e2e_rng();
+			b->access = access;
+			return 0;
+		}
 	b->base = aligned_alloc(4096, total);
 	if (!b->base)
 		return ENOMEM;
@@ -139,11 +181,19 @@ int e2e_buf_init(struct e2e_buf *b, struct rnic_pd *pd, size_t len, int access, 
 		for (size_t i = 0; i < len; i++)
 			b->p[i] = (uint8_t)e2e_rng();
 	b->mr = rnic_reg_mr(pd, b->p, len ? len : 1, access);
+	b->access = access;
 	return b->mr ? 0 : (errno ? errno : EIO);
 }
 
 void e2e_buf_free(struct e2e_buf *b)
 {
+	for (int i = 0; b->mr && buf_cache_ok(b->mr->pd) && i < E2E_BUF_CACHE; i++)
+		if (!buf_cache[i].b.mr) {
+			buf_cache[i].b = *b;
+			buf_cache[i].access = b->access;
+			memset(b, 0, sizeof(*b));
+			return;
+		}
 	if (b->mr)
 		rnic_dereg_mr(b->mr);
 	free(b->base);
@@ -217,6 +267,9 @@ int e2e_world_up(struct e2e_world *x)
 		return 0;
 	}
 	x->up = 1;
+	buf_cache_flush();
+	buf_cache_pd[0] = x->p.side[0].pd;
+	buf_cache_pd[1] = x->p.side[1].pd;
 	x->recv_done[0] = x->recv_done[1] = 0;
 	for (int s = 0; s < 2; s++)
 		x->recv_cqe_base[s] = e2e_counter(x->p.side[s].ctx, RNIC_REG_STAT_RECV_CQE);
@@ -267,6 +320,7 @@ void e2e_world_down(struct e2e_world *x)
 	}
 	if (x->on_down)
 		x->on_down(x);
+	buf_cache_flush();
 	sim_pair_close(&x->p);
 	e2e_check_nics(x->w, x->tag, 1);
 	rnic_world_destroy(x->w);

@@ -63,12 +63,16 @@ struct e2e_buf {
 	uint8_t *p;         /* base + E2E_GUARD */
 	size_t len;
 	struct rnic_mr *mr; /* [p, p + len) (one byte for len 0) */
+	int access;
 };
 
 /* 0 or an errno. The whole buffer holds E2E_GUARD_BYTE, the middle random
  * bytes (e2e_rng) with fill_random. */
 int e2e_buf_init(struct e2e_buf *b, struct rnic_pd *pd, size_t len, int access, int fill_random);
-/* Deregisters and frees; a zeroed or freed buffer is left alone. */
+/* Deregisters and frees (a buffer of a world that is up goes to a cache
+ * instead, and e2e_buf_init of the same PD, length and access takes it back
+ * refilled: registrations are firmware commands); a zeroed or freed buffer
+ * is left alone. */
 void e2e_buf_free(struct e2e_buf *b);
 /* Bytes [from, to) of the buffer (offsets from p, from -E2E_GUARD up to
  * len + E2E_GUARD) still hold the guard pattern. */
