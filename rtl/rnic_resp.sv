@@ -1184,7 +1184,12 @@ module rnic_resp #(
             if (sent_kind == 3'(rnic_pkg::AETH_KIND_ACK)) stat_tx_ack <= 1'b1;
             else stat_tx_nak <= 1'b1;
         end
-        if (m_cqe_valid && m_cqe_ready) cqe_done_reg <= 1'b1;
+        // a receive completion counts when the CQE writer takes it (the
+        // action may leave the head later, waiting for its ACK)
+        if (m_cqe_valid && m_cqe_ready) begin
+            cqe_done_reg <= 1'b1;
+            stat_recv_cqe <= 1'b1;
+        end
         if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
         if (head_pop) begin
             act_rd_reg <= act_rd_reg + 1'b1;
@@ -1193,7 +1198,6 @@ module rnic_resp #(
             ack_done_reg <= 1'b0;
             cqe_done_reg <= 1'b0;
             job_done_reg <= 1'b0;
-            if (head_cqe && !cqe_done_reg) stat_recv_cqe <= 1'b1;
         end
         if (rst) begin
             act_wr_reg <= '0;
