@@ -319,12 +319,19 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len)
+static int read_all(struct oob_session *s, void *buf, size_t len)
 {
 	uint8_t *p = buf;
+	int fd = s->fd;
 
 	while (len) {
-		ssize_t n = read(fd, p, len);
+		ssize_t n;
+
+		if (s->wait_readable && s->wait_readable(s->wait_arg, fd)) {
+			errno = ECANCELED;
+			return -1;
+		}
+		n = read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -344,8 +351,8 @@ static int read_all(int fd, void *buf, size_t len)
 static int xchg(struct oob_session *s, enum oob_step_kind k, const void *out, void *in)
 {
 	size_t len = oob_step_len(k);
-	int err = s->client ? write_all(s->fd, out, len) || read_all(s->fd, in, len)
-			    : read_all(s->fd, in, len) || write_all(s->fd, out, len);
+	int err = s->client ? write_all(s->fd, out, len) || read_all(s, in, len)
+			    : read_all(s, in, len) || write_all(s->fd, out, len);
 
 	if (err)
 		return fail(s, "%s exchange: %s", oob_step_name(k), errno ? strerror(errno) : "short");

@@ -117,6 +117,12 @@ struct oob_session {
 	struct oob_report peer_report;
 	int handshakes;             /* key handshakes done */
 	char err[160];              /* why oob_run failed */
+	/* NULL, or called before every read of the peer's message with the
+	 * socket: it returns 0 once fd is readable (meanwhile doing what the
+	 * caller must, e.g. run a simulated NIC the peer is talking to), or
+	 * non-zero to stop the exchange */
+	int (*wait_readable)(void *arg, int fd);
+	void *wait_arg;
 };
 
 /* Called before every step; OOB_STEP_TRAFFIC is its to run. Nonzero stops
