@@ -160,7 +160,7 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir):
     tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '')
     perf = ['-m', str(mtu), '-n', str(iters), '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
             '--peer-mac', GUEST_MAC, '--mac', NIC_MAC, '--ip', NIC_IP, '--width', '64',
-            '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '240']
+            '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90']
     if test != 'atomic_bw':
         perf += ['-s', str(size)]
     guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters)}'
@@ -181,7 +181,7 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir):
         time.sleep(0.5)  # rnic-perf listens once its NIC is up
         g.sh(f"setsid sh -c '{guest_cmd} {OOB_HOST_ALIAS}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
     try:
-        ours_rc = ours.wait(300)
+        ours_rc = ours.wait(120)
     except subprocess.TimeoutExpired:
         ours.kill()
         ours_rc = ours.wait()
