@@ -55,6 +55,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +74,25 @@
 #define QUIET_CYCLES 25000u  /* run this long after the last activity before blocking */
 #define STEP_CYCLES 256u
 #define WAIT_MS 100
+
+/* The peer's requests as they arrived on the wire, accepted in PSN order as
+ * a correct responder accepts them (duplicates and packets after a gap
+ * ignored): what R and the receive buffers must hold. */
+struct wire {
+	int on;            /* the peer's first PSN is known */
+	uint32_t epsn;     /* next PSN to accept */
+	uint32_t mtu;      /* bytes */
+	uint8_t *shadow;   /* R as the accepted WRITEs and FETCH_ADDs leave it */
+	uint64_t base;     /* R's address */
+	size_t len;
+	uint64_t va;       /* where the next WRITE payload byte goes */
+	int bad_va;        /* a WRITE or FETCH_ADD outside R */
+	uint64_t accepted; /* requests (packets) accepted */
+	uint8_t *msgs;     /* SEND messages, `size` bytes apart */
+	size_t msg_size;
+	uint64_t nmsgs, maxmsgs;
+	size_t msg_len;    /* bytes of the message being assembled */
+};
 
 struct lk {
 	const struct perf_link_opts *o;
@@ -97,6 +117,7 @@ struct lk {
 	uint64_t cycles;
 	uint64_t *lat;
 	uint64_t nlat;
+	struct wire wire;
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -158,6 +179,125 @@ static uint32_t opcode(enum perf_test t)
 static uint8_t *slot(const struct lk *k, uint64_t i)
 {
 	return k->L + (size_t)(i % (uint64_t)k->depth) * k->stride;
+}
+
+
+/* ------------------------------------------------------- the wire model */
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+static void wire_put(struct wire *m, const uint8_t *d, size_t n)
+{
+	if (m->va < m->base || m->va - m->base > m->len || n > m->len - (m->va - m->base)) {
+		m->bad_va = 1;
+		return;
+	}
+	memcpy(m->shadow + (m->va - m->base), d, n);
+	m->va += n;
+}
+
+static void wire_send(struct wire *m, const uint8_t *d, size_t n, int last)
+{
+	if (m->nmsgs < m->maxmsgs && m->msg_len + n <= m->msg_size)
+		memcpy(m->msgs + m->nmsgs * m->msg_size + m->msg_len, d, n);
+	m->msg_len += n;
+	if (last) {
+		m->nmsgs++;
+		m->msg_len = 0;
+	}
+}
+
+/* Every frame that reaches the NIC from the socket (world frame hook,
+ * port -1): IPv4 RoCEv2 requests of the peer into the model. */
+static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct wire *m = arg;
+	const uint8_t *ip = f + RNIC_ETH_HDR_BYTES, *udp, *bth, *p, *end;
+	size_t ihl, tot;
+	uint32_t psn, n;
+	uint8_t op;
+
+	(void)cycle;
+	if (port != -1 || !m->on || len < RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES ||
+	    (f[12] << 8 | f[13]) != RNIC_ETHERTYPE_IPV4 || ip[9] != IPPROTO_UDP)
+		return;
+	ihl = (size_t)(ip[0] & 15) * 4;
+	tot = (size_t)(ip[2] << 8 | ip[3]);
+	if (tot > len - RNIC_ETH_HDR_BYTES || tot < ihl + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES + RNIC_ICRC_BYTES)
+		return;
+	udp = ip + ihl;
+	if ((udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
+		return;
+	bth = udp + RNIC_UDP_HDR_BYTES;
+	op = bth[0];
+	psn = be32(bth + 8) & 0xffffff;
+	if (psn != m->epsn)
+		return; /* a duplicate, or behind a lost packet: the responder drops it too */
+	p = bth + RNIC_BTH_BYTES;
+	end = ip + tot - RNIC_ICRC_BYTES - ((bth[1] >> 4) & 3);
+	if (end < p)
+		return;
+	n = 1;
+	switch (op) {
+	case RNIC_OP_RDMA_WRITE_FIRST:
+	case RNIC_OP_RDMA_WRITE_ONLY:
+	case RNIC_OP_RDMA_WRITE_ONLY_IMM:
+		if (end < p + RNIC_RETH_BYTES)
+			return;
+		m->va = be64(p);
+		p += RNIC_RETH_BYTES + (op == RNIC_OP_RDMA_WRITE_ONLY_IMM ? RNIC_IMMDT_BYTES : 0);
+		wire_put(m, p, (size_t)(end - p));
+		break;
+	case RNIC_OP_RDMA_WRITE_MIDDLE:
+	case RNIC_OP_RDMA_WRITE_LAST:
+	case RNIC_OP_RDMA_WRITE_LAST_IMM:
+		p += op == RNIC_OP_RDMA_WRITE_LAST_IMM ? RNIC_IMMDT_BYTES : 0;
+		wire_put(m, p, (size_t)(end - p));
+		break;
+	case RNIC_OP_SEND_FIRST:
+	case RNIC_OP_SEND_MIDDLE:
+		wire_send(m, p, (size_t)(end - p), 0);
+		break;
+	case RNIC_OP_SEND_LAST:
+	case RNIC_OP_SEND_ONLY:
+		wire_send(m, p, (size_t)(end - p), 1);
+		break;
+	case RNIC_OP_RDMA_READ_REQUEST: {
+		uint32_t dma_len = end >= p + RNIC_RETH_BYTES ? be32(p + 12) : 0;
+
+		/* a READ takes one PSN per response packet */
+		n = dma_len ? (dma_len + m->mtu - 1) / m->mtu : 1;
+		break;
+	}
+	case RNIC_OP_FETCH_ADD: {
+		uint64_t va, add, v;
+
+		if (end < p + RNIC_ATOMICETH_BYTES)
+			return;
+		va = be64(p);
+		add = be64(p + 12);
+		if (va < m->base || va + 8 > m->base + m->len) {
+			m->bad_va = 1;
+			break;
+		}
+		memcpy(&v, m->shadow + (va - m->base), 8);
+		v += add;
+		memcpy(m->shadow + (va - m->base), &v, 8);
+		break;
+	}
+	default:
+		return; /* not a request */
+	}
+	m->epsn = (m->epsn + n) & 0xffffff;
+	m->accepted++;
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -228,6 +368,16 @@ static int setup(struct lk *k)
 		memcpy(k->pat + i, &v, 8);
 	}
 	memcpy(k->R, k->pat, k->r_len);
+	k->wire.shadow = malloc(k->r_len);
+	k->wire.msg_size = o->size;
+	k->wire.maxmsgs = opcode(o->test) == RNIC_WR_SEND ? o->iters : 0;
+	k->wire.msgs = malloc(k->wire.maxmsgs * o->size + 1);
+	if (!k->wire.shadow || !k->wire.msgs)
+		return err(k, "out of memory");
+	memcpy(k->wire.shadow, k->pat, k->r_len);
+	k->wire.base = (uint64_t)(uintptr_t)k->R;
+	k->wire.len = k->r_len;
+	rnic_world_set_frame_hook(k->w, wire_frame, &k->wire);
 	k->mr = rnic_reg_mr(k->pd, k->buf, k->mr_len,
 			    RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
 				    RNIC_ACCESS_REMOTE_ATOMIC);
@@ -255,6 +405,8 @@ static void teardown(struct lk *k)
 	free(k->pat);
 	free(k->first);
 	free(k->lat);
+	free(k->wire.shadow);
+	free(k->wire.msgs);
 }
 
 /* INIT, RTR and RTS from the peer's key. */
@@ -302,6 +454,9 @@ static int connect_qp(struct lk *k)
 	if (e)
 		return err(k, "modify_qp RTS: %s", strerror(e));
 	k->connected = 1;
+	k->wire.epsn = pk->psn & 0xffffff;
+	k->wire.mtu = 128u << k->s.active_mtu;
+	k->wire.on = 1;
 	return 0;
 }
 
@@ -349,8 +504,11 @@ static int drain_cq(struct lk *k)
 				   rnic_wc_status_str(wc[i].status), wc[i].opcode, wc[i].byte_len);
 		if (count_diff(b + k->o->size, GUARD, k->stride - k->o->size))
 			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", k->rdone, k->o->size);
-		if (count_diff(b, GUARD, k->o->size) < (k->o->size + 1) / 2)
-			return err(k, "receive %" PRIu64 ": its data did not land", k->rdone);
+		if (k->rdone >= k->wire.nmsgs)
+			return err(k, "receive %" PRIu64 ": completed, but only %" PRIu64 " SENDs were on the wire",
+				   k->rdone, k->wire.nmsgs);
+		if (memcmp(b, k->wire.msgs + k->rdone * k->o->size, k->o->size))
+			return err(k, "receive %" PRIu64 ": differs from the SEND on the wire", k->rdone);
 		k->rdone++;
 		if (k->rposted < k->o->iters && post_recv(k))
 			return -1;
@@ -598,7 +756,7 @@ static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *
 	return 0;
 }
 
-/* What the responder's memory must look like at the end (see the top). */
+/* What the memory must look like at the end (see the top). */
 static int check_memory(struct lk *k)
 {
 	const struct perf_link_opts *o = k->o;
@@ -609,50 +767,20 @@ static int check_memory(struct lk *k)
 		return err(k, "the NIC made %" PRIu64 " DMA accesses outside mapped memory", faults);
 	if (count_diff(k->buf + k->mr_len, GUARD, 4096))
 		return err(k, "the page after the registered region changed");
-	if (o->test == PERF_WRITE_LAT || (k->active && op != RNIC_WR_SEND && op != RNIC_WR_RDMA_WRITE))
-		return 0; /* checked as they ran */
-	if (k->active || op == RNIC_WR_SEND) {
-		/* the peer only answered, or sent into L: R must be as it was */
-		if (memcmp(k->R, k->pat, k->r_len))
-			return err(k, "R changed, but the peer had nothing to write there");
-		return 0;
-	}
-	if (count_diff(k->L, GUARD, k->l_len))
+	if (k->wire.bad_va)
+		return err(k, "the peer addressed memory outside R (the wire model saw it)");
+	/* the peer's requests drove this side: the model must have seen them */
+	if ((!k->active || o->test == PERF_WRITE_LAT) && !k->wire.accepted)
+		return err(k, "no request of the peer was seen on the wire");
+	for (size_t i = 0; i < k->r_len; i++)
+		if (k->R[i] != k->wire.shadow[i])
+			return err(k, "R+%zu is 0x%02x, but the requests on the wire leave 0x%02x there (R+%zu.. as "
+				   "the peer's accepted WRITEs and FETCH_ADDs write it)", i, k->R[i], k->wire.shadow[i], i);
+	if (!k->active && op != RNIC_WR_SEND && count_diff(k->L, GUARD, k->l_len))
 		return err(k, "L changed, but the peer only addressed R");
-	switch (op) {
-	case RNIC_WR_RDMA_READ:
-		if (memcmp(k->R, k->pat, k->r_len))
-			return err(k, "R changed while the peer only READ it");
-		return 0;
-	case RNIC_WR_RDMA_WRITE: {
-		size_t d = 0;
-
-		for (size_t i = 0; i < o->size; i++)
-			d += k->R[i] != k->pat[i];
-		if (d < (o->size + 1) / 2)
-			return err(k, "only %zu of the first %zu bytes of R were written", d, o->size);
-		return 0;
-	}
-	case RNIC_WR_ATOMIC_FETCH_AND_ADD: {
-		uint64_t total = 0;
-
-		for (size_t i = 0; i < k->r_len; i += 8) {
-			uint64_t now = get64(k->R + i), was = get64(k->pat + i);
-
-			if (now == was)
-				continue;
-			if (i % CACHE_LINE)
-				return err(k, "FETCH_ADD target at R+%zu: not one of perftest's addresses", i);
-			total += now - was;
-		}
-		if (!total || total % o->iters)
-			return err(k, "%" PRIu64 " atomics added 0x%" PRIx64 " in all, not a multiple of them", o->iters,
-				   total);
-		fprintf(stderr, "rnic-perf: %" PRIu64 " FETCH_ADDs added %" PRIu64 " each\n", o->iters, total / o->iters);
-		return 0;
-	}
-	default: return 0;
-	}
+	if (op == RNIC_WR_ATOMIC_FETCH_AND_ADD && !k->active)
+		fprintf(stderr, "rnic-perf: the %" PRIu64 " FETCH_ADDs left R as the wire says\n", o->iters);
+	return 0;
 }
 
 static void print_results(struct lk *k)
@@ -690,8 +818,9 @@ static void print_results(struct lk *k)
 		printf(" %-7zu    %-10" PRIu64 "\n", o->size, o->iters);
 	}
 	rnic_sim_udp_stats(k->w, 0, &us);
-	printf(" link: %" PRIu64 " frames sent, %" PRIu64 " received, %" PRIu64 " ARP replies; verified: %s\n",
-	       us.tx_frames, us.rx_frames, us.arp_replies, k->failed ? "NO" : "yes");
+	printf(" link: %" PRIu64 " frames sent, %" PRIu64 " received, %" PRIu64 " ARP replies; the peer's request "
+	       "packets in PSN order: %" PRIu64 "; verified: %s\n",
+	       us.tx_frames, us.rx_frames, us.arp_replies, k->wire.accepted, k->failed ? "NO" : "yes");
 	printf("---------------------------------------------------------------------------------------\n");
 	fflush(stdout);
 }
