@@ -17,26 +17,24 @@
  * last byte of its message into the peer's buffer).
  *
  * What is checked, besides the exchange itself and every completion
- * (status, opcode, length, order):
- *   requester WRITE/SEND   L keeps the sent data; R untouched
- *   requester READ         each READ lands in its slot byte for byte equal
- *                          to the first READ of the same remote bytes
- *                          (slots are refilled with alternating bytes before
- *                          each READ, so data not written cannot pass); the
- *                          slot's guard bytes untouched; R untouched
- *   requester FETCH_ADD    adds 1 each time to the peer's first word: the
- *                          k-th returns the first's value plus k
- *   responder WRITE        at least half of R's first `size` bytes now differ
- *                          from the pattern (the data landed where we said);
- *                          L untouched
- *   responder READ         R and L untouched, byte for byte
- *   responder FETCH_ADD    only 8-byte words at 64-byte steps in R changed
- *                          (perftest's addresses), their total increase a
- *                          multiple of the number of atomics; L untouched
- *   responder SEND         every receive of `size` bytes, its slot's guard
- *                          bytes untouched, at least half its bytes written
- *   write_lat              the last byte of R counts 1, 2, ... n, nothing
- *                          of R beyond the message written
+ * (status, opcode, order):
+ *   the wire model      every frame from the peer passes a model of a
+ *                       correct responder (wire_frame): requests accepted in
+ *                       PSN order only, from the PSN in the peer's key; it
+ *                       applies accepted WRITEs and FETCH_ADDs to a copy of
+ *                       R and keeps every SEND's bytes. At the end R must
+ *                       equal that copy byte for byte (so R is untouched
+ *                       where the peer only READ or only answered), and
+ *                       every receive must equal its SEND on the wire; when
+ *                       the peer drove the traffic the model must have
+ *                       accepted its requests
+ *   requester READ      each READ lands in its slot byte for byte equal to
+ *                       the first READ of the same remote bytes (slots are
+ *                       refilled with alternating bytes before each READ, so
+ *                       data not written cannot pass); guard bytes untouched
+ *   requester FETCH_ADD adds 1 each time to the peer's first word: the k-th
+ *                       returns the first's value plus k
+ *   responder           L untouched where the peer only addressed R
  * and at the end: no DMA outside a mapped range, the guard page untouched.
  *
  * Time: the peer runs on the wall clock, the NIC in simulated cycles, far
