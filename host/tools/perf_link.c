@@ -268,6 +268,12 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	case RNIC_OP_SEND_ONLY:
 		wire_send(m, p, (size_t)(end - p), 1);
 		break;
+	case RNIC_OP_SEND_LAST_IMM:
+	case RNIC_OP_SEND_ONLY_IMM:
+		if (end < p + RNIC_IMMDT_BYTES)
+			return;
+		wire_send(m, p + RNIC_IMMDT_BYTES, (size_t)(end - p) - RNIC_IMMDT_BYTES, 1);
+		break;
 	case RNIC_OP_RDMA_READ_REQUEST: {
 		uint32_t dma_len = end >= p + RNIC_RETH_BYTES ? be32(p + 12) : 0;
 
@@ -275,19 +281,25 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 		n = dma_len ? (dma_len + m->mtu - 1) / m->mtu : 1;
 		break;
 	}
-	case RNIC_OP_FETCH_ADD: {
-		uint64_t va, add, v;
+	case RNIC_OP_FETCH_ADD:
+	case RNIC_OP_COMPARE_SWAP: {
+		/* AtomicETH: VA, R_Key, swap or add data, compare data */
+		uint64_t va, data, cmp, v;
 
 		if (end < p + RNIC_ATOMICETH_BYTES)
 			return;
 		va = be64(p);
-		add = be64(p + 12);
+		data = be64(p + 12);
+		cmp = be64(p + 20);
 		if (va < m->base || va + 8 > m->base + m->len) {
 			m->bad_va = 1;
 			break;
 		}
 		memcpy(&v, m->shadow + (va - m->base), 8);
-		v += add;
+		if (op == RNIC_OP_FETCH_ADD)
+			v += data;
+		else if (v == cmp)
+			v = data;
 		memcpy(m->shadow + (va - m->base), &v, 8);
 		break;
 	}
