@@ -161,13 +161,15 @@ def netem_drops(g):
     return int(m.group(1)) if m else 0
 
 
-def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir):
+def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed):
     """One case; returns (passed, note)."""
     udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
     tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '')
     perf = ['-m', str(mtu), '-n', str(iters), '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
             '--peer-mac', GUEST_MAC, '--mac', NIC_MAC, '--ip', NIC_IP, '--width', '64',
-            '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90']
+            '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90', '--seed', str(seed)]
+    if loss and nic_loss > 0:
+        perf += ['--drop', str(nic_loss / 100)]
     if test != 'atomic_bw':
         perf += ['-s', str(size)]
     guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters)}'
@@ -214,6 +216,8 @@ def main():
     ap.add_argument('--mtus', default='1024,4096')
     ap.add_argument('--roles', default='guest-server,guest-client')
     ap.add_argument('--loss', type=float, default=1.0, help='percent lost by the guest in the loss runs (0: none)')
+    ap.add_argument('--nic-loss', type=float, default=0.0,
+                    help='percent of its frames the simulated link loses in the loss runs too (0)')
     ap.add_argument('--iters', type=int, default=0)
     ap.add_argument('--out', default=os.path.join(ROOT, 'build', 'interop'))
     a = ap.parse_args()
@@ -270,7 +274,8 @@ def main():
             iters = a.iters or ((64 if bw else 50) if loss else (16 if bw else 20))
             t1 = time.time()
             before = netem_drops(g) if loss else 0
-            ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir)
+            ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,
+                                a.nic_loss, len(results) + 1)
             lost = (netem_drops(g) - before) if loss else 0
             drops += lost
             results.append((test, role, mtu, loss, ok, note, time.time() - t1))

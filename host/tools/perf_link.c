@@ -42,8 +42,8 @@
  * as anything moves in it (and QUIET_CYCLES more), then blocks in
  * rnic_sim_udp_wait with simulated time standing still until a frame or
  * the TCP message arrives. While we are the requester the world runs
- * without pause, so the NIC's ACK timer (-u, code 10: 4.2 ms simulated,
- * about a second of this machine's time) runs too and recovers lost frames;
+ * without pause, so the NIC's ACK timer (-u, code 8: 1.05 ms simulated,
+ * a second or so of this machine's time) runs too and recovers lost frames;
  * the peer's answers, milliseconds away on the wall clock, come back after
  * some thousands of cycles, far inside it. Timings are simulated cycles
  * from the first post to the last completion at the stated clock: the
@@ -326,6 +326,7 @@ static int setup(struct lk *k)
 	cfg.data_width = (unsigned)o->width;
 	cfg.seed = o->seed;
 	cfg.pcap_path = o->pcap;
+	cfg.p_drop = o->drop;
 	k->w = rnic_world_create(&cfg);
 	if (!k->w)
 		return err(k, "simulator: %s", strerror(errno));
@@ -798,6 +799,7 @@ static void print_results(struct lk *k)
 	const struct perf_link_opts *o = k->o;
 	unsigned mhz = rnic_world_cfg(k->w)->clock_mhz;
 	struct rnic_sim_udp_stats us;
+	struct rnic_sim_link_stats ls;
 
 	printf("---------------------------------------------------------------------------------------\n");
 	printf(" %s %s against perftest %d.%02d over the simulated NIC's UDP link %s -> %s\n",
@@ -828,9 +830,10 @@ static void print_results(struct lk *k)
 		printf(" %-7zu    %-10" PRIu64 "\n", o->size, o->iters);
 	}
 	rnic_sim_udp_stats(k->w, 0, &us);
-	printf(" link: %" PRIu64 " frames sent, %" PRIu64 " received, %" PRIu64 " ARP replies; the peer's request "
-	       "packets in PSN order: %" PRIu64 "; verified: %s\n",
-	       us.tx_frames, us.rx_frames, us.arp_replies, k->wire.accepted, k->failed ? "NO" : "yes");
+	rnic_world_link_stats(k->w, &ls);
+	printf(" link: %" PRIu64 " frames sent, %" PRIu64 " lost (--drop), %" PRIu64 " received, %" PRIu64
+	       " ARP replies; the peer's request packets in PSN order: %" PRIu64 "; verified: %s\n",
+	       us.tx_frames, ls.dropped, us.rx_frames, us.arp_replies, k->wire.accepted, k->failed ? "NO" : "yes");
 	printf("---------------------------------------------------------------------------------------\n");
 	fflush(stdout);
 }

@@ -29,6 +29,7 @@ struct perf_link_opts {
 	int width;              /* 64 or 512 */
 	uint64_t seed;
 	const char *pcap;       /* capture of both directions, or NULL */
+	double drop;            /* probability that the NIC's link loses a frame it sends */
 	unsigned int wall_limit;/* seconds the whole run may take */
 };
 

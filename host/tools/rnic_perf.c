@@ -63,6 +63,7 @@ struct perf_opts {
 	int timeout;
 	const char *pcap;
 	unsigned int time_limit;
+	double drop;
 };
 
 struct perf_row {
@@ -130,8 +131,10 @@ static void usage(FILE *f, const char *prog)
 		"      --mac MAC        --sim-link: our MAC (02:00:00:00:00:0b)\n"
 		"      --ip A.B.C.D     --sim-link: our IPv4 address, GID ::ffff:A.B.C.D, answered in\n"
 		"                       ARP (198.18.0.2)\n"
-		"  -u, --qp-timeout N   --sim-link: our ACK timeout code, 4.096 us * 2^N (10)\n"
+		"  -u, --qp-timeout N   --sim-link: our ACK timeout code, 4.096 us * 2^N (8)\n"
 		"      --pcap FILE      --sim-link: capture both directions of the link\n"
+		"      --drop P         --sim-link: the NIC's link loses each frame it sends with\n"
+		"                       probability P (0..0.5; 0), seeded by --seed\n"
 		"      --time-limit S   --sim-link: wall-clock seconds the run may take (300)\n"
 		"      --help\n"
 		"Without --sim: the server runs without SERVER, the client with it; perftest's\n"
@@ -202,7 +205,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"sim-link", required_argument, NULL, 'L'}, {"peer-mac", required_argument, NULL, 'P'},
 		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
 		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
-		{"time-limit", required_argument, NULL, 'T'},
+		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
 	};
 	uint64_t v;
@@ -299,6 +302,17 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			o->timeout = (int)v;
 			break;
 		case 'C': o->pcap = optarg; break;
+		case 'D': {
+			char *end;
+
+			errno = 0;
+			o->drop = strtod(optarg, &end);
+			if (errno || !*optarg || *end || !(o->drop >= 0 && o->drop <= 0.5)) {
+				fprintf(stderr, "rnic-perf: --drop: '%s' is not a probability in 0..0.5\n", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'T':
 			if (num_arg("--time-limit", optarg, 1, 86400, &v))
 				return -1;
@@ -347,8 +361,8 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			fprintf(stderr, "rnic-perf: --sim-link runs one QP and one size (no -q, -a, -I, --json)\n");
 			return -1;
 		}
-	} else if (o->timeout >= 0 || o->pcap || o->peer_mac_set) {
-		fprintf(stderr, "rnic-perf: -u, --pcap and --peer-mac go with --sim-link\n");
+	} else if (o->timeout >= 0 || o->pcap || o->peer_mac_set || o->drop > 0) {
+		fprintf(stderr, "rnic-perf: -u, --pcap, --drop and --peer-mac go with --sim-link\n");
 		return -1;
 	}
 	if (!o->size_set)
@@ -678,10 +692,11 @@ int main(int argc, char **argv)
 		memcpy(lo.mac, o.mac, 6);
 		memcpy(lo.ip, o.ip, 4);
 		memcpy(lo.peer_mac, o.peer_mac, 6);
-		lo.timeout = (uint8_t)(o.timeout >= 0 ? o.timeout : 10);
+		lo.timeout = (uint8_t)(o.timeout >= 0 ? o.timeout : 8);
 		lo.width = o.width;
 		lo.seed = o.seed;
 		lo.pcap = o.pcap;
+		lo.drop = o.drop;
 		lo.wall_limit = o.time_limit;
 		return perf_link_run(&lo);
 	}

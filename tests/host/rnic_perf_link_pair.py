@@ -61,7 +61,7 @@ def run(test):
     out_s, _ = ps.communicate(timeout=180)
     ok = True
     for side, rc, out, drives in (('server', ps.returncode, out_s, False), ('client', pc.returncode, pc.stdout, True)):
-        m = re.search(r'link: (\d+) frames sent, (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
+        m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
         want = expected(test, drives)
         good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(1)) > 0
                 and int(m.group(2)) > 0 and int(m.group(3)) == want)
