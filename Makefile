@@ -17,7 +17,7 @@ CSTD := -std=c11
 SAN ?= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CFLAGS_COMMON := $(CSTD) $(CWARN) -O2 -g -MMD -MP -I$(ROOT)/host/include
 
-.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean
+.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean interop
 .DEFAULT_GOAL := help
 
 help:
@@ -27,6 +27,7 @@ help:
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
+	@echo "  make interop  Linux rdma_rxe in QEMU against the simulated NIC: perftest matrix (docs/interop.md)"
 	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
@@ -51,6 +52,7 @@ clean:
 -include $(ROOT)/firmware/rules.mk
 -include $(ROOT)/tests/rules.mk
 -include $(ROOT)/model/rules.mk
+-include $(ROOT)/interop/rules.mk
 
 # `make test` builds what the registered tests need, then runs them.
 test: deps

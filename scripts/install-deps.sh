@@ -9,6 +9,10 @@ DEB_PKGS=(
   libpcap-dev libpciaccess-dev pkg-config
   gcc-riscv64-unknown-elf
   tshark valgrind
+  # make interop: a Soft-RoCE (rdma_rxe) peer in QEMU; the guest kernel is
+  # downloaded with apt-get download, never installed (interop/)
+  qemu-system-x86 cpio kmod busybox-static iproute2
+  ibverbs-utils ibverbs-providers perftest
 )
 # Pinned Python packages (pip), installed for the python3 on PATH.
 PIP_PKGS=(

@@ -60,6 +60,8 @@ struct port {
 	uint64_t held_deadline;
 	uint64_t rng;
 	struct serializer eg; /* switch egress -> NIC */
+	link_ext_fn ext;      /* not NULL: the far end is outside the world */
+	void *ext_arg;
 	struct fq rxq;        /* t = first cycle it may be presented */
 	uint32_t rx_off;
 	struct rnic_sim_port_stats st;
@@ -393,8 +395,11 @@ static int lookup(const struct link *l, const uint8_t *mac)
 
 static void egress_push(struct link *l, unsigned int port, const struct frame *f)
 {
-	struct frame *c = frame_new(f->data, f->len, f->t);
+	struct frame *c;
 
+	if (l->ports[port].ext)
+		return; /* off the wire: reached through its socket only */
+	c = frame_new(f->data, f->len, f->t);
 	if (!c)
 		return;
 	fq_push(&l->ports[port].eg.q, c);
@@ -408,8 +413,16 @@ static void arrive(struct link *l, unsigned int port, struct frame *f)
 	l->st.bytes += f->len;
 	if (l->frame_fn)
 		l->frame_fn(l->frame_arg, (int)port, f->data, f->len, f->t);
+	if (l->ports[port].ext) {
+		l->ports[port].ext(l->ports[port].ext_arg, port, f->data, f->len);
+		free(f);
+		return;
+	}
 	if (l->cfg.ports == 2) {
-		fq_push(&l->ports[port ^ 1].rxq, f);
+		if (l->ports[port ^ 1].ext)
+			free(f); /* the other NIC is off the wire */
+		else
+			fq_push(&l->ports[port ^ 1].rxq, f);
 		return;
 	}
 	learn(l, &f->data[6], port);
@@ -464,6 +477,30 @@ int link_inject(struct link *l, unsigned int port, uint64_t cycle, const uint8_t
 		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
 	fq_push(&l->ports[port].rxq, f);
 	l->ports[port].st.rx_injected++;
+	return 0;
+}
+
+void link_set_external(struct link *l, unsigned int port, link_ext_fn fn, void *arg)
+{
+	if (port >= l->cfg.ports)
+		return;
+	l->ports[port].ext = fn;
+	l->ports[port].ext_arg = arg;
+}
+
+int link_ext_rx(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
+		size_t len)
+{
+	struct frame *f;
+
+	if (port >= l->cfg.ports || !frame || len == 0 || len > LINK_MAX_FRAME)
+		return -EINVAL;
+	f = frame_new(frame, len, cycle);
+	if (!f)
+		return -ENOMEM;
+	if (l->frame_fn)
+		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
+	fq_push(&l->ports[port].rxq, f);
 	return 0;
 }
 

@@ -136,6 +136,33 @@ unsigned int link_rx_pending(const struct link *l, unsigned int port);
 /* Non-zero while any frame is anywhere in the link. */
 int link_busy(const struct link *l);
 
+/* A port whose far end is outside the world: a frame reaching the far end
+ * of its cable goes to fn (after the frame hook) instead of to a NIC. */
+typedef void (*link_ext_fn)(void *arg, unsigned int port, const uint8_t *frame, size_t len);
+void link_set_external(struct link *l, unsigned int port, link_ext_fn fn, void *arg);
+/* A frame from outside into port's RX (frame hook port = -1 - port, as an
+ * injected frame, but counted in rx_frames only once the core takes it). */
+int link_ext_rx(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
+		size_t len);
+
+/* ----------------------------------------------------------- UDP socket */
+
+struct lsock;
+
+/* Bind cfg->local, send to cfg->remote; NULL with err set on failure. */
+struct lsock *lsock_open(const struct rnic_sim_udp_cfg *cfg, char *err, size_t errlen);
+void lsock_close(struct lsock *s);
+int lsock_fd(const struct lsock *s);
+uint16_t lsock_local_port(const struct lsock *s);
+void lsock_send(struct lsock *s, const uint8_t *frame, size_t len);
+/* The next frame for the NIC (ARP requests for us are answered and
+ * skipped), its length, or 0 when none is waiting. Never blocks. */
+int lsock_recv(struct lsock *s, uint8_t *buf, size_t cap);
+void lsock_stats(const struct lsock *s, struct rnic_sim_udp_stats *st);
+/* poll() the sockets (NULL entries skipped) and extra_fd (if >= 0) for
+ * input: 1 readable, 0 timeout, or -errno. */
+int lsock_wait(struct lsock *const *socks, unsigned int n, int extra_fd, int timeout_ms);
+
 /* ------------------------------------------------------------------ pcap */
 
 struct pcap_cap;

@@ -27,6 +27,8 @@ struct rnic_sim_nic {
 	struct bar_master *bar;
 	struct rnic_core_in in;
 	struct rnic_core_out out;
+	struct lsock *sock;        /* the port is a UDP socket (link_socket.c) */
+	unsigned int sock_poll;    /* cycles between reads of it */
 };
 
 struct rnic_world {
@@ -45,6 +47,7 @@ struct rnic_world {
 	void (*frame_hook)(void *arg, int port, const uint8_t *frame, size_t len,
 			   uint64_t cycle);
 	void *frame_arg;
+	uint8_t *rx_buf;           /* one datagram from a socket */
 };
 
 void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg)
@@ -111,6 +114,23 @@ static void frame_seen(void *arg, int port, const uint8_t *frame, size_t len, ui
 		w->frame_hook(w->frame_arg, port, frame, len, cycle);
 }
 
+/* Queue what waits at NIC i's socket. */
+static void sock_read(struct rnic_world *w, unsigned int i)
+{
+	struct rnic_sim_nic *nic = &w->nics[i];
+	int n;
+
+	while ((n = lsock_recv(nic->sock, w->rx_buf, LINK_MAX_FRAME)) > 0)
+		link_ext_rx(w->link, i, w->cycle, w->rx_buf, (size_t)n);
+}
+
+static void sock_send(void *arg, unsigned int port, const uint8_t *frame, size_t len)
+{
+	struct rnic_world *w = arg;
+
+	lsock_send(w->nics[port].sock, frame, len);
+}
+
 static void cycle_once(struct rnic_world *w)
 {
 	unsigned int n = w->cfg.num_nics;
@@ -140,6 +160,9 @@ static void cycle_once(struct rnic_world *w)
 		link_edge(w->link, i, c, &nic->in, &nic->out);
 	}
 	link_tick(w->link, c);
+	for (unsigned int i = 0; i < n; i++)
+		if (w->nics[i].sock && c % w->nics[i].sock_poll == 0)
+			sock_read(w, i);
 	rnic_vctx_time_inc(w->vctx, w->half_ps);
 	for (unsigned int i = 0; i < n; i++) {
 		struct rnic_sim_nic *nic = &w->nics[i];
@@ -296,7 +319,9 @@ void rnic_world_destroy(struct rnic_world *w)
 		}
 		hostmem_destroy(nic->mem);
 		bar_destroy(nic->bar);
+		lsock_close(nic->sock);
 	}
+	free(w->rx_buf);
 	link_destroy(w->link);
 	pcap_cap_close(w->pcap);
 	rnic_vctx_destroy(w->vctx);
@@ -491,4 +516,71 @@ unsigned int rnic_sim_rx_pending(const struct rnic_world *w, int nic)
 	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics)
 		return 0;
 	return link_rx_pending(w->link, (unsigned int)nic);
+}
+
+/* ------------------------------------------------------------ UDP socket */
+
+int rnic_sim_attach_udp(struct rnic_world *w, int nic, const struct rnic_sim_udp_cfg *cfg)
+{
+	struct rnic_sim_nic *n;
+	char err[160];
+
+	if (!w || !cfg || nic < 0 || (unsigned int)nic >= w->cfg.num_nics || w->nics[nic].sock)
+		return -EINVAL;
+	n = &w->nics[nic];
+	if (!w->rx_buf) {
+		w->rx_buf = malloc(LINK_MAX_FRAME);
+		if (!w->rx_buf)
+			return -ENOMEM;
+	}
+	errno = 0;
+	n->sock = lsock_open(cfg, err, sizeof(err));
+	if (!n->sock) {
+		int e = errno ? errno : EINVAL;
+
+		fprintf(stderr, "rnic-sim: nic%d: UDP link: %s\n", nic, err);
+		return -e;
+	}
+	n->sock_poll = cfg->poll_cycles ? cfg->poll_cycles : 64;
+	link_set_external(w->link, (unsigned int)nic, sock_send, w);
+	return 0;
+}
+
+uint16_t rnic_sim_udp_port(const struct rnic_world *w, int nic)
+{
+	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics || !w->nics[nic].sock)
+		return 0;
+	return lsock_local_port(w->nics[nic].sock);
+}
+
+void rnic_sim_udp_stats(const struct rnic_world *w, int nic, struct rnic_sim_udp_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (nic >= 0 && (unsigned int)nic < w->cfg.num_nics && w->nics[nic].sock)
+		lsock_stats(w->nics[nic].sock, st);
+}
+
+int rnic_world_busy(const struct rnic_world *w)
+{
+	if (link_busy(w->link))
+		return 1;
+	for (unsigned int i = 0; i < w->cfg.num_nics; i++)
+		if (hostmem_busy(w->nics[i].mem) || bar_busy(w->nics[i].bar))
+			return 1;
+	return 0;
+}
+
+int rnic_sim_udp_wait(struct rnic_world *w, int extra_fd, int timeout_ms)
+{
+	struct lsock *socks[RNIC_SIM_MAX_NICS];
+	int rc;
+
+	for (unsigned int i = 0; i < w->cfg.num_nics; i++)
+		socks[i] = w->nics[i].sock;
+	rc = lsock_wait(socks, w->cfg.num_nics, extra_fd, timeout_ms);
+	if (rc > 0)
+		for (unsigned int i = 0; i < w->cfg.num_nics; i++)
+			if (w->nics[i].sock)
+				sock_read(w, i);
+	return rc;
 }

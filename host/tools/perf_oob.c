@@ -319,12 +319,19 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len)
+static int read_all(struct oob_session *s, void *buf, size_t len)
 {
 	uint8_t *p = buf;
+	int fd = s->fd;
 
 	while (len) {
-		ssize_t n = read(fd, p, len);
+		ssize_t n;
+
+		if (s->wait_readable && s->wait_readable(s->wait_arg, fd)) {
+			errno = ECANCELED;
+			return -1;
+		}
+		n = read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -340,16 +347,21 @@ static int read_all(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* One symmetric step: the client writes, then reads; the server the other way. */
-static int xchg(struct oob_session *s, enum oob_step_kind k, const void *out, void *in)
+/* One symmetric exchange of len bytes: the client writes, then reads; the
+ * server the other way. */
+static int xchg_len(struct oob_session *s, enum oob_step_kind k, const void *out, void *in, size_t len)
 {
-	size_t len = oob_step_len(k);
-	int err = s->client ? write_all(s->fd, out, len) || read_all(s->fd, in, len)
-			    : read_all(s->fd, in, len) || write_all(s->fd, out, len);
+	int err = s->client ? write_all(s->fd, out, len) || read_all(s, in, len)
+			    : read_all(s, in, len) || write_all(s->fd, out, len);
 
 	if (err)
 		return fail(s, "%s exchange: %s", oob_step_name(k), errno ? strerror(errno) : "short");
 	return 0;
+}
+
+static int xchg(struct oob_session *s, enum oob_step_kind k, const void *out, void *in)
+{
+	return xchg_len(s, k, out, in, oob_step_len(k));
 }
 
 static int step(struct oob_session *s, enum oob_step_kind k)
@@ -395,9 +407,11 @@ static int step(struct oob_session *s, enum oob_step_kind k)
 		s->handshakes++;
 		return 0;
 	case OOB_STEP_REPORTS:
+		/* perftest's xchg_bw_reports: five exchanges of one 8-byte value each */
 		oob_report_format(out, &s->report);
-		if (xchg(s, k, out, in))
-			return -1;
+		for (size_t i = 0; i < OOB_REPORT_LEN; i += 8)
+			if (xchg_len(s, k, out + i, in + i, 8))
+				return -1;
 		return oob_report_parse(in, len, &s->peer_report);
 	case OOB_STEP_DONE:
 		memcpy(out, "done", 5);

@@ -11,8 +11,9 @@
  *   keys        108 B  "%04x:%04x:%06x:%06x:%08x:%016x:" 16 x "%02x:" "%08x:" NUL:
  *                      lid, out_reads, qpn, psn, rkey, vaddr, gid, srqn; the
  *                      same message again at every later handshake
- *   reports      40 B  bw tests: size, iterations (u64), BW peak, BW average
- *                      (MB/s), message rate (Mpps) (IEEE doubles), big-endian
+ *   reports   5 x 8 B  bw tests: size, iterations (u64), BW peak, BW average
+ *                      (MB/s), message rate (Mpps) (IEEE doubles), big-endian,
+ *                      each value one symmetric exchange of its own
  *   done          5 B  "done" and NUL
  */
 #ifndef RNIC_TOOLS_PERF_OOB_H
@@ -117,6 +118,12 @@ struct oob_session {
 	struct oob_report peer_report;
 	int handshakes;             /* key handshakes done */
 	char err[160];              /* why oob_run failed */
+	/* NULL, or called before every read of the peer's message with the
+	 * socket: it returns 0 once fd is readable (meanwhile doing what the
+	 * caller must, e.g. run a simulated NIC the peer is talking to), or
+	 * non-zero to stop the exchange */
+	int (*wait_readable)(void *arg, int fd);
+	void *wait_arg;
 };
 
 /* Called before every step; OOB_STEP_TRAFFIC is its to run. Nonzero stops

@@ -13,6 +13,7 @@
  * Every run checks its data (the destination byte for byte; atomics'
  * returned and final values) and every completion; a failure exits 1.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf_link.h"
 #include "perf_oob.h"
 #include "rnic/pci.h"
 #include "rnic/verbs.h"
@@ -54,6 +56,14 @@ struct perf_opts {
 	uint64_t seed;
 	int sim;
 	const char *host;
+	/* --sim-link */
+	const char *link_local, *link_remote;
+	uint8_t mac[6], ip[4], peer_mac[6];
+	int peer_mac_set;
+	int timeout;
+	const char *pcap;
+	unsigned int time_limit;
+	double drop;
 };
 
 struct perf_row {
@@ -112,10 +122,25 @@ static void usage(FILE *f, const char *prog)
 		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
 		"      --sim            both sides in one simulation; times in simulated cycles at\n"
 		"                       the stated clock\n"
+		"      --sim-link udp:LHOST:LPORT,RHOST:RPORT\n"
+		"                       our side on a simulated NIC whose Ethernet port is a UDP\n"
+		"                       socket bound to LHOST:LPORT, sending to RHOST:RPORT (one\n"
+		"                       datagram per frame: QEMU's -netdev dgram); the peer is a\n"
+		"                       stock perftest (server without SERVER, client with it)\n"
+		"      --peer-mac MAC   --sim-link: the peer's MAC (required)\n"
+		"      --mac MAC        --sim-link: our MAC (02:00:00:00:00:0b)\n"
+		"      --ip A.B.C.D     --sim-link: our IPv4 address, GID ::ffff:A.B.C.D, answered in\n"
+		"                       ARP (198.18.0.2)\n"
+		"  -u, --qp-timeout N   --sim-link: our ACK timeout code, 4.096 us * 2^N (8)\n"
+		"      --pcap FILE      --sim-link: capture both directions of the link\n"
+		"      --drop P         --sim-link: the NIC's link loses each frame it sends with\n"
+		"                       probability P (0..0.5; 0), seeded by --seed\n"
+		"      --time-limit S   --sim-link: wall-clock seconds the run may take (300)\n"
 		"      --help\n"
 		"Without --sim: the server runs without SERVER, the client with it; perftest's\n"
 		"out-of-band exchange, the card through the pci backend (the card is opened first;\n"
-		"the RDMA traffic against a card is not available yet).\n",
+		"the RDMA traffic against a card is not available yet).\n"
+		"--sim-link checks every completion and the data it can (docs/interop.md).\n",
 		prog, SIM_PAIR_MAX_QPS, RNIC_MAX_INLINE_BYTES);
 }
 
@@ -133,6 +158,41 @@ static int num_arg(const char *opt, const char *s, uint64_t min, uint64_t max, u
 	return 0;
 }
 
+/* locally administered; addresses from the benchmarking range 198.18.0.0/15 */
+static const uint8_t def_mac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x0b};
+static const uint8_t def_ip[4] = {198, 18, 0, 2};
+
+static int parse_mac(const char *opt, const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char end;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6) {
+		fprintf(stderr, "rnic-perf: %s: '%s' is not a MAC address (xx:xx:xx:xx:xx:xx)\n", opt, s);
+		return -1;
+	}
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+/* udp:LHOST:LPORT,RHOST:RPORT */
+static int parse_link(const char *s, struct perf_opts *o)
+{
+	static char buf[256];
+	char *comma;
+
+	if (strncmp(s, "udp:", 4) || strlen(s + 4) >= sizeof(buf) || !(comma = strchr(strcpy(buf, s + 4), ',')) ||
+	    comma == buf || !comma[1] || !strchr(buf, ':') || !strchr(comma + 1, ':')) {
+		fprintf(stderr, "rnic-perf: --sim-link: '%s' is not udp:LHOST:LPORT,RHOST:RPORT\n", s);
+		return -1;
+	}
+	*comma = 0;
+	o->link_local = buf;
+	o->link_remote = comma + 1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct perf_opts *o)
 {
 	static const struct option lopts[] = {
@@ -142,6 +202,10 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"port", required_argument, NULL, 'p'},  {"tx-depth", required_argument, NULL, 't'},
 		{"json", required_argument, NULL, 'J'},  {"width", required_argument, NULL, 'W'},
 		{"seed", required_argument, NULL, 'S'},  {"sim", no_argument, NULL, 'M'},
+		{"sim-link", required_argument, NULL, 'L'}, {"peer-mac", required_argument, NULL, 'P'},
+		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
+		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
+		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
 	};
 	uint64_t v;
@@ -153,7 +217,11 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	o->port = OOB_PORT;
 	o->width = 512;
 	o->seed = 1;
-	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:h", lopts, NULL)) != -1) {
+	memcpy(o->mac, def_mac, 6);
+	memcpy(o->ip, def_ip, 4);
+	o->timeout = -1;
+	o->time_limit = 300;
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (num_arg("-s", optarg, 1, 8u << 20, &v))
@@ -209,6 +277,47 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 				return -1;
 			break;
 		case 'M': o->sim = 1; break;
+		case 'L':
+			if (parse_link(optarg, o))
+				return -1;
+			break;
+		case 'P':
+			if (parse_mac("--peer-mac", optarg, o->peer_mac))
+				return -1;
+			o->peer_mac_set = 1;
+			break;
+		case 'A':
+			if (parse_mac("--mac", optarg, o->mac))
+				return -1;
+			break;
+		case 'i':
+			if (inet_pton(AF_INET, optarg, o->ip) != 1) {
+				fprintf(stderr, "rnic-perf: --ip: '%s' is not an IPv4 address\n", optarg);
+				return -1;
+			}
+			break;
+		case 'u':
+			if (num_arg("-u", optarg, 1, 31, &v))
+				return -1;
+			o->timeout = (int)v;
+			break;
+		case 'C': o->pcap = optarg; break;
+		case 'D': {
+			char *end;
+
+			errno = 0;
+			o->drop = strtod(optarg, &end);
+			if (errno || !*optarg || *end || !(o->drop >= 0 && o->drop <= 0.5)) {
+				fprintf(stderr, "rnic-perf: --drop: '%s' is not a probability in 0..0.5\n", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'T':
+			if (num_arg("--time-limit", optarg, 1, 86400, &v))
+				return -1;
+			o->time_limit = (unsigned)v;
+			break;
 		case 'h': usage(stdout, argv[0]); exit(0);
 		default: usage(stderr, argv[0]); return -1;
 		}
@@ -233,6 +342,27 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	}
 	if (o->sim && o->host) {
 		fprintf(stderr, "rnic-perf: --sim takes no host name\n");
+		return -1;
+	}
+	if (o->link_local) {
+		if (o->sim) {
+			fprintf(stderr, "rnic-perf: --sim and --sim-link exclude each other\n");
+			return -1;
+		}
+		if (!o->peer_mac_set) {
+			fprintf(stderr, "rnic-perf: --sim-link needs --peer-mac (the peer's static neighbour entry)\n");
+			return -1;
+		}
+		if (o->test == PERF_SEND_LAT) {
+			fprintf(stderr, "rnic-perf: --sim-link runs write_bw, write_lat, read_bw, read_lat, send_bw and atomic_bw\n");
+			return -1;
+		}
+		if (o->qps != 1 || o->all || o->inline_size || o->json) {
+			fprintf(stderr, "rnic-perf: --sim-link runs one QP and one size (no -q, -a, -I, --json)\n");
+			return -1;
+		}
+	} else if (o->timeout >= 0 || o->pcap || o->peer_mac_set || o->drop > 0) {
+		fprintf(stderr, "rnic-perf: -u, --pcap, --drop and --peer-mac go with --sim-link\n");
 		return -1;
 	}
 	if (!o->size_set)
@@ -545,5 +675,30 @@ int main(int argc, char **argv)
 	stream_prog = "rnic-perf";
 	if (parse_args(argc, argv, &o))
 		return 2;
+	if (o.link_local) {
+		struct perf_link_opts lo;
+
+		memset(&lo, 0, sizeof(lo));
+		lo.test = o.test;
+		lo.size = o.size;
+		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */
+		lo.iters = o.iters_set ? o.iters : 100;
+		lo.mtu = mtu_code(o.mtu_bytes);
+		lo.tx_depth = o.tx_depth > 16 ? 16 : o.tx_depth;
+		lo.port = o.port;
+		lo.host = o.host;
+		lo.local = o.link_local;
+		lo.remote = o.link_remote;
+		memcpy(lo.mac, o.mac, 6);
+		memcpy(lo.ip, o.ip, 4);
+		memcpy(lo.peer_mac, o.peer_mac, 6);
+		lo.timeout = (uint8_t)(o.timeout >= 0 ? o.timeout : 8);
+		lo.width = o.width;
+		lo.seed = o.seed;
+		lo.pcap = o.pcap;
+		lo.drop = o.drop;
+		lo.wall_limit = o.time_limit;
+		return perf_link_run(&lo);
+	}
 	return o.sim ? run_sim(&o) : run_card(&o);
 }

@@ -197,6 +197,62 @@ int rnic_sim_inject_pcap(struct rnic_world *w, int nic, const char *path);
 /* Frames queued for a NIC's RX that it has not taken completely yet. */
 unsigned int rnic_sim_rx_pending(const struct rnic_world *w, int nic);
 
+/* ------------------------------------------------------------------
+ * A NIC's Ethernet port on a UDP socket (sim/link_socket.c): the port leaves
+ * the simulated wire and exchanges raw Ethernet frames with whatever is at
+ * the other end of the socket, one frame per datagram, no preamble, no FCS
+ * (QEMU's `-netdev dgram`: a virtual machine running Linux rdma_rxe).
+ *
+ * Frames the NIC sends still pass its MAC, the line rate, link_latency and
+ * the fault probabilities of the configuration, then go to `remote` (and to
+ * the pcap, with the frame hook's port = the NIC). Datagrams arriving at
+ * `local` are read every `poll_cycles` cycles while the world runs and
+ * queued into the NIC's RX (pcap and frame hook with port = -1 - nic, as
+ * injected frames); frames shorter than 60 bytes are padded. An ARP request
+ * for `ipv4` is answered with `mac` by the socket itself when it is read and
+ * never reaches the NIC.
+ *
+ * Time: the world's cycles advance only while it runs, and a simulated NIC
+ * runs far slower than the wall clock the peer lives in, so the peer always
+ * looks fast to the NIC: its ACK timer cannot fire because the peer is
+ * slow. While the world does not run (the program is blocked, e.g. in
+ * rnic_sim_udp_wait or a TCP read), simulated time stands still and frames
+ * wait in the socket's receive buffer (raised to 4 MiB within
+ * net.core.rmem_max). A program with nothing to do but wait for the peer
+ * calls rnic_sim_udp_wait instead of running idle cycles: no CPU is burnt,
+ * no simulated time passes, and no timer of the NIC moves.
+ */
+struct rnic_sim_udp_cfg {
+	const char *local;        /* "HOST:PORT" to bind (IPv4; port 0: any) */
+	const char *remote;       /* "HOST:PORT" every frame is sent to */
+	uint8_t mac[6];           /* the answer to ARP requests for ipv4 */
+	uint8_t ipv4[4];          /* 0.0.0.0: ARP requests are dropped unanswered */
+	unsigned int poll_cycles; /* read the socket every this many cycles (0: 64) */
+};
+
+struct rnic_sim_udp_stats {
+	uint64_t tx_frames, tx_bytes; /* sent to remote */
+	uint64_t tx_errors;           /* sendto failed: lost, as on a wire */
+	uint64_t rx_frames, rx_bytes; /* received and queued for the NIC */
+	uint64_t rx_bad;              /* shorter than an Ethernet header, or too long */
+	uint64_t arp_replies;
+};
+
+/* Attach NIC nic's port. 0, or -EINVAL (bad nic, address, or already
+ * attached; a message goes to stderr), -EADDRINUSE etc. from bind. */
+int rnic_sim_attach_udp(struct rnic_world *w, int nic, const struct rnic_sim_udp_cfg *cfg);
+/* The UDP port NIC nic's socket is bound to (0: not attached). */
+uint16_t rnic_sim_udp_port(const struct rnic_world *w, int nic);
+void rnic_sim_udp_stats(const struct rnic_world *w, int nic, struct rnic_sim_udp_stats *st);
+/* Non-zero while anything moves in the world: a frame anywhere in the link,
+ * a BAR access or a DMA burst in flight. */
+int rnic_world_busy(const struct rnic_world *w);
+/* Block up to timeout_ms (wall clock) until a datagram waits at an attached
+ * socket or extra_fd (>= 0) is readable, without running the world. Then
+ * reads the sockets (the frames are queued for the NICs). Returns 1 if
+ * something is readable, 0 on timeout, -errno on error. */
+int rnic_sim_udp_wait(struct rnic_world *w, int extra_fd, int timeout_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -174,7 +174,15 @@ struct side {
 	int lfd;             /* server: the listening socket */
 	uint16_t port;
 	const char *junk;    /* not NULL: send this instead of the version and stop */
+	int waits;           /* wait_readable calls: one per message read */
 };
+
+static int count_wait(void *arg, int fd)
+{
+	(void)fd;
+	((struct side *)arg)->waits++;
+	return 0;
+}
 
 static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *arg)
 {
@@ -207,6 +215,8 @@ static void init_side(struct side *sd, int client, enum perf_test t, uint32_t mt
 	sd->s.key.out_reads = t == PERF_READ_BW ? 0x80 : 1;
 	sd->s.key.gid[10] = sd->s.key.gid[11] = 0xff;
 	sd->s.key.gid[15] = client ? 1 : 2;
+	sd->s.wait_readable = count_wait;
+	sd->s.wait_arg = sd;
 }
 
 static void *server_main(void *arg)
@@ -295,6 +305,15 @@ static void test_loopback(void)
 		/* the bw tests with reports: write_bw, read_bw, atomic_bw */
 		if (t == PERF_WRITE_BW || t == PERF_READ_BW || t == PERF_ATOMIC_BW)
 			CHECK(srv.s.peer_report.bw_avg == 123.5 && srv.s.peer_report.iters == 5);
+		/* one read per message: version, cycle buffer, cache line, MTU, the
+		 * key handshakes, the reports as perftest sends them (five 8-byte
+		 * values, each answered before the next), done */
+		{
+			int reads = 4 + srv.s.handshakes + (t == PERF_WRITE_BW || t == PERF_READ_BW ||
+							     t == PERF_ATOMIC_BW ? 5 : 0) + (t != PERF_WRITE_LAT);
+
+			CHECK(srv.waits == reads && cli.waits == reads);
+		}
 		printf("loopback %-9s: ok (%d handshakes)\n", perf_test_name((enum perf_test)t), srv.s.handshakes);
 	}
 }

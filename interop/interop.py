@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Linux Soft-RoCE (rdma_rxe) in QEMU as the judge of the simulated NIC.
+
+Boots one guest (interop/build_initramfs.sh's kernel and initramfs, TCG),
+its eth0 on QEMU's -netdev dgram to the simulated NIC's UDP socket, its eth1
+on -netdev user for perftest's TCP exchange (hostfwd: we reach the guest's
+server; guestfwd: the guest's client reaches ours). Then, for every case of
+the matrix, a stock perftest in the guest against `rnic-perf --sim-link` on
+this machine; a case passes when both exit 0 (perftest completed its run and
+rnic-perf's checks held). Prints a pass/fail matrix and `N passed, N failed`,
+exits 1 on any failure.
+
+    interop.py [--quick] [--tests write_bw,...] [--mtus 1024,4096] [--loss 1]
+               [--keep-logs DIR]
+
+--quick: the reduced matrix of `make test` (see docs/interop.md).
+"""
+import argparse
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.join(ROOT, 'interop')
+
+TESTS = ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
+GUEST_MAC = '52:54:00:00:00:0a'
+GUEST_IP = '198.18.0.1'
+NIC_MAC = '02:00:00:00:00:0b'
+NIC_IP = '198.18.0.2'
+OOB_NET = '198.18.1.0/24'
+OOB_GUEST = '198.18.1.15'
+OOB_HOST_ALIAS = '198.18.1.100'   # the guest's client reaches our server here (guestfwd)
+PERFTEST_PORT = 18515
+
+
+def die(msg):
+    print(f'interop: {msg}', file=sys.stderr)
+    sys.exit(1)
+
+
+def free_port(kind):
+    s = socket.socket(socket.AF_INET, kind)
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Guest:
+    """One QEMU guest; sh() runs a command line on its serial console shell."""
+
+    def __init__(self, kernel, initrd, udp_guest, udp_nic, tcp_fwd, tcp_nic, log):
+        append = (f'console=ttyS0 loglevel=4 panic=-1 rxe_ip={GUEST_IP}/24 rxe_mtu=9000 '
+                  f'rxe_neigh={NIC_IP}@{NIC_MAC} rxe_oob_ip={OOB_GUEST}/24')
+        bridge = f'python3 {os.path.join(HERE, "tcp_bridge.py")} 127.0.0.1 {tcp_nic}'
+        self.cmd = [
+            'qemu-system-x86_64', '-nodefaults', '-display', 'none', '-no-reboot',
+            '-machine', 'pc', '-cpu', 'max', '-smp', '1', '-m', '512', '-serial', 'stdio',
+            '-kernel', kernel, '-initrd', initrd, '-append', append,
+            '-netdev', f'dgram,id=roce,local.type=inet,local.host=127.0.0.1,local.port={udp_guest},'
+                       f'remote.type=inet,remote.host=127.0.0.1,remote.port={udp_nic}',
+            '-device', f'virtio-net-pci,netdev=roce,mac={GUEST_MAC},host_mtu=9000,romfile=',
+            '-netdev', f'user,id=oob,restrict=on,net={OOB_NET},host=198.18.1.2,'
+                       f'hostfwd=tcp:127.0.0.1:{tcp_fwd}-{OOB_GUEST}:{PERFTEST_PORT},'
+                       f'guestfwd=tcp:{OOB_HOST_ALIAS}:{PERFTEST_PORT}-cmd:{bridge}',
+            '-device', 'virtio-net-pci,netdev=oob,mac=52:54:00:ff:00:01,romfile=',
+        ]
+        self.log = open(log, 'wb')
+        self.buf = b''
+        self.cv = threading.Condition()
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+        self.n = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        while True:
+            data = self.p.stdout.read1(65536)
+            if not data:
+                break
+            self.log.write(data)
+            self.log.flush()
+            with self.cv:
+                self.buf += data
+                self.cv.notify_all()
+        with self.cv:
+            self.cv.notify_all()
+
+    def wait_for(self, pattern, timeout, start=0):
+        rx = re.compile(pattern.encode())
+        end = time.time() + timeout
+        with self.cv:
+            while True:
+                m = rx.search(self.buf, start)
+                if m:
+                    return m
+                left = end - time.time()
+                if left <= 0 or self.p.poll() is not None:
+                    return None
+                self.cv.wait(min(left, 1.0))
+
+    def boot(self, timeout=180):
+        m = self.wait_for(r'RXE_READY|RXE_FAILED[^\n]*', timeout)
+        if not m:
+            die(f'the guest did not boot in {timeout} s (console: {self.log.name})')
+        if m.group(0).startswith(b'RXE_FAILED'):
+            die(f'the guest could not bring up rdma_rxe: {m.group(0).decode().strip()} '
+                f'(console: {self.log.name})')
+
+    def sh(self, cmd, timeout=120):
+        """(exit status, output) of one command line; None on timeout. The
+        console shell sometimes exits while perftest sets up its QP (init
+        restarts it); a command whose start marker never shows is sent again."""
+        self.n += 1
+        tag = f'{self.n}x{os.getpid()}'
+        line = f'echo "@@S{tag}@@"\n{cmd}\necho "@@E{tag} $?@@"\n'
+        with self.cv:
+            start = len(self.buf)
+        for _ in range(4):
+            self.p.stdin.write(line.encode())
+            self.p.stdin.flush()
+            m = self.wait_for(rf'@@S{tag}@@\r?\n', 5, start)
+            if m:
+                break
+        else:
+            return None
+        e = self.wait_for(rf'@@E{tag} (\d+)@@', timeout, m.end())
+        if not e:
+            return None
+        return int(e.group(1)), self.buf[m.end():e.start()].decode(errors='replace')
+
+    def stop(self):
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.write(b'poweroff -f\n')
+                self.p.stdin.flush()
+                self.p.wait(15)
+            except (OSError, subprocess.TimeoutExpired):
+                self.p.kill()
+                self.p.wait()
+        self.log.close()
+
+
+def perftest_args(test, mtu, size, iters):
+    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)]
+    if test != 'atomic_bw':
+        args += ['-s', str(size)]
+    return ' '.join(args)
+
+
+def roce_only(src, dst):
+    """Copy the RoCEv2 frames (IPv4, UDP port 4791) of a pcap; their count.
+    (The guest also sends IPv6 router solicitations and the like.)"""
+    with open(src, 'rb') as f:
+        data = f.read()
+    out, n, off = [data[:24]], 0, 24
+    while off + 16 <= len(data):
+        incl = struct.unpack('<I', data[off + 8:off + 12])[0]
+        fr = data[off + 16:off + 16 + incl]
+        if (len(fr) > 42 and fr[12:14] == b'\x08\x00' and fr[23] == 17
+                and struct.unpack('!H', fr[14 + (fr[14] & 15) * 4 + 2:14 + (fr[14] & 15) * 4 + 4])[0] == 4791):
+            out.append(data[off:off + 16 + incl])
+            n += 1
+        off += 16 + incl
+    with open(dst, 'wb') as f:
+        f.write(b''.join(out))
+    return n
+
+
+def netem_drops(g):
+    """Frames netem has dropped on the guest's eth0 so far."""
+    r = g.sh('/usr/sbin/tc -s qdisc show dev eth0')
+    m = re.search(r'dropped (\d+)', r[1]) if r else None
+    return int(m.group(1)) if m else 0
+
+
+def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed):
+    """One case; returns (passed, note)."""
+    udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
+    tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '')
+    perf = ['-m', str(mtu), '-n', str(iters), '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
+            '--peer-mac', GUEST_MAC, '--mac', NIC_MAC, '--ip', NIC_IP, '--width', '64',
+            '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90', '--seed', str(seed)]
+    if loss and nic_loss > 0:
+        perf += ['--drop', str(nic_loss / 100)]
+    if test != 'atomic_bw':
+        perf += ['-s', str(size)]
+    guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters)}'
+    out = open(os.path.join(logdir, tag + '.rnic-perf.log'), 'w')
+    g.sh('rm -f /tmp/pt.log')
+    if role == 'guest-server':
+        # the guest's server first; rnic-perf connects through hostfwd once it listens
+        g.sh(f"setsid sh -c '{guest_cmd}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
+        r = g.sh(f'i=0; while ! netstat -ltn | grep -q ":{PERFTEST_PORT} " && [ $i -lt 200 ]; '
+                 f'do sleep 0.1; i=$((i+1)); done; netstat -ltn | grep -q ":{PERFTEST_PORT} "', 60)
+        if not r or r[0]:
+            return False, 'guest server did not listen'
+        ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_fwd), '127.0.0.1'],
+                                stdout=out, stderr=subprocess.STDOUT)
+    else:
+        ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_nic)],
+                                stdout=out, stderr=subprocess.STDOUT)
+        time.sleep(0.5)  # rnic-perf listens once its NIC is up
+        g.sh(f"setsid sh -c '{guest_cmd} {OOB_HOST_ALIAS}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
+    try:
+        ours_rc = ours.wait(120)
+    except subprocess.TimeoutExpired:
+        ours.kill()
+        ours_rc = ours.wait()
+    out.close()
+    r = g.sh('i=0; while ! grep -q PERFTEST_RC /tmp/pt.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; '
+             'cat /tmp/pt.log', 60)
+    guest_log = r[1] if r else '(console timeout)'
+    with open(os.path.join(logdir, tag + '.perftest.log'), 'w') as f:
+        f.write(guest_log)
+    m = re.search(r'PERFTEST_RC=(\d+)', guest_log)
+    guest_rc = int(m.group(1)) if m else None
+    if guest_rc is None:
+        g.sh(f'pkill -f ib_{test}; sleep 0.5')
+    passed = ours_rc == 0 and guest_rc == 0
+    note = '' if passed else f'rnic-perf rc {ours_rc}, perftest rc {guest_rc}'
+    if passed:
+        # every RoCEv2 frame, ours and rxe's, through tshark and scapy's ICRC
+        pcap = os.path.join(logdir, tag + '.pcap')
+        roce = os.path.join(logdir, tag + '.roce.pcap')
+        n = roce_only(pcap, roce)
+        chk = subprocess.run(['python3', os.path.join(ROOT, 'tests', 'e2e', 'check_pcap.py'), roce],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if n == 0 or chk.returncode:
+            passed = False
+            note = f'capture check failed ({n} RoCE frames): {chk.stdout.strip()[-300:]}'
+    return passed, note
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--quick', action='store_true', help='the reduced matrix of make test')
+    ap.add_argument('--tests', default=','.join(TESTS))
+    ap.add_argument('--mtus', default='1024,4096')
+    ap.add_argument('--roles', default='guest-server,guest-client')
+    ap.add_argument('--loss', type=float, default=1.0, help='percent lost by the guest in the loss runs (0: none)')
+    ap.add_argument('--nic-loss', type=float, default=0.0,
+                    help='percent of its frames the simulated link loses in the loss runs too (0)')
+    ap.add_argument('--iters', type=int, default=0)
+    ap.add_argument('--out', default=os.path.join(ROOT, 'build', 'interop'))
+    a = ap.parse_args()
+
+    for tool in ('qemu-system-x86_64', 'python3'):
+        if not shutil.which(tool):
+            die(f'{tool} is missing (make deps installs qemu-system-x86)')
+    kernel, initrd = os.path.join(a.out, 'vmlinuz'), os.path.join(a.out, 'initrd.cpio.gz')
+    rnic_perf = os.path.join(ROOT, 'build', 'bin', 'rnic-perf')
+    for f in (kernel, initrd, rnic_perf):
+        if not os.path.exists(f):
+            die(f'{f} is missing (make interop builds it)')
+    logdir = os.path.join(a.out, 'logs')
+    shutil.rmtree(logdir, ignore_errors=True)
+    os.makedirs(logdir)
+
+    tests = a.tests.split(',')
+    mtus = [int(m) for m in a.mtus.split(',')]
+    roles = a.roles.split(',')
+    for t in tests:
+        if t not in TESTS:
+            die(f'unknown test {t} (one of {",".join(TESTS)})')
+    cases = [(t, r, m, False) for m in mtus for t in tests for r in roles]
+    if a.loss > 0:
+        cases += [(t, r, mtus[0], True) for t in tests for r in roles]
+    if a.quick:
+        # one of each kind of traffic in each role, both MTUs, and a lossy one
+        cases = [('write_bw', 'guest-server', 1024, False), ('read_bw', 'guest-client', 1024, False),
+                 ('atomic_bw', 'guest-server', 1024, False), ('send_bw', 'guest-client', 4096, False),
+                 ('write_lat', 'guest-server', 4096, False), ('read_bw', 'guest-server', 1024, True)]
+        if a.loss <= 0:
+            cases = [c for c in cases if not c[3]]
+
+    ports = (free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM),
+             free_port(socket.SOCK_STREAM), free_port(socket.SOCK_STREAM))
+    t0 = time.time()
+    g = Guest(kernel, initrd, *ports, os.path.join(logdir, 'guest.console.log'))
+    results = []
+    try:
+        g.boot()
+        print(f'interop: guest up in {time.time() - t0:.1f} s (rdma_rxe, {a.out})', flush=True)
+        netem = False
+        drops = 0
+        for test, role, mtu, loss in cases:
+            if loss != netem:
+                r = g.sh(f'/usr/sbin/tc qdisc {"add" if loss else "del"} dev eth0 root'
+                         + (f' netem loss {a.loss:g}%' if loss else ''))
+                if not r or r[0]:
+                    die(f'tc netem in the guest failed: {r}')
+                netem = loss
+            bw = test.endswith('_bw')
+            size = (4 * mtu if bw else 64)
+            # with loss, enough frames that some are lost (about 1 in 100)
+            iters = a.iters or ((64 if bw else 50) if loss else (16 if bw else 20))
+            t1 = time.time()
+            before = netem_drops(g) if loss else 0
+            ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,
+                                a.nic_loss, len(results) + 1)
+            lost = (netem_drops(g) - before) if loss else 0
+            drops += lost
+            results.append((test, role, mtu, loss, ok, note, time.time() - t1))
+            print(f'{"PASS" if ok else "FAIL"} {test:<10} {role:<13} mtu {mtu:<5} '
+                  f'{"loss " + format(a.loss, "g") + "%" if loss else "no loss":<9} '
+                  f'{time.time() - t1:5.1f} s  {iters} x {size if test != "atomic_bw" else 8} B'
+                  f'{f", {lost} frames lost" if loss else ""}  {note}', flush=True)
+    finally:
+        g.stop()
+
+    # the matrix: tests down, (role, mtu, loss) across
+    cols = []
+    for _, r, m, l, *_ in results:
+        if (r, m, l) not in cols:
+            cols.append((r, m, l))
+    names = {c: f'{"srv" if c[0] == "guest-server" else "cli"}/{c[1]}{"/loss" if c[2] else ""}' for c in cols}
+    print('\nguest perftest role / IB MTU / 1% loss in the guest (srv: guest is the server)')
+    print(f'{"":<10} ' + ' '.join(f'{names[c]:>14}' for c in cols))
+    for t in tests:
+        row = []
+        for c in cols:
+            hit = [x for x in results if x[0] == t and (x[1], x[2], x[3]) == c]
+            row.append('-' if not hit else ('pass' if hit[0][4] else 'FAIL'))
+        if any(x != '-' for x in row):
+            print(f'{t:<10} ' + ' '.join(f'{x:>14}' for x in row))
+    npass = sum(1 for x in results if x[4])
+    nfail = len(results) - npass
+    nloss = sum(1 for x in results if x[3])
+    if nloss:
+        print(f'\nthe guest dropped {drops} of its frames in the {nloss} lossy cases')
+    if nloss >= 6 and drops == 0:
+        # thousands of frames at 1%: none lost means netem did not work
+        print('interop: no frame was lost in the lossy cases: the loss runs tested nothing')
+        nfail += 1
+    print(f'\nlogs and captures: {logdir}')
+    print(f'{npass} passed, {nfail} failed')
+    sys.exit(0 if nfail == 0 and npass > 0 else 1)
+
+
+if __name__ == '__main__':
+    main()
