@@ -50,6 +50,7 @@ clean:
 -include $(ROOT)/firmware/rules.mk
 -include $(ROOT)/tests/rules.mk
 -include $(ROOT)/model/rules.mk
+-include $(ROOT)/tests/fuzz/rules.mk
 
 # `make test` builds what the registered tests need, then runs them.
 test: deps

@@ -87,7 +87,7 @@ struct piece {
 struct wburst {
 	uint64_t addr;
 	uint16_t beats, beat;
-	uint8_t size, type;
+	uint8_t size, type, faulted;
 };
 
 struct memcheck {
@@ -537,8 +537,9 @@ static uint64_t beat_addr(uint64_t addr, unsigned int type, unsigned int beats, 
 	return aligned + (uint64_t)i * n;
 }
 
-static void check_write_beat(struct memcheck *m, uint64_t cycle, uint64_t addr, unsigned int n,
-			     uint64_t strb)
+/* 1 if a strobed byte of the beat may not be written (reported). */
+static int check_write_beat(struct memcheck *m, uint64_t cycle, uint64_t addr, unsigned int n,
+			    uint64_t strb)
 {
 	uint64_t c = addr & ~(uint64_t)(n - 1);
 	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
@@ -553,9 +554,10 @@ static void check_write_beat(struct memcheck *m, uint64_t cycle, uint64_t addr, 
 			for (unsigned int j = k; j < n && ((strb >> (lane0 + j)) & 1); j++)
 				len++;
 			violation(m, cycle, c + k, len, 1, obj);
-			return;
+			return 1;
 		}
 	}
+	return 0;
 }
 
 void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in *in,
@@ -567,8 +569,11 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 		unsigned int n = beat_size(m, b->size);
 
 		if (m->st.armed) {
-			check_write_beat(m, cycle, beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
-					 out->m_axi_wstrb);
+			/* one violation per burst: its first bad beat */
+			if (!b->faulted)
+				b->faulted = (uint8_t)check_write_beat(
+					m, cycle, beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
+					out->m_axi_wstrb);
 			m->st.wr_beats_checked++;
 		} else {
 			m->st.wr_beats_unchecked++;
@@ -584,6 +589,7 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 		b->addr = out->m_axi_awaddr;
 		b->beats = (uint16_t)(out->m_axi_awlen + 1u);
 		b->beat = 0;
+		b->faulted = 0;
 		b->size = out->m_axi_awsize & 7;
 		b->type = out->m_axi_awburst & 3;
 	}
