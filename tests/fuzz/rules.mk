@@ -28,3 +28,42 @@ rnic-memcheck-test: $(MEMCHECK_TEST_BIN)
 -include $(wildcard $(FUZZ_BUILD)/obj/*.d)
 
 TEST_BUILD_DEPS += $(MEMCHECK_TEST_BIN)
+
+# The receive-path fuzzer: build/bin/rnic-fuzz-rx (ASan/UBSan on our C code)
+FUZZ_RX_BIN := $(BUILD)/bin/rnic-fuzz-rx
+$(FUZZ_RX_BIN): $(FUZZ_BUILD)/obj/fuzz_rx.o $(FUZZ_BUILD)/obj/fz_common.o $(FUZZ_SIM_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(FUZZ_SIM_LIBS) $(SIM_LDLIBS) -lpcap -o $@
+
+.PHONY: rnic-fuzz-rx
+rnic-fuzz-rx: $(FUZZ_RX_BIN)
+TEST_BUILD_DEPS += $(FUZZ_RX_BIN)
+
+# The firmware command fuzzer, twice: natively against firmware/core and the
+# mock register file (build/fuzz/fuzz-cmd-native, ASan/UBSan), and through
+# the BAR mailbox of the simulated control processor (build/bin/rnic-fuzz-cmd)
+FUZZ_CMD_NATIVE_BIN := $(FUZZ_BUILD)/fuzz-cmd-native
+FUZZ_CMD_BIN := $(BUILD)/bin/rnic-fuzz-cmd
+FUZZ_FW_CORE_OBJS := $(filter-out %/fw_test.o,$(FW_NATIVE_OBJS))
+
+$(FUZZ_BUILD)/native/fuzz_cmd.o: $(FUZZ_DIR)/fuzz_cmd.c
+	@mkdir -p $(@D)
+	$(CC) $(FW_NATIVE_CFLAGS) -DFZ_NATIVE -c $< -o $@
+
+$(FUZZ_CMD_NATIVE_BIN): $(FUZZ_BUILD)/native/fuzz_cmd.o $(FUZZ_FW_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $^ -o $@
+
+$(FUZZ_BUILD)/obj/fuzz_cmd_sim.o: $(FUZZ_DIR)/fuzz_cmd.c
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) -DFZ_SIM -c $< -o $@
+
+$(FUZZ_CMD_BIN): $(FUZZ_BUILD)/obj/fuzz_cmd_sim.o $(FUZZ_BUILD)/obj/fz_common.o $(FUZZ_SIM_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(FUZZ_SIM_LIBS) $(SIM_LDLIBS) -o $@
+
+.PHONY: fuzz-cmd-native rnic-fuzz-cmd
+fuzz-cmd-native: $(FUZZ_CMD_NATIVE_BIN)
+rnic-fuzz-cmd: $(FUZZ_CMD_BIN)
+-include $(wildcard $(FUZZ_BUILD)/native/*.d)
+TEST_BUILD_DEPS += $(FUZZ_CMD_NATIVE_BIN) $(FUZZ_CMD_BIN)
