@@ -318,7 +318,10 @@ module rnic_compl #(
     assign m_place_qpn = qpn_reg;
     assign m_place_idx = una_reg;
     assign m_place_off = place_off_reg;
-    assign m_place_len = (opc_atomic && !place_drop_reg) ? 16'd8 : plen_reg;
+    // An ATOMIC ACKNOWLEDGE's payload (it should carry none) never reaches the
+    // placement engine (the dispatcher drains it), so a dropped one has no
+    // bytes for it to drain either.
+    assign m_place_len = opc_atomic ? (place_drop_reg ? 16'd0 : 16'd8) : plen_reg;
     assign m_place_atomic = opc_atomic;
     assign m_place_data = orig_reg;
 

@@ -67,3 +67,4 @@ fuzz-cmd-native: $(FUZZ_CMD_NATIVE_BIN)
 rnic-fuzz-cmd: $(FUZZ_CMD_BIN)
 -include $(wildcard $(FUZZ_BUILD)/native/*.d)
 TEST_BUILD_DEPS += $(FUZZ_CMD_NATIVE_BIN) $(FUZZ_CMD_BIN)
+
