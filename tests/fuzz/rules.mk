@@ -68,3 +68,9 @@ rnic-fuzz-cmd: $(FUZZ_CMD_BIN)
 -include $(wildcard $(FUZZ_BUILD)/native/*.d)
 TEST_BUILD_DEPS += $(FUZZ_CMD_NATIVE_BIN) $(FUZZ_CMD_BIN)
 
+
+# make fuzz: the long runs (scripts/fuzz.sh; FUZZ_FRAMES, FUZZ_JOBS, FUZZ_SEED,
+# FUZZ_CMDS, FUZZ_SIM_CMDS)
+fuzz: deps
+	$(MAKE) -C $(ROOT) $(FUZZ_RX_BIN) $(FUZZ_CMD_NATIVE_BIN) $(FUZZ_CMD_BIN)
+	bash $(ROOT)/scripts/fuzz.sh
