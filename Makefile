@@ -26,6 +26,7 @@ help:
 	@echo "  make test     install missing deps, run every test (closing line: N passed, N failed)"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
+	@echo "  make fuzz     10^7 fuzzed frames into the receive path, firmware command fuzzing (hours; docs/memcheck.md)"
 	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"

@@ -2,6 +2,11 @@
 #
 #   build/bin/rnic-memcheck-test  planted bad DMAs must be reported by the
 #                                 simulator's checker (ASan/UBSan)
+#   build/bin/rnic-fuzz-rx        the receive-path fuzzer (ASan/UBSan)
+#   build/fuzz/fuzz-cmd-native    the firmware command fuzzer against
+#                                 firmware/core and the mock registers
+#   build/bin/rnic-fuzz-cmd       the same through the simulated mailbox
+#   make fuzz                     the long runs (scripts/fuzz.sh)
 #
 # They link the reference model's codec (frames with a valid ICRC), the
 # simulator and e2e_common (results, options).
