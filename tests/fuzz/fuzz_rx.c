@@ -28,8 +28,15 @@
  * written to CRASH_DIR as a pcap: a regression input for --replay, which
  * runs every pcap of a directory through the same setup and checks.
  *
+ * With --requester each re-arm also posts an RDMA READ or an ATOMIC on every
+ * QP's SQ (the NIC sends the request to the peer) and half the responses
+ * the fuzzer makes answer it (its PSNs, opcodes and lengths), so that they
+ * reach the placement engine. Off by default: it runs into the open bug of
+ * docs/memcheck.md (a QP reset while a response of the QP is being handled).
+ *
  *   rnic-fuzz-rx [--width 64|512] [--seed N] [--frames N] [--batch N]
  *                [--corpus FILE.pcap]... [--replay DIR] [--crash-dir DIR]
+ *                [--minimize FILE.pcap] [--requester]
  *
  * The objects' memory sits at a fixed address (FZ_MEM_BASE) so that a
  * saved frame's VAs name the same bytes when it is replayed.
@@ -66,7 +73,10 @@ struct fz_qp {
 	uint32_t qpn, pd, slot;
 	unsigned int access, mtu;
 	uint32_t epsn;   /* the PSN the responder expects, as far as we know */
+	uint32_t spsn;   /* the requester's first PSN since the last re-arm */
+	uint32_t rd_len; /* bytes of the READ posted at the re-arm (0: none) */
 	uint32_t rq_pi;  /* receive WQEs posted since the last RESET */
+	uint32_t sq_pi;  /* send WQEs posted since the last RESET */
 	uint8_t *sq, *rq;
 };
 
@@ -90,7 +100,8 @@ struct fz {
 	uint32_t cq_ci;
 	struct fz_qp qp[NQP];
 	struct fz_mr mr[NMR];
-	uint64_t rng;
+	uint64_t rng;  /* the frames */
+	uint64_t hrng; /* the harness: PSNs, the READs posted (the same in a replay) */
 	/* seed corpus */
 	struct frame *corpus;
 	size_t ncorpus, cap_corpus;
@@ -98,6 +109,7 @@ struct fz {
 	struct frame *batch;
 	unsigned int nbatch;
 	const char *crash_dir;
+	int requester;  /* --requester: post a READ or ATOMIC at each re-arm */
 	uint64_t batch_no;
 	int done;
 	/* statistics */
@@ -118,7 +130,22 @@ static uint32_t rnd_n(struct fz *z, uint32_t n)
 	return n ? (uint32_t)(rnd(z) % n) : 0;
 }
 
+static uint64_t hrnd(struct fz *z)
+{
+	return fz_rand(&z->hrng);
+}
+
+static uint64_t hrnd_n(struct fz *z, uint64_t n)
+{
+	return n ? hrnd(z) % n : 0;
+}
+
 /* ------------------------------------------------------------- setup */
+
+static uint32_t mtu_bytes(unsigned int mtu)
+{
+	return 128u << mtu;
+}
 
 static uint8_t *carve(struct fz *z, unsigned int *next, unsigned int pages)
 {
@@ -152,11 +179,13 @@ static const struct fz_mr *recv_buf(const struct fz *z, const struct fz_qp *q)
 
 static int connect_qp(struct fz *z, struct fz_qp *q, unsigned int slot)
 {
-	q->epsn = (uint32_t)(rnd(z) & 0xffffff);
+	q->epsn = (uint32_t)(hrnd(z) & 0xffffff);
 	if (fz_qp_connect(&z->f, q->qpn, q->pd, q->access, 0x100 + slot, q->epsn,
-			  (uint32_t)(rnd(z) & 0xffffff), q->mtu) != RNIC_CMD_ST_OK)
+			  (uint32_t)(hrnd(z) & 0xffffff), q->mtu) != RNIC_CMD_ST_OK)
 		return -1;
 	post_recvs(z, q, recv_buf(z, q), slot);
+	q->rd_len = 0;
+	q->sq_pi = 0;
 	return 0;
 }
 
@@ -230,6 +259,32 @@ static void teardown(struct fz *z)
 	z->mem = NULL;
 }
 
+/* One RDMA READ (or, one time in four, an ATOMIC) on the QP's fresh SQ,
+ * into the receive-buffer MR: the NIC sends the request to the peer, and the
+ * READ responses and ATOMIC ACKNOWLEDGEs the fuzzer makes at spsn.. then
+ * meet an outstanding request and reach the placement engine. */
+static void post_read(struct fz *z, struct fz_qp *q)
+{
+	struct rnic_wqe *w = (struct rnic_wqe *)q->sq;
+	const struct fz_mr *dst = recv_buf(z, q);
+	int atomic = (uint32_t)hrnd_n(z, 4) == 0;
+
+	memset(w, 0, sizeof(*w));
+	q->rd_len = atomic ? 8 : 2 * mtu_bytes(q->mtu) + 1 + (uint32_t)hrnd_n(z, mtu_bytes(q->mtu));
+	w->opcode = atomic ? RNIC_WR_ATOMIC_FETCH_AND_ADD : RNIC_WR_RDMA_READ;
+	w->flags = RNIC_WQE_FLAG_SIGNALED;
+	w->num_sge = 1;
+	w->remote_addr = hrnd(z) & ~7ull;
+	w->rkey = (uint32_t)hrnd(z);
+	w->length = q->rd_len;
+	w->compare_add = hrnd(z);
+	w->sge[0].addr = (uintptr_t)dst->p + 8 * (uint32_t)hrnd_n(z, (uint32_t)((dst->len - q->rd_len) / 8));
+	w->sge[0].length = q->rd_len;
+	w->sge[0].lkey = dst->key;
+	q->sq_pi = 1;
+	rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16 | q->sq_pi);
+}
+
 /* Every QP straight back to RTS with fresh PSNs through the CTX window, as
  * the firmware writes QPCs (the QP's record with CTX_OP_WRITE, which resets
  * the QP's dynamic state and error state), and
@@ -248,11 +303,12 @@ static int rearm(struct fz *z)
 
 		for (int k = 0; k < 6; k++)
 			dmac = dmac << 8 | fz_peer_mac[k];
-		q->epsn = (uint32_t)(rnd(z) & 0xffffff);
+		q->epsn = (uint32_t)(hrnd(z) & 0xffffff);
 		RNIC_CTX_SET(w, QPC, STATE, RNIC_QPS_RTS);
 		RNIC_CTX_SET(w, QPC, PMTU, q->mtu);
 		RNIC_CTX_SET(w, QPC, DEST_QPN, dest);
-		RNIC_CTX_SET(w, QPC, SQ_PSN, rnd(z) & 0xffffff);
+		q->spsn = (uint32_t)(hrnd(z) & 0xffffff);
+		RNIC_CTX_SET(w, QPC, SQ_PSN, q->spsn);
 		RNIC_CTX_SET(w, QPC, RQ_PSN, q->epsn);
 		RNIC_CTX_SET(w, QPC, ACCESS, q->access);
 		RNIC_CTX_SET(w, QPC, PD, q->pd);
@@ -277,6 +333,8 @@ static int rearm(struct fz *z)
 			return -1;
 		q->rq_pi = 1u << RQ_LOG;
 		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_RQ, q->qpn << 16 | (q->rq_pi & 0xffff));
+		if (z->requester)
+			post_read(z, q);
 	}
 	return 0;
 }
@@ -290,7 +348,8 @@ static int recycle(struct fz *z)
 
 		if (fz_qp_modify_state(&z->f, q->qpn, q->pd, RNIC_QPS_ERR) != RNIC_CMD_ST_OK)
 			return -1;
-		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16);
+		/* the flush doorbells at the producer indices */
+		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16 | (q->sq_pi & 0xffff));
 		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_RQ, q->qpn << 16 | (q->rq_pi & 0xffff));
 	}
 	rnic_world_step(z->f.w, 2000);
@@ -307,11 +366,6 @@ static int recycle(struct fz *z)
 }
 
 /* ------------------------------------------------------------- frames */
-
-static uint32_t mtu_bytes(unsigned int mtu)
-{
-	return 128u << mtu;
-}
 
 static const struct fz_mr *pick_mr(struct fz *z)
 {
@@ -391,6 +445,26 @@ static void gen_packet(struct fz *z, struct rc_pkt *p, struct fz_qp *q)
 		p->atomic_orig = rnd(z);
 	if (fl & RC_OPF_REQUEST)
 		q->epsn = (q->epsn + 1) & 0xffffff;
+	else if (q->rd_len && rnd_n(z, 2)) {
+		/* a response to the READ (or ATOMIC) posted at the re-arm: the
+		 * packet at a PSN of it, with the opcode and length there */
+		uint32_t npk = q->rd_len == 8 ? 1 : (q->rd_len + mtu - 1) / mtu, k = rnd_n(z, npk);
+
+		p->psn = (q->spsn + k) & 0xffffff;
+		p->aeth_syndrome = rc_aeth(RNIC_AETH_KIND_ACK, RNIC_AETH_CREDITS_INVALID);
+		if (q->rd_len == 8) {
+			p->opcode = RNIC_OP_ATOMIC_ACKNOWLEDGE;
+			p->payload_len = 0;
+			p->atomic_orig = rnd(z);
+		} else {
+			p->opcode = k == 0 ? RNIC_OP_RDMA_READ_RESPONSE_FIRST :
+				    k + 1 == npk ? RNIC_OP_RDMA_READ_RESPONSE_LAST :
+						   RNIC_OP_RDMA_READ_RESPONSE_MIDDLE;
+			p->payload_len = k + 1 == npk ? q->rd_len - k * mtu : mtu;
+			for (uint32_t i = 0; i < p->payload_len; i++)
+				payload_buf[i] = (uint8_t)(i + k);
+		}
+	}
 }
 
 /* A corpus frame retargeted at our NIC, a QP and an MR. 0 if it decodes. */
@@ -626,6 +700,37 @@ static void save_batch(struct fz *z, const char *why)
 		z->nbatch, path, z->crash_dir);
 }
 
+/* What the NIC looks like after a failure: counters, DMA totals, the last
+ * CQEs in the ring. */
+static void diag(struct fz *z)
+{
+	static const struct { uint32_t reg; const char *name; } c[] = {
+		{RNIC_REG_STAT_TX_FRAMES, "tx_frames"}, {RNIC_REG_STAT_RX_FRAMES, "rx_frames"},
+		{RNIC_REG_STAT_TX_ACK, "tx_ack"}, {RNIC_REG_STAT_TX_NAK, "tx_nak"},
+		{RNIC_REG_STAT_RX_ACK, "rx_ack"}, {RNIC_REG_STAT_RX_NAK, "rx_nak"},
+		{RNIC_REG_STAT_RX_PSN_ERR, "rx_psn_err"}, {RNIC_REG_STAT_RX_DUPLICATE, "rx_dup"},
+		{RNIC_REG_STAT_CQE, "cqe"}, {RNIC_REG_STAT_RECV_CQE, "recv_cqe"},
+		{RNIC_REG_STAT_RETRY, "retry"}, {RNIC_REG_STAT_RX_ACCESS_ERR, "rx_access_err"},
+		{RNIC_REG_STAT_LOC_PROT_ERR, "loc_prot_err"}, {RNIC_REG_STAT_CQ_OVERRUN, "cq_overrun"},
+	};
+	struct rnic_sim_mem_stats ms;
+	uint32_t n;
+
+	fprintf(stderr, "  counters:");
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		fprintf(stderr, " %s %u", c[i].name, rnic_sim_bar_read32(z->f.nic, c[i].reg));
+	rnic_sim_nic_mem_stats(z->f.nic, &ms);
+	fprintf(stderr, "\n  DMA: %llu read bursts, %llu write bursts\n", (unsigned long long)ms.rd_bursts,
+		(unsigned long long)ms.wr_bursts);
+	n = rnic_sim_bar_read32(z->f.nic, RNIC_REG_STAT_CQE);
+	for (uint32_t i = n > 6 ? n - 6 : 0; i < n; i++) {
+		const struct rnic_cqe *e = (const struct rnic_cqe *)(z->cq + (size_t)(i % (1u << CQ_LOG)) * RNIC_CQE_BYTES);
+
+		fprintf(stderr, "  CQE %u: qpn %u wqe %u opcode %u status %u byte_len %u\n", i, e->qpn,
+			e->wqe_counter, e->opcode, e->status, e->byte_len);
+	}
+}
+
 static void on_exit_save(void)
 {
 	if (g_fz && !g_fz->done)
@@ -728,6 +833,7 @@ static int check(struct fz *z)
 	return 0;
 fail:
 	save_batch(z, why);
+	diag(z);
 	return -1;
 }
 
@@ -855,10 +961,21 @@ static int trial(struct fz *z, unsigned int width, uint64_t seed, const struct f
 
 	if (!sel)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (keep[i])
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i]) {
 			sel[k++] = fr[i];
+		} else {
+			/* a frame for another station in its place, so that the
+			 * re-arms stay where they were among the frames */
+			memset(&sel[k], 0, sizeof(sel[k]));
+			sel[k].len = RNIC_ETH_MIN_FRAME_BYTES;
+			memcpy(sel[k].b, fz_peer_mac, 6);
+			memcpy(sel[k].b + 6, fz_peer_mac, 6);
+			k++;
+		}
+	}
 	z->rng = seed;
+	z->hrng = ~seed;
 	if (setup(z, width, seed)) {
 		fprintf(stderr, "rnic-fuzz-rx: setup failed\n");
 		exit(1);
@@ -869,8 +986,10 @@ static int trial(struct fz *z, unsigned int width, uint64_t seed, const struct f
 	return rc;
 }
 
-/* Delta debugging over the frames of a failing batch: drop halves, quarters,
- * ... while the batch still fails; the rest goes to PATH.min.pcap. */
+/* Delta debugging over the frames of a failing batch: replace halves,
+ * quarters, ... by frames for another station (so that every frame keeps its
+ * place) while the batch still fails; the result goes to CRASH_DIR/crash-0.pcap
+ * and the frames left are printed. */
 static int minimize(struct fz *z, unsigned int width, uint64_t seed, const char *path)
 {
 	struct frame *fr = NULL;
@@ -910,17 +1029,26 @@ static int minimize(struct fz *z, unsigned int width, uint64_t seed, const char 
 	{
 		size_t k = 0;
 
-		for (size_t i = 0; i < n; i++)
-			if (keep[i])
-				z->batch[k++] = fr[i];
+		for (size_t i = 0; i < n; i++) {
+			z->batch[k] = fr[i];
+			if (!keep[i]) {
+				memset(&z->batch[k], 0, sizeof(z->batch[k]));
+				z->batch[k].len = RNIC_ETH_MIN_FRAME_BYTES;
+				memcpy(z->batch[k].b, fz_peer_mac, 6);
+				memcpy(z->batch[k].b + 6, fz_peer_mac, 6);
+			}
+			k++;
+		}
 		z->nbatch = (unsigned int)k;
 		z->crash_dir = saved_dir ? saved_dir : ".";
 		z->batch_no = 0;
 		save_batch(z, "minimized");
 		for (size_t i = 0; i < k; i++) {
 			struct rc_pkt p;
-			int e = rc_decode(z->batch[i].b, z->batch[i].len, &p, 0);
 
+			if (!keep[i])
+				continue;
+			int e = rc_decode(z->batch[i].b, z->batch[i].len, &p, 0);
 			printf("  frame %zu: %u bytes, decode %s, opcode 0x%02x %s qpn %u psn %u reth va 0x%llx rkey 0x%x len %u payload %u\n",
 			       i, z->batch[i].len, rc_strerror(e), p.opcode, rc_op_name(p.opcode), p.dest_qpn, p.psn,
 			       (unsigned long long)p.reth_va, p.reth_rkey, p.reth_len, p.payload_len);
@@ -943,6 +1071,7 @@ int main(int argc, char **argv)
 		{"replay", required_argument, NULL, 'r'},
 		{"crash-dir", required_argument, NULL, 'o'},
 		{"minimize", required_argument, NULL, 'm'},
+		{"requester", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -954,7 +1083,7 @@ int main(int argc, char **argv)
 	double secs;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "w:s:n:b:c:r:o:m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:s:n:b:c:r:o:m:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w': width = (unsigned int)atoi(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -974,11 +1103,12 @@ int main(int argc, char **argv)
 		case 'r': replay = optarg; break;
 		case 'o': z.crash_dir = optarg; break;
 		case 'm': minim = optarg; break;
+		case 'q': z.requester = 1; break;
 		default:
 			fprintf(c == 'h' ? stdout : stderr,
 				"usage: rnic-fuzz-rx [--width 64|512] [--seed N] [--frames N] [--batch N]\n"
 				"                    [--corpus FILE.pcap]... [--replay DIR] [--crash-dir DIR]\n"
-				"                    [--minimize FILE.pcap]\n"
+				"                    [--minimize FILE.pcap] [--requester]\n"
 				"Fuzzes the NIC's receive path with mutated RoCEv2 frames (docs/memcheck.md).\n");
 			return c == 'h' ? 0 : 2;
 		}
@@ -988,6 +1118,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	z.rng = seed;
+	z.hrng = ~seed;
 	z.batch = calloc(MAX_BATCH, sizeof(*z.batch));
 	if (minim && z.batch) {
 		g_fz = &z;
