@@ -174,7 +174,7 @@ $(RNIC_SIM_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_PROBE_PARTS) $(SIM_LIB)
 # ------------------------------------------------------------------ tests
 
 SIM_TEST_DIR := $(ROOT)/tests/sim
-SIM_UNIT_TESTS := hostmem link pcap bar
+SIM_UNIT_TESTS := hostmem link pcap bar memcheck
 SIM_UNIT_BINS := $(patsubst %,$(SIM_BUILD)/tests/test_%,$(SIM_UNIT_TESTS))
 SIM_WORLD_TEST := $(SIM_BUILD)/tests/test_world
 
