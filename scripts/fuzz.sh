@@ -2,7 +2,8 @@
 # `make fuzz`: the long fuzzing runs (docs/memcheck.md), not part of make test.
 #   rnic-fuzz-rx    FUZZ_FRAMES frames (10^7) over FUZZ_JOBS processes (2),
 #                   64-bit core, seeds FUZZ_SEED.. (1000), seeded from the
-#                   rxe captures; failing batches go to build/fuzz/crash
+#                   rxe captures, every second process with --requester;
+#                   failing batches go to build/fuzz/crash
 #   fuzz-cmd-native FUZZ_CMDS firmware commands (10^6 small tables, 10^6 full)
 #   rnic-fuzz-cmd   FUZZ_SIM_CMDS commands through the simulated mailbox (3000)
 # Prints each run's closing line and a summary; exits 1 if anything failed.
@@ -22,8 +23,10 @@ start=$(date +%s)
 pids=()
 for ((j = 0; j < jobs; j++)); do
   n=$(( frames / jobs + (j < frames % jobs ? 1 : 0) ))
+  extra=()
+  ((j % 2 == 1)) && extra=(--requester) # every second process also drives the requester
   build/bin/rnic-fuzz-rx --width 64 --seed $((seed + j)) --frames "$n" --crash-dir build/fuzz/crash \
-    "${corpus[@]}" >"$out/rx-$j.log" 2>&1 &
+    "${extra[@]}" "${corpus[@]}" >"$out/rx-$j.log" 2>&1 &
   pids+=($!)
 done
 fail=0

@@ -31,8 +31,7 @@
  * With --requester each re-arm also posts an RDMA READ or an ATOMIC on every
  * QP's SQ (the NIC sends the request to the peer) and half the responses
  * the fuzzer makes answer it (its PSNs, opcodes and lengths), so that they
- * reach the placement engine. Off by default: it runs into the open bug of
- * docs/memcheck.md (a QP reset while a response of the QP is being handled).
+ * reach the placement engine (make fuzz runs its second process so).
  *
  *   rnic-fuzz-rx [--width 64|512] [--seed N] [--frames N] [--batch N]
  *                [--corpus FILE.pcap]... [--replay DIR] [--crash-dir DIR]

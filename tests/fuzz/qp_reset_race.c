@@ -1,16 +1,17 @@
-/* Reproducer of an open bug the receive-path fuzzer found (docs/memcheck.md,
- * "Open bugs"): a QP reset while the NIC handles a response of that QP
- * leaves the QP's send queue indices wrong.
+/* Regression of a bug the receive-path fuzzer found (docs/memcheck.md, "A QP
+ * reset under a response"): a QP reset while the NIC handled a response of
+ * that QP left the QP's send queue indices wrong.
  *
  * One NIC, one QP in RTS made through the mailbox; an ATOMIC fetch-and-add
  * posted (the request goes to a peer that is not there). The host then sends
  * MODIFY_QP RTS -> RESET, and the ATOMIC ACKNOWLEDGE for the request is
  * injected d cycles after CMD_CTRL. After RESET -> INIT -> RTR -> RTS one new
  * RDMA READ is posted (producer index 1). Right: the NIC fetches that one
- * WQE and sends the READ request, no CQE. Wrong: it takes the SQ for
- * wrapped (tens of thousands of WQEs), flushes them all into the CQ, and
- * never sends the READ. With the default seed the wrong outcome shows at
- * d = 5500 (the acknowledgement lands while the firmware writes the QPC).
+ * WQE and sends the READ request, no CQE. Wrong (before the fix in
+ * rtl/rnic_compl.sv): it took the SQ for wrapped (tens of thousands of
+ * WQEs), flushed them into the CQ and did not send the READ; with the
+ * default seed at d = 5250 and 5500 (the acknowledgement landing while the
+ * firmware writes the QPC).
  *
  *   rnic-qp-reset-race [--width 64|512] [--from D] [--to D] [--step D]
  * Prints one line per d; exits 1 if any d went wrong.

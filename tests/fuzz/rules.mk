@@ -80,10 +80,11 @@ fuzz: deps
 	$(MAKE) -C $(ROOT) $(FUZZ_RX_BIN) $(FUZZ_CMD_NATIVE_BIN) $(FUZZ_CMD_BIN)
 	bash $(ROOT)/scripts/fuzz.sh
 
-# Reproducer of the open QP-reset bug (docs/memcheck.md): not in make test
+# Regression of the QP-reset bug the fuzzer found (docs/memcheck.md)
 QP_RESET_RACE_BIN := $(BUILD)/bin/rnic-qp-reset-race
 $(QP_RESET_RACE_BIN): $(FUZZ_BUILD)/obj/qp_reset_race.o $(FUZZ_BUILD)/obj/fz_common.o $(FUZZ_SIM_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(FUZZ_SIM_LIBS) $(SIM_LDLIBS) -o $@
 .PHONY: rnic-qp-reset-race
 rnic-qp-reset-race: $(QP_RESET_RACE_BIN)
+TEST_BUILD_DEPS += $(QP_RESET_RACE_BIN)
