@@ -28,6 +28,7 @@ help:
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
 	@echo "  make interop  Linux rdma_rxe in QEMU against the simulated NIC: perftest matrix (docs/interop.md)"
+	@echo "  make fuzz     10^7 fuzzed frames into the receive path, firmware command fuzzing (hours; docs/memcheck.md)"
 	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
@@ -53,6 +54,7 @@ clean:
 -include $(ROOT)/tests/rules.mk
 -include $(ROOT)/model/rules.mk
 -include $(ROOT)/interop/rules.mk
+-include $(ROOT)/tests/fuzz/rules.mk
 
 # `make test` builds what the registered tests need, then runs them.
 test: deps

@@ -318,7 +318,10 @@ module rnic_compl #(
     assign m_place_qpn = qpn_reg;
     assign m_place_idx = una_reg;
     assign m_place_off = place_off_reg;
-    assign m_place_len = (opc_atomic && !place_drop_reg) ? 16'd8 : plen_reg;
+    // An ATOMIC ACKNOWLEDGE's payload (it should carry none) never reaches the
+    // placement engine (the dispatcher drains it), so a dropped one has no
+    // bytes for it to drain either.
+    assign m_place_len = opc_atomic ? (place_drop_reg ? 16'd0 : 16'd8) : plen_reg;
     assign m_place_atomic = opc_atomic;
     assign m_place_data = orig_reg;
 
@@ -439,6 +442,20 @@ module rnic_compl #(
     wire       nak_progress = psn_reg - 24'd1 != acked_reg;
     wire [2:0] retry_eff = nak_progress ? cfg_retry : retry_left_reg;
     wire [2:0] rnr_eff = nak_progress ? cfg_rnr : rnr_left_reg;
+
+    // A context write to the QP of the event in hand (or of the event being
+    // taken) makes the event's copy of the QP's state stale: it must not be
+    // written back over the reset.
+    wire [QPN_WIDTH-1:0] take_qpn = s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
+    wire ctx_hit_take = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == take_qpn
+                        && (s_ack_valid || s_local_valid || scan_due);
+    wire ctx_hit_busy = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == qpn_reg;
+    logic stale_reg;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_IDLE) stale_reg <= ctx_hit_take;
+        else if (ctx_hit_busy) stale_reg <= 1'b1;
+        if (rst) stale_reg <= 1'b0;
+    end
 
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
@@ -653,6 +670,10 @@ module rnic_compl #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        // the QP was reset under this event: no more retirements, error
+        // events or restarts from its old state
+        if (stale_reg && (state_reg == S_WALK || state_reg == S_POST || state_reg == S_ERREV))
+            state_reg <= S_IDLE;
         if (rst) begin
             state_reg <= S_IDLE;
             errev_reg <= 1'b0;
@@ -688,7 +709,7 @@ module rnic_compl #(
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-        end else if (state_reg != S_IDLE || busy_q_reg) begin
+        end else if ((state_reg != S_IDLE || busy_q_reg) && !stale_reg) begin
             // (and once more in the first idle cycle: the last state's updates)
             una_mem[qpn_reg] <= una_reg;
             last_acked_mem[qpn_reg] <= acked_reg;

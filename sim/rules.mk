@@ -48,7 +48,7 @@ SIM_RTL_SRCS := $(ROOT)/rtl/lint.vlt $(SIM_RTL_PKGS) \
 SIM_TDUT_SRCS := $(ROOT)/tests/sim/dut/rnic_core.sv
 
 SIM_CFLAGS := $(CFLAGS_COMMON) -I$(SIM_DIR)/include -I$(SIM_DIR)
-SIM_CORE_SRCS := hostmem.c bar.c link.c link_socket.c pcap_cap.c world.c
+SIM_CORE_SRCS := hostmem.c bar.c link.c link_socket.c pcap_cap.c memcheck.c world.c
 SIM_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj/%.o,$(SIM_CORE_SRCS))
 SIM_SAN_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj-san/%.o,$(SIM_CORE_SRCS))
 # the models without the world (what the unit tests link)
@@ -174,7 +174,7 @@ $(RNIC_SIM_BIN): $(SIM_BUILD)/obj/rnic_sim_main.o $(SIM_PROBE_PARTS) $(SIM_LIB)
 # ------------------------------------------------------------------ tests
 
 SIM_TEST_DIR := $(ROOT)/tests/sim
-SIM_UNIT_TESTS := hostmem link link_socket pcap bar
+SIM_UNIT_TESTS := hostmem link link_socket pcap bar memcheck
 SIM_UNIT_BINS := $(patsubst %,$(SIM_BUILD)/tests/test_%,$(SIM_UNIT_TESTS))
 SIM_WORLD_TEST := $(SIM_BUILD)/tests/test_world
 

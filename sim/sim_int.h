@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rnic_model.h"
 #include "rnic_sim.h"
@@ -176,5 +177,30 @@ void pcap_cap_close(struct pcap_cap *c);
  * first negative value fn returned. */
 int pcap_read_frames(const char *path, int (*fn)(void *arg, const uint8_t *frame, size_t len),
 		     void *arg);
+
+/* ------------------------------------------------- memory protection */
+
+/* The last frames on the wire (for violation reports), shared by a world. */
+struct memcheck_frames;
+struct memcheck_frames *memcheck_frames_create(void);
+void memcheck_frames_destroy(struct memcheck_frames *fr);
+void memcheck_frames_add(struct memcheck_frames *fr, int port, const uint8_t *frame, size_t len,
+			 uint64_t cycle);
+void memcheck_frames_print(const struct memcheck_frames *fr, int nic, FILE *out);
+
+/* One NIC's checker (memcheck.c): a mirror of what the host granted the
+ * device, from its command-mailbox traffic, and every DMA burst against it. */
+struct memcheck;
+struct memcheck *memcheck_create(int index, unsigned int bus_bytes, int fatal,
+				 struct memcheck_frames *frames);
+void memcheck_destroy(struct memcheck *m);
+/* The host's BAR accesses, in the host's order (a read with its value). */
+void memcheck_bar_write(struct memcheck *m, uint32_t off, uint32_t val);
+void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val);
+/* The clock edge, after hostmem_edge, with the same pins. */
+void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in *in,
+		   const struct rnic_core_out *out);
+void memcheck_stats(const struct memcheck *m, struct rnic_sim_memcheck_stats *st);
+uint64_t memcheck_violations(const struct memcheck *m, struct rnic_sim_violation *out, size_t max);
 
 #endif /* RNIC_SIM_INT_H */

@@ -25,6 +25,7 @@ struct rnic_sim_nic {
 	struct rnic_model *model;
 	struct hostmem *mem;
 	struct bar_master *bar;
+	struct memcheck *mc;
 	struct rnic_core_in in;
 	struct rnic_core_out out;
 	struct lsock *sock;        /* the port is a UDP socket (link_socket.c) */
@@ -38,6 +39,7 @@ struct rnic_world {
 	struct rnic_sim_nic nics[RNIC_SIM_MAX_NICS];
 	struct link *link;
 	struct pcap_cap *pcap;
+	struct memcheck_frames *frames;
 	uint64_t cycle;
 	uint64_t half_ps;
 	int rst;
@@ -110,6 +112,7 @@ static void frame_seen(void *arg, int port, const uint8_t *frame, size_t len, ui
 
 	if (w->pcap)
 		pcap_cap_write(w->pcap, cycle, frame, len);
+	memcheck_frames_add(w->frames, port, frame, len, cycle);
 	if (w->frame_hook)
 		w->frame_hook(w->frame_arg, port, frame, len, cycle);
 }
@@ -156,6 +159,7 @@ static void cycle_once(struct rnic_world *w)
 		struct rnic_sim_nic *nic = &w->nics[i];
 
 		hostmem_edge(nic->mem, c, &nic->in, &nic->out);
+		memcheck_edge(nic->mc, c, &nic->in, &nic->out);
 		bar_edge(nic->bar, c, &nic->in, &nic->out);
 		link_edge(w->link, i, c, &nic->in, &nic->out);
 	}
@@ -258,6 +262,9 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	if (!w->link)
 		goto fail;
 	link_set_frame_fn(w->link, frame_seen, w);
+	w->frames = memcheck_frames_create();
+	if (!w->frames)
+		goto fail;
 
 	if (cfg->pcap_path) {
 		w->pcap = pcap_cap_open(cfg->pcap_path, cfg->clock_mhz);
@@ -277,7 +284,8 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 		nic->model = rnic_model_create(w->vctx, cfg->data_width, name);
 		nic->mem = hostmem_create(&mc);
 		nic->bar = bar_create(cfg->bar_latency);
-		if (!nic->model || !nic->mem || !nic->bar)
+		nic->mc = memcheck_create((int)i, mc.bus_bytes, !cfg->memcheck_nonfatal, w->frames);
+		if (!nic->model || !nic->mem || !nic->bar || !nic->mc)
 			goto fail;
 		if (w->fst_path) {
 			char *p = fst_name(w->fst_path, cfg->num_nics, (int)i);
@@ -320,7 +328,9 @@ void rnic_world_destroy(struct rnic_world *w)
 		hostmem_destroy(nic->mem);
 		bar_destroy(nic->bar);
 		lsock_close(nic->sock);
+		memcheck_destroy(nic->mc);
 	}
+	memcheck_frames_destroy(w->frames);
 	free(w->rx_buf);
 	link_destroy(w->link);
 	pcap_cap_close(w->pcap);
@@ -406,6 +416,8 @@ void rnic_sim_bar_write32(struct rnic_sim_nic *nic, uint32_t off, uint32_t val)
 {
 	if (bar_post_write(nic->bar, nic->w->cycle, off, val))
 		bar_count_error(nic->bar);
+	else
+		memcheck_bar_write(nic->mc, off, val);
 }
 
 uint32_t rnic_sim_bar_read32(struct rnic_sim_nic *nic, uint32_t off)
@@ -420,8 +432,12 @@ uint32_t rnic_sim_bar_read32(struct rnic_sim_nic *nic, uint32_t off)
 		return 0xffffffffu;
 	}
 	for (uint64_t i = 0; i < BAR_READ_TIMEOUT; i++) {
-		if (bar_read_result(nic->bar, t, w->cycle, &val, &err))
-			return err ? 0xffffffffu : val;
+		if (bar_read_result(nic->bar, t, w->cycle, &val, &err)) {
+			if (err)
+				return 0xffffffffu;
+			memcheck_bar_read(nic->mc, off, val);
+			return val;
+		}
 		cycle_once(w);
 	}
 	fprintf(stderr, "rnic-sim: nic%d: BAR read of 0x%x got no answer in %llu cycles\n",
@@ -457,6 +473,18 @@ uint64_t rnic_sim_nic_faults(const struct rnic_sim_nic *nic, struct rnic_sim_fau
 			     size_t max)
 {
 	return hostmem_faults(nic->mem, out, max);
+}
+
+void rnic_sim_nic_memcheck_stats(const struct rnic_sim_nic *nic,
+				 struct rnic_sim_memcheck_stats *st)
+{
+	memcheck_stats(nic->mc, st);
+}
+
+uint64_t rnic_sim_nic_violations(const struct rnic_sim_nic *nic, struct rnic_sim_violation *out,
+				 size_t max)
+{
+	return memcheck_violations(nic->mc, out, max);
 }
 
 void rnic_sim_nic_mem_stats(const struct rnic_sim_nic *nic, struct rnic_sim_mem_stats *st)

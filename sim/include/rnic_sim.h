@@ -64,6 +64,11 @@ struct rnic_sim_cfg {
 	double p_corrupt;           /* flip one random bit */
 	unsigned int reorder_hold_max; /* a held frame leaves after this many cycles at most (2000) */
 
+	/* Memory-protection checker (docs/memcheck.md): 0 (default) stops the
+	 * program (exit 1) at the first violation, after its report; 1 only
+	 * records and reports violations (rnic_sim_nic_memcheck_stats). */
+	int memcheck_nonfatal;
+
 	const char *pcap_path; /* capture of the whole wire, or NULL */
 	const char *fst_path;  /* FST waveform, or NULL (several NICs: X.nicN.fst) */
 };
@@ -187,6 +192,42 @@ void rnic_sim_nic_bar_stats(const struct rnic_sim_nic *nic, struct rnic_sim_bar_
 void rnic_sim_nic_port_stats(const struct rnic_world *w, int nic,
 			     struct rnic_sim_port_stats *st);
 void rnic_world_link_stats(const struct rnic_world *w, struct rnic_sim_link_stats *st);
+
+/* The memory-protection checker of one NIC (docs/memcheck.md): a mirror of
+ * what the host granted the device, built from the host's command-mailbox
+ * traffic at the BAR (CREATE_CQ, CREATE_QP, MODIFY_QP, REG_MR, WRITE_MTT and
+ * the destroys, each once the host saw it succeed) and the bus pages named
+ * in WRITE_MTT; every DMA burst is checked against it: CQ rings write only,
+ * SQ/RQ rings of a QP out of RESET read only, MR bytes read, and written only
+ * with LOCAL_WRITE. It is armed by the first successful command that grants
+ * memory; before that (a host that writes contexts through the CTX window)
+ * bursts are counted as unchecked. */
+struct rnic_sim_memcheck_stats {
+	uint64_t armed;               /* 1 once a command granted memory */
+	uint64_t commands;            /* mailbox commands the host saw complete */
+	uint64_t objects_live;        /* rings and MRs granted now */
+	uint64_t rd_bursts_checked;   /* read bursts checked (every beat) */
+	uint64_t wr_beats_checked;    /* write beats checked (every strobed byte) */
+	uint64_t rd_bursts_unchecked; /* before the checker was armed */
+	uint64_t wr_beats_unchecked;
+	uint64_t violations;
+};
+
+/* One violation: the first offending byte of a beat and the bytes of that
+ * beat from there (write: the strobed run; read: to the end of the beat). */
+struct rnic_sim_violation {
+	uint64_t cycle;
+	uint64_t addr;
+	uint32_t len;
+	uint8_t write;
+	char what[160]; /* which region, and why the access is not allowed */
+};
+
+void rnic_sim_nic_memcheck_stats(const struct rnic_sim_nic *nic,
+				 struct rnic_sim_memcheck_stats *st);
+/* Number of violations so far; copies the first min(count, max, 16). */
+uint64_t rnic_sim_nic_violations(const struct rnic_sim_nic *nic, struct rnic_sim_violation *out,
+				 size_t max);
 
 /* Queue frames (Ethernet, no preamble or FCS) into a NIC's RX, behind what
  * is already queued; they are delivered from the next cycle on, back to back

@@ -102,23 +102,35 @@ void e2e_nic_health(struct rnic_sim_nic *nic, struct e2e_nic_health *h)
 	h->faults = rnic_sim_nic_faults(nic, NULL, 0);
 	h->protocol_errors = st.protocol_errors;
 	h->bar_errors = bs.errors;
+	rnic_sim_nic_memcheck_stats(nic, &h->mc);
 }
 
 void e2e_check_nics(struct rnic_world *w, const char *tag, int bar)
 {
 	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
 		struct e2e_nic_health h;
+		char mc[160];
 
 		e2e_nic_health(rnic_world_nic(w, (int)i), &h);
-		if (bar)
-			e2e_result(h.faults == 0 && h.protocol_errors == 0 && h.bar_errors == 0,
-				   "%s: NIC %u DMA faults %llu, AXI protocol errors %llu, BAR errors %llu", tag, i,
-				   (unsigned long long)h.faults, (unsigned long long)h.protocol_errors,
-				   (unsigned long long)h.bar_errors);
+		if (h.mc.armed)
+			snprintf(mc, sizeof(mc), "memcheck: %llu violations in %llu read bursts and %llu write beats checked",
+				 (unsigned long long)h.mc.violations,
+				 (unsigned long long)h.mc.rd_bursts_checked,
+				 (unsigned long long)h.mc.wr_beats_checked);
 		else
-			e2e_result(h.faults == 0 && h.protocol_errors == 0,
-				   "%s: NIC %u DMA faults %llu, AXI protocol errors %llu", tag, i,
-				   (unsigned long long)h.faults, (unsigned long long)h.protocol_errors);
+			snprintf(mc, sizeof(mc), "memcheck: not armed (no command granted memory; %llu read bursts, %llu write beats unchecked)",
+				 (unsigned long long)h.mc.rd_bursts_unchecked,
+				 (unsigned long long)h.mc.wr_beats_unchecked);
+		if (bar)
+			e2e_result(h.faults == 0 && h.protocol_errors == 0 && h.bar_errors == 0 &&
+					   h.mc.violations == 0,
+				   "%s: NIC %u DMA faults %llu, AXI protocol errors %llu, BAR errors %llu, %s", tag, i,
+				   (unsigned long long)h.faults, (unsigned long long)h.protocol_errors,
+				   (unsigned long long)h.bar_errors, mc);
+		else
+			e2e_result(h.faults == 0 && h.protocol_errors == 0 && h.mc.violations == 0,
+				   "%s: NIC %u DMA faults %llu, AXI protocol errors %llu, %s", tag, i,
+				   (unsigned long long)h.faults, (unsigned long long)h.protocol_errors, mc);
 	}
 }
 

@@ -44,12 +44,14 @@ struct e2e_nic_health {
 	uint64_t faults;          /* DMA outside mapped memory */
 	uint64_t protocol_errors; /* AXI4 rule broken (4 KiB crossing, bad burst) */
 	uint64_t bar_errors;
+	struct rnic_sim_memcheck_stats mc; /* the memory-protection checker */
 };
 
 void e2e_nic_health(struct rnic_sim_nic *nic, struct e2e_nic_health *h);
 
-/* One PASS/FAIL line per NIC of w: no DMA fault, no AXI protocol error and,
- * with bar set, no BAR error. Made before each world goes away. */
+/* One PASS/FAIL line per NIC of w: no DMA fault, no AXI protocol error, no
+ * memory-protection violation (with the checker's counts) and, with bar
+ * set, no BAR error. Made before each world goes away. */
 void e2e_check_nics(struct rnic_world *w, const char *tag, int bar);
 
 /* ---------------------------------------------------------------- buffers */

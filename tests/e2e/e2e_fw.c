@@ -311,6 +311,7 @@ static void run(unsigned int width, uint64_t seed)
 	v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
 	e2e_result(!(v & 4) && rnic_sim_nic_faults(f.nic, NULL, 0) == 0,
 	       "firmware still running, no DMA fault (CMD_STATUS 0x%08x)", v);
+	e2e_check_nics(f.w, "fw", 1);
 out:
 	rnic_world_destroy(f.w);
 	free(ring);
