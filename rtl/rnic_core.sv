@@ -19,6 +19,9 @@ module rnic_core #(
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
     parameter int INFLIGHT_LOG2 = 4,
+    // SGE lists of outstanding READs / ATOMICs kept for their responses:
+    // 2^RD_PLACE_LOG2 entries (4 QPs with a full window of 16 by default)
+    parameter int RD_PLACE_LOG2 = 6,
     parameter int RX_FIFO_BYTES = 32768,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
@@ -297,6 +300,11 @@ module rnic_core #(
     logic [QPN_WIDTH-1:0] local_qpn;
     logic          local_force;
     logic          stat_loc_prot_err;
+    logic          rd_wqe_valid;
+    logic [QPN_WIDTH-1:0] rd_wqe_qpn;
+    logic [15:0]   rd_wqe_idx;
+    logic [7:0]    rd_wqe_num_sge;
+    logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] rd_wqe_sges;
 
     // the QP is in error if either side put it there
     assign compl_err_qpn = req_err_qpn;
@@ -334,6 +342,8 @@ module rnic_core #(
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
         .m_local_force(local_force),
+        .m_rd_wqe_valid(rd_wqe_valid), .m_rd_wqe_qpn(rd_wqe_qpn), .m_rd_wqe_idx(rd_wqe_idx),
+        .m_rd_wqe_num_sge(rd_wqe_num_sge), .m_rd_wqe_sges(rd_wqe_sges),
         .stat_loc_prot_err
     );
 
@@ -901,7 +911,9 @@ module rnic_core #(
     rnic_rd_place #(
         .DATA_WIDTH(DATA_WIDTH),
         .QPN_WIDTH(QPN_WIDTH),
-        .MR_INDEX_WIDTH(MR_INDEX_WIDTH)
+        .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
+        .INFLIGHT_LOG2(INFLIGHT_LOG2),
+        .RDC_LOG2(RD_PLACE_LOG2)
     ) rd_place_inst (
         .clk, .rst,
         .s_cmd_valid(place_valid), .s_cmd_ready(place_ready), .s_cmd_drop(place_drop),
@@ -913,6 +925,8 @@ module rnic_core #(
         .qpc_rd_en(pl_qpc_rd_en), .qpc_rd_addr(pl_qpc_rd_addr), .qpc_rd_data(pl_qpc_rd_data),
         .mpt_rd_en(pl_mpt_rd_en), .mpt_rd_addr(pl_mpt_rd_addr), .mpt_rd_data(pl_mpt_rd_data),
         .qp_reset_valid(qp_reset),
+        .s_rd_wqe_valid(rd_wqe_valid), .s_rd_wqe_qpn(rd_wqe_qpn), .s_rd_wqe_idx(rd_wqe_idx),
+        .s_rd_wqe_num_sge(rd_wqe_num_sge), .s_rd_wqe_sges(rd_wqe_sges),
         .m_axis_wqe_desc_addr(plw_desc_addr), .m_axis_wqe_desc_len(plw_desc_len),
         .m_axis_wqe_desc_last(plw_desc_last), .m_axis_wqe_desc_valid(plw_desc_valid),
         .m_axis_wqe_desc_ready(plw_desc_ready),
