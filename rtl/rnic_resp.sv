@@ -60,7 +60,8 @@
  * memory for a responder in the meantime, so the operation is atomic with
  * respect to every other NIC access. The last ATOMIC_SAVED results of each
  * QP are kept by PSN; a duplicate ATOMIC is answered from them and never
- * executed again (one no longer kept is dropped).
+ * executed again (one no longer kept is dropped). A duplicate ATOMIC leaves
+ * the read generation alone: it abandons no READ.
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate, RDMA READ, ATOMIC. Other request opcodes get the invalid
@@ -770,7 +771,7 @@ module rnic_resp #(
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
     wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
-    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && new_round);
+    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && op_read && new_round);
 
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
     wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
@@ -1072,7 +1073,7 @@ module rnic_resp #(
                 asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
                 asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
             end
-            if (state_reg == S_PUSH && dup_reg) begin
+            if (state_reg == S_PUSH && dup_reg && op_read) begin
                 rgen_mem[qpn_reg] <= push_gen;
                 dup_mode_mem[qpn_reg] <= 1'b1;
                 dup_psn_mem[qpn_reg] <= h_psn;
