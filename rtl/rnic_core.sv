@@ -19,6 +19,9 @@ module rnic_core #(
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
     parameter int INFLIGHT_LOG2 = 4,
+    // SGE lists of outstanding READs / ATOMICs kept for their responses:
+    // 2^RD_PLACE_LOG2 entries (4 QPs with a full window of 16 by default)
+    parameter int RD_PLACE_LOG2 = 6,
     parameter int RX_FIFO_BYTES = 32768,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
@@ -314,6 +317,11 @@ module rnic_core #(
     logic [QPN_WIDTH-1:0] local_qpn;
     logic          local_force;
     logic          stat_loc_prot_err;
+    logic          rd_wqe_valid;
+    logic [QPN_WIDTH-1:0] rd_wqe_qpn;
+    logic [15:0]   rd_wqe_idx;
+    logic [7:0]    rd_wqe_num_sge;
+    logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] rd_wqe_sges;
 
     // the QP is in error if either side put it there
     assign compl_err_qpn = req_err_qpn;
@@ -351,6 +359,8 @@ module rnic_core #(
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
         .m_local_force(local_force),
+        .m_rd_wqe_valid(rd_wqe_valid), .m_rd_wqe_qpn(rd_wqe_qpn), .m_rd_wqe_idx(rd_wqe_idx),
+        .m_rd_wqe_num_sge(rd_wqe_num_sge), .m_rd_wqe_sges(rd_wqe_sges),
         .stat_loc_prot_err
     );
 
@@ -896,6 +906,9 @@ module rnic_core #(
     logic [2:0]    rdjob_pmtu;
     logic [QPN_WIDTH-1:0] rdjob_qpn, rgen_rd_qpn;
     logic [3:0]    rdjob_gen, rgen_rd_val;
+    logic [QPN_WIDTH-1:0] rdcnt_rd_qpn;
+    logic [3:0]    rdcnt_rd_gen;
+    logic [7:0]    rdcnt_rd_val;
     logic          rdjob_raw, pend_rd_val, rd_idle;
     logic [QPN_WIDTH-1:0] pend_rd_qpn;
     logic          stat_tx_read_resp, stat_pl_loc_prot_err;
@@ -907,6 +920,7 @@ module rnic_core #(
         .s_job_len(rdjob_len), .s_job_pmtu(rdjob_pmtu),
         .mpt_rd_en(rr_mpt_rd_en), .mpt_rd_addr(rr_mpt_rd_addr), .mpt_rd_data(rr_mpt_rd_data),
         .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw), .rgen_rd_qpn, .rgen_rd_val,
+        .cnt_rd_qpn(rdcnt_rd_qpn), .cnt_rd_gen(rdcnt_rd_gen), .cnt_rd_val(rdcnt_rd_val),
         .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn, .pend_rd_val,
         .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr),
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
@@ -918,7 +932,9 @@ module rnic_core #(
     rnic_rd_place #(
         .DATA_WIDTH(DATA_WIDTH),
         .QPN_WIDTH(QPN_WIDTH),
-        .MR_INDEX_WIDTH(MR_INDEX_WIDTH)
+        .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
+        .INFLIGHT_LOG2(INFLIGHT_LOG2),
+        .RDC_LOG2(RD_PLACE_LOG2)
     ) rd_place_inst (
         .clk, .rst,
         .s_cmd_valid(place_valid), .s_cmd_ready(place_ready), .s_cmd_drop(place_drop),
@@ -930,6 +946,8 @@ module rnic_core #(
         .qpc_rd_en(pl_qpc_rd_en), .qpc_rd_addr(pl_qpc_rd_addr), .qpc_rd_data(pl_qpc_rd_data),
         .mpt_rd_en(pl_mpt_rd_en), .mpt_rd_addr(pl_mpt_rd_addr), .mpt_rd_data(pl_mpt_rd_data),
         .qp_reset_valid(qp_reset),
+        .s_rd_wqe_valid(rd_wqe_valid), .s_rd_wqe_qpn(rd_wqe_qpn), .s_rd_wqe_idx(rd_wqe_idx),
+        .s_rd_wqe_num_sge(rd_wqe_num_sge), .s_rd_wqe_sges(rd_wqe_sges),
         .m_axis_wqe_desc_addr(plw_desc_addr), .m_axis_wqe_desc_len(plw_desc_len),
         .m_axis_wqe_desc_last(plw_desc_last), .m_axis_wqe_desc_valid(plw_desc_valid),
         .m_axis_wqe_desc_ready(plw_desc_ready),
@@ -988,6 +1006,7 @@ module rnic_core #(
         .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
         .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw),
         .pend_rd_qpn, .pend_rd_val, .rgen_rd_qpn, .rgen_rd_val, .rd_idle,
+        .rdcnt_rd_qpn, .rdcnt_rd_gen, .rdcnt_rd_val,
         .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),

@@ -9,11 +9,22 @@
  * order, whether its payload is placed or dropped, and says where: the READ
  * WQE (QP, SQ index) and the byte offset of the packet inside the message.
  * This engine takes those commands in order together with the payloads from
- * the receive dispatcher, fetches the WQE from the SQ ring (the last one is
- * kept: consecutive responses of one READ fetch it once), walks its SGEs to
- * the offset, checks each SGE it writes into against the MPT (key, PD,
+ * the receive dispatcher, looks up the READ's SGE list, walks it to the
+ * offset, checks each SGE it writes into against the MPT (key, PD,
  * LOCAL_WRITE, bounds) and writes the payload by DMA, one write per SGE
  * piece. Nothing of the data is kept on the card.
+ *
+ * SGE lists: the requester hands over the WQE of every READ and ATOMIC it
+ * sends (s_rd_wqe_*), and this engine keeps its SGE list in a direct-mapped
+ * table of 2^RDC_LOG2 entries indexed by the low bits of {QPN, SQ index mod
+ * the in-flight window} and tagged with the QPN and the full 16-bit SQ
+ * index, so the responses of outstanding READs are placed at line rate
+ * without reading host memory. A response always belongs to a READ the
+ * requester recorded (and so wrote into the table) after any earlier use of
+ * its tag, so a hit is never stale; a QP context write needs no flush. An
+ * entry lost to a conflict (more outstanding READs over the QPs than the
+ * table holds) is a miss: the WQE is then fetched from the SQ ring, and the
+ * last one fetched is kept, so a READ costs at most one fetch.
  *
  * The requester checked the same SGEs before it sent the READ, so a failing
  * check here means the MR changed under an outstanding READ: the payload is
@@ -28,7 +39,10 @@ module rnic_rd_place #(
     parameter int DATA_WIDTH = 64,
     parameter int KEEP_WIDTH = DATA_WIDTH / 8,
     parameter int QPN_WIDTH = 10,
-    parameter int MR_INDEX_WIDTH = 12
+    parameter int MR_INDEX_WIDTH = 12,
+    parameter int INFLIGHT_LOG2 = 4,
+    // SGE-list table: 2^RDC_LOG2 entries (at most 2^(QPN_WIDTH+INFLIGHT_LOG2))
+    parameter int RDC_LOG2 = 6
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -60,6 +74,13 @@ module rnic_rd_place #(
 
     // a QP context write forgets the kept WQE
     input  wire logic                             qp_reset_valid,
+
+    // the WQE of each READ / ATOMIC the requester sends
+    input  wire logic                             s_rd_wqe_valid,
+    input  wire logic [QPN_WIDTH-1:0]             s_rd_wqe_qpn,
+    input  wire logic [15:0]                      s_rd_wqe_idx,
+    input  wire logic [7:0]                       s_rd_wqe_num_sge,
+    input  wire logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] s_rd_wqe_sges,
 
     // WQE fetch
     output      logic [63:0]                      m_axis_wqe_desc_addr,
@@ -96,6 +117,22 @@ module rnic_rd_place #(
     localparam int WQE_BEATS = (rnic_pkg::WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
     localparam int MAX_SGE = rnic_pkg::MAX_SEND_SGE;
     localparam int TAG_BITS = rnic_pkg::MKEY_TAG_BITS;
+    localparam int SGES_LSB = 8 * rnic_pkg::WQE_SGE_OFF;
+    localparam int SGES_BITS = 8 * MAX_SGE * rnic_pkg::SGE_BYTES;
+    localparam int NSGE_LSB = 8 * rnic_pkg::WQE_NUM_SGE_OFF;
+    // table entry: {valid, QPN, SQ index, num_sge, SGEs}
+    localparam int RDC_BITS = 1 + QPN_WIDTH + 16 + 8 + SGES_BITS;
+
+    initial begin
+        if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
+            $error("rnic_rd_place: DATA_WIDTH must be 64..512 (%m)");
+            $finish;
+        end
+        if (RDC_LOG2 < 1 || RDC_LOG2 > QPN_WIDTH + INFLIGHT_LOG2) begin
+            $error("rnic_rd_place: RDC_LOG2 must be 1..QPN_WIDTH+INFLIGHT_LOG2 (%m)");
+            $finish;
+        end
+    end
 
     typedef enum logic [3:0] {
         S_IDLE,      // take a command
@@ -137,7 +174,26 @@ module rnic_rd_place #(
     wire [15:0]  sq_slot = idx_reg & ((16'd1 << qpc_sq_log) - 16'd1);
     logic [63:0] wqe_pa_reg;
 
-    wire [7:0]   wqe_num_sge = wqe_reg[8*rnic_pkg::WQE_NUM_SGE_OFF +: 8];
+    // SGE-list table
+    function automatic logic [RDC_LOG2-1:0] rdc_index(input logic [QPN_WIDTH-1:0] q,
+                                                      input logic [INFLIGHT_LOG2-1:0] i);
+        rdc_index = RDC_LOG2'({q, i});
+    endfunction
+    logic [RDC_BITS-1:0] rdc_rd_data;
+    rnic_ram_1w1r #(.WIDTH(RDC_BITS), .ADDR_WIDTH(RDC_LOG2), .ZERO_UNWRITTEN(1)) rdc_ram (
+        .clk, .rst,
+        .wr_en(s_rd_wqe_valid), .wr_addr(rdc_index(s_rd_wqe_qpn, s_rd_wqe_idx[INFLIGHT_LOG2-1:0])),
+        .wr_data({1'b1, s_rd_wqe_qpn, s_rd_wqe_idx, s_rd_wqe_num_sge, s_rd_wqe_sges}),
+        .rd_en(s_cmd_valid && s_cmd_ready), .rd_addr(rdc_index(s_cmd_qpn, s_cmd_idx[INFLIGHT_LOG2-1:0])), .rd_data(rdc_rd_data)
+    );
+    wire [SGES_BITS-1:0] rdc_sges = rdc_rd_data[0 +: SGES_BITS];
+    wire [7:0]           rdc_nsge = rdc_rd_data[SGES_BITS +: 8];
+    wire [15:0]          rdc_idx = rdc_rd_data[SGES_BITS + 8 +: 16];
+    wire [QPN_WIDTH-1:0] rdc_qpn = rdc_rd_data[SGES_BITS + 24 +: QPN_WIDTH];
+    wire                 rdc_valid = rdc_rd_data[RDC_BITS-1];
+    wire                 rdc_hit = rdc_valid && rdc_qpn == qpn_reg && rdc_idx == idx_reg;
+
+    wire [7:0]   wqe_num_sge = wqe_reg[NSGE_LSB +: 8];
     function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input logic [2:0] i);
         sge_addr = w[8 * (rnic_pkg::WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
     endfunction
@@ -226,8 +282,19 @@ module rnic_rd_place #(
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
                 wqe_pa_reg <= qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
-                state_reg <= (cache_valid_reg && cache_qpn_reg == qpn_reg && cache_idx_reg == idx_reg)
-                             ? S_FIND : S_WQE_DESC;
+                if (rdc_hit) begin
+                    // only the SGE list and its length are read from wqe_reg
+                    wqe_reg[NSGE_LSB +: 8] <= rdc_nsge;
+                    wqe_reg[SGES_LSB +: SGES_BITS] <= rdc_sges;
+                    cache_valid_reg <= 1'b1;
+                    cache_qpn_reg <= qpn_reg;
+                    cache_idx_reg <= idx_reg;
+                    state_reg <= S_FIND;
+                end else if (cache_valid_reg && cache_qpn_reg == qpn_reg && cache_idx_reg == idx_reg) begin
+                    state_reg <= S_FIND;
+                end else begin
+                    state_reg <= S_WQE_DESC;
+                end
             end
             S_WQE_DESC: begin
                 beat_reg <= '0;
@@ -310,7 +377,10 @@ module rnic_rd_place #(
         if (cut_in_tvalid && cut_in_tready && atomic_reg) data_taken_reg <= 1'b1;
         // a failed write is the host bus failing under a granted buffer
         if (s_wr_status_valid && s_wr_status_error) stat_loc_prot_err <= 1'b1;
-        if (qp_reset_valid) cache_valid_reg <= 1'b0;
+        // a QP context write, or a new send of the kept tag (the SQ index
+        // wrapped), forgets the kept WQE
+        if (qp_reset_valid || (s_rd_wqe_valid && s_rd_wqe_qpn == cache_qpn_reg && s_rd_wqe_idx == cache_idx_reg))
+            cache_valid_reg <= 1'b0;
         if (rst) begin
             state_reg <= S_IDLE;
             cache_valid_reg <= 1'b0;

@@ -56,6 +56,11 @@ module rnic_rd_resp #(
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     input  wire logic [3:0]                        rgen_rd_val,
 
+    // READ jobs (not raw) of a QP and generation queued or in progress
+    input  wire logic [QPN_WIDTH-1:0]              cnt_rd_qpn,
+    input  wire logic [3:0]                        cnt_rd_gen,
+    output      logic [7:0]                        cnt_rd_val,
+
     output      logic                              mpt_rd_en,
     output      logic [MR_INDEX_WIDTH-1:0]         mpt_rd_addr,
     input  wire logic [rnic_pkg::MPT_BITS-1:0]     mpt_rd_data,
@@ -234,6 +239,19 @@ module rnic_rd_resp #(
             rd_reg <= '0;
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
+        end
+    end
+
+    // the responder's count of a QP's READs not yet answered
+    logic [JOBS_LOG2-1:0] cnt_rel;
+    always_comb begin
+        cnt_rd_val = '0;
+        for (int i = 0; i < JOBS; i++) begin
+            // queued: i lies in [rd, wr)
+            cnt_rel = JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0];
+            if ((JOBS_LOG2+1)'(cnt_rel) < wr_reg - rd_reg && !job_raw_mem[i]
+                && job_qpn_mem[i] == cnt_rd_qpn && job_gen_mem[i] == cnt_rd_gen)
+                cnt_rd_val = cnt_rd_val + 8'd1;
         end
     end
 

@@ -129,6 +129,14 @@ module rnic_req_tx #(
     output      logic [QPN_WIDTH-1:0]             m_local_qpn,
     output      logic                             m_local_force,  // the QP is in error: flush the window
 
+    // a READ or ATOMIC request went out: its WQE (SGE list) for the
+    // placement engine's table, so responses are placed without a WQE fetch
+    output      logic                             m_rd_wqe_valid,
+    output      logic [QPN_WIDTH-1:0]             m_rd_wqe_qpn,
+    output      logic [15:0]                      m_rd_wqe_idx,
+    output      logic [7:0]                       m_rd_wqe_num_sge,
+    output      logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] m_rd_wqe_sges,
+
     output      logic                             stat_loc_prot_err
 );
 
@@ -386,6 +394,11 @@ module rnic_req_tx #(
     assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
+    assign m_rd_wqe_valid = record && op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
+    assign m_rd_wqe_qpn = qpn_reg;
+    assign m_rd_wqe_idx = ci_reg;
+    assign m_rd_wqe_num_sge = wqe_num_sge;
+    assign m_rd_wqe_sges = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*MAX_SGE*rnic_pkg::SGE_BYTES];
     assign m_local_qpn = qpn_reg;
     assign m_local_force = qp_in_err;
 

@@ -60,7 +60,18 @@
  * memory for a responder in the meantime, so the operation is atomic with
  * respect to every other NIC access. The last ATOMIC_SAVED results of each
  * QP are kept by PSN; a duplicate ATOMIC is answered from them and never
- * executed again (one no longer kept is dropped).
+ * executed again (one no longer kept is dropped). A duplicate ATOMIC leaves
+ * the read generation alone: it abandons no READ.
+ *
+ * Responder resources (max_dest_rd_atomic): a new READ or ATOMIC arriving
+ * while the QP already has max_dest_rd_atomic READs and ATOMICs accepted
+ * and not yet answered (queued as actions, or READ jobs of the current read
+ * generation whose last response has not gone to the packet builder) comes
+ * from a requester over the responder's limit, since none of those can
+ * have been answered at the requester yet: it gets the invalid request NAK
+ * and the QP goes to the error state (class C, as rxe answers its
+ * ERR_TOO_MANY_RDMA_ATM_REQ). max_dest_rd_atomic 0 counts as 1, more than
+ * MAX_RD_ATOMIC as MAX_RD_ATOMIC.
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate, RDMA READ, ATOMIC. Other request opcodes get the invalid
@@ -169,6 +180,10 @@ module rnic_resp #(
     // the current read generation of a QP, read by the generator
     input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     output      logic [3:0]                        rgen_rd_val,
+    // READ jobs of a QP and generation queued or in progress at the generator
+    output      logic [QPN_WIDTH-1:0]              rdcnt_rd_qpn,
+    output      logic [3:0]                        rdcnt_rd_gen,
+    input  wire logic [7:0]                        rdcnt_rd_val,
 
     // receive completions
     output      logic                              m_cqe_valid,
@@ -324,6 +339,9 @@ module rnic_resp #(
     wire [4:0]   qpc_rq_log = qpc_reg[rnic_pkg::QPC_RQ_LOG_SIZE_LSB +: rnic_pkg::QPC_RQ_LOG_SIZE_W];
     wire [63:0]  qpc_rq_base = qpc_reg[rnic_pkg::QPC_RQ_BASE_LSB +: rnic_pkg::QPC_RQ_BASE_W];
     wire [4:0]   qpc_rnr_timer = qpc_reg[rnic_pkg::QPC_MIN_RNR_TIMER_LSB +: rnic_pkg::QPC_MIN_RNR_TIMER_W];
+    wire [4:0]   qpc_max_dest = qpc_reg[rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_W];
+    wire [4:0]   rda_limit = (qpc_max_dest == 0) ? 5'd1 : (qpc_max_dest > 5'(rnic_pkg::MAX_RD_ATOMIC))
+                                                  ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_dest;
 
     function automatic logic is_op(input logic [7:0] op, input logic [7:0] code);
         is_op = op == code;
@@ -439,6 +457,8 @@ module rnic_resp #(
     logic [7:0]                  act_flags_mem [ACTIONS];
     logic [23:0]                 act_src_mem [ACTIONS];
     logic                        act_rd_mem [ACTIONS];     // a READ job, not an ACK
+    logic                        act_rda_mem [ACTIONS];    // answers a READ or an ATOMIC
+    logic [7:0]                  rda_cnt_reg;              // READs / ATOMICs of qpn_reg not yet answered
     logic [63:0]                 act_va_mem [ACTIONS];
     logic [31:0]                 act_rkey_mem [ACTIONS];
     logic [15:0]                 act_pd_mem [ACTIONS];
@@ -647,6 +667,12 @@ module rnic_resp #(
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
+                end else if ((op_read || op_atomic) && rda_cnt_reg >= 8'(rda_limit)) begin
+                    // more READs / ATOMICs outstanding than max_dest_rd_atomic
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
                 end else if (needs_rwqe && rq_empty) begin
                     // receiver not ready: the requester retries this PSN later
                     act_push = 1'b1;
@@ -767,10 +793,28 @@ module rnic_resp #(
     wire [ATOMIC_SAVED_LOG2-1:0] adup_slot = adup_reg[ATOMIC_SAVED_LOG2-1:0];
     wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_mem[{qpn_reg, adup_slot}] == h_psn;
 
+    // READs and ATOMICs of this QP accepted and not yet answered: actions in
+    // the queue and READ jobs at the generator, of the current generation
+    // (older ones are being dropped); latched in S_PSN for S_OP
+    assign rdcnt_rd_qpn = qpn_reg;
+    assign rdcnt_rd_gen = rgen_mem[qpn_reg];
+    logic [7:0] rda_act_cnt;
+    logic [ACTION_DEPTH_LOG2-1:0] rda_rel;
+    always_comb begin
+        rda_act_cnt = '0;
+        for (int i = 0; i < ACTIONS; i++) begin
+            // queued: i lies in [act_rd, act_wr)
+            rda_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
+            if ((ACTION_DEPTH_LOG2+1)'(rda_rel) < act_wr_reg - act_rd_reg && act_rda_mem[i]
+                && act_qpn_mem[i] == qpn_reg && act_gen_mem[i] == rgen_mem[qpn_reg])
+                rda_act_cnt = rda_act_cnt + 8'd1;
+        end
+    end
+
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
     wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
-    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && new_round);
+    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && op_read && new_round);
 
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
     wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
@@ -818,6 +862,7 @@ module rnic_resp #(
                 state_reg <= (src_reg == 2'd0) ? S_PSN : S_FLUSH;
             end
             S_PSN: begin
+                rda_cnt_reg <= rda_act_cnt + rdcnt_rd_val;
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
                     state_reg <= after_drop;
@@ -1072,7 +1117,7 @@ module rnic_resp #(
                 asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
                 asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
             end
-            if (state_reg == S_PUSH && dup_reg) begin
+            if (state_reg == S_PUSH && dup_reg && op_read) begin
                 rgen_mem[qpn_reg] <= push_gen;
                 dup_mode_mem[qpn_reg] <= 1'b1;
                 dup_psn_mem[qpn_reg] <= h_psn;
@@ -1159,6 +1204,7 @@ module rnic_resp #(
             act_status_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_status;
             act_blen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd ? h_dlen : act_push_blen;
             act_rd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd;
+            act_rda_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd || act_push_atomic;
             act_va_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_va;
             act_rkey_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_rkey;
             act_pd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_pd;

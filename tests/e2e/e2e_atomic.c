@@ -20,8 +20,9 @@
  * posting order per QP, with the expected wr_id, status, opcode, byte_len
  * (8 for an ATOMIC) and, for a NAK, the AETH syndrome in vendor_err. A
  * frame hook counts READ and ATOMIC requests and their responses per QP on
- * the wire (with max_rd_atomic 1 no second one may be in flight) and keeps
- * the fields of the last AtomicETH and AtomicAckETH each side sent.
+ * the wire (with max_rd_atomic 1 no second one may be in flight), keeps
+ * the fields of the last AtomicETH and AtomicAckETH each side sent and, for
+ * the duplicate case, replays an ATOMIC request into the responder.
  *
  * Where several QPs hit one counter at once (the atomicity case) the order
  * is the responder's choice: the counter must end at the exact sum and the
@@ -76,6 +77,13 @@ struct wire {
 	int ack_seen[2];
 	uint8_t ack_syndrome[2];
 	uint64_t ack_orig[2];
+	/* replay: with dup_w set, the first ATOMIC request side 0 sends is
+	 * kept and queued once more into side 1's receive path when side 0 has
+	 * received dup_after READ response packets of the same QP pair */
+	struct rnic_world *dup_w;
+	int dup_after, dup_resps, dup_injected;
+	size_t dup_len;
+	uint8_t dup_frame[256];
 };
 
 struct aworld {
@@ -92,6 +100,16 @@ static void frame_hook(void *state, int port, int q, const uint8_t *bth, size_t 
 	uint32_t op = bth[0], psn = (uint32_t)e2e_get_be(bth + 9, 3);
 
 	wr->frames[port][q]++;
+	if (wr->dup_w && !wr->dup_injected) {
+		if (port == 0 && !wr->dup_len && (op == RNIC_OP_COMPARE_SWAP || op == RNIC_OP_FETCH_ADD) &&
+		    len <= sizeof(wr->dup_frame)) {
+			memcpy(wr->dup_frame, bth - E2E_BTH_OFFSET, len);
+			wr->dup_len = len;
+		} else if (port == 1 && wr->dup_len && op >= RNIC_OP_RDMA_READ_RESPONSE_FIRST &&
+			   op <= RNIC_OP_RDMA_READ_RESPONSE_ONLY && ++wr->dup_resps == wr->dup_after) {
+			wr->dup_injected = rnic_sim_inject_frame(wr->dup_w, 1, wr->dup_frame, wr->dup_len) == 0;
+		}
+	}
 	if (op == RNIC_OP_COMPARE_SWAP || op == RNIC_OP_FETCH_ADD) {
 		if (len < E2E_BTH_OFFSET + RNIC_BTH_BYTES + RNIC_ATOMICETH_BYTES)
 			return;
@@ -530,6 +548,71 @@ static void rd_atomic1_suite(void)
 	e2e_world_down(&aw.e);
 }
 
+/* A duplicate ATOMIC abandons no READ: side 0 posts a fetch-and-add and
+ * then a READ of DUP_READ_LEN bytes; while the READ's responses stream,
+ * the ATOMIC request frame arrives at side 1 once more (a copy of the
+ * frame, as a link that duplicates it would deliver). The responder must
+ * answer it from its saved result (counted as a duplicate, the add not
+ * executed twice: the memory images) and keep answering the READ: it
+ * completes with no ACK timeout and no retry at the requester. */
+#define DUP_READ_LEN (256u << 10)
+
+static void dup_atomic_case(struct e2e_world *x)
+{
+	struct wire *wr = wire_of(x);
+	struct e2e_mem m = {0};
+	struct e2e_op ops[2];
+	struct e2e_run r;
+	uint32_t dup0, tmo0, retry0, dup, tmo, retry;
+	int tgt, res, src, dst, ok = 0;
+
+	tgt = e2e_mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "result", 8, RES_ACCESS, 0);
+	src = e2e_mem_add(&m, x, 1, "READ source", DUP_READ_LEN, RNIC_ACCESS_REMOTE_READ, 1);
+	dst = e2e_mem_add(&m, x, 0, "READ destination", DUP_READ_LEN, RNIC_ACCESS_LOCAL_WRITE, 0);
+	if (tgt < 0 || res < 0 || src < 0 || dst < 0) {
+		e2e_result(0, "duplicate ATOMIC during a READ: buffer setup");
+		goto out;
+	}
+	dup0 = e2e_counter_or(x->p.side[1].ctx, RNIC_REG_STAT_RX_DUPLICATE, 0xffffffffu);
+	tmo0 = e2e_counter_or(x->p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
+	retry0 = e2e_counter_or(x->p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	wr->dup_len = 0;
+	wr->dup_resps = 0;
+	wr->dup_injected = 0;
+	wr->dup_after = 4;
+	wr->dup_w = x->w;
+	ops[0] = e2e_op_atomic(0, 0, 0, res, 0, tgt, 0, pattern(), 0);
+	ops[1] = e2e_op_rw(0, 0, RNIC_WR_RDMA_READ, dst, 0, src, 0, DUP_READ_LEN);
+	ok = e2e_run_ops(x, &m, ops, 2, &r);
+	wr->dup_w = NULL;
+	dup = e2e_counter_or(x->p.side[1].ctx, RNIC_REG_STAT_RX_DUPLICATE, 0xffffffffu) - dup0;
+	tmo = e2e_counter_or(x->p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu) - tmo0;
+	retry = e2e_counter_or(x->p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu) - retry0;
+	if (!wr->dup_injected || dup != 1 || tmo != 0 || retry != 0)
+		ok = 0;
+	e2e_result(ok, "duplicate ATOMIC request during a %u B READ of the same QP: ATOMIC %s, READ %s; copy %s, responder duplicates %u (want 1), requester ACK timeouts %u, retries %u (want 0, 0)",
+		   DUP_READ_LEN, e2e_st(&r, 0), e2e_st(&r, 1), wr->dup_injected ? "delivered" : "not delivered", dup,
+		   tmo, retry);
+out:
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+static void dup_suite(void)
+{
+	struct sim_pair_opts o;
+	struct aworld aw;
+
+	base_opts(&o, 1);
+	o.timeout = 5; /* 131 us: a READ left unanswered would time out well within the case */
+	world_init(&aw, "atomic_dup", &o);
+	if (!e2e_world_up(&aw.e))
+		return;
+	RUN(dup_atomic_case(&aw.e));
+	e2e_world_down(&aw.e);
+}
+
 /* PSNs wrap from 0xffffff to 0 among the ATOMICs of both sides. */
 static void psn_wrap_suite(void)
 {
@@ -963,6 +1046,7 @@ int main(int argc, char **argv)
 	e2e_rng_seed(e2e_seed);
 	basic_suite();
 	rd_atomic1_suite();
+	dup_suite();
 	psn_wrap_suite();
 	atomicity_suite();
 	error_suite();

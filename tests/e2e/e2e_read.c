@@ -16,7 +16,9 @@
  * posting order per QP, with the expected wr_id, status, opcode, byte_len
  * (the message length for a READ) and, for a NAK, the AETH syndrome in
  * vendor_err. A frame hook counts READ requests and responses of each QP on
- * the wire: with max_rd_atomic 1 no second READ may be in flight.
+ * the wire: with max_rd_atomic 1 no second READ may be in flight. A
+ * requester that keeps more READs and ATOMICs outstanding than the
+ * responder's max_dest_rd_atomic gets the invalid request NAK.
  *
  * Each case prints PASS/FAIL; the closing line is "N passed, N failed". A
  * case that fails leaves its QPs in an unknown state, so the world is then
@@ -399,9 +401,10 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 
 /* ---------------------------------------------------------------- limits */
 
-/* max_rd_atomic 1: eight READs posted at once (and READs between WRITEs)
- * complete in order, and the wire never holds two READs of the QP. */
-static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
+/* max_rd_atomic `limit`: eight READs posted at once (and READs between
+ * WRITEs) complete in order, and the wire never holds more than `limit`
+ * READs of the QP. */
+static void rd_atomic_case(struct e2e_world *x, int limit, int with_writes, uint32_t mtu)
 {
 	static const uint32_t lens[8] = {0, 1, 1023, 1025, 3 * 1024, 5000, 1, 2 * 1024 + 3};
 	struct e2e_mem m = {0};
@@ -416,7 +419,7 @@ static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
 	wsrc = e2e_mem_add(&m, x, 0, "WRITE source", 8 * stride, RNIC_ACCESS_LOCAL_WRITE, 1);
 	wdst = e2e_mem_add(&m, x, 1, "WRITE target", 8 * stride, ALL_ACCESS, 0);
 	if (src < 0 || dst < 0 || wsrc < 0 || wdst < 0) {
-		e2e_result(0, "max_rd_atomic 1: buffer setup");
+		e2e_result(0, "max_rd_atomic %d: buffer setup", limit);
 		goto out;
 	}
 	memset(wr->max_inflight[0], 0, sizeof(wr->max_inflight[0]));
@@ -429,13 +432,13 @@ static void rd_atomic1_case(struct e2e_world *x, int with_writes, uint32_t mtu)
 	}
 	ok = e2e_run_ops(x, &m, ops, n, &r);
 	reads = (int)wr->reads[0][0] - reads;
-	if (wr->max_inflight[0][0] > 1) {
+	if (wr->max_inflight[0][0] > limit) {
 		printf("  %d READs of the QP were in flight at once on the wire\n", wr->max_inflight[0][0]);
 		ok = 0;
 	}
-	e2e_result(ok, "max_rd_atomic 1, mtu%u: 8 READs%s posted at once: %d of %d completions, first READ %s; %d READ requests on the wire, at most %d in flight",
-		   mtu, with_writes ? " each followed by a WRITE" : "", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0), reads,
-		   wr->max_inflight[0][0]);
+	e2e_result(ok, "max_rd_atomic %d, mtu%u: 8 READs%s posted at once: %d of %d completions, first READ %s; %d READ requests on the wire, at most %d in flight",
+		   limit, mtu, with_writes ? " each followed by a WRITE" : "", e2e_got(&r), e2e_wanted(&r), e2e_st(&r, 0),
+		   reads, wr->max_inflight[0][0]);
 out:
 	e2e_mem_free(&m);
 	e2e_case_done(x, ok);
@@ -451,8 +454,113 @@ static void rd_atomic1_suite(void)
 	world_init(&rw, "read_rd_atomic1", &o);
 	if (!e2e_world_up(&rw.e))
 		return;
-	RUN(rd_atomic1_case(&rw.e, 0, 1024));
-	RUN(rd_atomic1_case(&rw.e, 1, 1024));
+	RUN(rd_atomic_case(&rw.e, 1, 0, 1024));
+	RUN(rd_atomic_case(&rw.e, 1, 1, 1024));
+	e2e_world_down(&rw.e);
+}
+
+/* max_dest_rd_atomic: the responder serves at most that many READs and
+ * ATOMICs at once. A requester that keeps as many outstanding (here both
+ * max_rd_atomic and max_dest_rd_atomic are MAX_DEST) is served in full; one
+ * that sends more gets the invalid request NAK for the first request over
+ * the limit, and the responder's QP enters the error state. */
+#define MAX_DEST 2
+#define OVER_LEN 65536 /* long enough that none is answered before the next request arrives */
+
+static void rd_atomic_limit_suite(void)
+{
+	struct sim_pair_opts o;
+	struct rworld rw;
+
+	base_opts(&o, 1, RNIC_IB_MTU_1024);
+	o.max_rd_atomic = MAX_DEST;
+	o.max_dest_rd_atomic = MAX_DEST;
+	world_init(&rw, "read_rd_atomic2", &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	RUN(rd_atomic_case(&rw.e, MAX_DEST, 0, 1024));
+	RUN(rd_atomic_case(&rw.e, MAX_DEST, 1, 1024));
+	e2e_world_down(&rw.e);
+}
+
+/* On QP pair q (requester side 0 with max_rd_atomic 16, responder side 1
+ * with max_dest_rd_atomic MAX_DEST), one post_send of MAX_DEST long READs,
+ * then the request over the limit (a READ, or with `atomic` a fetch-and-add),
+ * then a READ and a WRITE: the first MAX_DEST complete, the next one with
+ * REM_INV_REQ_ERR (invalid request NAK), the last two are flushed. Then the
+ * responder's QP is in the error state: a WRITE it posts on the same QP
+ * is flushed, and nothing more reaches side 0. */
+static void over_limit_case(struct e2e_world *x, int q, int atomic)
+{
+	struct wire *wr = wire_of(x);
+	struct e2e_mem m = {0};
+	struct e2e_op ops[MAX_DEST + 3], back;
+	struct e2e_run r, rb;
+	int src, dst, tgt, orig, wsrc, wdst, n = 0, ok = 0;
+	uint32_t nak0 = e2e_counter_or(x->p.side[1].ctx, RNIC_REG_STAT_TX_NAK, 0xffffffffu), nak;
+	uint64_t frames;
+
+	src = e2e_mem_add(&m, x, 1, "source", (MAX_DEST + 2) * (size_t)OVER_LEN, SRC_ACCESS, 1);
+	dst = e2e_mem_add(&m, x, 0, "destination", (MAX_DEST + 2) * (size_t)OVER_LEN, DST_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1, "ATOMIC target", 64, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_ATOMIC, 1);
+	orig = e2e_mem_add(&m, x, 0, "ATOMIC original", 8, DST_ACCESS, 0);
+	wsrc = e2e_mem_add(&m, x, 0, "WRITE source", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	wdst = e2e_mem_add(&m, x, 1, "WRITE target", 4096, ALL_ACCESS, 0);
+	if (src < 0 || dst < 0 || tgt < 0 || orig < 0 || wsrc < 0 || wdst < 0) {
+		e2e_result(0, "max_dest_rd_atomic %d: buffer setup", MAX_DEST);
+		goto out;
+	}
+	for (int i = 0; i < MAX_DEST; i++)
+		ops[n++] = op_read(0, q, dst, (size_t)i * OVER_LEN, src, (long)i * OVER_LEN, OVER_LEN);
+	if (atomic)
+		ops[n] = e2e_op_atomic(0, q, 0, orig, 0, tgt, 8, 1, 0);
+	else
+		ops[n] = op_read(0, q, dst, (size_t)n * OVER_LEN, src, (long)n * OVER_LEN, OVER_LEN);
+	ops[n].status = RNIC_WC_REM_INV_REQ_ERR;
+	ops[n++].vendor_err = E2E_NAK(RNIC_AETH_NAK_INVALID_REQ);
+	ops[n] = op_read(0, q, dst, (size_t)n * OVER_LEN, src, (long)n * OVER_LEN, 100);
+	ops[n++].status = RNIC_WC_WR_FLUSH_ERR;
+	ops[n] = e2e_op_rw(0, q, RNIC_WR_RDMA_WRITE, wsrc, 0, wdst, 0, 4096);
+	ops[n++].status = RNIC_WC_WR_FLUSH_ERR;
+	ok = e2e_run_ops(x, &m, ops, n, &r);
+	nak = e2e_counter_or(x->p.side[1].ctx, RNIC_REG_STAT_TX_NAK, 0xffffffffu) - nak0;
+	if (nak != 1) {
+		printf("  the responder sent %u NAKs, want 1\n", nak);
+		ok = 0;
+	}
+	/* the responder's QP is in error: what its own side posts is flushed */
+	frames = wr->frames[1][q];
+	back = e2e_op_rw(1, q, RNIC_WR_RDMA_WRITE, wdst, 0, wsrc, 0, 4096);
+	back.status = RNIC_WC_WR_FLUSH_ERR;
+	if (!e2e_run_ops(x, &m, &back, 1, &rb))
+		ok = 0;
+	frames = wr->frames[1][q] - frames;
+	if (frames) {
+		printf("  the responder's QP sent %llu frames after its error, want none\n", (unsigned long long)frames);
+		ok = 0;
+	}
+	e2e_result(ok, "max_dest_rd_atomic %d, max_rd_atomic 16: %d READs of %d B, then a %s: %s, %s, then %s (want %s); the responder sent %u NAK; its own WRITE after the error: %s",
+		   MAX_DEST, MAX_DEST, OVER_LEN, atomic ? "fetch-and-add" : "READ", e2e_st(&r, 0), e2e_st(&r, MAX_DEST - 1),
+		   e2e_st(&r, MAX_DEST), rnic_wc_status_str(RNIC_WC_REM_INV_REQ_ERR), nak, e2e_st(&rb, 0));
+out:
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+static void over_limit_suite(void)
+{
+	struct sim_pair_opts o;
+	struct rworld rw;
+
+	base_opts(&o, 2, RNIC_IB_MTU_1024);
+	o.max_rd_atomic = RNIC_MAX_RD_ATOMIC;
+	o.max_dest_rd_atomic = MAX_DEST;
+	world_init(&rw, "read_max_dest", &o);
+	if (!e2e_world_up(&rw.e))
+		return;
+	/* each case leaves its QP pair in the error state */
+	RUN(over_limit_case(&rw.e, 0, 0));
+	RUN(over_limit_case(&rw.e, 1, 1));
 	e2e_world_down(&rw.e);
 }
 
@@ -689,6 +797,8 @@ int main(int argc, char **argv)
 	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
 	mtu_suite(RNIC_IB_MTU_4096, e2e_quick);
 	rd_atomic1_suite();
+	rd_atomic_limit_suite();
+	over_limit_suite();
 	psn_wrap_suite();
 	error_suite();
 	lossy_suite(RNIC_IB_MTU_1024, 1);
