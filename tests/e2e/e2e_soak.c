@@ -36,6 +36,7 @@
 
 static uint64_t soak_bytes = 1ull << 30;
 static int soak_qps = SOAK_MAX_QPS;
+static int soak_clean; /* --no-faults: a perfect link (to tell protocol bugs from others) */
 
 #define ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
 		    RNIC_ACCESS_REMOTE_ATOMIC)
@@ -94,7 +95,8 @@ int main(int argc, char **argv)
 {
 	static const char help[] =
 		"  --bytes N   move at least N bytes in all (default 1 GiB; suffixes K, M, G)\n"
-		"  --qps N     QP pairs, 1..3 (default 3)\n";
+		"  --qps N     QP pairs, 1..3 (default 3)\n"
+		"  --no-faults a perfect link (the default drops, reorders, duplicates, corrupts)\n";
 	struct stream st[2][SOAK_MAX_QPS];
 	struct sim_pair_opts o;
 	struct e2e_world x;
@@ -120,6 +122,12 @@ int main(int argc, char **argv)
 				soak_bytes <<= 30;
 		} else if (!strcmp(argv[i], "--qps") && i + 1 < argc) {
 			soak_qps = atoi(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--no-faults")) {
+			soak_clean = 1;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
+			argc--;
+			i--;
+			continue;
 		} else {
 			continue;
 		}
@@ -146,7 +154,7 @@ int main(int argc, char **argv)
 	o.retry_cnt = 7;
 	o.rnr_retry = 7;
 	e2e_world_init(&x, "soak", &o);
-	if (!e2e_lossy_up(&x))
+	if (soak_clean ? !e2e_world_up(&x) : !e2e_lossy_up(&x))
 		return e2e_summary();
 	for (int s = 0; s < 2; s++)
 		for (int q = 0; q < soak_qps; q++) {
@@ -224,8 +232,8 @@ int main(int argc, char **argv)
 		   in_err, events);
 	rnic_world_link_stats(x.w, &ls);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	e2e_result(ls.dropped > 0 && ls.reordered > 0 && ls.duplicated > 0 && ls.corrupted > 0 &&
-			   retry[0] + retry[1] > 0,
+	e2e_result(soak_clean || (ls.dropped > 0 && ls.reordered > 0 && ls.duplicated > 0 &&
+				  ls.corrupted > 0 && retry[0] + retry[1] > 0),
 		   "%s: the link dropped %llu, reordered %llu, duplicated %llu, corrupted %llu of %llu frames; STAT_RETRY %u/%u, STAT_ACK_TIMEOUT %u/%u, STAT_RX_NAK %u/%u, STAT_RX_DUPLICATE %u/%u (side 0/1)",
 		   x.tag, (unsigned long long)ls.dropped, (unsigned long long)ls.reordered,
 		   (unsigned long long)ls.duplicated, (unsigned long long)ls.corrupted,
