@@ -463,8 +463,10 @@ void link_tick(struct link *l, uint64_t cycle)
 			ser_tick(l, i, &l->ports[i].eg, cycle, eg_done);
 }
 
-int link_inject(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
-		size_t len)
+/* A frame from outside the simulated cable (injected, or from an external
+ * port) queued for the NIC's RX; the frame hook sees it as port -1 - port. */
+static int rx_enqueue(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
+		      size_t len)
 {
 	struct frame *f;
 
@@ -476,8 +478,17 @@ int link_inject(struct link *l, unsigned int port, uint64_t cycle, const uint8_t
 	if (l->frame_fn)
 		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
 	fq_push(&l->ports[port].rxq, f);
-	l->ports[port].st.rx_injected++;
 	return 0;
+}
+
+int link_inject(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
+		size_t len)
+{
+	int err = rx_enqueue(l, port, cycle, frame, len);
+
+	if (!err)
+		l->ports[port].st.rx_injected++;
+	return err;
 }
 
 void link_set_external(struct link *l, unsigned int port, link_ext_fn fn, void *arg)
@@ -491,17 +502,7 @@ void link_set_external(struct link *l, unsigned int port, link_ext_fn fn, void *
 int link_ext_rx(struct link *l, unsigned int port, uint64_t cycle, const uint8_t *frame,
 		size_t len)
 {
-	struct frame *f;
-
-	if (port >= l->cfg.ports || !frame || len == 0 || len > LINK_MAX_FRAME)
-		return -EINVAL;
-	f = frame_new(frame, len, cycle);
-	if (!f)
-		return -ENOMEM;
-	if (l->frame_fn)
-		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
-	fq_push(&l->ports[port].rxq, f);
-	return 0;
+	return rx_enqueue(l, port, cycle, frame, len);
 }
 
 /* ---------------------------------------------------------------- stats */
