@@ -13,6 +13,15 @@
  * stream, with tlast after the final byte of a descriptor marked last. R data
  * of one ARID arrive in order. One status per last-marked descriptor: error
  * if any RRESP of it or of the descriptors packed before it was not OKAY.
+ *
+ * BUF_BYTES > 0: R data go into a FIFO of that many bytes before the packer,
+ * and a burst is asked for only when the FIFO has room for all of it and
+ * every burst already outstanding, so RREADY never waits for the consumer.
+ * An engine whose consumer may wait on another engine's data (the transmit
+ * path takes payloads in header order) must have it: on a shared R channel
+ * that returns bursts in AR order, a burst nobody drains would otherwise
+ * block the one the consumer is waiting for. BUF_BYTES = 0: RREADY follows
+ * the consumer.
  */
 module dma_rd #(
     parameter int DATA_WIDTH = 64,
@@ -21,7 +30,8 @@ module dma_rd #(
     parameter int AXI_ID_WIDTH = 4,
     parameter logic [AXI_ID_WIDTH-1:0] AXI_ID = '0,
     parameter int MAX_BURST_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
-    parameter int MAX_OUTSTANDING = 8
+    parameter int MAX_OUTSTANDING = 8,
+    parameter int BUF_BYTES = 0
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -60,6 +70,9 @@ module dma_rd #(
 );
 
     localparam int OFF_W = $clog2(KEEP_WIDTH);
+    localparam bit BUF = BUF_BYTES > 0;
+    localparam int BUF_BEATS = BUF ? BUF_BYTES / KEEP_WIDTH : 1;
+    localparam int RES_W = $clog2(BUF_BEATS + 1) + 1;
     localparam int Q_LOG2 = $clog2(MAX_OUTSTANDING) + 1;
     localparam int Q = 2 ** Q_LOG2;
 
@@ -67,6 +80,10 @@ module dma_rd #(
         if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH
             || MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256 || MAX_BURST_BEATS * KEEP_WIDTH > 4096) begin
             $error("dma_rd: unsupported DATA_WIDTH or MAX_BURST_BEATS (%m)");
+            $finish;
+        end
+        if (BUF && (BUF_BEATS < MAX_BURST_BEATS || BUF_BEATS < 4 || (BUF_BEATS & (BUF_BEATS - 1)) != 0)) begin
+            $error("dma_rd: BUF_BYTES must hold a whole burst, a power of two of 4 beats or more (%m)");
             $finish;
         end
     end
@@ -109,7 +126,10 @@ module dma_rd #(
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
     assign s_axis_desc_ready = !ar_busy_reg;
-    assign m_axi_arvalid = ar_busy_reg && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full;
+    // beats asked for and not yet taken out of the buffer
+    logic [RES_W-1:0] res_reg;
+    wire buf_room = !BUF || 32'(res_reg) + 32'(burst_beats) <= 32'(BUF_BEATS);
+    assign m_axi_arvalid = ar_busy_reg && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room;
     assign m_axi_arid = AXI_ID;
     assign m_axi_araddr = {ar_addr_reg[63:OFF_W], {OFF_W{1'b0}}};
     assign m_axi_arlen = 8'(burst_beats - 9'd1);
@@ -173,16 +193,49 @@ module dma_rd #(
         end
     end
 
-    logic pk_tready;
-    assign m_axi_rready = pk_tready && !rb_empty;
+    logic pk_tready, rq_tready;
+    logic [DATA_WIDTH-1:0] pk_tdata;
+    logic [KEEP_WIDTH-1:0] pk_tkeep;
+    logic pk_tvalid, pk_tlast;
+    assign m_axi_rready = rq_tready && !rb_empty;
+
+    generate
+        if (BUF) begin : g_buf
+            logic unused_user, st_ovf, st_bad, st_good, unused_st;
+            axis_fifo #(
+                .DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH), .DEPTH_BYTES(BUF_BYTES),
+                .FRAME_FIFO(0), .DROP_BAD_FRAME(0)
+            ) buf_inst (
+                .clk, .rst,
+                .s_axis_tdata(m_axi_rdata), .s_axis_tkeep(r_keep), .s_axis_tvalid(m_axi_rvalid && !rb_empty),
+                .s_axis_tready(rq_tready), .s_axis_tlast(m_axi_rlast && rb_desc_last), .s_axis_tuser(1'b0),
+                .m_axis_tdata(pk_tdata), .m_axis_tkeep(pk_tkeep), .m_axis_tvalid(pk_tvalid),
+                .m_axis_tready(pk_tready), .m_axis_tlast(pk_tlast), .m_axis_tuser(unused_user),
+                .status_overflow(st_ovf), .status_bad_frame(st_bad), .status_good_frame(st_good)
+            );
+            // a beat leaves the reservation when the packer takes it
+            always_ff @(posedge clk) begin
+                res_reg <= res_reg + (ar_fire ? RES_W'(burst_beats) : '0) - RES_W'(pk_tvalid && pk_tready);
+                if (rst) res_reg <= '0;
+            end
+            assign unused_st = ^{unused_user, st_ovf, st_bad, st_good};
+        end else begin : g_direct
+            assign rq_tready = pk_tready;
+            assign pk_tdata = m_axi_rdata;
+            assign pk_tkeep = r_keep;
+            assign pk_tvalid = m_axi_rvalid && !rb_empty;
+            assign pk_tlast = m_axi_rlast && rb_desc_last;
+            always_ff @(posedge clk) res_reg <= '0;
+        end
+    endgenerate
 
     axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH)) packer_inst (
         .clk, .rst,
-        .s_axis_tdata(m_axi_rdata),
-        .s_axis_tkeep(r_keep),
-        .s_axis_tvalid(m_axi_rvalid && !rb_empty),
+        .s_axis_tdata(pk_tdata),
+        .s_axis_tkeep(pk_tkeep),
+        .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready),
-        .s_axis_tlast(m_axi_rlast && rb_desc_last),
+        .s_axis_tlast(pk_tlast),
         .m_axis_tdata(m_axis_read_data_tdata),
         .m_axis_tkeep(m_axis_read_data_tkeep),
         .m_axis_tvalid(m_axis_read_data_tvalid),

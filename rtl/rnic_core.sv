@@ -23,6 +23,10 @@ module rnic_core #(
     // 2^RD_PLACE_LOG2 entries (4 QPs with a full window of 16 by default)
     parameter int RD_PLACE_LOG2 = 6,
     parameter int RX_FIFO_BYTES = 32768,
+    // read buffer of each DMA engine whose data the transmit path takes in
+    // header order (requester payload, READ responses): bursts are asked for
+    // only with room for them, so the shared R channel never waits (dma_rd)
+    parameter int TX_DMA_BUF_BYTES = 16384,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
     parameter int FW_RAM_BYTES = rnic_pkg::FW_RAM_BYTES,
@@ -514,7 +518,8 @@ module rnic_core #(
         .m_axi_rready(rd_rready[0])
     );
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD)) pay_rd_inst (
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD),
+             .BUF_BYTES(TX_DMA_BUF_BYTES)) pay_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(pay_desc_addr), .s_axis_desc_len(pay_desc_len), .s_axis_desc_last(pay_desc_last),
         .s_axis_desc_valid(pay_desc_valid), .s_axis_desc_ready(pay_desc_ready),
@@ -541,7 +546,8 @@ module rnic_core #(
     logic        rr_tvalid, rr_tready, rr_tlast, plw_tvalid, plw_tready, plw_tlast;
     logic        rr_status_valid, rr_status_error, plw_status_valid, plw_status_error;
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RDRSP)) rdrsp_rd_inst (
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RDRSP),
+             .BUF_BYTES(TX_DMA_BUF_BYTES)) rdrsp_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(rr_desc_addr), .s_axis_desc_len(rr_desc_len), .s_axis_desc_last(rr_desc_last),
         .s_axis_desc_valid(rr_desc_valid), .s_axis_desc_ready(rr_desc_ready),

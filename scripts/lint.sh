@@ -41,7 +41,7 @@ fi
 if [ -f rtl/rnic_core.sv ]; then
   mkdir -p build/lint
   if yosys -q -l build/lint/yosys.log -p "read_verilog -sv ${all[*]}; \
-      chparam -set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 -set MTT_INDEX_WIDTH 4 -set RD_PLACE_LOG2 4 -set RX_FIFO_BYTES 2048 -set FW_RAM_BYTES 1024 rnic_core; \
+      chparam -set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 -set MTT_INDEX_WIDTH 4 -set RD_PLACE_LOG2 4 -set RX_FIFO_BYTES 2048 -set TX_DMA_BUF_BYTES 2048 -set FW_RAM_BYTES 1024 rnic_core; \
       synth -top rnic_core; stat" >/dev/null; then
     # the whole design's count: the last one after the hierarchy summary
     cells=$(awk '/=== design hierarchy ===/ {h = 1} h && /Number of cells/ {n = $0} END {print n}' \

@@ -63,7 +63,10 @@ module tb #(parameter int DATA_WIDTH = 64);
         .m_axi_wlast(s_wlast[0]), .m_axi_wvalid(s_wvalid[0]), .m_axi_wready(s_wready[0]),
         .m_axi_bid(s_bid[0 +: IDW]), .m_axi_bresp(s_bresp[0 +: 2]), .m_axi_bvalid(s_bvalid[0]), .m_axi_bready(s_bready[0]));
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(4)) rd_dut (
+    // the buffered engine (as the transmit path's): data correct under the same
+    // back-pressure, and RREADY never low while a burst it asked for arrives
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(4),
+             .BUF_BYTES(DATA_WIDTH == 64 ? 4096 : 8192)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
         .s_axis_desc_valid(rd_valid), .s_axis_desc_ready(rd_ready),
@@ -309,4 +312,15 @@ module tb #(parameter int DATA_WIDTH = 64);
         #20000000;
         $fatal(1, "TB FAIL: watchdog");
     end
+    // the buffered read engine accepts every R beat it asked for at once
+    int r_stalls;
+    always @(posedge clk) begin
+        if (rst) r_stalls = 0;
+        else if (s_rvalid[0] && !s_rready[0]) begin
+            if (r_stalls < 4) $display("TB FAIL: the buffered read engine held RREADY low");
+            r_stalls++;
+            errors++;
+        end
+    end
+
 endmodule
