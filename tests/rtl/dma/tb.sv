@@ -259,6 +259,13 @@ module tb #(parameter int DATA_WIDTH = 64);
             begin
                 got = 0; nst = 0;
                 while (got < total) begin
+                    // random gaps, and now and then a long stall that outlasts
+                    // the bursts in flight (the buffered engine must then stop
+                    // asking, not stop accepting)
+                    if (($urandom(seed) % 512) == 0) repeat (200 + $urandom(seed) % 400) begin
+                        @(negedge clk); rready = 0;
+                        @(posedge clk); if (rs_valid) nst++;
+                    end
                     @(negedge clk); rready = ($urandom(seed) % 4) != 0;
                     @(posedge clk);
                     if (rvalid && rready) begin
