@@ -162,18 +162,6 @@ static int is_server(const struct lk *k)
 	return k->o->host == NULL;
 }
 
-static uint32_t opcode(enum perf_test t)
-{
-	switch (t) {
-	case PERF_READ_BW:
-	case PERF_READ_LAT: return RNIC_WR_RDMA_READ;
-	case PERF_SEND_BW:
-	case PERF_SEND_LAT: return RNIC_WR_SEND;
-	case PERF_ATOMIC_BW: return RNIC_WR_ATOMIC_FETCH_AND_ADD;
-	default: return RNIC_WR_RDMA_WRITE;
-	}
-}
-
 static uint8_t *slot(const struct lk *k, uint64_t i)
 {
 	return k->L + (size_t)(i % (uint64_t)k->depth) * k->stride;
@@ -354,8 +342,8 @@ static int setup(struct lk *k)
 	ia.qp_type = RNIC_QPT_RC;
 	ia.cap.max_send_wr = (uint32_t)k->depth;
 	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_wr = opcode(o->test) == RNIC_WR_SEND ? (uint32_t)k->depth : 0;
-	ia.cap.max_recv_sge = opcode(o->test) == RNIC_WR_SEND ? 1 : 0;
+	ia.cap.max_recv_wr = perf_test_opcode(o->test) == RNIC_WR_SEND ? (uint32_t)k->depth : 0;
+	ia.cap.max_recv_sge = perf_test_opcode(o->test) == RNIC_WR_SEND ? 1 : 0;
 	k->qp = rnic_create_qp(k->pd, &ia);
 	if (!k->qp)
 		return err(k, "create_qp: %s", strerror(errno));
@@ -381,7 +369,7 @@ static int setup(struct lk *k)
 	memcpy(k->R, k->pat, k->r_len);
 	k->wire.shadow = malloc(k->r_len);
 	k->wire.msg_size = o->size;
-	k->wire.maxmsgs = opcode(o->test) == RNIC_WR_SEND ? o->iters : 0;
+	k->wire.maxmsgs = perf_test_opcode(o->test) == RNIC_WR_SEND ? o->iters : 0;
 	k->wire.msgs = malloc(k->wire.maxmsgs * o->size + 1);
 	if (!k->wire.shadow || !k->wire.msgs)
 		return err(k, "out of memory");
@@ -571,7 +559,7 @@ static int post_one(struct lk *k, uint64_t i)
 	wr.wr_id = i;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.opcode = opcode(k->o->test);
+	wr.opcode = perf_test_opcode(k->o->test);
 	wr.send_flags = RNIC_SEND_SIGNALED;
 	switch (wr.opcode) {
 	case RNIC_WR_ATOMIC_FETCH_AND_ADD:
@@ -606,7 +594,7 @@ static int check_done(struct lk *k, const struct rnic_wc *wc, uint64_t want)
 		[RNIC_WR_RDMA_WRITE] = RNIC_WC_RDMA_WRITE, [RNIC_WR_SEND] = RNIC_WC_SEND,
 		[RNIC_WR_RDMA_READ] = RNIC_WC_RDMA_READ, [RNIC_WR_ATOMIC_FETCH_AND_ADD] = RNIC_WC_FETCH_ADD,
 	};
-	uint32_t op = opcode(k->o->test);
+	uint32_t op = perf_test_opcode(k->o->test);
 	const uint8_t *b = slot(k, wc->wr_id);
 
 	if (wc->status != RNIC_WC_SUCCESS || wc->opcode != wc_op[op] || wc->wr_id != want)
@@ -744,7 +732,7 @@ static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *
 	if (kind == OOB_STEP_KEYS && s->handshakes == 1 && !k->connected) {
 		if (connect_qp(k))
 			return -1;
-		if (opcode(k->o->test) == RNIC_WR_SEND && !k->active)
+		if (perf_test_opcode(k->o->test) == RNIC_WR_SEND && !k->active)
 			while (k->rposted < k->o->iters && k->rposted < (uint64_t)k->depth)
 				if (post_recv(k))
 					return -1;
@@ -771,7 +759,7 @@ static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *
 static int check_memory(struct lk *k)
 {
 	const struct perf_link_opts *o = k->o;
-	uint32_t op = opcode(o->test);
+	uint32_t op = perf_test_opcode(o->test);
 	uint64_t faults = rnic_sim_nic_faults(rnic_world_nic(k->w, 0), NULL, 0);
 
 	if (faults)
@@ -853,7 +841,7 @@ int perf_link_run(const struct perf_link_opts *o)
 	k.depth = perf_test_is_bw(o->test) ? o->tx_depth : 1;
 	if ((uint64_t)k.depth > o->iters)
 		k.depth = (int)o->iters;
-	if (opcode(o->test) == RNIC_WR_SEND && !k.active && o->iters > (uint64_t)k.depth)
+	if (perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && o->iters > (uint64_t)k.depth)
 		k.depth = o->iters < 512 ? (int)o->iters : 512; /* receives kept posted */
 	if (!perf_test_is_bw(o->test)) {
 		k.lat = calloc(o->iters, sizeof(*k.lat));
@@ -911,7 +899,7 @@ int perf_link_run(const struct perf_link_opts *o)
 	} else if (!k.failed) {
 		/* what the peer's last frames (its final ACKs) still need */
 		rnic_world_step(k.w, QUIET_CYCLES);
-		if (drain_cq(&k) == 0 && opcode(o->test) == RNIC_WR_SEND && !k.active && k.rdone != o->iters)
+		if (drain_cq(&k) == 0 && perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && k.rdone != o->iters)
 			err(&k, "%" PRIu64 " of %" PRIu64 " SENDs received", k.rdone, o->iters);
 		check_memory(&k);
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "perf_oob.h"
+#include "rnic/verbs.h"
 
 static const char *const test_names[PERF_NTESTS] = {
 	[PERF_WRITE_BW] = "write_bw",  [PERF_WRITE_LAT] = "write_lat", [PERF_READ_BW] = "read_bw",
@@ -28,6 +29,18 @@ int perf_test_parse(const char *name)
 		if (!strcmp(name, test_names[t]))
 			return t;
 	return -1;
+}
+
+uint32_t perf_test_opcode(enum perf_test t)
+{
+	switch (t) {
+	case PERF_READ_BW:
+	case PERF_READ_LAT: return RNIC_WR_RDMA_READ;
+	case PERF_SEND_BW:
+	case PERF_SEND_LAT: return RNIC_WR_SEND;
+	case PERF_ATOMIC_BW: return RNIC_WR_ATOMIC_FETCH_AND_ADD;
+	default: return RNIC_WR_RDMA_WRITE;
+	}
 }
 
 int perf_test_is_bw(enum perf_test t)

@@ -44,6 +44,8 @@ enum perf_test {
 const char *perf_test_name(enum perf_test t);
 int perf_test_parse(const char *name);
 int perf_test_is_bw(enum perf_test t);
+/* The work request a test posts (RNIC_WR_*). */
+uint32_t perf_test_opcode(enum perf_test t);
 
 struct oob_key {
 	uint16_t lid;

@@ -83,18 +83,6 @@ static const char *const titles[PERF_NTESTS] = {
 	[PERF_ATOMIC_BW] = "Atomic FETCH_AND_ADD BW Test",
 };
 
-static uint32_t test_opcode(enum perf_test t)
-{
-	switch (t) {
-	case PERF_READ_BW:
-	case PERF_READ_LAT: return RNIC_WR_RDMA_READ;
-	case PERF_SEND_BW:
-	case PERF_SEND_LAT: return RNIC_WR_SEND;
-	case PERF_ATOMIC_BW: return RNIC_WR_ATOMIC_FETCH_AND_ADD;
-	default: return RNIC_WR_RDMA_WRITE;
-	}
-}
-
 static uint32_t mtu_code(unsigned bytes)
 {
 	for (uint32_t c = RNIC_IB_MTU_256; c <= RNIC_IB_MTU_4096; c++)
@@ -508,7 +496,7 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	po.path_mtu = mtu_code(o->mtu_bytes);
 	po.max_send_wr = o->tx_depth;
 	po.timeout = ACK_TIMEOUT;
-	if (test_opcode(o->test) == RNIC_WR_SEND) {
+	if (perf_test_opcode(o->test) == RNIC_WR_SEND) {
 		po.max_recv_wr = o->tx_depth;
 		po.max_recv_sge = 1;
 	}
@@ -545,7 +533,7 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	}
 	memset(&st, 0, sizeof(st));
 	st.p = &p;
-	st.opcode = test_opcode(o->test);
+	st.opcode = perf_test_opcode(o->test);
 	st.msg = size;
 	st.stride = stream_stride(size);
 	st.count = iters;
