@@ -113,14 +113,14 @@ module rnic_core #(
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
-    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_WQE = 0;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PAYLOAD = 1;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RWQE = 2;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RDRSP = 3;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PLWQE = 4;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PAYLOAD = 0;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_CQE = 1;
-    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PLACE = 2;
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_WQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_WQE);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PAYLOAD = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_PAYLOAD);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RWQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_RWQE);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_RDRSP = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_RDRSP);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_RD_PLWQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_PLWQE);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PAYLOAD = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_PAYLOAD);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_CQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_CQE);
+    localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PLACE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_PLACE);
     localparam int RD_PORTS = 5;
     localparam int WR_PORTS = 3;
 

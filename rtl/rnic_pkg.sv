@@ -217,6 +217,16 @@ package rnic_pkg;
   localparam logic [31:0] CTX_OP_QP_RTS = 32'h00000004;  // QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS)
   localparam logic [31:0] CTX_OP_MTT_RUN = 32'h00000005;  // MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile)
 
+  // dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them.
+  localparam logic [31:0] DMA_ID_RD_WQE = 32'h00000000;  // read: send WQE fetch (SQ ring)
+  localparam logic [31:0] DMA_ID_RD_PAYLOAD = 32'h00000001;  // read: SEND / WRITE payload through the send WQE's SGEs, or its inline bytes in the SQ ring
+  localparam logic [31:0] DMA_ID_RD_RWQE = 32'h00000002;  // read: receive WQE fetch (RQ ring), and the 8 bytes of a responder's ATOMIC
+  localparam logic [31:0] DMA_ID_RD_RDRSP = 32'h00000003;  // read: READ response payload (the responder's MR, through the request's RETH)
+  localparam logic [31:0] DMA_ID_RD_PLWQE = 32'h00000004;  // read: send WQE re-read for the placement of a READ or ATOMIC response (SQ ring)
+  localparam logic [31:0] DMA_ID_WR_PAYLOAD = 32'h00000000;  // write: responder placement (SEND through the receive WQE, WRITE through the RETH, ATOMIC result)
+  localparam logic [31:0] DMA_ID_WR_CQE = 32'h00000001;  // write: CQEs (CQ ring)
+  localparam logic [31:0] DMA_ID_WR_PLACE = 32'h00000002;  // write: requester placement of READ response data and ATOMIC original values through the send WQE's SGEs
+
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
 

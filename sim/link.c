@@ -79,6 +79,8 @@ struct link {
 	unsigned int nmacs;
 	struct rnic_sim_link_stats st;
 	link_frame_fn frame_fn;
+	link_frame_fn rx_fn;
+	void *rx_arg;
 	void *frame_arg;
 };
 
@@ -193,6 +195,12 @@ void link_set_frame_fn(struct link *l, link_frame_fn fn, void *arg)
 	l->frame_arg = arg;
 }
 
+void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg)
+{
+	l->rx_fn = fn;
+	l->rx_arg = arg;
+}
+
 /* ------------------------------------------------------------ TX and RX */
 
 void link_drive(struct link *l, unsigned int port, uint64_t cycle, struct rnic_core_in *in)
@@ -226,6 +234,9 @@ void link_edge(struct link *l, unsigned int port, uint64_t cycle,
 	/* RX: the core takes a beat */
 	if (in->s_axis_rx_tvalid) {
 		if (out->s_axis_rx_tready) {
+			if (p->rx_off == 0 && l->rx_fn)
+				l->rx_fn(l->rx_arg, (int)port, p->rxq.head->data, p->rxq.head->len,
+					 cycle);
 			if (in->s_axis_rx_tlast) {
 				struct frame *f = fq_pop(&p->rxq);
 

@@ -1,23 +1,44 @@
 /* OpenRNIC simulator: the memory-protection checker.
  *
  * Every DMA burst a NIC makes is checked against a mirror of what the host
- * granted the device, built independently of the NIC's own tables:
+ * and the remote peers granted the device, built independently of the
+ * NIC's own tables:
  *
  *   - the host's command-mailbox traffic, snooped at the BAR (CMD_IN and
  *     CMD_CTRL writes; the CMD_STATUS read that sees the command done, with
  *     its token and status; the CMD_OUT reads that return the new handle);
  *   - the bus pages the host handed to the device in WRITE_MTT, which are the
- *     IOMMU's pages of the MR (rnic_sim_dma_map_pages).
+ *     IOMMU's pages of the MR (rnic_sim_dma_map_pages);
+ *   - the send and receive WQEs as the device fetches them (the R data of
+ *     its ring reads), which name the local SGEs a QP may use;
+ *   - the request frames the NIC takes from the wire (RETH, AtomicETH),
+ *     which name the remote accesses a peer asks for.
  *
- * Grants (docs/memcheck.md):
- *   CQ ring (CREATE_CQ .. DESTROY_CQ)          write only
- *   SQ and RQ rings of a QP not in RESET       read only
- *   MR bytes (REG_MR + every page by WRITE_MTT
- *     .. DEREG_MR)                             read; write with LOCAL_WRITE
+ * Each DMA engine has its own AXI ID (DMA_ID_* in docs/formats.toml), so a
+ * burst is checked against the rights of the engine that made it
+ * (docs/memcheck.md):
+ *
+ *   rings    CQ ring: CQE writer only; SQ ring: WQE fetch, placement WQE
+ *            fetch, payload read (inline data); RQ ring: receive WQE fetch;
+ *            a QP's rings only while it is not in RESET.
+ *   MR bytes only inside a window, and only for the engines of that window:
+ *     LREAD   an SGE of a fetched SEND/WRITE WQE        payload read
+ *     PLACE   an SGE of a fetched READ/ATOMIC WQE       requester placement
+ *     RECV    an SGE of a fetched receive WQE           responder write
+ *     RWRITE  the RETH of a received RDMA WRITE         responder write
+ *     RREAD   the RETH of a received RDMA READ          READ response read
+ *     RATOMIC the AtomicETH of a received ATOMIC        ATOMIC read, write
+ *   A window opens only if the checker itself finds the access legal: the
+ *   key names a registered MR whose page list is complete, in the QP's PD,
+ *   the range inside the MR, LOCAL_WRITE for PLACE and RECV, and for remote
+ *   requests the MR's and the QP's REMOTE_WRITE / REMOTE_READ /
+ *   REMOTE_ATOMIC (ATOMIC: 8 bytes, 8-byte aligned). A window stays open
+ *   until its MR is deregistered: the checker does not follow completions.
+ *
  * A command changes the mirror only when the host saw it succeed. A write
- * beat is checked byte by byte under WSTRB; a read beat by its first
- * requested byte (DMA engines fetch whole beats, so the rest of a beat may
- * lie past the end of a region).
+ * beat is checked byte by byte under WSTRB; a read beat passes when one of
+ * its bytes is allowed (DMA engines fetch whole beats, so the rest of a
+ * beat may lie outside an SGE or past the end of a region).
  *
  * Nothing is checked until the mirror is armed: the first successful
  * command that grants memory (CREATE_CQ, CREATE_QP, REG_MR). A host that
@@ -31,19 +52,13 @@
 
 #include "sim_int.h"
 
-/* CMD_STATUS fields (docs/formats.toml, block cmd) */
-#define ST_BUSY 0x1u
-#define ST_HALTED 0x4u
-#define ST_CODE(v) (((v) >> 8) & 0xffu)
-#define ST_TOKEN(v) ((v) >> 16)
-#define CTRL_OPCODE(v) ((v) & 0xffu)
-#define CTRL_TOKEN(v) ((v) >> 16)
-
 #define PAGE_SHIFT RNIC_MTT_PAGE_SHIFT
 #define PAGE_BYTES (1ull << PAGE_SHIFT)
-#define VIOL_LOG 16
+#define VIOL_LOG 64
 #define VIOL_PRINT 4
 #define AWQ_MAX 256
+#define ARQ_MAX 256
+#define SNOOP_IDS 8
 
 enum obj_kind { OBJ_CQ = 1, OBJ_SQ, OBJ_RQ, OBJ_MR };
 
@@ -58,8 +73,119 @@ static const char *kind_name(int k)
 	}
 }
 
-#define PERM_R 1u
-#define PERM_W 2u
+enum win { WIN_LREAD, WIN_PLACE, WIN_RECV, WIN_RWRITE, WIN_RREAD, WIN_RATOMIC, WIN_N };
+
+static const char *const win_name[WIN_N] = {
+	[WIN_LREAD] = "an SGE of a fetched SEND/WRITE WQE of a QP in the MR's PD",
+	[WIN_PLACE] = "a LOCAL_WRITE SGE of a fetched READ/ATOMIC WQE of a QP in the MR's PD",
+	[WIN_RECV] = "a LOCAL_WRITE SGE of a fetched receive WQE of a QP in the MR's PD",
+	[WIN_RWRITE] = "an RDMA WRITE that the QP's and the MR's rights, PD and bounds allow",
+	[WIN_RREAD] = "an RDMA READ that the QP's and the MR's rights, PD and bounds allow",
+	[WIN_RATOMIC] = "an ATOMIC that the QP's and the MR's rights, PD and bounds allow",
+};
+
+#define KIND(k) (1u << (k))
+#define WIN(w) (1u << (w))
+
+/* What each DMA engine may touch: ring kinds and MR windows. */
+struct engine {
+	const char *name;
+	unsigned int kinds, wins;
+	int wqes; /* it fetches WQEs: the checker reads them too */
+};
+
+static const struct engine rd_engine[] = {
+	[RNIC_DMA_ID_RD_WQE] = {"send WQE fetcher", KIND(OBJ_SQ), 0, 1},
+	[RNIC_DMA_ID_RD_PAYLOAD] = {"send payload reader", KIND(OBJ_SQ), WIN(WIN_LREAD)},
+	[RNIC_DMA_ID_RD_RWQE] = {"receive WQE and ATOMIC reader", KIND(OBJ_RQ), WIN(WIN_RATOMIC), 1},
+	[RNIC_DMA_ID_RD_RDRSP] = {"READ response reader", 0, WIN(WIN_RREAD)},
+	[RNIC_DMA_ID_RD_PLWQE] = {"placement WQE fetcher", KIND(OBJ_SQ), 0, 1},
+};
+
+static const struct engine wr_engine[] = {
+	[RNIC_DMA_ID_WR_PAYLOAD] = {"responder writer", 0,
+				    WIN(WIN_RECV) | WIN(WIN_RWRITE) | WIN(WIN_RATOMIC)},
+	[RNIC_DMA_ID_WR_CQE] = {"CQE writer", KIND(OBJ_CQ), 0},
+	[RNIC_DMA_ID_WR_PLACE] = {"requester placement writer", 0, WIN(WIN_PLACE)},
+};
+
+static const struct engine no_engine = {"DMA engine with an unknown AXI ID", 0, 0, 0};
+
+static const struct engine *engine_of(int write, unsigned int id)
+{
+	const struct engine *t = write ? wr_engine : rd_engine;
+	size_t n = write ? sizeof(wr_engine) / sizeof(wr_engine[0]) :
+			   sizeof(rd_engine) / sizeof(rd_engine[0]);
+
+	return id < n && t[id].name ? &t[id] : &no_engine;
+}
+
+/* A set of disjoint, sorted, half-open intervals (an MR's window of one
+ * kind, in VA space). */
+struct ivs {
+	uint64_t *iv; /* lo0, hi0, lo1, hi1, ... */
+	int n, cap;
+};
+
+/* First interval whose hi > x. */
+static int ivs_find(const struct ivs *s, uint64_t x)
+{
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->iv[2 * mid + 1] > x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+static int ivs_add(struct ivs *s, uint64_t a, uint64_t b)
+{
+	int i, j;
+
+	if (a >= b)
+		return 0;
+	i = ivs_find(s, a);              /* first that ends after a ... */
+	if (i > 0 && s->iv[2 * i - 1] == a)
+		i--;                     /* ... or touches it */
+	for (j = i; j < s->n && s->iv[2 * j] <= b; j++) {
+		if (s->iv[2 * j] < a)
+			a = s->iv[2 * j];
+		if (s->iv[2 * j + 1] > b)
+			b = s->iv[2 * j + 1];
+	}
+	if (j == i) { /* nothing merged: insert */
+		if (s->n == s->cap) {
+			int cap = s->cap ? 2 * s->cap : 8;
+			uint64_t *p = realloc(s->iv, (size_t)cap * 2 * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->iv = p;
+			s->cap = cap;
+		}
+		memmove(&s->iv[2 * i + 2], &s->iv[2 * i], (size_t)(s->n - i) * 2 * sizeof(*s->iv));
+		s->n++;
+	} else if (j > i + 1) { /* intervals i..j-1 become one */
+		memmove(&s->iv[2 * i + 2], &s->iv[2 * j], (size_t)(s->n - j) * 2 * sizeof(*s->iv));
+		s->n -= j - i - 1;
+	}
+	s->iv[2 * i] = a;
+	s->iv[2 * i + 1] = b;
+	return 0;
+}
+
+/* Bytes from x the set covers without a gap (0: x is outside). */
+static uint64_t ivs_run(const struct ivs *s, uint64_t x)
+{
+	int i = ivs_find(s, x);
+
+	return i < s->n && s->iv[2 * i] <= x ? s->iv[2 * i + 1] - x : 0;
+}
 
 /* One granted object (a ring or an MR). */
 struct mobj {
@@ -69,16 +195,18 @@ struct mobj {
 	int have_id;
 	uint32_t id;      /* CQN, QPN or key */
 	uint32_t pd;
-	uint32_t access;  /* MR */
+	uint32_t access;  /* MR: its access; SQ: the QP's qp_access_flags */
 	uint64_t va, len; /* MR: VA range; rings: bus range */
 	uint64_t npages, written;
 	uint64_t *pages;  /* MR: bus page of each page */
-	unsigned int perm;
+	uint8_t *shadow;  /* SQ, RQ: the ring as the device last read it */
+	struct ivs win[WIN_N];
 };
 
 /* The part of an object inside one bus page: bytes [lo, hi) of it. */
 struct piece {
 	uint64_t page;
+	uint64_t va;      /* MR: VA of byte lo; rings: bus address of byte lo */
 	uint32_t lo, hi;
 	int obj;
 	int next; /* chain of the page's hash bucket */
@@ -87,7 +215,15 @@ struct piece {
 struct wburst {
 	uint64_t addr;
 	uint16_t beats, beat;
-	uint8_t size, type, faulted;
+	uint8_t size, type, faulted, id;
+};
+
+/* A ring read whose data the checker reads too. */
+struct rburst {
+	uint64_t addr;
+	uint16_t beats, beat;
+	uint8_t size, type;
+	int obj; /* SQ or RQ ring object, else -1 */
 };
 
 struct memcheck {
@@ -114,6 +250,8 @@ struct memcheck {
 
 	struct wburst awq[AWQ_MAX];
 	unsigned int awq_head, awq_count;
+	struct rburst arq[SNOOP_IDS][ARQ_MAX];
+	unsigned int arq_head[SNOOP_IDS], arq_count[SNOOP_IDS];
 
 	struct rnic_sim_memcheck_stats st;
 	struct rnic_sim_violation viol[VIOL_LOG];
@@ -144,8 +282,12 @@ void memcheck_destroy(struct memcheck *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->nobjs; i++)
+	for (int i = 0; i < m->nobjs; i++) {
 		free(m->objs[i].pages);
+		free(m->objs[i].shadow);
+		for (int w = 0; w < WIN_N; w++)
+			free(m->objs[i].win[w].iv);
+	}
 	free(m->objs);
 	free(m->pieces);
 	free(m->buckets);
@@ -179,7 +321,8 @@ static int rehash(struct memcheck *m)
 	return 0;
 }
 
-static int add_piece(struct memcheck *m, int obj, uint64_t page, uint32_t lo, uint32_t hi)
+static int add_piece(struct memcheck *m, int obj, uint64_t page, uint32_t lo, uint32_t hi,
+		     uint64_t va)
 {
 	unsigned int k;
 
@@ -195,13 +338,13 @@ static int add_piece(struct memcheck *m, int obj, uint64_t page, uint32_t lo, ui
 	if ((unsigned int)m->npieces >= m->nbuckets && rehash(m))
 		return -ENOMEM;
 	k = bucket_of(m, page);
-	m->pieces[m->npieces] = (struct piece){page, lo, hi, obj, m->buckets[k]};
+	m->pieces[m->npieces] = (struct piece){page, va, lo, hi, obj, m->buckets[k]};
 	m->buckets[k] = m->npieces++;
 	return 0;
 }
 
-/* Pieces of the bus range [base, base + len). */
-static int add_range(struct memcheck *m, int obj, uint64_t base, uint64_t len)
+/* Pieces of the bus range [base, base + len), whose first byte is at va. */
+static int add_range(struct memcheck *m, int obj, uint64_t base, uint64_t len, uint64_t va)
 {
 	uint64_t a = base, end = base + len;
 
@@ -213,14 +356,14 @@ static int add_range(struct memcheck *m, int obj, uint64_t base, uint64_t len)
 		uint64_t e = end < pend ? end : pend;
 
 		if (add_piece(m, obj, page, (uint32_t)(a & (PAGE_BYTES - 1)),
-			      (uint32_t)(e - (page << PAGE_SHIFT))))
+			      (uint32_t)(e - (page << PAGE_SHIFT)), va + (a - base)))
 			return -ENOMEM;
 		a = e;
 	}
 	return 0;
 }
 
-static int new_obj(struct memcheck *m, int kind, unsigned int perm)
+static int new_obj(struct memcheck *m, int kind)
 {
 	struct mobj *o;
 
@@ -236,7 +379,6 @@ static int new_obj(struct memcheck *m, int kind, unsigned int perm)
 	o = &m->objs[m->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->kind = kind;
-	o->perm = perm;
 	return m->nobjs++;
 }
 
@@ -251,18 +393,26 @@ static int find_obj(const struct memcheck *m, int kind, uint32_t id)
 
 static void kill_obj(struct memcheck *m, int i)
 {
+	struct mobj *o;
+
 	if (i < 0)
 		return;
-	m->objs[i].dead = 1;
-	m->objs[i].enabled = 0;
+	o = &m->objs[i];
+	o->dead = 1;
+	o->enabled = 0;
 	m->st.objects_live--;
+	free(o->shadow);
+	o->shadow = NULL;
+	for (int w = 0; w < WIN_N; w++) {
+		free(o->win[w].iv);
+		memset(&o->win[w], 0, sizeof(o->win[w]));
+	}
 }
 
 /* A ring object over [base, base + len), enabled at once or not. */
-static int grant_ring(struct memcheck *m, int kind, unsigned int perm, uint64_t base, uint64_t len,
-		      int enabled)
+static int grant_ring(struct memcheck *m, int kind, uint64_t base, uint64_t len, int enabled)
 {
-	int o = new_obj(m, kind, perm);
+	int o = new_obj(m, kind);
 
 	if (o < 0)
 		return -1;
@@ -270,7 +420,7 @@ static int grant_ring(struct memcheck *m, int kind, unsigned int perm, uint64_t 
 	m->objs[o].len = len;
 	m->objs[o].enabled = enabled;
 	m->st.objects_live++;
-	if (add_range(m, o, base, len))
+	if (add_range(m, o, base, len, base))
 		return -1;
 	return o;
 }
@@ -285,7 +435,7 @@ static void grant_mr_pages(struct memcheck *m, int o)
 		uint64_t lo = i == 0 ? mr->va - pva : 0;
 		uint64_t hi = end - pva >= PAGE_BYTES ? PAGE_BYTES : end - pva;
 
-		add_range(m, o, mr->pages[i] + lo, hi - lo);
+		add_range(m, o, mr->pages[i] + lo, hi - lo, pva + lo);
 	}
 	mr->enabled = 1;
 }
@@ -310,7 +460,7 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 	case RNIC_CMD_OP_CREATE_CQ: {
 		uint64_t log = RNIC_CTX_GET(in, CMD_CREATE_CQ_IN, LOG_SIZE);
 
-		o = grant_ring(m, OBJ_CQ, PERM_W, RNIC_CTX_GET(in, CMD_CREATE_CQ_IN, BASE),
+		o = grant_ring(m, OBJ_CQ, RNIC_CTX_GET(in, CMD_CREATE_CQ_IN, BASE),
 			       (uint64_t)RNIC_CQE_BYTES << (log & 31), 1);
 		if (o >= 0)
 			m->out_obj[m->out_nobj++] = o;
@@ -326,14 +476,14 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 		uint64_t rqb = RNIC_CTX_GET(in, CMD_CREATE_QP_IN, RQ_BASE);
 		uint32_t pd = (uint32_t)RNIC_CTX_GET(in, CMD_CREATE_QP_IN, PD);
 
-		o = grant_ring(m, OBJ_SQ, PERM_R, RNIC_CTX_GET(in, CMD_CREATE_QP_IN, SQ_BASE),
+		o = grant_ring(m, OBJ_SQ, RNIC_CTX_GET(in, CMD_CREATE_QP_IN, SQ_BASE),
 			       (uint64_t)RNIC_WQE_BYTES << sql, 0);
 		if (o >= 0) {
 			m->objs[o].pd = pd;
 			m->out_obj[m->out_nobj++] = o;
 		}
 		if (rqb) {
-			o = grant_ring(m, OBJ_RQ, PERM_R, rqb, (uint64_t)RNIC_RECV_WQE_BYTES << rql, 0);
+			o = grant_ring(m, OBJ_RQ, rqb, (uint64_t)RNIC_RECV_WQE_BYTES << rql, 0);
 			if (o >= 0) {
 				m->objs[o].pd = pd;
 				m->out_obj[m->out_nobj++] = o;
@@ -342,11 +492,21 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 		m->st.armed = 1;
 		break;
 	}
-	case RNIC_CMD_OP_MODIFY_QP:
-		if (RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, ATTR_MASK) & RNIC_QP_ATTR_STATE)
-			set_qp_enabled(m, (uint32_t)RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, QPN),
+	case RNIC_CMD_OP_MODIFY_QP: {
+		uint32_t qpn = (uint32_t)RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, QPN);
+		uint64_t mask = RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, ATTR_MASK);
+
+		if (mask & RNIC_QP_ATTR_ACCESS_FLAGS) {
+			o = find_obj(m, OBJ_SQ, qpn);
+			if (o >= 0)
+				m->objs[o].access =
+					(uint32_t)RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, QP_ACCESS_FLAGS);
+		}
+		if (mask & RNIC_QP_ATTR_STATE)
+			set_qp_enabled(m, qpn,
 				       RNIC_CTX_GET(in, CMD_MODIFY_QP_IN, QP_STATE) != RNIC_QPS_RESET);
 		break;
+	}
 	case RNIC_CMD_OP_DESTROY_QP: {
 		uint32_t qpn = (uint32_t)RNIC_CTX_GET(in, CMD_DESTROY_QP_IN, QPN);
 
@@ -359,7 +519,7 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 		uint64_t len = RNIC_CTX_GET(in, CMD_REG_MR_IN, LENGTH);
 		uint32_t acc = (uint32_t)RNIC_CTX_GET(in, CMD_REG_MR_IN, ACCESS);
 
-		o = new_obj(m, OBJ_MR, PERM_R | (acc & RNIC_ACCESS_LOCAL_WRITE ? PERM_W : 0));
+		o = new_obj(m, OBJ_MR);
 		if (o < 0)
 			break;
 		m->objs[o].va = va;
@@ -409,8 +569,8 @@ void memcheck_bar_write(struct memcheck *m, uint32_t off, uint32_t val)
 			m->in[(off - RNIC_REG_CMD_IN) / 4] = val;
 	} else if (off == RNIC_REG_CMD_CTRL && !m->busy) {
 		m->busy = 1;
-		m->op = CTRL_OPCODE(val);
-		m->token = CTRL_TOKEN(val);
+		m->op = val & RNIC_CMD_OPCODE_MASK;
+		m->token = val >> RNIC_CMD_TOKEN_SHIFT & RNIC_CMD_TOKEN_MASK;
 		memcpy(m->pin, m->in, sizeof(m->pin));
 		m->out_nobj = 0;
 	}
@@ -418,12 +578,13 @@ void memcheck_bar_write(struct memcheck *m, uint32_t off, uint32_t val)
 
 void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val)
 {
-	if (off == RNIC_REG_CMD_STATUS && m->busy && val != 0xffffffffu && !(val & ST_BUSY) &&
-	    !(val & ST_HALTED) && ST_TOKEN(val) == m->token) {
+	if (off == RNIC_REG_CMD_STATUS && m->busy && val != 0xffffffffu &&
+	    !(val & RNIC_CMD_STATUS_BUSY) && !(val & RNIC_CMD_STATUS_HALTED) &&
+	    (val >> RNIC_CMD_TOKEN_SHIFT & RNIC_CMD_TOKEN_MASK) == m->token) {
 		m->busy = 0;
 		m->st.commands++;
 		m->last_op = m->op;
-		if (ST_CODE(val) == RNIC_CMD_ST_OK)
+		if ((val >> RNIC_CMD_STATUS_ST_SHIFT & RNIC_CMD_STATUS_ST_MASK) == RNIC_CMD_ST_OK)
 			apply(m, m->op, m->pin);
 		else
 			m->out_nobj = 0;
@@ -439,59 +600,112 @@ void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val)
 
 /* ----------------------------------------------------------- checking */
 
-/* Permissions of bus byte a (the union of every enabled piece over it);
- * *obj: one object covering it (enabled or not), else -1. */
-static unsigned int perm_at(const struct memcheck *m, uint64_t a, int *obj)
+/* Bytes from bus address a that engine e may touch without a gap, within
+ * a's page (0: none). *obj: an object covering a (an enabled one if any),
+ * else -1, for the report. */
+static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, uint64_t a, int *obj)
 {
 	uint64_t page = a >> PAGE_SHIFT;
 	uint32_t off = (uint32_t)(a & (PAGE_BYTES - 1));
-	unsigned int perm = 0;
+	uint64_t best = 0;
 
 	*obj = -1;
 	for (int i = m->buckets[bucket_of(m, page)]; i >= 0; i = m->pieces[i].next) {
 		const struct piece *p = &m->pieces[i];
 		const struct mobj *o = &m->objs[p->obj];
+		uint64_t run = 0;
 
 		if (p->page != page || off < p->lo || off >= p->hi || o->dead)
 			continue;
-		if (*obj < 0 || o->enabled)
+		if (*obj < 0 || (o->enabled && !m->objs[*obj].enabled))
 			*obj = p->obj;
-		if (o->enabled)
-			perm |= o->perm;
+		if (!o->enabled)
+			continue;
+		if (o->kind != OBJ_MR) {
+			if (e->kinds & KIND(o->kind))
+				run = p->hi - off;
+		} else {
+			uint64_t va = p->va + (off - p->lo);
+
+			for (int w = 0; w < WIN_N; w++) {
+				uint64_t r;
+
+				if (!(e->wins & WIN(w)))
+					continue;
+				r = ivs_run(&o->win[w], va);
+				if (r > p->hi - off)
+					r = p->hi - off;
+				if (r > run)
+					run = r;
+			}
+		}
+		if (run > best)
+			best = run;
 	}
-	return perm;
+	return best;
 }
 
-static void describe(const struct memcheck *m, int obj, int write, char *buf, size_t n)
+static void describe(const struct memcheck *m, const struct engine *e, int obj, int write,
+		     uint64_t addr, char *buf, size_t n)
 {
+	const char *rw = write ? "write" : "read";
 	const struct mobj *o;
+	int len;
 
 	if (obj < 0) {
-		snprintf(buf, n, "outside every region the host granted the device");
+		snprintf(buf, n, "%s: %s outside every region the host granted the device", e->name,
+			 rw);
 		return;
 	}
 	o = &m->objs[obj];
-	if (o->kind == OBJ_MR)
-		snprintf(buf, n, "%s of MR key 0x%x (pd %u, access 0x%x, va 0x%llx+%llu)%s",
-			 write ? "write" : "read", o->id, o->pd, o->access, (unsigned long long)o->va,
-			 (unsigned long long)o->len,
-			 !o->enabled ? ": MR not valid (page list incomplete)" :
-			 write ? ": MR registered without LOCAL_WRITE" : "");
-	else
-		snprintf(buf, n, "%s of the %s of %s %u%s", write ? "write" : "read",
-			 kind_name(o->kind), o->kind == OBJ_CQ ? "CQ" : "QP", o->id,
-			 !o->enabled ? " (QP in RESET)" :
-			 o->kind == OBJ_CQ ? " (the device only writes CQ rings)" :
-					     " (the device only reads SQ and RQ rings)");
+	if (o->kind != OBJ_MR) {
+		snprintf(buf, n, "%s: %s of the %s of %s %u%s", e->name, rw, kind_name(o->kind),
+			 o->kind == OBJ_CQ ? "CQ" : "QP", o->id,
+			 !o->enabled ? " (QP in RESET)" : ": not this engine's ring");
+		return;
+	}
+	len = snprintf(buf, n, "%s: %s of MR key 0x%x (pd %u, access 0x%x, va 0x%llx+%llu)", e->name,
+		       rw, o->id, o->pd, o->access, (unsigned long long)o->va,
+		       (unsigned long long)o->len);
+	if (len < 0 || (size_t)len >= n)
+		return;
+	if (!o->enabled) {
+		snprintf(buf + len, n - (size_t)len, ": MR not valid (page list incomplete)");
+		return;
+	}
+	/* the VA of addr in this MR */
+	for (int i = m->buckets[bucket_of(m, addr >> PAGE_SHIFT)]; i >= 0; i = m->pieces[i].next) {
+		const struct piece *p = &m->pieces[i];
+		uint32_t off = (uint32_t)(addr & (PAGE_BYTES - 1));
+
+		if (p->obj == obj && p->page == addr >> PAGE_SHIFT && off >= p->lo && off < p->hi) {
+			len += snprintf(buf + len, n - (size_t)len, " at va 0x%llx",
+					(unsigned long long)(p->va + (off - p->lo)));
+			break;
+		}
+	}
+	if (len < 0 || (size_t)len >= n)
+		return;
+	if (!e->wins) {
+		snprintf(buf + len, n - (size_t)len, ": this engine never touches MRs");
+		return;
+	}
+	for (int w = 0, first = 1; w < WIN_N && (size_t)len < n; w++) {
+		if (!(e->wins & WIN(w)))
+			continue;
+		len += snprintf(buf + len, n - (size_t)len, "%s%s", first ? ": not inside " : " or ",
+				win_name[w]);
+		first = 0;
+	}
 }
 
-static void violation(struct memcheck *m, uint64_t cycle, uint64_t addr, uint32_t len, int write,
-		      int obj)
+static void violation(struct memcheck *m, uint64_t cycle, const struct engine *e, uint64_t addr,
+		      uint32_t len, int write, int obj)
 {
 	struct rnic_sim_violation *v;
 	char what[sizeof(v->what)];
 
-	describe(m, obj, write, what, sizeof(what));
+	describe(m, e, obj, write, addr, what, sizeof(what));
 	if (m->st.violations < VIOL_LOG) {
 		v = &m->viol[m->st.violations];
 		v->cycle = cycle;
@@ -538,31 +752,249 @@ static uint64_t beat_addr(uint64_t addr, unsigned int type, unsigned int beats, 
 }
 
 /* 1 if a strobed byte of the beat may not be written (reported). */
-static int check_write_beat(struct memcheck *m, uint64_t cycle, uint64_t addr, unsigned int n,
-			    uint64_t strb)
+static int check_write_beat(struct memcheck *m, uint64_t cycle, const struct engine *e,
+			    uint64_t addr, unsigned int n, uint64_t strb)
 {
 	uint64_t c = addr & ~(uint64_t)(n - 1);
 	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
+	uint64_t ok_end = c; /* bytes below this are known allowed */
 	int obj;
 
 	for (unsigned int k = 0; k < n; k++) {
-		if (!((strb >> (lane0 + k)) & 1))
+		if (!((strb >> (lane0 + k)) & 1) || c + k < ok_end)
 			continue;
-		if (!(perm_at(m, c + k, &obj) & PERM_W)) {
+		ok_end = c + k + allowed_run(m, e, c + k, &obj);
+		if (ok_end == c + k) {
 			unsigned int len = 0;
 
 			for (unsigned int j = k; j < n && ((strb >> (lane0 + j)) & 1); j++)
 				len++;
-			violation(m, cycle, c + k, len, 1, obj);
+			violation(m, cycle, e, c + k, len, 1, obj);
 			return 1;
 		}
 	}
 	return 0;
 }
 
+/* ------------------------------------------- windows from WQEs and frames */
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+static unsigned int be16(const uint8_t *p)
+{
+	return (unsigned int)p[0] << 8 | p[1];
+}
+
+/* Open window w of [va, va + len) in the MR named by key if a QP in PD pd
+ * may make that access with the MR's access flags; need: the flags the MR
+ * must have. */
+static void open_window(struct memcheck *m, int w, uint32_t key, uint32_t pd, uint32_t need,
+			uint64_t va, uint64_t len)
+{
+	int o = find_obj(m, OBJ_MR, key);
+	struct mobj *mr;
+
+	if (len == 0)
+		return;
+	if (o < 0 || !(mr = &m->objs[o])->enabled || mr->pd != pd ||
+	    (mr->access & need) != need || va < mr->va || va + len < va ||
+	    va + len > mr->va + mr->len) {
+		m->st.windows_refused++;
+		return;
+	}
+	if (ivs_add(&mr->win[w], va, va + len) == 0)
+		m->st.windows_opened++;
+}
+
+/* A send WQE of the QP whose SQ is ring object q, as the device read it. */
+static void parse_send_wqe(struct memcheck *m, int q, const uint8_t *wqe)
+{
+	unsigned int op = wqe[offsetof(struct rnic_wqe, opcode)];
+	unsigned int flags = wqe[offsetof(struct rnic_wqe, flags)];
+	unsigned int nsge = wqe[offsetof(struct rnic_wqe, num_sge)];
+	int place = op == RNIC_WR_RDMA_READ || op == RNIC_WR_ATOMIC_CMP_AND_SWP ||
+		    op == RNIC_WR_ATOMIC_FETCH_AND_ADD;
+
+	if ((flags & RNIC_WQE_FLAG_INLINE) && !place)
+		return;
+	if (nsge > RNIC_MAX_SEND_SGE)
+		nsge = RNIC_MAX_SEND_SGE;
+	for (unsigned int i = 0; i < nsge; i++) {
+		const uint8_t *sge = wqe + offsetof(struct rnic_wqe, sge) + i * RNIC_SGE_BYTES;
+
+		open_window(m, place ? WIN_PLACE : WIN_LREAD,
+			    le32(sge + offsetof(struct rnic_sge, lkey)), m->objs[q].pd,
+			    place ? RNIC_ACCESS_LOCAL_WRITE : 0,
+			    le64(sge + offsetof(struct rnic_sge, addr)),
+			    le32(sge + offsetof(struct rnic_sge, length)));
+	}
+}
+
+static void parse_recv_wqe(struct memcheck *m, int q, const uint8_t *wqe)
+{
+	for (unsigned int i = 0; i < RNIC_MAX_RECV_SGE; i++) {
+		const uint8_t *sge = wqe + offsetof(struct rnic_recv_wqe, sge) + i * RNIC_SGE_BYTES;
+		uint32_t lkey = le32(sge + offsetof(struct rnic_sge, lkey));
+
+		if (lkey == RNIC_INVALID_LKEY)
+			break;
+		open_window(m, WIN_RECV, lkey, m->objs[q].pd, RNIC_ACCESS_LOCAL_WRITE,
+			    le64(sge + offsetof(struct rnic_sge, addr)),
+			    le32(sge + offsetof(struct rnic_sge, length)));
+	}
+}
+
+/* The enabled SQ or RQ ring object over bus address a, else -1. */
+static int ring_at(const struct memcheck *m, uint64_t a)
+{
+	uint64_t page = a >> PAGE_SHIFT;
+	uint32_t off = (uint32_t)(a & (PAGE_BYTES - 1));
+
+	for (int i = m->buckets[bucket_of(m, page)]; i >= 0; i = m->pieces[i].next) {
+		const struct piece *p = &m->pieces[i];
+		const struct mobj *o = &m->objs[p->obj];
+
+		if (p->page == page && off >= p->lo && off < p->hi && !o->dead && o->enabled &&
+		    (o->kind == OBJ_SQ || o->kind == OBJ_RQ))
+			return p->obj;
+	}
+	return -1;
+}
+
+/* One R beat of a ring read: into the ring's shadow; at the burst's end
+ * every WQE it touched is parsed. */
+static void ring_beat(struct memcheck *m, struct rburst *b, const uint8_t *rdata)
+{
+	struct mobj *o = &m->objs[b->obj];
+	unsigned int n = beat_size(m, b->size);
+	uint64_t a = beat_addr(b->addr, b->type, b->beats, n, b->beat);
+	uint64_t c = a & ~(uint64_t)(n - 1);
+	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
+	unsigned int stride = o->kind == OBJ_SQ ? RNIC_WQE_BYTES : RNIC_RECV_WQE_BYTES;
+
+	if (o->dead)
+		return;
+	if (!o->shadow && !(o->shadow = calloc(1, o->len)))
+		return;
+	for (unsigned int k = 0; k < n; k++)
+		if (c + k >= o->va && c + k < o->va + o->len)
+			o->shadow[c + k - o->va] = rdata[lane0 + k];
+	if (b->beat + 1u < b->beats)
+		return;
+	{
+		uint64_t lo = b->addr, hi = c + n;
+
+		if (b->type == 2) { /* a wrapping burst covers its aligned block */
+			lo = b->addr & ~((uint64_t)n * b->beats - 1);
+			hi = lo + (uint64_t)n * b->beats;
+		}
+		if (lo < o->va)
+			lo = o->va;
+		if (hi > o->va + o->len)
+			hi = o->va + o->len;
+		for (uint64_t s = (lo - o->va) / stride * stride; o->va + s < hi; s += stride) {
+			if (s + stride > o->len)
+				break;
+			if (o->kind == OBJ_SQ)
+				parse_send_wqe(m, b->obj, o->shadow + s);
+			else
+				parse_recv_wqe(m, b->obj, o->shadow + s);
+		}
+	}
+}
+
+void memcheck_rx_frame(struct memcheck *m, const uint8_t *f, size_t len)
+{
+	size_t udp;
+	const uint8_t *bth, *x;
+	unsigned int et, opc;
+	uint32_t dqpn;
+	int q;
+
+	if (!m || !m->st.armed || len < RNIC_ETH_HDR_BYTES)
+		return;
+	et = be16(f + 12);
+	if (et == RNIC_ETHERTYPE_IPV4 && len >= RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES &&
+	    f[RNIC_ETH_HDR_BYTES + 9] == RNIC_IP_PROTO_UDP)
+		udp = RNIC_ETH_HDR_BYTES + (size_t)(f[RNIC_ETH_HDR_BYTES] & 0xf) * 4;
+	else if (et == RNIC_ETHERTYPE_IPV6 && len >= RNIC_ETH_HDR_BYTES + RNIC_IPV6_HDR_BYTES &&
+		 f[RNIC_ETH_HDR_BYTES + 6] == RNIC_IP_PROTO_UDP)
+		udp = RNIC_ETH_HDR_BYTES + RNIC_IPV6_HDR_BYTES;
+	else
+		return;
+	if (len < udp + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES ||
+	    be16(f + udp + 2) != RNIC_ROCEV2_UDP_PORT)
+		return;
+	bth = f + udp + RNIC_UDP_HDR_BYTES;
+	x = bth + RNIC_BTH_BYTES;
+	opc = bth[0];
+	dqpn = be32(bth + 4) & 0xffffff;
+	q = find_obj(m, OBJ_SQ, dqpn);
+	if (opc == RNIC_OP_RDMA_WRITE_FIRST || opc == RNIC_OP_RDMA_WRITE_ONLY ||
+	    opc == RNIC_OP_RDMA_WRITE_ONLY_IMM || opc == RNIC_OP_RDMA_READ_REQUEST) {
+		int rd = opc == RNIC_OP_RDMA_READ_REQUEST;
+		uint32_t need = rd ? RNIC_ACCESS_REMOTE_READ : RNIC_ACCESS_REMOTE_WRITE;
+
+		if ((size_t)(x - f) + RNIC_RETH_BYTES > len)
+			return;
+		m->st.requests_seen++;
+		if (q < 0 || !m->objs[q].enabled || (m->objs[q].access & need) != need) {
+			m->st.windows_refused++;
+			return;
+		}
+		open_window(m, rd ? WIN_RREAD : WIN_RWRITE, be32(x + 8), m->objs[q].pd, need,
+			    be64(x), be32(x + 12));
+	} else if (opc == RNIC_OP_COMPARE_SWAP || opc == RNIC_OP_FETCH_ADD) {
+		uint64_t va;
+
+		if ((size_t)(x - f) + RNIC_ATOMICETH_BYTES > len)
+			return;
+		m->st.requests_seen++;
+		va = be64(x);
+		if (q < 0 || !m->objs[q].enabled || !(m->objs[q].access & RNIC_ACCESS_REMOTE_ATOMIC) ||
+		    (va & 7)) {
+			m->st.windows_refused++;
+			return;
+		}
+		open_window(m, WIN_RATOMIC, be32(x + 8), m->objs[q].pd, RNIC_ACCESS_REMOTE_ATOMIC,
+			    va, 8);
+	}
+}
+
 void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in *in,
 		   const struct rnic_core_out *out)
 {
+	/* R data of ring reads (same-ID bursts return in order) */
+	if (in->m_axi_rvalid && out->m_axi_rready && in->m_axi_rid < SNOOP_IDS &&
+	    m->arq_count[in->m_axi_rid]) {
+		unsigned int id = in->m_axi_rid;
+		struct rburst *b = &m->arq[id][m->arq_head[id]];
+
+		if (b->obj >= 0)
+			ring_beat(m, b, in->m_axi_rdata);
+		if (++b->beat >= b->beats) {
+			m->arq_head[id] = (m->arq_head[id] + 1) % ARQ_MAX;
+			m->arq_count[id]--;
+		}
+	}
 	/* W before AW: a beat belongs to a burst accepted in an earlier cycle */
 	if (in->m_axi_wready && out->m_axi_wvalid && m->awq_count) {
 		struct wburst *b = &m->awq[m->awq_head];
@@ -572,7 +1004,8 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 			/* one violation per burst: its first bad beat */
 			if (!b->faulted)
 				b->faulted = (uint8_t)check_write_beat(
-					m, cycle, beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
+					m, cycle, engine_of(1, b->id),
+					beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
 					out->m_axi_wstrb);
 			m->st.wr_beats_checked++;
 		} else {
@@ -592,22 +1025,51 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 		b->faulted = 0;
 		b->size = out->m_axi_awsize & 7;
 		b->type = out->m_axi_awburst & 3;
+		b->id = out->m_axi_awid;
 	}
 	if (in->m_axi_arready && out->m_axi_arvalid) {
 		unsigned int beats = out->m_axi_arlen + 1u, n = beat_size(m, out->m_axi_arsize);
-		unsigned int type = out->m_axi_arburst & 3;
+		unsigned int type = out->m_axi_arburst & 3, id = out->m_axi_arid;
+		const struct engine *e = engine_of(0, id);
+		uint64_t ok_end = 0; /* bytes below it, from a beat's start, are the engine's */
 
+		if (e->wqes && id < SNOOP_IDS) {
+			struct rburst *r;
+
+			if (m->arq_count[id] == ARQ_MAX) { /* cannot happen: a WQE fetcher keeps few */
+				fprintf(stderr, "rnic-sim: nic%d: memcheck: more than %u WQE reads "
+						"outstanding on AXI ID %u\n", m->index, ARQ_MAX, id);
+				abort();
+			}
+			r = &m->arq[id][(m->arq_head[id] + m->arq_count[id]++) % ARQ_MAX];
+			*r = (struct rburst){out->m_axi_araddr, (uint16_t)beats, 0,
+					     (uint8_t)(out->m_axi_arsize & 7), (uint8_t)type,
+					     m->st.armed ? ring_at(m, out->m_axi_araddr) : -1};
+		}
 		if (!m->st.armed) {
 			m->st.rd_bursts_unchecked++;
 			return;
 		}
 		m->st.rd_bursts_checked++;
+		/* a read beat passes when any byte of it is the engine's: an
+		 * engine reads whole beats of which it may use a few */
 		for (unsigned int i = 0; i < beats; i++) {
 			uint64_t a = beat_addr(out->m_axi_araddr, type, beats, n, i);
-			int obj;
+			uint64_t c = a & ~(uint64_t)(n - 1);
+			int obj, first_obj = -1;
 
-			if (!(perm_at(m, a, &obj) & PERM_R)) {
-				violation(m, cycle, a, (uint32_t)(n - (a & (n - 1))), 0, obj);
+			if (ok_end > c)
+				continue;
+			for (unsigned int k = 0; k < n && ok_end <= c; k++) {
+				uint64_t r = allowed_run(m, e, c + k, &obj);
+
+				if (k == 0)
+					first_obj = obj;
+				if (r)
+					ok_end = c + k + r;
+			}
+			if (ok_end <= c) {
+				violation(m, cycle, e, a, (uint32_t)(n - (a & (n - 1))), 0, first_obj);
 				break;
 			}
 		}
@@ -668,16 +1130,6 @@ void memcheck_frames_add(struct memcheck_frames *fr, int port, const uint8_t *fr
 	fr->next = (fr->next + 1) % cap;
 	if (fr->count < cap)
 		fr->count++;
-}
-
-static unsigned int be16(const uint8_t *p)
-{
-	return (unsigned int)p[0] << 8 | p[1];
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* One line: cycle, length, and the BTH (and RETH) of a RoCEv2 frame. */

@@ -124,6 +124,8 @@ struct link;
 struct link *link_create(const struct link_cfg *cfg);
 void link_destroy(struct link *l);
 void link_set_frame_fn(struct link *l, link_frame_fn fn, void *arg);
+/* fn sees each frame as its port's NIC takes the first beat of it. */
+void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg);
 void link_drive(struct link *l, unsigned int port, uint64_t cycle, struct rnic_core_in *in);
 void link_edge(struct link *l, unsigned int port, uint64_t cycle,
 	       const struct rnic_core_in *in, const struct rnic_core_out *out);
@@ -197,6 +199,9 @@ void memcheck_destroy(struct memcheck *m);
 /* The host's BAR accesses, in the host's order (a read with its value). */
 void memcheck_bar_write(struct memcheck *m, uint32_t off, uint32_t val);
 void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val);
+/* A frame the NIC starts to take from the wire (its requests open
+ * windows). */
+void memcheck_rx_frame(struct memcheck *m, const uint8_t *frame, size_t len);
 /* The clock edge, after hostmem_edge, with the same pins. */
 void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in *in,
 		   const struct rnic_core_out *out);

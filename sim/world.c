@@ -117,6 +117,15 @@ static void frame_seen(void *arg, int port, const uint8_t *frame, size_t len, ui
 		w->frame_hook(w->frame_arg, port, frame, len, cycle);
 }
 
+/* The frame NIC `port` starts to take: its requests are the checker's. */
+static void frame_taken(void *arg, int port, const uint8_t *frame, size_t len, uint64_t cycle)
+{
+	struct rnic_world *w = arg;
+
+	(void)cycle;
+	memcheck_rx_frame(w->nics[port].mc, frame, len);
+}
+
 /* Queue what waits at NIC i's socket. */
 static void sock_read(struct rnic_world *w, unsigned int i)
 {
@@ -262,6 +271,7 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	if (!w->link)
 		goto fail;
 	link_set_frame_fn(w->link, frame_seen, w);
+	link_set_rx_fn(w->link, frame_taken, w);
 	w->frames = memcheck_frames_create();
 	if (!w->frames)
 		goto fail;

@@ -197,9 +197,13 @@ void rnic_world_link_stats(const struct rnic_world *w, struct rnic_sim_link_stat
  * what the host granted the device, built from the host's command-mailbox
  * traffic at the BAR (CREATE_CQ, CREATE_QP, MODIFY_QP, REG_MR, WRITE_MTT and
  * the destroys, each once the host saw it succeed) and the bus pages named
- * in WRITE_MTT; every DMA burst is checked against it: CQ rings write only,
- * SQ/RQ rings of a QP out of RESET read only, MR bytes read, and written only
- * with LOCAL_WRITE. It is armed by the first successful command that grants
+ * in WRITE_MTT, plus the windows the device's own work opens: the SGEs of
+ * the WQEs it fetches and the RETH / AtomicETH of the requests it receives,
+ * each only if the checker finds it legal (key, PD, bounds, MR and QP
+ * access). Every DMA burst is checked against the rights of the engine that
+ * made it (its AXI ID): CQ rings by the CQE writer only, SQ/RQ rings of a QP
+ * out of RESET by the WQE fetchers, MR bytes only inside a window of that
+ * engine's kind. It is armed by the first successful command that grants
  * memory; before that (a host that writes contexts through the CTX window)
  * bursts are counted as unchecked. */
 struct rnic_sim_memcheck_stats {
@@ -211,6 +215,9 @@ struct rnic_sim_memcheck_stats {
 	uint64_t rd_bursts_unchecked; /* before the checker was armed */
 	uint64_t wr_beats_unchecked;
 	uint64_t violations;
+	uint64_t requests_seen;       /* RDMA WRITE / READ / ATOMIC requests the NIC took */
+	uint64_t windows_opened;      /* SGEs and requests the checker found legal */
+	uint64_t windows_refused;     /* ... and not legal (no DMA may follow) */
 };
 
 /* One violation: the first offending byte of a beat and the bytes of that
@@ -220,7 +227,7 @@ struct rnic_sim_violation {
 	uint64_t addr;
 	uint32_t len;
 	uint8_t write;
-	char what[160]; /* which region, and why the access is not allowed */
+	char what[320]; /* which region, and why the access is not allowed */
 };
 
 void rnic_sim_nic_memcheck_stats(const struct rnic_sim_nic *nic,

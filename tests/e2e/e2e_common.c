@@ -109,14 +109,16 @@ void e2e_check_nics(struct rnic_world *w, const char *tag, int bar)
 {
 	for (unsigned int i = 0; i < rnic_world_num_nics(w); i++) {
 		struct e2e_nic_health h;
-		char mc[160];
+		char mc[256];
 
 		e2e_nic_health(rnic_world_nic(w, (int)i), &h);
 		if (h.mc.armed)
-			snprintf(mc, sizeof(mc), "memcheck: %llu violations in %llu read bursts and %llu write beats checked",
+			snprintf(mc, sizeof(mc), "memcheck: %llu violations in %llu read bursts and %llu write beats checked, %llu windows opened, %llu refused",
 				 (unsigned long long)h.mc.violations,
 				 (unsigned long long)h.mc.rd_bursts_checked,
-				 (unsigned long long)h.mc.wr_beats_checked);
+				 (unsigned long long)h.mc.wr_beats_checked,
+				 (unsigned long long)h.mc.windows_opened,
+				 (unsigned long long)h.mc.windows_refused);
 		else
 			snprintf(mc, sizeof(mc), "memcheck: not armed (no command granted memory; %llu read bursts, %llu write beats unchecked)",
 				 (unsigned long long)h.mc.rd_bursts_unchecked,

@@ -1156,7 +1156,8 @@ int main(int argc, char **argv)
 	rnic_sim_nic_memcheck_stats(z.f.nic, &z.mc);
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
 	       "repaired, %llu from the corpus) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
-	       "checker: %llu read bursts and %llu write beats checked, %llu violations; RX drops: "
+	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
+	       "opened, %llu refused, %llu violations; RX drops: "
 	       "ICRC %u, malformed %u, QPN %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
@@ -1164,7 +1165,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
 	       z.frames ? (double)z.cycles_rx / (double)z.frames : 0.0,
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
-	       (unsigned long long)z.mc.violations,
+	       (unsigned long long)z.mc.requests_seen, (unsigned long long)z.mc.windows_opened,
+	       (unsigned long long)z.mc.windows_refused, (unsigned long long)z.mc.violations,
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_ICRC),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_MALFORMED),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_QPN),

@@ -8,6 +8,11 @@
  *
  *   - a WRITE into an MR the host registered without write rights, through
  *     an MPT entry rewritten with REMOTE_WRITE (the NIC's key check passes);
+ *   - a WRITE into an MR registered with LOCAL_WRITE but not REMOTE_WRITE,
+ *     through an MPT entry rewritten with REMOTE_WRITE (the NIC may write the
+ *     MR, but not for a peer);
+ *   - a WRITE into an MR of another PD, through an MPT entry rewritten with
+ *     the QP's PD;
  *   - a WRITE through a wrong MTT entry, onto a page the IOMMU maps but the
  *     host never granted the device (the IOMMU alone sees nothing wrong);
  *   - an SQ fetch from a CQ ring, through a QPC written with the CQ ring as
@@ -31,7 +36,8 @@ struct t {
 	uint32_t psn;
 	uint8_t *cq, *sq, *rq, *sq2;
 	uint8_t *a, *b, *c; /* MR A (read/write), MR B (remote read only), C (mapped, never granted) */
-	uint32_t key_a, key_b, mtt_a, mtt_b;
+	uint8_t *d, *e;     /* MR D (LOCAL_WRITE only), MR E (every right, another PD) */
+	uint32_t key_a, key_b, mtt_a, mtt_b, key_d, mtt_d, key_e, mtt_e, pd2;
 	uint64_t bus_c;
 };
 
@@ -96,8 +102,12 @@ static int setup(struct t *t)
 	t->a = aligned_alloc(PG, 2 * PG);
 	t->b = aligned_alloc(PG, PG);
 	t->c = aligned_alloc(PG, PG);
-	if (!t->cq || !t->sq || !t->rq || !t->sq2 || !t->a || !t->b || !t->c)
+	t->d = aligned_alloc(PG, PG);
+	t->e = aligned_alloc(PG, PG);
+	if (!t->cq || !t->sq || !t->rq || !t->sq2 || !t->a || !t->b || !t->c || !t->d || !t->e)
 		return 0;
+	memset(t->d, 0, PG);
+	memset(t->e, 0, PG);
 	memset(t->cq, 0, PG);
 	memset(t->sq, 0, PG);
 	memset(t->rq, 0, PG);
@@ -121,6 +131,41 @@ static int setup(struct t *t)
 			 t->a, 2 * PG, &t->key_a, &t->mtt_a) == RNIC_CMD_ST_OK &&
 	       fz_reg_mr(&t->f, t->pd, RNIC_ACCESS_REMOTE_READ, t->b, PG, &t->key_b, &t->mtt_b) ==
 		       RNIC_CMD_ST_OK;
+}
+
+/* MR key's MPT entry rewritten behind the mirror's back: pd, access. */
+static int plant_mpt(struct t *t, uint32_t key, uint32_t mtt, const uint8_t *buf, uint32_t pd,
+		     uint32_t access)
+{
+	uint32_t words[RNIC_CTX_WORDS];
+
+	memset(words, 0, sizeof(words));
+	RNIC_CTX_SET(words, MPT, VALID, 1);
+	RNIC_CTX_SET(words, MPT, ACCESS, access);
+	RNIC_CTX_SET(words, MPT, PD, pd);
+	RNIC_CTX_SET(words, MPT, KEY, key);
+	RNIC_CTX_SET(words, MPT, VA, (uintptr_t)buf);
+	RNIC_CTX_SET(words, MPT, LENGTH, PG);
+	RNIC_CTX_SET(words, MPT, PA, (1ull << RNIC_MPT_PA_MTT_BIT) + ((uint64_t)mtt << RNIC_MTT_PAGE_SHIFT));
+	return fz_ctx_write(&t->f, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, key >> RNIC_MKEY_TAG_BITS,
+			    words, RNIC_MPT_WORDS) == 0;
+}
+
+/* The newest violation since n0 names key and holds `want`. */
+static int reported(struct t *t, uint64_t n0, uint32_t key, const char *want, uint64_t *n)
+{
+	struct rnic_sim_violation all[64];
+	char k[32];
+	int found = 0;
+
+	*n = rnic_sim_nic_violations(t->f.nic, all, 64);
+	snprintf(k, sizeof(k), "MR key 0x%x ", key);
+	for (uint64_t i = n0; i < *n && i < 64; i++)
+		if (all[i].write && strstr(all[i].what, k) && strstr(all[i].what, want))
+			found = 1;
+	if (!found && *n > n0 && n0 < 64)
+		printf("  newest violation: %s\n", all[*n - 1 < 64 ? *n - 1 : 63].what);
+	return found;
 }
 
 static void run(void)
@@ -164,18 +209,8 @@ static void run(void)
 	e2e_result(reconnect(&t), "QP back to RTS (ERR, RESET, INIT, RTR, RTS)");
 
 	/* planted: B's MPT entry rewritten with write rights */
-	memset(words, 0, sizeof(words));
-	RNIC_CTX_SET(words, MPT, VALID, 1);
-	RNIC_CTX_SET(words, MPT, ACCESS,
-		     RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ);
-	RNIC_CTX_SET(words, MPT, PD, t.pd);
-	RNIC_CTX_SET(words, MPT, KEY, t.key_b);
-	RNIC_CTX_SET(words, MPT, VA, (uintptr_t)t.b);
-	RNIC_CTX_SET(words, MPT, LENGTH, PG);
-	RNIC_CTX_SET(words, MPT, PA,
-		     (1ull << RNIC_MPT_PA_MTT_BIT) + ((uint64_t)t.mtt_b << RNIC_MTT_PAGE_SHIFT));
-	ok = fz_ctx_write(&t.f, RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE,
-			  t.key_b >> RNIC_MKEY_TAG_BITS, words, RNIC_MPT_WORDS) == 0;
+	ok = plant_mpt(&t, t.key_b, t.mtt_b, t.b, t.pd,
+		       RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ);
 	inject_write(&t, (uintptr_t)t.b + 8, t.key_b, 64, 0x33);
 	ok = ok && wait_bytes(&t, t.b + 8, 64, 0x33);
 	n0 = violations(&t, &v);
@@ -184,10 +219,52 @@ static void run(void)
 
 		snprintf(want, sizeof(want), "MR key 0x%x", t.key_b);
 		e2e_result(ok && n0 >= 1 && v.write && strstr(v.what, want) &&
-				   strstr(v.what, "without LOCAL_WRITE"),
+				   strstr(v.what, "not inside a LOCAL_WRITE SGE") &&
+				   strstr(v.what, "or an RDMA WRITE that"),
 			   "planted MPT with REMOTE_WRITE on MR B: the write is reported (%llu violation(s); first: %s of %u bytes at 0x%llx, cycle %llu: %s)",
 			   (unsigned long long)n0, v.write ? "write" : "read", v.len,
 			   (unsigned long long)v.addr, (unsigned long long)v.cycle, v.what);
+	}
+
+	/* planted: MR D may be written by the NIC (LOCAL_WRITE) but not by a
+	 * peer; its MPT entry rewritten with REMOTE_WRITE lets a WRITE in */
+	ok = fz_reg_mr(&t.f, t.pd, RNIC_ACCESS_LOCAL_WRITE, t.d, PG, &t.key_d, &t.mtt_d) ==
+		     RNIC_CMD_ST_OK &&
+	     plant_mpt(&t, t.key_d, t.mtt_d, t.d, t.pd,
+		       RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	inject_write(&t, (uintptr_t)t.d + 512, t.key_d, 64, 0x55);
+	ok = ok && wait_bytes(&t, t.d + 512, 64, 0x55);
+	{
+		uint64_t n;
+		int found = reported(&t, n0, t.key_d, "or an RDMA WRITE that", &n);
+
+		e2e_result(ok && found,
+			   "planted MPT with REMOTE_WRITE on MR D (LOCAL_WRITE only): the peer's write is reported (%llu violation(s) now)",
+			   (unsigned long long)n);
+		n0 = n;
+	}
+
+	/* planted: MR E of another PD, its MPT entry rewritten with the QP's PD */
+	ok = fz_alloc_pd(&t.f, &t.pd2) == RNIC_CMD_ST_OK &&
+	     fz_reg_mr(&t.f, t.pd2,
+		       RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ,
+		       t.e, PG, &t.key_e, &t.mtt_e) == RNIC_CMD_ST_OK &&
+	     plant_mpt(&t, t.key_e, t.mtt_e, t.e, t.pd,
+		       RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ);
+	inject_write(&t, (uintptr_t)t.e + 1024, t.key_e, 64, 0x66);
+	ok = ok && wait_bytes(&t, t.e + 1024, 64, 0x66);
+	{
+		char want[32];
+		uint64_t n;
+
+		int found;
+
+		snprintf(want, sizeof(want), "(pd %u,", t.pd2);
+		found = reported(&t, n0, t.key_e, want, &n);
+		e2e_result(ok && found,
+			   "planted MPT with the QP's PD on MR E (PD %u): the write across PDs is reported (%llu violation(s) now)",
+			   t.pd2, (unsigned long long)n);
+		n0 = n;
 	}
 
 	/* planted: MR A's first MTT entry pointing at page C */
@@ -261,6 +338,8 @@ out:
 	free(t.a);
 	free(t.b);
 	free(t.c);
+	free(t.d);
+	free(t.e);
 }
 
 int main(int argc, char **argv)

@@ -221,6 +221,16 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_OP_QP_RTS 4 /* QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS) */
 #define RNIC_CTX_OP_MTT_RUN 5 /* MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile) */
 
+/* dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them. */
+#define RNIC_DMA_ID_RD_WQE 0 /* read: send WQE fetch (SQ ring) */
+#define RNIC_DMA_ID_RD_PAYLOAD 1 /* read: SEND / WRITE payload through the send WQE's SGEs, or its inline bytes in the SQ ring */
+#define RNIC_DMA_ID_RD_RWQE 2 /* read: receive WQE fetch (RQ ring), and the 8 bytes of a responder's ATOMIC */
+#define RNIC_DMA_ID_RD_RDRSP 3 /* read: READ response payload (the responder's MR, through the request's RETH) */
+#define RNIC_DMA_ID_RD_PLWQE 4 /* read: send WQE re-read for the placement of a READ or ATOMIC response (SQ ring) */
+#define RNIC_DMA_ID_WR_PAYLOAD 0 /* write: responder placement (SEND through the receive WQE, WRITE through the RETH, ATOMIC result) */
+#define RNIC_DMA_ID_WR_CQE 1 /* write: CQEs (CQ ring) */
+#define RNIC_DMA_ID_WR_PLACE 2 /* write: requester placement of READ response data and ATOMIC original values through the send WQE's SGEs */
+
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
 
