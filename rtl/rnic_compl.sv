@@ -692,8 +692,23 @@ module rnic_compl #(
         if (rst) busy_q_reg <= 1'b0;
     end
 
-    // per-QP state follows the FSM; a context write resets it
+    // per-QP state follows the FSM; a context write resets it. The write
+    // comes last so that it wins for its own QP only: the FSM's write-back
+    // of another QP in the same cycle must not be lost.
     always_ff @(posedge clk) begin
+        if ((state_reg != S_IDLE || busy_q_reg) && !stale_reg) begin
+            // (and once more in the first idle cycle: the last state's updates)
+            una_mem[qpn_reg] <= una_reg;
+            last_acked_mem[qpn_reg] <= acked_reg;
+            err_mem[qpn_reg] <= err_reg;
+            retry_left_mem[qpn_reg] <= retry_left_reg;
+            rnr_left_mem[qpn_reg] <= rnr_left_reg;
+            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
+            rnr_until_mem[qpn_reg] <= rnr_until_reg;
+            progress_mem[qpn_reg] <= progress_reg;
+            rewind_mem[qpn_reg] <= rewind_reg;
+            gap_mem[qpn_reg] <= gap_reg;
+        end
         if (qp_reset_valid) begin
             una_mem[qp_reset_qpn] <= '0;
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
@@ -709,18 +724,6 @@ module rnic_compl #(
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-        end else if ((state_reg != S_IDLE || busy_q_reg) && !stale_reg) begin
-            // (and once more in the first idle cycle: the last state's updates)
-            una_mem[qpn_reg] <= una_reg;
-            last_acked_mem[qpn_reg] <= acked_reg;
-            err_mem[qpn_reg] <= err_reg;
-            retry_left_mem[qpn_reg] <= retry_left_reg;
-            rnr_left_mem[qpn_reg] <= rnr_left_reg;
-            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
-            rnr_until_mem[qpn_reg] <= rnr_until_reg;
-            progress_mem[qpn_reg] <= progress_reg;
-            rewind_mem[qpn_reg] <= rewind_reg;
-            gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
             cfg_pmtu_mem[qp_reset_qpn] <= qp_cfg_pmtu;

@@ -20,7 +20,8 @@
  * from host memory as the packet goes out. A duplicate READ is queued again and re-executed
  * from host memory (IBTA 9.9.2.4.2): nothing is kept on the card. A job
  * whose QP has moved on to a newer read generation (the requester asked
- * again from an earlier PSN) is dropped at its next packet boundary.
+ * again from an earlier PSN, or the QP was reset) is dropped at its next
+ * packet boundary.
  *
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header

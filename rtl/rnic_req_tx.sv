@@ -624,22 +624,11 @@ module rnic_req_tx #(
         end
     end
 
-    // dynamic state: written when a WQE is recorded, reset with the context
+    // dynamic state: written when a WQE is recorded, reset with the context.
+    // A context write comes last so that it wins for its own QP only: the
+    // engine's update of another QP in the same cycle must not be lost.
     always_ff @(posedge clk) begin
-        if (qp_reset_valid) begin
-            sq_ci_mem[qp_reset_qpn] <= '0;
-            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-            tx_err_mem[qp_reset_qpn] <= 1'b0;
-            sq_hi_mem[qp_reset_qpn] <= '0;
-            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-            sent_time_mem[qp_reset_qpn] <= '0;
-            rewind_ack_mem[qp_reset_qpn] <= '0;
-            started_mem[qp_reset_qpn] <= 1'b0;
-            rd_mask_mem[qp_reset_qpn] <= '0;
-        end else if (qp_rts_valid) begin
-            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-        end else if (record) begin
+        if (record) begin
             sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
             next_psn_mem[qpn_reg] <= psn_reg;
             if (!resend_reg || ci_reg == sq_hi_mem[qpn_reg]) begin
@@ -662,6 +651,20 @@ module rnic_req_tx #(
             sq_ci_mem[s_qp_qpn] <= una_rd_idx;
             next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;
             rewind_ack_mem[s_qp_qpn] <= una_rd_rewind;
+        end
+        if (qp_reset_valid) begin
+            sq_ci_mem[qp_reset_qpn] <= '0;
+            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            tx_err_mem[qp_reset_qpn] <= 1'b0;
+            sq_hi_mem[qp_reset_qpn] <= '0;
+            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            sent_time_mem[qp_reset_qpn] <= '0;
+            rewind_ack_mem[qp_reset_qpn] <= '0;
+            started_mem[qp_reset_qpn] <= 1'b0;
+            rd_mask_mem[qp_reset_qpn] <= '0;
+        end else if (qp_rts_valid) begin
+            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
         end
     end
 

@@ -1061,6 +1061,42 @@ module rnic_resp #(
     end
 
     always_ff @(posedge clk) begin
+        if (upd) begin
+            nak_sent_mem[qpn_reg] <= upd_nak_sent;
+            err_mem[qpn_reg] <= upd_err;
+        end
+        if (upd_commit) begin
+            epsn_mem[qpn_reg] <= epsn_cur + req_psns;
+            msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
+            in_msg_mem[qpn_reg] <= !op_ends;
+            msg_send_mem[qpn_reg] <= op_send;
+            wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
+            wr_rem_mem[qpn_reg] <= rem_reg - plen;
+            msg_len_mem[qpn_reg] <= msg_len_reg;
+            since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
+            for (int i = 0; i < NSGE; i++) begin
+                rs_pa_mem[{qpn_reg, 2'(i)}] <= rs_pa_reg[i];
+                rs_len_mem[{qpn_reg, 2'(i)}] <= rs_len_reg[i];
+            end
+            rs_idx_mem[qpn_reg] <= rs_idx_reg;
+            rs_off_mem[qpn_reg] <= rs_off_reg;
+            rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
+        end
+        if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+        if (upd_commit) dup_mode_mem[qpn_reg] <= 1'b0;
+        if (upd_commit && op_atomic) begin
+            asave_psn_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= h_psn;
+            asave_orig_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= at_orig_reg;
+            asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
+            asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
+        end
+        if (state_reg == S_PUSH && dup_reg && op_read) begin
+            rgen_mem[qpn_reg] <= push_gen;
+            dup_mode_mem[qpn_reg] <= 1'b1;
+            dup_psn_mem[qpn_reg] <= h_psn;
+        end
+        // a context write comes after the engine's update so that it wins
+        // for its own QP only: another QP's update in the same cycle stays
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
             msn_mem[qp_reset_qpn] <= '0;
@@ -1077,7 +1113,9 @@ module rnic_resp #(
             rs_idx_mem[qp_reset_qpn] <= '0;
             rs_off_mem[qp_reset_qpn] <= '0;
             rs_bytes_mem[qp_reset_qpn] <= '0;
-            rgen_mem[qp_reset_qpn] <= '0;
+            // a new read generation: READ jobs still queued for the QP
+            // are dropped at their next packet boundary
+            rgen_mem[qp_reset_qpn] <= rgen_mem[qp_reset_qpn] + 4'd1;
             dup_mode_mem[qp_reset_qpn] <= 1'b0;
             dup_psn_mem[qp_reset_qpn] <= '0;
             asave_vld_mem[qp_reset_qpn] <= '0;
@@ -1087,41 +1125,6 @@ module rnic_resp #(
             msn_mem[qp_reset_qpn] <= '0;
             nak_sent_mem[qp_reset_qpn] <= 1'b0;
             since_ack_mem[qp_reset_qpn] <= '0;
-        end else begin
-            if (upd) begin
-                nak_sent_mem[qpn_reg] <= upd_nak_sent;
-                err_mem[qpn_reg] <= upd_err;
-            end
-            if (upd_commit) begin
-                epsn_mem[qpn_reg] <= epsn_cur + req_psns;
-                msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
-                in_msg_mem[qpn_reg] <= !op_ends;
-                msg_send_mem[qpn_reg] <= op_send;
-                wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
-                wr_rem_mem[qpn_reg] <= rem_reg - plen;
-                msg_len_mem[qpn_reg] <= msg_len_reg;
-                since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
-                for (int i = 0; i < NSGE; i++) begin
-                    rs_pa_mem[{qpn_reg, 2'(i)}] <= rs_pa_reg[i];
-                    rs_len_mem[{qpn_reg, 2'(i)}] <= rs_len_reg[i];
-                end
-                rs_idx_mem[qpn_reg] <= rs_idx_reg;
-                rs_off_mem[qpn_reg] <= rs_off_reg;
-                rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
-            end
-            if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
-            if (upd_commit) dup_mode_mem[qpn_reg] <= 1'b0;
-            if (upd_commit && op_atomic) begin
-                asave_psn_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= h_psn;
-                asave_orig_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= at_orig_reg;
-                asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
-                asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
-            end
-            if (state_reg == S_PUSH && dup_reg && op_read) begin
-                rgen_mem[qpn_reg] <= push_gen;
-                dup_mode_mem[qpn_reg] <= 1'b1;
-                dup_psn_mem[qpn_reg] <= h_psn;
-            end
         end
         // doorbells are taken in S_IDLE; a context write of the same QP in
         // that cycle is the host's race and the doorbell wins

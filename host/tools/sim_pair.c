@@ -164,6 +164,29 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 	return 0;
 }
 
+int sim_pair_reconnect(struct sim_pair *p, const struct sim_pair_opts *o, int i, uint32_t psn[2])
+{
+	static const struct sim_pair_av def_av = {0, 0, 64, 0};
+	struct rnic_qp_attr a;
+	int err;
+
+	if (i < 0 || i >= p->nqp)
+		return fail("reconnect", EINVAL);
+	for (int s = 0; s < 2; s++) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = RNIC_QPS_RESET;
+		if ((err = rnic_modify_qp(p->side[s].qp[i], &a, RNIC_QP_STATE)))
+			return fail("modify_qp RESET", err);
+	}
+	for (int s = 0; s < 2; s++) {
+		err = connect_qp(p->side[s].qp[i], &p->side[1 - s], p->side[1 - s].qp[i], o,
+				 o->av ? &o->av[i] : &def_av, psn[s] & 0xffffff, psn[1 - s] & 0xffffff);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 void sim_pair_close(struct sim_pair *p)
 {
 	for (int s = 0; s < 2; s++) {

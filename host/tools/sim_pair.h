@@ -64,6 +64,9 @@ void sim_pair_default_opts(struct sim_pair_opts *o);
 /* 0 or an errno; prints what failed. */
 int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim_pair_opts *o);
 void sim_pair_close(struct sim_pair *p);
+/* QP pair i (opened with o) back through RESET and connected again, side
+ * s sending from psn[s]. 0 or an errno. */
+int sim_pair_reconnect(struct sim_pair *p, const struct sim_pair_opts *o, int i, uint32_t psn[2]);
 
 /* Poll cq until n completions arrived or max_polls empty polls passed (each
  * advances simulated time by one cycle). Returns the number received. */

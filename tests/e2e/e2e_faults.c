@@ -2,8 +2,10 @@
  * RDMA WRITE with immediate between two simulated NICs over a link that
  * drops, reorders, duplicates and corrupts frames (seeded), and the retry
  * limits: ACK timeout exhaustion, RNR retry that succeeds, RNR exhaustion,
- * PSN wrap-around under faults; and fairness between QPs (a long message
- * does not hold up a short one on another QP).
+ * PSN wrap-around under faults; fairness between QPs (a long message
+ * does not hold up a short one on another QP); traffic on one QP pair
+ * while the firmware rewrites another's contexts again and again; and a
+ * responder QP reset in the middle of a long READ response.
  *
  *   rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]
  *
@@ -52,6 +54,21 @@ static struct rnic_world *make_world(const char *name, double p_drop, double p_r
 	if (!w)
 		fprintf(stderr, "e2e-faults: world %s: %s\n", name, strerror(errno));
 	return w;
+}
+
+/* The end of a test with one world, one pair and a source and sink buffer
+ * with their MRs (any of them NULL when setup stopped early). */
+static void pair_teardown(struct sim_pair *p, struct rnic_world *w, struct rnic_mr *smr,
+			  struct rnic_mr *dmr, void *src, void *dst)
+{
+	if (smr)
+		rnic_dereg_mr(smr);
+	if (dmr)
+		rnic_dereg_mr(dmr);
+	sim_pair_close(p);
+	rnic_world_destroy(w);
+	free(src);
+	free(dst);
 }
 
 static int memory_clean(struct sim_pair *p)
@@ -329,14 +346,7 @@ static void run_mix(const struct mix *m)
 out_fail:
 	e2e_result(0, "%s: setup or posting failed", m->name);
 out:
-	if (smr)
-		rnic_dereg_mr(smr);
-	if (dmr)
-		rnic_dereg_mr(dmr);
-	sim_pair_close(&p);
-	rnic_world_destroy(w);
-	free(src);
-	free(dst);
+	pair_teardown(&p, w, smr, dmr, src, dst);
 	free(want);
 }
 
@@ -669,14 +679,254 @@ static void test_fairness(void)
 fail:
 	e2e_result(0, "fairness: setup");
 out:
-	if (smr)
-		rnic_dereg_mr(smr);
-	if (dmr)
-		rnic_dereg_mr(dmr);
-	sim_pair_close(&p);
-	rnic_world_destroy(w);
-	free(src);
-	free(dst);
+	pair_teardown(&p, w, smr, dmr, src, dst);
+}
+
+/* QP pair 1 is taken through RESET and connected again, over and over, while
+ * QP pair 0 carries a stream of small SENDs and WRITEs on a lossless link.
+ * Each reconnect makes the firmware write QP 1's contexts, which pulses the
+ * data path's context-write inputs; the engines must not lose the update of
+ * QP 0 they make in the same cycle. A lost one shows as a PSN sequence error
+ * or a duplicate at the responder, a go-back-N restart at the requester, or a
+ * receive WQE completed twice: none may happen, every WQE completes once, in
+ * order, and every WRITE's data is in place when it completes. */
+#define CTX_SLOTS 64
+#define CTX_SLOT 4096
+static void test_ctx_beside_traffic(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w = make_world("ctx_beside_traffic", 0, 0, 0, 0);
+	const int rounds = e2e_quick ? 8 : 24, window = 60;
+	const uint32_t bytes = 2 * CTX_SLOTS * CTX_SLOT;
+	uint8_t *src = NULL, *dst = NULL;
+	struct rnic_mr *smr = NULL, *dmr = NULL;
+	uint64_t posted = 0, done = 0, recv_posted = 0, recv_done = 0, sends = 0;
+	uint32_t psn[2] = {0x200000, 0x300000};
+	uint32_t stat[2][4];
+	int ok = 1, err = 0, r;
+
+	if (!w) {
+		e2e_result(0, "context writes beside traffic: world");
+		return;
+	}
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = RNIC_IB_MTU_256;
+	o.max_send_wr = 64;
+	o.max_recv_wr = 64;
+	o.max_recv_sge = 1;
+	o.cqe = 256;
+	src = aligned_alloc(4096, bytes);
+	dst = aligned_alloc(4096, bytes);
+	if (sim_pair_open(&p, w, &o) || !src || !dst)
+		goto fail;
+	memset(dst, 0, bytes);
+	smr = rnic_reg_mr(p.side[0].pd, src, bytes, RNIC_ACCESS_LOCAL_WRITE);
+	dmr = rnic_reg_mr(p.side[1].pd, dst, bytes, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	if (!smr || !dmr)
+		goto fail;
+	/* message k: SEND (k odd) into receive slot, or WRITE into write slot,
+	 * k % CTX_SLOTS; 16..CTX_SLOT bytes of pattern k */
+	for (r = 0; r <= rounds && ok; r++) {
+		uint64_t t_end;
+
+		while (posted - done < (uint64_t)window && ok) {
+			uint64_t k = posted;
+			uint32_t slot = (uint32_t)(k % CTX_SLOTS), len = 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15));
+			uint32_t off = (k & 1 ? CTX_SLOTS * CTX_SLOT : 0) + slot * CTX_SLOT;
+			struct rnic_sg_entry sg = {.addr = (uintptr_t)(src + off), .length = len, .lkey = smr->lkey};
+			struct rnic_send_wr sw, *bad;
+
+			memset(src + off, (int)(k & 0xff), CTX_SLOT);
+			if (k & 1) {
+				struct rnic_sg_entry rsg = {.addr = (uintptr_t)(dst + off), .length = CTX_SLOT,
+							    .lkey = dmr->lkey};
+				struct rnic_recv_wr rw = {.wr_id = k, .sg_list = &rsg, .num_sge = 1}, *rbad;
+
+				if (rnic_post_recv(p.side[1].qp[0], &rw, &rbad))
+					ok = 0;
+				recv_posted++;
+				sends++;
+			}
+			memset(&sw, 0, sizeof(sw));
+			sw.wr_id = k;
+			sw.sg_list = &sg;
+			sw.num_sge = 1;
+			sw.opcode = k & 1 ? RNIC_WR_SEND : RNIC_WR_RDMA_WRITE;
+			sw.send_flags = RNIC_SEND_SIGNALED;
+			sw.wr.rdma.remote_addr = (uintptr_t)(dst + off);
+			sw.wr.rdma.rkey = dmr->rkey;
+			if (rnic_post_send(p.side[0].qp[0], &sw, &bad))
+				ok = 0;
+			posted++;
+		}
+		/* QP 1 reconnected (both sides) while QP 0's messages flow; the
+		 * last round only drains */
+		if (r < rounds) {
+			psn[0] += 0x1000;
+			psn[1] += 0x1000;
+			if ((err = sim_pair_reconnect(&p, &o, 1, psn)))
+				ok = 0;
+		}
+		t_end = rnic_world_cycle(w) + (r < rounds ? 0 : 2000000ull);
+		do {
+			struct rnic_wc wc[16];
+			int n = rnic_poll_cq(p.side[0].cq, 16, wc);
+
+			for (int i = 0; i < n; i++) {
+				uint64_t k = wc[i].wr_id;
+				uint32_t len = 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15));
+				uint32_t off = (k & 1 ? CTX_SLOTS * CTX_SLOT : 0) + (uint32_t)(k % CTX_SLOTS) * CTX_SLOT;
+
+				if (k != done || wc[i].status != RNIC_WC_SUCCESS || wc[i].qp_num != p.side[0].qp[0]->qp_num)
+					ok = 0;
+				for (uint32_t b = 0; b < len && ok; b++)
+					ok = dst[off + b] == (uint8_t)(k & 0xff);
+				if (!ok)
+					fprintf(stderr, "ctx beside traffic: WQE %llu (want %llu) status %u: %s\n",
+						(unsigned long long)k, (unsigned long long)done, wc[i].status,
+						"out of order, failed or data missing");
+				done++;
+			}
+			n = rnic_poll_cq(p.side[1].cq, 16, wc);
+			for (int i = 0; i < n; i++) {
+				uint64_t k = wc[i].wr_id;
+
+				if (wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
+				    wc[i].byte_len != 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15)) ||
+				    k != 2 * recv_done + 1) {
+					fprintf(stderr, "ctx beside traffic: receive %llu (want %llu) status %u len %u\n",
+						(unsigned long long)k, (unsigned long long)(2 * recv_done + 1),
+						wc[i].status, wc[i].byte_len);
+					ok = 0;
+				}
+				recv_done++;
+			}
+			if (rnic_world_cycle(w) >= t_end || done == posted)
+				break;
+			rnic_world_step(w, 64);
+		} while (ok);
+	}
+	for (int s = 0; s < 2; s++) {
+		static const uint32_t regs[4] = {RNIC_REG_STAT_RX_PSN_ERR, RNIC_REG_STAT_RX_DUPLICATE,
+						 RNIC_REG_STAT_RETRY, RNIC_REG_STAT_TX_NAK};
+
+		for (int i = 0; i < 4; i++)
+			if (rnic_read_counter(p.side[s].ctx, regs[i], &stat[s][i]))
+				stat[s][i] = ~0u;
+	}
+	rnic_world_step(w, QUIET_CYCLES);
+	{
+		struct rnic_wc wc;
+
+		if (rnic_poll_cq(p.side[0].cq, 1, &wc) != 0 || rnic_poll_cq(p.side[1].cq, 1, &wc) != 0)
+			ok = 0; /* nothing more may come */
+	}
+	e2e_result(ok && !err && done == posted && recv_done == sends && recv_done == recv_posted &&
+			   stat[1][0] == 0 && stat[1][1] == 0 && stat[1][3] == 0 && stat[0][2] == 0,
+		   "context writes beside traffic: %d reconnects of QP 1 during %llu SENDs and WRITEs on QP 0: "
+		   "%llu completed once and in order, %llu receives; responder PSN errors %u, duplicates %u, "
+		   "NAKs %u; requester restarts %u (all want 0)",
+		   rounds, (unsigned long long)posted, (unsigned long long)done,
+		   (unsigned long long)recv_done, stat[1][0], stat[1][1], stat[1][3], stat[0][2]);
+	e2e_check_nics(w, "ctx_beside_traffic", 1);
+	goto out;
+fail:
+	e2e_result(0, "context writes beside traffic: setup");
+out:
+	pair_teardown(&p, w, smr, dmr, src, dst);
+}
+
+/* READ responses the responder sends, by the frame hook. */
+struct rr_count {
+	uint64_t n;
+};
+
+static void count_read_responses(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct rr_count *c = arg;
+	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+
+	(void)cycle;
+	if (port == 1 && len > bth && f[bth] >= RNIC_OP_RDMA_READ_RESPONSE_FIRST &&
+	    f[bth] <= RNIC_OP_RDMA_READ_RESPONSE_ONLY)
+		c->n++;
+}
+
+/* A 1 MiB READ is being answered when the responder's QP is moved to RESET:
+ * the READ responses still queued for it must stop at the next packet
+ * boundary (the reset starts a new read generation), not run to the end of
+ * the message from a QP that no longer exists. */
+static void test_reset_during_read(void)
+{
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w = make_world("reset_during_read", 0, 0, 0, 0);
+	const uint32_t len = 1u << 20;
+	uint8_t *src = NULL, *dst = NULL;
+	struct rnic_mr *smr = NULL, *dmr = NULL;
+	struct rr_count c = {0};
+	struct rnic_qp_attr a;
+	uint64_t at_reset = 0, after = 0, t0;
+	int ok = 0;
+
+	if (!w) {
+		e2e_result(0, "reset during READ: world");
+		return;
+	}
+	sim_pair_default_opts(&o);
+	o.path_mtu = RNIC_IB_MTU_1024;
+	src = aligned_alloc(4096, len);
+	dst = aligned_alloc(4096, len);
+	if (sim_pair_open(&p, w, &o) || !src || !dst)
+		goto fail;
+	memset(src, 0x77, len);
+	memset(dst, 0, len);
+	smr = rnic_reg_mr(p.side[1].pd, src, len, RNIC_ACCESS_REMOTE_READ);
+	dmr = rnic_reg_mr(p.side[0].pd, dst, len, RNIC_ACCESS_LOCAL_WRITE);
+	if (!smr || !dmr)
+		goto fail;
+	rnic_world_set_frame_hook(w, count_read_responses, &c);
+	{
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)dst, .length = len, .lkey = dmr->lkey};
+		struct rnic_send_wr sw, *bad;
+
+		memset(&sw, 0, sizeof(sw));
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_READ;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)src;
+		sw.wr.rdma.rkey = smr->rkey;
+		if (rnic_post_send(p.side[0].qp[0], &sw, &bad))
+			goto fail;
+	}
+	t0 = rnic_world_cycle(w);
+	while (c.n < 32 && rnic_world_cycle(w) - t0 < 2000000ull)
+		rnic_world_step(w, 100);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_RESET;
+	ok = c.n >= 32 && rnic_modify_qp(p.side[1].qp[0], &a, RNIC_QP_STATE) == 0;
+	at_reset = c.n;
+	rnic_world_step(w, 400000);
+	after = c.n - at_reset;
+	/* what the transmit path already holds may still leave: its payload
+	 * buffer (TX_DMA_BUF_BYTES, 16 KiB) and the MAC's FIFO, about 16
+	 * packets of 1 KiB; without the new read generation the whole rest of
+	 * the READ (some 970 packets) follows */
+	e2e_result(ok && after <= 16 && at_reset + after < len / 1024,
+		   "reset during READ: %llu of %u READ responses sent when the responder's QP went to RESET, "
+		   "%llu after it (want at most 16, what the transmit path already held)",
+		   (unsigned long long)at_reset, len / 1024, (unsigned long long)after);
+	rnic_world_set_frame_hook(w, NULL, NULL);
+	e2e_check_nics(w, "reset_during_read", 1);
+	goto out;
+fail:
+	e2e_result(0, "reset during READ: setup");
+out:
+	rnic_world_set_frame_hook(w, NULL, NULL);
+	pair_teardown(&p, w, smr, dmr, src, dst);
 }
 
 int main(int argc, char **argv)
@@ -709,6 +959,8 @@ int main(int argc, char **argv)
 	test_rnr_retry_succeeds();
 	test_rnr_exhausted();
 	test_fairness();
+	test_ctx_beside_traffic();
+	test_reset_during_read();
 
 	return e2e_summary();
 }
