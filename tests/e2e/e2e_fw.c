@@ -35,15 +35,16 @@ static int cmd(struct fw *f, unsigned int op, const uint32_t *in, unsigned int n
 		rnic_sim_bar_write32(f->nic, RNIC_REG_CMD_IN + 4 * i, in[i]);
 	f->token++;
 	c0 = rnic_world_cycle(f->w);
-	rnic_sim_bar_write32(f->nic, RNIC_REG_CMD_CTRL, (uint32_t)f->token << 16 | op);
-	for (polls = 0; polls < 100000 && (st & 1); polls++)
+	rnic_sim_bar_write32(f->nic, RNIC_REG_CMD_CTRL, (uint32_t)f->token << RNIC_CMD_TOKEN_SHIFT | op);
+	for (polls = 0; polls < 100000 && (st & RNIC_CMD_STATUS_BUSY); polls++)
 		st = rnic_sim_bar_read32(f->nic, RNIC_REG_CMD_STATUS);
 	f->last_cycles = rnic_world_cycle(f->w) - c0;
-	if ((st & 1) || (st >> 16) != f->token || (st & 4))
+	if ((st & RNIC_CMD_STATUS_BUSY) || (st >> RNIC_CMD_TOKEN_SHIFT) != f->token ||
+	    (st & RNIC_CMD_STATUS_HALTED))
 		return -1;
 	for (unsigned int i = 0; i < nout; i++)
 		out[i] = rnic_sim_bar_read32(f->nic, RNIC_REG_CMD_OUT + 4 * i);
-	return (int)((st >> 8) & 0xff);
+	return (int)((st >> RNIC_CMD_STATUS_ST_SHIFT) & RNIC_CMD_STATUS_ST_MASK);
 }
 
 static double ns(const struct fw *f, uint64_t cycles)
@@ -106,12 +107,15 @@ static void run(unsigned int width, uint64_t seed)
 	e2e_result(st == RNIC_CMD_ST_BAD_OPCODE, "unknown opcode 0x7f: status %d", st);
 
 	/* overrun: a second CMD_CTRL while busy is ignored and flagged */
-	rnic_sim_bar_write32(f.nic, RNIC_REG_CMD_CTRL, 0xbeef0000u | RNIC_CMD_OP_QUERY_DEVICE);
-	rnic_sim_bar_write32(f.nic, RNIC_REG_CMD_CTRL, 0xdead0000u | RNIC_CMD_OP_ALLOC_PD);
+	rnic_sim_bar_write32(f.nic, RNIC_REG_CMD_CTRL,
+			     0xbeefu << RNIC_CMD_TOKEN_SHIFT | RNIC_CMD_OP_QUERY_DEVICE);
+	rnic_sim_bar_write32(f.nic, RNIC_REG_CMD_CTRL,
+			     0xdeadu << RNIC_CMD_TOKEN_SHIFT | RNIC_CMD_OP_ALLOC_PD);
 	v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
-	for (int i = 0; i < 100000 && (v & 1); i++)
+	for (int i = 0; i < 100000 && (v & RNIC_CMD_STATUS_BUSY); i++)
 		v = rnic_sim_bar_read32(f.nic, RNIC_REG_CMD_STATUS);
-	e2e_result((v & 2) && (v >> 16) == 0xbeef && ((v >> 8) & 0xff) == RNIC_CMD_ST_OK,
+	e2e_result((v & RNIC_CMD_STATUS_OVERRUN) && (v >> RNIC_CMD_TOKEN_SHIFT) == 0xbeef &&
+			   ((v >> RNIC_CMD_STATUS_ST_SHIFT) & RNIC_CMD_STATUS_ST_MASK) == RNIC_CMD_ST_OK,
 	       "CMD_CTRL while busy: ignored and flagged (CMD_STATUS 0x%08x)", v);
 
 	st = cmd(&f, RNIC_CMD_OP_ALLOC_PD, NULL, 0, out, RNIC_CMD_ALLOC_PD_OUT_WORDS);
