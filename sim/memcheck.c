@@ -257,6 +257,20 @@ struct memcheck {
 	struct rnic_sim_violation viol[VIOL_LOG];
 };
 
+/* What an object owns; a dead object keeps only its slot. */
+static void free_obj_memory(struct mobj *o)
+{
+	free(o->pages);
+	o->pages = NULL;
+	o->npages = 0;
+	free(o->shadow);
+	o->shadow = NULL;
+	for (int w = 0; w < WIN_N; w++) {
+		free(o->win[w].iv);
+		memset(&o->win[w], 0, sizeof(o->win[w]));
+	}
+}
+
 struct memcheck *memcheck_create(int index, unsigned int bus_bytes, int fatal,
 				 struct memcheck_frames *frames)
 {
@@ -282,12 +296,8 @@ void memcheck_destroy(struct memcheck *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->nobjs; i++) {
-		free(m->objs[i].pages);
-		free(m->objs[i].shadow);
-		for (int w = 0; w < WIN_N; w++)
-			free(m->objs[i].win[w].iv);
-	}
+	for (int i = 0; i < m->nobjs; i++)
+		free_obj_memory(&m->objs[i]);
 	free(m->objs);
 	free(m->pieces);
 	free(m->buckets);
@@ -401,12 +411,7 @@ static void kill_obj(struct memcheck *m, int i)
 	o->dead = 1;
 	o->enabled = 0;
 	m->st.objects_live--;
-	free(o->shadow);
-	o->shadow = NULL;
-	for (int w = 0; w < WIN_N; w++) {
-		free(o->win[w].iv);
-		memset(&o->win[w], 0, sizeof(o->win[w]));
-	}
+	free_obj_memory(o);
 }
 
 /* A ring object over [base, base + len), enabled at once or not. */
@@ -601,15 +606,15 @@ void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val)
 /* ----------------------------------------------------------- checking */
 
 /* Bytes from bus address a that engine e may touch without a gap, within
- * a's page (0: none). *obj: an object covering a (an enabled one if any),
- * else -1, for the report. */
-static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, uint64_t a, int *obj)
+ * a's page (0: none). *pc: a piece covering a (of an enabled object if
+ * any), else -1, for the report. */
+static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, uint64_t a, int *pc)
 {
 	uint64_t page = a >> PAGE_SHIFT;
 	uint32_t off = (uint32_t)(a & (PAGE_BYTES - 1));
 	uint64_t best = 0;
 
-	*obj = -1;
+	*pc = -1;
 	for (int i = m->buckets[bucket_of(m, page)]; i >= 0; i = m->pieces[i].next) {
 		const struct piece *p = &m->pieces[i];
 		const struct mobj *o = &m->objs[p->obj];
@@ -617,8 +622,8 @@ static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, ui
 
 		if (p->page != page || off < p->lo || off >= p->hi || o->dead)
 			continue;
-		if (*obj < 0 || (o->enabled && !m->objs[*obj].enabled))
-			*obj = p->obj;
+		if (*pc < 0 || (o->enabled && !m->objs[m->pieces[*pc].obj].enabled))
+			*pc = i;
 		if (!o->enabled)
 			continue;
 		if (o->kind != OBJ_MR) {
@@ -645,19 +650,21 @@ static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, ui
 	return best;
 }
 
-static void describe(const struct memcheck *m, const struct engine *e, int obj, int write,
+static void describe(const struct memcheck *m, const struct engine *e, int pc, int write,
 		     uint64_t addr, char *buf, size_t n)
 {
 	const char *rw = write ? "write" : "read";
+	const struct piece *p;
 	const struct mobj *o;
 	int len;
 
-	if (obj < 0) {
+	if (pc < 0) {
 		snprintf(buf, n, "%s: %s outside every region the host granted the device", e->name,
 			 rw);
 		return;
 	}
-	o = &m->objs[obj];
+	p = &m->pieces[pc];
+	o = &m->objs[p->obj];
 	if (o->kind != OBJ_MR) {
 		snprintf(buf, n, "%s: %s of the %s of %s %u%s", e->name, rw, kind_name(o->kind),
 			 o->kind == OBJ_CQ ? "CQ" : "QP", o->id,
@@ -673,17 +680,8 @@ static void describe(const struct memcheck *m, const struct engine *e, int obj, 
 		snprintf(buf + len, n - (size_t)len, ": MR not valid (page list incomplete)");
 		return;
 	}
-	/* the VA of addr in this MR */
-	for (int i = m->buckets[bucket_of(m, addr >> PAGE_SHIFT)]; i >= 0; i = m->pieces[i].next) {
-		const struct piece *p = &m->pieces[i];
-		uint32_t off = (uint32_t)(addr & (PAGE_BYTES - 1));
-
-		if (p->obj == obj && p->page == addr >> PAGE_SHIFT && off >= p->lo && off < p->hi) {
-			len += snprintf(buf + len, n - (size_t)len, " at va 0x%llx",
-					(unsigned long long)(p->va + (off - p->lo)));
-			break;
-		}
-	}
+	len += snprintf(buf + len, n - (size_t)len, " at va 0x%llx",
+			(unsigned long long)(p->va + ((addr & (PAGE_BYTES - 1)) - p->lo)));
 	if (len < 0 || (size_t)len >= n)
 		return;
 	if (!e->wins) {
@@ -700,12 +698,12 @@ static void describe(const struct memcheck *m, const struct engine *e, int obj, 
 }
 
 static void violation(struct memcheck *m, uint64_t cycle, const struct engine *e, uint64_t addr,
-		      uint32_t len, int write, int obj)
+		      uint32_t len, int write, int pc)
 {
 	struct rnic_sim_violation *v;
 	char what[sizeof(v->what)];
 
-	describe(m, e, obj, write, addr, what, sizeof(what));
+	describe(m, e, pc, write, addr, what, sizeof(what));
 	if (m->st.violations < VIOL_LOG) {
 		v = &m->viol[m->st.violations];
 		v->cycle = cycle;
@@ -758,18 +756,18 @@ static int check_write_beat(struct memcheck *m, uint64_t cycle, const struct eng
 	uint64_t c = addr & ~(uint64_t)(n - 1);
 	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
 	uint64_t ok_end = c; /* bytes below this are known allowed */
-	int obj;
+	int pc;
 
 	for (unsigned int k = 0; k < n; k++) {
 		if (!((strb >> (lane0 + k)) & 1) || c + k < ok_end)
 			continue;
-		ok_end = c + k + allowed_run(m, e, c + k, &obj);
+		ok_end = c + k + allowed_run(m, e, c + k, &pc);
 		if (ok_end == c + k) {
 			unsigned int len = 0;
 
 			for (unsigned int j = k; j < n && ((strb >> (lane0 + j)) & 1); j++)
 				len++;
-			violation(m, cycle, e, c + k, len, 1, obj);
+			violation(m, cycle, e, c + k, len, 1, pc);
 			return 1;
 		}
 	}
@@ -921,35 +919,54 @@ static void ring_beat(struct memcheck *m, struct rburst *b, const uint8_t *rdata
 	}
 }
 
+/* Where the BTH of a RoCEv2 frame starts (Ethernet, IPv4 or IPv6, UDP to
+ * the RoCEv2 port) if its first n bytes hold one, else 0. */
+static size_t bth_offset(const uint8_t *f, size_t n)
+{
+	const size_t ip = RNIC_ETH_HDR_BYTES;
+	unsigned int et;
+	size_t udp;
+
+	if (n < ip)
+		return 0;
+	et = be16(f + 12);
+	if (et == RNIC_ETHERTYPE_IPV4 && n >= ip + RNIC_IPV4_HDR_BYTES &&
+	    f[ip + 9] == RNIC_IP_PROTO_UDP)
+		udp = ip + (size_t)(f[ip] & 0xf) * 4;
+	else if (et == RNIC_ETHERTYPE_IPV6 && n >= ip + RNIC_IPV6_HDR_BYTES &&
+		 f[ip + 6] == RNIC_IP_PROTO_UDP)
+		udp = ip + RNIC_IPV6_HDR_BYTES;
+	else
+		return 0;
+	if (n < udp + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES ||
+	    be16(f + udp + 2) != RNIC_ROCEV2_UDP_PORT)
+		return 0;
+	return udp + RNIC_UDP_HDR_BYTES;
+}
+
+/* The request opcodes whose BTH is followed by a RETH. */
+static int has_reth(unsigned int opc)
+{
+	return opc == RNIC_OP_RDMA_WRITE_FIRST || opc == RNIC_OP_RDMA_WRITE_ONLY ||
+	       opc == RNIC_OP_RDMA_WRITE_ONLY_IMM || opc == RNIC_OP_RDMA_READ_REQUEST;
+}
+
 void memcheck_rx_frame(struct memcheck *m, const uint8_t *f, size_t len)
 {
-	size_t udp;
+	size_t at;
 	const uint8_t *bth, *x;
-	unsigned int et, opc;
+	unsigned int opc;
 	uint32_t dqpn;
 	int q;
 
-	if (!m || !m->st.armed || len < RNIC_ETH_HDR_BYTES)
+	if (!m || !m->st.armed || !(at = bth_offset(f, len)))
 		return;
-	et = be16(f + 12);
-	if (et == RNIC_ETHERTYPE_IPV4 && len >= RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES &&
-	    f[RNIC_ETH_HDR_BYTES + 9] == RNIC_IP_PROTO_UDP)
-		udp = RNIC_ETH_HDR_BYTES + (size_t)(f[RNIC_ETH_HDR_BYTES] & 0xf) * 4;
-	else if (et == RNIC_ETHERTYPE_IPV6 && len >= RNIC_ETH_HDR_BYTES + RNIC_IPV6_HDR_BYTES &&
-		 f[RNIC_ETH_HDR_BYTES + 6] == RNIC_IP_PROTO_UDP)
-		udp = RNIC_ETH_HDR_BYTES + RNIC_IPV6_HDR_BYTES;
-	else
-		return;
-	if (len < udp + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES ||
-	    be16(f + udp + 2) != RNIC_ROCEV2_UDP_PORT)
-		return;
-	bth = f + udp + RNIC_UDP_HDR_BYTES;
+	bth = f + at;
 	x = bth + RNIC_BTH_BYTES;
 	opc = bth[0];
 	dqpn = be32(bth + 4) & 0xffffff;
 	q = find_obj(m, OBJ_SQ, dqpn);
-	if (opc == RNIC_OP_RDMA_WRITE_FIRST || opc == RNIC_OP_RDMA_WRITE_ONLY ||
-	    opc == RNIC_OP_RDMA_WRITE_ONLY_IMM || opc == RNIC_OP_RDMA_READ_REQUEST) {
+	if (has_reth(opc)) {
 		int rd = opc == RNIC_OP_RDMA_READ_REQUEST;
 		uint32_t need = rd ? RNIC_ACCESS_REMOTE_READ : RNIC_ACCESS_REMOTE_WRITE;
 
@@ -1056,20 +1073,20 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 		for (unsigned int i = 0; i < beats; i++) {
 			uint64_t a = beat_addr(out->m_axi_araddr, type, beats, n, i);
 			uint64_t c = a & ~(uint64_t)(n - 1);
-			int obj, first_obj = -1;
+			int pc, first_pc = -1;
 
 			if (ok_end > c)
 				continue;
 			for (unsigned int k = 0; k < n && ok_end <= c; k++) {
-				uint64_t r = allowed_run(m, e, c + k, &obj);
+				uint64_t r = allowed_run(m, e, c + k, &pc);
 
-				if (k == 0)
-					first_obj = obj;
+				if (c + k == a)
+					first_pc = pc;
 				if (r)
 					ok_end = c + k + r;
 			}
 			if (ok_end <= c) {
-				violation(m, cycle, e, a, (uint32_t)(n - (a & (n - 1))), 0, first_obj);
+				violation(m, cycle, e, a, (uint32_t)(n - (a & (n - 1))), 0, first_pc);
 				break;
 			}
 		}
@@ -1136,25 +1153,17 @@ void memcheck_frames_add(struct memcheck_frames *fr, int port, const uint8_t *fr
 static void print_frame(const struct memcheck_frame *f, FILE *out)
 {
 	size_t n = f->len < FRAME_HEAD ? f->len : FRAME_HEAD;
-	size_t ip = RNIC_ETH_HDR_BYTES, udp = 0;
-	unsigned int et = n >= RNIC_ETH_HDR_BYTES ? be16(f->head + 12) : 0;
+	size_t at = bth_offset(f->head, n);
 
 	fprintf(out, "    cycle %llu, %u bytes%s", (unsigned long long)f->cycle, f->len,
 		f->port < 0 ? " (injected)" : "");
-	if (et == RNIC_ETHERTYPE_IPV4 && n > ip)
-		udp = ip + (size_t)(f->head[ip] & 0xf) * 4;
-	else if (et == RNIC_ETHERTYPE_IPV6)
-		udp = ip + RNIC_IPV6_HDR_BYTES;
-	if (udp && n >= udp + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES &&
-	    be16(f->head + udp + 2) == RNIC_ROCEV2_UDP_PORT) {
-		const uint8_t *bth = f->head + udp + RNIC_UDP_HDR_BYTES;
+	if (at) {
+		const uint8_t *bth = f->head + at;
 		unsigned int opc = bth[0];
 
 		fprintf(out, ": opcode 0x%02x dest_qpn %u psn %u", opc, be32(bth + 4) & 0xffffff,
 			be32(bth + 8) & 0xffffff);
-		if ((opc == RNIC_OP_RDMA_WRITE_FIRST || opc == RNIC_OP_RDMA_WRITE_ONLY ||
-		     opc == RNIC_OP_RDMA_WRITE_ONLY_IMM || opc == RNIC_OP_RDMA_READ_REQUEST) &&
-		    n >= udp + RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES + RNIC_RETH_BYTES) {
+		if (has_reth(opc) && n >= at + RNIC_BTH_BYTES + RNIC_RETH_BYTES) {
 			const uint8_t *r = bth + RNIC_BTH_BYTES;
 
 			fprintf(out, " RETH va 0x%08x%08x rkey 0x%x len %u", be32(r), be32(r + 4),

@@ -692,6 +692,19 @@ out:
  * order, and every WRITE's data is in place when it completes. */
 #define CTX_SLOTS 64
 #define CTX_SLOT 4096
+
+/* message k: 16..CTX_SLOT bytes of pattern k; a SEND (k odd) goes into the
+ * receive half of the buffers, a WRITE into the write half, slot k % CTX_SLOTS */
+static uint32_t ctx_len(uint64_t k)
+{
+	return 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15));
+}
+
+static uint32_t ctx_off(uint64_t k)
+{
+	return (k & 1 ? CTX_SLOTS * CTX_SLOT : 0) + (uint32_t)(k % CTX_SLOTS) * CTX_SLOT;
+}
+
 static void test_ctx_beside_traffic(void)
 {
 	struct sim_pair_opts o;
@@ -726,15 +739,12 @@ static void test_ctx_beside_traffic(void)
 	dmr = rnic_reg_mr(p.side[1].pd, dst, bytes, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
 	if (!smr || !dmr)
 		goto fail;
-	/* message k: SEND (k odd) into receive slot, or WRITE into write slot,
-	 * k % CTX_SLOTS; 16..CTX_SLOT bytes of pattern k */
 	for (r = 0; r <= rounds && ok; r++) {
 		uint64_t t_end;
 
 		while (posted - done < (uint64_t)window && ok) {
 			uint64_t k = posted;
-			uint32_t slot = (uint32_t)(k % CTX_SLOTS), len = 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15));
-			uint32_t off = (k & 1 ? CTX_SLOTS * CTX_SLOT : 0) + slot * CTX_SLOT;
+			uint32_t len = ctx_len(k), off = ctx_off(k);
 			struct rnic_sg_entry sg = {.addr = (uintptr_t)(src + off), .length = len, .lkey = smr->lkey};
 			struct rnic_send_wr sw, *bad;
 
@@ -776,8 +786,7 @@ static void test_ctx_beside_traffic(void)
 
 			for (int i = 0; i < n; i++) {
 				uint64_t k = wc[i].wr_id;
-				uint32_t len = 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15));
-				uint32_t off = (k & 1 ? CTX_SLOTS * CTX_SLOT : 0) + (uint32_t)(k % CTX_SLOTS) * CTX_SLOT;
+				uint32_t len = ctx_len(k), off = ctx_off(k);
 
 				if (k != done || wc[i].status != RNIC_WC_SUCCESS || wc[i].qp_num != p.side[0].qp[0]->qp_num)
 					ok = 0;
@@ -794,7 +803,7 @@ static void test_ctx_beside_traffic(void)
 				uint64_t k = wc[i].wr_id;
 
 				if (wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
-				    wc[i].byte_len != 16 + (uint32_t)(k * 997 % (CTX_SLOT - 15)) ||
+				    wc[i].byte_len != ctx_len(k) ||
 				    k != 2 * recv_done + 1) {
 					fprintf(stderr, "ctx beside traffic: receive %llu (want %llu) status %u len %u\n",
 						(unsigned long long)k, (unsigned long long)(2 * recv_done + 1),
