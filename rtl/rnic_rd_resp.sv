@@ -21,7 +21,8 @@
  * from host memory (IBTA 9.9.2.4.2): nothing is kept on the card. A job
  * whose QP has moved on to a newer read generation (the requester asked
  * again from an earlier PSN, or the QP was reset) is dropped at its next
- * packet boundary.
+ * packet boundary, and every job of a QP that is reset, ACKs and NAKs
+ * included, is marked dead: a QP in RESET sends nothing (IBTA 10.3.1).
  *
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
@@ -93,6 +94,7 @@ module rnic_rd_resp #(
     logic [QPN_WIDTH-1:0] job_qpn_mem [JOBS];
     logic [3:0]         job_gen_mem [JOBS];
     logic               job_raw_mem [JOBS];
+    logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
     logic [JOBS_LOG2:0] pend_mem [2**QPN_WIDTH];
     assign pend_rd_val = pend_mem[pend_rd_qpn] != 0;
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
@@ -154,7 +156,7 @@ module rnic_rd_resp #(
 
     assign rgen_rd_qpn = job_qpn_mem[head];
     wire raw = job_raw_mem[head];
-    wire stale = !raw && rgen_rd_val != job_gen_mem[head];
+    wire stale = job_dead_mem[head] || (!raw && rgen_rd_val != job_gen_mem[head]);
     assign m_hdr_valid = state_reg == S_HDR && !stale;
     wire [31:0] rkey = job_rkey_mem[head];
     assign mpt_rd_en = state_reg == S_MPT;
@@ -174,7 +176,12 @@ module rnic_rd_resp #(
     always_ff @(posedge clk) begin
         stat_tx_read_resp <= 1'b0;
         stat_access_err <= 1'b0;
+        if (qp_reset_valid)
+            for (int i = 0; i < JOBS; i++)
+                if (job_qpn_mem[i] == qp_reset_qpn) job_dead_mem[i] <= 1'b1;
         if (s_job_valid && s_job_ready) begin
+            // a job queued in the reset's own cycle was made before it
+            job_dead_mem[wr_reg[JOBS_LOG2-1:0]] <= qp_reset_valid && qp_reset_qpn == s_job_qpn;
             job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr;
             job_va_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_va;
             job_rkey_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey;
@@ -206,14 +213,14 @@ module rnic_rd_resp #(
                 end
             end
             S_HDR: begin
-                if (raw) begin
+                if (stale) begin
+                    rd_reg <= rd_reg + 1'b1;
+                    state_reg <= S_IDLE;
+                end else if (raw) begin
                     if (m_hdr_ready) begin
                         rd_reg <= rd_reg + 1'b1;
                         state_reg <= S_IDLE;
                     end
-                end else if (stale) begin
-                    rd_reg <= rd_reg + 1'b1;
-                    state_reg <= S_IDLE;
                 end else if (m_hdr_ready) begin
                     stat_tx_read_resp <= 1'b1;
                     state_reg <= (seg != 0) ? S_PAY : S_NEXT;
@@ -260,7 +267,7 @@ module rnic_rd_resp #(
     // a context write of the QP starts it at 0 (its old jobs then stop at 0)
     wire                 push = s_job_valid && s_job_ready;
     wire                 pop_evt = (state_reg == S_CHK && !(mr_ok || seg == 0))
-                                   || (state_reg == S_HDR && raw && m_hdr_ready)
+                                   || (state_reg == S_HDR && raw && !stale && m_hdr_ready)
                                    || (state_reg == S_HDR && stale)
                                    || (state_reg == S_NEXT && pkt_last);
     wire [QPN_WIDTH-1:0] pop_qpn = job_qpn_mem[head];

@@ -847,9 +847,9 @@ out:
 	pair_teardown(&p, w, smr, dmr, src, dst);
 }
 
-/* READ responses the responder sends, by the frame hook. */
+/* READ responses and ACKs the responder sends, by the frame hook. */
 struct rr_count {
-	uint64_t n;
+	uint64_t n, acks;
 };
 
 static void count_read_responses(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
@@ -858,15 +858,21 @@ static void count_read_responses(void *arg, int port, const uint8_t *f, size_t l
 	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
 
 	(void)cycle;
-	if (port == 1 && len > bth && f[bth] >= RNIC_OP_RDMA_READ_RESPONSE_FIRST &&
-	    f[bth] <= RNIC_OP_RDMA_READ_RESPONSE_ONLY)
+	if (port != 1 || len <= bth)
+		return;
+	if (f[bth] >= RNIC_OP_RDMA_READ_RESPONSE_FIRST && f[bth] <= RNIC_OP_RDMA_READ_RESPONSE_ONLY)
 		c->n++;
+	else if (f[bth] == RNIC_OP_ACKNOWLEDGE)
+		c->acks++;
 }
 
 /* A 1 MiB READ is being answered when the responder's QP is moved to RESET:
  * the READ responses still queued for it must stop at the next packet
  * boundary (the reset starts a new read generation), not run to the end of
- * the message from a QP that no longer exists. */
+ * the message from a QP that no longer exists. WRITEs posted behind the
+ * READ have their ACKs queued behind its responses (one QP's responses
+ * leave in PSN order); the reset must drop those too. */
+#define RESET_READ_WRITES 8
 static void test_reset_during_read(void)
 {
 	struct sim_pair_opts o;
@@ -877,7 +883,7 @@ static void test_reset_during_read(void)
 	struct rnic_mr *smr = NULL, *dmr = NULL;
 	struct rr_count c = {0};
 	struct rnic_qp_attr a;
-	uint64_t at_reset = 0, after = 0, t0;
+	uint64_t at_reset = 0, after = 0, acks_at_reset = 0, t0;
 	int ok = 0;
 
 	if (!w) {
@@ -892,7 +898,8 @@ static void test_reset_during_read(void)
 		goto fail;
 	memset(src, 0x77, len);
 	memset(dst, 0, len);
-	smr = rnic_reg_mr(p.side[1].pd, src, len, RNIC_ACCESS_REMOTE_READ);
+	smr = rnic_reg_mr(p.side[1].pd, src, len, RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_WRITE |
+			 RNIC_ACCESS_LOCAL_WRITE);
 	dmr = rnic_reg_mr(p.side[0].pd, dst, len, RNIC_ACCESS_LOCAL_WRITE);
 	if (!smr || !dmr)
 		goto fail;
@@ -910,6 +917,13 @@ static void test_reset_during_read(void)
 		sw.wr.rdma.rkey = smr->rkey;
 		if (rnic_post_send(p.side[0].qp[0], &sw, &bad))
 			goto fail;
+		/* 64 B WRITEs from the READ's destination into the first bytes
+		 * of its source (what they carry is not checked here) */
+		sw.opcode = RNIC_WR_RDMA_WRITE;
+		sg.length = 64;
+		for (int i = 0; i < RESET_READ_WRITES; i++)
+			if (rnic_post_send(p.side[0].qp[0], &sw, &bad))
+				goto fail;
 	}
 	t0 = rnic_world_cycle(w);
 	while (c.n < 32 && rnic_world_cycle(w) - t0 < 2000000ull)
@@ -918,6 +932,7 @@ static void test_reset_during_read(void)
 	a.qp_state = RNIC_QPS_RESET;
 	ok = c.n >= 32 && rnic_modify_qp(p.side[1].qp[0], &a, RNIC_QP_STATE) == 0;
 	at_reset = c.n;
+	acks_at_reset = c.acks;
 	rnic_world_step(w, 400000);
 	after = c.n - at_reset;
 	/* what the transmit path already holds may still leave: its payload
@@ -928,6 +943,11 @@ static void test_reset_during_read(void)
 		   "reset during READ: %llu of %u READ responses sent when the responder's QP went to RESET, "
 		   "%llu after it (want at most 16, what the transmit path already held)",
 		   (unsigned long long)at_reset, len / 1024, (unsigned long long)after);
+	e2e_result(ok && acks_at_reset == 0 && c.acks == 0,
+		   "reset during READ: ACKs of the %d WRITEs queued behind the READ: %llu before the reset, "
+		   "%llu after it (want 0 and 0: a QP in RESET sends nothing)",
+		   RESET_READ_WRITES, (unsigned long long)acks_at_reset,
+		   (unsigned long long)(c.acks - acks_at_reset));
 	rnic_world_set_frame_hook(w, NULL, NULL);
 	e2e_check_nics(w, "reset_during_read", 1);
 	goto out;
