@@ -23,7 +23,7 @@ CFLAGS_COMMON := $(CSTD) $(CWARN) -O2 -g -MMD -MP -I$(ROOT)/host/include
 help:
 	@echo "OpenRNIC make targets"
 	@echo "  make sim      install missing deps, build everything, run the two-NIC demo"
-	@echo "  make test     install missing deps, run every test (closing line: N passed, N failed)"
+	@echo "  make test     install missing deps, run every test, JOBS at a time (closing line: N passed, N failed)"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
@@ -56,10 +56,11 @@ clean:
 -include $(ROOT)/interop/rules.mk
 -include $(ROOT)/tests/fuzz/rules.mk
 
-# `make test` builds what the registered tests need, then runs them.
+# `make test` builds what the registered tests need, then runs them, JOBS
+# (the number of CPUs) at a time each.
 test: deps
-	$(MAKE) -C $(ROOT) test-build
-	bash $(ROOT)/scripts/run-tests.sh
+	$(MAKE) -j$(JOBS) -C $(ROOT) test-build
+	TEST_JOBS=$(JOBS) bash $(ROOT)/scripts/run-tests.sh
 
 .PHONY: test-build
 test-build: $(TEST_BUILD_DEPS)

@@ -1,35 +1,88 @@
 #!/usr/bin/env bash
 # Run every test registered in tests/list.d/*.list ("name | command" lines,
 # '#' comments), from the repository root, each with a time limit. Prints one
-# line per test, the command that reproduces each failure, and a closing
-# "N passed, N failed" line; exits non-zero if anything failed.
+# line per test as it ends, the command that reproduces each failure, and a
+# closing "N passed, N failed" line; exits non-zero if anything failed.
 #   run-tests.sh [FILTER]   run only tests whose name contains FILTER
+#   TEST_JOBS=N             tests at once (default: the number of CPUs)
+#   TEST_TIMEOUT=S          each test's time limit (900 s)
+# Tests run side by side, so each one writes only below its own build
+# directory; a `make` a test starts waits for any other test's `make` (two
+# makes of one target would race on its files). A test named "name [alone]"
+# runs after the others, with nothing beside it (one that keeps wall-clock
+# time with a process outside the simulation, such as the QEMU guest).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 filter=${1:-}
 limit=${TEST_TIMEOUT:-900}
+jobs=${TEST_JOBS:-$(nproc)}
 logdir=build/test-logs
 mkdir -p "$logdir"
-pass=0; fail=0; failed=()
+run=$(mktemp -d "$logdir/.run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+
+# `make` for the tests: one at a time; the makes it starts run free
+real_make=$(command -v make)
+mkdir -p "$run/bin"
+cat >"$run/bin/make" <<EOF
+#!/usr/bin/env bash
+[ -n "\${RNIC_TEST_MAKE_HELD:-}" ] && exec "$real_make" "\$@"
+export RNIC_TEST_MAKE_HELD=1
+exec flock "$run/make.lock" "$real_make" "\$@"
+EOF
+chmod +x "$run/bin/make"
+
+names=(); cmds=(); alone=()
 for list in tests/list.d/*.list; do
   [ -e "$list" ] || continue
   while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) continue ;; esac
     name=$(echo "${line%%|*}" | xargs)
-    cmd=$(echo "${line#*|}" | sed 's/^ *//')
+    solo=0
+    [[ "$name" == *' [alone]' ]] && { name=${name% \[alone\]}; solo=1; }
     [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
-    log="$logdir/${name//\//_}.log"
-    start=$(date +%s)
-    if timeout "$limit" bash -c "$cmd" >"$log" 2>&1; then
-      pass=$((pass + 1)); printf 'PASS %-48s %4ss\n' "$name" "$(( $(date +%s) - start ))"
-    else
-      fail=$((fail + 1)); failed+=("$name")
-      printf 'FAIL %-48s %4ss  (log: %s)\n' "$name" "$(( $(date +%s) - start ))" "$log"
-      printf '     reproduce: %s\n' "$cmd"
-      tail -n 15 "$log" | sed 's/^/     | /'
-    fi
+    names+=("$name"); cmds+=("$(echo "${line#*|}" | sed 's/^ *//')"); alone+=("$solo")
   done < "$list"
+done
+
+# one test: its line (and a failure's reproduction and log tail) in one write
+run_one() {
+  local i=$1 name=${names[$1]} cmd=${cmds[$1]}
+  local log="$logdir/${name//\//_}.log" start=$(date +%s) msg
+  if PATH="$run/bin:$PATH" timeout "$limit" bash -c "$cmd" >"$log" 2>&1; then
+    echo pass >"$run/$i"
+    msg=$(printf 'PASS %-48s %4ss' "$name" "$(( $(date +%s) - start ))")
+  else
+    echo fail >"$run/$i"
+    msg=$(printf 'FAIL %-48s %4ss  (log: %s)\n     reproduce: %s\n' "$name" \
+          "$(( $(date +%s) - start ))" "$log" "$cmd"; tail -n 15 "$log" | sed 's/^/     | /')
+  fi
+  printf '%s\n' "$msg"
+}
+
+running=0
+for i in "${!names[@]}"; do
+  ((alone[i])) && continue
+  if ((running >= jobs)); then
+    wait -n
+    running=$((running - 1))
+  fi
+  run_one "$i" &
+  running=$((running + 1))
+done
+wait
+for i in "${!names[@]}"; do
+  ((alone[i])) && run_one "$i"
+done
+
+pass=0; fail=0; failed=()
+for i in "${!names[@]}"; do
+  if [ "$(cat "$run/$i" 2>/dev/null)" = pass ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); failed+=("${names[$i]}")
+  fi
 done
 echo
 ((fail)) && printf 'failed: %s\n' "${failed[*]}"

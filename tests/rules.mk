@@ -165,7 +165,7 @@ TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) 
 
 # the main job: build everything and run the demo
 sim: deps
-	$(MAKE) -C $(ROOT) $(DEMO_BIN) $(RNIC_SIM_BIN)
+	$(MAKE) -j$(JOBS) -C $(ROOT) $(DEMO_BIN) $(RNIC_SIM_BIN)
 	@mkdir -p $(BUILD)/sim
 	$(DEMO_BIN) --width 512 --pcap $(BUILD)/sim/demo.pcap
 
