@@ -58,4 +58,4 @@ model-tools: $(MODEL_SB_BIN)
 -include $(MODEL_OBJS:.o=.d) $(MODEL_TEST_BINS:=.d) $(MODEL_BUILD)/obj/rc_peer.d $(MODEL_PEER_BIN).d
 -include $(MODEL_BUILD)/obj/rc_scoreboard.d $(MODEL_SB_BIN).d
 
-TEST_BUILD_DEPS += $(MODEL_TEST_BINS) $(MODEL_SB_BIN)
+TEST_BUILD_DEPS += $(MODEL_TEST_BINS) $(MODEL_SB_BIN) $(MODEL_PEER_BIN)
