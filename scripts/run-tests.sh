@@ -5,7 +5,8 @@
 # closing "N passed, N failed" line; exits non-zero if anything failed.
 #   run-tests.sh [FILTER]   run only tests whose name contains FILTER
 #   TEST_JOBS=N             tests at once (default: the number of CPUs)
-#   TEST_TIMEOUT=S          each test's time limit (900 s)
+#   TEST_TIMEOUT=S          each test's time limit (900 s); a test named
+#                           "name [limit=S]" gets S seconds instead
 # Tests run side by side, so each one writes only below its own build
 # directory; a `make` a test starts waits for any other test's `make` (two
 # makes of one target would race on its files). A test named "name [alone]"
@@ -33,16 +34,19 @@ exec flock "$run/make.lock" "$real_make" "\$@"
 EOF
 chmod +x "$run/bin/make"
 
-names=(); cmds=(); alone=()
+names=(); cmds=(); alone=(); limits=()
 for list in tests/list.d/*.list; do
   [ -e "$list" ] || continue
   while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) continue ;; esac
     name=$(echo "${line%%|*}" | xargs)
-    solo=0
+    solo=0 secs=$limit
     [[ "$name" == *' [alone]' ]] && { name=${name% \[alone\]}; solo=1; }
+    if [[ "$name" =~ ^(.*)\ \[limit=([0-9]+)\]$ ]]; then
+      name=${BASH_REMATCH[1]} secs=${BASH_REMATCH[2]}
+    fi
     [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
-    names+=("$name"); cmds+=("$(echo "${line#*|}" | sed 's/^ *//')"); alone+=("$solo")
+    names+=("$name"); cmds+=("$(echo "${line#*|}" | sed 's/^ *//')"); alone+=("$solo"); limits+=("$secs")
   done < "$list"
 done
 
@@ -50,7 +54,7 @@ done
 run_one() {
   local i=$1 name=${names[$1]} cmd=${cmds[$1]}
   local log="$logdir/${name//\//_}.log" start=$(date +%s) msg
-  if PATH="$run/bin:$PATH" timeout "$limit" bash -c "$cmd" >"$log" 2>&1; then
+  if PATH="$run/bin:$PATH" timeout "${limits[$i]}" bash -c "$cmd" >"$log" 2>&1; then
     echo pass >"$run/$i"
     msg=$(printf 'PASS %-48s %4ss' "$name" "$(( $(date +%s) - start ))")
   else
