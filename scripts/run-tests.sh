@@ -41,10 +41,11 @@ for list in tests/list.d/*.list; do
     case "$line" in ''|'#'*) continue ;; esac
     name=$(echo "${line%%|*}" | xargs)
     solo=0 secs=$limit
-    [[ "$name" == *' [alone]' ]] && { name=${name% \[alone\]}; solo=1; }
-    if [[ "$name" =~ ^(.*)\ \[limit=([0-9]+)\]$ ]]; then
-      name=${BASH_REMATCH[1]} secs=${BASH_REMATCH[2]}
-    fi
+    # trailing tags, in any order: [alone], [limit=S]
+    while [[ "$name" =~ ^(.*)\ \[(alone|limit=([0-9]+))\]$ ]]; do
+      name=${BASH_REMATCH[1]}
+      if [ "${BASH_REMATCH[2]}" = alone ]; then solo=1; else secs=${BASH_REMATCH[3]}; fi
+    done
     [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
     names+=("$name"); cmds+=("$(echo "${line#*|}" | sed 's/^ *//')"); alone+=("$solo"); limits+=("$secs")
   done < "$list"

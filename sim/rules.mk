@@ -203,4 +203,4 @@ sim-unit-tests: $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN)
 # The unit tests and the harness self-test need no rnic_core; the real-core
 # library and rnic-sim are built by their own test entry (tests/list.d/20-sim.list)
 # so that an unfinished core fails one test, not the whole test build.
-TEST_BUILD_DEPS += $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN) $(RNIC_SIM_BIN)
+TEST_BUILD_DEPS += $(SIM_UNIT_BINS) $(SIM_WORLD_TEST) $(SIM_TDUT_BIN)

@@ -852,7 +852,7 @@ struct rr_count {
 	uint64_t n, acks;
 };
 
-static void count_read_responses(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+static void count_responses(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
 {
 	struct rr_count *c = arg;
 	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
@@ -903,7 +903,7 @@ static void test_reset_during_read(void)
 	dmr = rnic_reg_mr(p.side[0].pd, dst, len, RNIC_ACCESS_LOCAL_WRITE);
 	if (!smr || !dmr)
 		goto fail;
-	rnic_world_set_frame_hook(w, count_read_responses, &c);
+	rnic_world_set_frame_hook(w, count_responses, &c);
 	{
 		struct rnic_sg_entry sg = {.addr = (uintptr_t)dst, .length = len, .lkey = dmr->lkey};
 		struct rnic_send_wr sw, *bad;
