@@ -69,7 +69,7 @@ $(SIM_BUILD)/vlrt/%.o: $(SIM_VL_ROOT)/include/%.cpp
 	$(CXX) $(SIM_VL_CXXFLAGS) -w -c $< -o $@
 
 # $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES[,FLAGS])
-# Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__ALL.o.
+# Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__model.o.
 # FLAGS: the top module and any more Verilator options (default: rnic_core).
 define sim_verilate
 $(1)/vl.stamp: $(4) $(SIM_DIR)/rules.mk
@@ -81,8 +81,13 @@ $(1)/vl.stamp: $(4) $(SIM_DIR)/rules.mk
 	@touch $$@
 
 # A large model compiles to several objects in __ALL.a; merge them into one
-# relocatable object so the library archive holds every part.
-$(1)/$(2)__ALL.o: $(1)/vl.stamp
+# relocatable object so the library archive holds every part. The merged
+# object must not be called __ALL.o: Verilator compiles a small model into
+# its own __ALL.o and archives whatever file has that name, so a merged copy
+# left there would be linked twice (a tree built before the rename still has
+# one, hence the rm).
+$(1)/$(2)__model.o: $(1)/vl.stamp
+	rm -f $(1)/$(2)__ALL.o
 	+$(MAKE) -s -C $(1) -f $(2).mk $(2)__ALL.a $(SIM_VL_MAKEFLAGS)
 	$(LD) -r -o $$@ --whole-archive $(1)/$(2)__ALL.a
 
@@ -103,8 +108,8 @@ $(eval $(call sim_verilate,$(SIM_OBJ_W512),Vrnic_core_w512,512,$(SIM_RTL_SRCS),$
 $(eval $(call sim_verilate,$(SIM_TDUT_W64),Vrnic_core_w64,64,$(SIM_TDUT_SRCS)))
 $(eval $(call sim_verilate,$(SIM_TDUT_W512),Vrnic_core_w512,512,$(SIM_TDUT_SRCS)))
 
-SIM_MODEL_OBJS := $(SIM_OBJ_W64)/Vrnic_core_w64__ALL.o $(SIM_OBJ_W512)/Vrnic_core_w512__ALL.o
-SIM_TDUT_OBJS := $(SIM_TDUT_W64)/Vrnic_core_w64__ALL.o $(SIM_TDUT_W512)/Vrnic_core_w512__ALL.o
+SIM_MODEL_OBJS := $(SIM_OBJ_W64)/Vrnic_core_w64__model.o $(SIM_OBJ_W512)/Vrnic_core_w512__model.o
+SIM_TDUT_OBJS := $(SIM_TDUT_W64)/Vrnic_core_w64__model.o $(SIM_TDUT_W512)/Vrnic_core_w512__model.o
 
 # The shim, once per pair of models it is compiled against.
 SIM_SHIM_FLAGS := -DRNIC_SIM_HAVE_W64=1 -DRNIC_SIM_HAVE_W512=1 -I$(SIM_DIR) \
@@ -149,8 +154,8 @@ SIM_PROBE_W64 := $(SIM_PROBE_BUILD)/obj_w64
 SIM_PROBE_W512 := $(SIM_PROBE_BUILD)/obj_w512
 $(eval $(call sim_verilate,$(SIM_PROBE_W64),Vrnic_rx_probe_w64,64,$(SIM_PROBE_SRCS),$(SIM_PROBE_VFLAGS)))
 $(eval $(call sim_verilate,$(SIM_PROBE_W512),Vrnic_rx_probe_w512,512,$(SIM_PROBE_SRCS),$(SIM_PROBE_VFLAGS)))
-SIM_PROBE_MODEL_OBJS := $(SIM_PROBE_W64)/Vrnic_rx_probe_w64__ALL.o \
-	$(SIM_PROBE_W512)/Vrnic_rx_probe_w512__ALL.o
+SIM_PROBE_MODEL_OBJS := $(SIM_PROBE_W64)/Vrnic_rx_probe_w64__model.o \
+	$(SIM_PROBE_W512)/Vrnic_rx_probe_w512__model.o
 
 $(SIM_PROBE_BUILD)/probe_model.o: $(SIM_DIR)/replay/probe_model.cpp $(SIM_PROBE_MODEL_OBJS)
 	@mkdir -p $(@D)
