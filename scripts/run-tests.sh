@@ -3,7 +3,7 @@
 # '#' comments), from the repository root, each with a time limit. Prints one
 # line per test as it ends, the command that reproduces each failure, and a
 # closing "N passed, N failed" line; exits non-zero if anything failed.
-#   run-tests.sh [FILTER]   run only tests whose name contains FILTER
+#   run-tests.sh [FILTER...]   run only tests whose name contains one of the FILTERs
 #   TEST_JOBS=N             tests at once (default: the number of CPUs)
 #   TEST_TIMEOUT=S          each test's time limit (900 s); a test named
 #                           "name [limit=S]" gets S seconds instead
@@ -15,7 +15,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-filter=${1:-}
+filters=("$@")
 limit=${TEST_TIMEOUT:-900}
 jobs=${TEST_JOBS:-$(nproc)}
 logdir=build/test-logs
@@ -46,7 +46,11 @@ for list in tests/list.d/*.list; do
       name=${BASH_REMATCH[1]}
       if [ "${BASH_REMATCH[2]}" = alone ]; then solo=1; else secs=${BASH_REMATCH[3]}; fi
     done
-    [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
+    if [ ${#filters[@]} -gt 0 ]; then
+      hit=0
+      for f in "${filters[@]}"; do [[ "$name" == *"$f"* ]] && hit=1; done
+      [ $hit = 1 ] || continue
+    fi
     names+=("$name"); cmds+=("$(echo "${line#*|}" | sed 's/^ *//')"); alone+=("$solo"); limits+=("$secs")
   done < "$list"
 done
