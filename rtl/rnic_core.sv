@@ -109,7 +109,7 @@ module rnic_core #(
 );
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int STAT_COUNT = 26;
+    localparam int STAT_COUNT = 27;
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
@@ -156,6 +156,9 @@ module rnic_core #(
     logic [15:0]           db_rq_qpn, db_rq_pi;
     logic                  db_cq_valid;
     logic [15:0]           db_cq_cqn, db_cq_ci;
+    logic                  wqe_win_valid, wqe_win_clear, wqe_win_take;
+    logic [15:0]           wqe_win_qpn, wqe_win_idx;
+    logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] wqe_win_data;
     logic [STAT_COUNT*16-1:0] stat_inc;
 
     rnic_regs #(
@@ -180,6 +183,7 @@ module rnic_core #(
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
+        .wqe_win_valid, .wqe_win_qpn, .wqe_win_idx, .wqe_win_data, .wqe_win_clear,
         .stat_inc,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted,
@@ -306,7 +310,15 @@ module rnic_core #(
     logic [63:0] wqe_desc_addr, pay_desc_addr;
     logic [31:0] wqe_desc_len, pay_desc_len;
     logic        wqe_desc_last, wqe_desc_valid, wqe_desc_ready;
-    logic        pay_desc_last, pay_desc_valid, pay_desc_ready;
+    logic        pay_desc_last, pay_desc_valid, pay_desc_ready, pay_desc_inline;
+    logic [8*rnic_pkg::MAX_INLINE_BYTES-1:0] pay_desc_inl_data;
+    // the payload DMA engine's side of rnic_pay_src
+    logic [63:0] payd_addr;
+    logic [31:0] payd_len;
+    logic        payd_last, payd_valid, payd_ready;
+    logic [DATA_WIDTH-1:0] payd_tdata;
+    logic [KEEP_WIDTH-1:0] payd_tkeep;
+    logic        payd_tvalid, payd_tready, payd_tlast;
     logic [DATA_WIDTH-1:0] wqe_tdata, pay_tdata;
     logic [KEEP_WIDTH-1:0] wqe_tkeep, pay_tkeep;
     logic        wqe_tvalid, wqe_tready, wqe_tlast, pay_tvalid, pay_tready, pay_tlast;
@@ -356,9 +368,12 @@ module rnic_core #(
         .s_axis_wqe_tdata(wqe_tdata), .s_axis_wqe_tkeep(wqe_tkeep), .s_axis_wqe_tvalid(wqe_tvalid),
         .s_axis_wqe_tready(wqe_tready), .s_axis_wqe_tlast(wqe_tlast),
         .s_wqe_status_valid(wqe_status_valid), .s_wqe_status_error(wqe_status_error),
+        .win_valid(wqe_win_valid), .win_qpn(wqe_win_qpn), .win_idx(wqe_win_idx), .win_data(wqe_win_data),
+        .win_take(wqe_win_take),
         .m_axis_pay_desc_addr(pay_desc_addr), .m_axis_pay_desc_len(pay_desc_len),
         .m_axis_pay_desc_last(pay_desc_last), .m_axis_pay_desc_valid(pay_desc_valid),
         .m_axis_pay_desc_ready(pay_desc_ready),
+        .m_axis_pay_desc_inline(pay_desc_inline), .m_axis_pay_desc_inl_data(pay_desc_inl_data),
         .m_hdr_valid(req_hdr_valid), .m_hdr_ready(req_hdr_ready), .m_hdr(req_hdr),
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
@@ -368,10 +383,28 @@ module rnic_core #(
         .stat_loc_prot_err
     );
 
+    // the window's WQE is taken, or its QP is reset (a stale WQE must not
+    // be sent by the QP's next life)
+    assign wqe_win_clear = wqe_win_take || (qp_reset && 16'(ctx_qpn) == wqe_win_qpn);
+
+    // payloads in packet order: host-memory reads, or inline bytes
+    rnic_pay_src #(.DATA_WIDTH(DATA_WIDTH)) pay_src_inst (
+        .clk, .rst,
+        .s_desc_addr(pay_desc_addr), .s_desc_len(pay_desc_len), .s_desc_last(pay_desc_last),
+        .s_desc_inline(pay_desc_inline), .s_desc_inl_data(pay_desc_inl_data),
+        .s_desc_valid(pay_desc_valid), .s_desc_ready(pay_desc_ready),
+        .m_dma_desc_addr(payd_addr), .m_dma_desc_len(payd_len), .m_dma_desc_last(payd_last),
+        .m_dma_desc_valid(payd_valid), .m_dma_desc_ready(payd_ready),
+        .s_dma_tdata(payd_tdata), .s_dma_tkeep(payd_tkeep), .s_dma_tvalid(payd_tvalid),
+        .s_dma_tready(payd_tready), .s_dma_tlast(payd_tlast),
+        .m_axis_tdata(pay_tdata), .m_axis_tkeep(pay_tkeep), .m_axis_tvalid(pay_tvalid),
+        .m_axis_tready(pay_tready), .m_axis_tlast(pay_tlast)
+    );
+
     // payload read packets (last-marked descriptors) issued and not yet done
     logic [7:0] pay_rd_pending_reg;
     always_ff @(posedge clk) begin
-        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(pay_desc_valid && pay_desc_ready && pay_desc_last)
+        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(payd_valid && payd_ready && payd_last)
                               - 8'(pay_status_valid);
         if (rst) pay_rd_pending_reg <= '0;
     end
@@ -521,11 +554,11 @@ module rnic_core #(
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD),
              .BUF_BYTES(TX_DMA_BUF_BYTES)) pay_rd_inst (
         .clk, .rst,
-        .s_axis_desc_addr(pay_desc_addr), .s_axis_desc_len(pay_desc_len), .s_axis_desc_last(pay_desc_last),
-        .s_axis_desc_valid(pay_desc_valid), .s_axis_desc_ready(pay_desc_ready),
-        .m_axis_read_data_tdata(pay_tdata), .m_axis_read_data_tkeep(pay_tkeep),
-        .m_axis_read_data_tvalid(pay_tvalid), .m_axis_read_data_tready(pay_tready),
-        .m_axis_read_data_tlast(pay_tlast),
+        .s_axis_desc_addr(payd_addr), .s_axis_desc_len(payd_len), .s_axis_desc_last(payd_last),
+        .s_axis_desc_valid(payd_valid), .s_axis_desc_ready(payd_ready),
+        .m_axis_read_data_tdata(payd_tdata), .m_axis_read_data_tkeep(payd_tkeep),
+        .m_axis_read_data_tvalid(payd_tvalid), .m_axis_read_data_tready(payd_tready),
+        .m_axis_read_data_tlast(payd_tlast),
         .m_axis_desc_status_error(pay_status_error), .m_axis_desc_status_valid(pay_status_valid),
         .m_axi_arid(rd_arid[AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[8 +: 8]), .m_axi_arsize(rd_arsize[3 +: 3]), .m_axi_arburst(rd_arburst[2 +: 2]),
@@ -1047,6 +1080,7 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_MALFORMED) +: 16] =
             16'(stat_chk_malformed) + 16'(stat_disp_malformed);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_OVERFLOW) +: 16] = 16'(fifo_overflow);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_WQE_WINDOW) +: 16] = 16'(wqe_win_take);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_QPN) +: 16] = 16'(stat_disp_drop_qpn) + 16'(stat_resp_drop_qpn);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PSN_ERR) +: 16] = 16'(stat_psn_err);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DUPLICATE) +: 16] = 16'(stat_duplicate);

@@ -219,7 +219,7 @@ package rnic_pkg;
 
   // dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them.
   localparam logic [31:0] DMA_ID_RD_WQE = 32'h00000000;  // read: send WQE fetch (SQ ring)
-  localparam logic [31:0] DMA_ID_RD_PAYLOAD = 32'h00000001;  // read: SEND / WRITE payload through the send WQE's SGEs, or its inline bytes in the SQ ring
+  localparam logic [31:0] DMA_ID_RD_PAYLOAD = 32'h00000001;  // read: SEND / WRITE payload through the send WQE's SGEs (inline bytes come with the WQE, not read)
   localparam logic [31:0] DMA_ID_RD_RWQE = 32'h00000002;  // read: receive WQE fetch (RQ ring), and the 8 bytes of a responder's ATOMIC
   localparam logic [31:0] DMA_ID_RD_RDRSP = 32'h00000003;  // read: READ response payload (the responder's MR, through the request's RETH)
   localparam logic [31:0] DMA_ID_RD_PLWQE = 32'h00000004;  // read: send WQE re-read for the placement of a READ or ATOMIC response (SQ ring)
@@ -795,9 +795,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
-  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
-  localparam logic [31:0] BLK_STAT_END = 32'h00000474;
+  localparam logic [31:0] BLK_STAT_END = 32'h00000478;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -824,6 +824,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RETRY = 32'h00000468;
   localparam logic [31:0] REG_STAT_ACK_TIMEOUT = 32'h0000046c;
   localparam logic [31:0] REG_STAT_RX_DROP_OVERFLOW = 32'h00000470;
+  localparam logic [31:0] REG_STAT_TX_WQE_WINDOW = 32'h00000474;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
   localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;
@@ -844,12 +845,15 @@ package rnic_pkg;
   localparam logic [31:0] REG_CMD_OUT = 32'h00000700;
   localparam logic [31:0] REG_CMD_OUT_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
-  localparam logic [31:0] BLK_DB_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_DB_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;
-  localparam logic [31:0] BLK_DB_END = 32'h00001018;
+  localparam logic [31:0] BLK_DB_END = 32'h00001100;
   localparam logic [31:0] REG_DB_SQ = 32'h0000100c;
   localparam logic [31:0] REG_DB_CQ = 32'h00001010;
   localparam logic [31:0] REG_DB_RQ = 32'h00001014;
+  localparam logic [31:0] REG_DB_SQ_WQE = 32'h00001018;
+  localparam logic [31:0] REG_DB_WQE = 32'h00001080;
+  localparam logic [31:0] REG_DB_WQE_COUNT = 32'h00000020;
   localparam logic [31:0] REG_BLK_TYPE = 32'h00000000;
   localparam logic [31:0] REG_BLK_VERSION = 32'h00000004;
   localparam logic [31:0] REG_BLK_NEXT = 32'h00000008;

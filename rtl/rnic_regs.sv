@@ -13,6 +13,13 @@
  * no doorbell is ever lost. Counters are 32-bit, wrapping, incremented by the
  * data path through stat_inc (one 16-bit increment per counter per cycle).
  *
+ * The WQE window (DB_WQE) holds one send WQE written by the host; DB_SQ_WQE
+ * rings the SQ doorbell and names the WQE (QPN, SQ index) that the window
+ * holds, so the requester can take it instead of fetching it from the ring.
+ * A write to any word of the window forgets the WQE it held (the requester
+ * then fetches that one from the ring), so a half-written window is never
+ * taken.
+ *
  * A second, simple port (fw_*) gives the control processor the same register
  * file at the same offsets: it serves the command mailbox (CMD block: the
  * host fills CMD_IN and writes CMD_CTRL, the firmware answers through CMD_OUT
@@ -29,7 +36,7 @@ module rnic_regs #(
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
-    parameter int STAT_COUNT = 26,
+    parameter int STAT_COUNT = 27,
     parameter int CTX_BITS = 32 * 32
 ) (
     input  wire logic                       clk,
@@ -78,6 +85,12 @@ module rnic_regs #(
     output      logic                       db_cq_valid,
     output      logic [15:0]                db_cq_cqn,
     output      logic [15:0]                db_cq_ci,
+    // WQE window: valid from DB_SQ_WQE until a window write or wqe_win_clear
+    output      logic                       wqe_win_valid,
+    output      logic [15:0]                wqe_win_qpn,
+    output      logic [15:0]                wqe_win_idx,
+    output      logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] wqe_win_data,
+    input  wire logic                       wqe_win_clear,
 
     input  wire logic [STAT_COUNT*16-1:0]   stat_inc,
 
@@ -100,6 +113,7 @@ module rnic_regs #(
     localparam int GIDS = 4;
     localparam int CTX_WORDS = CTX_BITS / 32;
     localparam int CMD_WORDS = 32;
+    localparam int WIN_WORDS = rnic_pkg::WQE_BYTES_TOTAL / 4;
     localparam logic [1:0] RESP_OKAY = 2'b00;
     localparam logic [1:0] RESP_SLVERR = 2'b10;
 
@@ -112,7 +126,11 @@ module rnic_regs #(
             $error("rnic_regs: mailbox size differs from rnic_pkg (%m)");
             $finish;
         end
-        if ((rnic_pkg::REG_STAT_RX_DROP_OVERFLOW - rnic_pkg::REG_STAT_TX_FRAMES) / 4 + 1 != STAT_COUNT) begin
+        if (rnic_pkg::REG_DB_WQE_COUNT != WIN_WORDS) begin
+            $error("rnic_regs: the WQE window is not one send WQE (%m)");
+            $finish;
+        end
+        if ((rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4 != STAT_COUNT) begin
             $error("rnic_regs: STAT_COUNT differs from the counter block in rnic_pkg (%m)");
             $finish;
         end
@@ -162,6 +180,9 @@ module rnic_regs #(
     logic        db_pending_reg;
     logic        db_is_rq_reg;    // the pending doorbell is DB_RQ, else DB_SQ
     logic [31:0] db_word_reg;
+    logic [31:0] win_reg [WIN_WORDS];
+    logic        win_valid_reg;
+    logic [15:0] win_qpn_reg, win_idx_reg;
 
     logic        rvalid_reg;
     logic [31:0] rdata_reg;
@@ -191,6 +212,11 @@ module rnic_regs #(
     assign db_rq_qpn = db_word_reg[31:16];
     assign db_rq_pi = db_word_reg[15:0];
     wire db_taken = db_is_rq_reg ? db_rq_ready : db_sq_ready;
+
+    assign wqe_win_valid = win_valid_reg;
+    assign wqe_win_qpn = win_qpn_reg;
+    assign wqe_win_idx = win_idx_reg;
+    always_comb for (int i = 0; i < WIN_WORDS; i++) wqe_win_data[32*i +: 32] = win_reg[i];
 
     // unused AXI4-Lite sideband
     wire unused_prot = ^{s_axil_awprot, s_axil_arprot};
@@ -244,7 +270,9 @@ module rnic_regs #(
                            && wsel < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS);
     wire        w_cmd_out = wsel >= waddr(rnic_pkg::REG_CMD_OUT)
                             && wsel < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS);
-    wire        w_db_wait = wsel == waddr(rnic_pkg::REG_DB_SQ) || wsel == waddr(rnic_pkg::REG_DB_RQ);
+    wire        w_win = wsel >= waddr(rnic_pkg::REG_DB_WQE) && wsel < waddr(rnic_pkg::REG_DB_WQE) + 14'(WIN_WORDS);
+    wire        w_db_wait = wsel == waddr(rnic_pkg::REG_DB_SQ) || wsel == waddr(rnic_pkg::REG_DB_RQ)
+                            || wsel == waddr(rnic_pkg::REG_DB_SQ_WQE);
 
     always_ff @(posedge clk) begin
         logic wr_ok;
@@ -264,6 +292,7 @@ module rnic_regs #(
         end
 
         if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
+        if (wqe_win_clear) win_valid_reg <= 1'b0;
         if (db_pending_reg && db_taken) begin
             db_pending_reg <= 1'b0;
             bvalid_reg <= 1'b1;
@@ -332,6 +361,16 @@ module rnic_regs #(
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b0;
                 db_word_reg <= wdata;
+            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
+                db_pending_reg <= 1'b1;
+                db_is_rq_reg <= 1'b0;
+                db_word_reg <= wdata;
+                win_valid_reg <= 1'b1;
+                win_qpn_reg <= wdata[31:16];
+                win_idx_reg <= wdata[15:0] - 16'd1;
+            end else if (!by_fw && w_win) begin
+                win_reg[$clog2(WIN_WORDS)'(wsel - waddr(rnic_pkg::REG_DB_WQE))] <= wdata;
+                win_valid_reg <= 1'b0;
             end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_RQ)) begin
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b1;
@@ -366,6 +405,7 @@ module rnic_regs #(
             bvalid_reg <= 1'b0;
             bresp_reg <= RESP_OKAY;
             db_pending_reg <= 1'b0;
+            win_valid_reg <= 1'b0;
             ctx_wr_valid <= 1'b0;
             ctx_err_reg <= 1'b0;
             ctx_count_reg <= RUN_W'(1);

@@ -6,7 +6,9 @@
  * Requester transmit engine.
  *
  * Takes a QP from the scheduler and serves one send WQE: reads the QP context,
- * fetches the WQE from the SQ ring by DMA, checks every SGE against the MPT
+ * fetches the WQE from the SQ ring by DMA (or takes it from the doorbell
+ * page's WQE window when the host put it there, see rnic_regs), checks every
+ * SGE against the MPT
  * (key, PD, bounds), cuts the message into path-MTU packets and, for each,
  * hands a packet-header record to the packet builder and the DMA reads of its
  * payload (gathered across SGEs) to the payload read engine. When the last
@@ -17,8 +19,10 @@
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate; payload gathered from up to MAX_SEND_SGE SGEs or, with
- * WQE_FLAG_INLINE, taken from the WQE's own SGE area in the SQ ring (read by
- * the payload engine from the ring, so nothing is copied on the card).
+ * WQE_FLAG_INLINE, taken from the WQE's own SGE area, which this engine
+ * already holds: the payload descriptor carries the bytes (m_axis_pay_desc_
+ * inline), so an inline message costs no host-memory read besides the WQE,
+ * and none at all when the WQE came through the window.
  * RDMA READ: one request packet with a RETH that takes as many PSNs as the
  * response has packets; its SGEs are checked for LOCAL_WRITE here and
  * written by the placement engine when the responses come. At most
@@ -108,12 +112,24 @@ module rnic_req_tx #(
     input  wire logic                             s_wqe_status_valid,
     input  wire logic                             s_wqe_status_error,
 
+    // WQE window in the doorbell page: the WQE at SQ index win_idx of QP
+    // win_qpn; taken (win_take) instead of the fetch of that WQE
+    input  wire logic                             win_valid,
+    input  wire logic [15:0]                      win_qpn,
+    input  wire logic [15:0]                      win_idx,
+    input  wire logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] win_data,
+    output      logic                             win_take,
+
     // payload reads
     output      logic [63:0]                      m_axis_pay_desc_addr,
     output      logic [31:0]                      m_axis_pay_desc_len,
     output      logic                             m_axis_pay_desc_last,
     output      logic                             m_axis_pay_desc_valid,
     input  wire logic                             m_axis_pay_desc_ready,
+    // an inline payload: the bytes travel with the descriptor (len of them,
+    // always the whole packet, last set), nothing is read
+    output      logic                             m_axis_pay_desc_inline,
+    output      logic [8*rnic_pkg::MAX_INLINE_BYTES-1:0] m_axis_pay_desc_inl_data,
 
     // packet headers toward the builder
     output      logic                             m_hdr_valid,
@@ -346,20 +362,26 @@ module rnic_req_tx #(
     wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
     wire [63:0] wqe_pa = qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
 
-    // payload piece of the current SGE for this packet; an inline payload is
-    // one piece read from the WQE's SGE area in the ring
+    // payload piece of the current SGE for this packet; an inline payload
+    // (at most MAX_INLINE_BYTES, less than the smallest MTU) is one piece, the
+    // whole packet, taken from the SGE area of the WQE held here
     wire [31:0] sge_room = inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
     wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
-    assign m_axis_pay_desc_addr = inline_reg ? wqe_pa + 64'(rnic_pkg::WQE_SGE_OFF) + 64'(sge_off_reg)
-                                             : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
+    assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = piece == seg_left_reg;
     assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && sge_room != 0;
+    assign m_axis_pay_desc_inline = inline_reg;
+    assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
+
+    // the window holds this very WQE: take it, nothing to fetch
+    wire win_hit = win_valid && win_qpn == 16'(qpn_reg) && win_idx == ci_reg;
+    assign win_take = state_reg == S_WQE_DESC && win_hit;
 
     assign m_axis_wqe_desc_addr = wqe_pa;
     assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
     assign m_axis_wqe_desc_last = 1'b1;
-    assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
+    assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC && !win_hit;
     assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
 
     assign s_qp_ready = state_reg == S_IDLE;
@@ -484,7 +506,13 @@ module rnic_req_tx #(
                 beat_reg <= '0;
                 wqe_rd_err_reg <= 1'b0;
                 wqe_st_seen_reg <= 1'b0;
-                if (m_axis_wqe_desc_ready) state_reg <= S_WQE_DATA;
+                if (win_hit) begin
+                    wqe_reg <= win_data;
+                    wqe_st_seen_reg <= 1'b1;
+                    state_reg <= S_PARSE;
+                end else if (m_axis_wqe_desc_ready) begin
+                    state_reg <= S_WQE_DATA;
+                end
             end
             S_WQE_DATA: begin
                 if (s_axis_wqe_tvalid) begin
@@ -520,8 +548,6 @@ module rnic_req_tx #(
                                         : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (wqe_inline) begin
-                    state_reg <= S_PKT_HDR;
                 end else if (skip_pkts != 0 && skip_bytes >= wqe_length) begin
                     // a restart PSN past this WQE: all its packets are
                     // acknowledged and the completion engine is retiring it
@@ -530,6 +556,8 @@ module rnic_req_tx #(
                     // on. Nothing to send; try again once it has.
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
+                end else if (wqe_inline) begin
+                    state_reg <= S_PKT_HDR;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end
@@ -667,6 +695,17 @@ module rnic_req_tx #(
             hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // an inline payload is one packet sent whole (the descriptor carries the
+    // WQE's bytes from offset 0)
+    always_ff @(posedge clk) begin
+        if (!rst && m_axis_pay_desc_valid && inline_reg)
+            assert (sge_off_reg == 0 && m_axis_pay_desc_last && piece <= 32'(rnic_pkg::MAX_INLINE_BYTES));
+    end
+`endif
+`endif
 
     // fields this engine does not use
     wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg};

@@ -19,7 +19,8 @@
  * (docs/memcheck.md):
  *
  *   rings    CQ ring: CQE writer only; SQ ring: WQE fetch, placement WQE
- *            fetch, payload read (inline data); RQ ring: receive WQE fetch;
+ *            fetch (inline data travel inside the fetched WQE); RQ ring:
+ *            receive WQE fetch;
  *            a QP's rings only while it is not in RESET.
  *   MR bytes only inside a window, and only for the engines of that window:
  *     LREAD   an SGE of a fetched SEND/WRITE WQE        payload read
@@ -96,7 +97,7 @@ struct engine {
 
 static const struct engine rd_engine[] = {
 	[RNIC_DMA_ID_RD_WQE] = {"send WQE fetcher", KIND(OBJ_SQ), 0, 1},
-	[RNIC_DMA_ID_RD_PAYLOAD] = {"send payload reader", KIND(OBJ_SQ), WIN(WIN_LREAD)},
+	[RNIC_DMA_ID_RD_PAYLOAD] = {"send payload reader", 0, WIN(WIN_LREAD)},
 	[RNIC_DMA_ID_RD_RWQE] = {"receive WQE and ATOMIC reader", KIND(OBJ_RQ), WIN(WIN_RATOMIC), 1},
 	[RNIC_DMA_ID_RD_RDRSP] = {"READ response reader", 0, WIN(WIN_RREAD)},
 	[RNIC_DMA_ID_RD_PLWQE] = {"placement WQE fetcher", KIND(OBJ_SQ), 0, 1},

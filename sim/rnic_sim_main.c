@@ -52,6 +52,7 @@ static const struct {
 	{ "retry", RNIC_REG_STAT_RETRY },
 	{ "ack_timeout", RNIC_REG_STAT_ACK_TIMEOUT },
 	{ "rx_drop_overflow", RNIC_REG_STAT_RX_DROP_OVERFLOW },
+	{ "tx_wqe_window", RNIC_REG_STAT_TX_WQE_WINDOW },
 };
 
 static void usage(FILE *f)

@@ -11,6 +11,7 @@
 
 #include "barrier.h"
 #include "priv.h"
+#include "wire.h"
 
 void rnic_log(const char *fmt, ...)
 {
@@ -45,6 +46,30 @@ void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val)
 {
 	rnic_to_device_barrier();
 	d->ops->bar_write32(d->priv, reg, val);
+}
+
+/* The low-latency doorbell: the WQE just written to the SQ ring also goes
+ * into the doorbell page's WQE window, then DB_SQ_WQE rings the SQ doorbell
+ * and names it, so the device sends it without fetching it (and, inline,
+ * without reading anything). The ring copy stays the reference: the device
+ * falls back to it when the window was overwritten, and retransmits from it.
+ * The window's words must reach the device before DB_SQ_WQE: a backend with
+ * a write-combined doorbell mapping flushes its stores (bar_write_block or
+ * each bar_write32 does). */
+void rnic_doorbell_wqe(struct rnic_device *d, uint32_t val, const void *wqe)
+{
+	rnic_le32 words[RNIC_REG_DB_WQE_COUNT];
+	uint32_t win = RNIC_DB_REG(d, RNIC_REG_DB_WQE);
+
+	memcpy(words, wqe, sizeof(words));
+	rnic_to_device_barrier();
+	if (d->ops->bar_write_block) {
+		d->ops->bar_write_block(d->priv, win, words, sizeof(words));
+	} else {
+		for (unsigned int i = 0; i < RNIC_REG_DB_WQE_COUNT; i++)
+			d->ops->bar_write32(d->priv, win + 4 * i, rnic_le32toh(words[i]));
+	}
+	d->ops->bar_write32(d->priv, RNIC_DB_REG(d, RNIC_REG_DB_SQ_WQE), val);
 }
 
 /* Zeroed, page-aligned, whole pages, mapped for DMA as one contiguous bus
@@ -141,7 +166,13 @@ static int walk_blocks(struct rnic_device *d)
 		case RNIC_BLK_TYPE_PORT: slot = seen_port++ ? NULL : &d->blk_port; break;
 		case RNIC_BLK_TYPE_CTX: slot = seen_ctx++ ? NULL : &d->blk_ctx; break;
 		case RNIC_BLK_TYPE_STAT: slot = seen_stat++ ? NULL : &d->blk_stat; break;
-		case RNIC_BLK_TYPE_DB: slot = seen_db++ ? NULL : &d->blk_db; break;
+		case RNIC_BLK_TYPE_DB:
+			slot = seen_db++ ? NULL : &d->blk_db;
+			/* the WQE window came with version 1.1; RNIC_NO_WQE_WINDOW
+			 * (as rdma-core's MLX5_SHUT_UP_BF) keeps to plain doorbells */
+			if (slot)
+				d->wqe_window = (version & 0xffff) >= 1 && !getenv("RNIC_NO_WQE_WINDOW");
+			break;
 		case RNIC_BLK_TYPE_CMD: slot = seen_cmd++ ? NULL : &d->blk_cmd; break;
 		default: break; /* a block type from a newer device: skip it */
 		}
@@ -309,6 +340,7 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->clock_mhz = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_CLOCK_MHZ));
 	a->max_inflight = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_MAX_INFLIGHT));
 	a->max_inline_data = RNIC_MAX_INLINE_BYTES;
+	a->wqe_window = d->wqe_window;
 	lo = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_LO));
 	hi = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_HI));
 	a->mac[0] = (uint8_t)(hi >> 8);

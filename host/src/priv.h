@@ -28,6 +28,10 @@ struct rnic_device {
 	/* Block bases found by walking the chain from offset 0. */
 	uint32_t blk_dev, blk_port, blk_ctx, blk_stat, blk_db, blk_cmd;
 	uint32_t dev_version;
+	/* The DB block has the WQE window (version 1.1) and it is not turned
+	 * off (RNIC_NO_WQE_WINDOW): rnic_post_send of a single inline WR writes
+	 * its WQE there too. */
+	int wqe_window;
 
 	/* DEV block figures. */
 	uint32_t dev_id, data_width, clock_mhz, max_inflight;
@@ -107,6 +111,7 @@ uint32_t rnic_read32(struct rnic_device *d, uint32_t off);
 void rnic_write32(struct rnic_device *d, uint32_t off, uint32_t val);
 void rnic_progress(struct rnic_device *d);
 void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val);
+void rnic_doorbell_wqe(struct rnic_device *d, uint32_t val, const void *wqe);
 void *rnic_dma_alloc(struct rnic_device *d, size_t bytes, size_t *alloc_bytes, uint64_t *bus);
 void rnic_dma_free(struct rnic_device *d, void *va, size_t bytes);
 void rnic_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -432,6 +432,7 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 	struct rnic_device *d;
 	unsigned int posted = 0;
 	uint32_t len = 0;
+	int inline_one = 0; /* the last WR posted is inline */
 	int err = 0;
 
 	if (!qp) {
@@ -454,6 +455,7 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 			break;
 		}
 		write_wqe(q, wr, len);
+		inline_one = (wr->send_flags & RNIC_SEND_INLINE) != 0;
 		q->wrid[q->sq_head & ((1u << q->sq_log) - 1)] = wr->wr_id;
 		q->sq_head++;
 		posted++;
@@ -461,8 +463,13 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 	if (err && bad_wr)
 		*bad_wr = wr;
 	/* One barrier and one doorbell for everything posted, also when a later
-	 * WR failed (the WRs before it are posted, as in rdma-core). */
-	if (posted)
+	 * WR failed (the WRs before it are posted, as in rdma-core). A single
+	 * inline WQE also goes through the doorbell page's WQE window: the
+	 * device then reads nothing from host memory to send it. */
+	if (posted == 1 && inline_one && d->wqe_window)
+		rnic_doorbell_wqe(d, qp->qp_num << 16 | (q->sq_head & 0xffffu),
+				  &q->sq[(q->sq_head - 1) & ((1u << q->sq_log) - 1)]);
+	else if (posted)
 		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_SQ),
 			      qp->qp_num << 16 | (q->sq_head & 0xffffu));
 	return err;

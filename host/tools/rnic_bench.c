@@ -14,7 +14,9 @@
  *            dropped by the link (seeded), and the retransmission counters;
  *   lat      64 B RDMA WRITE and READ round trip, one message at a time:
  *            the doorbell (post_send) to the completion polled, min, median
- *            and max over the iterations, in ns.
+ *            and max over the iterations, in ns; and the 64 B WRITE inline
+ *            (the payload in the WQE: no payload read), without and with the
+ *            doorbell page's WQE window (no WQE fetch either).
  * Every case runs on the 64-bit (10 Gb/s link) and the 512-bit (100 Gb/s)
  * core, with the local ACK timeout code ACK_TIMEOUT on every QP. The NIC
  * counters of go-back-N (restarts, ACK timeouts, NAKs, duplicates, frames
@@ -36,6 +38,7 @@
  *
  *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING]
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -69,6 +72,10 @@ struct bench_case {
 	int qps;
 	uint64_t messages;
 	double p_drop;
+	/* the payload is inline in the WQE; with `window`, rnic_post_send also
+	 * writes it into the doorbell page's WQE window (else the library is
+	 * opened with RNIC_NO_WQE_WINDOW) */
+	int inl, window;
 };
 
 /* The NIC counters reported with every row. */
@@ -137,6 +144,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	struct rnic_sim_link_stats ls;
 	uint64_t *lat = NULL;
 	double link_bps, secs;
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;
@@ -159,7 +167,11 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	}
 	o.timeout = ACK_TIMEOUT;
 	r->timeout = o.timeout;
-	if (sim_pair_open(&p, w, &o)) {
+	if (!c->window)
+		setenv("RNIC_NO_WQE_WINDOW", "1", 1);
+	err = sim_pair_open(&p, w, &o);
+	unsetenv("RNIC_NO_WQE_WINDOW");
+	if (err) {
 		rnic_world_destroy(w);
 		return stream_err("setup failed");
 	}
@@ -172,6 +184,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	st.qps = c->qps;
 	st.depth = SQ_DEPTH;
 	st.signal_every = SIGNAL_EVERY;
+	st.inline_max = c->inl ? (uint32_t)c->msg : 0;
 	st.salt = stream_mix64(seed ^ ((uint64_t)c->width << 48) ^ ((uint64_t)c->kind << 56) ^ c->msg);
 	if (c->kind == K_LAT) {
 		lat = calloc(c->messages, sizeof(*lat));
@@ -229,13 +242,14 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 static void case_name(const struct bench_case *c, char *buf, size_t len)
 {
 	char qps[16] = "", loss[24] = "";
+	const char *inl = c->inl ? (c->window ? "_inline_window" : "_inline") : "";
 
 	if (c->kind == K_RATE)
 		snprintf(qps, sizeof(qps), "_%dqp", c->qps);
 	if (c->kind == K_LOSS)
 		snprintf(loss, sizeof(loss), "_loss%gpct", c->p_drop * 100.0);
-	snprintf(buf, len, "%s_%s%s_w%d_%zuB%s", op_name(c->opcode), kind_name[c->kind], loss, c->width, c->msg,
-		 qps);
+	snprintf(buf, len, "%s_%s%s%s_w%d_%zuB%s", op_name(c->opcode), kind_name[c->kind], inl, loss, c->width,
+		 c->msg, qps);
 }
 
 /* The cases in table order; `quick` runs each with fewer messages. */
@@ -268,6 +282,12 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 		for (int wi = 0; wi < 2; wi++)
 			ADD(.kind = K_LAT, .opcode = lat_ops[oi], .width = widths[wi], .msg = 64, .qps = 1,
 			    .messages = quick ? 20 : 100);
+	/* the low-latency path: the WRITE's 64 bytes inline, with and without
+	 * the WQE window */
+	for (int wi = 0; wi < 2; wi++)
+		for (int win = 0; win < 2; win++)
+			ADD(.kind = K_LAT, .opcode = RNIC_WR_RDMA_WRITE, .width = widths[wi], .msg = 64, .qps = 1,
+			    .messages = quick ? 20 : 100, .inl = 1, .window = win);
 #undef ADD
 	return n;
 }
@@ -318,6 +338,8 @@ static void json_row(FILE *f, const struct record *r, int last)
 		fprintf(f, "\"wire_fraction\": %.4f, ", r->wire_fraction);
 	else
 		fprintf(f, "\"wire_fraction\": null, ");
+	fprintf(f, "\"inline\": %s, \"wqe_window\": %s, ", c->inl ? "true" : "false",
+		c->inl && c->window ? "true" : "false");
 	if (c->kind == K_LAT)
 		fprintf(f, "\"iterations\": %" PRIu64 ", \"lat_min_ns\": %.1f, \"lat_median_ns\": %.1f, \"lat_max_ns\": %.1f, ",
 			c->messages, r->lat_ns[0], r->lat_ns[1], r->lat_ns[2]);

@@ -29,7 +29,7 @@ static const struct {
 	STAT(RX_DROP_OVERFLOW), STAT(RX_PSN_ERR), STAT(RX_DUPLICATE), STAT(TX_ACK),
 	STAT(TX_NAK), STAT(RX_ACK), STAT(RX_NAK), STAT(CQE), STAT(RECV_CQE),
 	STAT(LOC_PROT_ERR), STAT(CQ_OVERRUN), STAT(RX_ACCESS_ERR), STAT(TX_RNR_NAK),
-	STAT(RX_RNR_NAK), STAT(RETRY), STAT(ACK_TIMEOUT),
+	STAT(RX_RNR_NAK), STAT(RETRY), STAT(ACK_TIMEOUT), STAT(TX_WQE_WINDOW),
 };
 
 static void usage(FILE *f)
@@ -105,6 +105,7 @@ static int print_device(struct rnic_context *ctx, const char *name, int verbose)
 	printf("\tmax_qp_init_rd_atom:\t\t%d\n", a.max_qp_init_rd_atom);
 	printf("\tmax_inflight:\t\t\t%u\n", a.max_inflight);
 	printf("\tmax_inline_data:\t\t%u\n", a.max_inline_data);
+	printf("\twqe_window:\t\t\t%s\n", a.wqe_window ? "yes" : "no");
 	printf("\tphys_port_cnt:\t\t\t%u\n", a.phys_port_cnt);
 	printf("\t\tport:\t1\n");
 	/* The PORT block has no link status register (docs/regs.md). */

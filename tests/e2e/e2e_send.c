@@ -215,7 +215,10 @@ out:
 }
 
 /* Inline SENDs: the payload is copied into the WQE, the source (no MR at
- * all) is overwritten right after post_send returns. */
+ * all) is overwritten right after post_send returns. A single inline WR goes
+ * through the doorbell page's WQE window: the sender's NIC takes it from
+ * there (STAT_TX_WQE_WINDOW) and reads nothing from host memory to send it,
+ * neither the WQE nor the payload. */
 static void inline_case(struct e2e_world *x, size_t len, uint32_t opcode, uint32_t mtu)
 {
 	struct rnic_qp *sqp = x->p.side[0].qp[0], *rqp = x->p.side[1].qp[0];
@@ -226,6 +229,8 @@ static void inline_case(struct e2e_world *x, size_t len, uint32_t opcode, uint32
 	struct e2e_want w;
 	int imm = opcode == RNIC_WR_SEND_WITH_IMM, ok = 0, g0 = 0, g1 = 0;
 	size_t half = len / 2;
+	struct rnic_sim_mem_stats m0 = {0}, m1 = {0};
+	uint32_t win0 = 0, win1 = 0;
 
 	if (!x->up)
 		return;
@@ -239,11 +244,24 @@ static void inline_case(struct e2e_world *x, size_t len, uint32_t opcode, uint32
 	ss[0] = e2e_sg(data, (uint32_t)half, 0);
 	ss[1] = e2e_sg(data + half, (uint32_t)(len - half), 0);
 	rs = e2e_sg(dst.p, (uint32_t)(len + SLACK), dst.mr->lkey);
-	if (e2e_post_recv1(rqp, 0x1a1, &rs, 1) ||
-	    e2e_post_send1(sqp, 0x1a2, opcode, ss, 2, RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
+	if (e2e_post_recv1(rqp, 0x1a1, &rs, 1) || e2e_drain_quiet(x, 2000))
+		goto report;
+	/* the receive WQE is fetched before the SEND is posted, so that the
+	 * sender's reads below are the SEND's own */
+	e2e_drain_quiet(x, 2000);
+	win0 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m0);
+	if (e2e_post_send1(sqp, 0x1a2, opcode, ss, 2, RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
 		goto report;
 	memset(data, 0, sizeof(data));
 	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m1);
+	win1 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	if (win1 - win0 != 1 || m1.rd_bursts != m0.rd_bursts) {
+		printf("  sender: %u WQEs taken from the window (want 1), %llu host-memory reads (want 0)\n",
+		       win1 - win0, (unsigned long long)(m1.rd_bursts - m0.rd_bursts));
+		ok = 0;
+	}
 	if (ok) {
 		w = want_send(0x1a2, RNIC_WC_SEND, sqp);
 		ok &= e2e_wc_check("send completion", &ws, &w);
@@ -255,10 +273,148 @@ static void inline_case(struct e2e_world *x, size_t len, uint32_t opcode, uint32
 		ok = 0;
 	}
 report:
-	e2e_result(ok, "mtu%u inline %s %zu B (source overwritten after posting): send %s, receive %s", mtu,
-	           imm ? "SEND_WITH_IMM" : "SEND", len, e2e_wcs(g0, &ws), e2e_wcs(g1, &wr));
+	e2e_result(ok, "mtu%u inline %s %zu B (source overwritten after posting): send %s, receive %s, "
+	           "%u from the WQE window", mtu, imm ? "SEND_WITH_IMM" : "SEND", len, e2e_wcs(g0, &ws),
+	           e2e_wcs(g1, &wr), win1 - win0);
 out:
 	e2e_buf_free(&dst);
+	e2e_case_done(x, ok);
+}
+
+/* A WQE taken from the window and then sent again: the responder has no
+ * receive WQE, answers the inline SEND with an RNR NAK, and the sender's
+ * retry after the RNR timer reads the WQE from the SQ ring (the window only
+ * serves a WQE's first transmission). */
+static void window_retry_case(struct e2e_world *x, uint32_t mtu)
+{
+	struct rnic_qp *sqp = x->p.side[0].qp[1], *rqp = x->p.side[1].qp[1];
+	uint8_t data[48];
+	struct e2e_buf dst;
+	struct rnic_sg_entry ss, rs;
+	struct rnic_wc ws, wr;
+	struct e2e_want w;
+	struct rnic_sim_mem_stats m0 = {0}, m1 = {0};
+	uint32_t win0 = 0, win1 = 0, rnr0 = 0, rnr1 = 0;
+	int ok = 0, g0 = 0, g1 = 0;
+
+	if (!x->up)
+		return;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)e2e_rng();
+	if (e2e_buf_init(&dst, x->p.side[1].pd, sizeof(data) + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+		e2e_result(0, "mtu%u window retry: buffer setup", mtu);
+		goto out;
+	}
+	if (e2e_drain_quiet(x, 2000))
+		goto report;
+	win0 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	rnr0 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m0);
+	ss = e2e_sg(data, sizeof(data), 0);
+	if (e2e_post_send1(sqp, 0x1b2, RNIC_WR_SEND, &ss, 1, RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
+		goto report;
+	for (int i = 0; i < 100 && rnr1 == rnr0; i++) {
+		rnic_world_step(x->w, 100);
+		rnr1 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK);
+	}
+	if (rnr1 == rnr0) {
+		printf("  no RNR NAK came back for the SEND\n");
+		goto report;
+	}
+	rs = e2e_sg(dst.p, (uint32_t)(sizeof(data) + SLACK), dst.mr->lkey);
+	if (e2e_post_recv1(rqp, 0x1b1, &rs, 1))
+		goto report;
+	/* the RNR timer (MIN_RNR_TIMER) runs with nothing on the wire */
+	rnic_world_step(x->w, (uint64_t)(RNIC_RNR_TIMER_14_NS / 1000 * RNIC_CLOCK_MHZ) + 10000);
+	ok = e2e_wait_cqs(x, &ws, 1, &wr, 1, &g0, &g1);
+	if (ok) {
+		w = want_send(0x1b2, RNIC_WC_SEND, sqp);
+		ok &= e2e_wc_check("send completion", &ws, &w);
+		w = want_recv(0x1b1, RNIC_WC_RECV, sizeof(data), rqp, sqp, 0);
+		ok &= e2e_wc_check("receive completion", &wr, &w);
+	}
+	if (memcmp(dst.p, data, sizeof(data)) || !e2e_only_written(&dst, 0, sizeof(data))) {
+		printf("  data wrong or bytes around them changed\n");
+		ok = 0;
+	}
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m1);
+	win1 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	if (win1 - win0 != 1 || m1.rd_bursts == m0.rd_bursts) {
+		printf("  sender: %u WQEs taken from the window (want 1), %llu host-memory reads (want the retry's)\n",
+		       win1 - win0, (unsigned long long)(m1.rd_bursts - m0.rd_bursts));
+		ok = 0;
+	}
+report:
+	e2e_result(ok, "mtu%u inline SEND from the WQE window, RNR NAK, retry from the SQ ring: send %s, receive %s, "
+	           "%u RNR NAK(s), %llu sender read(s)", mtu, e2e_wcs(g0, &ws), e2e_wcs(g1, &wr), rnr1 - rnr0,
+	           (unsigned long long)(m1.rd_bursts - m0.rd_bursts));
+out:
+	e2e_buf_free(&dst);
+	e2e_case_done(x, ok);
+}
+
+/* Two inline SENDs posted back to back on two QPs: the second WQE's window
+ * writes reach the NIC while it may still be about to take the first, which
+ * it then fetches from the SQ ring instead. Both arrive intact either way. */
+static void window_overwrite_case(struct e2e_world *x, uint32_t mtu)
+{
+	struct rnic_qp *sqp[2] = {x->p.side[0].qp[0], x->p.side[0].qp[1]};
+	struct rnic_qp *rqp[2] = {x->p.side[1].qp[0], x->p.side[1].qp[1]};
+	uint8_t data[2][RNIC_MAX_INLINE_BYTES];
+	struct e2e_buf dst[2] = {0};
+	struct rnic_sg_entry ss, rs;
+	struct rnic_wc ws[2], wr[2];
+	uint32_t win0 = 0, win1 = 0;
+	int ok = 0, g0 = 0, g1 = 0;
+
+	if (!x->up)
+		return;
+	for (int q = 0; q < 2; q++) {
+		for (size_t i = 0; i < sizeof(data[q]); i++)
+			data[q][i] = (uint8_t)e2e_rng();
+		if (e2e_buf_init(&dst[q], x->p.side[1].pd, sizeof(data[q]) + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0)) {
+			e2e_result(0, "mtu%u window overwrite: buffer setup", mtu);
+			goto out;
+		}
+		rs = e2e_sg(dst[q].p, (uint32_t)(sizeof(data[q]) + SLACK), dst[q].mr->lkey);
+		if (e2e_post_recv1(rqp[q], 0x1c0 + (uint64_t)q, &rs, 1))
+			goto report;
+	}
+	if (e2e_drain_quiet(x, 2000))
+		goto report;
+	win0 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	for (int q = 0; q < 2; q++) {
+		ss = e2e_sg(data[q], sizeof(data[q]), 0);
+		if (e2e_post_send1(sqp[q], 0x1d0 + (uint64_t)q, RNIC_WR_SEND, &ss, 1,
+				   RNIC_SEND_SIGNALED | RNIC_SEND_INLINE, 0, 0))
+			goto report;
+	}
+	ok = e2e_wait_cqs(x, ws, 2, wr, 2, &g0, &g1);
+	for (int i = 0; ok && i < 2; i++) {
+		int q = ws[i].qp_num == sqp[1]->qp_num;
+		struct e2e_want w = want_send(0x1d0 + (uint64_t)q, RNIC_WC_SEND, sqp[q]);
+
+		ok &= e2e_wc_check("send completion", &ws[i], &w);
+		q = wr[i].qp_num == rqp[1]->qp_num;
+		w = want_recv(0x1c0 + (uint64_t)q, RNIC_WC_RECV, sizeof(data[q]), rqp[q], sqp[q], 0);
+		ok &= e2e_wc_check("receive completion", &wr[i], &w);
+	}
+	for (int q = 0; q < 2; q++)
+		if (memcmp(dst[q].p, data[q], sizeof(data[q])) || !e2e_only_written(&dst[q], 0, sizeof(data[q]))) {
+			printf("  QP %d: data wrong or bytes around them changed\n", q);
+			ok = 0;
+		}
+	win1 = e2e_counter(x->p.side[0].ctx, RNIC_REG_STAT_TX_WQE_WINDOW);
+	if (win1 - win0 < 1 || win1 - win0 > 2) {
+		printf("  sender: %u WQEs taken from the window (want 1 or 2)\n", win1 - win0);
+		ok = 0;
+	}
+report:
+	e2e_result(ok, "mtu%u two inline SENDs on two QPs back to back: sends %d/2, receives %d/2, "
+	           "%u from the WQE window, the rest fetched", mtu, g0, g1, win1 - win0);
+out:
+	for (int q = 0; q < 2; q++)
+		e2e_buf_free(&dst[q]);
 	e2e_case_done(x, ok);
 }
 
@@ -531,6 +687,8 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	RUN(inline_case(&x, 1, RNIC_WR_SEND, mtu));
 	RUN(inline_case(&x, RNIC_MAX_INLINE_BYTES, RNIC_WR_SEND, mtu));
 	RUN(inline_case(&x, 20, RNIC_WR_SEND_WITH_IMM, mtu));
+	RUN(window_retry_case(&x, mtu));
+	RUN(window_overwrite_case(&x, mtu));
 	RUN(empty_recv_case(&x, mtu));
 	RUN(unsignaled_case(&x, mtu));
 	RUN(two_qp_case(&x, mtu));

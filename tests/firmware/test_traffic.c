@@ -347,10 +347,10 @@ static void test_counter(void)
 	CHECK_EQ(out[2], 333);
 	CHECK_EQ(out[3], 0);
 	/* the last counter of the block is the last one there is */
-	PUT(QUERY_COUNTER_IN, FIRST, (RNIC_REG_STAT_RX_DROP_OVERFLOW - RNIC_REG_STAT_TX_FRAMES) / 4);
+	PUT(QUERY_COUNTER_IN, FIRST, (RNIC_BLK_STAT_END - 4 - RNIC_REG_STAT_TX_FRAMES) / 4);
 	PUT(QUERY_COUNTER_IN, COUNT, 1);
 	mock_mmio_reset();
-	mock_mmio_expect_read(RNIC_REG_STAT_RX_DROP_OVERFLOW, 9);
+	mock_mmio_expect_read(RNIC_BLK_STAT_END - 4, 9);
 	CHECK_EQ(run(OP(QUERY_COUNTER)), FW_OK);
 	CHECK_MOCK("QUERY_COUNTER last");
 }

@@ -1,6 +1,9 @@
 /* The host library's fast path, call by call: rnic_post_send of one
  * signaled RDMA WRITE (one SGE, WQE build and doorbell) and rnic_poll_cq of
- * one CQE, each called `iters` times on a QP in RTS of the fake device
+ * one CQE, each called `iters` times on a QP in RTS of the fake device. With
+ * "inline" after the count, the WRITE's 64 bytes are inline and post_send
+ * takes the low-latency path: the WQE also goes into the doorbell page's WQE
+ * window (32 more BAR writes)
  * (fake_backend.h; its BAR write is one store and a log entry). Meant to run
  * under valgrind --tool=callgrind with --toggle-collect on the two calls
  * (make bench does, and prints instructions per call); run natively it
@@ -41,6 +44,8 @@ static int fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
+	int inl = argc > 2 && strcmp(argv[2], "inline") == 0;
+	unsigned int log0;
 	static char buf[4096] __attribute__((aligned(4096)));
 	struct fake_nic *f = calloc(1, sizeof(*f));
 	struct rnic_qp_init_attr ia = {0};
@@ -71,6 +76,7 @@ int main(int argc, char **argv)
 	ia.qp_type = RNIC_QPT_RC;
 	ia.cap.max_send_wr = 256;
 	ia.cap.max_send_sge = 1;
+	ia.cap.max_inline_data = 64;
 	qp = rnic_create_qp(pd, &ia);
 	if (!qp)
 		return fail("create_qp", errno);
@@ -108,9 +114,10 @@ int main(int argc, char **argv)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = RNIC_WR_RDMA_WRITE;
-	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.send_flags = RNIC_SEND_SIGNALED | (inl ? RNIC_SEND_INLINE : 0);
 	wr.wr.rdma.remote_addr = 0x10000;
 	wr.wr.rdma.rkey = 0x1234;
+	log0 = f->nlog;
 	for (unsigned long i = 0; i < iters; i++) {
 		wr.wr_id = i;
 		err = rnic_post_send(qp, &wr, &bad);
@@ -122,12 +129,17 @@ int main(int argc, char **argv)
 	}
 	if (rnic_poll_cq(cq, 1, &wc) != 0)
 		return fail("poll_cq: a completion too many", EIO);
+	/* the first post: the window's words, then DB_SQ_WQE (or DB_SQ) */
+	if (log0 + RNIC_REG_DB_WQE_COUNT >= FAKE_MAX_LOG ||
+	    f->log[inl ? log0 + RNIC_REG_DB_WQE_COUNT : log0].off != (inl ? RNIC_REG_DB_SQ_WQE : RNIC_REG_DB_SQ))
+		return fail("post_send did not ring the doorbell it should", EIO);
 	rnic_destroy_qp(qp);
 	rnic_dereg_mr(mr);
 	rnic_destroy_cq(cq);
 	rnic_dealloc_pd(pd);
 	rnic_close_device(ctx);
 	free(f);
-	printf("fastpath_bench: %lu post_send + poll_cq pairs, every completion in order\n", iters);
+	printf("fastpath_bench: %lu %spost_send + poll_cq pairs, every completion in order\n", iters,
+	       inl ? "inline (WQE window) " : "");
 	return 0;
 }

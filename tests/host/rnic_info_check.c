@@ -53,6 +53,9 @@ int main(int argc, char **argv)
 	printf("max_cq %u\n", cqs - 1);
 	printf("max_sge %u\n", RNIC_MAX_SEND_SGE);
 	printf("max_inline_data %u\n", RNIC_MAX_INLINE_BYTES);
+	/* the library writes inline WQEs into the doorbell page from DB 1.1 on */
+	printf("wqe_window %s\n",
+	       (rnic_sim_bar_read32(nic, RNIC_BLK_DB_BASE + RNIC_REG_BLK_VERSION) & 0xffff) >= 1 ? "yes" : "no");
 	printf("gid_table_size %u\n", RNIC_GID_TABLE_SIZE);
 	rnic_world_destroy(w);
 	return 0;

@@ -13,12 +13,12 @@ CHECK = "build/host/tests/rnic_info_check"
 FIELDS = ["transport", "fw_ver", "hw_ver", "vendor_id", "vendor_part_id", "backend", "data_width",
           "clock_mhz", "max_mr_size", "mtt_entries", "max_qp", "max_qp_wr", "max_sge", "max_cq",
           "max_cqe", "max_mr", "max_pd", "max_qp_rd_atom", "max_qp_init_rd_atom", "max_inflight",
-          "max_inline_data", "phys_port_cnt", "state", "max_mtu", "link_layer", "mac"]
+          "max_inline_data", "wqe_window", "phys_port_cnt", "state", "max_mtu", "link_layer", "mac"]
 COUNTERS = ["tx_frames", "tx_bytes", "rx_frames", "rx_bytes", "rx_drop_not_roce", "rx_drop_udp_port",
             "rx_drop_ip_csum", "rx_drop_icrc", "rx_drop_malformed", "rx_drop_qpn", "rx_drop_overflow",
             "rx_psn_err", "rx_duplicate", "tx_ack", "tx_nak", "rx_ack", "rx_nak", "cqe", "recv_cqe",
             "loc_prot_err", "cq_overrun", "rx_access_err", "tx_rnr_nak", "rx_rnr_nak", "retry",
-            "ack_timeout"]
+            "ack_timeout", "tx_wqe_window"]
 # sim_pair with all_gids (host/tools/sim_pair.h)
 GIDS = [["::ffff:198.18.0.1", "fe80::ff:fe00:a", "2001:db8::1", "2001:db8:1::1"],
         ["::ffff:198.18.0.2", "fe80::ff:fe00:b", "2001:db8::2", "2001:db8:1::2"]]

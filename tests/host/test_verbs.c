@@ -3,6 +3,7 @@
  * contexts the firmware writes for them, the exact register traffic of the
  * fast path, the WQE and CQE handling, and the errors of bad arguments. Prints one line per failed check and a closing
  * "N passed, N failed" line; exits non-zero on failure. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1292,6 +1293,116 @@ static void test_post_send_wqe(void)
 	env_down(&e);
 }
 
+/* The WQE window: a single inline WQE goes into the doorbell page as well
+ * (32 words, as in the ring) and DB_SQ_WQE rings; anything else, a device
+ * without the window (DB block 1.0) and RNIC_NO_WQE_WINDOW keep DB_SQ. */
+static void check_window_post(struct env *e, const struct rnic_wqe *slot, uint32_t pi, unsigned int from)
+{
+	const uint8_t *b = (const uint8_t *)slot;
+
+	CHECK_EQ(e->f->nlog - from, RNIC_REG_DB_WQE_COUNT + 1);
+	for (unsigned int i = 0; i < RNIC_REG_DB_WQE_COUNT && from + i < e->f->nlog; i++) {
+		uint32_t w = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+			     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+
+		CHECK_EQ(e->f->log[from + i].off, RNIC_REG_DB_WQE + 4 * i);
+		CHECK_EQ(e->f->log[from + i].val, w);
+	}
+	CHECK_EQ(e->f->log[e->f->nlog - 1].off, RNIC_REG_DB_SQ_WQE);
+	CHECK_EQ(e->f->log[e->f->nlog - 1].val, e->qp->qp_num << 16 | pi);
+}
+
+/* The call rang DB_SQ alone, with {QPN, pi}. */
+static void check_db_sq_post(struct env *e, uint32_t pi, unsigned int from)
+{
+	CHECK_EQ(e->f->nlog - from, 1);
+	CHECK_EQ(e->f->log[from].off, RNIC_REG_DB_SQ);
+	CHECK_EQ(e->f->log[from].val, e->qp->qp_num << 16 | pi);
+}
+
+static void test_post_send_window(void)
+{
+	struct env e;
+	struct rnic_device_attr a;
+	struct rnic_sg_entry sge[2];
+	struct rnic_send_wr wr[2], *bad = NULL;
+	struct rnic_wqe *sq;
+	unsigned int from;
+	uint8_t src[64];
+
+	for (unsigned int i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(0xa5 ^ i * 3);
+	env_up(&e, 16, 8);
+	sq = sq_ring(e.f, e.qp);
+	CHECK_EQ(rnic_query_device(e.ctx, &a), 0);
+	CHECK_EQ(a.wqe_window, 1);
+	memset(wr, 0, sizeof(wr));
+	sge[0] = (struct rnic_sg_entry){(uintptr_t)src, 40, 0};
+	sge[1] = (struct rnic_sg_entry){(uintptr_t)src + 40, 24, 0};
+	wr[0].wr_id = 1;
+	wr[0].sg_list = sge;
+	wr[0].num_sge = 2;
+	wr[0].opcode = RNIC_WR_SEND_WITH_IMM;
+	wr[0].imm_data = 0x11223344;
+	wr[0].send_flags = RNIC_SEND_INLINE | RNIC_SEND_SIGNALED;
+
+	/* one inline WR: the window, then DB_SQ_WQE {QPN, PI 1} */
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	CHECK_EQ(sq[0].inline_len, 64);
+	CHECK(memcmp(sq[0].sge, src, 64) == 0);
+	check_window_post(&e, &sq[0], 1, from);
+
+	/* not inline: DB_SQ only */
+	wr[0].send_flags = RNIC_SEND_SIGNALED;
+	wr[0].num_sge = 1;
+	sge[0].lkey = 0x101;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	check_db_sq_post(&e, 2, from);
+
+	/* two inline WRs in one call: one DB_SQ for both */
+	wr[0].send_flags = RNIC_SEND_INLINE;
+	wr[0].next = &wr[1];
+	wr[1] = wr[0];
+	wr[1].next = NULL;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	check_db_sq_post(&e, 4, from);
+
+	/* the second of two fails: the one posted still takes the window */
+	wr[1].send_flags = 0x80000000u;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), EINVAL);
+	CHECK(bad == &wr[1]);
+	check_window_post(&e, &sq[4], 5, from);
+	env_down(&e);
+
+	/* a device whose DB block predates the window */
+	{
+		struct fake_nic *f = fake_new();
+		struct rnic_context *ctx;
+
+		fake_set(f, RNIC_BLK_DB_BASE + RNIC_REG_BLK_VERSION, RNIC_BLK_DB_VERSION & 0xffff0000u);
+		ctx = open_fake(f);
+		CHECK_EQ(rnic_query_device(ctx, &a), 0);
+		CHECK_EQ(a.wqe_window, 0);
+		CHECK_EQ(rnic_close_device(ctx), 0);
+		free(f);
+	}
+	/* turned off by the environment: DB_SQ for a single inline WR */
+	setenv("RNIC_NO_WQE_WINDOW", "1", 1);
+	env_up(&e, 16, 8);
+	unsetenv("RNIC_NO_WQE_WINDOW");
+	CHECK_EQ(rnic_query_device(e.ctx, &a), 0);
+	CHECK_EQ(a.wqe_window, 0);
+	wr[0].next = NULL;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	check_db_sq_post(&e, 1, from);
+	env_down(&e);
+}
+
 static void test_post_send_errors(void)
 {
 	struct env e;
@@ -2068,6 +2179,7 @@ int main(void)
 	test_modify_qp_errors();
 	test_create_qp_errors();
 	test_post_send_wqe();
+	test_post_send_window();
 	test_post_send_errors();
 	test_post_recv_wqe();
 	test_post_recv_errors();

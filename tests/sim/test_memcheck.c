@@ -280,7 +280,7 @@ int main(void)
 	modify_qp(5, 1, RNIC_QP_ATTR_STATE, RNIC_QPS_INIT, 0);
 	CHECK_EQ(dma(0, R_WQE, sq, 16, 0), 0);                           /* the whole SQ */
 	CHECK_EQ(dma(0, R_PLWQE, sq + RNIC_WQE_BYTES, 16, 0), 0);
-	CHECK_EQ(dma(0, R_PAY, sq + RNIC_WQE_BYTES + 64, 1, 0), 0);       /* inline data */
+	CHECK_EQ(dma(0, R_PAY, sq + RNIC_WQE_BYTES + 64, 1, 0), 1);       /* inline data: in the WQE */
 	CHECK_EQ(dma(0, R_WQE, sq + 4 * RNIC_WQE_BYTES, 1, 0), 1);       /* past it */
 	CHECK_EQ(dma(0, R_RWQE, rq + 3 * RNIC_RECV_WQE_BYTES, 8, 0), 0); /* the last receive WQE */
 	CHECK_EQ(dma(0, R_WQE, rq, 1, 0), 1);                            /* the wrong ring */
@@ -291,7 +291,7 @@ int main(void)
 	modify_qp(5, 1, RNIC_QP_ATTR_ACCESS_FLAGS, RNIC_QPS_RESET,
 		  RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC);
 	CHECK_EQ(dma(0, R_WQE, sq, 1, 0), 0);
-	CHECK_EQ(memcheck_violations(mc, NULL, 0), 10);
+	CHECK_EQ(memcheck_violations(mc, NULL, 0), 11);
 
 	/* MR 0x301 (PD 1, REMOTE_READ only): pending until its last page; its
 	 * bytes only inside windows */
@@ -438,7 +438,7 @@ int main(void)
 	CHECK_EQ(dma(1, W_PLACE, page_b + 3592, 1, 0xff), 1);
 	memcheck_stats(mc, &st);
 	CHECK_EQ(st.requests_seen, 9);
-	CHECK_EQ(st.violations, 32);
+	CHECK_EQ(st.violations, 33);
 
 	/* DEREG_MR: gone, with its windows */
 	memset(in, 0, sizeof(in));
@@ -487,7 +487,7 @@ int main(void)
 	cmd(RNIC_CMD_OP_DESTROY_QP, in, RNIC_CMD_DESTROY_QP_IN_WORDS, RNIC_CMD_ST_OK, 0);
 	memcheck_stats(mc, &st);
 	CHECK_EQ(st.objects_live, 0);
-	CHECK_EQ(st.violations, 38);
+	CHECK_EQ(st.violations, 39);
 	memcheck_destroy(mc);
 	return check_summary();
 }

@@ -68,6 +68,13 @@ struct rnic_backend_ops {
 	/* Release the backend's state; called last by rnic_close_device (and by
 	 * rnic_open_backend when the open fails). May be NULL. */
 	void (*close)(void *priv);
+
+	/* Posted write of len bytes (a multiple of 4, little-endian words as in
+	 * memory) to BAR0 at byte offset off, for the doorbell page's WQE window:
+	 * a backend with a write-combined doorbell mapping copies the block with
+	 * wide stores and flushes once. The bytes arrive before any later write.
+	 * May be NULL: the library then writes the words with bar_write32. */
+	void (*bar_write_block)(void *priv, uint32_t off, const void *src, size_t len);
 };
 
 /* Open a device behind ops. On success the context owns priv: it is released

@@ -223,7 +223,7 @@ typedef uint32_t rnic_be32;
 
 /* dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them. */
 #define RNIC_DMA_ID_RD_WQE 0 /* read: send WQE fetch (SQ ring) */
-#define RNIC_DMA_ID_RD_PAYLOAD 1 /* read: SEND / WRITE payload through the send WQE's SGEs, or its inline bytes in the SQ ring */
+#define RNIC_DMA_ID_RD_PAYLOAD 1 /* read: SEND / WRITE payload through the send WQE's SGEs (inline bytes come with the WQE, not read) */
 #define RNIC_DMA_ID_RD_RWQE 2 /* read: receive WQE fetch (RQ ring), and the 8 bytes of a responder's ATOMIC */
 #define RNIC_DMA_ID_RD_RDRSP 3 /* read: READ response payload (the responder's MR, through the request's RETH) */
 #define RNIC_DMA_ID_RD_PLWQE 4 /* read: send WQE re-read for the placement of a READ or ATOMIC response (SQ ring) */
@@ -812,11 +812,11 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). */
+/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW. */
 #define RNIC_BLK_STAT_BASE 0x400
-#define RNIC_BLK_STAT_VERSION 0x10000
+#define RNIC_BLK_STAT_VERSION 0x10001
 #define RNIC_BLK_STAT_NEXT 0x600
-#define RNIC_BLK_STAT_END 0x474 /* byte address just past the block's last register */
+#define RNIC_BLK_STAT_END 0x478 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -843,6 +843,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RETRY 0x468 /* ro: go-back-N restarts of a send queue (PSN sequence NAK, ACK timeout, RNR wait over) */
 #define RNIC_REG_STAT_ACK_TIMEOUT 0x46c /* ro: local ACK timeouts */
 #define RNIC_REG_STAT_RX_DROP_OVERFLOW 0x470 /* ro: dropped: the receive frame FIFO was full (the data path fell behind the link) */
+#define RNIC_REG_STAT_TX_WQE_WINDOW 0x474 /* ro: send WQEs taken from the doorbell page's WQE window instead of fetched from the SQ ring */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000
@@ -863,14 +864,17 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CMD_IN_COUNT 0x20
 #define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */
 #define RNIC_REG_CMD_OUT_COUNT 0x20
-/* db: Doorbells: posted writes, never read in the fast path. */
+/* db: Doorbells: posted writes, never read in the fast path. Version 1.1 adds the WQE window (DB_WQE, DB_SQ_WQE): the host writes a send WQE into the doorbell page as well as into the SQ ring, and the NIC sends it without fetching it from host memory. The window holds one WQE for the whole device: a write to any of its words forgets what it held, so a WQE overwritten before the NIC took it is fetched from the ring as usual (the ring copy is also what a retransmission reads). */
 #define RNIC_BLK_DB_BASE 0x1000
-#define RNIC_BLK_DB_VERSION 0x10000
+#define RNIC_BLK_DB_VERSION 0x10001
 #define RNIC_BLK_DB_NEXT 0
-#define RNIC_BLK_DB_END 0x1018 /* byte address just past the block's last register */
+#define RNIC_BLK_DB_END 0x1100 /* byte address just past the block's last register */
 #define RNIC_REG_DB_SQ 0x100c /* wo: bits 31:16 QPN, 15:0 SQ producer index (WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
+#define RNIC_REG_DB_SQ_WQE 0x1018 /* wo: as DB_SQ, and DB_WQE holds the WQE at SQ index producer index - 1 of that QP (version 1.1) */
+#define RNIC_REG_DB_WQE 0x1080 /* wo[32]: WQE window: one send WQE (WQE_BYTES), word i at DB_WQE + 4*i, written before the DB_SQ_WQE that names it (version 1.1) */
+#define RNIC_REG_DB_WQE_COUNT 0x20
 
 /* Context records are arrays of 32-bit words; fields up to 64 bits wide (a
  * wider range gets zeros above bit 63 and reads them as lost). */

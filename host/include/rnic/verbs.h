@@ -107,6 +107,7 @@ struct rnic_device_attr {
 	uint32_t max_inflight;   /* send WQEs a QP may have unacknowledged */
 	uint32_t max_inline_data;
 	uint8_t mac[6];          /* port 1 MAC address, mac[0] first on the wire */
+	int wqe_window;          /* rnic_post_send writes a single inline WQE into the doorbell page */
 };
 
 struct rnic_pd {

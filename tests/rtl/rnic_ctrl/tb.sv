@@ -9,6 +9,9 @@
 // ports contend for the decoder); writes while busy are ignored and flagged
 // (overrun); the host may not write the firmware's registers; the firmware
 // programs the context window; a bad firmware access halts it (CMD_STATUS bit 2).
+// The WQE window: DB_SQ_WQE rings the SQ doorbell and presents the 32 words
+// written to DB_WQE with the QPN and SQ index (producer index - 1, wrapping);
+// a write to any word of the window, or wqe_win_clear, withdraws it.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int N_CMDS = 24;
 
@@ -31,6 +34,9 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [4*128-1:0] gid;
     logic sqv, rqv, cqv;
     logic [15:0] sqq, sqp, rqq, rqp, cqc, cqi;
+    logic win_valid, win_clear;
+    logic [15:0] win_qpn, win_idx;
+    logic [1023:0] win_data;
 
     rnic_regs #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(4), .MR_INDEX_WIDTH(4), .CQN_WIDTH(4),
                 .MTT_INDEX_WIDTH(4)) regs (
@@ -45,7 +51,9 @@ module tb #(parameter int DATA_WIDTH = 64);
         .db_sq_valid(sqv), .db_sq_ready(1'b1), .db_sq_qpn(sqq), .db_sq_pi(sqp),
         .db_rq_valid(rqv), .db_rq_ready(1'b1), .db_rq_qpn(rqq), .db_rq_pi(rqp),
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
-        .stat_inc({26*16{1'b0}}),
+        .wqe_win_valid(win_valid), .wqe_win_qpn(win_qpn), .wqe_win_idx(win_idx), .wqe_win_data(win_data),
+        .wqe_win_clear(win_clear),
+        .stat_inc({27*16{1'b0}}),
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted(trap || bus_err),
         .evt_word(32'h0), .evt_pop()
@@ -123,8 +131,65 @@ module tb #(parameter int DATA_WIDTH = 64);
         end
     endtask
 
+    // the last SQ doorbell
+    logic [31:0] seen_sq;
+    int sq_dbs;
+    always @(posedge clk) begin
+        if (sqv) begin
+            seen_sq <= {sqq, sqp};
+            sq_dbs <= sq_dbs + 1;
+        end
+    end
+
+    logic [1023:0] win_words;
+    task automatic fill_window;
+        for (int i = 0; i < 32; i++) begin
+            win_words[32*i +: 32] = $urandom(seed);
+            host_write(16'(rnic_pkg::REG_DB_WQE + 4 * i), win_words[32*i +: 32], resp);
+            expect_eq("DB_WQE write response", 32'(resp), 0);
+            expect_eq("window withdrawn while written", 32'(win_valid), 0);
+        end
+    endtask
+
+    task automatic check_window;
+        int dbs;
+        logic [15:0] idx;
+        for (int qpn = 0; qpn < 3; qpn++) begin
+            fill_window();
+            dbs = sq_dbs;
+            host_write(16'(rnic_pkg::REG_DB_SQ_WQE), {16'(qpn + 3), 16'(qpn * 7)}, resp);
+            expect_eq("DB_SQ_WQE write response", 32'(resp), 0);
+            repeat (2) @(posedge clk);
+            expect_eq("DB_SQ_WQE rings the SQ doorbell", 32'(sq_dbs - dbs), 1);
+            expect_eq("its doorbell word", seen_sq, {16'(qpn + 3), 16'(qpn * 7)});
+            expect_eq("window valid", 32'(win_valid), 1);
+            expect_eq("window QPN", 32'(win_qpn), 32'(qpn + 3));
+            idx = 16'(qpn * 7) - 16'd1;
+            expect_eq("window SQ index", 32'(win_idx), 32'(idx));
+            for (int i = 0; i < 32; i++)
+                expect_eq($sformatf("window word %0d", i), win_data[32*i +: 32], win_words[32*i +: 32]);
+            if (qpn == 0) begin
+                // one word written again: the WQE is no longer whole
+                host_write(16'(rnic_pkg::REG_DB_WQE + 4 * 17), 32'h0, resp);
+                expect_eq("window after a word write", 32'(win_valid), 0);
+            end else begin
+                @(negedge clk) win_clear = 1'b1;
+                @(negedge clk) win_clear = 1'b0;
+                expect_eq("window after clear", 32'(win_valid), 0);
+            end
+        end
+        // the plain SQ doorbell leaves the window alone
+        host_write(16'(rnic_pkg::REG_DB_SQ), 32'h00050009, resp);
+        expect_eq("window after DB_SQ", 32'(win_valid), 0);
+        host_read(16'(rnic_pkg::BLK_DB_BASE + rnic_pkg::REG_BLK_VERSION), v);
+        expect_eq("doorbell block version", v, rnic_pkg::BLK_DB_VERSION);
+        expect_eq("version with the window", 32'(v >= 32'h00010001), 1);
+    endtask
+
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
+        win_clear = 1'b0;
+        sq_dbs = 0;
         errors = 0;
         seen_ctx = 1'b0;
         awvalid = 0; wvalid = 0; bready = 0; arvalid = 0; rready = 0;
@@ -200,6 +265,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         expect_eq("context word 0", seen_ctx_word0, 32'hdeadbeef);
         expect_eq("context command", seen_ctx_cmd,
                   {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]});
+
+        check_window();
 
         // a bad access halts the firmware: the host sees it in CMD_STATUS
         op = 8'hee;
