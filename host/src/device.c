@@ -53,23 +53,23 @@ void rnic_doorbell(struct rnic_device *d, uint32_t reg, uint32_t val)
  * and names it, so the device sends it without fetching it (and, inline,
  * without reading anything). The ring copy stays the reference: the device
  * falls back to it when the window was overwritten, and retransmits from it.
- * The window's words must reach the device before DB_SQ_WQE: a backend with
- * a write-combined doorbell mapping flushes its stores (bar_write_block or
- * each bar_write32 does). */
+ * The window's words are data, not a doorbell: they must only be in place
+ * before DB_SQ_WQE, which bar_write_block (one flush of a write-combined
+ * mapping) or the in-order bar_write32 ensure; the doorbell itself goes
+ * through rnic_doorbell and its barrier like any other. */
 void rnic_doorbell_wqe(struct rnic_device *d, uint32_t val, const void *wqe)
 {
 	rnic_le32 words[RNIC_REG_DB_WQE_COUNT];
 	uint32_t win = RNIC_DB_REG(d, RNIC_REG_DB_WQE);
 
 	memcpy(words, wqe, sizeof(words));
-	rnic_to_device_barrier();
 	if (d->ops->bar_write_block) {
 		d->ops->bar_write_block(d->priv, win, words, sizeof(words));
 	} else {
 		for (unsigned int i = 0; i < RNIC_REG_DB_WQE_COUNT; i++)
 			d->ops->bar_write32(d->priv, win + 4 * i, rnic_le32toh(words[i]));
 	}
-	d->ops->bar_write32(d->priv, RNIC_DB_REG(d, RNIC_REG_DB_SQ_WQE), val);
+	rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_SQ_WQE), val);
 }
 
 /* Zeroed, page-aligned, whole pages, mapped for DMA as one contiguous bus
