@@ -28,7 +28,10 @@
  * A descriptor is always issued before its op is queued, so the writer has
  * it before any of its bytes, and writes leave in command and SGE order.
  * The op queue is short (OPQ_LOG2), which bounds how far the checks run
- * ahead of the data.
+ * ahead of the data. The payloads enter through a buffer of 2^PAY_LOG2
+ * beats: the receive path hands over the next response's header only after
+ * the current payload's last beat, and the buffer lets that happen while
+ * the mover still has the current packet's bytes to move.
  *
  * SGE lists: the requester hands over the WQE of every READ and ATOMIC it
  * sends (s_rd_wqe_*), and this engine keeps its SGE list in a direct-mapped
@@ -442,7 +445,7 @@ module rnic_rd_place #(
 
     wire [OP_BITS-1:0] opq_head = opq_mem[opq_rd_reg[OPQ_LOG2-1:0]];
     wire [1:0]         h_kind = opq_head[OP_BITS-1 -: 2];
-    wire               h_atomic = opq_head[80];
+    wire               h_atomic = opq_head[64 + 16];
     wire [15:0]        h_len = opq_head[64 +: 16];
     wire [63:0]        h_data = opq_head[63:0];
 
