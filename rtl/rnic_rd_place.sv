@@ -14,6 +14,25 @@
  * LOCAL_WRITE, bounds) and writes the payload by DMA, one write per SGE
  * piece. Nothing of the data is kept on the card.
  *
+ * Two stages, so the per-packet work of one packet overlaps the data of the
+ * one before it and the payload streams at the rate the DMA writer takes it:
+ *  - the planner takes a command, looks up the SGE list, walks it, checks
+ *    each piece against the MPT and issues the piece's write descriptor,
+ *    queueing an op for the mover with it (write n bytes; skip n bytes;
+ *    drain the packet). It takes the next command as soon as the last op of
+ *    the current one is queued, while the mover still moves earlier data.
+ *  - the mover takes the ops in order: a write or skip hands its length to
+ *    the stream cutter, whose output goes to the DMA writer (a skipped
+ *    piece's output is swallowed); a drain takes the payload up to its
+ *    tlast once the cutter has taken every earlier piece's bytes.
+ * A descriptor is always issued before its op is queued, so the writer has
+ * it before any of its bytes, and writes leave in command and SGE order.
+ * The op queue is short (OPQ_LOG2), which bounds how far the checks run
+ * ahead of the data. The payloads enter through a buffer of 2^PAY_LOG2
+ * beats: the receive path hands over the next response's header only after
+ * the current payload's last beat, and the buffer lets that happen while
+ * the mover still has the current packet's bytes to move.
+ *
  * SGE lists: the requester hands over the WQE of every READ and ATOMIC it
  * sends (s_rd_wqe_*), and this engine keeps its SGE list in a direct-mapped
  * table of 2^RDC_LOG2 entries indexed by the low bits of {QPN, SQ index mod
@@ -27,13 +46,17 @@
  * last one fetched is kept, so a READ costs at most one fetch.
  *
  * The requester checked the same SGEs before it sent the READ, so a failing
- * check here means the MR changed under an outstanding READ: the payload is
- * dropped (never written outside a registered region) and counted as a
- * local protection error. `busy` stays up while a command is being served or
- * a write has not been answered, so the completion engine holds the READ's
- * CQE until its data is in host memory. An ATOMIC's original remote value
- * comes with its command (no payload) and is written the same way into the
- * WQE's 8-byte SGE, in host byte order.
+ * check here means the MR changed under an outstanding READ: the rest of the
+ * payload is dropped (never written outside a registered region) and counted
+ * as a local protection error. If earlier pieces of the packet were written,
+ * the rest goes through the cutter as a skipped piece (the cutter may hold a
+ * beat shared with the written piece); else the packet is drained to its
+ * tlast, as is the payload of a dropped command. `busy` stays up while a
+ * command is being planned, an op is queued, the cutter or a drain still has
+ * bytes to take or pass on, or a write has not been answered, so the
+ * completion engine holds the READ's CQE until its data is in host memory.
+ * An ATOMIC's original remote value comes with its command (no payload) and
+ * is written the same way into the WQE's 8-byte SGE, in host byte order.
  */
 module rnic_rd_place #(
     parameter int DATA_WIDTH = 64,
@@ -42,7 +65,11 @@ module rnic_rd_place #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int INFLIGHT_LOG2 = 4,
     // SGE-list table: 2^RDC_LOG2 entries (at most 2^(QPN_WIDTH+INFLIGHT_LOG2))
-    parameter int RDC_LOG2 = 6
+    parameter int RDC_LOG2 = 6,
+    // mover ops queued: 2^OPQ_LOG2
+    parameter int OPQ_LOG2 = 2,
+    // payload buffer: 2^PAY_LOG2 beats
+    parameter int PAY_LOG2 = 5
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -122,6 +149,11 @@ module rnic_rd_place #(
     localparam int NSGE_LSB = 8 * rnic_pkg::WQE_NUM_SGE_OFF;
     // table entry: {valid, QPN, SQ index, num_sge, SGEs}
     localparam int RDC_BITS = 1 + QPN_WIDTH + 16 + 8 + SGES_BITS;
+    localparam int OPQ = 2 ** OPQ_LOG2;
+    // pieces between the cutter's length input and its output's tlast: the
+    // one being cut and at most two in its packer
+    localparam int KQ_LOG2 = 2;
+    localparam int KQ = 2 ** KQ_LOG2;
 
     initial begin
         if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
@@ -132,27 +164,41 @@ module rnic_rd_place #(
             $error("rnic_rd_place: RDC_LOG2 must be 1..QPN_WIDTH+INFLIGHT_LOG2 (%m)");
             $finish;
         end
+        if (OPQ_LOG2 < 1 || OPQ_LOG2 > 4) begin
+            $error("rnic_rd_place: OPQ_LOG2 must be 1..4 (%m)");
+            $finish;
+        end
+        if (PAY_LOG2 < 2) begin
+            $error("rnic_rd_place: PAY_LOG2 must be 2 or more (%m)");
+            $finish;
+        end
     end
 
-    typedef enum logic [3:0] {
+    // ------------------------------------------------------------------
+    // planner
+    // ------------------------------------------------------------------
+    typedef enum logic [2:0] {
         S_IDLE,      // take a command
-        S_QPC,       // the QP context is read: fetch the WQE
-        S_WQE_DESC,
+        S_QPC,       // the QP context is read: look the SGE list up
+        S_WQE_DESC,  // not in the table: fetch the WQE
         S_WQE_DATA,  // collect the WQE and its DMA status
-        S_FIND,      // walk the SGEs to the packet's offset
-        S_MPT_RD,    // read the MPT entry of the current SGE
+        S_FIND,      // walk the SGEs to the offset; read the MPT entry of the SGE found
         S_MPT_CHK,   // check it, translate
-        S_WDESC,     // issue the write of this piece
-        S_WCUT,      // tell the cutter its length
-        S_WDATA,     // wait for the piece's bytes to be taken
-        S_DRAIN      // drop the payload
+        S_WDESC,     // issue the piece's write and queue its op
+        S_FAIL       // a check failed: queue what drops the rest of the payload
     } state_t;
+
+    // mover ops
+    localparam logic [1:0] OP_WRITE = 2'd0;  // cut the next len bytes into the write issued with it
+    localparam logic [1:0] OP_SKIP = 2'd1;   // cut the next len bytes and drop them
+    localparam logic [1:0] OP_DRAIN = 2'd2;  // drop the payload up to its tlast
 
     state_t state_reg;
     logic [QPN_WIDTH-1:0]          qpn_reg;
     logic [15:0]                   idx_reg;
     logic [31:0]                   off_reg;       // offset inside the current SGE (after S_FIND)
-    logic [31:0]                   left_reg;      // payload bytes not yet written
+    logic [31:0]                   left_reg;      // payload bytes not yet handed to the mover
+    logic                          started_reg;   // a piece of this command was handed on
     logic [rnic_pkg::QPC_BITS-1:0] qpc_reg;
     logic [WQE_BITS-1:0]           wqe_reg;
     logic [4:0]                    beat_reg;
@@ -166,7 +212,6 @@ module rnic_rd_place #(
     logic [7:0]                    wr_pending_reg;
     logic                          atomic_reg;
     logic [63:0]                   data_reg;
-    logic                          data_taken_reg; // the atomic value went into the cutter
 
     wire [15:0]  qpc_pd     = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
     wire [4:0]   qpc_sq_log = qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
@@ -218,10 +263,18 @@ module rnic_rd_place #(
     wire [31:0] sge_room = cur_len - off_reg;
     wire [31:0] piece = (left_reg < sge_room) ? left_reg : sge_room;
 
-    assign s_cmd_ready = state_reg == S_IDLE;
+    // op queue between planner and mover: {kind, atomic, len, atomic value}
+    localparam int OP_BITS = 2 + 1 + 16 + 64;
+    logic [OP_BITS-1:0] opq_mem [OPQ];
+    logic [OPQ_LOG2:0]  opq_wr_reg, opq_rd_reg;
+    wire opq_empty = opq_wr_reg == opq_rd_reg;
+    wire opq_full = (opq_wr_reg - opq_rd_reg) == (OPQ_LOG2+1)'(OPQ);
+
+    assign s_cmd_ready = state_reg == S_IDLE && !opq_full;
     assign qpc_rd_en = s_cmd_valid && s_cmd_ready;
     assign qpc_rd_addr = s_cmd_qpn;
-    assign mpt_rd_en = state_reg == S_MPT_RD;
+    // read in S_FIND for the SGE it settles on, checked in S_MPT_CHK
+    assign mpt_rd_en = state_reg == S_FIND;
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     assign m_axis_wqe_desc_addr = wqe_pa_reg;
@@ -230,53 +283,39 @@ module rnic_rd_place #(
     assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
     assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
 
+    // the descriptor and its op go together
     assign m_axis_wr_desc_addr = pa_reg + 64'(off_reg);
     assign m_axis_wr_desc_len = piece;
-    assign m_axis_wr_desc_valid = state_reg == S_WDESC;
+    assign m_axis_wr_desc_valid = state_reg == S_WDESC && !opq_full;
+    wire wdesc_fire = m_axis_wr_desc_valid && m_axis_wr_desc_ready;
 
-    // the cutter's input: the payload, or the atomic value as one 8-byte beat
-    logic        cut_len_ready, cut_busy, cut_in_tready;
-    wire [DATA_WIDTH-1:0] cut_in_tdata = atomic_reg ? DATA_WIDTH'(data_reg) : s_axis_payload_tdata;
-    wire [KEEP_WIDTH-1:0] cut_in_tkeep = atomic_reg ? KEEP_WIDTH'(8'hff) : s_axis_payload_tkeep;
-    wire                  cut_in_tvalid = state_reg == S_WDATA
-                                          && (atomic_reg ? !data_taken_reg : s_axis_payload_tvalid);
-    axis_cutter #(.DATA_WIDTH(DATA_WIDTH)) cutter_inst (
-        .clk, .rst,
-        .s_len_valid(state_reg == S_WCUT), .s_len_ready(cut_len_ready), .s_len(piece),
-        .s_axis_tdata(cut_in_tdata), .s_axis_tkeep(cut_in_tkeep),
-        .s_axis_tvalid(cut_in_tvalid), .s_axis_tready(cut_in_tready),
-        .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
-        .m_axis_tvalid(m_axis_wr_data_tvalid), .m_axis_tready(m_axis_wr_data_tready),
-        .m_axis_tlast(m_axis_wr_data_tlast),
-        .busy(cut_busy)
-    );
-    assign s_axis_payload_tready = (state_reg == S_WDATA && !atomic_reg && cut_in_tready) || state_reg == S_DRAIN;
+    // what a failed check queues: the rest through the cutter once a piece
+    // of the command went there, else a drain (no payload for an ATOMIC)
+    wire fail_push = state_reg == S_FAIL && !opq_full && (started_reg || !atomic_reg);
+    wire drop_push = s_cmd_valid && s_cmd_ready && s_cmd_drop && s_cmd_len != 0;
 
-    assign busy = state_reg != S_IDLE || wr_pending_reg != 0;
-
-    // what follows a failed check: drop what is left of the payload
-    state_t fail_next;
-    always_comb begin
-        if (left_reg != 0 && !atomic_reg) fail_next = S_DRAIN;
-        else fail_next = S_IDLE;
-    end
+    wire                opq_push = drop_push || wdesc_fire || fail_push;
+    wire [1:0]          opq_in_kind = drop_push ? OP_DRAIN : wdesc_fire ? OP_WRITE
+                                      : started_reg ? OP_SKIP : OP_DRAIN;
+    // pieces and what is left fit in 16 bits: a packet carries at most 64 KiB - 1
+    wire [15:0]         opq_in_len = wdesc_fire ? piece[15:0] : left_reg[15:0];
+    wire [OP_BITS-1:0]  opq_in = {opq_in_kind, atomic_reg && !drop_push, opq_in_len, data_reg};
 
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (s_cmd_valid) begin
+                if (s_cmd_valid && s_cmd_ready) begin
                     qpn_reg <= s_cmd_qpn;
                     idx_reg <= s_cmd_idx;
                     off_reg <= s_cmd_off;
                     left_reg <= 32'(s_cmd_len);
+                    started_reg <= 1'b0;
                     sge_reg <= '0;
                     atomic_reg <= s_cmd_atomic;
                     data_reg <= s_cmd_data;
-                    data_taken_reg <= 1'b0;
-                    if (s_cmd_drop) state_reg <= (s_cmd_len != 0) ? S_DRAIN : S_IDLE;
-                    else if (s_cmd_len == 0) state_reg <= S_IDLE;
-                    else state_reg <= S_QPC;
+                    // a dropped command's drain is queued as it is taken
+                    if (!s_cmd_drop && s_cmd_len != 0) state_reg <= S_QPC;
                 end
             end
             S_QPC: begin
@@ -312,7 +351,7 @@ module rnic_rd_place #(
                 if (beat_reg >= 5'(WQE_BEATS) && wqe_st_seen_reg) begin
                     if (wqe_err_reg) begin
                         stat_loc_prot_err <= 1'b1;
-                        state_reg <= fail_next;
+                        state_reg <= S_FAIL;
                     end else begin
                         cache_valid_reg <= 1'b1;
                         cache_qpn_reg <= qpn_reg;
@@ -325,16 +364,13 @@ module rnic_rd_place #(
                 if (!sge_in_list) begin
                     // the offset lies beyond the SGEs
                     stat_loc_prot_err <= 1'b1;
-                    state_reg <= fail_next;
+                    state_reg <= S_FAIL;
                 end else if (off_reg >= cur_len) begin
                     off_reg <= off_reg - cur_len;
                     sge_reg <= sge_reg + 3'd1;
                 end else begin
-                    state_reg <= S_MPT_RD;
+                    state_reg <= S_MPT_CHK;
                 end
-            end
-            S_MPT_RD: begin
-                state_reg <= S_MPT_CHK;
             end
             S_MPT_CHK: begin
                 if (lkey_ok) begin
@@ -342,18 +378,12 @@ module rnic_rd_place #(
                     state_reg <= S_WDESC;
                 end else begin
                     stat_loc_prot_err <= 1'b1;
-                    state_reg <= fail_next;
+                    state_reg <= S_FAIL;
                 end
             end
             S_WDESC: begin
-                if (m_axis_wr_desc_ready) state_reg <= S_WCUT;
-            end
-            S_WCUT: begin
-                if (cut_len_ready) state_reg <= S_WDATA;
-            end
-            S_WDATA: begin
-                // the cutter took the piece's length; it is done once idle again
-                if (!cut_busy) begin
+                if (wdesc_fire) begin
+                    started_reg <= 1'b1;
                     left_reg <= left_reg - piece;
                     if (left_reg == piece) begin
                         state_reg <= S_IDLE;
@@ -364,8 +394,8 @@ module rnic_rd_place #(
                     end
                 end
             end
-            S_DRAIN: begin
-                if (s_axis_payload_tvalid && s_axis_payload_tlast) state_reg <= S_IDLE;
+            S_FAIL: begin
+                if (!opq_full) state_reg <= S_IDLE;
             end
             default: state_reg <= S_IDLE;
         endcase
@@ -374,7 +404,6 @@ module rnic_rd_place #(
             wqe_st_seen_reg <= 1'b1;
             if (s_wqe_status_error) wqe_err_reg <= 1'b1;
         end
-        if (cut_in_tvalid && cut_in_tready && atomic_reg) data_taken_reg <= 1'b1;
         // a failed write is the host bus failing under a granted buffer
         if (s_wr_status_valid && s_wr_status_error) stat_loc_prot_err <= 1'b1;
         // a QP context write, or a new send of the kept tag (the SQ index
@@ -388,14 +417,134 @@ module rnic_rd_place #(
         end
     end
 
+    // ------------------------------------------------------------------
+    // mover
+    // ------------------------------------------------------------------
+    // The receive path hands over the next response's header only after this
+    // payload's last beat, so the payloads are buffered: the next command
+    // then arrives while the buffer still feeds the current packet's bytes.
+    // The buffer holds no command's state, so `busy` does not look at it.
+    logic [DATA_WIDTH-1:0] pay_tdata;
+    logic [KEEP_WIDTH-1:0] pay_tkeep;
+    logic                  pay_tvalid, pay_tready, pay_tlast;
+    logic                  pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good;
+    axis_fifo #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .DEPTH_BYTES((2 ** PAY_LOG2) * KEEP_WIDTH),
+        .FRAME_FIFO(0),
+        .DROP_BAD_FRAME(0)
+    ) pay_fifo_inst (
+        .clk, .rst,
+        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(s_axis_payload_tkeep),
+        .s_axis_tvalid(s_axis_payload_tvalid), .s_axis_tready(s_axis_payload_tready),
+        .s_axis_tlast(s_axis_payload_tlast), .s_axis_tuser(1'b0),
+        .m_axis_tdata(pay_tdata), .m_axis_tkeep(pay_tkeep), .m_axis_tvalid(pay_tvalid),
+        .m_axis_tready(pay_tready), .m_axis_tlast(pay_tlast), .m_axis_tuser(pay_tuser),
+        .status_overflow(pay_st_ovf), .status_bad_frame(pay_st_bad), .status_good_frame(pay_st_good)
+    );
+
+    wire [OP_BITS-1:0] opq_head = opq_mem[opq_rd_reg[OPQ_LOG2-1:0]];
+    wire [1:0]         h_kind = opq_head[OP_BITS-1 -: 2];
+    wire               h_atomic = opq_head[64 + 16];
+    wire [15:0]        h_len = opq_head[64 +: 16];
+    wire [63:0]        h_data = opq_head[63:0];
+
+    // kinds of the pieces handed to the cutter whose output has not ended:
+    // 1 = skipped
+    logic              kq_mem [KQ];
+    logic [KQ_LOG2:0]  kq_wr_reg, kq_rd_reg;
+    wire kq_empty = kq_wr_reg == kq_rd_reg;
+    wire kq_full = (kq_wr_reg - kq_rd_reg) == (KQ_LOG2+1)'(KQ);
+    wire kq_skip = kq_mem[kq_rd_reg[KQ_LOG2-1:0]];
+
+    logic        drain_reg;       // dropping the payload up to its tlast
+    logic        cur_atomic_reg;  // the piece being cut takes the atomic value
+    logic [63:0] cur_data_reg;
+    logic        data_taken_reg;  // the atomic value went into the cutter
+
+    logic cut_len_ready, cut_busy, cut_in_tready;
+    logic cut_out_tvalid, cut_out_tready, cut_out_tlast;
+    wire  cut_len_valid = !opq_empty && h_kind != OP_DRAIN && !drain_reg && !kq_full;
+    wire  cut_len_fire = cut_len_valid && cut_len_ready;
+    // a drain starts once the cutter has taken the bytes of every earlier piece
+    wire  drain_start = !opq_empty && h_kind == OP_DRAIN && !drain_reg && !cut_busy;
+    wire  opq_pop = cut_len_fire || drain_start;
+
+    // the cutter's input: the payload, or the atomic value as one 8-byte beat
+    wire [DATA_WIDTH-1:0] cut_in_tdata = cur_atomic_reg ? DATA_WIDTH'(cur_data_reg) : pay_tdata;
+    wire [KEEP_WIDTH-1:0] cut_in_tkeep = cur_atomic_reg ? KEEP_WIDTH'(8'hff) : pay_tkeep;
+    wire                  cut_in_tvalid = cur_atomic_reg ? !data_taken_reg : pay_tvalid;
+    axis_cutter #(.DATA_WIDTH(DATA_WIDTH)) cutter_inst (
+        .clk, .rst,
+        .s_len_valid(cut_len_valid), .s_len_ready(cut_len_ready), .s_len(32'(h_len)),
+        .s_axis_tdata(cut_in_tdata), .s_axis_tkeep(cut_in_tkeep),
+        .s_axis_tvalid(cut_in_tvalid), .s_axis_tready(cut_in_tready),
+        .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
+        .m_axis_tvalid(cut_out_tvalid), .m_axis_tready(cut_out_tready),
+        .m_axis_tlast(cut_out_tlast),
+        .busy(cut_busy)
+    );
+    assign pay_tready = (!cur_atomic_reg && cut_in_tready) || drain_reg;
+    // a skipped piece's bytes go nowhere
+    assign m_axis_wr_data_tvalid = cut_out_tvalid && !kq_empty && !kq_skip;
+    assign cut_out_tready = !kq_empty && (kq_skip || m_axis_wr_data_tready);
+    assign m_axis_wr_data_tlast = cut_out_tlast;
+
+    always_ff @(posedge clk) begin
+        if (opq_push) begin
+            opq_mem[opq_wr_reg[OPQ_LOG2-1:0]] <= opq_in;
+            opq_wr_reg <= opq_wr_reg + 1'b1;
+        end
+        if (opq_pop) opq_rd_reg <= opq_rd_reg + 1'b1;
+        if (cut_len_fire) begin
+            kq_mem[kq_wr_reg[KQ_LOG2-1:0]] <= h_kind == OP_SKIP;
+            kq_wr_reg <= kq_wr_reg + 1'b1;
+            cur_atomic_reg <= h_atomic;
+            cur_data_reg <= h_data;
+            // a new atomic value, unless this piece continues a beat not yet taken
+            if (h_atomic) data_taken_reg <= 1'b0;
+        end
+        if (cut_out_tvalid && cut_out_tready && cut_out_tlast) kq_rd_reg <= kq_rd_reg + 1'b1;
+        if (cut_in_tvalid && cut_in_tready && cur_atomic_reg) data_taken_reg <= 1'b1;
+        if (drain_start) drain_reg <= 1'b1;
+        if (drain_reg && pay_tvalid && pay_tlast) drain_reg <= 1'b0;
+        if (rst) begin
+            opq_wr_reg <= '0;
+            opq_rd_reg <= '0;
+            kq_wr_reg <= '0;
+            kq_rd_reg <= '0;
+            drain_reg <= 1'b0;
+            cur_atomic_reg <= 1'b0;
+            data_taken_reg <= 1'b0;
+        end
+    end
+
+    assign busy = state_reg != S_IDLE || !opq_empty || cut_busy || drain_reg || !kq_empty
+                  || wr_pending_reg != 0;
+
     // writes issued and not yet answered
     always_ff @(posedge clk) begin
-        wr_pending_reg <= wr_pending_reg + 8'(m_axis_wr_desc_valid && m_axis_wr_desc_ready)
-                          - 8'(s_wr_status_valid);
+        wr_pending_reg <= wr_pending_reg + 8'(wdesc_fire) - 8'(s_wr_status_valid);
         if (rst) wr_pending_reg <= '0;
     end
 
-    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg};
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            // the planner queues at most one op a cycle, and only with room
+            assert (!(opq_push && opq_full));
+            assert (32'(drop_push) + 32'(wdesc_fire) + 32'(fail_push) <= 1);
+            // the cutter's output always belongs to a piece handed to it
+            if (cut_out_tvalid) assert (!kq_empty);
+            // a drain never runs beside a piece being cut
+            if (drain_reg) assert (!cut_busy);
+        end
+    end
+`endif
+`endif
+
+    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg, pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good};
 
 endmodule
 

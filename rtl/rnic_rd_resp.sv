@@ -27,12 +27,19 @@
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
  * goes out as it is), behind its READ responses; `pend` tells it which QPs
- * have jobs.
+ * have jobs or headers here.
+ *
+ * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
+ * packet's payload is asked for as soon as its header is queued: the
+ * payload engine (whose buffer bounds what is asked for) reads the next
+ * packets while the builder still sends earlier ones, so host-memory
+ * latency is not paid once per packet.
  */
 module rnic_rd_resp #(
     parameter int QPN_WIDTH = 10,
     parameter int MR_INDEX_WIDTH = 12,
-    parameter int JOBS_LOG2 = 5
+    parameter int JOBS_LOG2 = 5,
+    parameter int HDRQ_LOG2 = 4
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
@@ -96,13 +103,35 @@ module rnic_rd_resp #(
     logic               job_raw_mem [JOBS];
     logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
     logic [JOBS_LOG2:0] pend_mem [2**QPN_WIDTH];
-    assign pend_rd_val = pend_mem[pend_rd_qpn] != 0;
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
 
     wire empty = wr_reg == rd_reg;
     wire full = (wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS);
     assign s_job_ready = !full;
-    assign idle = empty && state_reg == S_IDLE;
+
+    // headers for the builder, with the QP they belong to
+    localparam int HDRQ = 2 ** HDRQ_LOG2;
+    logic [HB-1:0]        hq_hdr_mem [HDRQ];
+    logic [QPN_WIDTH-1:0] hq_qpn_mem [HDRQ];
+    logic [HDRQ_LOG2:0]   hq_wr_reg, hq_rd_reg;
+    wire hq_empty = hq_wr_reg == hq_rd_reg;
+    wire hq_full = (hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ);
+    assign m_hdr_valid = !hq_empty;
+    assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
+    assign idle = empty && state_reg == S_IDLE && hq_empty;
+
+    // a QP with a header still queued keeps its later ACKs behind it
+    logic hq_has_qp;
+    logic [HDRQ_LOG2-1:0] hq_rel;
+    always_comb begin
+        hq_has_qp = 1'b0;
+        for (int i = 0; i < HDRQ; i++) begin
+            hq_rel = HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0];
+            if ((HDRQ_LOG2+1)'(hq_rel) < hq_wr_reg - hq_rd_reg && hq_qpn_mem[i] == pend_rd_qpn)
+                hq_has_qp = 1'b1;
+        end
+    end
+    assign pend_rd_val = pend_mem[pend_rd_qpn] != 0 || hq_has_qp;
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 
@@ -139,25 +168,27 @@ module rnic_rd_resp #(
         else opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
     end
 
+    logic [HB-1:0] hdr;
     always_comb begin
-        m_hdr = tmpl;
+        hdr = tmpl;
         if (!raw) begin
-        m_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
-        m_hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
-        m_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg[1:0]));
-        m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
-        m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
-        m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
-        m_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = pkt_first || pkt_last;
-        m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
-        m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
+        hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
+        hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
+        hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg[1:0]));
+        hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
+        hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
+        hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
+        hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = pkt_first || pkt_last;
+        hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
+        hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
         end
     end
 
     assign rgen_rd_qpn = job_qpn_mem[head];
     wire raw = job_raw_mem[head];
     wire stale = job_dead_mem[head] || (!raw && rgen_rd_val != job_gen_mem[head]);
-    assign m_hdr_valid = state_reg == S_HDR && !stale;
+    // this packet's header enters the queue
+    wire hq_push = state_reg == S_HDR && !stale && !hq_full;
     wire [31:0] rkey = job_rkey_mem[head];
     assign mpt_rd_en = state_reg == S_MPT;
     assign mpt_rd_addr = rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
@@ -217,11 +248,11 @@ module rnic_rd_resp #(
                     rd_reg <= rd_reg + 1'b1;
                     state_reg <= S_IDLE;
                 end else if (raw) begin
-                    if (m_hdr_ready) begin
+                    if (hq_push) begin
                         rd_reg <= rd_reg + 1'b1;
                         state_reg <= S_IDLE;
                     end
-                end else if (m_hdr_ready) begin
+                end else if (hq_push) begin
                     stat_tx_read_resp <= 1'b1;
                     state_reg <= (seg != 0) ? S_PAY : S_NEXT;
                 end
@@ -241,10 +272,18 @@ module rnic_rd_resp #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        if (hq_push) begin
+            hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
+            hq_qpn_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= job_qpn_mem[head];
+            hq_wr_reg <= hq_wr_reg + 1'b1;
+        end
+        if (m_hdr_valid && m_hdr_ready) hq_rd_reg <= hq_rd_reg + 1'b1;
         if (rst) begin
             state_reg <= S_IDLE;
             wr_reg <= '0;
             rd_reg <= '0;
+            hq_wr_reg <= '0;
+            hq_rd_reg <= '0;
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
         end
@@ -267,7 +306,7 @@ module rnic_rd_resp #(
     // a context write of the QP starts it at 0 (its old jobs then stop at 0)
     wire                 push = s_job_valid && s_job_ready;
     wire                 pop_evt = (state_reg == S_CHK && !(mr_ok || seg == 0))
-                                   || (state_reg == S_HDR && raw && !stale && m_hdr_ready)
+                                   || (state_reg == S_HDR && raw && hq_push)
                                    || (state_reg == S_HDR && stale)
                                    || (state_reg == S_NEXT && pkt_last);
     wire [QPN_WIDTH-1:0] pop_qpn = job_qpn_mem[head];

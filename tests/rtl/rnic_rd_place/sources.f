@@ -4,3 +4,4 @@ rtl/rnic_mr_check.sv
 rtl/axis_packer.sv
 rtl/axis_cutter.sv
 rtl/rnic_rd_place.sv
+rtl/axis_fifo.sv

@@ -13,7 +13,15 @@
 // holds WQEs without SGEs, so only the table can place the data: no WQE
 // may be fetched and no check may fail. Phase 2: half the SGE lists are
 // not handed over and entries collide; the ring holds the real WQEs: the
-// data must still be right, and WQEs must have been fetched.
+// data must still be right, and WQEs must have been fetched. Phase 3: as
+// phase 1, but some SGEs carry a key their MR no longer has (the MR changed
+// under the READ) and some ATOMICs split their 8 bytes over two SGEs: a
+// packet's bytes are written up to the first failing SGE and the rest is
+// dropped, one protection error per such packet, and the packets after it
+// (of the same READ or others) are still placed right, also when the
+// written piece ended inside a beat. Every other batch of phase 3 runs with
+// no gaps on the command, payload and write streams, so packets follow each
+// other as closely as the engine allows.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int KW = DATA_WIDTH / 8;
     localparam int QW = 3;            // QPN bits
@@ -102,6 +110,11 @@ module tb #(parameter int DATA_WIDTH = 64);
     function automatic logic [31:0] lkey(input int q);
         return {24'(q + 1), 8'(8'h40 + q)};   // MPT index q + 1, a tag of its own
     endfunction
+    // the same MR with a stale tag: the check fails
+    function automatic logic [31:0] bad_lkey(input int q);
+        return {24'(q + 1), 8'(8'h80 + q)};
+    endfunction
+    bit fast;   // no gaps on the streams
 
     // ------------------------------------------------------------ host memory
     logic [7:0] mem [MEM];
@@ -210,8 +223,8 @@ module tb #(parameter int DATA_WIDTH = 64);
     // random ready on every stream toward the testbench
     always @(negedge clk) begin
         wqe_desc_ready = $urandom(seed) % 3 != 0;
-        wr_desc_ready = $urandom(seed) % 3 != 0;
-        wr_tready = $urandom(seed) % 4 != 0;
+        wr_desc_ready = fast || $urandom(seed) % 3 != 0;
+        wr_tready = fast || $urandom(seed) % 4 != 0;
     end
 
     // ------------------------------------------------------------ work
@@ -219,6 +232,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     // length), message bytes, ATOMIC with its original value
     int op_q [8], op_idx [8], op_nsge [8], op_len [8];
     int op_soff [8][4], op_slen [8][4];
+    bit op_bad [8][4];     // the SGE's key fails the check
     bit op_atomic [8];
     logic [63:0] op_orig [8];
     int nops;
@@ -226,6 +240,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     int cursor [NQP];      // where the next SGE goes in the QP's MR
 
     // commands and payload bytes, in order
+    int exp_prot;          // protection errors the placed packets must count
     int c_q [$], c_idx [$], c_off [$], c_len [$];
     bit c_drop [$], c_atomic [$];
     logic [63:0] c_data [$];
@@ -251,6 +266,7 @@ module tb #(parameter int DATA_WIDTH = 64);
             va = sge_va(op_q[k], op_soff[k][s]);
             for (int b = 0; b < 8; b++) mem[e + rnic_pkg::SGE_ADDR_OFF + b] = va[8*b +: 8];
             for (int b = 0; b < 4; b++) mem[e + rnic_pkg::SGE_LENGTH_OFF + b] = 8'(op_slen[k][s] >> (8 * b));
+            key = op_bad[k][s] ? bad_lkey(op_q[k]) : lkey(op_q[k]);
             for (int b = 0; b < 4; b++) mem[e + rnic_pkg::SGE_LKEY_OFF + b] = key[8*b +: 8];
         end
     endtask
@@ -266,7 +282,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         for (int s = 0; s < op_nsge[k]; s++) begin
             rdw_sges[8 * (s * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64] = sge_va(op_q[k], op_soff[k][s]);
             rdw_sges[8 * (s * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LENGTH_OFF) +: 32] = 32'(op_slen[k][s]);
-            rdw_sges[8 * (s * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32] = lkey(op_q[k]);
+            rdw_sges[8 * (s * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32] =
+                op_bad[k][s] ? bad_lkey(op_q[k]) : lkey(op_q[k]);
         end
         @(negedge clk);
         rdw_valid = 1'b0;
@@ -284,15 +301,17 @@ module tb #(parameter int DATA_WIDTH = 64);
             next_idx[q] = (next_idx[q] + 1 + $urandom(seed) % 2) % 65536;
             clash = 1'b0;
             for (int i = 0; i < k; i++)
-                if (phase == 1 && op_idx[i] % (1 << RL) == next_idx[q] % (1 << RL)) clash = 1'b1;
+                if (phase != 2 && op_idx[i] % (1 << RL) == next_idx[q] % (1 << RL)) clash = 1'b1;
         end while (clash);
         op_idx[k] = next_idx[q];
         op_atomic[k] = $urandom(seed) % 6 == 0;
         op_orig[k] = {$urandom(seed), $urandom(seed)};
-        op_nsge[k] = op_atomic[k] ? 1 : 1 + $urandom(seed) % 4;
+        op_nsge[k] = op_atomic[k] ? ((phase == 3 && $urandom(seed) % 2 == 0) ? 2 : 1) : 1 + $urandom(seed) % 4;
         op_len[k] = 0;
         for (int s = 0; s < op_nsge[k]; s++) begin
-            op_slen[k][s] = op_atomic[k] ? 8 : ($urandom(seed) % 5 == 0) ? 0 : 1 + $urandom(seed) % 700;
+            op_bad[k][s] = phase == 3 && $urandom(seed) % 5 == 0;
+            if (op_atomic[k]) op_slen[k][s] = 8 / op_nsge[k];
+            else op_slen[k][s] = ($urandom(seed) % 5 == 0) ? 0 : 1 + $urandom(seed) % 700;
             if (cursor[q] + op_slen[k][s] + 16 > MR_LEN) cursor[q] = 0;
             op_soff[k][s] = cursor[q] + $urandom(seed) % 8;
             cursor[q] = op_soff[k][s] + op_slen[k][s];
@@ -300,17 +319,25 @@ module tb #(parameter int DATA_WIDTH = 64);
         end
     endtask
 
-    // the image after op k places pk[0..n) at byte off of its message
+    // the image after op k places pk[0..n) at byte off of its message: up
+    // to the first byte whose SGE fails the check, which counts an error
     task automatic image_place(input int k, input int off, input int n);
         int m, s;
-        for (int b = 0; b < n; b++) begin
+        bit failed;
+        failed = 1'b0;
+        for (int b = 0; b < n && !failed; b++) begin
             m = off + b;
             s = 0;
             while (m >= op_slen[k][s]) begin
                 m -= op_slen[k][s];
                 s++;
             end
-            img[DATA0 + op_q[k] * MR_LEN + op_soff[k][s] + m] = pk[b];
+            if (op_bad[k][s]) begin
+                exp_prot++;
+                failed = 1'b1;
+            end else begin
+                img[DATA0 + op_q[k] * MR_LEN + op_soff[k][s] + m] = pk[b];
+            end
         end
     endtask
 
@@ -368,7 +395,7 @@ module tb #(parameter int DATA_WIDTH = 64);
                 s_cmd_valid = 1'b0;
                 n_cmd++;
             end
-            if (!s_cmd_valid && c_q.size() > 0 && $urandom(seed) % 3 != 0) begin
+            if (!s_cmd_valid && c_q.size() > 0 && (fast || $urandom(seed) % 3 != 0)) begin
                 s_cmd_qpn = QW'(c_q.pop_front());
                 s_cmd_idx = 16'(c_idx.pop_front());
                 s_cmd_off = 32'(c_off.pop_front());
@@ -388,7 +415,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     always @(negedge clk) begin
         if (!rst) begin
             if (pay_tvalid && pay_taken) pay_tvalid = 1'b0;
-            if (!pay_tvalid && $urandom(seed) % 4 != 0) begin
+            if (!pay_tvalid && (fast || $urandom(seed) % 4 != 0)) begin
                 if (pay_left == 0 && pay_len_q.size() > 0) pay_left = pay_len_q.pop_front();
                 if (pay_left > 0) begin
                     pay_tdata = '0;
@@ -411,11 +438,11 @@ module tb #(parameter int DATA_WIDTH = 64);
     task automatic run_batch(input int phase);
         int fetch0, t;
         fetch0 = n_fetch;
-        nops = 1 + $urandom(seed) % (phase == 1 ? 8 : 6);
+        nops = 1 + $urandom(seed) % (phase != 2 ? 8 : 6);
         for (int i = 0; i < nops; i++) begin
             new_op(phase, i);
-            ring_write(i, phase == 1);
-            if (phase == 1 || $urandom(seed) % 2 == 0) hand_over(i);
+            ring_write(i, phase != 2);
+            if (phase != 2 || $urandom(seed) % 2 == 0) hand_over(i);
         end
         queue_batch();
         t = 0;
@@ -428,8 +455,8 @@ module tb #(parameter int DATA_WIDTH = 64);
             $display("ERROR phase %0d: batch did not drain", phase);
             errors++;
         end
-        if (phase == 1 && n_fetch != fetch0) begin
-            $display("ERROR phase 1: %0d WQE fetches with every SGE list in the table", n_fetch - fetch0);
+        if (phase != 2 && n_fetch != fetch0) begin
+            $display("ERROR phase %0d: %0d WQE fetches with every SGE list in the table", phase, n_fetch - fetch0);
             errors++;
         end
         for (int a = DATA0; a < DATA0 + NQP * MR_LEN; a++) begin
@@ -441,10 +468,11 @@ module tb #(parameter int DATA_WIDTH = 64);
     endtask
 
     initial begin
-        int f1;
+        int f1, f2;
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         errors = 0;
-        n_fetch = 0; n_wdesc = 0; n_wstat = 0; n_cmd = 0; n_prot = 0;
+        n_fetch = 0; n_wdesc = 0; n_wstat = 0; n_cmd = 0; n_prot = 0; exp_prot = 0;
+        fast = 1'b0;
         s_cmd_valid = 1'b0; pay_tvalid = 1'b0; rdw_valid = 1'b0; pay_left = 0;
         for (int q = 0; q < NQP; q++) begin
             next_idx[q] = 65530 - 40 * q;   // SQ indices wrap during the test
@@ -479,14 +507,29 @@ module tb #(parameter int DATA_WIDTH = 64);
         for (int b = 0; b < BATCHES; b++) run_batch(1);
         f1 = n_fetch;
         for (int b = 0; b < BATCHES; b++) run_batch(2);
+        f2 = n_fetch;
         repeat (50) @(posedge clk);
-        $display("%0d commands, %0d writes (%0d statuses), WQE fetches: %0d in phase 1, %0d in phase 2",
-                 n_cmd, n_wdesc, n_wstat, f1, n_fetch - f1);
         if (n_prot != 0) begin
-            $display("ERROR %0d local protection errors counted", n_prot);
+            $display("ERROR %0d local protection errors counted in phases 1 and 2", n_prot);
             errors++;
         end
-        if (n_fetch - f1 == 0) begin
+        for (int b = 0; b < BATCHES; b++) begin
+            fast = b % 2 == 1;
+            run_batch(3);
+        end
+        fast = 1'b0;
+        repeat (50) @(posedge clk);
+        $display("%0d commands, %0d writes (%0d statuses), WQE fetches: %0d in phase 1, %0d in phase 2; %0d protection errors in phase 3",
+                 n_cmd, n_wdesc, n_wstat, f1, f2 - f1, n_prot);
+        if (n_prot != exp_prot) begin
+            $display("ERROR %0d local protection errors counted, want %0d", n_prot, exp_prot);
+            errors++;
+        end
+        if (exp_prot == 0) begin
+            $display("ERROR phase 3 failed no check: the drop path went untested");
+            errors++;
+        end
+        if (f2 - f1 == 0) begin
             $display("ERROR phase 2 fetched no WQE: the fetch path went untested");
             errors++;
         end
