@@ -33,9 +33,19 @@ for f in "${mods[@]}"; do
   done
 done
 echo "lint: verilator checked ${#mods[@]} modules"
-if ! iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-vector -Wno-sensitivity-entire-array -o /dev/null "${all[@]}"; then
+# Icarus says "sorry" for every constant part-select in an always_comb (it
+# makes the whole vector sensitive, which changes nothing here): count those
+# notices instead of printing hundreds of them over the messages that matter.
+sorry="sorry: constant selects in always_\* processes are not currently supported"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+irc=0
+iverilog -g2012 -Wall -Wno-timescale -Wno-sensitivity-entire-vector -Wno-sensitivity-entire-array \
+  -o /dev/null "${all[@]}" >"$out" 2>&1 || irc=$?
+grep -v "$sorry" "$out" || true
+if [ $irc -ne 0 ]; then
   echo "lint: FAIL iverilog -g2012 ${all[*]}"; fail=1
 else
-  echo "lint: iverilog -g2012 compiled ${#all[@]} files"
+  echo "lint: iverilog -g2012 compiled ${#all[@]} files ($(grep -c "$sorry" "$out" || true) notices of Icarus's constant-select limitation not shown)"
 fi
 exit $fail
