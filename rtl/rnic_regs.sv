@@ -35,7 +35,7 @@ module rnic_regs #(
     parameter int MTT_INDEX_WIDTH = 16,
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
-    // counters: STAT_TX_FRAMES .. STAT_RX_ACCESS_ERR, one word each
+    // counters: STAT_TX_FRAMES to the end of the stat block, one word each
     parameter int STAT_COUNT = 27,
     parameter int CTX_BITS = 32 * 32
 ) (
@@ -356,18 +356,18 @@ module rnic_regs #(
                 eq_lost_reg <= wdata;
             end else if (!by_fw && wsel == waddr(rnic_pkg::REG_EQ_CI)) begin
                 eq_ci_reg <= wdata;
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_SQ)) begin
+            end else if (!by_fw && (wsel == waddr(rnic_pkg::REG_DB_SQ)
+                                    || wsel == waddr(rnic_pkg::REG_DB_SQ_WQE))) begin
                 // the response waits until the scheduler has taken the doorbell
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b0;
                 db_word_reg <= wdata;
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
-                db_pending_reg <= 1'b1;
-                db_is_rq_reg <= 1'b0;
-                db_word_reg <= wdata;
-                win_valid_reg <= 1'b1;
-                win_qpn_reg <= wdata[31:16];
-                win_idx_reg <= wdata[15:0] - 16'd1;
+                if (wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
+                    // ... and the window holds the WQE before that producer index
+                    win_valid_reg <= 1'b1;
+                    win_qpn_reg <= wdata[31:16];
+                    win_idx_reg <= wdata[15:0] - 16'd1;
+                end
             end else if (!by_fw && w_win) begin
                 win_reg[$clog2(WIN_WORDS)'(wsel - waddr(rnic_pkg::REG_DB_WQE))] <= wdata;
                 win_valid_reg <= 1'b0;

@@ -146,19 +146,25 @@ static void log_bdf(const char *bdf, const char *msg)
 
 /* ---------------------------------------------------------------- MMIO */
 
-static void pci_bar_write32(void *priv, uint32_t off, uint32_t val)
+/* One 32-bit store (le: already little-endian) into the doorbell mapping or
+ * BAR0; returns 1 when it went into a write-combined mapping, which the
+ * caller must flush. */
+static int pci_store32(struct pci_backend *b, uint32_t off, uint32_t le)
 {
-	struct pci_backend *b = priv;
-
 	if (off - b->db_lo < b->db_size && b->db != b->bar0) {
-		*(volatile uint32_t *)(b->db + (off - b->db_lo)) = htole32(val);
-		if (b->db_wc)
-			rnic_wc_flush_barrier();
-		return;
+		*(volatile uint32_t *)(b->db + (off - b->db_lo)) = le;
+		return b->db_wc;
 	}
 	if ((uint64_t)off + 4 > b->bar0_map)
-		return; /* outside the map: dropped, as a master abort would */
-	*(volatile uint32_t *)(b->bar0 + off) = htole32(val);
+		return 0; /* outside the map: dropped, as a master abort would */
+	*(volatile uint32_t *)(b->bar0 + off) = le;
+	return 0;
+}
+
+static void pci_bar_write32(void *priv, uint32_t off, uint32_t val)
+{
+	if (pci_store32(priv, off, htole32(val)))
+		rnic_wc_flush_barrier();
 }
 
 /* The WQE window: 32-bit stores (the registers are 32 bits wide), which a
@@ -166,25 +172,16 @@ static void pci_bar_write32(void *priv, uint32_t off, uint32_t val)
  * instead of one per word. The words are already little-endian in memory. */
 static void pci_bar_write_block(void *priv, uint32_t off, const void *src, size_t len)
 {
-	struct pci_backend *b = priv;
 	const uint8_t *s = src;
+	int wc = 0;
 	uint32_t v;
 
-	if (off - b->db_lo < b->db_size && len <= b->db_size - (off - b->db_lo) && b->db != b->bar0) {
-		for (size_t i = 0; i + 4 <= len; i += 4) {
-			memcpy(&v, s + i, 4);
-			*(volatile uint32_t *)(b->db + (off - b->db_lo) + i) = v;
-		}
-		if (b->db_wc)
-			rnic_wc_flush_barrier();
-		return;
-	}
 	for (size_t i = 0; i + 4 <= len; i += 4) {
-		if ((uint64_t)off + i + 4 > b->bar0_map)
-			return; /* outside the map: dropped, as a master abort would */
 		memcpy(&v, s + i, 4);
-		*(volatile uint32_t *)(b->bar0 + off + i) = v;
+		wc |= pci_store32(priv, off + (uint32_t)i, v);
 	}
+	if (wc)
+		rnic_wc_flush_barrier();
 }
 
 static uint32_t pci_bar_read32(void *priv, uint32_t off)
