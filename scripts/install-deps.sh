@@ -22,7 +22,7 @@ PIP_PKGS=(
 
 missing=()
 for p in "${DEB_PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "install-deps: installing Debian packages: ${missing[*]}"

@@ -5,6 +5,9 @@
 # staged layout with DESTDIR, the soname, and that librnic.so exports exactly
 # the calls of the installed headers (rnic_open_sim excepted).
 set -euo pipefail
+# (`cmd | grep >/dev/null`, not `grep -q`: grep -q stops reading at the first
+# match, cmd may then die of SIGPIPE, and pipefail turns that into a failure,
+# or a success under `!`)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
@@ -19,10 +22,10 @@ for f in lib/librnic.a lib/librnic.so lib/librnic.so.0 lib/pkgconfig/rnic.pc bin
 done
 soname=$(readelf -d "$prefix/lib/librnic.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = librnic.so.0 ] || fail "soname '$soname'"
-readelf -d "$prefix/lib/librnic.so" | grep -q 'NEEDED.*libpciaccess' || fail "librnic.so does not need libpciaccess"
+readelf -d "$prefix/lib/librnic.so" | grep 'NEEDED.*libpciaccess' >/dev/null || fail "librnic.so does not need libpciaccess"
 # no sim backend in the installed libraries
-! nm -D --defined-only "$prefix/lib/librnic.so" | grep -q rnic_open_sim || fail "librnic.so has rnic_open_sim"
-! nm "$prefix/lib/librnic.a" 2>/dev/null | grep -q ' T rnic_open_sim' || fail "librnic.a has rnic_open_sim"
+! nm -D --defined-only "$prefix/lib/librnic.so" | grep rnic_open_sim >/dev/null || fail "librnic.so has rnic_open_sim"
+! nm "$prefix/lib/librnic.a" 2>/dev/null | grep ' T rnic_open_sim' >/dev/null || fail "librnic.a has rnic_open_sim"
 
 # exported symbols == functions declared in the public headers
 # (not the static inline ones, which are defined in the headers themselves)
@@ -36,16 +39,16 @@ exported=$(nm -D --defined-only "$prefix/lib/librnic.so" | awk '$2 == "T" {print
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --modversion rnic)" = 0.1.0 ] || fail "pkg-config --modversion rnic"
-pkg-config --static --libs rnic | grep -q -- -lpciaccess || fail "static libs lack -lpciaccess"
+pkg-config --static --libs rnic | grep -- -lpciaccess >/dev/null || fail "static libs lack -lpciaccess"
 
 # dynamic: -lrnic from the prefix
 cc -std=c11 -Wall -Wextra -Werror host/examples/rnic_hello.c $(pkg-config --cflags --libs rnic) \
 	-Wl,-rpath,"$prefix/lib" -o "$tmp/hello"
-ldd "$tmp/hello" | grep -q "$prefix/lib/librnic.so.0" || fail "rnic_hello does not use the installed librnic.so"
+ldd "$tmp/hello" | grep "$prefix/lib/librnic.so.0" >/dev/null || fail "rnic_hello does not use the installed librnic.so"
 # static: the archive and what pkg-config --static adds
 cc -std=c11 -Wall -Wextra -Werror host/examples/rnic_hello.c $(pkg-config --cflags rnic) \
 	"$prefix/lib/librnic.a" $(pkg-config --static --libs-only-l rnic | sed 's/-lrnic\b//') -o "$tmp/hello-static"
-! ldd "$tmp/hello-static" | grep -q librnic || fail "rnic_hello-static uses librnic.so"
+! ldd "$tmp/hello-static" | grep librnic >/dev/null || fail "rnic_hello-static uses librnic.so"
 
 if [ -n "$(build/bin/rnic-info -l 2>/dev/null)" ]; then
 	echo "SKIP running rnic_hello for 'no device': an OpenRNIC is present"

@@ -6,7 +6,7 @@ set -euo pipefail
 bin=$1; shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" --help | grep -q -- --replay
+"$bin" --help | grep -- --replay >/dev/null
 if "$bin" --width 100 2>/dev/null; then echo "bad width accepted"; exit 1; fi
 if "$bin" --drop 2 2>/dev/null; then echo "bad probability accepted"; exit 1; fi
 python3 - "$tmp/in.pcap" <<'PY'
