@@ -84,7 +84,9 @@ module rnic_resp #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int ACK_EVERY = 8,
     parameter int ACTION_DEPTH_LOG2 = 4,
-    parameter int ATOMIC_SAVED_LOG2 = 4
+    parameter int ATOMIC_SAVED_LOG2 = 4,
+    // receive WQEs one read fetches at most and the cache holds (one QP's)
+    parameter int RQ_CACHE_LOG2 = 3
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
@@ -217,6 +219,8 @@ module rnic_resp #(
     localparam int ST_LOG2 = ACTION_DEPTH_LOG2 + 2;
     localparam int RWQE_BITS = rnic_pkg::RECV_WQE_BYTES_TOTAL * 8;
     localparam int RWQE_BEATS = (rnic_pkg::RECV_WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int RC_WQES = 2 ** RQ_CACHE_LOG2;
+    localparam int RC_AW = $clog2(RC_WQES * RWQE_BEATS);
     localparam int OFF_W = $clog2(KEEP_WIDTH);
     localparam int CNT_W = OFF_W + 1;
 
@@ -273,6 +277,7 @@ module rnic_resp #(
         S_OP,         // opcode sequence, receive WQE available
         S_RWQE_DESC,  // fetch the receive WQE
         S_RWQE_DATA,
+        S_RWQE_LOAD,  // take it from the receive-WQE cache
         S_RLKEY_RD,   // read the MPT entry of the next receive SGE
         S_RLKEY_CHK,  // check it and translate
         S_MPT,        // rkey, PD, access and bounds (WRITE FIRST/ONLY)
@@ -306,7 +311,9 @@ module rnic_resp #(
     logic [31:0]                    rs_off_reg;
     logic [31:0]                    rs_bytes_reg;
     logic [RWQE_BITS-1:0]           rwqe_reg;
-    logic [3:0]                     rwqe_beat_reg;
+    logic [7:0]                     rwqe_beat_reg;
+    logic [7:0]                     rwqe_beats_reg;   // beats the receive-WQE read brings
+    logic [15:0]                    rwqe_n_reg;       // ... receive WQEs
     logic                           rwqe_err_reg;
     logic                           rwqe_st_seen_reg;
     logic [2:0]                     rsge_reg;      // receive SGE being checked
@@ -521,7 +528,7 @@ module rnic_resp #(
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
                         && !qp_err_any && h_dqpn < 24'(NUM_QPS);
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
-    wire        rwqe_all_in = rwqe_beat_reg == 4'(RWQE_BEATS) && rwqe_st_seen_reg;
+    wire        rwqe_all_in = rwqe_beat_reg == rwqe_beats_reg && rwqe_st_seen_reg;
 
     wire take_db = s_rqdb_valid;
     wire take_ev = !s_rqdb_valid && s_errev_valid;
@@ -537,13 +544,41 @@ module rnic_resp #(
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
                                                    : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
-    wire [15:0] rq_slot = rq_ci_reg & ((16'd1 << qpc_rq_log) - 16'd1);
+    // ------------------------------------------------------------------
+    // receive-WQE cache: one read fetches the receive WQE at rq_ci and the
+    // ones posted after it (up to RC_WQES, the producer index, the end of
+    // the ring), so a stream of SENDs costs one host round trip per RC_WQES
+    // messages. It holds WQEs [rc_lo, rc_hi) of QP rc_qpn, index i in slot
+    // i mod RC_WQES; a QP reset forgets them. Posted WQEs do not change
+    // until they are consumed, so what is held stays right.
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0] rc_mem [RC_WQES * RWQE_BEATS];
+    logic [DATA_WIDTH-1:0] rc_rd_data;
+    logic [QPN_WIDTH-1:0]  rc_qpn_reg;
+    logic [15:0]           rc_lo_reg, rc_hi_reg;
+    wire        rc_hit = rc_qpn_reg == qpn_reg && 16'(rq_ci_reg - rc_lo_reg) < 16'(rc_hi_reg - rc_lo_reg);
+    wire [15:0] rq_mask = (16'd1 << qpc_rq_log) - 16'd1;
+    wire [15:0] rq_slot = rq_ci_reg & rq_mask;
+    wire [15:0] rq_to_pi = rq_pi_reg - rq_ci_reg;
+    wire [15:0] rq_to_end = rq_mask - rq_slot + 16'd1;
+    wire [15:0] rq_n = (rq_to_pi < rq_to_end) ? ((rq_to_pi < 16'(RC_WQES)) ? rq_to_pi : 16'(RC_WQES))
+                                              : ((rq_to_end < 16'(RC_WQES)) ? rq_to_end : 16'(RC_WQES));
+    wire [RQ_CACHE_LOG2-1:0] rc_ci_slot = rq_ci_reg[RQ_CACHE_LOG2-1:0];
+    // fill: beat k of the read goes to slot (rq_ci + k / RWQE_BEATS)
+    wire [RC_AW-1:0] rc_base = RC_AW'(32'(rc_ci_slot) * RWQE_BEATS);
+    wire [RC_AW-1:0] rc_wr_addr = rc_base + RC_AW'(rwqe_beat_reg);
+    always_ff @(posedge clk) begin
+        if (state_reg == S_RWQE_DATA && s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats_reg)
+            rc_mem[rc_wr_addr] <= s_axis_rwqe_tdata;
+        rc_rd_data <= rc_mem[rc_base + RC_AW'(rwqe_beat_reg)];
+    end
+
     // the receive-WQE reader also reads an ATOMIC's 8 bytes
     assign m_axis_rwqe_desc_addr = (state_reg == S_ATRD) ? pa_reg
                                    : qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
-    assign m_axis_rwqe_desc_len = (state_reg == S_ATRD) ? 32'd8 : rnic_pkg::RECV_WQE_BYTES_TOTAL;
+    assign m_axis_rwqe_desc_len = (state_reg == S_ATRD) ? 32'd8 : 32'(rq_n) << rnic_pkg::RECV_WQE_LOG_BYTES;
     assign m_axis_rwqe_desc_last = 1'b1;
-    assign m_axis_rwqe_desc_valid = state_reg == S_RWQE_DESC || state_reg == S_ATRD;
+    assign m_axis_rwqe_desc_valid = (state_reg == S_RWQE_DESC && !rc_hit) || state_reg == S_ATRD;
     assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA || state_reg == S_ATDATA;
 
     // the next write piece: all of a WRITE packet, or up to the end of the
@@ -895,7 +930,10 @@ module rnic_resp #(
                 rwqe_beat_reg <= '0;
                 rwqe_err_reg <= 1'b0;
                 rwqe_st_seen_reg <= 1'b0;
-                if (m_axis_rwqe_desc_ready) state_reg <= S_RWQE_DATA;
+                rwqe_n_reg <= rq_n;
+                rwqe_beats_reg <= 8'(32'(rq_n) * RWQE_BEATS);
+                if (rc_hit) state_reg <= S_RWQE_LOAD;
+                else if (m_axis_rwqe_desc_ready) state_reg <= S_RWQE_DATA;
             end
             S_RWQE_DATA: begin
                 if (act_push) begin
@@ -904,9 +942,21 @@ module rnic_resp #(
                     rsge_reg <= '0;
                     state_reg <= S_RLKEY_RD;
                 end
-                if (s_axis_rwqe_tvalid && rwqe_beat_reg < 4'(RWQE_BEATS)) begin
-                    rwqe_reg[DATA_WIDTH * 32'(rwqe_beat_reg) +: DATA_WIDTH] <= s_axis_rwqe_tdata;
-                    rwqe_beat_reg <= rwqe_beat_reg + 4'd1;
+                if (s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats_reg) begin
+                    if (rwqe_beat_reg < 8'(RWQE_BEATS))
+                        rwqe_reg[DATA_WIDTH * 32'(rwqe_beat_reg) +: DATA_WIDTH] <= s_axis_rwqe_tdata;
+                    rwqe_beat_reg <= rwqe_beat_reg + 8'd1;
+                end
+            end
+            S_RWQE_LOAD: begin
+                // one cycle behind the address: beat n arrives when rwqe_beat_reg is n + 1
+                if (rwqe_beat_reg != 0)
+                    rwqe_reg[DATA_WIDTH * (32'(rwqe_beat_reg) - 32'd1) +: DATA_WIDTH] <= rc_rd_data;
+                if (rwqe_beat_reg == 8'(RWQE_BEATS)) begin
+                    rsge_reg <= '0;
+                    state_reg <= S_RLKEY_RD;
+                end else begin
+                    rwqe_beat_reg <= rwqe_beat_reg + 8'd1;
                 end
             end
             S_RLKEY_RD: begin
@@ -999,7 +1049,7 @@ module rnic_resp #(
             S_ATDATA: begin
                 if (s_axis_rwqe_tvalid && rwqe_beat_reg == 0) begin
                     at_orig_reg <= s_axis_rwqe_tdata[63:0];
-                    rwqe_beat_reg <= 4'd1;
+                    rwqe_beat_reg <= 8'd1;
                 end
                 if (act_push) begin
                     state_reg <= after_drop;
@@ -1129,6 +1179,20 @@ module rnic_resp #(
         // doorbells are taken in S_IDLE; a context write of the same QP in
         // that cycle is the host's race and the doorbell wins
         if (state_reg == S_IDLE && take_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
+    end
+
+    always_ff @(posedge clk) begin
+        // a read is in: it holds WQEs [rq_ci, rq_ci + n); a failed one, none
+        if (state_reg == S_RWQE_DESC && !rc_hit && m_axis_rwqe_desc_ready) begin
+            rc_qpn_reg <= qpn_reg;
+            rc_lo_reg <= rq_ci_reg;
+            rc_hi_reg <= rq_ci_reg;
+        end
+        if (state_reg == S_RWQE_DATA && rwqe_all_in && !rwqe_err_reg) rc_hi_reg <= rc_lo_reg + rwqe_n_reg;
+        if ((qp_reset_valid && qp_reset_qpn == rc_qpn_reg) || rst) begin
+            rc_lo_reg <= '0;
+            rc_hi_reg <= '0;
+        end
     end
 
     // ------------------------------------------------------------------
