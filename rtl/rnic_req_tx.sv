@@ -5,9 +5,9 @@
 /*
  * Requester transmit engine.
  *
- * Takes a QP from the scheduler and serves one send WQE: reads the QP context,
- * fetches the WQE from the SQ ring by DMA (or takes it from the doorbell
- * page's WQE window when the host put it there, see rnic_regs), checks every
+ * Takes a QP from the scheduler and serves its send WQEs: reads the QP
+ * context, takes each WQE from the WQE cache (below) or from the doorbell
+ * page's WQE window when the host put it there (see rnic_regs), checks every
  * SGE against the MPT
  * (key, PD, bounds), cuts the message into path-MTU packets and, for each,
  * hands a packet-header record to the packet builder and the DMA reads of its
@@ -16,6 +16,16 @@
  * signaled flag) for the completion engine. A WQE that fails a local check,
  * or any WQE of a QP in the error state, is recorded with its error status
  * and sends nothing, so completions stay in order.
+ *
+ * WQE cache: one read fetches up to 2^WQE_CACHE_LOG2 consecutive WQEs of
+ * the QP (up to its producer index, the end of the ring, or the WQE the
+ * window holds), so one host-memory round trip serves many small messages.
+ * A turn goes on with the QP's next WQE while the cache or the window holds
+ * it, its in-flight window has room, nothing asks for a restart and, when
+ * other QPs wait, it has sent fewer than TURN_PKTS packets. While no other
+ * QP waits, the next WQEs are read ahead as the current ones are sent. The
+ * cache holds one QP's WQEs; a QP reset or another QP's miss replaces them,
+ * and a go-back-N restart behind the cached range reads the ring again.
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate; payload gathered from up to MAX_SEND_SGE SGEs or, with
@@ -44,7 +54,9 @@ module rnic_req_tx #(
     parameter int ACKREQ_EVERY = 16,
     // a turn ends after this many packets when other QPs are waiting: a long
     // message yields and resumes at its next PSN on the QP's next turn
-    parameter int TURN_PKTS = 16
+    parameter int TURN_PKTS = 16,
+    // WQEs the cache holds (and one read fetches at most)
+    parameter int WQE_CACHE_LOG2 = 4
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -158,13 +170,19 @@ module rnic_req_tx #(
 
     localparam int NUM_QPS = 2 ** QPN_WIDTH;
     localparam int WQE_BITS = rnic_pkg::WQE_BYTES_TOTAL * 8;
-    localparam int WQE_BEATS = (rnic_pkg::WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    localparam int WQE_BEATS = rnic_pkg::WQE_BYTES_TOTAL / KEEP_WIDTH;
+    localparam int BEAT_W = (WQE_BEATS > 1) ? $clog2(WQE_BEATS) : 1;
+    localparam int CACHE_WQES = 2 ** WQE_CACHE_LOG2;
     localparam int MAX_SGE = rnic_pkg::MAX_SEND_SGE;
     localparam int TAG_BITS = rnic_pkg::MKEY_TAG_BITS;
 
     initial begin
         if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
             $error("rnic_req_tx: DATA_WIDTH must be 64..512 (%m)");
+            $finish;
+        end
+        if (rnic_pkg::WQE_BYTES_TOTAL % KEEP_WIDTH != 0) begin
+            $error("rnic_req_tx: a WQE must be a whole number of bus words (%m)");
             $finish;
         end
         if (INF_BITS != 113) begin
@@ -195,8 +213,8 @@ module rnic_req_tx #(
     typedef enum logic [3:0] {
         S_IDLE,       // wait for a QP from the scheduler (restart it if asked)
         S_QPC,        // context and dynamic state available: decide
-        S_WQE_DESC,   // ask for the WQE
-        S_WQE_DATA,   // collect the WQE beats
+        S_WQE_DESC,   // find the WQE: window, cache, or fetch (and wait for) it
+        S_WQE_LOAD,   // copy it out of the cache
         S_PARSE,      // check opcode, flags and lengths
         S_LKEY_RD,    // read the MPT entry of the next SGE
         S_LKEY_CHK,   // check it and translate the SGE address
@@ -218,8 +236,10 @@ module rnic_req_tx #(
     logic [rnic_pkg::QPC_BITS-1:0] qpc_reg;
     logic [WQE_BITS-1:0]           wqe_reg;
     logic [4:0]                    beat_reg;
-    logic                          wqe_rd_err_reg;
-    logic                          wqe_st_seen_reg;  // the WQE read's DMA status arrived
+    logic                          direct_reg;       // the read of this WQE fills wqe_reg directly
+    logic [4:0]                    dbeat_reg;        // ... this many beats so far
+    logic                          wqe_rd_err_reg;   // the read of this WQE failed
+    logic                          wqe_st_seen_reg;  // wqe_reg holds the WQE (or wqe_rd_err_reg)
     logic [2:0]                    sge_idx_reg;
     logic [63:0]                   sge_pa_reg [MAX_SGE];
     logic [31:0]                   remaining_reg;    // message bytes not yet cut into packets
@@ -243,8 +263,6 @@ module rnic_req_tx #(
     wire [23:0]  qpc_dest_qpn = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
     wire [15:0]  qpc_pd       = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
     wire [15:0]  qpc_send_cqn = qpc_reg[rnic_pkg::QPC_SEND_CQN_LSB +: rnic_pkg::QPC_SEND_CQN_W];
-    wire [4:0]   qpc_sq_log   = qpc_reg[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
-    wire [63:0]  qpc_sq_base  = qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
 
     wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
     wire [7:0]   wqe_flags   = wqe_reg[8*rnic_pkg::WQE_FLAGS_OFF +: 8];
@@ -359,8 +377,6 @@ module rnic_req_tx #(
         end
     end
 
-    wire [15:0] sq_slot = ci_reg & ((16'd1 << qpc_sq_log) - 16'd1);
-    wire [63:0] wqe_pa = qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
 
     // payload piece of the current SGE for this packet; an inline payload
     // (at most MAX_INLINE_BYTES, less than the smallest MTU) is one piece, the
@@ -378,14 +394,192 @@ module rnic_req_tx #(
     wire win_hit = win_valid && win_qpn == 16'(qpn_reg) && win_idx == ci_reg;
     assign win_take = state_reg == S_WQE_DESC && win_hit;
 
-    assign m_axis_wqe_desc_addr = wqe_pa;
-    assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
+    // ------------------------------------------------------------------
+    // WQE cache, two ways: the way of the QP being served (cur_way_reg) and
+    // the way that reads ahead for the QP at the head of the scheduler, so
+    // the next turn finds its WQEs at hand. Way w holds WQEs [c_lo, c_hi) of
+    // QP c_qpn; [c_hi, c_req) are being read (one read at a time for both
+    // ways); SQ index i is in slot i mod CACHE_WQES. A failed read leaves
+    // c_err set for the WQE at c_hi.
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0] cache_mem [2 * CACHE_WQES * WQE_BEATS];
+    logic [DATA_WIDTH-1:0] cache_rd_data;
+    logic [QPN_WIDTH-1:0]  c_qpn_reg [2];
+    logic [15:0]           c_lo_reg [2], c_hi_reg [2], c_req_reg [2];
+    logic [1:0]            c_err_reg;
+    logic                  cur_way_reg;
+    logic                  fetch_busy_reg;    // a read is outstanding
+    logic                  fetch_way_reg;     // ... into this way
+    logic [QPN_WIDTH-1:0]  fetch_qpn_reg;     // ... for this QP
+    logic                  fetch_stale_reg;   // ... and its WQEs are no longer wanted
+    logic                  fill_done_reg;     // its last beat arrived
+    logic                  fill_st_reg;       // its status arrived
+    logic                  fill_err_reg;      // ... with an error
+    logic [WQE_CACHE_LOG2+BEAT_W:0] fill_ptr_reg;
+
+    wire        cw = cur_way_reg;
+    wire        nw = !cur_way_reg;
+    wire        c_mine = c_qpn_reg[cw] == qpn_reg;
+    wire [15:0] c_held = c_hi_reg[cw] - c_lo_reg[cw];
+    wire        c_hit = c_mine && 16'(ci_reg - c_lo_reg[cw]) < c_held;
+    wire        c_pend = c_mine && 16'(ci_reg - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
+    wire        c_err_hit = c_mine && c_err_reg[cw] && ci_reg == c_hi_reg[cw];
+    wire [15:0] next_idx = ci_reg + 16'd1;
+    wire        next_cached = (c_mine && 16'(next_idx - c_lo_reg[cw]) < c_held)
+                              || (win_valid && win_qpn == 16'(qpn_reg) && win_idx == next_idx);
+
+    // a read on a miss, for the WQE the engine waits for
+    wire        miss_fetch = state_reg == S_WQE_DESC && !win_hit && !c_hit && !c_pend && !c_err_hit
+                             && !fetch_busy_reg;
+    wire        serving = state_reg == S_PARSE || state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK
+                          || state_reg == S_SKIP || state_reg == S_PKT_HDR || state_reg == S_PAY_DESC
+                          || state_reg == S_PKT_NEXT || state_reg == S_RECORD;
+    // no other QP waits: read this QP's next WQEs while the current ones are
+    // sent, once the cache running from this WQE has room for half of it
+    wire [15:0] ahead = c_req_reg[cw] - ci_reg;
+    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !c_err_reg[cw] && c_mine
+                            && 16'(ci_reg - c_lo_reg[cw]) < c_held && c_req_reg[cw] != pi_reg
+                            && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
+                            && ahead <= 16'(CACHE_WQES / 2);
+    // another QP waits: look up the one at the head of the scheduler (its
+    // context and send index), then read its first WQEs into the other way
+    logic                 nq_look_reg;    // its context is on qpc_rd_data
+    logic                 nq_tried_reg;   // looked up during this turn
+    logic [QPN_WIDTH-1:0] nq_qpn_reg;
+    // in a turn, past its context read and before the scheduler is answered
+    wire                  in_turn = state_reg != S_IDLE && state_reg != S_QPC && state_reg != S_DONE;
+    wire [15:0]           nq_ci = sq_ci_mem[nq_qpn_reg];
+    wire                  nq_held = c_qpn_reg[nw] == s_qp_qpn && !c_err_reg[nw]
+                                    && 16'(sq_ci_mem[s_qp_qpn] - c_lo_reg[nw]) < 16'(c_req_reg[nw] - c_lo_reg[nw]);
+    wire                  nq_look = in_turn && s_qp_valid && !fetch_busy_reg && !nq_look_reg
+                                    && !(nq_tried_reg && nq_qpn_reg == s_qp_qpn) && !nq_held;
+    wire                  nq_same = nq_look_reg && s_qp_valid && s_qp_qpn == nq_qpn_reg && in_turn;
+    wire                  nq_fetch = nq_same && !fetch_busy_reg && s_qp_pi != nq_ci && !tx_err_mem[nq_qpn_reg]
+                                     && qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_RTS)
+                                     && !(win_valid && win_qpn == 16'(nq_qpn_reg) && win_idx == nq_ci);
+
+    // the read: which QP, ring and index, into which way, with what room
+    wire                  f_nq = !miss_fetch && !own_fetch;
+    wire [QPN_WIDTH-1:0]  f_qpn = f_nq ? nq_qpn_reg : qpn_reg;
+    wire                  f_way = f_nq ? nw : cw;
+    wire [15:0]           f_idx = miss_fetch ? ci_reg : own_fetch ? c_req_reg[cw] : nq_ci;
+    wire [15:0]           f_pi = f_nq ? s_qp_pi : pi_reg;
+    wire [15:0]           f_room = own_fetch ? 16'(CACHE_WQES) - ahead : 16'(CACHE_WQES);
+    wire [4:0]            f_sq_log = f_nq ? qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W]
+                                          : qpc_reg[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
+    wire [63:0]           f_sq_base = f_nq ? qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W]
+                                           : qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
+
+    // WQEs one read fetches: up to the producer index, the end of the ring,
+    // the room in the way, and not the WQE the window holds
+    wire [15:0] ring_mask = (16'd1 << f_sq_log) - 16'd1;
+    wire [15:0] sq_slot = f_idx & ring_mask;
+    wire [15:0] to_pi = f_pi - f_idx;
+    wire [15:0] to_end = ring_mask - sq_slot + 16'd1;
+    wire [15:0] to_win = win_idx - f_idx;
+    wire        win_ahead = win_valid && win_qpn == 16'(f_qpn) && to_win != 0 && to_win < to_pi;
+    logic [15:0] fetch_n;
+    always_comb begin
+        fetch_n = f_room;
+        if (to_pi < fetch_n) fetch_n = to_pi;
+        if (to_end < fetch_n) fetch_n = to_end;
+        if (win_ahead && to_win < fetch_n) fetch_n = to_win;
+    end
+
+    assign m_axis_wqe_desc_addr = f_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+    assign m_axis_wqe_desc_len = 32'(fetch_n) << rnic_pkg::WQE_LOG_BYTES;
     assign m_axis_wqe_desc_last = 1'b1;
-    assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC && !win_hit;
-    assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
+    assign m_axis_wqe_desc_valid = miss_fetch || own_fetch || nq_fetch;
+    assign s_axis_wqe_tready = fetch_busy_reg && !fill_done_reg;
+    wire   fetch_start = m_axis_wqe_desc_valid && m_axis_wqe_desc_ready;
+
+    // the WQE at ci_reg is copied out one bus word per cycle
+    wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
+    wire [BEAT_W-1:0]         ld_beat = beat_reg[BEAT_W-1:0];
+    always_ff @(posedge clk) begin
+        if (s_axis_wqe_tvalid && s_axis_wqe_tready) cache_mem[fill_ptr_reg] <= s_axis_wqe_tdata;
+        cache_rd_data <= cache_mem[{cw, ci_slot, ld_beat}];
+    end
+
+    // a new context: nothing held or being read for the QP is valid
+    wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == (fetch_start ? f_qpn : fetch_qpn_reg);
+
+    always_ff @(posedge clk) begin
+        // a turn for the QP the other way read ahead for: that way serves it
+        if (s_qp_valid && s_qp_ready && c_qpn_reg[nw] == s_qp_qpn && c_req_reg[nw] != c_lo_reg[nw])
+            cur_way_reg <= nw;
+        if (s_qp_valid && s_qp_ready) nq_tried_reg <= 1'b0;
+        if (nq_look) begin
+            nq_look_reg <= 1'b1;
+            nq_tried_reg <= 1'b1;
+            nq_qpn_reg <= s_qp_qpn;
+        end
+        if (nq_look_reg && (!nq_same || fetch_start || !nq_fetch)) nq_look_reg <= 1'b0;
+
+        if (fetch_start) begin
+            c_qpn_reg[f_way] <= f_qpn;
+            c_err_reg[f_way] <= 1'b0;
+            c_lo_reg[f_way] <= own_fetch ? ci_reg : f_idx;
+            if (!own_fetch) c_hi_reg[f_way] <= f_idx;
+            c_req_reg[f_way] <= f_idx + fetch_n;
+            fetch_busy_reg <= 1'b1;
+            fetch_way_reg <= f_way;
+            fetch_qpn_reg <= f_qpn;
+            fetch_stale_reg <= 1'b0;
+            fill_done_reg <= 1'b0;
+            fill_st_reg <= 1'b0;
+            fill_err_reg <= 1'b0;
+            fill_ptr_reg <= {f_way, f_idx[WQE_CACHE_LOG2-1:0], BEAT_W'(0)};
+        end
+        if (s_axis_wqe_tvalid && s_axis_wqe_tready) begin
+            // wraps within the way
+            fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] <= fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] + 1'b1;
+            if (s_axis_wqe_tlast) fill_done_reg <= 1'b1;
+        end
+        // the status may come before or after the data's last beat
+        if (s_wqe_status_valid) begin
+            fill_st_reg <= 1'b1;
+            fill_err_reg <= s_wqe_status_error;
+        end
+        if (fetch_busy_reg && fill_done_reg && fill_st_reg) begin
+            fetch_busy_reg <= 1'b0;
+            if (!fetch_stale_reg) begin
+                if (fill_err_reg) begin
+                    c_req_reg[fetch_way_reg] <= c_hi_reg[fetch_way_reg];
+                    c_err_reg[fetch_way_reg] <= 1'b1;
+                end else begin
+                    c_hi_reg[fetch_way_reg] <= c_req_reg[fetch_way_reg];
+                end
+            end
+        end
+        // the failed WQE is taken (completes in error): forget the read
+        if (state_reg == S_WQE_DESC && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
+        for (int w = 0; w < 2; w++) begin
+            if (qp_reset_valid && qp_reset_qpn == ((fetch_start && f_way == 1'(w)) ? f_qpn : c_qpn_reg[w])) begin
+                c_lo_reg[w] <= '0;
+                c_hi_reg[w] <= '0;
+                c_req_reg[w] <= '0;
+                c_err_reg[w] <= 1'b0;
+            end
+        end
+        if (reset_hit_fetch && (fetch_busy_reg || fetch_start)) fetch_stale_reg <= 1'b1;
+        if (rst) begin
+            for (int w = 0; w < 2; w++) begin
+                c_lo_reg[w] <= '0;
+                c_hi_reg[w] <= '0;
+                c_req_reg[w] <= '0;
+            end
+            c_err_reg <= '0;
+            cur_way_reg <= 1'b0;
+            nq_look_reg <= 1'b0;
+            nq_tried_reg <= 1'b0;
+            fetch_busy_reg <= 1'b0;
+            fetch_stale_reg <= 1'b0;
+        end
+    end
 
     assign s_qp_ready = state_reg == S_IDLE;
-    assign qpc_rd_en = s_qp_valid && s_qp_ready;
+    assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
     assign qpc_rd_addr = s_qp_qpn;
     assign err_rd_qpn = qpn_reg;
     assign una_rd_qpn = (state_reg == S_IDLE) ? s_qp_qpn : qpn_reg;
@@ -436,6 +630,13 @@ module rnic_req_tx #(
     wire        restart_pending = una_rd_rewind != rewind_ack_mem[qpn_reg] || una_rd_rnr_wait;
     // other QPs wait at the scheduler and this turn has had its share
     wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
+    // the turn goes on with the next WQE when it is at hand and may be sent
+    // at once: a first send (a resend ends the turn, as does anything that
+    // S_QPC would stop at), with room in the in-flight window
+    wire        chain = next_cached && next_idx != pi_reg && !need_walk && !resend_reg && !restart_pending
+                        && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
+                        && !inflight[15] && inflight + 16'd2 <= 16'(1 << INFLIGHT_LOG2)
+                        && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - hi_psn_mem[qpn_reg];
 
     // READs outstanding: window slots [una, ci) whose WQE is a READ
@@ -510,19 +711,42 @@ module rnic_req_tx #(
                     wqe_reg <= win_data;
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
-                end else if (m_axis_wqe_desc_ready) begin
-                    state_reg <= S_WQE_DATA;
+                end else if (c_err_hit) begin
+                    wqe_rd_err_reg <= 1'b1;
+                    wqe_st_seen_reg <= 1'b1;
+                    state_reg <= S_PARSE;
+                end else if (c_hit && direct_reg && dbeat_reg == 5'(WQE_BEATS)) begin
+                    // it came in with the read, straight into wqe_reg
+                    wqe_st_seen_reg <= 1'b1;
+                    state_reg <= S_PARSE;
+                end else if (c_hit) begin
+                    state_reg <= S_WQE_LOAD;
+                end
+                // otherwise the WQE is being read (or is asked for now): a
+                // read that starts with it fills wqe_reg as it arrives
+                if (miss_fetch && fetch_start) begin
+                    direct_reg <= 1'b1;
+                    dbeat_reg <= '0;
+                end
+                if (direct_reg && !win_hit && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
+                    wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
+                    dbeat_reg <= dbeat_reg + 5'd1;
                 end
             end
-            S_WQE_DATA: begin
-                if (s_axis_wqe_tvalid) begin
-                    if (beat_reg < 5'(WQE_BEATS))
-                        wqe_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
+            S_WQE_LOAD: begin
+                direct_reg <= 1'b0;
+                // one cycle behind the address: beat n arrives when beat_reg is n + 1
+                if (beat_reg != 0)
+                    wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
+                if (beat_reg == 5'(WQE_BEATS)) begin
+                    wqe_st_seen_reg <= 1'b1;
+                    state_reg <= S_PARSE;
+                end else begin
                     beat_reg <= beat_reg + 1'b1;
-                    if (s_axis_wqe_tlast) state_reg <= S_PARSE;
                 end
             end
             S_PARSE: if (wqe_st_seen_reg) begin
+                direct_reg <= 1'b0;
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
                 sge_idx_reg <= '0;
                 sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
@@ -630,9 +854,13 @@ module rnic_req_tx #(
             end
             S_NOTIFY: if (m_local_ready) state_reg <= S_DONE;
             S_RECORD: if (record) begin
-                ci_reg <= ci_reg + 16'd1;
+                ci_reg <= next_idx;
                 requeue_reg <= 1'b1;
                 state_reg <= S_DONE;
+                if (chain) begin
+                    requeue_reg <= 1'b0;
+                    state_reg <= S_WQE_DESC;
+                end
             end
             S_DONE: begin
                 state_reg <= S_IDLE;
@@ -640,14 +868,9 @@ module rnic_req_tx #(
             default: state_reg <= S_IDLE;
         endcase
 
-        // the status may come before or after the data's last beat
-        if (s_wqe_status_valid && state_reg != S_WQE_DESC) begin
-            wqe_st_seen_reg <= 1'b1;
-            if (s_wqe_status_error) wqe_rd_err_reg <= 1'b1;
-        end
-
         if (rst) begin
             state_reg <= S_IDLE;
+            direct_reg <= 1'b0;
             stat_loc_prot_err <= 1'b0;
         end
     end

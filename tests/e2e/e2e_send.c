@@ -511,6 +511,93 @@ out:
 	e2e_case_done(x, ok);
 }
 
+/* Eight inline SENDs in one post_send (a list: no WQE window): the sender's
+ * NIC reads the eight WQEs from the SQ ring together, not one read each,
+ * and sends them in one turn; the receiver's NIC reads the eight receive
+ * WQEs posted for them together too, and gets all eight messages, in order.
+ * Inline payloads need no read, so each side's host-memory reads are its
+ * WQE read's bursts only: one, or a few where the run crosses the end of
+ * the ring or a 4 KiB page. */
+static void batch_case(struct e2e_world *x, uint32_t mtu)
+{
+	enum { N = 8 };
+	struct rnic_qp *sqp = x->p.side[0].qp[0], *rqp = x->p.side[1].qp[0];
+	uint8_t data[N][RNIC_MAX_INLINE_BYTES];
+	size_t len[N];
+	struct e2e_buf dst[N];
+	struct rnic_sg_entry ss[N], rs[N];
+	struct rnic_send_wr swr[N], *sbad = NULL;
+	struct rnic_wc ws[1], wr[N];
+	struct rnic_sim_mem_stats m0 = {0}, m1 = {0}, r0 = {0}, r1 = {0};
+	struct e2e_want w;
+	int ok = 0, g0 = 0, g1 = 0, setup = 0;
+	unsigned long long reads = 0, rreads = 0;
+
+	if (!x->up)
+		return;
+	memset(dst, 0, sizeof(dst));
+	memset(swr, 0, sizeof(swr));
+	for (int i = 0; i < N; i++) {
+		len[i] = 1 + (size_t)(e2e_rng() % RNIC_MAX_INLINE_BYTES);
+		for (size_t b = 0; b < len[i]; b++)
+			data[i][b] = (uint8_t)e2e_rng();
+		setup |= e2e_buf_init(&dst[i], x->p.side[1].pd, len[i] + SLACK, RNIC_ACCESS_LOCAL_WRITE, 0);
+	}
+	if (setup) {
+		e2e_result(0, "mtu%u batch: buffer setup", mtu);
+		goto out;
+	}
+	for (int i = 0; i < N; i++) {
+		ss[i] = e2e_sg(data[i], (uint32_t)len[i], 0);
+		rs[i] = e2e_sg(dst[i].p, (uint32_t)(len[i] + SLACK), dst[i].mr->lkey);
+		if (e2e_post_recv1(rqp, 0xb00 + (uint64_t)i, &rs[i], 1))
+			goto report;
+		swr[i].wr_id = 0xc00 + (uint64_t)i;
+		swr[i].next = i + 1 < N ? &swr[i + 1] : NULL;
+		swr[i].sg_list = &ss[i];
+		swr[i].num_sge = 1;
+		swr[i].opcode = RNIC_WR_SEND;
+		swr[i].send_flags = RNIC_SEND_INLINE | (i == N - 1 ? RNIC_SEND_SIGNALED : 0);
+	}
+	/* the receive WQEs are fetched first, so the sender's reads below are
+	 * the SENDs' own */
+	e2e_drain_quiet(x, 2000);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m0);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 1), &r0);
+	if (rnic_post_send(sqp, swr, &sbad))
+		goto report;
+	ok = e2e_wait_cqs(x, ws, 1, wr, N, &g0, &g1);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 0), &m1);
+	rnic_sim_nic_mem_stats(rnic_world_nic(x->w, 1), &r1);
+	reads = (unsigned long long)(m1.rd_bursts - m0.rd_bursts);
+	rreads = (unsigned long long)(r1.rd_bursts - r0.rd_bursts);
+	if (reads == 0 || reads > 3 || rreads == 0 || rreads > 3) {
+		printf("  %llu sender and %llu receiver host-memory read bursts for %d WQEs each (want 1 to 3)\n",
+		       reads, rreads, N);
+		ok = 0;
+	}
+	if (ok) {
+		w = want_send(0xc00 + N - 1, RNIC_WC_SEND, sqp);
+		ok &= e2e_wc_check("send completion", &ws[0], &w);
+		for (int i = 0; i < N; i++) {
+			w = want_recv(0xb00 + (uint64_t)i, RNIC_WC_RECV, len[i], rqp, sqp, 0);
+			ok &= e2e_wc_check("receive completion", &wr[i], &w);
+		}
+	}
+	for (int i = 0; i < N; i++)
+		if (memcmp(data[i], dst[i].p, len[i]) || !e2e_only_written(&dst[i], 0, len[i])) {
+			printf("  message %d: wrong data or bytes around it changed\n", i);
+			ok = 0;
+		}
+report:
+	e2e_result(ok, "mtu%u %d inline SENDs in one post_send: %llu sender and %llu receiver read burst(s), "
+	           "%d receive completions in order", mtu, N, reads, rreads, g1);
+out:
+	for (int i = 0; i < N; i++)
+		e2e_buf_free(&dst[i]);
+	e2e_case_done(x, ok);
+}
+
 /* Two QP pairs at once, SENDs posted alternately: each receiver QP gets its
  * own messages, in its own order. */
 static void two_qp_case(struct e2e_world *x, uint32_t mtu)
@@ -691,6 +778,7 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	RUN(window_overwrite_case(&x, mtu));
 	RUN(empty_recv_case(&x, mtu));
 	RUN(unsignaled_case(&x, mtu));
+	RUN(batch_case(&x, mtu));
 	RUN(two_qp_case(&x, mtu));
 	RUN(many_case(&x, mtu_code == RNIC_IB_MTU_1024 ? 5 : 3, mtu));
 	e2e_world_down(&x);
