@@ -27,6 +27,10 @@ module rnic_core #(
     // header order (requester payload, READ responses): bursts are asked for
     // only with room for them, so the shared R channel never waits (dma_rd)
     parameter int TX_DMA_BUF_BYTES = 16384,
+    // requester packets queued for the packet builder with their payload
+    // reads already asked for: 2^REQ_HDRQ_LOG2 cover the host's read latency
+    // for small messages (the builder waits for each packet's payload)
+    parameter int REQ_HDRQ_LOG2 = 5,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
     parameter int FW_RAM_BYTES = rnic_pkg::FW_RAM_BYTES,
@@ -324,8 +328,8 @@ module rnic_core #(
     logic        wqe_tvalid, wqe_tready, wqe_tlast, pay_tvalid, pay_tready, pay_tlast;
     logic        wqe_status_valid, wqe_status_error, pay_status_valid, pay_status_error;
 
-    logic          req_hdr_valid, req_hdr_ready;
-    logic [HB-1:0] req_hdr;
+    logic          req_hdr_valid, req_hdr_ready, reqq_valid, reqq_ready;
+    logic [HB-1:0] req_hdr, reqq_hdr;
     logic          inf_wr_en, inf_rd_en;
     logic [QPN_WIDTH+INFLIGHT_LOG2-1:0] inf_wr_addr, inf_rd_addr;
     logic [INF_BITS-1:0] inf_wr_data, inf_rd_data;
@@ -374,7 +378,7 @@ module rnic_core #(
         .m_axis_pay_desc_last(pay_desc_last), .m_axis_pay_desc_valid(pay_desc_valid),
         .m_axis_pay_desc_ready(pay_desc_ready),
         .m_axis_pay_desc_inline(pay_desc_inline), .m_axis_pay_desc_inl_data(pay_desc_inl_data),
-        .m_hdr_valid(req_hdr_valid), .m_hdr_ready(req_hdr_ready), .m_hdr(req_hdr),
+        .m_hdr_valid(reqq_valid), .m_hdr_ready(reqq_ready), .m_hdr(reqq_hdr),
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
         .m_local_force(local_force),
@@ -387,8 +391,16 @@ module rnic_core #(
     // be sent by the QP's next life)
     assign wqe_win_clear = wqe_win_take || (qp_reset && 16'(ctx_qpn) == wqe_win_qpn);
 
+    // the requester runs ahead of the builder by up to 2^REQ_HDRQ_LOG2
+    // packets, their payload reads in flight
+    rnic_fifo #(.WIDTH(HB), .DEPTH_LOG2(REQ_HDRQ_LOG2)) req_hdrq_inst (
+        .clk, .rst,
+        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data(reqq_hdr),
+        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data(req_hdr)
+    );
+
     // payloads in packet order: host-memory reads, or inline bytes
-    rnic_pay_src #(.DATA_WIDTH(DATA_WIDTH)) pay_src_inst (
+    rnic_pay_src #(.DATA_WIDTH(DATA_WIDTH), .ORDER_LOG2(REQ_HDRQ_LOG2 + 1), .INL_LOG2(REQ_HDRQ_LOG2 - 1)) pay_src_inst (
         .clk, .rst,
         .s_desc_addr(pay_desc_addr), .s_desc_len(pay_desc_len), .s_desc_last(pay_desc_last),
         .s_desc_inline(pay_desc_inline), .s_desc_inl_data(pay_desc_inl_data),
@@ -551,7 +563,7 @@ module rnic_core #(
         .m_axi_rready(rd_rready[0])
     );
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD),
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD), .MAX_OUTSTANDING(32),
              .BUF_BYTES(TX_DMA_BUF_BYTES)) pay_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(payd_addr), .s_axis_desc_len(payd_len), .s_axis_desc_last(payd_last),
