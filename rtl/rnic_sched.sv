@@ -86,9 +86,11 @@ module rnic_sched #(
             fifo_mem[wr_ptr_reg[QPN_WIDTH-1:0]] <= push_qpn;
             wr_ptr_reg <= wr_ptr_reg + 1'b1;
         end
-        if (qp_reset_valid) begin
-            sq_pi_mem[qp_reset_qpn] <= '0;
-        end else if (s_done_valid) begin
+        // `done` has no ready: it is taken in every cycle, also beside a
+        // context write (which holds kicks and doorbells back), or the QP
+        // would stay marked active without being queued and no doorbell
+        // would queue it again
+        if (s_done_valid) begin
             active_reg[s_done_qpn] <= push;
             wakeup_reg[s_done_qpn] <= 1'b0;
         end else if (s_kick_valid) begin
@@ -99,6 +101,7 @@ module rnic_sched #(
             if (active_reg[s_db_qpn]) wakeup_reg[s_db_qpn] <= 1'b1;
             active_reg[s_db_qpn] <= 1'b1;
         end
+        if (qp_reset_valid) sq_pi_mem[qp_reset_qpn] <= '0;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;
