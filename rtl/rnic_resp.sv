@@ -312,8 +312,7 @@ module rnic_resp #(
     logic [31:0]                    rs_bytes_reg;
     logic [RWQE_BITS-1:0]           rwqe_reg;
     logic [7:0]                     rwqe_beat_reg;
-    logic [7:0]                     rwqe_beats_reg;   // beats the receive-WQE read brings
-    logic [15:0]                    rwqe_n_reg;       // ... receive WQEs
+    logic [15:0]                    rwqe_n_reg;       // receive WQEs the read brings
     logic                           rwqe_err_reg;
     logic                           rwqe_st_seen_reg;
     logic [2:0]                     rsge_reg;      // receive SGE being checked
@@ -528,7 +527,8 @@ module rnic_resp #(
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
                         && !qp_err_any && h_dqpn < 24'(NUM_QPS);
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
-    wire        rwqe_all_in = rwqe_beat_reg == rwqe_beats_reg && rwqe_st_seen_reg;
+    wire [7:0]  rwqe_beats = 8'(32'(rwqe_n_reg) * RWQE_BEATS);
+    wire        rwqe_all_in = rwqe_beat_reg == rwqe_beats && rwqe_st_seen_reg;
 
     wire take_db = s_rqdb_valid;
     wire take_ev = !s_rqdb_valid && s_errev_valid;
@@ -568,7 +568,7 @@ module rnic_resp #(
     wire [RC_AW-1:0] rc_base = RC_AW'(32'(rc_ci_slot) * RWQE_BEATS);
     wire [RC_AW-1:0] rc_wr_addr = rc_base + RC_AW'(rwqe_beat_reg);
     always_ff @(posedge clk) begin
-        if (state_reg == S_RWQE_DATA && s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats_reg)
+        if (state_reg == S_RWQE_DATA && s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats)
             rc_mem[rc_wr_addr] <= s_axis_rwqe_tdata;
         rc_rd_data <= rc_mem[rc_base + RC_AW'(rwqe_beat_reg)];
     end
@@ -931,7 +931,6 @@ module rnic_resp #(
                 rwqe_err_reg <= 1'b0;
                 rwqe_st_seen_reg <= 1'b0;
                 rwqe_n_reg <= rq_n;
-                rwqe_beats_reg <= 8'(32'(rq_n) * RWQE_BEATS);
                 if (rc_hit) state_reg <= S_RWQE_LOAD;
                 else if (m_axis_rwqe_desc_ready) state_reg <= S_RWQE_DATA;
             end
@@ -942,7 +941,7 @@ module rnic_resp #(
                     rsge_reg <= '0;
                     state_reg <= S_RLKEY_RD;
                 end
-                if (s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats_reg) begin
+                if (s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats) begin
                     if (rwqe_beat_reg < 8'(RWQE_BEATS))
                         rwqe_reg[DATA_WIDTH * 32'(rwqe_beat_reg) +: DATA_WIDTH] <= s_axis_rwqe_tdata;
                     rwqe_beat_reg <= rwqe_beat_reg + 8'd1;
