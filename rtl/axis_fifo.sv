@@ -15,7 +15,9 @@
  *   DROP_BAD_FRAME = 0: bad frames pass with their tuser; a full FIFO
  *   back-pressures unless the frame alone is larger than the FIFO.
  * Each status output pulses for one cycle once per frame; every frame gets
- * exactly one of good, bad, overflow.
+ * exactly one of good, bad, overflow. status_level is the number of beats
+ * held in the storage, the frame being written included (what a receiver
+ * watches to ask its link peer for a pause before the FIFO overflows).
  *
  * Storage: DEPTH_BYTES / KEEP_WIDTH beats in an array with a registered read
  * (block RAM), followed by an output register; one beat per cycle.
@@ -47,7 +49,8 @@ module axis_fifo #(
 
     output      logic                  status_overflow,
     output      logic                  status_bad_frame,
-    output      logic                  status_good_frame
+    output      logic                  status_good_frame,
+    output      logic [$clog2(DEPTH_BYTES / KEEP_WIDTH):0] status_level
 );
 
     localparam int DEPTH = DEPTH_BYTES / KEEP_WIDTH;
@@ -85,6 +88,7 @@ module axis_fifo #(
     assign status_overflow = status_overflow_reg;
     assign status_bad_frame = status_bad_frame_reg;
     assign status_good_frame = status_good_frame_reg;
+    assign status_level = wr_ptr_cur_reg - rd_ptr_reg;
 
     // full: the FIFO holds DEPTH beats; full_wr: the frame being written alone fills it
     wire full_cur = wr_ptr_cur_reg == {~rd_ptr_reg[ADDR_WIDTH], rd_ptr_reg[ADDR_WIDTH-1:0]};

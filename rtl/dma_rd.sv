@@ -202,6 +202,7 @@ module dma_rd #(
     generate
         if (BUF) begin : g_buf
             logic unused_user, st_ovf, st_bad, st_good, unused_st;
+            logic [$clog2(BUF_BYTES / KEEP_WIDTH):0] st_level;
             axis_fifo #(
                 .DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH), .DEPTH_BYTES(BUF_BYTES),
                 .FRAME_FIFO(0), .DROP_BAD_FRAME(0)
@@ -211,14 +212,14 @@ module dma_rd #(
                 .s_axis_tready(rq_tready), .s_axis_tlast(m_axi_rlast && rb_desc_last), .s_axis_tuser(1'b0),
                 .m_axis_tdata(pk_tdata), .m_axis_tkeep(pk_tkeep), .m_axis_tvalid(pk_tvalid),
                 .m_axis_tready(pk_tready), .m_axis_tlast(pk_tlast), .m_axis_tuser(unused_user),
-                .status_overflow(st_ovf), .status_bad_frame(st_bad), .status_good_frame(st_good)
+                .status_overflow(st_ovf), .status_bad_frame(st_bad), .status_good_frame(st_good), .status_level(st_level)
             );
             // a beat leaves the reservation when the packer takes it
             always_ff @(posedge clk) begin
                 res_reg <= res_reg + (ar_fire ? RES_W'(burst_beats) : '0) - RES_W'(pk_tvalid && pk_tready);
                 if (rst) res_reg <= '0;
             end
-            assign unused_st = ^{unused_user, st_ovf, st_bad, st_good};
+            assign unused_st = ^{unused_user, st_ovf, st_bad, st_good, st_level};
         end else begin : g_direct
             assign rq_tready = pk_tready;
             assign pk_tdata = m_axi_rdata;

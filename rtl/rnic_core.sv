@@ -109,11 +109,16 @@ module rnic_core #(
     input  wire logic                       s_axis_rx_tvalid,
     output      logic                       s_axis_rx_tready,
     input  wire logic                       s_axis_rx_tlast,
-    input  wire logic                       s_axis_rx_tuser
+    input  wire logic                       s_axis_rx_tuser,
+    // link flow control (IEEE 802.3 Annex 31B): while high, the MAC keeps the
+    // link peer paused (PAUSE frames, refreshed); its fall releases it. The
+    // MAC itself honours the peer's PAUSE frames by holding m_axis_tx_tready.
+    output      logic                       mac_pause_req
 );
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int STAT_COUNT = 27;
+    // counters: STAT_TX_FRAMES to the end of the stat block
+    localparam int STAT_COUNT = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4;
     localparam int INF_BITS = 113;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
@@ -149,6 +154,8 @@ module rnic_core #(
     // ------------------------------------------------------------------
     logic [47:0]           cfg_port_mac;
     logic [4*128-1:0]      cfg_gid;
+    logic                  cfg_fc_en;
+    logic [31:0]           cfg_fc_xoff, cfg_fc_xon, cfg_fc_stall;
     logic                  ctx_wr_valid;
     logic [3:0]            ctx_wr_table;
     logic [3:0]            ctx_wr_op;
@@ -174,7 +181,8 @@ module rnic_core #(
         .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .STAT_COUNT(STAT_COUNT),
-        .CTX_BITS(CTX_BITS)
+        .CTX_BITS(CTX_BITS),
+        .RX_FIFO_BYTES(RX_FIFO_BYTES)
     ) regs_inst (
         .clk, .rst,
         .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
@@ -182,7 +190,7 @@ module rnic_core #(
         .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
         .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
         .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-        .cfg_port_mac, .cfg_gid,
+        .cfg_port_mac, .cfg_gid, .cfg_fc_en, .cfg_fc_xoff, .cfg_fc_xon, .cfg_fc_stall,
         .ctx_wr_valid, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
@@ -883,6 +891,7 @@ module rnic_core #(
     logic req_pay_tvalid, req_pay_tready, req_pay_tlast;
     logic stat_good, stat_not_roce, stat_bad_udp_port, stat_bad_ip_csum, stat_bad_icrc, stat_chk_malformed;
     logic fifo_overflow, fifo_bad_frame, fifo_good_frame;
+    logic [$clog2(RX_FIFO_BYTES / KEEP_WIDTH):0] fifo_level;
 
     rnic_rx_check #(.DATA_WIDTH(DATA_WIDTH)) rx_check_inst (
         .clk, .rst,
@@ -906,7 +915,19 @@ module rnic_core #(
         .s_axis_tready(chk_tready), .s_axis_tlast(chk_tlast), .s_axis_tuser(chk_tuser),
         .m_axis_tdata(fifo_tdata), .m_axis_tkeep(fifo_tkeep), .m_axis_tvalid(fifo_tvalid),
         .m_axis_tready(fifo_tready), .m_axis_tlast(fifo_tlast), .m_axis_tuser(fifo_tuser),
-        .status_overflow(fifo_overflow), .status_bad_frame(fifo_bad_frame), .status_good_frame(fifo_good_frame)
+        .status_overflow(fifo_overflow), .status_bad_frame(fifo_bad_frame), .status_good_frame(fifo_good_frame),
+        .status_level(fifo_level)
+    );
+
+    logic stat_pause_rise, stat_pause_stall;
+    localparam int RXF_LEVEL_BYTES_W = $clog2(RX_FIFO_BYTES) + 1;
+
+    rnic_rx_pause #(.LEVEL_WIDTH(RXF_LEVEL_BYTES_W)) rx_pause_inst (
+        .clk, .rst,
+        .cfg_en(cfg_fc_en), .cfg_xoff(cfg_fc_xoff), .cfg_xon(cfg_fc_xon), .cfg_stall(cfg_fc_stall),
+        .fifo_level_bytes(RXF_LEVEL_BYTES_W'(fifo_level) * RXF_LEVEL_BYTES_W'(KEEP_WIDTH)),
+        .fifo_drain(fifo_tvalid && fifo_tready),
+        .pause_req(mac_pause_req), .stat_rise(stat_pause_rise), .stat_stall(stat_pause_stall)
     );
 
     logic          rxh_valid, rxh_ready, rxh_bad;
@@ -1109,6 +1130,8 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_RNR_NAK) +: 16] = 16'(stat_rx_rnr);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RETRY) +: 16] = 16'(stat_retry);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_ACK_TIMEOUT) +: 16] = 16'(stat_timeout);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_REQ) +: 16] = 16'(stat_pause_rise);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_STALL) +: 16] = 16'(stat_pause_stall);
     end
 
     // frames the FIFO drops for a bad flag were already counted by the checker;

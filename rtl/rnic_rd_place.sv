@@ -428,6 +428,7 @@ module rnic_rd_place #(
     logic [KEEP_WIDTH-1:0] pay_tkeep;
     logic                  pay_tvalid, pay_tready, pay_tlast;
     logic                  pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good;
+    logic [PAY_LOG2:0]     pay_st_level;
     axis_fifo #(
         .DATA_WIDTH(DATA_WIDTH),
         .DEPTH_BYTES((2 ** PAY_LOG2) * KEEP_WIDTH),
@@ -440,7 +441,8 @@ module rnic_rd_place #(
         .s_axis_tlast(s_axis_payload_tlast), .s_axis_tuser(1'b0),
         .m_axis_tdata(pay_tdata), .m_axis_tkeep(pay_tkeep), .m_axis_tvalid(pay_tvalid),
         .m_axis_tready(pay_tready), .m_axis_tlast(pay_tlast), .m_axis_tuser(pay_tuser),
-        .status_overflow(pay_st_ovf), .status_bad_frame(pay_st_bad), .status_good_frame(pay_st_good)
+        .status_overflow(pay_st_ovf), .status_bad_frame(pay_st_bad), .status_good_frame(pay_st_good),
+        .status_level(pay_st_level)
     );
 
     wire [OP_BITS-1:0] opq_head = opq_mem[opq_rd_reg[OPQ_LOG2-1:0]];
@@ -544,7 +546,7 @@ module rnic_rd_place #(
 `endif
 `endif
 
-    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg, pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good};
+    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg, pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good, pay_st_level};
 
 endmodule
 

@@ -36,8 +36,10 @@ module rnic_regs #(
     parameter int CQN_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES to the end of the stat block, one word each
-    parameter int STAT_COUNT = 27,
-    parameter int CTX_BITS = 32 * 32
+    parameter int STAT_COUNT = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4,
+    parameter int CTX_BITS = 32 * 32,
+    // receive frame FIFO capacity: the flow-control thresholds' reset values
+    parameter int RX_FIFO_BYTES = 32768
 ) (
     input  wire logic                       clk,
     input  wire logic                       rst,
@@ -65,6 +67,10 @@ module rnic_regs #(
     // port configuration
     output      logic [47:0]                cfg_port_mac,
     output      logic [4*128-1:0]           cfg_gid,
+    output      logic                       cfg_fc_en,
+    output      logic [31:0]                cfg_fc_xoff,
+    output      logic [31:0]                cfg_fc_xon,
+    output      logic [31:0]                cfg_fc_stall,
 
     // context window: one write per CTX_CMD
     output      logic                       ctx_wr_valid,
@@ -148,6 +154,8 @@ module rnic_regs #(
     // ------------------------------------------------------------------
     logic [31:0] scratch_reg;
     logic [47:0] port_mac_reg;
+    logic        fc_en_reg;
+    logic [31:0] fc_xoff_reg, fc_xon_reg, fc_stall_reg;
     logic [31:0] gid_reg [GIDS*4];
     logic [31:0] ctx_data_reg [CTX_WORDS];
     logic        ctx_err_reg;
@@ -261,6 +269,10 @@ module rnic_regs #(
         end
     end
     assign cfg_port_mac = port_mac_reg;
+    assign cfg_fc_en = fc_en_reg;
+    assign cfg_fc_xoff = fc_xoff_reg;
+    assign cfg_fc_xon = fc_xon_reg;
+    assign cfg_fc_stall = fc_stall_reg;
 
     // one write decoder for both ports
     wire        any_wr = wr_fire || fw_wr_fire;
@@ -307,6 +319,14 @@ module rnic_regs #(
                 port_mac_reg[31:0] <= wdata;
             end else if (wsel == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin
                 port_mac_reg[47:32] <= wdata[15:0];
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_CTRL)) begin
+                fc_en_reg <= wdata[0];
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_XOFF)) begin
+                fc_xoff_reg <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_XON)) begin
+                fc_xon_reg <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin
+                fc_stall_reg <= wdata;
             end else if (wsel >= waddr(rnic_pkg::REG_PORT_GID)
                          && wsel < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
                 gid_reg[4'(wsel - waddr(rnic_pkg::REG_PORT_GID))] <= wdata;
@@ -415,6 +435,10 @@ module rnic_regs #(
             db_cq_valid <= 1'b0;
             scratch_reg <= '0;
             port_mac_reg <= '0;
+            fc_en_reg <= 1'b1;
+            fc_xoff_reg <= 32'(RX_FIFO_BYTES / 2);
+            fc_xon_reg <= 32'(RX_FIFO_BYTES / 4);
+            fc_stall_reg <= 32'd1024;
             cmd_busy_reg <= 1'b0;
             cmd_overrun_reg <= 1'b0;
             cmd_st_reg <= '0;
@@ -490,6 +514,11 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin rd_val = {16'h0, port_mac_reg[47:32]}; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_FC_CTRL)) begin rd_val = {31'h0, fc_en_reg}; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_FC_XOFF)) begin rd_val = fc_xoff_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_FC_XON)) begin rd_val = fc_xon_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin rd_val = fc_stall_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_RX_FIFO_BYTES)) begin rd_val = 32'(RX_FIFO_BYTES); rd_hit = 1'b1; end
         if (ra >= waddr(rnic_pkg::REG_PORT_GID) && ra < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
             rd_val = gid_reg[4'(ra - waddr(rnic_pkg::REG_PORT_GID))]; rd_hit = 1'b1;
         end

@@ -24,6 +24,22 @@
  * corrupt (flip one bit), drop, reorder (hold it back and release it right
  * behind the next frame from the same port, or after reorder_hold_max
  * cycles), duplicate (a second copy right behind it).
+ *
+ * Flow control (cfg.pause_quanta != 0): each MAC implements IEEE 802.3
+ * Annex 31B. When the core raises mac_pause_req the MAC sends a PAUSE frame
+ * asking for pause_quanta quanta (512 bit times each), again every
+ * pause_quanta / 2 quanta while the request stays high, and a PAUSE of 0
+ * quanta when it falls. A PAUSE frame is sent next, ahead of the data frames
+ * the MAC holds (after the frame on the wire), even while the MAC itself is
+ * paused; its source address is the one of the last frame the core sent.
+ * A MAC that receives a PAUSE frame starts no data frame until pause_time
+ * quanta at its line rate have passed since the frame's last bit arrived (a
+ * later PAUSE replaces the time, 0 resumes at once). Every MAC Control frame
+ * (EtherType 0x8808) is consumed by the receiving MAC, never delivered to the
+ * core nor forwarded by the switch; one that was corrupted on the wire is
+ * discarded, as its FCS would fail. The switch honours PAUSE from a NIC on
+ * that NIC's egress port and never sends one (its buffers are unbounded).
+ * MAC Control frames take their fault draws like any frame.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +51,7 @@ struct frame {
 	struct frame *next;
 	uint64_t t; /* earliest cycle for the next stage */
 	uint32_t len;
+	uint8_t corrupt; /* a bit was flipped on the wire (its FCS would fail) */
 	uint8_t data[];
 };
 
@@ -45,6 +62,8 @@ struct fq {
 
 struct serializer {
 	struct fq q;
+	struct frame *ctl;       /* MAC Control frame to send next */
+	uint64_t paused_until;   /* no data frame starts before this cycle */
 	struct frame *cur;
 	uint64_t need, progress; /* milli-bytes */
 	uint64_t queued_bytes;   /* frame bytes in q and cur */
@@ -64,6 +83,9 @@ struct port {
 	void *ext_arg;
 	struct fq rxq;        /* t = first cycle it may be presented */
 	uint32_t rx_off;
+	uint8_t pause_req;    /* the core's mac_pause_req, as last sampled */
+	uint64_t refresh_at;  /* next XOFF refresh while pause_req stays high */
+	uint8_t sa[6];        /* station address: source of the last frame sent */
 	struct rnic_sim_port_stats st;
 };
 
@@ -168,7 +190,9 @@ static void ser_free(struct serializer *s)
 {
 	fq_free(&s->q);
 	free(s->cur);
+	free(s->ctl);
 	s->cur = NULL;
+	s->ctl = NULL;
 }
 
 void link_destroy(struct link *l)
@@ -199,6 +223,112 @@ void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg)
 {
 	l->rx_fn = fn;
 	l->rx_arg = arg;
+}
+
+/* ------------------------------------------------------- MAC Control */
+
+/* Wire cycles of n pause quanta at the line rate, rounded up. */
+static uint64_t quanta_cycles(const struct link *l, uint64_t n)
+{
+	uint64_t milli_bytes = n * (RNIC_PAUSE_QUANTUM_BITS / 8) * 1000u;
+
+	if (!l->cfg.rate_milli)
+		return 0;
+	return (milli_bytes + l->cfg.rate_milli - 1) / l->cfg.rate_milli;
+}
+
+static int is_mac_ctrl(const uint8_t *d, size_t len)
+{
+	return len >= 14 && ((unsigned int)d[12] << 8 | d[13]) == RNIC_ETHERTYPE_MAC_CTRL;
+}
+
+/* A PAUSE frame's pause_time, or -1 if the frame is no PAUSE. */
+static int pause_time(const uint8_t *d, size_t len)
+{
+	static const uint8_t da[6] = {
+		(RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff,
+		RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff,
+		(RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff, RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff,
+	};
+
+	if (len < 18 || !is_mac_ctrl(d, len) || memcmp(d, da, sizeof(da)) ||
+	    ((unsigned int)d[14] << 8 | d[15]) != RNIC_MAC_CTRL_OP_PAUSE)
+		return -1;
+	return (int)((unsigned int)d[16] << 8 | d[17]);
+}
+
+/* Queue a PAUSE frame of `quanta` to go out next (it replaces one not yet
+ * started: the newer request is the one that counts). */
+static void pause_send(struct port *p, uint64_t cycle, unsigned int quanta)
+{
+	uint8_t d[LINK_MIN_FRAME] = { 0 };
+	struct frame *f;
+
+	d[0] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff;
+	d[1] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff;
+	d[2] = RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff;
+	d[3] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff;
+	d[4] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff;
+	d[5] = RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff;
+	memcpy(&d[6], p->sa, sizeof(p->sa));
+	d[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
+	d[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
+	d[14] = RNIC_MAC_CTRL_OP_PAUSE >> 8;
+	d[15] = RNIC_MAC_CTRL_OP_PAUSE & 0xff;
+	d[16] = (uint8_t)(quanta >> 8);
+	d[17] = (uint8_t)quanta;
+	f = frame_new(d, sizeof(d), cycle);
+	if (!f)
+		return;
+	if (p->tx.ctl) { /* never sent: not counted */
+		if (p->tx.ctl->data[16] | p->tx.ctl->data[17])
+			p->st.tx_xoff_frames--;
+		else
+			p->st.tx_xon_frames--;
+		p->tx.queued_bytes -= p->tx.ctl->len;
+		free(p->tx.ctl);
+	}
+	p->tx.ctl = f;
+	p->tx.queued_bytes += f->len;
+	if (quanta)
+		p->st.tx_xoff_frames++;
+	else
+		p->st.tx_xon_frames++;
+}
+
+/* The core's pause request, sampled at each edge. */
+static void pause_request(struct link *l, struct port *p, uint64_t cycle, int req)
+{
+	uint64_t q = l->cfg.pause_quanta;
+
+	if (!q)
+		return;
+	if (req && (!p->pause_req || cycle >= p->refresh_at)) {
+		pause_send(p, cycle, (unsigned int)q);
+		p->refresh_at = cycle + quanta_cycles(l, q / 2 ? q / 2 : 1);
+	} else if (!req && p->pause_req) {
+		pause_send(p, cycle, 0);
+	}
+	p->pause_req = (uint8_t)req;
+}
+
+/* A MAC Control frame at the MAC that receives it (the serializer s is the
+ * one that sends toward the frame's sender). Returns 1 if it was one. */
+static int mac_ctrl_rx(struct link *l, struct port *p, struct serializer *s,
+		       const struct frame *f, uint64_t cycle)
+{
+	int t;
+
+	if (!l->cfg.pause_quanta || !is_mac_ctrl(f->data, f->len))
+		return 0;
+	t = pause_time(f->data, f->len);
+	if (f->corrupt || t < 0) {
+		p->st.rx_mac_ctrl_dropped++;
+		return 1;
+	}
+	p->st.rx_pause_frames++;
+	s->paused_until = cycle + quanta_cycles(l, (uint64_t)t);
+	return 1;
 }
 
 /* ------------------------------------------------------------ TX and RX */
@@ -271,6 +401,7 @@ void link_edge(struct link *l, unsigned int port, uint64_t cycle,
 			if (!out->m_axis_tx_tuser && !p->cap_overflow && p->cap_len)
 				f = frame_new(p->cap_buf, p->cap_len, cycle);
 			if (f) {
+				memcpy(p->sa, &f->data[6], sizeof(p->sa));
 				fq_push(&p->tx.q, f);
 				p->tx.queued_bytes += f->len;
 				p->st.tx_frames++;
@@ -282,6 +413,8 @@ void link_edge(struct link *l, unsigned int port, uint64_t cycle,
 			p->cap_overflow = 0;
 		}
 	}
+
+	pause_request(l, p, cycle, out->mac_pause_req != 0);
 }
 
 /* --------------------------------------------------------- the wire */
@@ -291,19 +424,33 @@ static uint64_t wire_cost(const struct frame *f)
 	return (uint64_t)(f->len + LINK_WIRE_OVERHEAD) * 1000u;
 }
 
-static void ser_start(struct serializer *s, uint64_t cycle)
+static void ser_start(struct serializer *s, uint64_t cycle, uint64_t *paused_cycles)
 {
-	if (!s->cur && s->q.head && s->q.head->t <= cycle) {
+	if (s->cur)
+		return;
+	if (s->ctl) {
+		s->cur = s->ctl;
+		s->ctl = NULL;
+	} else if (s->q.head && s->q.head->t <= cycle) {
+		if (cycle < s->paused_until) {
+			(*paused_cycles)++;
+			return;
+		}
 		s->cur = fq_pop(&s->q);
-		s->need = wire_cost(s->cur);
+	} else {
+		return;
 	}
+	s->need = wire_cost(s->cur);
 }
 
 /* Serialize for one cycle; calls done(f) for each frame finished in it. */
 static void ser_tick(struct link *l, unsigned int port, struct serializer *s, uint64_t cycle,
 		     void (*done)(struct link *, unsigned int, struct frame *, uint64_t))
 {
-	ser_start(s, cycle);
+	struct rnic_sim_port_stats *st = &l->ports[port].st;
+	uint64_t *paused = s == &l->ports[port].tx ? &st->tx_paused_cycles : &st->eg_paused_cycles;
+
+	ser_start(s, cycle, paused);
 	if (!s->cur) {
 		s->progress = 0; /* an idle wire banks no time */
 		return;
@@ -316,7 +463,7 @@ static void ser_tick(struct link *l, unsigned int port, struct serializer *s, ui
 		s->queued_bytes -= f->len;
 		s->cur = NULL;
 		done(l, port, f, cycle);
-		ser_start(s, cycle);
+		ser_start(s, cycle, paused);
 		if (!s->cur)
 			s->progress = 0;
 	}
@@ -342,6 +489,7 @@ static void tx_done(struct link *l, unsigned int port, struct frame *f, uint64_t
 	if (u_cor < l->cfg.p_corrupt) {
 		bit %= (uint64_t)f->len * 8;
 		f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		f->corrupt = 1;
 		l->st.corrupted++;
 	}
 	if (u_drop < l->cfg.p_drop) {
@@ -375,6 +523,18 @@ static void eg_done(struct link *l, unsigned int port, struct frame *f, uint64_t
 {
 	f->t = cycle + 1;
 	fq_push(&l->ports[port].rxq, f);
+}
+
+/* A frame at a NIC's MAC from the wire: MAC Control stays in the MAC. */
+static void nic_rx(struct link *l, unsigned int port, struct frame *f)
+{
+	struct port *p = &l->ports[port];
+
+	if (mac_ctrl_rx(l, p, &p->tx, f, f->t)) {
+		free(f);
+		return;
+	}
+	fq_push(&p->rxq, f);
 }
 
 static void learn(struct link *l, const uint8_t *mac, unsigned int port)
@@ -433,7 +593,12 @@ static void arrive(struct link *l, unsigned int port, struct frame *f)
 		if (l->ports[port ^ 1].ext)
 			free(f); /* the other NIC is off the wire */
 		else
-			fq_push(&l->ports[port ^ 1].rxq, f);
+			nic_rx(l, port ^ 1, f);
+		return;
+	}
+	/* the switch's port facing the sender */
+	if (mac_ctrl_rx(l, &l->ports[port], &l->ports[port].eg, f, f->t)) {
+		free(f);
 		return;
 	}
 	learn(l, &f->data[6], port);
@@ -488,7 +653,7 @@ static int rx_enqueue(struct link *l, unsigned int port, uint64_t cycle, const u
 		return -ENOMEM;
 	if (l->frame_fn)
 		l->frame_fn(l->frame_arg, -1 - (int)port, f->data, f->len, cycle);
-	fq_push(&l->ports[port].rxq, f);
+	nic_rx(l, port, f);
 	return 0;
 }
 
@@ -538,8 +703,8 @@ int link_busy(const struct link *l)
 	for (unsigned int i = 0; i < l->cfg.ports; i++) {
 		const struct port *p = &l->ports[i];
 
-		if (p->cap_len || p->tx.q.count || p->tx.cur || p->flight.count || p->held ||
-		    p->eg.q.count || p->eg.cur || p->rxq.count)
+		if (p->cap_len || p->tx.q.count || p->tx.cur || p->tx.ctl || p->flight.count ||
+		    p->held || p->eg.q.count || p->eg.cur || p->eg.ctl || p->rxq.count)
 			return 1;
 	}
 	return 0;

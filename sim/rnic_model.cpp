@@ -159,6 +159,7 @@ public:
 		o.m_axis_tx_tlast = v_.m_axis_tx_tlast;
 		o.m_axis_tx_tuser = v_.m_axis_tx_tuser;
 		o.s_axis_rx_tready = v_.s_axis_rx_tready;
+		o.mac_pause_req = v_.mac_pause_req;
 	}
 
 	void set_clk(int clk) override { v_.clk = clk ? 1 : 0; }

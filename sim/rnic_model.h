@@ -67,6 +67,7 @@ struct rnic_core_out {
 	uint64_t m_axis_tx_tkeep;
 	uint8_t m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
 	uint8_t s_axis_rx_tready;
+	uint8_t mac_pause_req;
 };
 
 /* The Verilator context: simulation time, randomized reset. One per world,

@@ -53,6 +53,8 @@ static const struct {
 	{ "ack_timeout", RNIC_REG_STAT_ACK_TIMEOUT },
 	{ "rx_drop_overflow", RNIC_REG_STAT_RX_DROP_OVERFLOW },
 	{ "tx_wqe_window", RNIC_REG_STAT_TX_WQE_WINDOW },
+	{ "rx_pause_req", RNIC_REG_STAT_RX_PAUSE_REQ },
+	{ "rx_pause_stall", RNIC_REG_STAT_RX_PAUSE_STALL },
 };
 
 static void usage(FILE *f)
@@ -91,6 +93,9 @@ static void usage(FILE *f)
 		"  --link-rate B       line rate, bytes/cycle (default 5 at 64 bits = 10 Gb/s,\n"
 		"                      50 at 512 bits = 100 Gb/s, at 250 MHz)\n"
 		"  --link-latency N    link latency, cycles (default 100)\n"
+		"  --pause-quanta N    PAUSE time the MACs ask for while a core's receive\n"
+		"                      FIFO is filling, quanta of 512 bit times (default\n"
+		"                      1024; 0: no link flow control)\n"
 		"  --drop P  --dup P  --reorder P  --corrupt P\n"
 		"                      per-frame fault probabilities (default 0)\n"
 		"  --help              this text\n");
@@ -132,9 +137,12 @@ static void print_nic(struct rnic_world *w, int i)
 	printf("},\n     \"port\": {\"tx_frames\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
 	       ", \"tx_bad_frames\": %" PRIu64 ", \"tx_backpressure_cycles\": %" PRIu64
 	       ", \"rx_frames\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
-	       ", \"rx_backpressure_cycles\": %" PRIu64 ", \"rx_injected\": %" PRIu64 "},\n",
+	       ", \"rx_backpressure_cycles\": %" PRIu64 ", \"rx_injected\": %" PRIu64
+	       ", \"tx_xoff_frames\": %" PRIu64 ", \"tx_xon_frames\": %" PRIu64
+	       ", \"rx_pause_frames\": %" PRIu64 ", \"tx_paused_cycles\": %" PRIu64 "},\n",
 	       ps.tx_frames, ps.tx_bytes, ps.tx_bad_frames, ps.tx_backpressure_cycles,
-	       ps.rx_frames, ps.rx_bytes, ps.rx_backpressure_cycles, ps.rx_injected);
+	       ps.rx_frames, ps.rx_bytes, ps.rx_backpressure_cycles, ps.rx_injected,
+	       ps.tx_xoff_frames, ps.tx_xon_frames, ps.rx_pause_frames, ps.tx_paused_cycles);
 	printf("     \"mem\": {\"rd_bursts\": %" PRIu64 ", \"rd_bytes\": %" PRIu64
 	       ", \"wr_bursts\": %" PRIu64 ", \"wr_bytes\": %" PRIu64
 	       ", \"rd_outstanding_max\": %" PRIu64 ", \"rd_faults\": %" PRIu64
@@ -150,7 +158,7 @@ int main(int argc, char **argv)
 {
 	enum { O_NICS = 256, O_WIDTH, O_SEED, O_CYCLES, O_PCAP, O_FST, O_REPLAY, O_MEMLAT,
 	       O_MEMBW, O_RATE, O_LINKLAT, O_DROP, O_DUP, O_REORDER, O_CORRUPT, O_FTIMEOUT,
-	       O_HELP, O_FRAMES };
+	       O_HELP, O_FRAMES, O_PAUSE };
 	static const struct option opts[] = {
 		{ "nics", required_argument, NULL, O_NICS },
 		{ "width", required_argument, NULL, O_WIDTH },
@@ -170,6 +178,7 @@ int main(int argc, char **argv)
 		{ "frame-timeout", required_argument, NULL, O_FTIMEOUT },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "frames-json", no_argument, NULL, O_FRAMES },
+		{ "pause-quanta", required_argument, NULL, O_PAUSE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rnic_sim_cfg cfg;
@@ -183,7 +192,7 @@ int main(int argc, char **argv)
 
 	rnic_sim_cfg_default(&cfg);
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt >= O_NICS && opt <= O_FRAMES)
+		if (opt >= O_NICS && opt <= O_PAUSE)
 			given |= 1u << (opt - O_NICS);
 		switch (opt) {
 		case O_NICS:
@@ -233,6 +242,10 @@ int main(int argc, char **argv)
 		case O_REORDER:
 			bad |= parse_double(optarg, &cfg.p_reorder) || cfg.p_reorder > 1;
 			break;
+		case O_PAUSE:
+			bad |= parse_u64(optarg, &u) || u > 0xffff;
+			cfg.link_pause_quanta = (unsigned int)u;
+			break;
 		case O_CORRUPT:
 			bad |= parse_double(optarg, &cfg.p_corrupt) || cfg.p_corrupt > 1;
 			break;
@@ -277,7 +290,7 @@ int main(int argc, char **argv)
 			.out = stdout,
 		};
 
-		for (int o = O_NICS; o <= O_FRAMES; o++) {
+		for (int o = O_NICS; o <= O_PAUSE; o++) {
 			if ((given & ~probe_opts) & 1u << (o - O_NICS)) {
 				fprintf(stderr, "rnic-sim: --%s does not apply to --frames-json\n",
 					opts[o - O_NICS].name);

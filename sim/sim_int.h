@@ -106,6 +106,7 @@ struct link_cfg {
 	uint64_t rate_milli;     /* bytes per cycle * 1000 */
 	unsigned int latency;
 	unsigned int tx_fifo;    /* bytes */
+	unsigned int pause_quanta; /* PAUSE time asked for; 0: no flow control */
 	double p_drop, p_dup, p_reorder, p_corrupt;
 	unsigned int reorder_hold_max;
 	uint64_t seed;

@@ -71,6 +71,7 @@ void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg)
 	cfg->link_rate = 0;
 	cfg->link_latency = 100;
 	cfg->link_tx_fifo = 8192;
+	cfg->link_pause_quanta = 1024;
 	cfg->reorder_hold_max = 2000;
 }
 
@@ -207,7 +208,7 @@ static int cfg_valid(const struct rnic_sim_cfg *cfg)
 	       cfg->mem_wr_bw >= 0 && cfg->link_rate >= 0 && cfg->p_drop >= 0 &&
 	       cfg->p_dup >= 0 && cfg->p_reorder >= 0 && cfg->p_corrupt >= 0 &&
 	       cfg->p_drop <= 1 && cfg->p_dup <= 1 && cfg->p_reorder <= 1 &&
-	       cfg->p_corrupt <= 1;
+	       cfg->p_corrupt <= 1 && cfg->link_pause_quanta <= 0xffff;
 }
 
 struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
@@ -261,6 +262,7 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	lc.rate_milli = sim_rate_milli(w->cfg.link_rate);
 	lc.latency = cfg->link_latency;
 	lc.tx_fifo = cfg->link_tx_fifo;
+	lc.pause_quanta = cfg->link_pause_quanta;
 	lc.p_drop = cfg->p_drop;
 	lc.p_dup = cfg->p_dup;
 	lc.p_reorder = cfg->p_reorder;

@@ -58,6 +58,11 @@ struct rnic_sim_cfg {
 	double link_rate;
 	unsigned int link_latency;  /* end of serialization -> arrival, cycles (100) */
 	unsigned int link_tx_fifo;  /* frame bytes queued in the MAC before tx tready drops (8192) */
+	/* Flow control by the MACs (IEEE 802.3 Annex 31B; sim/link.c): the pause
+	 * time a PAUSE frame asks for while the core raises mac_pause_req,
+	 * refreshed every half of it, in quanta of 512 bit times (1024: 5.2 us
+	 * at 100 Gb/s). 0: the MACs neither send PAUSE nor obey it. */
+	unsigned int link_pause_quanta;
 	double p_drop;              /* per-frame fault probabilities (0) */
 	double p_dup;
 	double p_reorder;           /* hold a frame back behind the next one */
@@ -106,6 +111,13 @@ struct rnic_sim_port_stats {
 	uint64_t rx_frames, rx_bytes;   /* delivered into the NIC's s_axis_rx */
 	uint64_t rx_backpressure_cycles;/* rx tvalid with tready low */
 	uint64_t rx_injected;           /* frames queued by rnic_sim_inject_* */
+	/* flow control (IEEE 802.3 Annex 31B PAUSE, done by the MAC) */
+	uint64_t tx_xoff_frames;        /* PAUSE frames sent with a pause time */
+	uint64_t tx_xon_frames;         /* PAUSE frames of 0 quanta sent */
+	uint64_t rx_pause_frames;       /* PAUSE frames received and obeyed */
+	uint64_t rx_mac_ctrl_dropped;   /* MAC Control frames discarded (corrupt, not PAUSE) */
+	uint64_t tx_paused_cycles;      /* a data frame waited: the peer paused this MAC */
+	uint64_t eg_paused_cycles;      /* switch: egress to this NIC paused by it */
 };
 
 /* The wire as a whole. */

@@ -377,6 +377,10 @@ static void print_frame(FILE *o, uint64_t n, const struct pcap_pkthdr *ph,
 	if (ph->len != ph->caplen)
 		fprintf(o, ", \"orig_len\": %u", ph->len);
 	fprintf(o, ", \"ts_ns\": %" PRIu64, ts);
+	if (f->len >= 14)
+		fprintf(o, ", \"ethertype\": %u", (unsigned int)f->data[12] << 8 | f->data[13]);
+	else
+		fprintf(o, ", \"ethertype\": null");
 	if (v == V_OK && f->got_hdr && f->hdr_bad)
 		v = V_MALFORMED;
 	fprintf(o, ", \"verdict\": \"%s\"", verdict_names[v]);

@@ -120,6 +120,7 @@ module rnic_rx_probe #(
     logic fifo_tlast, fifo_tuser_unused;
     logic chk_s_tready_unused;
     logic fifo_overflow, fifo_bad_frame_unused, fifo_good_frame_unused;
+    logic [$clog2(FIFO_BEATS):0] fifo_level_unused;
 
     rnic_rx_check #(.DATA_WIDTH(DATA_WIDTH)) rx_check_inst (
         .clk, .rst,
@@ -145,7 +146,7 @@ module rnic_rx_probe #(
         .m_axis_tdata(fifo_tdata), .m_axis_tkeep(fifo_tkeep), .m_axis_tvalid(fifo_tvalid),
         .m_axis_tready(fifo_tready), .m_axis_tlast(fifo_tlast), .m_axis_tuser(fifo_tuser_unused),
         .status_overflow(fifo_overflow), .status_bad_frame(fifo_bad_frame_unused),
-        .status_good_frame(fifo_good_frame_unused)
+        .status_good_frame(fifo_good_frame_unused), .status_level(fifo_level_unused)
     );
 
     logic [HB-1:0] rxh;

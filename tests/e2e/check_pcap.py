@@ -3,8 +3,11 @@
 
 Every frame must (1) dissect in tshark as Ethernet/IP/UDP/InfiniBand with no
 malformed-packet flag and no expert message of warning severity or worse, and
-(2) carry the ICRC that scapy's RoCE layer computes for it. Prints one line
-per file and exits non-zero on the first file with a failing frame.
+(2) carry the ICRC that scapy's RoCE layer computes for it. The one exception
+is link flow control: a frame the MACs send themselves must be an IEEE 802.3
+Annex 31B PAUSE frame (tshark: MAC Control, opcode 1; scapy: 60 bytes, to
+01-80-C2-00-00-01). Prints one line per file and exits non-zero on the first
+file with a failing frame.
 
     check_pcap.py [--min-frames N] FILE.pcap...
 """
@@ -16,6 +19,8 @@ from scapy.all import Ether, IP, IPv6, UDP, raw, rdpcap  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 ROCEV2_PORT = 4791
+ETHERTYPE_MAC_CTRL = 0x8808
+PAUSE_DA = "01:80:c2:00:00:01"
 ETH_HDR_BYTES = 14
 IPV6_HDR_BYTES = 40
 EXPERT_WARNING = 0x00600000  # wireshark's PI_WARN severity
@@ -51,21 +56,25 @@ def tshark_problems(path):
     out = subprocess.run(
         ["tshark", "-r", path] + payload_heuristics(path) + ["-T", "fields", "-E", "separator=|",
          "-e", "frame.number", "-e", "frame.protocols", "-e", "_ws.malformed",
-         "-e", "_ws.expert.severity", "-e", "_ws.expert.message"],
+         "-e", "_ws.expert.severity", "-e", "_ws.expert.message", "-e", "macc.opcode"],
         check=True, capture_output=True, text=True).stdout
     problems = []
-    frames = 0
+    frames = pauses = 0
     for line in out.splitlines():
-        num, protos, malformed, severity, message = (line.split("|") + [""] * 5)[:5]
+        num, protos, malformed, severity, message, macc_op = (line.split("|") + [""] * 6)[:6]
         frames += 1
-        if "infiniband" not in protos.split(":"):
+        if protos.split(":")[-1] == "macc":
+            pauses += 1
+            if macc_op != "0x0001":
+                problems.append(f"frame {num}: MAC Control opcode {macc_op}, not PAUSE")
+        elif "infiniband" not in protos.split(":"):
             problems.append(f"frame {num}: not dissected as InfiniBand ({protos})")
         if malformed:
             problems.append(f"frame {num}: malformed")
         sev = max([int(s, 0) for s in severity.split(",") if s] or [0])
         if sev >= EXPERT_WARNING:
             problems.append(f"frame {num}: expert: {message}")
-    return frames, problems
+    return frames, pauses, problems
 
 
 def scapy_icrc(data):
@@ -84,6 +93,11 @@ def scapy_icrc(data):
 def icrc_problems(path):
     problems = []
     for i, p in enumerate(rdpcap(path), 1):
+        if Ether in p and p[Ether].type == ETHERTYPE_MAC_CTRL:
+            data = raw(p)
+            if p[Ether].dst != PAUSE_DA or len(data) != 60 or data[14:16] != b"\x00\x01" or any(data[18:]):
+                problems.append(f"frame {i}: MAC Control frame that is no PAUSE frame: {data[:18].hex()}")
+            continue
         r = scapy_icrc(raw(p))
         if r is None:
             problems.append(f"frame {i}: not RoCEv2")
@@ -101,12 +115,12 @@ def main():
     args = ap.parse_args()
     failed = False
     for path in args.pcaps:
-        frames, problems = tshark_problems(path)
+        frames, pauses, problems = tshark_problems(path)
         problems += icrc_problems(path)
         if frames < args.min_frames:
             problems.append(f"only {frames} frames (want at least {args.min_frames})")
         status = "ok" if not problems else "FAIL"
-        print(f"{status} {path}: {frames} frames")
+        print(f"{status} {path}: {frames} frames" + (f" ({pauses} PAUSE)" if pauses else ""))
         for msg in problems[:20]:
             print(f"  {msg}")
         failed |= bool(problems)

@@ -169,6 +169,7 @@ static void gid_str(char *s, size_t n, const uint8_t *g)
 
 struct wire {
 	uint64_t frames, v6, v4;  /* frames checked; of them IPv6, IPv4 */
+	uint64_t mac_ctrl;        /* PAUSE frames of the MACs' flow control, not checked */
 	uint64_t bad_hdr;         /* addressing fields not what the AV says */
 	uint64_t bad_icrc;        /* carried ICRC differs from ours */
 	uint64_t v6_qp[SIM_PAIR_MAX_QPS]; /* IPv6 frames of QP pair i */
@@ -222,6 +223,10 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 
 	if (port < 0 || port > 1)
 		return;
+	if (len >= 14 && get16(f + 12) == RNIC_ETHERTYPE_MAC_CTRL) {
+		wr->mac_ctrl++; /* made by the MAC, not by the core */
+		return;
+	}
 	wr->frames++;
 	if (!frame_ip(f, len, &ip, &iplen, &ipv6)) {
 		wire_bad(wr, cycle, port, "not RoCEv2 over IPv4/IPv6 (ethertype 0x%04x, %zu bytes)",

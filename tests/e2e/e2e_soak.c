@@ -239,6 +239,19 @@ int main(int argc, char **argv)
 		   (unsigned long long)ls.duplicated, (unsigned long long)ls.corrupted,
 		   (unsigned long long)ls.frames, retry[0], retry[1], tmo[0], tmo[1], nak[0], nak[1], dup[0],
 		   dup[1]);
+	{
+		struct rnic_sim_port_stats ps[2];
+
+		for (int i = 0; i < 2; i++)
+			rnic_sim_nic_port_stats(x.w, i, &ps[i]);
+		printf("  %s: flow control: pause requests %u/%u, given up as stalled %u/%u; XOFF frames %llu/%llu; data frames held by a pause %llu/%llu cycles (side 0/1)\n",
+		       x.tag, e2e_counter(x.p.side[0].ctx, RNIC_REG_STAT_RX_PAUSE_REQ),
+		       e2e_counter(x.p.side[1].ctx, RNIC_REG_STAT_RX_PAUSE_REQ),
+		       e2e_counter(x.p.side[0].ctx, RNIC_REG_STAT_RX_PAUSE_STALL),
+		       e2e_counter(x.p.side[1].ctx, RNIC_REG_STAT_RX_PAUSE_STALL),
+		       (unsigned long long)ps[0].tx_xoff_frames, (unsigned long long)ps[1].tx_xoff_frames,
+		       (unsigned long long)ps[0].tx_paused_cycles, (unsigned long long)ps[1].tx_paused_cycles);
+	}
 	printf("  %s: moved %llu bytes (%.1f MiB) in %llu work requests, %llu simulated cycles (%.3f ms at %u MHz), %.1f s wall\n",
 	       x.tag, (unsigned long long)moved, (double)moved / (1 << 20), (unsigned long long)nops,
 	       (unsigned long long)cycles, rnic_world_cycles_to_ns(x.w, cycles) / 1e6,

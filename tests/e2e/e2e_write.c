@@ -16,12 +16,15 @@
 
 #define MAX_POLLS 40000000ull
 
-static struct rnic_world *make_world(const char *tag)
+/* mem_wr_bw: host-memory write bytes per cycle, 0 for the default */
+static struct rnic_world *make_world_bw(const char *tag, double mem_wr_bw)
 {
 	struct rnic_sim_cfg cfg;
 	char path[512];
 
 	rnic_sim_cfg_default(&cfg);
+	if (mem_wr_bw > 0)
+		cfg.mem_wr_bw = mem_wr_bw;
 	cfg.num_nics = 2;
 	cfg.data_width = (unsigned)e2e_width;
 	cfg.seed = e2e_seed;
@@ -30,6 +33,11 @@ static struct rnic_world *make_world(const char *tag)
 		cfg.pcap_path = path;
 	}
 	return rnic_world_create(&cfg);
+}
+
+static struct rnic_world *make_world(const char *tag)
+{
+	return make_world_bw(tag, 0);
 }
 
 static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge,
@@ -492,6 +500,240 @@ static void rx_drop_suite(void)
 	rnic_world_destroy(w);
 }
 
+/* Link flow control (IEEE 802.3x PAUSE by the MACs, requested by the core
+ * from its receive FIFO level). Two QPs stream 1 MiB WRITEs each at once,
+ * then 64 WRITEs of 4 KiB spread over both (at 64 bits 128 KiB and 16). The link is faster than the
+ * receiver's host writes: at 512 bits 100 Gb/s against the default 64 Gb/s,
+ * at 64 bits 10 Gb/s against a host that takes 4 Gb/s. With flow control
+ * the receiver asks for pauses, the sender's MAC obeys, and nothing is
+ * dropped or retransmitted; with it switched off (PORT_FC_CTRL = 0) the same
+ * traffic overruns the FIFO and go-back-N has to recover, which shows the
+ * case is a real test. With the default host (and at 64 bits a link slower
+ * than it) no pause is ever asked for. With XOFF lowered to 1 KiB (a frame
+ * of MTU 1024 reaches it while it is received: the level counts the frame
+ * being written) the pauses come and the traffic still gets through. */
+struct fc_run {
+	uint32_t overflow, retry, pause_req;
+	struct rnic_sim_port_stats ps[2];
+	int ok;
+};
+
+static void fc_traffic(const char *tag, double mem_wr_bw, uint32_t fc_ctrl, uint32_t xoff,
+		       uint32_t xon, uint32_t mtu_code, struct fc_run *r)
+{
+	enum { NBIG = 2, NSMALL = 64 };
+	/* a 10 Gb/s link moves a tenth of what 100 Gb/s moves in the time */
+	const size_t big = e2e_width == 512 ? 1u << 20 : 1u << 17, small = 4096;
+	const int nsmall = e2e_width == 512 ? NSMALL : NSMALL / 4;
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct e2e_buf src[NBIG] = {{0}}, dst[NBIG] = {{0}}, ssrc = {0}, sdst = {0};
+	struct rnic_sg_entry sge;
+	struct rnic_wc wc[NSMALL];
+	int ok = 1;
+
+	memset(r, 0, sizeof(*r));
+	w = make_world_bw(tag, mem_wr_bw);
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = mtu_code;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct rnic_sim_nic *nic = rnic_world_nic(w, i);
+
+		ok &= rnic_sim_bar_read32(nic, RNIC_REG_PORT_FC_CTRL) == 1 &&
+		      rnic_sim_bar_read32(nic, RNIC_REG_PORT_FC_XOFF) ==
+			      rnic_sim_bar_read32(nic, RNIC_REG_PORT_RX_FIFO_BYTES) / 2 &&
+		      rnic_sim_bar_read32(nic, RNIC_REG_PORT_FC_XON) ==
+			      rnic_sim_bar_read32(nic, RNIC_REG_PORT_RX_FIFO_BYTES) / 4;
+		rnic_sim_bar_write32(nic, RNIC_REG_PORT_FC_CTRL, fc_ctrl);
+		rnic_sim_bar_write32(nic, RNIC_REG_PORT_FC_XOFF, xoff);
+		rnic_sim_bar_write32(nic, RNIC_REG_PORT_FC_XON, xon);
+		ok &= rnic_sim_bar_read32(nic, RNIC_REG_PORT_FC_XOFF) == xoff;
+	}
+	if (!ok)
+		e2e_result(0, "%s: flow-control registers after reset and after a write", tag);
+	for (int q = 0; ok && q < NBIG; q++) {
+		ok &= !e2e_buf_init(&src[q], p.side[0].pd, big, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+		      !e2e_buf_init(&dst[q], p.side[1].pd, big, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+		sge = e2e_sg(src[q].p, (uint32_t)big, ok ? src[q].mr->lkey : 0);
+		ok &= ok && !post_write(p.side[0].qp[q], 0x5000 + (uint64_t)q, &sge, 1,
+					(uint64_t)(uintptr_t)dst[q].p, dst[q].mr->rkey);
+	}
+	ok &= ok && sim_pair_wait(p.side[0].cq, wc, NBIG, MAX_POLLS) == NBIG;
+	for (int q = 0; ok && q < NBIG; q++)
+		ok &= wc[q].status == RNIC_WC_SUCCESS && !memcmp(src[q].p, dst[q].p, big) &&
+		      e2e_only_written(&dst[q], 0, big);
+	ok &= ok && !e2e_buf_init(&ssrc, p.side[0].pd, nsmall * small, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+	      !e2e_buf_init(&sdst, p.side[1].pd, nsmall * small,
+			    RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0);
+	for (int i = 0; ok && i < nsmall; i++) {
+		sge = e2e_sg(ssrc.p + i * small, (uint32_t)small, ssrc.mr->lkey);
+		ok &= !post_write(p.side[0].qp[i % 2], 0x6000 + (uint64_t)i, &sge, 1,
+				  (uint64_t)(uintptr_t)(sdst.p + i * small), sdst.mr->rkey);
+	}
+	ok &= ok && sim_pair_wait(p.side[0].cq, wc, nsmall, MAX_POLLS) == nsmall;
+	for (int i = 0; ok && i < nsmall; i++)
+		ok &= wc[i].status == RNIC_WC_SUCCESS;
+	ok &= ok && !memcmp(ssrc.p, sdst.p, nsmall * small) && e2e_only_written(&sdst, 0, nsmall * small);
+	for (int i = 0; i < 2; i++) {
+		r->overflow += e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RX_DROP_OVERFLOW);
+		r->retry += e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RETRY);
+		rnic_sim_nic_port_stats(w, i, &r->ps[i]);
+	}
+	r->pause_req = e2e_counter(p.side[1].ctx, RNIC_REG_STAT_RX_PAUSE_REQ);
+	r->ok = ok;
+	for (int q = 0; q < NBIG; q++) {
+		e2e_buf_free(&src[q]);
+		e2e_buf_free(&dst[q]);
+	}
+	e2e_buf_free(&ssrc);
+	e2e_buf_free(&sdst);
+	sim_pair_close(&p);
+	e2e_check_nics(w, tag, 0);
+	rnic_world_destroy(w);
+}
+
+static void fc_report(const char *what, const struct fc_run *r, int ok)
+{
+	e2e_result(ok && r->ok,
+		   "flow control, %s: data %s; FIFO drops %u, retries %u; receiver: %u pause requests, "
+		   "%llu XOFF + %llu XON frames; sender's MAC: %llu PAUSE received, paused %llu cycles",
+		   what, r->ok ? "exact" : "WRONG", r->overflow, r->retry, r->pause_req,
+		   (unsigned long long)r->ps[1].tx_xoff_frames, (unsigned long long)r->ps[1].tx_xon_frames,
+		   (unsigned long long)r->ps[0].rx_pause_frames, (unsigned long long)r->ps[0].tx_paused_cycles);
+}
+
+/* Both directions at once with a host slower than the link on both sides:
+ * each side WRITEs to the other and READs from it. A receive path waits for
+ * its own transmit (ACKs, READ responses), so each side's FIFO can fill
+ * because the other side paused it: with pauses both ways the two could wait
+ * for each other for good. PORT_FC_STALL ends that: a request held while
+ * the FIFO moves nothing for 1024 cycles falls (STAT_RX_PAUSE_STALL), what
+ * meets the full FIFO is dropped and retransmitted, and every WQE completes
+ * with its data exact. */
+static void fc_both_ways(double mem_wr_bw)
+{
+	const size_t len = e2e_width == 512 ? 1u << 19 : 1u << 16;
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct e2e_buf src[2] = {{0}}, dst[2] = {{0}}, rsrc[2] = {{0}}, rdst[2] = {{0}};
+	struct rnic_wc wc[2][2];
+	uint32_t req[2], stall[2], retry[2];
+	int ok = 1;
+	char tag[64];
+
+	snprintf(tag, sizeof(tag), "w%d_flow_control_both_ways", e2e_width);
+	w = make_world_bw(tag, mem_wr_bw);
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = RNIC_IB_MTU_4096;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		e2e_result(0, "%s: world and QP setup", tag);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		ok &= rnic_sim_bar_read32(rnic_world_nic(w, i), RNIC_REG_PORT_FC_STALL) == 1024;
+	for (int i = 0; ok && i < 2; i++) {
+		struct rnic_send_wr wr, *bad = NULL;
+		struct rnic_sg_entry sge;
+		int peer = 1 - i;
+
+		ok &= !e2e_buf_init(&src[i], p.side[i].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+		      !e2e_buf_init(&dst[i], p.side[peer].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0) &&
+		      !e2e_buf_init(&rsrc[i], p.side[peer].pd, len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_READ, 1) &&
+		      !e2e_buf_init(&rdst[i], p.side[i].pd, len, RNIC_ACCESS_LOCAL_WRITE, 0);
+		if (!ok)
+			break;
+		sge = e2e_sg(src[i].p, (uint32_t)len, src[i].mr->lkey);
+		ok &= !post_write(p.side[i].qp[i], 0x7000 + (uint64_t)i, &sge, 1, (uint64_t)(uintptr_t)dst[i].p,
+				  dst[i].mr->rkey);
+		memset(&wr, 0, sizeof(wr));
+		sge = e2e_sg(rdst[i].p, (uint32_t)len, rdst[i].mr->lkey);
+		wr.wr_id = 0x7100 + (uint64_t)i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = RNIC_WR_RDMA_READ;
+		wr.send_flags = RNIC_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)rsrc[i].p;
+		wr.wr.rdma.rkey = rsrc[i].mr->rkey;
+		ok &= !rnic_post_send(p.side[i].qp[1 - i], &wr, &bad);
+	}
+	for (int i = 0; ok && i < 2; i++)
+		ok &= sim_pair_wait(p.side[i].cq, wc[i], 2, MAX_POLLS) == 2;
+	for (int i = 0; ok && i < 2; i++)
+		ok &= wc[i][0].status == RNIC_WC_SUCCESS && wc[i][1].status == RNIC_WC_SUCCESS &&
+		      !memcmp(src[i].p, dst[i].p, len) && e2e_only_written(&dst[i], 0, len) &&
+		      !memcmp(rsrc[i].p, rdst[i].p, len) && e2e_only_written(&rdst[i], 0, len);
+	for (int i = 0; i < 2; i++) {
+		req[i] = e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RX_PAUSE_REQ);
+		stall[i] = e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RX_PAUSE_STALL);
+		retry[i] = e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RETRY);
+	}
+	e2e_result(ok && req[0] + req[1] > 0,
+		   "flow control, both ways (WRITE and READ %zu B each way): data %s; pause requests %u/%u, "
+		   "given up as stalled %u/%u, retries %u/%u (side 0/1)",
+		   len, ok ? "exact" : "WRONG", req[0], req[1], stall[0], stall[1], retry[0], retry[1]);
+	for (int i = 0; i < 2; i++) {
+		e2e_buf_free(&src[i]);
+		e2e_buf_free(&dst[i]);
+		e2e_buf_free(&rsrc[i]);
+		e2e_buf_free(&rdst[i]);
+	}
+	sim_pair_close(&p);
+	e2e_check_nics(w, tag, 0);
+	rnic_world_destroy(w);
+}
+
+static void flow_control_suite(void)
+{
+	const uint32_t fifo_half = 16384, fifo_quarter = 8192;
+	/* bytes per cycle the receiver's host writes: below the line rate */
+	const double slow_host = e2e_width == 512 ? 0 : 2;
+	struct fc_run on, off, low, plain;
+	const char *saved;
+	char tag[64];
+
+	snprintf(tag, sizeof(tag), "w%d_flow_control", e2e_width);
+	fc_traffic(tag, slow_host, 1, fifo_half, fifo_quarter, RNIC_IB_MTU_4096, &on);
+	fc_report("on, link faster than the host", &on,
+		  on.overflow == 0 && on.retry == 0 && on.pause_req > 0 &&
+		  on.ps[1].tx_xoff_frames >= on.pause_req && on.ps[1].tx_xon_frames == on.pause_req &&
+		  on.ps[0].rx_pause_frames == on.ps[1].tx_xoff_frames + on.ps[1].tx_xon_frames &&
+		  on.ps[0].tx_paused_cycles > 0 && on.ps[1].tx_paused_cycles == 0);
+	/* no capture: the receiver drops frames the wire shows, which no
+	 * checker of the capture can tell */
+	saved = e2e_pcap_dir;
+	e2e_pcap_dir = NULL;
+	fc_traffic("no flow control", slow_host, 0, fifo_half, fifo_quarter, RNIC_IB_MTU_4096, &off);
+	e2e_pcap_dir = saved;
+	fc_report("off, the same traffic", &off,
+		  off.overflow > 0 && off.retry > 0 && off.pause_req == 0 &&
+		  off.ps[1].tx_xoff_frames == 0 && off.ps[0].tx_paused_cycles == 0);
+	if (e2e_width == 64) {
+		snprintf(tag, sizeof(tag), "w%d_flow_control_fast_host", e2e_width);
+		fc_traffic(tag, 0, 1, fifo_half, fifo_quarter, RNIC_IB_MTU_4096, &plain);
+		fc_report("on, host faster than the link: never needed", &plain,
+			  plain.overflow == 0 && plain.retry == 0 && plain.pause_req == 0 &&
+			  plain.ps[1].tx_xoff_frames == 0 && plain.ps[0].rx_pause_frames == 0);
+	}
+	fc_both_ways(e2e_width == 512 ? 0 : 2);
+	snprintf(tag, sizeof(tag), "w%d_flow_control_xoff1k", e2e_width);
+	fc_traffic(tag, 0, 1, 1024, 512, RNIC_IB_MTU_1024, &low);
+	fc_report("XOFF 1 KiB, XON 512 B, MTU 1024", &low,
+		  low.overflow == 0 && low.retry == 0 && low.pause_req > 0 &&
+		  low.ps[1].tx_xon_frames == low.pause_req &&
+		  low.ps[0].rx_pause_frames == low.ps[1].tx_xoff_frames + low.ps[1].tx_xon_frames);
+}
+
 /* Same seed, same world, same work: same cycle count. */
 static uint64_t timed_write(void)
 {
@@ -544,6 +786,7 @@ int main(int argc, char **argv)
 	error_suite();
 	rx_drop_suite();
 	wrap_suite();
+	flow_control_suite();
 	{
 		uint64_t a = timed_write(), b = timed_write();
 

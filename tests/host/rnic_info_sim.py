@@ -18,7 +18,8 @@ COUNTERS = ["tx_frames", "tx_bytes", "rx_frames", "rx_bytes", "rx_drop_not_roce"
             "rx_drop_ip_csum", "rx_drop_icrc", "rx_drop_malformed", "rx_drop_qpn", "rx_drop_overflow",
             "rx_psn_err", "rx_duplicate", "tx_ack", "tx_nak", "rx_ack", "rx_nak", "cqe", "recv_cqe",
             "loc_prot_err", "cq_overrun", "rx_access_err", "tx_rnr_nak", "rx_rnr_nak", "retry",
-            "ack_timeout", "tx_wqe_window"]
+            "ack_timeout", "tx_wqe_window", "rx_pause_req",
+            "rx_pause_stall"]
 # sim_pair with all_gids (host/tools/sim_pair.h)
 GIDS = [["::ffff:198.18.0.1", "fe80::ff:fe00:a", "2001:db8::1", "2001:db8:1::1"],
         ["::ffff:198.18.0.2", "fe80::ff:fe00:b", "2001:db8::2", "2001:db8:1::2"]]

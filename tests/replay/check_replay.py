@@ -55,7 +55,7 @@ REF = load_ref()
 P = rv.PKG
 NAMES = ["ok", "not_roce", "bad_udp_port", "bad_ip_csum", "bad_icrc", "malformed"]
 OP_NAMES = {v: "RC_" + k[len("OP_"):] for k, v in P.items() if k.startswith("OP_")}
-ALWAYS = {"frame", "len", "ts_ns", "verdict", "ip_version", "ip_csum_ok", "icrc_ok"}
+ALWAYS = {"frame", "len", "ts_ns", "ethertype", "verdict", "ip_version", "ip_csum_ok", "icrc_ok"}
 PARSED = {"hdr_bad", "opcode", "opcode_name", "dest_qpn", "psn", "ack_req", "solicited", "migreq",
           "pad", "pkey", "eth_dst", "eth_src", "ip_src", "ip_dst", "tclass", "ttl", "udp_sport",
           "hdr_len", "payload_len", "payload_streamed", "payload_data_ok"}
@@ -83,7 +83,8 @@ def ip_csum_good(frame):
 
 def expected(frame, ts_ns, wirelen):
     """The line the program must print for a frame, as far as it is defined."""
-    e = {"len": len(frame), "ts_ns": ts_ns}
+    e = {"len": len(frame), "ts_ns": ts_ns,
+         "ethertype": struct.unpack("!H", frame[12:14])[0] if len(frame) >= 14 else None}
     if wirelen != len(frame):
         e["orig_len"] = wirelen
     cls = NAMES[REF.classify(frame)]

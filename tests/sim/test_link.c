@@ -42,9 +42,9 @@ struct net {
 	uint64_t cycle;
 };
 
-static void net_init(struct net *n, unsigned int ports, unsigned int bus, double rate,
-		     unsigned int latency, unsigned int fifo, uint64_t seed, double pd, double pdup,
-		     double pr, double pc)
+static void net_init_fc(struct net *n, unsigned int ports, unsigned int bus, double rate,
+			unsigned int latency, unsigned int fifo, uint64_t seed, double pd,
+			double pdup, double pr, double pc, unsigned int pause_quanta)
 {
 	struct link_cfg cfg = {
 		.ports = ports,
@@ -52,6 +52,7 @@ static void net_init(struct net *n, unsigned int ports, unsigned int bus, double
 		.rate_milli = sim_rate_milli(rate),
 		.latency = latency,
 		.tx_fifo = fifo,
+		.pause_quanta = pause_quanta,
 		.p_drop = pd,
 		.p_dup = pdup,
 		.p_reorder = pr,
@@ -73,6 +74,13 @@ static void net_init(struct net *n, unsigned int ports, unsigned int bus, double
 		n->c[p].rx = calloc(2 * MAXF, sizeof(struct rxframe));
 	}
 	n->cycle = 1000;
+}
+
+static void net_init(struct net *n, unsigned int ports, unsigned int bus, double rate,
+		     unsigned int latency, unsigned int fifo, uint64_t seed, double pd, double pdup,
+		     double pr, double pc)
+{
+	net_init_fc(n, ports, bus, rate, latency, fifo, seed, pd, pdup, pr, pc, 0);
 }
 
 static void net_free(struct net *n)
@@ -443,6 +451,172 @@ static void test_inject(void)
 	net_free(&n);
 }
 
+/* A PAUSE frame as a MAC sends it (60 bytes). */
+static void pause_frame(uint8_t *f, const uint8_t *src, unsigned int opcode, unsigned int quanta)
+{
+	static const uint8_t da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+	memset(f, 0, 60);
+	memcpy(f, da, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x88;
+	f[13] = 0x08;
+	f[14] = (uint8_t)(opcode >> 8);
+	f[15] = (uint8_t)opcode;
+	f[16] = (uint8_t)(quanta >> 8);
+	f[17] = (uint8_t)quanta;
+}
+
+/* First frame at port's core whose first beat came after cycle t. */
+static const struct rxframe *first_after(const struct core *c, uint64_t t)
+{
+	for (unsigned int i = 0; i < c->rx_n; i++)
+		if (c->rx[i].first > t)
+			return &c->rx[i];
+	return NULL;
+}
+
+/* Last frame whose first beat came at or before cycle t. */
+static const struct rxframe *last_before(const struct core *c, uint64_t t)
+{
+	const struct rxframe *r = NULL;
+
+	for (unsigned int i = 0; i < c->rx_n; i++)
+		if (c->rx[i].first <= t)
+			r = &c->rx[i];
+	return r;
+}
+
+static void run_to(struct net *n, uint64_t cycle)
+{
+	while (n->cycle < cycle)
+		net_cycle(n);
+}
+
+/* IEEE 802.3 Annex 31B at the MACs, 10 Gb/s (5 B/cycle), latency 100, a
+ * stream of 200-byte frames from port 0 to port 1 (45 cycles of wire each
+ * from a standing start: first beat at the far end 145 cycles after the
+ * frame starts). */
+static void test_pause(void)
+{
+	const uint64_t q_cycles = 100 * 64 / 5; /* 100 quanta of 64 bytes at 5 B/cycle */
+	struct rnic_sim_port_stats st0, st1;
+	const struct rxframe *r;
+	struct net n;
+	uint8_t f[60];
+	uint64_t c;
+
+	net_init_fc(&n, 2, 8, 5, 100, 8192, 1, 0, 0, 0, 0, 100);
+	for (uint32_t i = 0; i < 400; i++)
+		send(&n, 0, mac_b, mac_a, i, 200);
+
+	/* a PAUSE from the peer (injected at port 0's MAC): no data frame
+	 * starts for 100 quanta; the frame on the wire finishes */
+	run_to(&n, 3000);
+	c = n.cycle;
+	pause_frame(f, mac_b, RNIC_MAC_CTRL_OP_PAUSE, 100);
+	CHECK_EQ(link_inject(n.l, 0, c, f, sizeof(f)), 0);
+	run_to(&n, c + 3000);
+	r = first_after(&n.c[1], c + 145);
+	CHECK(r != NULL);
+	if (r)
+		CHECK_EQ(r->first, c + q_cycles + 145);
+	r = last_before(&n.c[1], c + 145);
+	CHECK(r != NULL && r->first + 45 >= c);
+	link_port_stats(n.l, 0, &st0);
+	CHECK_EQ(st0.rx_pause_frames, 1);
+	CHECK_EQ(n.c[0].rx_n, 0); /* the MAC consumed it */
+	CHECK(st0.tx_paused_cycles >= q_cycles - 45 && st0.tx_paused_cycles <= q_cycles);
+
+	/* a PAUSE of 0 quanta ends the pause at once */
+	c = n.cycle;
+	CHECK_EQ(link_inject(n.l, 0, c, f, sizeof(f)), 0);
+	run_to(&n, c + 200);
+	pause_frame(f, mac_b, RNIC_MAC_CTRL_OP_PAUSE, 0);
+	CHECK_EQ(link_inject(n.l, 0, n.cycle, f, sizeof(f)), 0);
+	c = n.cycle;
+	run_to(&n, c + 1000);
+	r = first_after(&n.c[1], c + 140);
+	CHECK(r != NULL && r->first <= c + 145);
+
+	/* other MAC Control opcodes (PFC here) are discarded by the MAC */
+	pause_frame(f, mac_b, 0x0101, 0xffff);
+	CHECK_EQ(link_inject(n.l, 0, n.cycle, f, sizeof(f)), 0);
+	c = n.cycle;
+	run_to(&n, c + 500);
+	link_port_stats(n.l, 0, &st0);
+	CHECK_EQ(st0.rx_mac_ctrl_dropped, 1);
+	CHECK_EQ(st0.rx_pause_frames, 3);
+	r = last_before(&n.c[1], c + 500);
+	CHECK(r != NULL && r->first > c + 400); /* the stream never stopped */
+
+	/* the core at port 1 asks for a pause: XOFF goes out at once (port 1
+	 * sends nothing else: 17 cycles of wire, 100 of cable), refreshed every
+	 * 50 quanta while the request stays high; its fall sends XON */
+	c = n.cycle;
+	n.c[1].out.mac_pause_req = 1;
+	run_to(&n, c + 2000);
+	n.c[1].out.mac_pause_req = 0;
+	run_to(&n, c + 4000);
+	link_port_stats(n.l, 1, &st1);
+	CHECK_EQ(st1.tx_xoff_frames, 1 + (2000 - 1) / (q_cycles / 2));
+	CHECK_EQ(st1.tx_xon_frames, 1);
+	CHECK_EQ(st1.tx_frames, 0); /* nothing from the core: the MAC made them */
+	r = last_before(&n.c[1], c + 117 + 145);
+	CHECK(r != NULL && r->first + 45 >= c + 117 - 1);
+	r = first_after(&n.c[1], c + 117 + 145);
+	CHECK(r != NULL);
+	if (r)
+		CHECK_EQ(r->first, c + 2000 + 117 + 145);
+	link_port_stats(n.l, 0, &st0);
+	CHECK_EQ(st0.rx_pause_frames, 3 + st1.tx_xoff_frames + st1.tx_xon_frames);
+	CHECK_EQ(n.c[0].rx_n, 0);
+
+	/* without flow control, a PAUSE is a frame like any other */
+	net_free(&n);
+	net_init(&n, 2, 8, 5, 100, 8192, 1, 0, 0, 0, 0);
+	pause_frame(f, mac_b, RNIC_MAC_CTRL_OP_PAUSE, 100);
+	CHECK_EQ(link_inject(n.l, 0, n.cycle, f, sizeof(f)), 0);
+	n.c[1].out.mac_pause_req = 1;
+	run_to(&n, n.cycle + 1000);
+	CHECK_EQ(n.c[0].rx_n, 1);
+	link_port_stats(n.l, 1, &st1);
+	CHECK_EQ(st1.tx_xoff_frames, 0);
+	net_free(&n);
+}
+
+/* Switch: a NIC's PAUSE holds the switch's egress toward that NIC only, and
+ * is neither forwarded nor learned. */
+static void test_pause_switch(void)
+{
+	struct rnic_sim_port_stats st[3];
+	struct net n;
+
+	net_init_fc(&n, 3, 8, 5, 100, 8192, 1, 0, 0, 0, 0, 100);
+	send(&n, 2, mac_a, mac_c, 0, 100); /* teach the switch where mac_c is */
+	send(&n, 1, mac_a, mac_b, 0, 100);
+	net_run(&n, 10000);
+	n.c[2].out.mac_pause_req = 1;
+	run_to(&n, n.cycle + 300);
+	for (uint32_t i = 0; i < 20; i++) {
+		send(&n, 0, mac_c, mac_a, i, 200);
+		send(&n, 0, mac_b, mac_a, i, 200);
+	}
+	run_to(&n, n.cycle + 2500); /* 40 frames of 45 cycles on port 0's wire */
+	for (unsigned int p = 0; p < 3; p++)
+		link_port_stats(n.l, p, &st[p]);
+	CHECK(st[2].eg_paused_cycles > 0);
+	CHECK_EQ(st[0].tx_paused_cycles, 0);
+	CHECK_EQ(n.c[1].rx_n, 1 + 20); /* the flood, then all 20 for mac_b */
+	CHECK_EQ(n.c[2].rx_n, 1);      /* only the flood so far */
+	CHECK_EQ(n.c[0].rx_n, 2);      /* the two floods; no PAUSE */
+	n.c[2].out.mac_pause_req = 0;
+	net_run(&n, 100000);
+	CHECK_EQ(n.c[2].rx_n, 1 + 20);
+	CHECK_EQ(n.c[0].rx_n, 2);
+	net_free(&n);
+}
+
 int main(void)
 {
 	test_timing_single();
@@ -452,5 +626,7 @@ int main(void)
 	test_reorder_timeout();
 	test_switch();
 	test_inject();
+	test_pause();
+	test_pause_switch();
 	return check_summary();
 }

@@ -32,6 +32,11 @@ typedef uint32_t rnic_be32;
 #define RNIC_ETH_MIN_FRAME_BYTES 0x3c /* shortest Ethernet frame without FCS; shorter frames are padded */
 #define RNIC_ETHERTYPE_IPV4 0x800 /* EtherType of IPv4 */
 #define RNIC_ETHERTYPE_IPV6 0x86dd /* EtherType of IPv6 */
+#define RNIC_ETHERTYPE_MAC_CTRL 0x8808 /* EtherType of MAC Control frames (IEEE 802.3 clause 31), consumed by the MAC */
+#define RNIC_MAC_CTRL_OP_PAUSE 1 /* MAC Control opcode PAUSE (IEEE 802.3 Annex 31B): a 16-bit pause_time follows */
+#define RNIC_MAC_CTRL_PAUSE_DA_HI 0x180c2 /* PAUSE destination address 01-80-C2-00-00-01 (reserved multicast, never forwarded by bridges), bits 47:24 */
+#define RNIC_MAC_CTRL_PAUSE_DA_LO 1 /* PAUSE destination address, bits 23:0 */
+#define RNIC_PAUSE_QUANTUM_BITS 0x200 /* one pause_time unit: 512 bit times at the line rate */
 #define RNIC_IP_PROTO_UDP 0x11 /* IPv4 protocol / IPv6 next header of UDP */
 #define RNIC_ROCEV2_UDP_PORT 0x12b7 /* RoCEv2 UDP destination port (Annex A17) */
 #define RNIC_ROCEV2_SPORT_MIN 0xc000 /* lowest UDP source port used for flow entropy */
@@ -793,13 +798,18 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DEV_MAX_INFLIGHT 0x24 /* ro: send WQEs a QP may have in flight (unacknowledged) */
 #define RNIC_REG_DEV_NUM_MTT 0x2c /* ro: MTT entries (MR pages the device can translate) */
 #define RNIC_REG_DEV_SCRATCH 0x28 /* rw: scratch register for bus tests */
-/* port: Port 1: MAC address and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). */
+/* port: Port 1: MAC address, link flow control and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). Version 1.1 adds link flow control (PORT_FC_*): the core asks its MAC to pause the link peer (IEEE 802.3 Annex 31B PAUSE, the MAC sends the frames and honours the peer's) while its receive frame FIFO fills faster than the data path drains it. */
 #define RNIC_BLK_PORT_BASE 0x100
-#define RNIC_BLK_PORT_VERSION 0x10000
+#define RNIC_BLK_PORT_VERSION 0x10001
 #define RNIC_BLK_PORT_NEXT 0x200
-#define RNIC_BLK_PORT_END 0x160 /* byte address just past the block's last register */
+#define RNIC_BLK_PORT_END 0x168 /* byte address just past the block's last register */
 #define RNIC_REG_PORT_MAC_LO 0x10c /* rw: MAC address bits 31:0 */
 #define RNIC_REG_PORT_MAC_HI 0x110 /* rw: MAC address bits 47:32 */
+#define RNIC_REG_PORT_FC_CTRL 0x114 /* rw: bit 0: request PAUSE from the MAC (mac_pause_req) by the receive FIFO level, PORT_FC_XOFF / PORT_FC_XON (1 after reset); bits 31:1 read 0 */
+#define RNIC_REG_PORT_FC_XOFF 0x118 /* rw: receive FIFO bytes (including the frame being received) at or above which the pause request rises; after reset half the FIFO */
+#define RNIC_REG_PORT_FC_XON 0x11c /* rw: receive FIFO bytes at or below which a raised pause request falls; after reset a quarter of the FIFO */
+#define RNIC_REG_PORT_RX_FIFO_BYTES 0x160 /* ro: receive frame FIFO capacity in bytes (what PORT_FC_XOFF and PORT_FC_XON are measured against) */
+#define RNIC_REG_PORT_FC_STALL 0x164 /* rw: cycles the pause request may stay high while the receive FIFO gives no beat to the data path (1024 after reset; 0: no limit). Then the request falls and stays down until the FIFO drains to PORT_FC_XON, frames that find it full are dropped, and STAT_RX_PAUSE_STALL counts it: a receive path that waits for its own transmit, which a paused peer holds, would otherwise keep both directions of the link paused forever */
 #define RNIC_REG_PORT_GID 0x120 /* rw[16]: GID_TABLE_SIZE entries of 4 words; entry i word j at PORT_GID + 16*i + 4*j */
 #define RNIC_REG_PORT_GID_COUNT 0x10
 /* ctx: Context window: fill CTX_DATA, then write CTX_CMD; poll CTX_STATUS.busy. */
@@ -812,11 +822,11 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW. */
+/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL. */
 #define RNIC_BLK_STAT_BASE 0x400
-#define RNIC_BLK_STAT_VERSION 0x10001
+#define RNIC_BLK_STAT_VERSION 0x10002
 #define RNIC_BLK_STAT_NEXT 0x600
-#define RNIC_BLK_STAT_END 0x478 /* byte address just past the block's last register */
+#define RNIC_BLK_STAT_END 0x480 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -844,6 +854,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_ACK_TIMEOUT 0x46c /* ro: local ACK timeouts */
 #define RNIC_REG_STAT_RX_DROP_OVERFLOW 0x470 /* ro: dropped: the receive frame FIFO was full (the data path fell behind the link) */
 #define RNIC_REG_STAT_TX_WQE_WINDOW 0x474 /* ro: send WQEs taken from the doorbell page's WQE window instead of fetched from the SQ ring */
+#define RNIC_REG_STAT_RX_PAUSE_REQ 0x478 /* ro: times the pause request to the MAC rose (the receive FIFO reached PORT_FC_XOFF) */
+#define RNIC_REG_STAT_RX_PAUSE_STALL 0x47c /* ro: times the pause request was dropped because the receive FIFO did not drain for PORT_FC_STALL cycles */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000

@@ -52,6 +52,8 @@ module fifo_env #(
     logic                  m_axis_tlast;
     logic                  m_axis_tuser;
     logic                  status_overflow, status_bad_frame, status_good_frame;
+    logic [$clog2(DEPTH):0] status_level;
+    integer                 max_level = 0;
 
     axis_fifo #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -65,7 +67,7 @@ module fifo_env #(
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .status_overflow(status_overflow), .status_bad_frame(status_bad_frame),
-        .status_good_frame(status_good_frame)
+        .status_good_frame(status_good_frame), .status_level(status_level)
     );
 
     integer seed = 1;
@@ -150,6 +152,10 @@ module fifo_env #(
     always @(posedge clk) begin
         if (!rst) begin
             if (DROP && !s_axis_tready) fail("s_axis_tready low in drop mode");
+            if (32'(status_level) > DEPTH) fail($sformatf("status_level %0d above the depth", status_level));
+            if (FRAME_FIFO == 0 && !s_axis_tready && 32'(status_level) != DEPTH)
+                fail($sformatf("plain FIFO refuses input at level %0d of %0d", status_level, DEPTH));
+            if (32'(status_level) > max_level) max_level = 32'(status_level);
             if (32'(status_good_frame) + 32'(status_bad_frame) + 32'(status_overflow) > 1)
                 fail("more than one status pulse in a cycle");
             if (status_good_frame || status_bad_frame || status_overflow) begin
@@ -277,6 +283,10 @@ module fifo_env #(
         phase_free = 1'b1;
         for (int f = 0; f < 30; f++) send_frame(1 + rnd(DEPTH * KW / 2 - 4 * KW), rnd(5) == 0);
         wait_drain;
+        repeat (4) @(posedge clk);
+        if (status_level != '0) fail($sformatf("status_level %0d after the FIFO drained", status_level));
+        // the random phase (slow output, frames up to the depth) fills it
+        if (max_level < DEPTH / 2) fail($sformatf("status_level never rose above %0d of %0d", max_level, DEPTH));
         $display("env %0d (DEPTH %0d beats, FRAME_FIFO %0d, DROP_BAD_FRAME %0d): %0d frames, %0d good, %0d bad, %0d overflow, %0d received",
                  ENV_ID, DEPTH, FRAME_FIFO, DROP_BAD_FRAME, tx_frames, n_good, n_bad, n_over, rx_frames);
         done = 1'b1;

@@ -20,6 +20,7 @@
  *   0x24 RX_LEN    ro  bytes of the last received frame
  *   0x28 DMA_ERR   ro  RRESP/BRESP errors
  *   0x2c BUSY      ro  bit 0 TX busy, bit 1 RX busy
+ *   0x30 PAUSE     rw  bit 0 drives mac_pause_req
  */
 /* verilator lint_off UNUSEDPARAM */ // the table widths exist only for the port-compatible header
 module rnic_core #(
@@ -100,13 +101,16 @@ module rnic_core #(
     input  wire logic                       s_axis_rx_tvalid,
     output      logic                       s_axis_rx_tready,
     input  wire logic                       s_axis_rx_tlast,
-    input  wire logic                       s_axis_rx_tuser
+    input  wire logic                       s_axis_rx_tuser,
+    output      logic                       mac_pause_req
 );
 
     localparam int SIZE = $clog2(KEEP_WIDTH);
 
     // registers
     logic [31:0] scratch_q;
+    logic        pause_q;
+    assign mac_pause_req = pause_q;
     logic [63:0] tx_addr_q, rx_addr_q;
     logic [31:0] tx_count_q, rx_count_q, rx_len_q, dma_err_q;
 
@@ -207,6 +211,7 @@ module rnic_core #(
                 8'h0c: tx_addr_q[63:32] <= s_axil_wdata;
                 8'h14: rx_addr_q[31:0] <= s_axil_wdata;
                 8'h18: rx_addr_q[63:32] <= s_axil_wdata;
+                8'h30: pause_q <= s_axil_wdata[0];
                 default: ;
             endcase
         end
@@ -225,6 +230,7 @@ module rnic_core #(
                 8'h28: rdata_q <= dma_err_q;
                 8'h2c: rdata_q <= {30'd0, rx_state_q != RX_IDLE || rx_off_q != 0,
                                    tx_state_q != TX_IDLE};
+                8'h30: rdata_q <= {31'd0, pause_q};
                 default: rdata_q <= 32'hdeadbeef;
             endcase
         end
@@ -286,6 +292,7 @@ module rnic_core #(
             bvalid_q <= 1'b0;
             rvalid_q <= 1'b0;
             scratch_q <= '0;
+            pause_q <= 1'b0;
             tx_addr_q <= '0;
             rx_addr_q <= '0;
             tx_count_q <= '0;

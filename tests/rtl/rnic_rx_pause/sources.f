@@ -1,0 +1,1 @@
+rtl/rnic_rx_pause.sv
