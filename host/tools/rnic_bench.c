@@ -87,6 +87,9 @@ struct counters {
 	uint32_t rx_dup;      /* responder: duplicate requests */
 	uint32_t rnr_nak;     /* responder: RNR NAKs sent */
 	uint32_t overflow;    /* both: frames dropped by a full receive FIFO */
+	uint32_t pause_req;   /* both: link pauses asked for (STAT_RX_PAUSE_REQ) */
+	uint32_t pause_stall; /* both: pause requests given up (STAT_RX_PAUSE_STALL) */
+	uint64_t paused;      /* both MACs: cycles a data frame waited for a pause */
 };
 
 struct record {
@@ -208,6 +211,16 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->cnt.rnr_nak = counter(p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK);
 	r->cnt.overflow = counter(p.side[0].ctx, RNIC_REG_STAT_RX_DROP_OVERFLOW) +
 			  counter(p.side[1].ctx, RNIC_REG_STAT_RX_DROP_OVERFLOW);
+	r->cnt.pause_req = counter(p.side[0].ctx, RNIC_REG_STAT_RX_PAUSE_REQ) +
+			   counter(p.side[1].ctx, RNIC_REG_STAT_RX_PAUSE_REQ);
+	r->cnt.pause_stall = counter(p.side[0].ctx, RNIC_REG_STAT_RX_PAUSE_STALL) +
+			     counter(p.side[1].ctx, RNIC_REG_STAT_RX_PAUSE_STALL);
+	for (int i = 0; i < 2; i++) {
+		struct rnic_sim_port_stats ps;
+
+		rnic_sim_nic_port_stats(w, i, &ps);
+		r->cnt.paused += ps.tx_paused_cycles;
+	}
 	rnic_world_link_stats(w, &ls);
 	r->link_dropped = ls.dropped;
 	if (r->verified && r->cnt.rnr_nak) {
@@ -297,7 +310,7 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 static void print_row(const struct record *r)
 {
 	const struct bench_case *c = r->c;
-	char val[24], frac[16] = "", notes[160] = "";
+	char val[24], frac[16] = "", notes[256] = "";
 
 	if (!r->verified)
 		snprintf(val, sizeof(val), "FAILED");
@@ -316,6 +329,12 @@ static void print_row(const struct record *r)
 			 "link dropped %" PRIu64 ", RX FIFO dropped %u; retries %u, ACK timeouts %u, NAKs %u, dups %u",
 			 r->link_dropped, r->cnt.overflow, r->cnt.retry, r->cnt.ack_timeout, r->cnt.rx_nak,
 			 r->cnt.rx_dup);
+	if (c->kind != K_LAT && r->cnt.pause_req) {
+		size_t n = strlen(notes);
+
+		snprintf(notes + n, sizeof(notes) - n, "%s%u link pauses (%u given up), %" PRIu64 " cycles paused",
+			 n ? "; " : "", r->cnt.pause_req, r->cnt.pause_stall, r->cnt.paused);
+	}
 	printf("%-30s %5d %6zu %4d %8" PRIu64 " %10" PRIu64 " %9s %-6s %7s  %s\n", r->name, c->width, c->msg, c->qps,
 	       c->messages, r->cycles, val, c->kind == K_LAT ? "ns" : c->kind == K_RATE ? "Mmsg/s" : "Gb/s", frac,
 	       notes);
@@ -346,10 +365,11 @@ static void json_row(FILE *f, const struct record *r, int last)
 	fprintf(f,
 		"\"loss_rate\": %g, \"seed\": %" PRIu64 ", \"ack_timeout_code\": %u, \"link_dropped\": %" PRIu64 ", "
 		"\"retries\": %u, \"ack_timeouts\": %u, \"naks_received\": %u, \"naks_sent\": %u, "
-		"\"duplicates_received\": %u, \"rnr_naks\": %u, \"rx_fifo_drops\": %u, \"verified\": %s}%s\n",
+		"\"duplicates_received\": %u, \"rnr_naks\": %u, \"rx_fifo_drops\": %u, \"pause_requests\": %u, "
+		"\"pause_stalls\": %u, \"paused_cycles\": %" PRIu64 ", \"verified\": %s}%s\n",
 		c->p_drop, r->seed, r->timeout, r->link_dropped, r->cnt.retry, r->cnt.ack_timeout, r->cnt.rx_nak,
-		r->cnt.tx_nak, r->cnt.rx_dup, r->cnt.rnr_nak, r->cnt.overflow, r->verified ? "true" : "false",
-		last ? "" : ",");
+		r->cnt.tx_nak, r->cnt.rx_dup, r->cnt.rnr_nak, r->cnt.overflow, r->cnt.pause_req,
+		r->cnt.pause_stall, r->cnt.paused, r->verified ? "true" : "false", last ? "" : ",");
 }
 
 int main(int argc, char **argv)
