@@ -12,11 +12,21 @@
  * docs/ARCHITECTURE.md). The phase is 1 on the first pass over the ring and
  * flips at each wrap. A CQE for an invalid CQ is dropped; so is one for a full
  * CQ (producer index - consumer index from DB_CQ == size), counted as overrun.
+ *
+ * Pipelined: the bodies of later CQEs are written while earlier ones wait
+ * for their write responses. Each written body queues its owner write
+ * (2^OWN_LOG2 of them); the write engine reports one status per write, in
+ * order, and a queue of one bit per write says whether a status is a body's
+ * (its owner may go) or an owner's (the CQE is done). Owner writes go first
+ * and in CQE order. The producer index advances when a CQE is taken, so the
+ * overrun check counts the CQEs still being written.
  */
 module rnic_cqe_wr #(
     parameter int DATA_WIDTH = 64,
     parameter int KEEP_WIDTH = DATA_WIDTH / 8,
-    parameter int CQN_WIDTH = 10
+    parameter int CQN_WIDTH = 10,
+    // CQEs whose owner byte is not yet written
+    parameter int OWN_LOG2 = 3
 ) (
     input  wire logic                          clk,
     input  wire logic                          rst,
@@ -79,14 +89,12 @@ module rnic_cqe_wr #(
     logic [15:0] ci_mem [NUM_CQS];
 
     typedef enum logic [2:0] {
-        S_IDLE,       // take a request, read the CQ context
+        S_IDLE,       // write an owner byte whose body is written, or take a request
         S_CQC,        // check the CQ, compute the slot
         S_BODY_DESC,  // write bytes 0..30
         S_BODY_DATA,
-        S_BODY_WAIT,  // wait for the body's write response
-        S_OWN_DESC,   // then the owner byte
-        S_OWN_DATA,
-        S_OWN_WAIT
+        S_OWN_DESC,   // the owner byte of the oldest CQE
+        S_OWN_DATA
     } state_t;
 
     state_t               state_reg;
@@ -94,7 +102,6 @@ module rnic_cqe_wr #(
     logic [IMG_BITS-1:0]  img_reg;       // CQE body, little-endian bytes
     logic [4:0]           beat_reg;
     logic [63:0]          addr_reg;
-    logic [15:0]          pi_reg;
     logic                 phase_reg;
 
     wire        cqc_valid = cqc_rd_data[rnic_pkg::CQC_VALID_LSB +: rnic_pkg::CQC_VALID_W];
@@ -105,13 +112,31 @@ module rnic_cqe_wr #(
     wire [15:0] cq_slot   = pi_mem[cqn_reg] & cq_mask;
     logic       cqn_bad_reg;   // the requested CQ number is beyond the table
 
-    assign s_cqe_ready = state_reg == S_IDLE;
+    // owner writes waiting: {address of the owner byte, phase}, in CQE order
+    localparam int OWN = 2 ** OWN_LOG2;
+    logic [63:0]       own_addr_mem [OWN];
+    logic              own_phase_mem [OWN];
+    logic [OWN_LOG2:0] own_wr_reg, own_rd_reg;
+    logic [OWN_LOG2:0] bodies_done_reg;   // queued owners whose body is written
+    wire               own_full = (own_wr_reg - own_rd_reg) == (OWN_LOG2 + 1)'(OWN);
+    // writes issued and not yet reported: 1 = an owner byte, 0 = a body
+    logic              kind_mem [2 * OWN];
+    logic [OWN_LOG2+1:0] kind_wr_reg, kind_rd_reg;
+    wire               kind_head = kind_mem[kind_rd_reg[OWN_LOG2:0]];
+    wire [OWN_LOG2+1:0] kind_used = kind_wr_reg - kind_rd_reg;
+    wire               own_go = bodies_done_reg != 0 && kind_used < (OWN_LOG2 + 2)'(2 * OWN);
+    wire [63:0]        own_addr = own_addr_mem[own_rd_reg[OWN_LOG2-1:0]];
+    wire               own_phase = own_phase_mem[own_rd_reg[OWN_LOG2-1:0]];
+
+    // a CQE is taken with room for both its writes
+    assign s_cqe_ready = state_reg == S_IDLE && !own_go && !own_full && kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 2);
     assign cqc_rd_en = s_cqe_valid && s_cqe_ready;
     assign cqc_rd_addr = s_cqe_cqn[CQN_WIDTH-1:0];
 
     assign m_axis_desc_valid = state_reg == S_BODY_DESC || state_reg == S_OWN_DESC;
-    assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? addr_reg + 64'(BODY_BYTES) : addr_reg;
+    assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? own_addr : addr_reg;
     assign m_axis_desc_len = (state_reg == S_OWN_DESC) ? 32'd1 : 32'(BODY_BYTES);
+    wire desc_fire = m_axis_desc_valid && m_axis_desc_ready;
 
     always_comb begin
         m_axis_data_tvalid = 1'b0;
@@ -126,7 +151,7 @@ module rnic_cqe_wr #(
             m_axis_data_tlast = 32'(beat_reg) == BODY_BEATS - 1;
         end else if (state_reg == S_OWN_DATA) begin
             m_axis_data_tvalid = 1'b1;
-            m_axis_data_tdata[7:0] = {7'h0, phase_reg};
+            m_axis_data_tdata[7:0] = {7'h0, own_phase};
             m_axis_data_tkeep[0] = 1'b1;
             m_axis_data_tlast = 1'b1;
         end
@@ -137,7 +162,9 @@ module rnic_cqe_wr #(
         stat_cq_overrun <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (s_cqe_valid) begin
+                if (own_go) begin
+                    state_reg <= S_OWN_DESC;
+                end else if (s_cqe_valid && s_cqe_ready) begin
                     cqn_reg <= s_cqe_cqn[CQN_WIDTH-1:0];
                     cqn_bad_reg <= s_cqe_cqn >= 16'(NUM_CQS);
                     img_reg <= '0;
@@ -155,7 +182,6 @@ module rnic_cqe_wr #(
                 end
             end
             S_CQC: begin
-                pi_reg <= pi_mem[cqn_reg];
                 phase_reg <= phase_mem[cqn_reg];
                 addr_reg <= cqc_base + (64'(cq_slot) << rnic_pkg::CQE_LOG_BYTES);
                 beat_reg <= '0;
@@ -172,46 +198,70 @@ module rnic_cqe_wr #(
             S_BODY_DATA: begin
                 if (m_axis_data_tready) begin
                     beat_reg <= beat_reg + 1'b1;
-                    if (m_axis_data_tlast) state_reg <= S_BODY_WAIT;
+                    if (m_axis_data_tlast) state_reg <= S_IDLE;
                 end
             end
-            S_BODY_WAIT: if (s_status_valid) state_reg <= S_OWN_DESC;
             S_OWN_DESC: if (m_axis_desc_ready) state_reg <= S_OWN_DATA;
-            S_OWN_DATA: if (m_axis_data_tready) state_reg <= S_OWN_WAIT;
-            S_OWN_WAIT: begin
-                if (s_status_valid) begin
-                    stat_cqe <= 1'b1;
-                    state_reg <= S_IDLE;
-                end
-            end
+            S_OWN_DATA: if (m_axis_data_tready) state_reg <= S_IDLE;
             default: state_reg <= S_IDLE;
         endcase
+        // the body's descriptor queues its owner write; each status says
+        // which of the two it reports
+        if (state_reg == S_BODY_DESC && desc_fire) begin
+            own_addr_mem[own_wr_reg[OWN_LOG2-1:0]] <= addr_reg + 64'(BODY_BYTES);
+            own_phase_mem[own_wr_reg[OWN_LOG2-1:0]] <= phase_reg;
+            own_wr_reg <= own_wr_reg + 1'b1;
+        end
+        if (state_reg == S_OWN_DATA && m_axis_data_tready) own_rd_reg <= own_rd_reg + 1'b1;
+        if (desc_fire) begin
+            kind_mem[kind_wr_reg[OWN_LOG2:0]] <= state_reg == S_OWN_DESC;
+            kind_wr_reg <= kind_wr_reg + 1'b1;
+        end
+        if (s_status_valid) kind_rd_reg <= kind_rd_reg + 1'b1;
+        if (s_status_valid && kind_head) stat_cqe <= 1'b1;
+        bodies_done_reg <= bodies_done_reg + (OWN_LOG2 + 1)'(s_status_valid && !kind_head)
+                           - (OWN_LOG2 + 1)'(state_reg == S_OWN_DESC && desc_fire);
         if (rst) begin
             state_reg <= S_IDLE;
             stat_cqe <= 1'b0;
             stat_cq_overrun <= 1'b0;
+            own_wr_reg <= '0;
+            own_rd_reg <= '0;
+            kind_wr_reg <= '0;
+            kind_rd_reg <= '0;
+            bodies_done_reg <= '0;
         end
     end
 
     // cqn_reg changes only after the cycle the overrun pulse is out
     assign stat_cq_overrun_cqn = 16'(cqn_reg);
 
-    // producer index and phase advance when the owner byte is out
-    wire cqe_done = state_reg == S_OWN_WAIT && s_status_valid;
-    wire [15:0] pi_next = pi_reg + 16'd1;
+    // producer index and phase advance when the CQE is taken
+    wire cqe_done = state_reg == S_CQC && cqc_valid && !cqn_bad_reg && 32'(cq_used) < (32'd1 << cqc_log);
+    wire [15:0] pi_next = pi_mem[cqn_reg] + 16'd1;
+    // a CQ reset comes last so that it wins for its own CQ only
     always_ff @(posedge clk) begin
+        if (cqe_done) begin
+            pi_mem[cqn_reg] <= pi_next;
+            if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_mem[cqn_reg];
+        end
+        if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
         if (cq_reset_valid) begin
             pi_mem[cq_reset_cqn] <= '0;
             phase_mem[cq_reset_cqn] <= 1'b1;
             ci_mem[cq_reset_cqn] <= '0;
-        end else begin
-            if (cqe_done) begin
-                pi_mem[cqn_reg] <= pi_next;
-                if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_reg;
-            end
-            if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // every status reports a write this engine issued
+    always_ff @(posedge clk) begin
+        if (!rst && s_status_valid) assert (kind_used != 0);
+        if (!rst) assert (bodies_done_reg <= own_wr_reg - own_rd_reg);
+    end
+`endif
+`endif
 
     // a failed host write cannot be reported through the CQ it targets;
     // the memory model and a real root complex log it
