@@ -227,6 +227,13 @@ void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg)
 
 /* ------------------------------------------------------- MAC Control */
 
+/* 01-80-C2-00-00-01: where PAUSE frames go (never forwarded by bridges) */
+static const uint8_t pause_da[6] = {
+	(RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff,
+	RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff,
+	(RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff, RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff,
+};
+
 /* Wire cycles of n pause quanta at the line rate, rounded up. */
 static uint64_t quanta_cycles(const struct link *l, uint64_t n)
 {
@@ -245,31 +252,21 @@ static int is_mac_ctrl(const uint8_t *d, size_t len)
 /* A PAUSE frame's pause_time, or -1 if the frame is no PAUSE. */
 static int pause_time(const uint8_t *d, size_t len)
 {
-	static const uint8_t da[6] = {
-		(RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff,
-		RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff, (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff,
-		(RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff, RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff,
-	};
-
-	if (len < 18 || !is_mac_ctrl(d, len) || memcmp(d, da, sizeof(da)) ||
+	if (len < 18 || !is_mac_ctrl(d, len) || memcmp(d, pause_da, sizeof(pause_da)) ||
 	    ((unsigned int)d[14] << 8 | d[15]) != RNIC_MAC_CTRL_OP_PAUSE)
 		return -1;
 	return (int)((unsigned int)d[16] << 8 | d[17]);
 }
 
 /* Queue a PAUSE frame of `quanta` to go out next (it replaces one not yet
- * started: the newer request is the one that counts). */
+ * started: the newer request is the one that counts; ser_start counts the
+ * frames as they go on the wire). */
 static void pause_send(struct port *p, uint64_t cycle, unsigned int quanta)
 {
 	uint8_t d[LINK_MIN_FRAME] = { 0 };
 	struct frame *f;
 
-	d[0] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff;
-	d[1] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff;
-	d[2] = RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff;
-	d[3] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff;
-	d[4] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff;
-	d[5] = RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff;
+	memcpy(d, pause_da, sizeof(pause_da));
 	memcpy(&d[6], p->sa, sizeof(p->sa));
 	d[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
 	d[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
@@ -280,20 +277,12 @@ static void pause_send(struct port *p, uint64_t cycle, unsigned int quanta)
 	f = frame_new(d, sizeof(d), cycle);
 	if (!f)
 		return;
-	if (p->tx.ctl) { /* never sent: not counted */
-		if (p->tx.ctl->data[16] | p->tx.ctl->data[17])
-			p->st.tx_xoff_frames--;
-		else
-			p->st.tx_xon_frames--;
+	if (p->tx.ctl) {
 		p->tx.queued_bytes -= p->tx.ctl->len;
 		free(p->tx.ctl);
 	}
 	p->tx.ctl = f;
 	p->tx.queued_bytes += f->len;
-	if (quanta)
-		p->st.tx_xoff_frames++;
-	else
-		p->st.tx_xon_frames++;
 }
 
 /* The core's pause request, sampled at each edge. */
@@ -424,13 +413,18 @@ static uint64_t wire_cost(const struct frame *f)
 	return (uint64_t)(f->len + LINK_WIRE_OVERHEAD) * 1000u;
 }
 
-static void ser_start(struct serializer *s, uint64_t cycle, uint64_t *paused_cycles)
+static void ser_start(struct serializer *s, uint64_t cycle, struct rnic_sim_port_stats *st,
+		      uint64_t *paused_cycles)
 {
 	if (s->cur)
 		return;
 	if (s->ctl) {
 		s->cur = s->ctl;
 		s->ctl = NULL;
+		if (pause_time(s->cur->data, s->cur->len) > 0)
+			st->tx_xoff_frames++;
+		else
+			st->tx_xon_frames++;
 	} else if (s->q.head && s->q.head->t <= cycle) {
 		if (cycle < s->paused_until) {
 			(*paused_cycles)++;
@@ -450,7 +444,7 @@ static void ser_tick(struct link *l, unsigned int port, struct serializer *s, ui
 	struct rnic_sim_port_stats *st = &l->ports[port].st;
 	uint64_t *paused = s == &l->ports[port].tx ? &st->tx_paused_cycles : &st->eg_paused_cycles;
 
-	ser_start(s, cycle, paused);
+	ser_start(s, cycle, st, paused);
 	if (!s->cur) {
 		s->progress = 0; /* an idle wire banks no time */
 		return;
@@ -463,7 +457,7 @@ static void ser_tick(struct link *l, unsigned int port, struct serializer *s, ui
 		s->queued_bytes -= f->len;
 		s->cur = NULL;
 		done(l, port, f, cycle);
-		ser_start(s, cycle, paused);
+		ser_start(s, cycle, st, paused);
 		if (!s->cur)
 			s->progress = 0;
 	}

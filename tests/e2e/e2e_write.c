@@ -40,6 +40,23 @@ static struct rnic_world *make_world(const char *tag)
 	return make_world_bw(tag, 0);
 }
 
+/* A world and two connected QPs at path MTU mtu_code; NULL on failure. */
+static struct rnic_world *open_pair(const char *tag, double mem_wr_bw, uint32_t mtu_code,
+				    struct sim_pair *p)
+{
+	struct rnic_world *w = make_world_bw(tag, mem_wr_bw);
+	struct sim_pair_opts o;
+
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	o.path_mtu = mtu_code;
+	if (w && sim_pair_open(p, w, &o)) {
+		rnic_world_destroy(w);
+		w = NULL;
+	}
+	return w;
+}
+
 static int post_write(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge,
 		      uint64_t raddr, uint32_t rkey)
 {
@@ -133,7 +150,6 @@ static void concurrent_case(struct sim_pair *p, size_t len, uint32_t mtu_bytes)
 static void mtu_suite(uint32_t mtu_code, int quick)
 {
 	uint32_t mtu = 128u << mtu_code;
-	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
 	char tag[64];
@@ -141,14 +157,9 @@ static void mtu_suite(uint32_t mtu_code, int quick)
 	int nsizes = quick ? 6 : 7;
 
 	snprintf(tag, sizeof(tag), "w%d_mtu%u", e2e_width, mtu);
-	w = make_world(tag);
-	sim_pair_default_opts(&o);
-	o.nqp = 2;
-	o.path_mtu = mtu_code;
-	if (!w || sim_pair_open(&p, w, &o)) {
+	w = open_pair(tag, 0, mtu_code, &p);
+	if (!w) {
 		e2e_result(0, "mtu%u: world and QP setup", mtu);
-		if (w)
-			rnic_world_destroy(w);
 		return;
 	}
 	for (int i = 0; i < nsizes; i++)
@@ -525,7 +536,6 @@ static void fc_traffic(const char *tag, double mem_wr_bw, uint32_t fc_ctrl, uint
 	/* a 10 Gb/s link moves a tenth of what 100 Gb/s moves in the time */
 	const size_t big = e2e_width == 512 ? 1u << 20 : 1u << 17, small = 4096;
 	const int nsmall = e2e_width == 512 ? NSMALL : NSMALL / 4;
-	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
 	struct e2e_buf src[NBIG] = {{0}}, dst[NBIG] = {{0}}, ssrc = {0}, sdst = {0};
@@ -534,15 +544,9 @@ static void fc_traffic(const char *tag, double mem_wr_bw, uint32_t fc_ctrl, uint
 	int ok = 1;
 
 	memset(r, 0, sizeof(*r));
-	w = make_world_bw(tag, mem_wr_bw);
-	sim_pair_default_opts(&o);
-	o.nqp = 2;
-	o.path_mtu = mtu_code;
-	if (!w || sim_pair_open(&p, w, &o)) {
-		if (w)
-			rnic_world_destroy(w);
+	w = open_pair(tag, mem_wr_bw, mtu_code, &p);
+	if (!w)
 		return;
-	}
 	for (int i = 0; i < 2; i++) {
 		struct rnic_sim_nic *nic = rnic_world_nic(w, i);
 
@@ -620,7 +624,6 @@ static void fc_report(const char *what, const struct fc_run *r, int ok)
 static void fc_both_ways(double mem_wr_bw)
 {
 	const size_t len = e2e_width == 512 ? 1u << 19 : 1u << 16;
-	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
 	struct e2e_buf src[2] = {{0}}, dst[2] = {{0}}, rsrc[2] = {{0}}, rdst[2] = {{0}};
@@ -630,14 +633,9 @@ static void fc_both_ways(double mem_wr_bw)
 	char tag[64];
 
 	snprintf(tag, sizeof(tag), "w%d_flow_control_both_ways", e2e_width);
-	w = make_world_bw(tag, mem_wr_bw);
-	sim_pair_default_opts(&o);
-	o.nqp = 2;
-	o.path_mtu = RNIC_IB_MTU_4096;
-	if (!w || sim_pair_open(&p, w, &o)) {
+	w = open_pair(tag, mem_wr_bw, RNIC_IB_MTU_4096, &p);
+	if (!w) {
 		e2e_result(0, "%s: world and QP setup", tag);
-		if (w)
-			rnic_world_destroy(w);
 		return;
 	}
 	for (int i = 0; i < 2; i++)
