@@ -124,6 +124,10 @@ module rnic_compl #(
     input  wire logic [2:0]                         qp_cfg_rnr_retry,
     input  wire logic [4:0]                         qp_cfg_timeout,
     input  wire logic [2:0]                         qp_cfg_pmtu,
+    // a QP context write waits (take no new event, so one is soon free), and
+    // whether this engine leaves the per-QP state's write port free now
+    input  wire logic                               ctx_pend,
+    output      logic                               ctx_ready,
 
     // CQE requests
     output      logic                               m_cqe_valid,
@@ -302,8 +306,12 @@ module rnic_compl #(
     wire [15:0] rec_cqn      = inf_rd_data[88:73];
     wire [23:0] rec_src_qp   = inf_rd_data[112:89];
 
-    assign s_ack_ready = state_reg == S_IDLE;
-    assign s_local_ready = state_reg == S_IDLE && !s_ack_valid;
+    // new events wait while a QP context write does
+    wire ack_in = s_ack_valid && !ctx_pend;
+    wire local_in = s_local_valid && !ctx_pend && !s_ack_valid;
+    wire scan_in = scan_due && !ctx_pend && !s_ack_valid && !s_local_valid;
+    assign s_ack_ready = state_reg == S_IDLE && !ctx_pend;
+    assign s_local_ready = state_reg == S_IDLE && !s_ack_valid && !ctx_pend;
     assign hi_rd_qpn = qpn_reg;
     assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
@@ -448,7 +456,7 @@ module rnic_compl #(
     // written back over the reset.
     wire [QPN_WIDTH-1:0] take_qpn = s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
     wire ctx_hit_take = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == take_qpn
-                        && (s_ack_valid || s_local_valid || scan_due);
+                        && (ack_in || local_in || scan_in);
     wire ctx_hit_busy = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == qpn_reg;
     logic stale_reg;
     always_ff @(posedge clk) begin
@@ -456,6 +464,19 @@ module rnic_compl #(
         else if (ctx_hit_busy) stale_reg <= 1'b1;
         if (rst) stale_reg <= 1'b0;
     end
+
+    // the cycle after a busy one
+    logic busy_q_reg;
+    always_ff @(posedge clk) begin
+        busy_q_reg <= state_reg != S_IDLE;
+        if (rst) busy_q_reg <= 1'b0;
+    end
+
+    // an event taken in the first idle cycle, for the QP whose last state is
+    // being written back in that cycle, takes that state from the registers
+    wire        fwd = busy_q_reg && !stale_reg && take_qpn == qpn_reg;
+    wire [23:0] take_acked = fwd ? acked_reg : last_acked_mem[take_qpn];
+    wire        take_err = fwd ? err_reg : err_mem[take_qpn];
 
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
@@ -471,7 +492,7 @@ module rnic_compl #(
                 errev_reg <= 1'b0;
                 post_reg <= POST_NONE;
                 rd_ev_reg <= 1'b0;
-                if (s_ack_valid) begin
+                if (ack_in) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
                     syn_reg <= s_ack_syndrome;
@@ -479,28 +500,27 @@ module rnic_compl #(
                     plen_reg <= s_ack_plen;
                     orig_reg <= s_ack_orig;
                     state_reg <= S_ACK;
-                end else if (s_local_valid) begin
+                end else if (local_in) begin
                     qpn_reg <= s_local_qpn;
-                    if (s_local_force && !err_mem[s_local_qpn]) errev_reg <= 1'b1;
+                    if (s_local_force && !take_err) errev_reg <= 1'b1;
                     state_reg <= S_WALK;
-                end else if (scan_due) begin
+                end else if (scan_in) begin
                     qpn_reg <= scan_reg;
                     timer_rnr_reg <= scan_rnr_due;
                     state_reg <= S_TIMER;
                 end
-                if (s_ack_valid || s_local_valid || scan_due) begin
-                    acked_reg <= last_acked_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    acked_pre_reg <= last_acked_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    gap_reg <= gap_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    una_reg <= una_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    err_reg <= err_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg]
-                               || (!s_ack_valid && s_local_valid && s_local_force);
-                    retry_left_reg <= retry_left_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    rnr_left_reg <= rnr_left_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    rnr_wait_reg <= rnr_wait_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    rnr_until_reg <= rnr_until_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    progress_reg <= progress_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
-                    rewind_reg <= rewind_mem[s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg];
+                if (ack_in || local_in || scan_in) begin
+                    acked_reg <= take_acked;
+                    acked_pre_reg <= take_acked;
+                    gap_reg <= fwd ? gap_reg : gap_mem[take_qpn];
+                    una_reg <= fwd ? una_reg : una_mem[take_qpn];
+                    err_reg <= take_err || (local_in && s_local_force);
+                    retry_left_reg <= fwd ? retry_left_reg : retry_left_mem[take_qpn];
+                    rnr_left_reg <= fwd ? rnr_left_reg : rnr_left_mem[take_qpn];
+                    rnr_wait_reg <= fwd ? rnr_wait_reg : rnr_wait_mem[take_qpn];
+                    rnr_until_reg <= fwd ? rnr_until_reg : rnr_until_mem[take_qpn];
+                    progress_reg <= fwd ? progress_reg : progress_mem[take_qpn];
+                    rewind_reg <= fwd ? rewind_reg : rewind_mem[take_qpn];
                 end
             end
             S_ACK: begin
@@ -686,29 +706,14 @@ module rnic_compl #(
         end
     end
 
-    logic busy_q_reg;
-    always_ff @(posedge clk) begin
-        busy_q_reg <= state_reg != S_IDLE;
-        if (rst) busy_q_reg <= 1'b0;
-    end
 
-    // per-QP state follows the FSM; a context write resets it. The write
-    // comes last so that it wins for its own QP only: the FSM's write-back
-    // of another QP in the same cycle must not be lost.
+    // per-QP state follows the FSM: written back in every busy cycle (and
+    // once more in the first idle cycle: the last state's updates). A
+    // context write resets it; it is taken only in a cycle without a
+    // write-back (ctx_ready), so each array has one write port.
+    wire wb = (state_reg != S_IDLE || busy_q_reg) && !stale_reg;
+    assign ctx_ready = !wb;
     always_ff @(posedge clk) begin
-        if ((state_reg != S_IDLE || busy_q_reg) && !stale_reg) begin
-            // (and once more in the first idle cycle: the last state's updates)
-            una_mem[qpn_reg] <= una_reg;
-            last_acked_mem[qpn_reg] <= acked_reg;
-            err_mem[qpn_reg] <= err_reg;
-            retry_left_mem[qpn_reg] <= retry_left_reg;
-            rnr_left_mem[qpn_reg] <= rnr_left_reg;
-            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
-            rnr_until_mem[qpn_reg] <= rnr_until_reg;
-            progress_mem[qpn_reg] <= progress_reg;
-            rewind_mem[qpn_reg] <= rewind_reg;
-            gap_mem[qpn_reg] <= gap_reg;
-        end
         if (qp_reset_valid) begin
             una_mem[qp_reset_qpn] <= '0;
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
@@ -724,6 +729,17 @@ module rnic_compl #(
             last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
+        end else if (wb) begin
+            una_mem[qpn_reg] <= una_reg;
+            last_acked_mem[qpn_reg] <= acked_reg;
+            err_mem[qpn_reg] <= err_reg;
+            retry_left_mem[qpn_reg] <= retry_left_reg;
+            rnr_left_mem[qpn_reg] <= rnr_left_reg;
+            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
+            rnr_until_mem[qpn_reg] <= rnr_until_reg;
+            progress_mem[qpn_reg] <= progress_reg;
+            rewind_mem[qpn_reg] <= rewind_reg;
+            gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
             cfg_pmtu_mem[qp_reset_qpn] <= qp_cfg_pmtu;
@@ -732,6 +748,15 @@ module rnic_compl #(
             cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the context write never meets a write-back (rnic_regs waits for ctx_ready)
+    always_ff @(posedge clk) begin
+        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && wb));
+    end
+`endif
+`endif
 
 endmodule
 

@@ -157,6 +157,7 @@ module rnic_core #(
     logic                  cfg_fc_en;
     logic [31:0]           cfg_fc_xoff, cfg_fc_xon, cfg_fc_stall;
     logic                  ctx_wr_valid;
+    logic                  ctx_wr_ready;
     logic [3:0]            ctx_wr_table;
     logic [3:0]            ctx_wr_op;
     logic [23:0]           ctx_wr_index;
@@ -191,7 +192,7 @@ module rnic_core #(
         .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
         .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
         .cfg_port_mac, .cfg_gid, .cfg_fc_en, .cfg_fc_xoff, .cfg_fc_xon, .cfg_fc_stall,
-        .ctx_wr_valid, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
+        .ctx_wr_valid, .ctx_wr_ready, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
@@ -229,9 +230,22 @@ module rnic_core #(
         .status_trap(fw_trap), .status_bus_err(fw_bus_err)
     );
 
-    wire qpc_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
-    wire mpt_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
-    wire cqc_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
+    // A QP context write also resets or loads the engines' per-QP state, a CQ
+    // context write the CQE writer's: it is taken in a cycle in which none of
+    // them writes that state itself, so every per-QP (per-CQ) array keeps a
+    // single write port and maps onto block or distributed RAM. Meanwhile
+    // the completion engine takes no new event (it writes its state back in
+    // every busy cycle), so the wait is short.
+    logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
+    wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
+    wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
+    assign ctx_wr_ready = ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
+                        : ctx_is_cqc ? cqe_ctx_ready : 1'b1;
+    wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
+    wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
+    wire qpc_we = ctx_fire && ctx_is_qpc;
+    wire mpt_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
+    wire cqc_we = ctx_fire && ctx_is_cqc;
     wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
     // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
     // one side's PSN; MODIFY only replaces the context
@@ -369,6 +383,7 @@ module rnic_core #(
         .mpt_rd_en(req_mpt_rd_en), .mpt_rd_addr(req_mpt_rd_addr), .mpt_rd_data(req_mpt_rd_data),
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
+        .ctx_ready(req_ctx_ready),
         .err_rd_qpn(req_err_qpn), .err_rd_val(req_err_val),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
         .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
@@ -504,6 +519,7 @@ module rnic_core #(
         .err2_rd_qpn(resp_ext_err_qpn), .err2_rd_val(compl_err_val_resp),
         .inf_rd_en, .inf_rd_addr, .inf_rd_data,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_cfg_valid(qpc_we),
+        .ctx_pend(qp_ctx_pend), .ctx_ready(compl_ctx_ready),
         .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .qp_cfg_retry_cnt(ctx_wr_data[rnic_pkg::QPC_RETRY_CNT_LSB +: rnic_pkg::QPC_RETRY_CNT_W]),
         .qp_cfg_rnr_retry(ctx_wr_data[rnic_pkg::QPC_RNR_RETRY_LSB +: rnic_pkg::QPC_RNR_RETRY_W]),
@@ -755,7 +771,7 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0]     x_wdata;
     logic [KEEP_WIDTH-1:0]     x_wstrb;
     logic                      x_wlast, x_wvalid, x_wready;
-    wire mtt_we = ctx_wr_valid && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
+    wire mtt_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
 
     rnic_axi_xlate #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -791,6 +807,7 @@ module rnic_core #(
         .s_cqe_imm(cqe_imm), .s_cqe_flags(cqe_flags),
         .cqc_rd_en, .cqc_rd_addr, .cqc_rd_data,
         .cq_reset_valid(cqc_we && ctx_reset), .cq_reset_cqn(ctx_wr_index[CQN_WIDTH-1:0]),
+        .ctx_ready(cqe_ctx_ready),
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
         .m_axis_desc_addr(cw_desc_addr), .m_axis_desc_len(cw_desc_len),
         .m_axis_desc_valid(cw_desc_valid), .m_axis_desc_ready(cw_desc_ready),
@@ -815,6 +832,8 @@ module rnic_core #(
     logic [1:0]    last_src_reg;
     logic [1:0]    grant;         // 0 ACK, 1 requester, 2 READ response, 3 none
 
+    // whose payload comes next: the requester's, a READ response's, or a
+    // stale requester packet's, which is read and thrown away
     localparam int PSRC_LOG2 = 2;
     logic                psrc_mem [2**PSRC_LOG2];   // 1: READ response payload
     logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg;
@@ -1060,6 +1079,7 @@ module rnic_core #(
         .mpt_rd_en(resp_mpt_rd_en), .mpt_rd_addr(resp_mpt_rd_addr), .mpt_rd_data(resp_mpt_rd_data),
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
+        .ctx_ready(resp_ctx_ready),
         .err_rd_qpn(req_err_qpn), .err_rd_val(resp_err_val),
         .ext_err_qpn(resp_ext_err_qpn), .ext_err_val(compl_err_val_resp),
         .m_axis_wr_desc_addr(pw_desc_addr), .m_axis_wr_desc_len(pw_desc_len),

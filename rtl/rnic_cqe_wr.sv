@@ -50,6 +50,7 @@ module rnic_cqe_wr #(
 
     input  wire logic                          cq_reset_valid,
     input  wire logic [CQN_WIDTH-1:0]          cq_reset_cqn,
+    output      logic                          ctx_ready,   // a CQ context write may be taken now
     input  wire logic                          db_cq_valid,
     input  wire logic [15:0]                   db_cq_cqn,
     input  wire logic [15:0]                   db_cq_ci,
@@ -239,17 +240,21 @@ module rnic_cqe_wr #(
     // producer index and phase advance when the CQE is taken
     wire cqe_done = state_reg == S_CQC && cqc_valid && !cqn_bad_reg && 32'(cq_used) < (32'd1 << cqc_log);
     wire [15:0] pi_next = pi_mem[cqn_reg] + 16'd1;
-    // a CQ reset comes last so that it wins for its own CQ only
+    // One write port per array: a CQ context write is taken only in a cycle
+    // without a CQE taken (ctx_ready), and never beside a CQ doorbell (both
+    // come from register writes, one per cycle).
+    assign ctx_ready = !cqe_done;
     always_ff @(posedge clk) begin
-        if (cqe_done) begin
-            pi_mem[cqn_reg] <= pi_next;
-            if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_mem[cqn_reg];
-        end
-        if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
         if (cq_reset_valid) begin
             pi_mem[cq_reset_cqn] <= '0;
             phase_mem[cq_reset_cqn] <= 1'b1;
             ci_mem[cq_reset_cqn] <= '0;
+        end else begin
+            if (cqe_done) begin
+                pi_mem[cqn_reg] <= pi_next;
+                if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_mem[cqn_reg];
+            end
+            if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
         end
     end
 
@@ -259,6 +264,7 @@ module rnic_cqe_wr #(
     always_ff @(posedge clk) begin
         if (!rst && s_status_valid) assert (kind_used != 0);
         if (!rst) assert (bodies_done_reg <= own_wr_reg - own_rd_reg);
+        if (!rst) assert (!(cq_reset_valid && (cqe_done || db_cq_valid)));
     end
 `endif
 `endif

@@ -102,7 +102,6 @@ module rnic_rd_resp #(
     logic [3:0]         job_gen_mem [JOBS];
     logic               job_raw_mem [JOBS];
     logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
-    logic [JOBS_LOG2:0] pend_mem [2**QPN_WIDTH];
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
 
     wire empty = wr_reg == rd_reg;
@@ -131,7 +130,18 @@ module rnic_rd_resp #(
                 hq_has_qp = 1'b1;
         end
     end
-    assign pend_rd_val = pend_mem[pend_rd_qpn] != 0 || hq_has_qp;
+    // a QP with a job queued or in progress (not one of a QP reset since)
+    logic job_has_qp;
+    logic [JOBS_LOG2-1:0] job_rel;
+    always_comb begin
+        job_has_qp = 1'b0;
+        for (int i = 0; i < JOBS; i++) begin
+            job_rel = JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0];
+            if ((JOBS_LOG2+1)'(job_rel) < wr_reg - rd_reg && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn)
+                job_has_qp = 1'b1;
+        end
+    end
+    assign pend_rd_val = job_has_qp || hq_has_qp;
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 
@@ -300,21 +310,6 @@ module rnic_rd_resp #(
                 && job_qpn_mem[i] == cnt_rd_qpn && job_gen_mem[i] == cnt_rd_gen)
                 cnt_rd_val = cnt_rd_val + 8'd1;
         end
-    end
-
-    // jobs per QP: +1 when queued, -1 when done (sent, stale or failed);
-    // a context write of the QP starts it at 0 (its old jobs then stop at 0)
-    wire                 push = s_job_valid && s_job_ready;
-    wire                 pop_evt = (state_reg == S_CHK && !(mr_ok || seg == 0))
-                                   || (state_reg == S_HDR && raw && hq_push)
-                                   || (state_reg == S_HDR && stale)
-                                   || (state_reg == S_NEXT && pkt_last);
-    wire [QPN_WIDTH-1:0] pop_qpn = job_qpn_mem[head];
-    wire                 same = push && pop_evt && pop_qpn == s_job_qpn;
-    always_ff @(posedge clk) begin
-        if (push && !same) pend_mem[s_job_qpn] <= pend_mem[s_job_qpn] + 1'b1;
-        if (pop_evt && !same && pend_mem[pop_qpn] != 0) pend_mem[pop_qpn] <= pend_mem[pop_qpn] - 1'b1;
-        if (qp_reset_valid) pend_mem[qp_reset_qpn] <= '0;
     end
 
 endmodule

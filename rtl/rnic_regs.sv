@@ -72,8 +72,12 @@ module rnic_regs #(
     output      logic [31:0]                cfg_fc_xon,
     output      logic [31:0]                cfg_fc_stall,
 
-    // context window: one write per CTX_CMD
+    // context window: one write per CTX_CMD, held until ctx_wr_ready (the
+    // data path takes a QP or CQ context write in a cycle in which its
+    // engines write none of their per-QP state, so each state RAM has a
+    // single write port); register writes wait meanwhile
     output      logic                       ctx_wr_valid,
+    input  wire logic                       ctx_wr_ready,
     output      logic [3:0]                 ctx_wr_table,
     output      logic [3:0]                 ctx_wr_op,
     output      logic [23:0]                ctx_wr_index,
@@ -196,13 +200,16 @@ module rnic_regs #(
     logic [31:0] rdata_reg;
     logic [1:0]  rresp_reg;
 
-    wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg;
+    // a context write not yet taken holds every register write back: its
+    // data, the CTX_DATA words, must not change under it
+    wire ctx_hold = ctx_wr_valid && !ctx_wr_ready;
+    wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg && !ctx_hold;
     // the firmware writes in cycles the host does not, and reads while the
     // host's read channel is idle (ra below is shared)
     logic fw_busy_reg;           // fw_ready is being presented
     logic [31:0] rd_val;         // the read decoder's answer for ra (below)
     logic        rd_hit;
-    wire fw_wr_fire = fw_valid && fw_we && !fw_busy_reg && !wr_fire;
+    wire fw_wr_fire = fw_valid && fw_we && !fw_busy_reg && !wr_fire && !ctx_hold;
     wire fw_rd_fire = fw_valid && !fw_we && !fw_busy_reg && !(s_axil_arvalid && s_axil_arready);
     wire [13:0] wa = s_axil_awaddr[AXIL_ADDR_WIDTH-1:2];
     wire [13:0] fwa = fw_addr[15:2];
@@ -288,11 +295,13 @@ module rnic_regs #(
 
     always_ff @(posedge clk) begin
         logic wr_ok;
-        ctx_wr_valid <= 1'b0;
+        if (!ctx_hold) begin
+            ctx_wr_valid <= 1'b0;
+            run_pulse_reg <= 1'b0;
+        end
         db_cq_valid <= 1'b0;
         fw_busy_reg <= 1'b0;
-        run_pulse_reg <= 1'b0;
-        if (run_left_reg != '0) begin
+        if (run_left_reg != '0 && !ctx_hold) begin
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
             ctx_wr_op <= rnic_pkg::CTX_OP_WRITE[3:0];

@@ -90,6 +90,9 @@ module rnic_req_tx #(
     input  wire logic                             qp_rts_valid,
     input  wire logic [QPN_WIDTH-1:0]             qp_reset_qpn,
     input  wire logic [23:0]                      qp_reset_sq_psn,
+    // whether this engine leaves its per-QP state's write port free now (a
+    // context write is taken only then)
+    output      logic                             ctx_ready,
 
     // QP error state held by the completion and responder engines
     output      logic [QPN_WIDTH-1:0]             err_rd_qpn,
@@ -876,33 +879,19 @@ module rnic_req_tx #(
     end
 
     // dynamic state: written when a WQE is recorded, reset with the context.
-    // A context write comes last so that it wins for its own QP only: the
-    // engine's update of another QP in the same cycle must not be lost.
+    // The context write is taken only in a cycle in which the engine writes
+    // none of it (ctx_ready), so each array has one write port.
+    wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
+    wire wr_pkt = state_reg == S_PKT_NEXT;
+    wire wr_rewind = state_reg == S_IDLE && s_qp_valid && rewind;
+    assign ctx_ready = !(record || wr_parse || wr_pkt || wr_rewind);
+    // the READ mask of the QP with this WQE's bit set or cleared
+    logic [2**INFLIGHT_LOG2-1:0] rd_mask_next;
+    always_comb begin
+        rd_mask_next = rd_mask;
+        rd_mask_next[ci_reg[INFLIGHT_LOG2-1:0]] = op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
+    end
     always_ff @(posedge clk) begin
-        if (record) begin
-            sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
-            next_psn_mem[qpn_reg] <= psn_reg;
-            if (!resend_reg || ci_reg == sq_hi_mem[qpn_reg]) begin
-                sq_hi_mem[qpn_reg] <= ci_reg + 16'd1;
-                started_mem[qpn_reg] <= 1'b0;
-            end
-            if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
-            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
-            rd_mask_mem[qpn_reg][ci_reg[INFLIGHT_LOG2-1:0]] <= op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
-            if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
-        end else if (state_reg == S_PARSE && wqe_st_seen_reg && !resend) begin
-            // a new WQE: remember where it starts, in case it is cut short
-            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= psn_reg;
-            started_mem[qpn_reg] <= 1'b1;
-        end else if (state_reg == S_PKT_NEXT) begin
-            // the ACK window reaches the highest PSN on the wire
-            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + pkt_psns;
-            if (!pkt_last && yield) next_psn_mem[qpn_reg] <= psn_reg + 24'd1;
-        end else if (state_reg == S_IDLE && s_qp_valid && rewind) begin
-            sq_ci_mem[s_qp_qpn] <= una_rd_idx;
-            next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;
-            rewind_ack_mem[s_qp_qpn] <= una_rd_rewind;
-        end
         if (qp_reset_valid) begin
             sq_ci_mem[qp_reset_qpn] <= '0;
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
@@ -916,6 +905,29 @@ module rnic_req_tx #(
         end else if (qp_rts_valid) begin
             next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
+        end else if (record) begin
+            sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
+            next_psn_mem[qpn_reg] <= psn_reg;
+            if (!resend_reg || ci_reg == sq_hi_mem[qpn_reg]) begin
+                sq_hi_mem[qpn_reg] <= ci_reg + 16'd1;
+                started_mem[qpn_reg] <= 1'b0;
+            end
+            if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
+            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
+            rd_mask_mem[qpn_reg] <= rd_mask_next;
+            if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
+        end else if (wr_parse) begin
+            // a new WQE: remember where it starts, in case it is cut short
+            first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= psn_reg;
+            started_mem[qpn_reg] <= 1'b1;
+        end else if (wr_pkt) begin
+            // the ACK window reaches the highest PSN on the wire
+            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + pkt_psns;
+            if (!pkt_last && yield) next_psn_mem[qpn_reg] <= psn_reg + 24'd1;
+        end else if (wr_rewind) begin
+            sq_ci_mem[s_qp_qpn] <= una_rd_idx;
+            next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;
+            rewind_ack_mem[s_qp_qpn] <= una_rd_rewind;
         end
     end
 
@@ -926,6 +938,8 @@ module rnic_req_tx #(
     always_ff @(posedge clk) begin
         if (!rst && m_axis_pay_desc_valid && inline_reg)
             assert (sge_off_reg == 0 && m_axis_pay_desc_last && piece <= 32'(rnic_pkg::MAX_INLINE_BYTES));
+        // the context write never meets the engine's own update
+        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
     end
 `endif
 `endif

@@ -125,6 +125,9 @@ module rnic_resp #(
     input  wire logic                              qp_rtr_valid,
     input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
     input  wire logic [23:0]                       qp_reset_rq_psn,
+    // whether this engine leaves its per-QP state's write port free now (a
+    // context write is taken only then)
+    output      logic                              ctx_ready,
 
     // error state: this engine's, read by others; the requester side's, read here
     input  wire logic [QPN_WIDTH-1:0]              err_rd_qpn,
@@ -247,14 +250,16 @@ module rnic_resp #(
     logic [7:0]  since_ack_mem [NUM_QPS]; // packets since the last ACK
     logic [15:0] rq_pi_mem [NUM_QPS];     // receive WQEs posted
     logic [15:0] rq_ci_mem [NUM_QPS];     // receive WQEs completed; rq_ci is the one in use
-    // the receive WQE in use by a multi-packet SEND, translated
-    logic [63:0] rs_pa_mem [NUM_QPS*NSGE];
-    logic [31:0] rs_len_mem [NUM_QPS*NSGE];
+    // the receive WQE in use by a multi-packet SEND, translated: NSGE
+    // {length, bus address} pairs in one word, written together
+    localparam int RS_BITS = 96;
+    logic [NSGE*RS_BITS-1:0] rs_sge_mem [NUM_QPS];
     logic [2:0]  rs_idx_mem [NUM_QPS];    // current SGE
     logic [31:0] rs_off_mem [NUM_QPS];    // offset inside it
     logic [31:0] rs_bytes_mem [NUM_QPS];  // message bytes received so far
 
     assign err_rd_val = err_mem[err_rd_qpn] || werr_mem[err_rd_qpn];
+    wire [NSGE*RS_BITS-1:0] rs_sge_cur = rs_sge_mem[qpn_reg];
 
     // read generations: a duplicate READ at or before the last one (or the
     // first after new requests) begins a new round of re-reads
@@ -888,8 +893,8 @@ module rnic_resp #(
                 rq_ci_reg <= rq_ci_mem[qpn_reg];
                 if (src_reg != 2'd1) rq_pi_reg <= rq_pi_mem[qpn_reg];
                 for (int i = 0; i < NSGE; i++) begin
-                    rs_pa_reg[i] <= rs_pa_mem[{qpn_reg, 2'(i)}];
-                    rs_len_reg[i] <= rs_len_mem[{qpn_reg, 2'(i)}];
+                    rs_pa_reg[i] <= rs_sge_cur[RS_BITS*i +: 64];
+                    rs_len_reg[i] <= rs_sge_cur[RS_BITS*i + 64 +: 32];
                 end
                 rs_idx_reg <= rs_idx_mem[qpn_reg];
                 rs_off_reg <= rs_off_mem[qpn_reg];
@@ -1110,77 +1115,6 @@ module rnic_resp #(
     end
 
     always_ff @(posedge clk) begin
-        if (upd) begin
-            nak_sent_mem[qpn_reg] <= upd_nak_sent;
-            err_mem[qpn_reg] <= upd_err;
-        end
-        if (upd_commit) begin
-            epsn_mem[qpn_reg] <= epsn_cur + req_psns;
-            msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
-            in_msg_mem[qpn_reg] <= !op_ends;
-            msg_send_mem[qpn_reg] <= op_send;
-            wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
-            wr_rem_mem[qpn_reg] <= rem_reg - plen;
-            msg_len_mem[qpn_reg] <= msg_len_reg;
-            since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
-            for (int i = 0; i < NSGE; i++) begin
-                rs_pa_mem[{qpn_reg, 2'(i)}] <= rs_pa_reg[i];
-                rs_len_mem[{qpn_reg, 2'(i)}] <= rs_len_reg[i];
-            end
-            rs_idx_mem[qpn_reg] <= rs_idx_reg;
-            rs_off_mem[qpn_reg] <= rs_off_reg;
-            rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
-        end
-        if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
-        if (upd_commit) dup_mode_mem[qpn_reg] <= 1'b0;
-        if (upd_commit && op_atomic) begin
-            asave_psn_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= h_psn;
-            asave_orig_mem[{qpn_reg, asave_wp_mem[qpn_reg]}] <= at_orig_reg;
-            asave_vld_mem[qpn_reg][asave_wp_mem[qpn_reg]] <= 1'b1;
-            asave_wp_mem[qpn_reg] <= asave_wp_mem[qpn_reg] + 1'b1;
-        end
-        if (state_reg == S_PUSH && dup_reg && op_read) begin
-            rgen_mem[qpn_reg] <= push_gen;
-            dup_mode_mem[qpn_reg] <= 1'b1;
-            dup_psn_mem[qpn_reg] <= h_psn;
-        end
-        // a context write comes after the engine's update so that it wins
-        // for its own QP only: another QP's update in the same cycle stays
-        if (qp_reset_valid) begin
-            epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
-            msn_mem[qp_reset_qpn] <= '0;
-            in_msg_mem[qp_reset_qpn] <= 1'b0;
-            msg_send_mem[qp_reset_qpn] <= 1'b0;
-            wr_pa_mem[qp_reset_qpn] <= '0;
-            wr_rem_mem[qp_reset_qpn] <= '0;
-            msg_len_mem[qp_reset_qpn] <= '0;
-            nak_sent_mem[qp_reset_qpn] <= 1'b0;
-            err_mem[qp_reset_qpn] <= 1'b0;
-            since_ack_mem[qp_reset_qpn] <= '0;
-            rq_ci_mem[qp_reset_qpn] <= '0;
-            rq_pi_mem[qp_reset_qpn] <= '0;
-            rs_idx_mem[qp_reset_qpn] <= '0;
-            rs_off_mem[qp_reset_qpn] <= '0;
-            rs_bytes_mem[qp_reset_qpn] <= '0;
-            // a new read generation: READ jobs still queued for the QP
-            // are dropped at their next packet boundary
-            rgen_mem[qp_reset_qpn] <= rgen_mem[qp_reset_qpn] + 4'd1;
-            dup_mode_mem[qp_reset_qpn] <= 1'b0;
-            dup_psn_mem[qp_reset_qpn] <= '0;
-            asave_vld_mem[qp_reset_qpn] <= '0;
-            asave_wp_mem[qp_reset_qpn] <= '0;
-        end else if (qp_rtr_valid) begin
-            epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
-            msn_mem[qp_reset_qpn] <= '0;
-            nak_sent_mem[qp_reset_qpn] <= 1'b0;
-            since_ack_mem[qp_reset_qpn] <= '0;
-        end
-        // doorbells are taken in S_IDLE; a context write of the same QP in
-        // that cycle is the host's race and the doorbell wins
-        if (state_reg == S_IDLE && take_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
-    end
-
-    always_ff @(posedge clk) begin
         // a read is in: it holds WQEs [rq_ci, rq_ci + n); a failed one, none
         if (state_reg == S_RWQE_DESC && !rc_hit && m_axis_rwqe_desc_ready) begin
             rc_qpn_reg <= qpn_reg;
@@ -1327,11 +1261,6 @@ module rnic_resp #(
         end
     end
 
-    // a failed payload write puts the QP in error: later requests are dropped
-    always_ff @(posedge clk) begin
-        if (qp_reset_valid) werr_mem[qp_reset_qpn] <= 1'b0;
-        else if (head_pop && head_failed) werr_mem[act_qpn_mem[head]] <= 1'b1;
-    end
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
@@ -1339,6 +1268,103 @@ module rnic_resp #(
     always_ff @(posedge clk) begin
         if (!rst && s_wr_status_valid)
             assert ((st_wr_reg - st_rd_reg) < (ST_LOG2+1)'(2**ST_LOG2));
+    end
+`endif
+`endif
+
+    // Per-QP state: one write port per array. A context write is taken only
+    // in a cycle in which the engine writes none of it (ctx_ready): an
+    // accepted request's update, a receive WQE done, a duplicate READ's new
+    // round, a doorbell, a failed write reported by the action queue.
+    wire wr_dup_rd = state_reg == S_PUSH && dup_reg && op_read;
+    wire wr_db = state_reg == S_IDLE && take_db;
+    wire wr_werr = head_pop && head_failed;
+    assign ctx_ready = !(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr);
+    logic [NSGE*RS_BITS-1:0] rs_sge_next;
+    always_comb
+        for (int i = 0; i < NSGE; i++) rs_sge_next[RS_BITS*i +: RS_BITS] = {rs_len_reg[i], rs_pa_reg[i]};
+    wire [ATOMIC_SAVED_LOG2-1:0] asave_wp = asave_wp_mem[qpn_reg];
+    logic [ASAVE-1:0] asave_vld_next;
+    always_comb begin
+        asave_vld_next = asave_vld_mem[qpn_reg];
+        asave_vld_next[asave_wp] = 1'b1;
+    end
+
+    always_ff @(posedge clk) begin
+        if (qp_reset_valid) begin
+            epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
+            msn_mem[qp_reset_qpn] <= '0;
+            in_msg_mem[qp_reset_qpn] <= 1'b0;
+            msg_send_mem[qp_reset_qpn] <= 1'b0;
+            wr_pa_mem[qp_reset_qpn] <= '0;
+            wr_rem_mem[qp_reset_qpn] <= '0;
+            msg_len_mem[qp_reset_qpn] <= '0;
+            nak_sent_mem[qp_reset_qpn] <= 1'b0;
+            err_mem[qp_reset_qpn] <= 1'b0;
+            werr_mem[qp_reset_qpn] <= 1'b0;
+            since_ack_mem[qp_reset_qpn] <= '0;
+            rq_ci_mem[qp_reset_qpn] <= '0;
+            rq_pi_mem[qp_reset_qpn] <= '0;
+            rs_idx_mem[qp_reset_qpn] <= '0;
+            rs_off_mem[qp_reset_qpn] <= '0;
+            rs_bytes_mem[qp_reset_qpn] <= '0;
+            // a new read generation: READ jobs still queued for the QP
+            // are dropped at their next packet boundary
+            rgen_mem[qp_reset_qpn] <= rgen_mem[qp_reset_qpn] + 4'd1;
+            dup_mode_mem[qp_reset_qpn] <= 1'b0;
+            dup_psn_mem[qp_reset_qpn] <= '0;
+            asave_vld_mem[qp_reset_qpn] <= '0;
+            asave_wp_mem[qp_reset_qpn] <= '0;
+        end else if (qp_rtr_valid) begin
+            epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
+            msn_mem[qp_reset_qpn] <= '0;
+            nak_sent_mem[qp_reset_qpn] <= 1'b0;
+            since_ack_mem[qp_reset_qpn] <= '0;
+        end else begin
+            if (upd) begin
+                nak_sent_mem[qpn_reg] <= upd_nak_sent;
+                err_mem[qpn_reg] <= upd_err;
+            end
+            if (upd_commit) begin
+                epsn_mem[qpn_reg] <= epsn_cur + req_psns;
+                msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
+                in_msg_mem[qpn_reg] <= !op_ends;
+                msg_send_mem[qpn_reg] <= op_send;
+                wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
+                wr_rem_mem[qpn_reg] <= rem_reg - plen;
+                msg_len_mem[qpn_reg] <= msg_len_reg;
+                since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
+                rs_sge_mem[qpn_reg] <= rs_sge_next;
+                rs_idx_mem[qpn_reg] <= rs_idx_reg;
+                rs_off_mem[qpn_reg] <= rs_off_reg;
+                rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
+            end
+            if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+            if (upd_commit && op_atomic) begin
+                asave_psn_mem[{qpn_reg, asave_wp}] <= h_psn;
+                asave_orig_mem[{qpn_reg, asave_wp}] <= at_orig_reg;
+                asave_vld_mem[qpn_reg] <= asave_vld_next;
+                asave_wp_mem[qpn_reg] <= asave_wp + 1'b1;
+            end
+            if (wr_dup_rd) begin
+                rgen_mem[qpn_reg] <= push_gen;
+                dup_mode_mem[qpn_reg] <= 1'b1;
+                dup_psn_mem[qpn_reg] <= h_psn;
+            end else if (upd_commit) begin
+                dup_mode_mem[qpn_reg] <= 1'b0;
+            end
+            if (wr_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
+            // a failed payload write puts the QP in error: later requests
+            // are dropped
+            if (wr_werr) werr_mem[act_qpn_mem[head]] <= 1'b1;
+        end
+    end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the context write never meets the engine's own update
+    always_ff @(posedge clk) begin
+        if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !ctx_ready));
     end
 `endif
 `endif

@@ -97,11 +97,12 @@ module rnic_sched #(
             if (active_reg[s_kick_qpn]) wakeup_reg[s_kick_qpn] <= 1'b1;
             active_reg[s_kick_qpn] <= 1'b1;
         end else if (s_db_valid) begin
-            sq_pi_mem[s_db_qpn] <= s_db_pi;
             if (active_reg[s_db_qpn]) wakeup_reg[s_db_qpn] <= 1'b1;
             active_reg[s_db_qpn] <= 1'b1;
         end
+        // one write port: a doorbell is not taken beside a context write
         if (qp_reset_valid) sq_pi_mem[qp_reset_qpn] <= '0;
+        else if (!s_done_valid && !s_kick_valid && s_db_valid) sq_pi_mem[s_db_qpn] <= s_db_pi;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;

@@ -12,6 +12,9 @@
 // The WQE window: DB_SQ_WQE rings the SQ doorbell and presents the 32 words
 // written to DB_WQE with the QPN and SQ index (producer index - 1, wrapping);
 // a write to any word of the window, or wqe_win_clear, withdraws it.
+// The context write waits for ctx_wr_ready (random, and held off for a while
+// once): it is taken exactly once, its command and data do not change while
+// it waits, and the firmware's next register write (CMD_DONE) waits with it.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int N_CMDS = 24;
 
@@ -23,7 +26,8 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic awvalid, awready, wvalid, wready, bvalid, bready, arvalid, arready, rvalid, rready;
     logic [31:0] wdata, rdata;
     logic [1:0] bresp, rresp;
-    logic ctx_wr_valid;
+    logic ctx_wr_valid, ctx_wr_ready, ctx_block;
+    int   ctx_takes, ctx_seed;
     logic [3:0] ctx_wr_table, ctx_wr_op;
     logic [23:0] ctx_wr_index;
     logic [32*32-1:0] ctx_wr_data;
@@ -47,7 +51,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         .s_axil_araddr(araddr), .s_axil_arprot(3'h0), .s_axil_arvalid(arvalid), .s_axil_arready(arready),
         .s_axil_rdata(rdata), .s_axil_rresp(rresp), .s_axil_rvalid(rvalid), .s_axil_rready(rready),
         .cfg_port_mac(mac), .cfg_gid(gid),
-        .ctx_wr_valid, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
+        .ctx_wr_valid, .ctx_wr_ready, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
         .db_sq_valid(sqv), .db_sq_ready(1'b1), .db_sq_qpn(sqq), .db_sq_pi(sqp),
         .db_rq_valid(rqv), .db_rq_ready(1'b1), .db_rq_qpn(rqq), .db_rq_pi(rqp),
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
@@ -104,12 +108,27 @@ module tb #(parameter int DATA_WIDTH = 64);
     // the context window write the firmware makes
     logic seen_ctx;
     logic [31:0] seen_ctx_word0, seen_ctx_cmd;
+    logic ctx_was_held;
+    logic [31:0] ctx_held_cmd, ctx_held_word0;
+    int ctx_wait;
     always @(posedge clk) begin
-        if (ctx_wr_valid) begin
+        ctx_wr_ready <= !ctx_block && ($random(ctx_seed) % 3 == 0);
+        if (ctx_wr_valid && ctx_wr_ready) begin
             seen_ctx <= 1'b1;
             seen_ctx_word0 <= ctx_wr_data[31:0];
             seen_ctx_cmd <= {ctx_wr_index, ctx_wr_op, ctx_wr_table};
+            ctx_takes <= ctx_takes + 1;
         end
+        // a waiting write keeps its command and data
+        if (ctx_wr_valid && ctx_was_held
+            && ({ctx_wr_index, ctx_wr_op, ctx_wr_table} != ctx_held_cmd || ctx_wr_data[31:0] != ctx_held_word0)) begin
+            $display("ERROR context write changed while it waited");
+            errors++;
+        end
+        ctx_was_held <= ctx_wr_valid && !ctx_wr_ready;
+        ctx_held_cmd <= {ctx_wr_index, ctx_wr_op, ctx_wr_table};
+        ctx_held_word0 <= ctx_wr_data[31:0];
+        ctx_wait <= (ctx_wr_valid && !ctx_wr_ready) ? ctx_wait + 1 : 0;
     end
 
     logic [31:0] in_words [32];
@@ -192,6 +211,11 @@ module tb #(parameter int DATA_WIDTH = 64);
         sq_dbs = 0;
         errors = 0;
         seen_ctx = 1'b0;
+        ctx_block = 1'b0;
+        ctx_takes = 0;
+        ctx_wait = 0;
+        ctx_was_held = 1'b0;
+        ctx_seed = seed + 17;
         awvalid = 0; wvalid = 0; bready = 0; arvalid = 0; rready = 0;
         // the offsets echo_fw.S uses
         if (rnic_pkg::FW_REG_BASE != 32'h10000000 || rnic_pkg::REG_CMD_STATUS != 32'h610 ||
@@ -259,9 +283,17 @@ module tb #(parameter int DATA_WIDTH = 64);
         host_write(16'(rnic_pkg::REG_CMD_IN + 4),
                    {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]}, resp);
         op = 8'h77;
+        ctx_block = 1'b1;
         host_write(16'(rnic_pkg::REG_CMD_CTRL), 32'h00000077, resp);
+        // not taken: the firmware's CMD_DONE waits behind it
+        while (ctx_wait < 200) @(posedge clk);
+        host_read(16'(rnic_pkg::REG_CMD_STATUS), st);
+        expect_eq("busy while the context write waits", 32'(st[0]), 1);
+        expect_eq("context write not yet taken", 32'(seen_ctx), 0);
+        ctx_block = 1'b0;
         wait_done(st);
         expect_eq("context write seen", 32'(seen_ctx), 1);
+        expect_eq("context write taken once", 32'(ctx_takes), 1);
         expect_eq("context word 0", seen_ctx_word0, 32'hdeadbeef);
         expect_eq("context command", seen_ctx_cmd,
                   {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]});
