@@ -350,8 +350,10 @@ module rnic_core #(
     logic        wqe_tvalid, wqe_tready, wqe_tlast, pay_tvalid, pay_tready, pay_tlast;
     logic        wqe_status_valid, wqe_status_error, pay_status_valid, pay_status_error;
 
-    logic          req_hdr_valid, req_hdr_ready, reqq_valid, reqq_ready;
+    logic          req_hdr_valid, req_hdr_ready, reqq_valid, reqq_ready, req_hdr_dead;
     logic [HB-1:0] req_hdr, reqq_hdr;
+    logic [QPN_WIDTH-1:0] reqq_qpn, req_restart_qpn;
+    logic          req_restart;
     logic          inf_wr_en, inf_rd_en;
     logic [QPN_WIDTH+INFLIGHT_LOG2-1:0] inf_wr_addr, inf_rd_addr;
     logic [INF_BITS-1:0] inf_wr_data, inf_rd_data;
@@ -401,7 +403,8 @@ module rnic_core #(
         .m_axis_pay_desc_last(pay_desc_last), .m_axis_pay_desc_valid(pay_desc_valid),
         .m_axis_pay_desc_ready(pay_desc_ready),
         .m_axis_pay_desc_inline(pay_desc_inline), .m_axis_pay_desc_inl_data(pay_desc_inl_data),
-        .m_hdr_valid(reqq_valid), .m_hdr_ready(reqq_ready), .m_hdr(reqq_hdr),
+        .m_hdr_valid(reqq_valid), .m_hdr_ready(reqq_ready), .m_hdr(reqq_hdr), .m_hdr_qpn(reqq_qpn),
+        .m_restart_valid(req_restart), .m_restart_qpn(req_restart_qpn),
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
         .m_local_force(local_force),
@@ -415,11 +418,14 @@ module rnic_core #(
     assign wqe_win_clear = wqe_win_take || (qp_reset && 16'(ctx_qpn) == wqe_win_qpn);
 
     // the requester runs ahead of the builder by up to 2^REQ_HDRQ_LOG2
-    // packets, their payload reads in flight
-    rnic_fifo #(.WIDTH(HB), .DEPTH_LOG2(REQ_HDRQ_LOG2)) req_hdrq_inst (
+    // packets, their payload reads in flight; a restart or a reset of a QP
+    // makes its queued packets stale, and they never reach the wire
+    rnic_req_hdrq #(.WIDTH(HB), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
         .clk, .rst,
-        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data(reqq_hdr),
-        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data(req_hdr)
+        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data(reqq_hdr), .s_qpn(reqq_qpn),
+        .kill_a_valid(req_restart), .kill_a_qpn(req_restart_qpn),
+        .kill_b_valid(qp_reset), .kill_b_qpn(QPN_WIDTH'(ctx_qpn)),
+        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data(req_hdr), .m_dead(req_hdr_dead)
     );
 
     // payloads in packet order: host-memory reads, or inline bytes
@@ -835,16 +841,17 @@ module rnic_core #(
     // whose payload comes next: the requester's, a READ response's, or a
     // stale requester packet's, which is read and thrown away
     localparam int PSRC_LOG2 = 2;
-    logic                psrc_mem [2**PSRC_LOG2];   // 1: READ response payload
+    localparam logic [1:0] PSRC_REQ = 2'd0, PSRC_RR = 2'd1, PSRC_DROP = 2'd2;
+    logic [1:0]          psrc_mem [2**PSRC_LOG2];
     logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg;
     wire psrc_empty = psrc_wr_reg == psrc_rd_reg;
     wire psrc_full = (psrc_wr_reg - psrc_rd_reg) == (PSRC_LOG2+1)'(2**PSRC_LOG2);
-    wire psrc_head = psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]];
+    wire [1:0] psrc_head = psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]];
 
     wire [15:0] req_plen = req_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
     wire [15:0] rr_plen = rr_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
     wire ack_can = resp_ack_valid;
-    wire req_can = req_hdr_valid && (req_plen == 0 || !psrc_full);
+    wire req_can = req_hdr_valid && !req_hdr_dead && (req_plen == 0 || !psrc_full);
     wire rr_can = rr_hdr_valid && (rr_plen == 0 || !psrc_full);
 
     always_comb begin
@@ -859,29 +866,37 @@ module rnic_core #(
     assign tx_hdr_valid = grant != 2'd3;
     assign tx_hdr = (grant == 2'd0) ? resp_ack_hdr : (grant == 2'd2) ? rr_hdr : req_hdr;
     assign resp_ack_ready = grant == 2'd0 && tx_hdr_ready;
-    assign req_hdr_ready = grant == 2'd1 && tx_hdr_ready;
+    // a stale packet leaves the queue without the builder, in a cycle in
+    // which the builder takes no payload-carrying header (one psrc write)
+    wire tx_psrc_push = tx_hdr_valid && tx_hdr_ready && tx_plen != 0;
+    wire req_drop = req_hdr_valid && req_hdr_dead && (req_plen == 0 || (!psrc_full && !tx_psrc_push));
+    assign req_hdr_ready = (grant == 2'd1 && tx_hdr_ready) || req_drop;
     assign rr_hdr_ready = grant == 2'd2 && tx_hdr_ready;
     wire [15:0] tx_plen = tx_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
 
     logic [DATA_WIDTH-1:0] txp_tdata;
     logic [KEEP_WIDTH-1:0] txp_tkeep;
     logic                  txp_tvalid, txp_tready, txp_tlast;
-    assign txp_tdata = psrc_head ? rr_tdata : pay_tdata;
-    assign txp_tkeep = psrc_head ? rr_tkeep : pay_tkeep;
-    assign txp_tlast = psrc_head ? rr_tlast : pay_tlast;
-    assign txp_tvalid = !psrc_empty && (psrc_head ? rr_tvalid : pay_tvalid);
-    assign pay_tready = !psrc_empty && !psrc_head && txp_tready;
-    assign rr_tready = !psrc_empty && psrc_head && txp_tready;
+    wire psrc_rr = psrc_head == PSRC_RR;
+    wire psrc_drop = !psrc_empty && psrc_head == PSRC_DROP;
+    assign txp_tdata = psrc_rr ? rr_tdata : pay_tdata;
+    assign txp_tkeep = psrc_rr ? rr_tkeep : pay_tkeep;
+    assign txp_tlast = psrc_rr ? rr_tlast : pay_tlast;
+    assign txp_tvalid = !psrc_empty && !psrc_drop && (psrc_rr ? rr_tvalid : pay_tvalid);
+    assign pay_tready = !psrc_empty && !psrc_rr && (psrc_drop || txp_tready);
+    assign rr_tready = !psrc_empty && psrc_rr && txp_tready;
+    wire drop_last = psrc_drop && pay_tvalid && pay_tlast;
 
     always_ff @(posedge clk) begin
-        if (tx_hdr_valid && tx_hdr_ready) begin
-            last_src_reg <= grant;
-            if (tx_plen != 0) begin
-                psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= grant == 2'd2;
-                psrc_wr_reg <= psrc_wr_reg + 1'b1;
-            end
+        if (tx_hdr_valid && tx_hdr_ready) last_src_reg <= grant;
+        if (tx_psrc_push) begin
+            psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= (grant == 2'd2) ? PSRC_RR : PSRC_REQ;
+            psrc_wr_reg <= psrc_wr_reg + 1'b1;
+        end else if (req_drop && req_plen != 0) begin
+            psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= PSRC_DROP;
+            psrc_wr_reg <= psrc_wr_reg + 1'b1;
         end
-        if (txp_tvalid && txp_tready && txp_tlast) psrc_rd_reg <= psrc_rd_reg + 1'b1;
+        if ((txp_tvalid && txp_tready && txp_tlast) || drop_last) psrc_rd_reg <= psrc_rd_reg + 1'b1;
         if (rst) begin
             last_src_reg <= 2'd0;
             psrc_wr_reg <= '0;
@@ -1152,6 +1167,7 @@ module rnic_core #(
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_ACK_TIMEOUT) +: 16] = 16'(stat_timeout);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_REQ) +: 16] = 16'(stat_pause_rise);
         stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_STALL) +: 16] = 16'(stat_pause_stall);
+        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_STALE) +: 16] = 16'(req_hdr_valid && req_hdr_ready && req_hdr_dead);
     end
 
     // frames the FIFO drops for a bad flag were already counted by the checker;

@@ -150,6 +150,11 @@ module rnic_req_tx #(
     output      logic                             m_hdr_valid,
     input  wire logic                             m_hdr_ready,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
+    output      logic [QPN_WIDTH-1:0]             m_hdr_qpn,
+    // a go-back-N restart of a QP: its packets queued for the builder are
+    // stale (the restart sends them again)
+    output      logic                             m_restart_valid,
+    output      logic [QPN_WIDTH-1:0]             m_restart_qpn,
 
     // in-flight table write and completion trigger
     output      logic                             inf_wr_en,
@@ -591,6 +596,7 @@ module rnic_req_tx #(
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     assign m_hdr_valid = state_reg == S_PKT_HDR;
+    assign m_hdr_qpn = qpn_reg;
 
     assign m_done_valid = state_reg == S_DONE;
     assign m_done_qpn = qpn_reg;
@@ -885,6 +891,8 @@ module rnic_req_tx #(
     wire wr_pkt = state_reg == S_PKT_NEXT;
     wire wr_rewind = state_reg == S_IDLE && s_qp_valid && rewind;
     assign ctx_ready = !(record || wr_parse || wr_pkt || wr_rewind);
+    assign m_restart_valid = wr_rewind;
+    assign m_restart_qpn = s_qp_qpn;
     // the READ mask of the QP with this WQE's bit set or cleared
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_next;
     always_comb begin

@@ -55,6 +55,7 @@ static const struct {
 	{ "tx_wqe_window", RNIC_REG_STAT_TX_WQE_WINDOW },
 	{ "rx_pause_req", RNIC_REG_STAT_RX_PAUSE_REQ },
 	{ "rx_pause_stall", RNIC_REG_STAT_RX_PAUSE_STALL },
+	{ "tx_stale", RNIC_REG_STAT_TX_STALE },
 };
 
 static void usage(FILE *f)

@@ -81,6 +81,7 @@ struct bench_case {
 /* The NIC counters reported with every row. */
 struct counters {
 	uint32_t retry;       /* requester: go-back-N restarts (STAT_RETRY) */
+	uint32_t stale;       /* requester: queued packets a restart made stale (STAT_TX_STALE) */
 	uint32_t ack_timeout; /* requester: local ACK timeouts */
 	uint32_t rx_nak;      /* requester: NAKs received */
 	uint32_t tx_nak;      /* responder: NAKs sent */
@@ -204,6 +205,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	r->verified = r->cycles != 0;
 
 	r->cnt.retry = counter(p.side[0].ctx, RNIC_REG_STAT_RETRY);
+	r->cnt.stale = counter(p.side[0].ctx, RNIC_REG_STAT_TX_STALE);
 	r->cnt.ack_timeout = counter(p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT);
 	r->cnt.rx_nak = counter(p.side[0].ctx, RNIC_REG_STAT_RX_NAK);
 	r->cnt.tx_nak = counter(p.side[1].ctx, RNIC_REG_STAT_TX_NAK);
@@ -326,8 +328,9 @@ static void print_row(const struct record *r)
 		snprintf(notes, sizeof(notes), "min %.1f max %.1f ns", r->lat_ns[0], r->lat_ns[2]);
 	else if (c->kind == K_LOSS || r->cnt.retry || r->cnt.ack_timeout || r->cnt.overflow)
 		snprintf(notes, sizeof(notes),
-			 "link dropped %" PRIu64 ", RX FIFO dropped %u; retries %u, ACK timeouts %u, NAKs %u, dups %u",
-			 r->link_dropped, r->cnt.overflow, r->cnt.retry, r->cnt.ack_timeout, r->cnt.rx_nak,
+			 "link dropped %" PRIu64 ", RX FIFO dropped %u; retries %u (%u queued packets dropped as stale), "
+			 "ACK timeouts %u, NAKs %u, dups %u",
+			 r->link_dropped, r->cnt.overflow, r->cnt.retry, r->cnt.stale, r->cnt.ack_timeout, r->cnt.rx_nak,
 			 r->cnt.rx_dup);
 	if (c->kind != K_LAT && r->cnt.pause_req) {
 		size_t n = strlen(notes);
@@ -364,10 +367,10 @@ static void json_row(FILE *f, const struct record *r, int last)
 			c->messages, r->lat_ns[0], r->lat_ns[1], r->lat_ns[2]);
 	fprintf(f,
 		"\"loss_rate\": %g, \"seed\": %" PRIu64 ", \"ack_timeout_code\": %u, \"link_dropped\": %" PRIu64 ", "
-		"\"retries\": %u, \"ack_timeouts\": %u, \"naks_received\": %u, \"naks_sent\": %u, "
+		"\"retries\": %u, \"stale_dropped\": %u, \"ack_timeouts\": %u, \"naks_received\": %u, \"naks_sent\": %u, "
 		"\"duplicates_received\": %u, \"rnr_naks\": %u, \"rx_fifo_drops\": %u, \"pause_requests\": %u, "
 		"\"pause_stalls\": %u, \"paused_cycles\": %" PRIu64 ", \"verified\": %s}%s\n",
-		c->p_drop, r->seed, r->timeout, r->link_dropped, r->cnt.retry, r->cnt.ack_timeout, r->cnt.rx_nak,
+		c->p_drop, r->seed, r->timeout, r->link_dropped, r->cnt.retry, r->cnt.stale, r->cnt.ack_timeout, r->cnt.rx_nak,
 		r->cnt.tx_nak, r->cnt.rx_dup, r->cnt.rnr_nak, r->cnt.overflow, r->cnt.pause_req,
 		r->cnt.pause_stall, r->cnt.paused, r->verified ? "true" : "false", last ? "" : ",");
 }

@@ -959,6 +959,132 @@ out:
 	pair_teardown(&p, w, smr, dmr, src, dst);
 }
 
+/* Requester frames on the wire between each PSN-sequence NAK reaching the
+ * requester and the first frame of the go-back-N that answers it. */
+struct nak_watch {
+	int waiting;          /* a NAK arrived, its restart not yet seen */
+	uint32_t nak_psn;     /* the PSN the responder expects */
+	uint64_t naks, restarts, between, worst;
+	uint64_t cur;         /* frames since the current NAK */
+};
+
+static void watch_naks(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct nak_watch *nw = arg;
+	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+	uint32_t psn;
+
+	(void)cycle;
+	if (port < 0 || len < bth + RNIC_BTH_BYTES + RNIC_AETH_BYTES)
+		return;
+	psn = ((uint32_t)f[bth + 9] << 16) | ((uint32_t)f[bth + 10] << 8) | f[bth + 11];
+	if (port == 1) {
+		uint8_t syn = f[bth + RNIC_BTH_BYTES];
+
+		if (f[bth] == RNIC_OP_ACKNOWLEDGE && (syn >> 5) == RNIC_AETH_KIND_NAK &&
+		    (syn & 0x1f) == RNIC_AETH_NAK_PSN_SEQ_ERR && !nw->waiting) {
+			nw->naks++;
+			nw->waiting = 1;
+			nw->nak_psn = psn;
+			nw->cur = 0;
+		}
+		return;
+	}
+	if (!nw->waiting)
+		return;
+	if (psn == nw->nak_psn) {
+		nw->waiting = 0;
+		nw->restarts++;
+		nw->between += nw->cur;
+		if (nw->cur > nw->worst)
+			nw->worst = nw->cur;
+	} else {
+		nw->cur++;
+	}
+}
+
+/* A go-back-N restart makes the packets the requester has already queued
+ * for the packet builder (up to 32, their payload reads issued) stale: the
+ * restart sends them again. They must not reach the wire, where the
+ * responder would only drop them as out of sequence. Two 1 MiB WRITEs at
+ * MTU 1024 over a link that drops 0.5% of the frames: between a NAK's
+ * arrival and the resent frame may pass what the MAC already holds
+ * (link_tx_fifo, 8 KiB: 8 frames), the frame being built, what the cable
+ * carries and what leaves while the NAK is processed; not the queue. */
+#define STALE_MAX_BETWEEN 20
+static void test_stale_after_restart(void)
+{
+	struct small s;
+	struct nak_watch nw = {0};
+	struct rnic_wc wc[2];
+	const uint32_t len = 1u << 20;
+	uint8_t *src = NULL, *dst = NULL;
+	struct rnic_mr *smr = NULL, *dmr = NULL;
+	uint32_t stale, retry, psn_err;
+	int n = 0, ok = 0;
+
+	if (small_open(&s, "stale_after_restart", 0.005, 8, 7, 0, 1))
+		goto fail;
+	src = aligned_alloc(4096, 2 * (size_t)len);
+	dst = aligned_alloc(4096, 2 * (size_t)len);
+	if (!src || !dst)
+		goto fail;
+	for (size_t i = 0; i < 2 * (size_t)len; i++)
+		src[i] = (uint8_t)(i * 131 + (i >> 12));
+	memset(dst, 0, 2 * (size_t)len);
+	smr = rnic_reg_mr(s.p.side[0].pd, src, 2 * (size_t)len, RNIC_ACCESS_LOCAL_WRITE);
+	dmr = rnic_reg_mr(s.p.side[1].pd, dst, 2 * (size_t)len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	if (!smr || !dmr)
+		goto fail;
+	rnic_world_set_frame_hook(s.w, watch_naks, &nw);
+	for (int i = 0; i < 2; i++) {
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)(src + (size_t)i * len), .length = len,
+					   .lkey = smr->lkey};
+		struct rnic_send_wr sw, *bad;
+
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = (uint64_t)i + 1;
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_WRITE;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)(dst + (size_t)i * len);
+		sw.wr.rdma.rkey = dmr->rkey;
+		if (rnic_post_send(s.p.side[0].qp[0], &sw, &bad))
+			goto fail;
+	}
+	n = sim_pair_wait(s.p.side[0].cq, wc, 2, 4000000);
+	rnic_world_set_frame_hook(s.w, NULL, NULL);
+	ok = n == 2 && wc[0].wr_id == 1 && wc[0].status == RNIC_WC_SUCCESS && wc[1].wr_id == 2 &&
+	     wc[1].status == RNIC_WC_SUCCESS;
+	e2e_result(ok && memcmp(src, dst, 2 * (size_t)len) == 0,
+		   "stale packets: two 1 MiB WRITEs over a 0.5%% lossy link complete (%d of 2) and land byte-exact", n);
+	stale = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_TX_STALE, 0xffffffffu);
+	retry = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	psn_err = e2e_counter_or(s.p.side[1].ctx, RNIC_REG_STAT_RX_PSN_ERR, 0xffffffffu);
+	e2e_result(ok && nw.restarts > 0 && stale > 0 && stale != 0xffffffffu && nw.worst <= STALE_MAX_BETWEEN,
+		   "stale packets: %llu PSN NAKs reached the requester, %llu restarts followed on the wire with "
+		   "%llu requester frames between NAK and resend (%.1f each, at most %llu; want at most %d), "
+		   "%u queued packets dropped as stale (want some), restarts %u, responder PSN errors %u",
+		   (unsigned long long)nw.naks, (unsigned long long)nw.restarts, (unsigned long long)nw.between,
+		   nw.restarts ? (double)nw.between / (double)nw.restarts : 0.0, (unsigned long long)nw.worst,
+		   STALE_MAX_BETWEEN, stale, retry, psn_err);
+	e2e_check_nics(s.w, "stale_after_restart", 1);
+	goto out;
+fail:
+	e2e_result(0, "stale packets: setup");
+out:
+	if (s.w)
+		rnic_world_set_frame_hook(s.w, NULL, NULL);
+	if (smr)
+		rnic_dereg_mr(smr);
+	if (dmr)
+		rnic_dereg_mr(dmr);
+	small_close(&s);
+	free(src);
+	free(dst);
+}
+
 int main(int argc, char **argv)
 {
 	/* 0xffffffff.. stand for MTU-1, MTU, MTU+1 */
@@ -991,6 +1117,7 @@ int main(int argc, char **argv)
 	test_fairness();
 	test_ctx_beside_traffic();
 	test_reset_during_read();
+	test_stale_after_restart();
 
 	return e2e_summary();
 }

@@ -822,11 +822,11 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL. */
+/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE. */
 #define RNIC_BLK_STAT_BASE 0x400
-#define RNIC_BLK_STAT_VERSION 0x10002
+#define RNIC_BLK_STAT_VERSION 0x10003
 #define RNIC_BLK_STAT_NEXT 0x600
-#define RNIC_BLK_STAT_END 0x480 /* byte address just past the block's last register */
+#define RNIC_BLK_STAT_END 0x484 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -856,6 +856,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_TX_WQE_WINDOW 0x474 /* ro: send WQEs taken from the doorbell page's WQE window instead of fetched from the SQ ring */
 #define RNIC_REG_STAT_RX_PAUSE_REQ 0x478 /* ro: times the pause request to the MAC rose (the receive FIFO reached PORT_FC_XOFF) */
 #define RNIC_REG_STAT_RX_PAUSE_STALL 0x47c /* ro: times the pause request was dropped because the receive FIFO did not drain for PORT_FC_STALL cycles */
+#define RNIC_REG_STAT_TX_STALE 0x480 /* ro: requester packets dropped before the wire: they were queued for the packet builder when their QP restarted (go-back-N sends them again) or was reset */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000

@@ -1,0 +1,101 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * The requester's packet-header queue: a FIFO of headers, each tagged with
+ * the local QP that sent it, that can forget every queued packet of a QP.
+ *
+ * The requester runs up to 2^DEPTH_LOG2 packets ahead of the packet builder.
+ * When a QP restarts (go-back-N) or is reset, its packets still queued here
+ * were never on the wire and will be sent again from the restart PSN (or
+ * never, after a reset): sent now they would only be dropped by the
+ * responder as out of sequence. A kill marks them dead; a dead header still
+ * leaves the queue in order (m_dead set) so that its payload, whose read is
+ * already under way, can be taken and thrown away by the consumer.
+ *
+ * The tags and dead bits are flip-flops (DEPTH of them, compared all at
+ * once); the headers stay in distributed RAM.
+ */
+module rnic_req_hdrq #(
+    parameter int WIDTH = 32,
+    parameter int DEPTH_LOG2 = 5,
+    parameter int QPN_WIDTH = 10
+) (
+    input  wire logic                 clk,
+    input  wire logic                 rst,
+
+    input  wire logic                 s_valid,
+    output      logic                 s_ready,
+    input  wire logic [WIDTH-1:0]     s_data,
+    input  wire logic [QPN_WIDTH-1:0] s_qpn,
+
+    // forget every queued packet of a QP (restart and reset; a packet
+    // pushed in the same cycle by that QP is forgotten too)
+    input  wire logic                 kill_a_valid,
+    input  wire logic [QPN_WIDTH-1:0] kill_a_qpn,
+    input  wire logic                 kill_b_valid,
+    input  wire logic [QPN_WIDTH-1:0] kill_b_qpn,
+
+    output      logic                 m_valid,
+    input  wire logic                 m_ready,
+    output      logic [WIDTH-1:0]     m_data,
+    output      logic                 m_dead
+);
+
+    localparam int DEPTH = 2 ** DEPTH_LOG2;
+
+    initial begin
+        if (DEPTH_LOG2 < 1 || WIDTH < 1 || QPN_WIDTH < 1) begin
+            $error("rnic_req_hdrq: DEPTH_LOG2, WIDTH and QPN_WIDTH must be 1 or more (%m)");
+            $finish;
+        end
+    end
+
+    logic [WIDTH-1:0]     mem [DEPTH];
+    logic [QPN_WIDTH-1:0] tag_reg [DEPTH];
+    logic [DEPTH-1:0]     dead_reg;
+    logic [DEPTH_LOG2:0]  wr_ptr_reg, rd_ptr_reg;
+
+    wire [DEPTH_LOG2-1:0] wr_slot = wr_ptr_reg[DEPTH_LOG2-1:0];
+    wire [DEPTH_LOG2-1:0] rd_slot = rd_ptr_reg[DEPTH_LOG2-1:0];
+    wire push = s_valid && s_ready;
+
+    function automatic logic killed(input logic [QPN_WIDTH-1:0] qpn, input logic a_valid,
+                                    input logic [QPN_WIDTH-1:0] a_qpn, input logic b_valid,
+                                    input logic [QPN_WIDTH-1:0] b_qpn);
+        killed = (a_valid && qpn == a_qpn) || (b_valid && qpn == b_qpn);
+    endfunction
+
+    assign s_ready = (wr_ptr_reg - rd_ptr_reg) != (DEPTH_LOG2 + 1)'(DEPTH);
+    assign m_valid = wr_ptr_reg != rd_ptr_reg;
+    assign m_data = mem[rd_slot];
+    assign m_dead = dead_reg[rd_slot];
+
+    always_ff @(posedge clk) begin
+        if (push) mem[wr_slot] <= s_data;
+    end
+
+    // a slot's tag is only compared while the slot is queued: a stale tag in
+    // a free slot may set its dead bit, which the next push overwrites
+    always_ff @(posedge clk) begin
+        for (int i = 0; i < DEPTH; i++) begin
+            if (push && wr_slot == DEPTH_LOG2'(i)) begin
+                tag_reg[i] <= s_qpn;
+                dead_reg[i] <= killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+            end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
+                dead_reg[i] <= 1'b1;
+            end
+        end
+        if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
+        if (m_valid && m_ready) rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        if (rst) begin
+            wr_ptr_reg <= '0;
+            rd_ptr_reg <= '0;
+            dead_reg <= '0;
+        end
+    end
+
+endmodule
+
+`resetall

@@ -1,0 +1,1 @@
+rtl/rnic_req_hdrq.sv
