@@ -181,6 +181,31 @@ def netem_drops(g):
     return int(m.group(1)) if m else 0
 
 
+def listening(port):
+    """Whether a TCP socket on this machine listens on port (any address)."""
+    for table in ('/proc/net/tcp', '/proc/net/tcp6'):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            if state == '0A' and int(local.rsplit(':', 1)[1], 16) == port:
+                return True
+    return False
+
+
+def wait_listen(port, proc, timeout):
+    """Wait until proc listens on port; False if it exits or time runs out."""
+    end = time.time() + timeout
+    while time.time() < end and proc.poll() is None:
+        if listening(port):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed):
     """One case; returns (passed, note)."""
     udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
@@ -207,7 +232,14 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
     else:
         ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_nic)],
                                 stdout=out, stderr=subprocess.STDOUT)
-        time.sleep(0.5)  # rnic-perf listens once its NIC is up
+        # rnic-perf listens only once its simulated NIC is up, which takes a
+        # while on a loaded machine; a guest client that connects earlier gets
+        # a closed stream through guestfwd and fails perftest's version exchange
+        if not wait_listen(tcp_nic, ours, 60):
+            ours.kill()
+            ours.wait()
+            out.close()
+            return False, f'rnic-perf did not listen on port {tcp_nic} within 60 s'
         g.sh(f"setsid sh -c '{guest_cmd} {OOB_HOST_ALIAS}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
     try:
         ours_rc = ours.wait(120)
