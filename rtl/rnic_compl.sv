@@ -451,19 +451,10 @@ module rnic_compl #(
     wire [2:0] retry_eff = nak_progress ? cfg_retry : retry_left_reg;
     wire [2:0] rnr_eff = nak_progress ? cfg_rnr : rnr_left_reg;
 
-    // A context write to the QP of the event in hand (or of the event being
-    // taken) makes the event's copy of the QP's state stale: it must not be
-    // written back over the reset.
+    // A context write never lands under an event: none is taken while one
+    // is pending (ctx_pend), and the write waits for ctx_ready, so the QP
+    // state an event holds in registers is never stale.
     wire [QPN_WIDTH-1:0] take_qpn = s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
-    wire ctx_hit_take = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == take_qpn
-                        && (ack_in || local_in || scan_in);
-    wire ctx_hit_busy = (qp_reset_valid || qp_rts_valid) && qp_reset_qpn == qpn_reg;
-    logic stale_reg;
-    always_ff @(posedge clk) begin
-        if (state_reg == S_IDLE) stale_reg <= ctx_hit_take;
-        else if (ctx_hit_busy) stale_reg <= 1'b1;
-        if (rst) stale_reg <= 1'b0;
-    end
 
     // the cycle after a busy one
     logic busy_q_reg;
@@ -474,7 +465,7 @@ module rnic_compl #(
 
     // an event taken in the first idle cycle, for the QP whose last state is
     // being written back in that cycle, takes that state from the registers
-    wire        fwd = busy_q_reg && !stale_reg && take_qpn == qpn_reg;
+    wire        fwd = busy_q_reg && take_qpn == qpn_reg;
     wire [23:0] take_acked = fwd ? acked_reg : last_acked_mem[take_qpn];
     wire        take_err = fwd ? err_reg : err_mem[take_qpn];
 
@@ -690,10 +681,6 @@ module rnic_compl #(
             end
             default: state_reg <= S_IDLE;
         endcase
-        // the QP was reset under this event: no more retirements, error
-        // events or restarts from its old state
-        if (stale_reg && (state_reg == S_WALK || state_reg == S_POST || state_reg == S_ERREV))
-            state_reg <= S_IDLE;
         if (rst) begin
             state_reg <= S_IDLE;
             errev_reg <= 1'b0;
@@ -711,7 +698,7 @@ module rnic_compl #(
     // once more in the first idle cycle: the last state's updates). A
     // context write resets it; it is taken only in a cycle without a
     // write-back (ctx_ready), so each array has one write port.
-    wire wb = (state_reg != S_IDLE || busy_q_reg) && !stale_reg;
+    wire wb = state_reg != S_IDLE || busy_q_reg;
     assign ctx_ready = !wb;
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
@@ -751,9 +738,11 @@ module rnic_compl #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // the context write never meets a write-back (rnic_regs waits for ctx_ready)
+    // the context write never meets a write-back (rnic_regs waits for
+    // ctx_ready) nor an event being taken (ctx_pend)
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && wb));
+        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && (ack_in || local_in || scan_in)));
     end
 `endif
 `endif
