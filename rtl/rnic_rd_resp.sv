@@ -26,8 +26,9 @@
  *
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
- * goes out as it is), behind its READ responses; `pend` tells it which QPs
- * have jobs or headers here.
+ * goes out as it is), behind its READ responses; `pend_rd` tells it which
+ * QPs have jobs or headers here, and `pend_at` whether an ATOMIC's QP has
+ * (an ATOMIC waits for its own QP's READs only).
  *
  * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
  * packet's payload is asked for as soon as its header is queued: the
@@ -61,6 +62,8 @@ module rnic_rd_resp #(
     input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
     input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn,
     output      logic                              pend_rd_val,
+    input  wire logic [QPN_WIDTH-1:0]              pend_at_qpn,
+    output      logic                              pend_at_val,
 
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     input  wire logic [3:0]                        rgen_rd_val,
@@ -84,7 +87,6 @@ module rnic_rd_resp #(
     output      logic                              m_axis_pay_desc_valid,
     input  wire logic                              m_axis_pay_desc_ready,
 
-    output      logic                              idle,        // no job queued or in progress
     output      logic                              stat_tx_read_resp,
     output      logic                              stat_access_err
 );
@@ -117,31 +119,38 @@ module rnic_rd_resp #(
     wire hq_full = (hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ);
     assign m_hdr_valid = !hq_empty;
     assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
-    assign idle = empty && state_reg == S_IDLE && hq_empty;
 
-    // a QP with a header still queued keeps its later ACKs behind it
-    logic hq_has_qp;
+    // Whether a QP has a header still queued or a job queued or in progress
+    // (not one of a QP reset since), asked for two QPs at once: pend_rd for
+    // the responder's head action (its ACK goes behind the QP's READ
+    // responses), pend_at for an ATOMIC (it waits for its QP's READs).
+    logic hq_has_qp, hq_has_at, job_has_qp, job_has_at;
     logic [HDRQ_LOG2-1:0] hq_rel;
-    always_comb begin
-        hq_has_qp = 1'b0;
-        for (int i = 0; i < HDRQ; i++) begin
-            hq_rel = HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0];
-            if ((HDRQ_LOG2+1)'(hq_rel) < hq_wr_reg - hq_rd_reg && hq_qpn_mem[i] == pend_rd_qpn)
-                hq_has_qp = 1'b1;
-        end
-    end
-    // a QP with a job queued or in progress (not one of a QP reset since)
-    logic job_has_qp;
     logic [JOBS_LOG2-1:0] job_rel;
     always_comb begin
+        hq_has_qp = 1'b0;
+        hq_has_at = 1'b0;
+        for (int i = 0; i < HDRQ; i++) begin
+            hq_rel = HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0];
+            if ((HDRQ_LOG2+1)'(hq_rel) < hq_wr_reg - hq_rd_reg) begin
+                if (hq_qpn_mem[i] == pend_rd_qpn) hq_has_qp = 1'b1;
+                if (hq_qpn_mem[i] == pend_at_qpn) hq_has_at = 1'b1;
+            end
+        end
+    end
+    always_comb begin
         job_has_qp = 1'b0;
+        job_has_at = 1'b0;
         for (int i = 0; i < JOBS; i++) begin
             job_rel = JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0];
-            if ((JOBS_LOG2+1)'(job_rel) < wr_reg - rd_reg && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn)
-                job_has_qp = 1'b1;
+            if ((JOBS_LOG2+1)'(job_rel) < wr_reg - rd_reg && !job_dead_mem[i]) begin
+                if (job_qpn_mem[i] == pend_rd_qpn) job_has_qp = 1'b1;
+                if (job_qpn_mem[i] == pend_at_qpn) job_has_at = 1'b1;
+            end
         end
     end
     assign pend_rd_val = job_has_qp || hq_has_qp;
+    assign pend_at_val = job_has_at || hq_has_at;
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 

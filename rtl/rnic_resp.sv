@@ -53,12 +53,14 @@
  * ATOMIC compare-and-swap / fetch-and-add: rkey, PD, bounds of the 8 bytes
  * and REMOTE_ATOMIC checked (a misaligned address or a QP without
  * REMOTE_ATOMIC gets the invalid request NAK). The engine waits until every
- * earlier request is fully done (its writes answered, its READ responses
- * sent), reads the 8 bytes, computes, writes the result back (not for a
- * failed compare) and queues an ATOMIC ACKNOWLEDGE with the original value,
- * sent after the write is answered. Nothing else in the NIC writes host
- * memory for a responder in the meantime, so the operation is atomic with
- * respect to every other NIC access. The last ATOMIC_SAVED results of each
+ * earlier host write it issued is answered and every earlier READ of the
+ * same QP has had its responses built (not for other QPs' READ responses or
+ * queued ACKs: those wait for the transmit side, which a paused link holds,
+ * and the receive path must not), reads the 8 bytes, computes, writes the
+ * result back (not for a failed compare) and queues an ATOMIC ACKNOWLEDGE
+ * with the original value, sent after the write is answered. Nothing else
+ * in the NIC writes host memory for a responder in the meantime, so the
+ * operation is atomic with respect to every other NIC access. The last ATOMIC_SAVED results of each
  * QP are kept by PSN; a duplicate ATOMIC is answered from them and never
  * executed again (one no longer kept is dropped). A duplicate ATOMIC leaves
  * the read generation alone: it abandons no READ.
@@ -181,7 +183,8 @@ module rnic_resp #(
     output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
     output      logic [QPN_WIDTH-1:0]              pend_rd_qpn,
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
-    input  wire logic                              rd_idle,         // no READ job queued or in progress
+    output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP
+    input  wire logic                              pend_at_val,
     // the current read generation of a QP, read by the generator
     input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     output      logic [3:0]                        rgen_rd_val,
@@ -292,7 +295,7 @@ module rnic_resp #(
         S_PUSH,       // queue the action, commit the QP state
         S_DRAIN,      // payload of a dropped request
         S_FLUSH,      // flush receive WQEs of a QP in error
-        S_ATWAIT,     // ATOMIC: wait until every earlier request is done
+        S_ATWAIT,     // ATOMIC: wait for earlier writes and its QP's READs
         S_ATRD,       // read the 8 bytes
         S_ATDATA,     // collect them, compute
         S_ATWR,       // write the result back
@@ -851,6 +854,31 @@ module rnic_resp #(
         end
     end
 
+    // An ATOMIC reads only once no earlier host write of this engine is
+    // outstanding (none may land between its read and its write) and every
+    // earlier READ of its QP has had its responses built (a READ sees memory
+    // as it was before a later ATOMIC of its QP). Other QPs' READ responses
+    // and queued ACKs, which a paused link may hold up, do not hold it.
+    logic [7:0] wr_out_reg;
+    wire        wr_issue = m_axis_wr_desc_valid && m_axis_wr_desc_ready;
+    always_ff @(posedge clk) begin
+        wr_out_reg <= wr_out_reg + 8'(wr_issue) - 8'(s_wr_status_valid);
+        if (rst) wr_out_reg <= '0;
+    end
+    logic rd_act_of_qp;
+    logic [ACTION_DEPTH_LOG2-1:0] rdq_rel;
+    always_comb begin
+        rd_act_of_qp = 1'b0;
+        for (int i = 0; i < ACTIONS; i++) begin
+            rdq_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
+            if ((ACTION_DEPTH_LOG2+1)'(rdq_rel) < act_wr_reg - act_rd_reg && act_rd_mem[i]
+                && act_qpn_mem[i] == qpn_reg)
+                rd_act_of_qp = 1'b1;
+        end
+    end
+    assign pend_at_qpn = qpn_reg;
+    wire at_clear = wr_out_reg == 8'd0 && !rd_act_of_qp && !pend_at_val;
+
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
     wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
@@ -1040,12 +1068,10 @@ module rnic_resp #(
                 state_reg <= S_IDLE;
             end
             S_ATWAIT: begin
-                // every earlier request done: its writes answered (the action
-                // queue is empty) and its READ responses sent
                 rwqe_beat_reg <= '0;
                 rwqe_err_reg <= 1'b0;
                 rwqe_st_seen_reg <= 1'b0;
-                if (act_empty && rd_idle) state_reg <= S_ATRD;
+                if (at_clear) state_reg <= S_ATRD;
             end
             S_ATRD: begin
                 if (m_axis_rwqe_desc_ready) state_reg <= S_ATDATA;
@@ -1268,6 +1294,9 @@ module rnic_resp #(
     always_ff @(posedge clk) begin
         if (!rst && s_wr_status_valid)
             assert ((st_wr_reg - st_rd_reg) < (ST_LOG2+1)'(2**ST_LOG2));
+        // one response per write issued (the ATOMIC's wait counts on it)
+        if (!rst && s_wr_status_valid) assert (wr_out_reg != 8'd0);
+        if (!rst && wr_issue) assert (wr_out_reg != 8'hff);
     end
 `endif
 `endif

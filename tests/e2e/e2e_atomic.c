@@ -460,6 +460,77 @@ out:
 
 #define RUN(call) E2E_RUN(&aw.e, call)
 
+/* An ATOMIC waits for its own QP's READs only: side 0 asks for a long READ
+ * on QP pair 0 and then for a FETCH_ADD on QP pair 1. The responder may not
+ * hold the ATOMIC, and with it its whole receive path, until the other
+ * QP's READ responses have all gone to the wire: the ATOMIC must complete
+ * while the READ is still streaming, in under a quarter of the READ's time,
+ * and both with the right data. */
+static void cross_qp_read_case(struct e2e_world *x)
+{
+	const size_t len = e2e_width == 512 ? (size_t)1 << 20 : (size_t)256 << 10;
+	const uint64_t init = pattern(), add = 0x1234;
+	struct e2e_mem m = {0};
+	struct rnic_send_wr rd, at, *bad = NULL;
+	struct rnic_sg_entry rsge, asge;
+	struct rnic_wc wc;
+	uint64_t c0, done[2] = {0, 0};
+	int src, dst, tgt, res, ok = 0, got = 0, order_ok = 1;
+
+	src = e2e_mem_add(&m, x, 1, "READ source", len, ALL_ACCESS, 1);
+	dst = e2e_mem_add(&m, x, 0, "READ destination", len, RES_ACCESS, 0);
+	tgt = e2e_mem_add(&m, x, 1, "target", 8, TGT_ACCESS, 1);
+	res = e2e_mem_add(&m, x, 0, "result", 8, RES_ACCESS, 0);
+	if (src < 0 || dst < 0 || tgt < 0 || res < 0) {
+		e2e_result(0, "ATOMIC beside another QP's READ: buffer setup");
+		goto out;
+	}
+	e2e_mem_set64(&m, tgt, 0, init);
+	memcpy(e2e_want_at(&m, dst, 0), e2e_want_at(&m, src, 0), len);
+	e2e_put_le64(e2e_want_at(&m, tgt, 0), init + add);
+	e2e_put_le64(e2e_want_at(&m, res, 0), init);
+
+	memset(&rd, 0, sizeof(rd));
+	rsge = e2e_sg(m.b[dst].p, (uint32_t)len, m.b[dst].mr->lkey);
+	rd.wr_id = 1;
+	rd.sg_list = &rsge;
+	rd.num_sge = 1;
+	rd.opcode = RNIC_WR_RDMA_READ;
+	rd.send_flags = RNIC_SEND_SIGNALED;
+	rd.wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.b[src].p;
+	rd.wr.rdma.rkey = m.b[src].mr->rkey;
+	memset(&at, 0, sizeof(at));
+	asge = e2e_sg(m.b[res].p, 8, m.b[res].mr->lkey);
+	at.wr_id = 2;
+	at.sg_list = &asge;
+	at.num_sge = 1;
+	at.opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
+	at.send_flags = RNIC_SEND_SIGNALED;
+	at.wr.atomic.remote_addr = (uint64_t)(uintptr_t)m.b[tgt].p;
+	at.wr.atomic.compare_add = add;
+	at.wr.atomic.rkey = m.b[tgt].mr->rkey;
+
+	c0 = rnic_world_cycle(x->w);
+	if (rnic_post_send(x->p.side[0].qp[0], &rd, &bad) || rnic_post_send(x->p.side[0].qp[1], &at, &bad)) {
+		e2e_result(0, "ATOMIC beside another QP's READ: post_send");
+		goto out;
+	}
+	while (got < 2 && sim_pair_wait(x->p.side[0].cq, &wc, 1, 40000000ull) == 1) {
+		if ((wc.wr_id != 1 && wc.wr_id != 2) || done[wc.wr_id - 1] || wc.status != RNIC_WC_SUCCESS)
+			order_ok = 0;
+		else
+			done[wc.wr_id - 1] = rnic_world_cycle(x->w) - c0;
+		got++;
+	}
+	ok = got == 2 && order_ok && e2e_mem_check(&m) && done[1] != 0 && done[1] < done[0] / 4;
+	e2e_result(ok, "ATOMIC on QP pair 1 beside a %zu KiB READ on QP pair 0: ATOMIC done after %llu cycles, READ after %llu (want the ATOMIC under a quarter of it); %d of 2 completions, data %s",
+		   len >> 10, (unsigned long long)done[1], (unsigned long long)done[0], got,
+		   got == 2 && order_ok ? "checked" : "not checked");
+out:
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
 static void base_opts(struct sim_pair_opts *o, int nqp)
 {
 	sim_pair_default_opts(o);
@@ -486,6 +557,7 @@ static void basic_suite(void)
 	RUN(bidir_case(&aw.e));
 	RUN(outstanding_case(&aw.e));
 	RUN(mixed_case(&aw.e));
+	RUN(cross_qp_read_case(&aw.e));
 	e2e_world_down(&aw.e);
 }
 
