@@ -460,6 +460,17 @@ out:
 
 #define RUN(call) E2E_RUN(&aw.e, call)
 
+/* A signaled work request with one SGE. */
+static void signaled_wr(struct rnic_send_wr *wr, uint64_t id, struct rnic_sg_entry *sge, uint32_t opcode)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = opcode;
+	wr->send_flags = RNIC_SEND_SIGNALED;
+}
+
 /* An ATOMIC waits for its own QP's READs only: side 0 asks for a long READ
  * on QP pair 0 and then for a FETCH_ADD on QP pair 1. The responder may not
  * hold the ATOMIC, and with it its whole receive path, until the other
@@ -490,22 +501,12 @@ static void cross_qp_read_case(struct e2e_world *x)
 	e2e_put_le64(e2e_want_at(&m, tgt, 0), init + add);
 	e2e_put_le64(e2e_want_at(&m, res, 0), init);
 
-	memset(&rd, 0, sizeof(rd));
 	rsge = e2e_sg(m.b[dst].p, (uint32_t)len, m.b[dst].mr->lkey);
-	rd.wr_id = 1;
-	rd.sg_list = &rsge;
-	rd.num_sge = 1;
-	rd.opcode = RNIC_WR_RDMA_READ;
-	rd.send_flags = RNIC_SEND_SIGNALED;
+	signaled_wr(&rd, 1, &rsge, RNIC_WR_RDMA_READ);
 	rd.wr.rdma.remote_addr = (uint64_t)(uintptr_t)m.b[src].p;
 	rd.wr.rdma.rkey = m.b[src].mr->rkey;
-	memset(&at, 0, sizeof(at));
 	asge = e2e_sg(m.b[res].p, 8, m.b[res].mr->lkey);
-	at.wr_id = 2;
-	at.sg_list = &asge;
-	at.num_sge = 1;
-	at.opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
-	at.send_flags = RNIC_SEND_SIGNALED;
+	signaled_wr(&at, 2, &asge, RNIC_WR_ATOMIC_FETCH_AND_ADD);
 	at.wr.atomic.remote_addr = (uint64_t)(uintptr_t)m.b[tgt].p;
 	at.wr.atomic.compare_add = add;
 	at.wr.atomic.rkey = m.b[tgt].mr->rkey;
