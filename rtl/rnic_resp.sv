@@ -60,10 +60,11 @@
  * result back (not for a failed compare) and queues an ATOMIC ACKNOWLEDGE
  * with the original value, sent after the write is answered. Nothing else
  * in the NIC writes host memory for a responder in the meantime, so the
- * operation is atomic with respect to every other NIC access. The last ATOMIC_SAVED results of each
- * QP are kept by PSN; a duplicate ATOMIC is answered from them and never
- * executed again (one no longer kept is dropped). A duplicate ATOMIC leaves
- * the read generation alone: it abandons no READ.
+ * operation is atomic with respect to every other NIC access. The last
+ * ATOMIC_SAVED results of each QP are kept by PSN; a duplicate ATOMIC is
+ * answered from them and never executed again (one no longer kept is
+ * dropped). A duplicate ATOMIC leaves the read generation alone: it abandons
+ * no READ.
  *
  * Responder resources (max_dest_rd_atomic): a new READ or ATOMIC arriving
  * while the QP already has max_dest_rd_atomic READs and ATOMICs accepted
@@ -836,21 +837,31 @@ module rnic_resp #(
     wire [ATOMIC_SAVED_LOG2-1:0] adup_slot = adup_reg[ATOMIC_SAVED_LOG2-1:0];
     wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_mem[{qpn_reg, adup_slot}] == h_psn;
 
-    // READs and ATOMICs of this QP accepted and not yet answered: actions in
-    // the queue and READ jobs at the generator, of the current generation
-    // (older ones are being dropped); latched in S_PSN for S_OP
+    // One scan of the action queue for the QP in hand gives two answers:
+    // - rda_act_cnt: its READs and ATOMICs accepted and not yet answered, of
+    //   the current read generation (older ones are being dropped); with the
+    //   READ jobs at the generator, latched in S_PSN for S_OP (responder
+    //   resources);
+    // - rd_act_of_qp: any READ of it still queued, which an ATOMIC must not
+    //   overtake (see at_clear).
     assign rdcnt_rd_qpn = qpn_reg;
     assign rdcnt_rd_gen = rgen_mem[qpn_reg];
     logic [7:0] rda_act_cnt;
-    logic [ACTION_DEPTH_LOG2-1:0] rda_rel;
+    logic       rd_act_of_qp;
+    logic [ACTION_DEPTH_LOG2-1:0] act_rel;
     always_comb begin
         rda_act_cnt = '0;
+        rd_act_of_qp = 1'b0;
         for (int i = 0; i < ACTIONS; i++) begin
             // queued: i lies in [act_rd, act_wr)
-            rda_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
-            if ((ACTION_DEPTH_LOG2+1)'(rda_rel) < act_wr_reg - act_rd_reg && act_rda_mem[i]
-                && act_qpn_mem[i] == qpn_reg && act_gen_mem[i] == rgen_mem[qpn_reg])
-                rda_act_cnt = rda_act_cnt + 8'd1;
+            act_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
+            if ((ACTION_DEPTH_LOG2+1)'(act_rel) < act_wr_reg - act_rd_reg
+                && act_qpn_mem[i] == qpn_reg) begin
+                if (act_rda_mem[i] && act_gen_mem[i] == rgen_mem[qpn_reg])
+                    rda_act_cnt = rda_act_cnt + 8'd1;
+                if (act_rd_mem[i])
+                    rd_act_of_qp = 1'b1;
+            end
         end
     end
 
@@ -864,17 +875,6 @@ module rnic_resp #(
     always_ff @(posedge clk) begin
         wr_out_reg <= wr_out_reg + 8'(wr_issue) - 8'(s_wr_status_valid);
         if (rst) wr_out_reg <= '0;
-    end
-    logic rd_act_of_qp;
-    logic [ACTION_DEPTH_LOG2-1:0] rdq_rel;
-    always_comb begin
-        rd_act_of_qp = 1'b0;
-        for (int i = 0; i < ACTIONS; i++) begin
-            rdq_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
-            if ((ACTION_DEPTH_LOG2+1)'(rdq_rel) < act_wr_reg - act_rd_reg && act_rd_mem[i]
-                && act_qpn_mem[i] == qpn_reg)
-                rd_act_of_qp = 1'b1;
-        end
     end
     assign pend_at_qpn = qpn_reg;
     wire at_clear = wr_out_reg == 8'd0 && !rd_act_of_qp && !pend_at_val;
