@@ -1031,7 +1031,7 @@ module rnic_core #(
         .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr),
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
         .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
-        .m_axis_pay_desc_ready(rr_desc_ready),
+        .m_axis_pay_desc_ready(rr_desc_ready), .s_pay_status_valid(rr_status_valid),
         .stat_tx_read_resp, .stat_access_err(stat_rr_access_err)
     );
 
@@ -1175,7 +1175,7 @@ module rnic_core #(
     // length checks catch only by chance: a later issue reports them as events
     // (regs range-checks the context index; the window is wider than any record)
     wire unused_ok = ^{stat_good, fifo_bad_frame, fifo_good_frame, fifo_tuser,
-                       pay_status_error, ctx_wr_index, ctx_wr_data, rr_status_valid, rr_status_error,
+                       pay_status_error, ctx_wr_index, ctx_wr_data, rr_status_error,
                        stat_tx_read_resp};
 
 endmodule

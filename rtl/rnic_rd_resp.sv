@@ -17,18 +17,22 @@
  * late duplicate of one) waits here is never read: the rest of that job is
  * dropped and counted as an access error, and the requester's retry gets
  * the remote access error NAK. The payload engine reads each packet's bytes
- * from host memory as the packet goes out. A duplicate READ is queued again and re-executed
- * from host memory (IBTA 9.9.2.4.2): nothing is kept on the card. A job
- * whose QP has moved on to a newer read generation (the requester asked
- * again from an earlier PSN, or the QP was reset) is dropped at its next
- * packet boundary, and every job of a QP that is reset, ACKs and NAKs
- * included, is marked dead: a QP in RESET sends nothing (IBTA 10.3.1).
+ * from host memory as the packet goes out. A duplicate READ is queued again
+ * and re-executed from host memory (IBTA 9.9.2.4.2): nothing is kept on the
+ * card. A job whose QP has moved on to a newer read generation (the
+ * requester asked again from an earlier PSN, or the QP was reset) is
+ * dropped at its next packet boundary, and every job of a QP that is reset,
+ * ACKs and NAKs included, is marked dead: a QP in RESET sends nothing
+ * (IBTA 10.3.1).
  *
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
  * goes out as it is), behind its READ responses; `pend_rd` tells it which
  * QPs have jobs or headers here, and `pend_at` whether an ATOMIC's QP has
- * (an ATOMIC waits for its own QP's READs only).
+ * them or a payload read still unanswered (an ATOMIC waits for its own
+ * QP's READs only, and until their bytes have been read from host memory:
+ * a header leaves for the builder before its payload arrives, and an
+ * ATOMIC that wrote in between would change what an earlier READ returns).
  *
  * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
  * packet's payload is asked for as soon as its header is queued: the
@@ -40,7 +44,9 @@ module rnic_rd_resp #(
     parameter int QPN_WIDTH = 10,
     parameter int MR_INDEX_WIDTH = 12,
     parameter int JOBS_LOG2 = 5,
-    parameter int HDRQ_LOG2 = 4
+    parameter int HDRQ_LOG2 = 4,
+    // payload reads asked for and not yet answered, tracked per QP
+    parameter int PAYQ_LOG2 = 4
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
@@ -86,6 +92,8 @@ module rnic_rd_resp #(
     output      logic                              m_axis_pay_desc_last,
     output      logic                              m_axis_pay_desc_valid,
     input  wire logic                              m_axis_pay_desc_ready,
+    // one per payload descriptor, in order, once its bytes have been read
+    input  wire logic                              s_pay_status_valid,
 
     output      logic                              stat_tx_read_resp,
     output      logic                              stat_access_err
@@ -150,7 +158,24 @@ module rnic_rd_resp #(
         end
     end
     assign pend_rd_val = job_has_qp || hq_has_qp;
-    assign pend_at_val = job_has_at || hq_has_at;
+
+    // QPs of the payload reads asked for and not yet answered (the read
+    // engine answers in order); a read is asked for only when there is room
+    localparam int PAYQ = 2 ** PAYQ_LOG2;
+    logic [QPN_WIDTH-1:0] pq_qpn_mem [PAYQ];
+    logic [PAYQ_LOG2:0]   pq_wr_reg, pq_rd_reg;
+    wire pq_full = (pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ);
+    logic pay_has_at;
+    logic [PAYQ_LOG2-1:0] pq_rel;
+    always_comb begin
+        pay_has_at = 1'b0;
+        for (int i = 0; i < PAYQ; i++) begin
+            pq_rel = PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0];
+            if ((PAYQ_LOG2+1)'(pq_rel) < pq_wr_reg - pq_rd_reg && pq_qpn_mem[i] == pend_at_qpn)
+                pay_has_at = 1'b1;
+        end
+    end
+    assign pend_at_val = job_has_at || hq_has_at || pay_has_at;
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 
@@ -221,7 +246,8 @@ module rnic_rd_resp #(
     assign m_axis_pay_desc_addr = pa_reg;
     assign m_axis_pay_desc_len = seg;
     assign m_axis_pay_desc_last = 1'b1;
-    assign m_axis_pay_desc_valid = state_reg == S_PAY;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY && !pq_full;
+    wire   pay_fire = m_axis_pay_desc_valid && m_axis_pay_desc_ready;
 
     always_ff @(posedge clk) begin
         stat_tx_read_resp <= 1'b0;
@@ -277,7 +303,7 @@ module rnic_rd_resp #(
                 end
             end
             S_PAY: begin
-                if (m_axis_pay_desc_ready) state_reg <= S_NEXT;
+                if (pay_fire) state_reg <= S_NEXT;
             end
             S_NEXT: begin
                 off_reg <= off_reg + seg;
@@ -297,12 +323,19 @@ module rnic_rd_resp #(
             hq_wr_reg <= hq_wr_reg + 1'b1;
         end
         if (m_hdr_valid && m_hdr_ready) hq_rd_reg <= hq_rd_reg + 1'b1;
+        if (pay_fire) begin
+            pq_qpn_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_qpn_mem[head];
+            pq_wr_reg <= pq_wr_reg + 1'b1;
+        end
+        if (s_pay_status_valid) pq_rd_reg <= pq_rd_reg + 1'b1;
         if (rst) begin
             state_reg <= S_IDLE;
             wr_reg <= '0;
             rd_reg <= '0;
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
+            pq_wr_reg <= '0;
+            pq_rd_reg <= '0;
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
         end
@@ -320,6 +353,15 @@ module rnic_rd_resp #(
                 cnt_rd_val = cnt_rd_val + 8'd1;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // every payload answer belongs to a read asked for
+    always_ff @(posedge clk) begin
+        if (!rst && s_pay_status_valid) assert (pq_wr_reg != pq_rd_reg);
+    end
+`endif
+`endif
 
 endmodule
 

@@ -54,17 +54,17 @@
  * and REMOTE_ATOMIC checked (a misaligned address or a QP without
  * REMOTE_ATOMIC gets the invalid request NAK). The engine waits until every
  * earlier host write it issued is answered and every earlier READ of the
- * same QP has had its responses built (not for other QPs' READ responses or
- * queued ACKs: those wait for the transmit side, which a paused link holds,
- * and the receive path must not), reads the 8 bytes, computes, writes the
- * result back (not for a failed compare) and queues an ATOMIC ACKNOWLEDGE
- * with the original value, sent after the write is answered. Nothing else
- * in the NIC writes host memory for a responder in the meantime, so the
- * operation is atomic with respect to every other NIC access. The last
- * ATOMIC_SAVED results of each QP are kept by PSN; a duplicate ATOMIC is
- * answered from them and never executed again (one no longer kept is
- * dropped). A duplicate ATOMIC leaves the read generation alone: it abandons
- * no READ.
+ * same QP has had its responses built and their bytes read (not for other
+ * QPs' READ responses or queued ACKs: those wait for the transmit side,
+ * which a paused link holds, and the receive path must not), reads the 8
+ * bytes, computes, writes the result back (not for a failed compare) and
+ * queues an ATOMIC ACKNOWLEDGE with the original value, sent after the
+ * write is answered. Nothing else in the NIC writes host memory for a
+ * responder in the meantime, so the operation is atomic with respect to
+ * every other NIC access. The last ATOMIC_SAVED results of each QP are kept
+ * by PSN; a duplicate ATOMIC is answered from them and never executed again
+ * (one no longer kept is dropped). A duplicate ATOMIC leaves the read
+ * generation alone: it abandons no READ.
  *
  * Responder resources (max_dest_rd_atomic): a new READ or ATOMIC arriving
  * while the QP already has max_dest_rd_atomic READs and ATOMICs accepted
@@ -867,9 +867,10 @@ module rnic_resp #(
 
     // An ATOMIC reads only once no earlier host write of this engine is
     // outstanding (none may land between its read and its write) and every
-    // earlier READ of its QP has had its responses built (a READ sees memory
-    // as it was before a later ATOMIC of its QP). Other QPs' READ responses
-    // and queued ACKs, which a paused link may hold up, do not hold it.
+    // earlier READ of its QP has had its responses built and their bytes read
+    // (a READ sees memory as it was before a later ATOMIC of its QP). Other
+    // QPs' READ responses and queued ACKs, which a paused link may hold up,
+    // do not hold it.
     logic [7:0] wr_out_reg;
     wire        wr_issue = m_axis_wr_desc_valid && m_axis_wr_desc_ready;
     always_ff @(posedge clk) begin
