@@ -1,0 +1,4 @@
+rtl/rnic_pkg.sv
+rtl/rnic_hdr_pkg.sv
+rtl/rnic_mr_check.sv
+rtl/rnic_rd_resp.sv
