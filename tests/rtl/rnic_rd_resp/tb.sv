@@ -42,6 +42,7 @@ module tb #(
     localparam int JOBS_PER_BATCH = 100;
     localparam logic [63:0] BIG_LEN = 64'h400_0000;   // 64 MiB
     localparam logic [63:0] SMALL_LEN = 64'h2000;     // 8 KiB
+    localparam int QP_LSB = 36;                       // a region's bus address names its QP here
 
     logic clk = 1'b0, rst = 1'b1;
     always #2 clk = !clk;
@@ -97,8 +98,8 @@ module tb #(
 
     // ------------------------------------------------------------------
     // MPT: per QP q a 64 MiB region (index 1+q), an 8 KiB one (8+q) and
-    // one without REMOTE_READ (12+q); the bus address names the QP in bits
-    // 38:36, so each payload read tells whose it is
+    // one without REMOTE_READ (12+q); the bus address names the QP at
+    // QP_LSB, so each payload read tells whose it is
     // ------------------------------------------------------------------
     logic [rnic_pkg::MPT_BITS-1:0] mpt_tab [2**MW];
     always @(posedge clk) if (mpt_rd_en) mpt_rd_data <= mpt_tab[mpt_rd_addr];
@@ -129,17 +130,21 @@ module tb #(
                 e[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W] = mkey(idx);
                 e[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W] = mr_va(idx);
                 e[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W] = mr_len(idx);
-                e[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W] = (64'(q) << 36) + (64'(k) << 32);
+                e[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W] = (64'(q) << QP_LSB) + (64'(k) << 32);
                 mpt_tab[idx] = e;
             end
     endtask
 
-    // the model's own MR check of one packet (independent of rnic_mr_check)
+    function automatic logic [QW-1:0] qp_of(input logic [63:0] pa);
+        return pa[QP_LSB +: QW];
+    endfunction
+
     function automatic logic [63:0] pa_of(input logic [31:0] key, input logic [63:0] va);
         logic [rnic_pkg::MPT_BITS-1:0] e;
         e = mpt_tab[key[rnic_pkg::MKEY_TAG_BITS +: MW]];
         return e[rnic_pkg::MPT_PA_LSB +: 64] + (va - e[rnic_pkg::MPT_VA_LSB +: 64]);
     endfunction
+    // the model's own MR check of one packet (independent of rnic_mr_check)
     function automatic logic pkt_ok(input logic [31:0] key, input logic [15:0] pd, input logic [63:0] va,
                                     input logic [31:0] len);
         logic [rnic_pkg::MPT_BITS-1:0] e;
@@ -149,8 +154,8 @@ module tb #(
         size = e[rnic_pkg::MPT_LENGTH_LSB +: 64];
         return e[rnic_pkg::MPT_VALID_LSB] && e[rnic_pkg::MPT_KEY_LSB +: 32] == key
                && e[rnic_pkg::MPT_PD_LSB +: 16] == pd
-               && (e[rnic_pkg::MPT_ACCESS_LSB +: 8] & rnic_pkg::ACCESS_REMOTE_READ[7:0]) != 0 && va >= base && va - base <= size
-               && 64'(len) <= size - (va - base);
+               && (e[rnic_pkg::MPT_ACCESS_LSB +: 8] & rnic_pkg::ACCESS_REMOTE_READ[7:0]) != 0
+               && va >= base && va - base <= size && 64'(len) <= size - (va - base);
     endfunction
 
     // ------------------------------------------------------------------
@@ -190,26 +195,27 @@ module tb #(
         pa = 0;
         ok = 1'b1;
         if (!j_raw[j]) begin
-        mtu = mtu_of(j_pmtu[j]);
-        off = 32'(k) * 32'(mtu);
-        rest = j_len[j] - off;
-        first = k == 0;
-        last = rest <= 32'(mtu);
-        seg = last ? rest : 32'(mtu);
-        opc = (first && last) ? rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0]
-            : first ? rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0]
-            : last ? rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0] : rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
-        h[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opc;
-        h[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
-        h[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'((4 - seg % 4) % 4);
-        h[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
-        h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: 24] = j_tmpl[j][rnic_hdr_pkg::HDR_BTH_PSN_LSB +: 24] + 24'(k);
-        h[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
-        h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = first || last;
-        h[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
-        h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
-        ok = seg == 0 || pkt_ok(j_rkey[j], j_pd[j], j_va[j] + 64'(off), seg);
-        pa = pa_of(j_rkey[j], j_va[j] + 64'(off));
+            mtu = mtu_of(j_pmtu[j]);
+            off = 32'(k) * 32'(mtu);
+            rest = j_len[j] - off;
+            first = k == 0;
+            last = rest <= 32'(mtu);
+            seg = last ? rest : 32'(mtu);
+            opc = (first && last) ? rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0]
+                : first ? rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0]
+                : last ? rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0] : rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
+            h[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opc;
+            h[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
+            h[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'((4 - seg % 4) % 4);
+            h[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
+            h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] =
+                j_tmpl[j][rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] + 24'(k);
+            h[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
+            h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = first || last;
+            h[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
+            h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
+            ok = seg == 0 || pkt_ok(j_rkey[j], j_pd[j], j_va[j] + 64'(off), seg);
+            pa = pa_of(j_rkey[j], j_va[j] + 64'(off));
         end
     endtask
 
@@ -236,8 +242,9 @@ module tb #(
             4: j_len[j] = 32'(mtu + 1);
             default: j_len[j] = 32'(rnd() % (3 * mtu + 1));
         endcase
-        h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: 24] = 24'(next_psn[q]);
-        if (!j_raw[j]) next_psn[q] = (next_psn[q] + (j_len[j] + mtu - 1) / mtu + (j_len[j] == 0)) % (1 << 24);
+        j_npk[j] = j_raw[j] ? 1 : (j_len[j] == 0) ? 1 : int'((j_len[j] + 32'(mtu) - 1) / 32'(mtu));
+        h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = 24'(next_psn[q]);
+        if (!j_raw[j]) next_psn[q] = (next_psn[q] + j_npk[j]) % (1 << rnic_hdr_pkg::HDR_BTH_PSN_W);
         j_tmpl[j] = h;
         // mostly right; some fail at some packet
         kind = rnd() % 100;
@@ -257,7 +264,6 @@ module tb #(
         j_gen[j] = ((rnd() % 100) < 3) ? gen_cur[q] - 4'd1 : gen_cur[q];
         j_stale[j] = !j_raw[j] && j_gen[j] != gen_cur[q];
         j_done[j] = 1'b0;
-        j_npk[j] = j_raw[j] ? 1 : (j_len[j] == 0) ? 1 : int'((j_len[j] + 32'(mtu) - 1) / 32'(mtu));
         j_okpk[j] = j_npk[j];
         for (int k = j_npk[j] - 1; k >= 0; k--) begin
             pkt(j, k, h, seg, pa, ok);
@@ -349,11 +355,10 @@ module tb #(
         return 1'b0;
     endfunction
 
-    function automatic int jobs_left(input logic [QW-1:0] q);
-        int n;
-        n = 0;
-        for (int j = hp_job; j < njobs; j++) if (j_qpn[j] == q && !j_done[j]) n++;
-        return n;
+    // a job of q whose headers have not all been seen
+    function automatic logic jobs_left(input logic [QW-1:0] q);
+        for (int j = hp_job; j < njobs; j++) if (j_qpn[j] == q && !j_done[j]) return 1'b1;
+        return 1'b0;
     endfunction
 
     function automatic int cnt_bound(input logic [QW-1:0] q, input logic [3:0] g);
@@ -383,7 +388,7 @@ module tb #(
         mpt_init();
         for (int q = 0; q < 2 ** QW; q++) begin
             gen_cur[q] = 4'(rnd());
-            next_psn[q] = (q % 2) ? 24'hfffff0 + q : rnd() % (1 << 24);
+            next_psn[q] = (q % 2) ? 24'hfffff0 + q : rnd() % (1 << rnic_hdr_pkg::HDR_BTH_PSN_W);
             out_n[q] = 0;
             clear_at[q] = 1'b0;
             clear_rd[q] = 1'b0;
@@ -447,7 +452,7 @@ module tb #(
                 if (!pend_at_val && out_n[pend_at_qpn] != 0)
                     fail($sformatf("pend_at low for QP %0d with %0d payload reads unanswered",
                                    pend_at_qpn, out_n[pend_at_qpn]));
-                if (pend_at_val && out_n[pend_at_qpn] != 0 && jobs_left(pend_at_qpn) == 0) window_hits++;
+                if (pend_at_val && out_n[pend_at_qpn] != 0 && !jobs_left(pend_at_qpn)) window_hits++;
                 if (!pend_at_val) begin
                     clear_at[pend_at_qpn] = 1'b1;
                     clear_probes++;
@@ -457,12 +462,12 @@ module tb #(
                 if (32'(cnt_rd_val) > 32'(cnt_bound(cnt_rd_qpn, cnt_rd_gen)))
                     fail($sformatf("cnt_rd %0d for QP %0d gen %0d, at most %0d queued", cnt_rd_val,
                                    cnt_rd_qpn, cnt_rd_gen, cnt_bound(cnt_rd_qpn, cnt_rd_gen)));
-                if (pay_valid && pay_ready && clear_at[pay_addr[38:36]] && !reset_since[pay_addr[38:36]])
-                    fail($sformatf("payload read of QP %0d after pend_at said none", pay_addr[38:36]));
+                if (pay_valid && pay_ready && clear_at[qp_of(pay_addr)] && !reset_since[qp_of(pay_addr)])
+                    fail($sformatf("payload read of QP %0d after pend_at said none", qp_of(pay_addr)));
                 if (m_hdr_valid && m_hdr_ready) begin
                     logic [QW-1:0] hq;
                     hq = (hp_job < njobs) ? j_qpn[hp_job] : '0;
-                    // the header's QP: the job it will be matched to (checked below)
+                    // the header's QP: that of the job it must match (take_hdr checks it)
                     if (hp_job < njobs && !may_stop(hp_job, hp_pkt) && (clear_at[hq] || clear_rd[hq]))
                         fail($sformatf("header of QP %0d after pend said none", hq));
                 end
@@ -490,8 +495,8 @@ module tb #(
                     d = slow_status ? 100 + rnd() % 300 : 1 + rnd() % 20;
                     last_due = (cyc + d > last_due) ? cyc + d : last_due + 1;
                     st_due.push_back(last_due);
-                    st_qpn.push_back(pa_cap[38:36]);
-                    out_n[pa_cap[38:36]]++;
+                    st_qpn.push_back(qp_of(pa_cap));
+                    out_n[qp_of(pa_cap)]++;
                     got_pa.push_back(pa_cap);
                     got_len.push_back(len_cap);
                     if (!last_cap) fail("payload descriptor not marked last");
@@ -567,7 +572,8 @@ module tb #(
                            access_errs, nbad, nbad_clean));
         // enough of everything happened for the checks to mean something
         if (njobs != BATCHES * JOBS_PER_BATCH || hdrs_read < njobs / 2 || hdrs_raw < njobs / 10
-            || cut_stale < 20 || cut_bad < 20 || window_hits < 100 || clear_probes < 1000 || full_hdr < 1000 || full_pay < 500)
+            || cut_stale < 20 || cut_bad < 20 || window_hits < 100 || clear_probes < 1000
+            || full_hdr < 1000 || full_pay < 500)
             fail($sformatf("weak run: %0d jobs, %0d READ and %0d raw headers, %0d stale and %0d bad stops, %0d window probes, %0d/%0d stalled cycles",
                            njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, window_hits, full_hdr, full_pay));
         $display("rnic_rd_resp: %0d jobs, %0d READ response and %0d raw headers, %0d jobs stopped stale and %0d at a bad packet (%0d access errors), %0d resets, %0d generation changes, %0d probes with only payload reads left, %0d errors",
