@@ -17,13 +17,16 @@ CSTD := -std=c11
 SAN ?= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CFLAGS_COMMON := $(CSTD) $(CWARN) -O2 -g -MMD -MP -I$(ROOT)/host/include
 
-.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean interop
+.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean interop fresh-check
 .DEFAULT_GOAL := help
 
 help:
 	@echo "OpenRNIC make targets"
 	@echo "  make sim      install missing deps, build everything, run the two-NIC demo"
-	@echo "  make test     install missing deps, run every test, JOBS at a time (closing line: N passed, N failed)"
+	@echo "  make test     install missing deps, run every test, JOBS at a time (closing line: N passed, N failed);"
+	@echo "               TESTS='a b' runs only the tests whose name contains a or b"
+	@echo "  make test-long  the full forms of the tests (e2e at full size, generic yosys synth): about 40 min"
+	@echo "  make fresh-check  a bare Debian 12 root (debootstrap): clone, make sim, a slice of make test there"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
@@ -57,10 +60,26 @@ clean:
 -include $(ROOT)/tests/fuzz/rules.mk
 
 # `make test` builds what the registered tests need, then runs them, JOBS
-# (the number of CPUs) at a time each.
-test: deps
+# (the number of CPUs) at a time each: the quick forms (QUICK=--quick, no
+# "[long]" test). `make test-long` runs the full forms and the long tests.
+# The closing wall time counts from the start of the dependency check.
+define run_tests
+	@mkdir -p $(BUILD) && date +%s >$(BUILD)/.test-start
+	@bash $(ROOT)/scripts/install-deps.sh
 	$(MAKE) -j$(JOBS) -C $(ROOT) test-build
-	TEST_JOBS=$(JOBS) bash $(ROOT)/scripts/run-tests.sh
+	RUN_START=$$(cat $(BUILD)/.test-start) TEST_LONG=$(1) TEST_JOBS=$(JOBS) bash $(ROOT)/scripts/run-tests.sh $(TESTS)
+endef
+.PHONY: test-long
+test:
+	$(call run_tests,0)
+test-long:
+	$(call run_tests,1)
+
+# A bare Debian 12 root (debootstrap), this repository's HEAD cloned into it,
+# `make sim` and a slice of `make test` there: the dependency list is complete.
+.PHONY: fresh-check
+fresh-check:
+	bash $(ROOT)/scripts/fresh-check.sh
 
 .PHONY: test-build
 test-build: $(TEST_BUILD_DEPS)

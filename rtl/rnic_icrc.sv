@@ -62,7 +62,7 @@ module rnic_icrc #(
         logic [31:0] c;
         c = crc_in;
         for (int i = 0; i < KEEP_WIDTH; i++) begin
-            if (en[i]) c = crc_byte(c, d[8*i +: 8]);
+            c = en[i] ? crc_byte(c, d[8*i +: 8]) : c;  // unconditional call: no latch on its loop variable
         end
         crc_beat = c;
     endfunction

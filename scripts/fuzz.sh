@@ -18,7 +18,7 @@ sim_cmds=${FUZZ_SIM_CMDS:-3000}
 out=build/fuzz/run
 mkdir -p "$out" build/fuzz/crash
 corpus=()
-for f in ../shared/vectors/rxe/*.pcap; do [ -e "$f" ] && corpus+=(--corpus "$f"); done
+for f in tests/vectors/rxe/*.pcap; do [ -e "$f" ] && corpus+=(--corpus "$f"); done
 start=$(date +%s)
 pids=()
 for ((j = 0; j < jobs; j++)); do

@@ -6,6 +6,7 @@ set -euo pipefail
 DEB_PKGS=(
   make gcc g++ python3 python3-pip
   verilator iverilog yosys
+  zlib1g-dev          # Verilator's FST writer (verilated_fst_c.cpp) includes zlib.h
   libpcap-dev libpciaccess-dev pkg-config
   gcc-riscv64-unknown-elf
   tshark valgrind

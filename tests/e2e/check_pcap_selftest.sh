@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build/e2e/selftest
 mkdir -p "$out"
-vectors=$root/../shared/vectors/rxe
+vectors=$root/tests/vectors/rxe
 python3 - "$out" "$vectors/mtu4096_write_bw.pcap" <<'PY'
 import sys
 from scapy.all import Ether, UDP, raw, rdpcap, wrpcap

@@ -35,7 +35,7 @@ static void test_key(void)
 	struct oob_key k = {0}, k2;
 	char buf[OOB_KEY_LEN], bad[OOB_KEY_LEN];
 
-	/* the message a stock ib_write_bw sent (../shared/rxe-peer logs) */
+	/* the message a stock ib_write_bw sent (captured from a Linux rxe peer) */
 	CHECK(sizeof(example_key) == OOB_KEY_LEN);
 	CHECK(oob_key_parse(example_key, sizeof(example_key), &k) == 0);
 	CHECK(k.lid == 0 && k.out_reads == 1 && k.qpn == 0x11 && k.psn == 0x07524a && k.rkey == 0x212);

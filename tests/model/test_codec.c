@@ -1,6 +1,6 @@
 /* Unit tests of the model's RoCEv2 codec (model/rc_codec.[ch]).
  *
- *   test_codec [VECTOR_DIR]   (default ../shared/vectors/rxe)
+ *   test_codec [VECTOR_DIR]   (default tests/vectors/rxe)
  *
  * - every frame of every rxe capture: RoCE frames decode, their ICRC is
  *   recomputed, and re-encoding the decoded fields gives the frame back byte
@@ -497,7 +497,7 @@ static void errors(void)
 
 int main(int argc, char **argv)
 {
-	vectors(argc > 1 ? argv[1] : "../shared/vectors/rxe");
+	vectors(argc > 1 ? argv[1] : "tests/vectors/rxe");
 	scapy_ipv6();
 	round_trips();
 	icrc_coverage();

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pcap=$root/../shared/vectors/rxe/mtu4096_read_bw.pcap
+pcap=$root/tests/vectors/rxe/mtu4096_read_bw.pcap
 
 cat >"$tmp/wrap" <<EOF
 #!/usr/bin/env python3

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the ICRC test vectors for tests/rtl/rnic_icrc/tb.sv.
 
-Frames come from the Linux rxe captures in /work/shared/vectors/rxe (Ethernet
+Frames come from the Linux rxe captures in tests/vectors/rxe (Ethernet
 frames without FCS, ICRC in the last 4 bytes) plus an IPv6 RoCEv2 frame built
 with scapy (scapy.contrib.roce computes its ICRC). Every frame is checked here
 against a reference model of the ICRC (IBTA Annex A17, as rxe_icrc.c does it)
@@ -25,7 +25,8 @@ from scapy.all import rdpcap, Ether, IPv6, UDP, Raw
 from scapy.contrib.roce import BTH
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/vectors/rxe"
+RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
+PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else RXE_DIR
 
 
 def icrc_mask(frame):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Vectors for tests/rtl/rnic_pkt_rx/tb.sv.
 
-Every RoCEv2 frame of the Linux rxe captures in /work/shared/vectors/rxe
+Every RoCEv2 frame of the Linux rxe captures in tests/vectors/rxe
 (Ethernet without FCS, ICRC at the end), decoded with scapy (Ether / IP / UDP
 / scapy.contrib.roce BTH; RETH and AETH read from the bytes after the BTH),
 plus frames made with scapy: IPv6 and IPv4 with every extension-header kind
@@ -30,7 +30,8 @@ from scapy.all import rdpcap, Ether, IP, IPv6, UDP, Raw  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 P = rv.PKG
-PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/vectors/rxe"
+RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
+PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else RXE_DIR
 
 
 def is_roce(p):

@@ -2,7 +2,7 @@
 """Vectors for tests/rtl/rnic_rx_check/tb.sv.
 
 Good frames: the RoCEv2 frames of the Linux rxe captures in
-/work/shared/vectors/rxe (one per opcode and size), IPv6 RoCEv2 frames made
+tests/vectors/rxe (one per opcode and size), IPv6 RoCEv2 frames made
 with scapy (ICRC by scapy.contrib.roce), and a zero-length SEND ONLY that the
 MAC padded to the 60-byte minimum. Bad frames, each with the one status the
 checker must report: corrupted ICRC or payload byte (bad_icrc), wrong IPv4
@@ -33,7 +33,8 @@ from scapy.contrib.roce import BTH  # noqa: E402
 
 P = rv.PKG
 GOOD, NOT_ROCE, BAD_PORT, BAD_CSUM, BAD_ICRC, MALFORMED = range(6)
-PCAP_DIR = "/work/shared/vectors/rxe"
+RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
+PCAP_DIR = RXE_DIR
 
 
 def csum16(b):
