@@ -101,7 +101,23 @@ unshare --mount --propagation private bash -c '
   r=$1; src=$2; shift 2
   mount -t proc proc "$r/proc"
   mount --rbind /sys "$r/sys"
-  mount --rbind /dev "$r/dev"
+  # a /dev of its own with the usual modes (a host whose /dev/null is not
+  # world-writable would break apt'"'"'s unprivileged fetcher)
+  mount -t tmpfs -o mode=755,nosuid dev "$r/dev"
+  while read -r name major minor; do
+    mknod -m 666 "$r/dev/$name" c "$major" "$minor"
+  done <<<"null 1 3
+zero 1 5
+full 1 7
+random 1 8
+urandom 1 9
+tty 5 0"
+  mkdir -p "$r/dev/pts" "$r/dev/shm"
+  mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts"
+  ln -s pts/ptmx "$r/dev/ptmx"
+  mount -t tmpfs -o mode=1777 shm "$r/dev/shm"
+  ln -s /proc/self/fd "$r/dev/fd"
+  [ -e /dev/kvm ] && touch "$r/dev/kvm" && mount --bind /dev/kvm "$r/dev/kvm"
   mkdir -p "$r/src"
   mount --bind "$src" "$r/src"
   mount -o remount,bind,ro "$r/src"
