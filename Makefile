@@ -64,10 +64,9 @@ clean:
 # "[long]" test). `make test-long` runs the full forms and the long tests.
 # The closing wall time counts from the start of the dependency check.
 define run_tests
-	@mkdir -p $(BUILD) && date +%s >$(BUILD)/.test-start
-	@bash $(ROOT)/scripts/install-deps.sh
-	$(MAKE) -j$(JOBS) -C $(ROOT) test-build
-	RUN_START=$$(cat $(BUILD)/.test-start) TEST_LONG=$(1) TEST_JOBS=$(JOBS) bash $(ROOT)/scripts/run-tests.sh $(TESTS)
+	start=$$(date +%s) && bash $(ROOT)/scripts/install-deps.sh && \
+	$(MAKE) -j$(JOBS) -C $(ROOT) test-build && \
+	RUN_START=$$start TEST_LONG=$(1) TEST_JOBS=$(JOBS) bash $(ROOT)/scripts/run-tests.sh $(TESTS)
 endef
 .PHONY: test-long
 test:

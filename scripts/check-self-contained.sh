@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 up='\.\./' root='/wo''rk/'
 pats=("${up}shared" "${root}shared")
 # tracked files in a clone; every file but build/ in an unpacked archive
+in_git=0
+git rev-parse --git-dir >/dev/null 2>&1 && in_git=1
 search() {
-  if git rev-parse --git-dir >/dev/null 2>&1; then
+  if ((in_git)); then
     git grep -nE "$1" -- . ':!*.pcap' ':!*.hex'
   else
     grep -rnE --exclude-dir=build --exclude='*.pcap' --exclude='*.hex' "$1" .
@@ -24,8 +26,11 @@ for p in "${pats[@]}"; do
   fi
 done
 # every file the test lists and scripts read from tests/vectors is tracked
-n=$(ls tests/vectors/rxe/*.pcap 2>/dev/null | wc -l)
-git rev-parse --git-dir >/dev/null 2>&1 && n=$(git ls-files tests/vectors/rxe | grep -c '\.pcap$' || true)
+if ((in_git)); then
+  n=$(git ls-files tests/vectors/rxe | grep -c '\.pcap$' || true)
+else
+  n=$(ls tests/vectors/rxe/*.pcap 2>/dev/null | wc -l)
+fi
 if [ "$n" -lt 7 ]; then
   echo "self-contained: FAIL tests/vectors/rxe holds $n tracked captures (7 expected)"; bad=1
 fi

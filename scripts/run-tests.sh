@@ -77,18 +77,18 @@ done
 # one test: its line (and a failure's reproduction and log tail) in one write
 run_one() {
   local i=$1 name=${names[$1]} cmd=${cmds[$1]}
-  local log="$logdir/${name//\//_}.log" start=$(date +%s) msg secs
-  if PATH="$run/bin:$PATH" timeout "${limits[$i]}" bash -c "$cmd" >"$log" 2>&1; then
+  local log="$logdir/${name//\//_}.log" start=$(date +%s) msg secs ok=0
+  PATH="$run/bin:$PATH" timeout "${limits[$i]}" bash -c "$cmd" >"$log" 2>&1 && ok=1
+  secs=$(( $(date +%s) - start ))
+  echo "$secs" >"$run/$i.secs"
+  if ((ok)); then
     echo pass >"$run/$i"
-    secs=$(( $(date +%s) - start ))
     msg=$(printf 'PASS %-48s %4ss' "$name" "$secs")
   else
     echo fail >"$run/$i"
-    secs=$(( $(date +%s) - start ))
     msg=$(printf 'FAIL %-48s %4ss  (log: %s)\n     reproduce: %s\n' "$name" \
           "$secs" "$log" "$cmd"; tail -n 15 "$log" | sed 's/^/     | /')
   fi
-  echo "$secs" >"$run/$i.secs"
   printf '%s\n' "$msg"
 }
 

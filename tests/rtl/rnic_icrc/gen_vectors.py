@@ -25,8 +25,7 @@ from scapy.all import rdpcap, Ether, IPv6, UDP, Raw
 from scapy.contrib.roce import BTH
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
-PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else RXE_DIR
+PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "vectors", "rxe")
 
 
 def icrc_mask(frame):

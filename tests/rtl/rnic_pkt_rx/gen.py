@@ -30,8 +30,7 @@ from scapy.all import rdpcap, Ether, IP, IPv6, UDP, Raw  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 P = rv.PKG
-RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
-PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else RXE_DIR
+PCAP_DIR = sys.argv[1] if len(sys.argv) > 1 else rv.RXE_DIR
 
 
 def is_roce(p):

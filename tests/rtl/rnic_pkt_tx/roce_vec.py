@@ -7,6 +7,8 @@ import os
 import re
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+# the Linux rxe captures in the tree (tests/vectors/rxe/README.md)
+RXE_DIR = os.path.join(ROOT, "tests", "vectors", "rxe")
 
 
 def _read_params(path):

@@ -33,8 +33,7 @@ from scapy.contrib.roce import BTH  # noqa: E402
 
 P = rv.PKG
 GOOD, NOT_ROCE, BAD_PORT, BAD_CSUM, BAD_ICRC, MALFORMED = range(6)
-RXE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors", "rxe")  # the rxe captures in the tree
-PCAP_DIR = RXE_DIR
+PCAP_DIR = rv.RXE_DIR
 
 
 def csum16(b):
