@@ -103,20 +103,24 @@ module rnic_ctrl #(
     wire [RAM_AW-1:0] la_idx = la_addr[2 +: RAM_AW];
     wire ram_fast = mem_valid && in_ram && la_hit_reg;
 
+    // one address, one write and one registered read per cycle: a single
+    // block-RAM port with byte write enables
+    wire ram_late = !la_in_ram && mem_valid && !mem_ready && in_ram && !ram_ack_reg;
+    wire [RAM_AW-1:0] ram_addr = la_in_ram ? la_idx : ram_idx;
+    wire [3:0] ram_wstrb = la_in_ram ? (la_write ? la_wstrb : 4'h0) : mem_wstrb;
+    wire [31:0] ram_wdata = la_in_ram ? la_wdata : mem_wdata;
+
     always_ff @(posedge clk) begin
-        ram_ack_reg <= 1'b0;
-        la_hit_reg <= 1'b0;
-        if (la_in_ram) begin
+        if (la_in_ram || ram_late) begin
             for (int b = 0; b < 4; b++)
-                if (la_write && la_wstrb[b]) ram[la_idx][8*b +: 8] <= la_wdata[8*b +: 8];
-            ram_rdata_reg <= ram[la_idx];
-            la_hit_reg <= 1'b1;
-        end else if (mem_valid && !mem_ready && in_ram && !ram_ack_reg) begin
-            for (int b = 0; b < 4; b++)
-                if (mem_wstrb[b]) ram[ram_idx][8*b +: 8] <= mem_wdata[8*b +: 8];
-            ram_rdata_reg <= ram[ram_idx];
-            ram_ack_reg <= 1'b1;
+                if (ram_wstrb[b]) ram[ram_addr][8*b +: 8] <= ram_wdata[8*b +: 8];
+            ram_rdata_reg <= ram[ram_addr];
         end
+    end
+
+    always_ff @(posedge clk) begin
+        la_hit_reg <= la_in_ram;
+        ram_ack_reg <= ram_late;
         if (rst) begin
             ram_ack_reg <= 1'b0;
             la_hit_reg <= 1'b0;
