@@ -44,11 +44,12 @@ module rnic_axi_xlate_chan #(
     assign s_ready = !v1_reg || adv1;
     wire take = s_valid && s_ready;
 
+    logic mtt_init_unused;   // not cleared (ZERO_UNWRITTEN 0): always done
     // the table holds what the host wrote; entries it never wrote are never
     // reached, since every translated address comes from a valid MPT entry
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MTT_BITS), .ADDR_WIDTH(MTT_INDEX_WIDTH), .ZERO_UNWRITTEN(0)) mtt_ram (
         .clk, .rst, .wr_en(mtt_wr_en), .wr_addr(mtt_wr_addr), .wr_data(mtt_wr_data),
-        .rd_en(take), .rd_addr(s_addr[PAGE_SHIFT +: MTT_INDEX_WIDTH]), .rd_data(page));
+        .rd_en(take), .rd_addr(s_addr[PAGE_SHIFT +: MTT_INDEX_WIDTH]), .rd_data(page), .init_done(mtt_init_unused));
 
     assign m_addr = addr2_reg;
     assign m_side = side2_reg;

@@ -239,8 +239,8 @@ module rnic_core #(
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
     wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
-    assign ctx_wr_ready = ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
-                        : ctx_is_cqc ? cqe_ctx_ready : 1'b1;
+    assign ctx_wr_ready = tables_clear && (ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
+                                         : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
     wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
     wire qpc_we = ctx_fire && ctx_is_qpc;
@@ -266,30 +266,45 @@ module rnic_core #(
     logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data, pl_mpt_rd_data, rr_mpt_rd_data;
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
 
+    // each table clears itself after reset (reads zero meanwhile); context
+    // writes wait until all of them are clear
+    logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
+    logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
+    wire  tables_clear = qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
+                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done;
+
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_req_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
-        .rd_en(req_qpc_rd_en), .rd_addr(req_qpc_rd_addr), .rd_data(req_qpc_rd_data));
+        .rd_en(req_qpc_rd_en), .rd_addr(req_qpc_rd_addr), .rd_data(req_qpc_rd_data),
+        .init_done(qpc_req_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_resp_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
-        .rd_en(resp_qpc_rd_en), .rd_addr(resp_qpc_rd_addr), .rd_data(resp_qpc_rd_data));
+        .rd_en(resp_qpc_rd_en), .rd_addr(resp_qpc_rd_addr), .rd_data(resp_qpc_rd_data),
+        .init_done(qpc_resp_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_req_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
-        .rd_en(req_mpt_rd_en), .rd_addr(req_mpt_rd_addr), .rd_data(req_mpt_rd_data));
+        .rd_en(req_mpt_rd_en), .rd_addr(req_mpt_rd_addr), .rd_data(req_mpt_rd_data),
+        .init_done(mpt_req_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_resp_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
-        .rd_en(resp_mpt_rd_en), .rd_addr(resp_mpt_rd_addr), .rd_data(resp_mpt_rd_data));
+        .rd_en(resp_mpt_rd_en), .rd_addr(resp_mpt_rd_addr), .rd_data(resp_mpt_rd_data),
+        .init_done(mpt_resp_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_place_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
-        .rd_en(pl_qpc_rd_en), .rd_addr(pl_qpc_rd_addr), .rd_data(pl_qpc_rd_data));
+        .rd_en(pl_qpc_rd_en), .rd_addr(pl_qpc_rd_addr), .rd_data(pl_qpc_rd_data),
+        .init_done(qpc_place_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_place_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
-        .rd_en(pl_mpt_rd_en), .rd_addr(pl_mpt_rd_addr), .rd_data(pl_mpt_rd_data));
+        .rd_en(pl_mpt_rd_en), .rd_addr(pl_mpt_rd_addr), .rd_data(pl_mpt_rd_data),
+        .init_done(mpt_place_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_rdrsp_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
-        .rd_en(rr_mpt_rd_en), .rd_addr(rr_mpt_rd_addr), .rd_data(rr_mpt_rd_data));
+        .rd_en(rr_mpt_rd_en), .rd_addr(rr_mpt_rd_addr), .rd_data(rr_mpt_rd_data),
+        .init_done(mpt_rdrsp_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH)) cqc_ram (
         .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
-        .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data));
+        .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data),
+        .init_done(cqc_clear_done));
 
     // ------------------------------------------------------------------
     // requester: scheduler, transmit engine, completions
@@ -450,10 +465,11 @@ module rnic_core #(
         if (rst) pay_rd_pending_reg <= '0;
     end
 
+    logic inflight_init_unused;   // not cleared (ZERO_UNWRITTEN 0): always done
     // the completion engine reads only entries the requester wrote
     rnic_ram_1w1r #(.WIDTH(INF_BITS), .ADDR_WIDTH(QPN_WIDTH + INFLIGHT_LOG2), .ZERO_UNWRITTEN(0)) inflight_ram (
         .clk, .rst, .wr_en(inf_wr_en), .wr_addr(inf_wr_addr), .wr_data(inf_wr_data),
-        .rd_en(inf_rd_en), .rd_addr(inf_rd_addr), .rd_data(inf_rd_data));
+        .rd_en(inf_rd_en), .rd_addr(inf_rd_addr), .rd_data(inf_rd_data), .init_done(inflight_init_unused));
 
     logic                 ack_valid, ack_ready;
     logic [QPN_WIDTH-1:0] ack_qpn;

@@ -6,10 +6,13 @@
  * Simple dual-port RAM: one write port, one read port with a registered
  * output (block-RAM style). Context tables instantiate one copy per reader.
  *
- * With ZERO_UNWRITTEN, an entry not written since reset reads as all zeros
- * (a QP in RESET, an invalid MR or CQ): RAM contents are undefined at
- * power-up, so a per-entry written bit, cleared by reset, decides what a
- * read returns. Tables whose readers only read written entries leave it off.
+ * With ZERO_UNWRITTEN, every entry reads as zeros until it is written (a QP
+ * in RESET, an invalid MR or CQ): RAM contents are undefined at power-up,
+ * so after reset the RAM clears itself, one entry per cycle through its one
+ * write port (2^ADDR_WIDTH cycles); meanwhile reads return zeros and
+ * init_done is low. A write while init_done is low is a design error (the
+ * core holds context writes back until every table is clear). Tables whose
+ * readers only read written entries leave it off (init_done is then 1).
  */
 module rnic_ram_1w1r #(
     parameter int WIDTH = 32,
@@ -25,31 +28,53 @@ module rnic_ram_1w1r #(
 
     input  wire logic                  rd_en,
     input  wire logic [ADDR_WIDTH-1:0] rd_addr,
-    output      logic [WIDTH-1:0]      rd_data
+    output      logic [WIDTH-1:0]      rd_data,
+
+    output      logic                  init_done
 );
 
     logic [WIDTH-1:0] mem [2**ADDR_WIDTH];
     logic [WIDTH-1:0] rd_data_reg;
+    logic             we;
+    logic [ADDR_WIDTH-1:0] wa;
+    logic [WIDTH-1:0] wd;
 
     always_ff @(posedge clk) begin
-        if (wr_en) mem[wr_addr] <= wr_data;
+        if (we) mem[wa] <= wd;
         if (rd_en) rd_data_reg <= mem[rd_addr];
     end
 
-    if (ZERO_UNWRITTEN != 0) begin : g_guard
-        logic [2**ADDR_WIDTH-1:0] written_reg;
-        logic                     rd_written_reg;
+    if (ZERO_UNWRITTEN != 0) begin : g_clear
+        logic [ADDR_WIDTH:0] clear_ptr_reg;   // next entry to clear; MSB: done
+        logic                rd_clear_reg;    // the read came before the end of the clear
+
+        assign init_done = clear_ptr_reg[ADDR_WIDTH];
+        assign we = init_done ? wr_en : 1'b1;
+        assign wa = init_done ? wr_addr : clear_ptr_reg[ADDR_WIDTH-1:0];
+        assign wd = init_done ? wr_data : '0;
 
         always_ff @(posedge clk) begin
-            if (wr_en) written_reg[wr_addr] <= 1'b1;
-            if (rd_en) rd_written_reg <= written_reg[rd_addr];
+            if (!init_done) clear_ptr_reg <= clear_ptr_reg + 1'b1;
+            if (rd_en) rd_clear_reg <= !init_done;
             if (rst) begin
-                written_reg <= '0;
-                rd_written_reg <= 1'b0;
+                clear_ptr_reg <= '0;
+                rd_clear_reg <= 1'b1;
             end
         end
-        assign rd_data = rd_written_reg ? rd_data_reg : '0;
+        assign rd_data = rd_clear_reg ? '0 : rd_data_reg;
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+        always_ff @(posedge clk) begin
+            if (!rst && wr_en) assert (init_done) else $error("rnic_ram_1w1r: write during the clear after reset (%m)");
+        end
+`endif
+`endif
     end else begin : g_plain
+        assign init_done = 1'b1;
+        assign we = wr_en;
+        assign wa = wr_addr;
+        assign wd = wr_data;
         assign rd_data = rd_data_reg;
         wire unused_ok = rst;
     end
