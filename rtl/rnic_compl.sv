@@ -177,25 +177,26 @@ module rnic_compl #(
         ns_cycles = ns * 48'(CLOCK_MHZ) / 48'd1000;
     endfunction
 
-    // IBTA Table 45
-    function automatic logic [31:0] rnr_ns(input logic [4:0] code);
+    // IBTA Table 45, in cycles (each entry a constant: no multiplier or
+    // divider in the data path)
+    function automatic logic [47:0] rnr_cycles(input logic [4:0] code);
         case (code)
-            5'd0: rnr_ns = rnic_pkg::RNR_TIMER_0_NS;     5'd1: rnr_ns = rnic_pkg::RNR_TIMER_1_NS;
-            5'd2: rnr_ns = rnic_pkg::RNR_TIMER_2_NS;     5'd3: rnr_ns = rnic_pkg::RNR_TIMER_3_NS;
-            5'd4: rnr_ns = rnic_pkg::RNR_TIMER_4_NS;     5'd5: rnr_ns = rnic_pkg::RNR_TIMER_5_NS;
-            5'd6: rnr_ns = rnic_pkg::RNR_TIMER_6_NS;     5'd7: rnr_ns = rnic_pkg::RNR_TIMER_7_NS;
-            5'd8: rnr_ns = rnic_pkg::RNR_TIMER_8_NS;     5'd9: rnr_ns = rnic_pkg::RNR_TIMER_9_NS;
-            5'd10: rnr_ns = rnic_pkg::RNR_TIMER_10_NS;   5'd11: rnr_ns = rnic_pkg::RNR_TIMER_11_NS;
-            5'd12: rnr_ns = rnic_pkg::RNR_TIMER_12_NS;   5'd13: rnr_ns = rnic_pkg::RNR_TIMER_13_NS;
-            5'd14: rnr_ns = rnic_pkg::RNR_TIMER_14_NS;   5'd15: rnr_ns = rnic_pkg::RNR_TIMER_15_NS;
-            5'd16: rnr_ns = rnic_pkg::RNR_TIMER_16_NS;   5'd17: rnr_ns = rnic_pkg::RNR_TIMER_17_NS;
-            5'd18: rnr_ns = rnic_pkg::RNR_TIMER_18_NS;   5'd19: rnr_ns = rnic_pkg::RNR_TIMER_19_NS;
-            5'd20: rnr_ns = rnic_pkg::RNR_TIMER_20_NS;   5'd21: rnr_ns = rnic_pkg::RNR_TIMER_21_NS;
-            5'd22: rnr_ns = rnic_pkg::RNR_TIMER_22_NS;   5'd23: rnr_ns = rnic_pkg::RNR_TIMER_23_NS;
-            5'd24: rnr_ns = rnic_pkg::RNR_TIMER_24_NS;   5'd25: rnr_ns = rnic_pkg::RNR_TIMER_25_NS;
-            5'd26: rnr_ns = rnic_pkg::RNR_TIMER_26_NS;   5'd27: rnr_ns = rnic_pkg::RNR_TIMER_27_NS;
-            5'd28: rnr_ns = rnic_pkg::RNR_TIMER_28_NS;   5'd29: rnr_ns = rnic_pkg::RNR_TIMER_29_NS;
-            5'd30: rnr_ns = rnic_pkg::RNR_TIMER_30_NS;   default: rnr_ns = rnic_pkg::RNR_TIMER_31_NS;
+            5'd0: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_0_NS));     5'd1: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_1_NS));
+            5'd2: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_2_NS));     5'd3: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_3_NS));
+            5'd4: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_4_NS));     5'd5: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_5_NS));
+            5'd6: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_6_NS));     5'd7: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_7_NS));
+            5'd8: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_8_NS));     5'd9: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_9_NS));
+            5'd10: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_10_NS));   5'd11: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_11_NS));
+            5'd12: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_12_NS));   5'd13: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_13_NS));
+            5'd14: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_14_NS));   5'd15: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_15_NS));
+            5'd16: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_16_NS));   5'd17: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_17_NS));
+            5'd18: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_18_NS));   5'd19: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_19_NS));
+            5'd20: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_20_NS));   5'd21: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_21_NS));
+            5'd22: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_22_NS));   5'd23: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_23_NS));
+            5'd24: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_24_NS));   5'd25: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_25_NS));
+            5'd26: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_26_NS));   5'd27: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_27_NS));
+            5'd28: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_28_NS));   5'd29: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_29_NS));
+            5'd30: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_30_NS));   default: rnr_cycles = ns_cycles(48'(rnic_pkg::RNR_TIMER_31_NS));
         endcase
     endfunction
 
@@ -554,7 +555,7 @@ module rnic_compl #(
                         if (syn_rnr && (rnr_eff != 0 || cfg_rnr == 3'(rnic_pkg::RETRY_INFINITE))) begin
                             if (cfg_rnr != 3'(rnic_pkg::RETRY_INFINITE)) rnr_left_reg <= rnr_eff - 3'd1;
                             post_reg <= POST_RNR_WAIT;
-                            rnr_until_reg <= now + ns_cycles(48'(rnr_ns(syn_code)));
+                            rnr_until_reg <= now + rnr_cycles(syn_code);
                         end else if (syn_seq && retry_eff != 0) begin
                             retry_left_reg <= retry_eff - 3'd1;
                             post_reg <= POST_REWIND;
