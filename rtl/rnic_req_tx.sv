@@ -673,7 +673,13 @@ module rnic_req_tx #(
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg
     wire        resend = ci_reg != sq_hi_mem[qpn_reg] || started_mem[qpn_reg];
-    wire [23:0] wqe_first_psn = resend ? first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] : psn_reg;
+    // first_psn_mem at {qpn_reg, ci_reg}, read one cycle ahead (a registered,
+    // block-RAM read): S_PARSE, its only user, follows S_WQE_DESC or
+    // S_WQE_LOAD, where qpn_reg and ci_reg already hold their values and
+    // nothing writes the table
+    logic [23:0] first_psn_rd_reg;
+    always_ff @(posedge clk) first_psn_rd_reg <= first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}];
+    wire [23:0] wqe_first_psn = resend ? first_psn_rd_reg : psn_reg;
     wire [23:0] skip_pkts_raw = psn_reg - wqe_first_psn;
     wire [23:0] skip_pkts = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
     wire [31:0] skip_bytes = 32'(skip_pkts) << (32'(pmtu_code) + 32'd7);
