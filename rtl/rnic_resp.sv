@@ -835,7 +835,21 @@ module rnic_resp #(
 
     // a duplicate ATOMIC's saved result
     wire [ATOMIC_SAVED_LOG2-1:0] adup_slot = adup_reg[ATOMIC_SAVED_LOG2-1:0];
-    wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_mem[{qpn_reg, adup_slot}] == h_psn;
+    // the saved PSN and result of slot adup_reg, read a cycle ahead (registered
+    // block-RAM reads); adup_rd_ok_reg says they belong to the slot in hand
+    logic [23:0] asave_psn_rd_reg;
+    logic [63:0] asave_orig_rd_reg;
+    logic        adup_rd_ok_reg;
+    always_ff @(posedge clk) begin
+        asave_psn_rd_reg <= asave_psn_mem[{qpn_reg, adup_slot}];
+        asave_orig_rd_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
+    end
+    wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_rd_reg == h_psn;
+    wire adup_next = adup_rd_ok_reg && adup_reg != (ATOMIC_SAVED_LOG2+1)'(ASAVE) && !adup_hit;
+    always_ff @(posedge clk) begin
+        adup_rd_ok_reg <= state_reg == S_ADUP && !adup_next;
+        if (rst) adup_rd_ok_reg <= 1'b0;
+    end
 
     // One scan of the action queue for the QP in hand gives two answers:
     // - rda_act_cnt: its READs and ATOMICs accepted and not yet answered, of
@@ -1098,13 +1112,13 @@ module rnic_resp #(
             S_ATWD: begin
                 if (m_axis_wr_data_tready) state_reg <= S_PUSH;
             end
-            S_ADUP: begin
+            S_ADUP: if (adup_rd_ok_reg) begin
                 if (adup_reg == (ATOMIC_SAVED_LOG2+1)'(ASAVE)) begin
                     // no longer kept: nothing to answer with
                     state_reg <= after_drop;
                 end else if (adup_hit) begin
                     if (!act_full) begin
-                        at_orig_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
+                        at_orig_reg <= asave_orig_rd_reg;
                         // nothing written for it: the ACK waits for no write
                         // response (S_EXEC, which clears this, is skipped)
                         npieces_reg <= '0;
