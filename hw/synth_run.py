@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""One synthesis run of rnic_core with the pinned native yosys (pyosys).
+
+  synth_run.py --target xcup|ecp5 --out DIR [--set NAME=VALUE ...]
+
+Reads the RTL and the control processor's core, sets rnic_core's parameters
+and maps it for the target, keeping the hierarchy so that every top-level
+block can be counted on its own:
+  xcup   synth_xilinx -family xcup -uram (AMD UltraScale+), out of context
+  ecp5   synth_ecp5 (Lattice ECP5), out of context; writes DIR/ecp5.json for
+         nextpnr
+Writes into DIR:
+  memories.json  every memory yosys inferred (before mapping): module, name,
+                 entries, width, read ports (and how many registered), write
+                 ports
+  blocks.json    cell counts per cell type: the whole core, each instance in
+                 rnic_core (its subtree) and rnic_core's own glue
+  mapped.json    the mapped netlist, flattened (for levels.py)
+  yosys.log      the whole log (memory_libmap's "mapping memory X via Y"
+                 lines say what each memory became)
+Run by hw/report.py, one process per run (a run holds the whole netlist).
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rtl_files(rtl):
+    pkgs = [os.path.join(rtl, p) for p in ("rnic_pkg.sv", "rnic_hdr_pkg.sv")]
+    mods = sorted(f for f in glob.glob(os.path.join(rtl, "*.sv")) if f not in pkgs)
+    pico = subprocess.run(["bash", os.path.join(ROOT, "scripts/picorv32-path.sh")],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    return pkgs + mods + [pico]
+
+
+def const_int(c):
+    """An RTLIL parameter (Const) as an int."""
+    s = c.as_string()
+    return int(s, 2) if s else 0
+
+
+def short(modname):
+    """$paramod$<hash>\\rnic_ram_1w1r -> rnic_ram_1w1r (the RTL's name)."""
+    name = modname.lstrip("\\")
+    if name.startswith("$paramod"):
+        # $paramod$<hash>\name or $paramod\name\PARAM=value...
+        name = name.split("\\")[1]
+    return name
+
+
+def prefer_block_ram(ys, design, min_entries=256):
+    """Give every memory of min_entries+ entries whose read ports are all
+    registered the attribute ram_style = "block" (a board build sets the
+    same RAM_STYLE in Vivado): memory_libmap's cost model would put narrow
+    tables of 1K entries into LUT RAM, whose cost grows with the QP count.
+    A memory with a combinational read port cannot be block RAM and is left
+    to the cost model. Returns how many memories were marked."""
+    n = 0
+    for m in design.modules_.values():
+        for c in m.cells_.values():
+            if c.type.str() != "$mem_v2":
+                continue
+            p = c.parameters
+            size = const_int(p[ys.IdString("\\SIZE")])
+            rd = const_int(p[ys.IdString("\\RD_PORTS")])
+            sync = bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1")
+            if size >= min_entries and rd > 0 and sync == rd:
+                c.set_string_attribute(ys.IdString("\\ram_style"), "block")
+                n += 1
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", choices=["xcup", "ecp5"], required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--rtl", help="the RTL folder (default: the tree's rtl/)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    from pyosys import libyosys as ys
+    d = ys.Design()
+
+    def run(cmd):
+        ys.run_pass(cmd, d)
+
+    def is_lib(m):
+        return any(m.get_bool_attribute(ys.IdString(a)) for a in ("\\blackbox", "\\whitebox"))
+
+    def design_modules():
+        """The design's own modules (not the cell library's)."""
+        return [m for m in d.modules_.values() if not is_lib(m)]
+
+    t0 = time.time()
+    run("read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files(args.rtl or os.path.join(ROOT, "rtl"))))
+    if args.set:
+        run("chparam " + " ".join("-set %s %s" % tuple(s.split("=", 1)) for s in args.set)
+            + " rnic_core")
+    if args.target == "xcup":
+        synth = "synth_xilinx -family xcup -uram -top rnic_core -noiopad -noclkbuf"
+        split = "map_memory"
+    else:
+        synth = "synth_ecp5 -top rnic_core"
+        split = "map_ram"
+    run("%s -run :%s" % (synth, split))
+
+    # every memory, as inferred (after memory -nomap, before mapping)
+    mems = []
+    for m in design_modules():
+        for c in m.cells_.values():
+            if c.type.str() != "$mem_v2":
+                continue
+            mems.append({
+                "module": short(m.name.str()),
+                "module_full": m.name.str().lstrip("\\"),
+                "name": c.parameters[ys.IdString("\\MEMID")].decode_string().lstrip("\\"),
+                "entries": const_int(c.parameters[ys.IdString("\\SIZE")]),
+                "width": const_int(c.parameters[ys.IdString("\\WIDTH")]),
+                "rd_ports": const_int(c.parameters[ys.IdString("\\RD_PORTS")]),
+                "rd_registered": bin(const_int(c.parameters[ys.IdString("\\RD_CLK_ENABLE")])).count("1"),
+                "wr_ports": const_int(c.parameters[ys.IdString("\\WR_PORTS")]),
+            })
+    with open(os.path.join(args.out, "memories.json"), "w") as f:
+        json.dump(mems, f, indent=1)
+
+    print("synth_run: %d memories of 256+ entries marked for block RAM" % prefer_block_ram(ys, d))
+    if args.target == "xcup":
+        # synth_xilinx's map_memory step, with the corrected LUT-RAM
+        # library (hw/yosys/lutrams_xcu.txt says why)
+        run("memory_libmap -logic-cost-rom 0.015625 -lib %s -lib +/xilinx/brams_xc4v.txt "
+            "-D HAS_SIZE_36 -D HAS_MIXWIDTH_SDP -D HAS_ADDRCE -lib +/xilinx/urams.txt"
+            % os.path.join(ROOT, "hw", "yosys", "lutrams_xcu.txt"))
+        run("techmap -map +/xilinx/lutrams_xc5v_map.v")
+        run("techmap -map +/xilinx/brams_xcu_map.v")
+        run("techmap -map +/xilinx/urams_map.v")
+        run("%s -run map_ffram:" % synth)
+    else:
+        run("%s -run %s:" % (synth, split))
+    if args.target == "ecp5":
+        run("write_json " + os.path.join(args.out, "ecp5.json"))
+
+    # cell counts: per module (own cells), then per instance of rnic_core
+    own = {}
+    insts = {}
+    names = {m.name.str() for m in design_modules()}
+    for m in design_modules():
+        cnt = collections.Counter()
+        sub = []
+        for c in m.cells_.values():
+            t = c.type.str()
+            if c.type.str() in names:
+                sub.append((c.name.str().lstrip("\\"), t))
+            else:
+                cnt[t.lstrip("\\")] += 1
+        own[m.name.str()] = cnt
+        insts[m.name.str()] = sub
+
+    memo = {}
+
+    def total(mod):
+        if mod not in memo:
+            c = collections.Counter(own[mod])
+            for _, t in insts[mod]:
+                c.update(total(t))
+            memo[mod] = c
+        return memo[mod]
+
+    top = "\\rnic_core"
+    blocks = {"total": dict(total(top)), "glue": dict(own[top]), "blocks": {}}
+    for name, t in sorted(insts[top]):
+        blocks["blocks"][name] = {"module": short(t), "cells": dict(total(t))}
+    with open(os.path.join(args.out, "blocks.json"), "w") as f:
+        json.dump(blocks, f, indent=1)
+
+    run("flatten")
+    run("write_json " + os.path.join(args.out, "mapped.json"))
+    print("synth_run: %s done in %.0f s" % (args.target, time.time() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The quick form of make hw-report's table budget (make test, a few minutes).
+
+  table_check.py [--width 512] [--qpn-width 10] [--min-entries 256]
+
+yosys (pinned pyosys) elaborates rnic_core with the given sizes, infers its
+memories and lets memory_libmap choose, as synth_xilinx does for
+UltraScale+ (with hw/yosys/lutrams_xcu.txt), what each becomes: block RAM,
+URAM, LUT RAM or, when nothing fits, flip-flops. Every memory of
+--min-entries entries or more must become block RAM or URAM, except those
+named in hw/tables-in-logic.txt (the tables still read combinationally,
+each with the reason; the list may only shrink: a listed table that now
+maps to block RAM is a failure too, so the list is kept true).
+Prints one line per large memory; exits 1 on a failure.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+HW = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HW)
+sys.path.insert(0, HW)
+from synth_run import rtl_files, short, const_int, prefer_block_ram  # noqa: E402
+
+
+def allowed():
+    """module.memory -> reason, from hw/tables-in-logic.txt."""
+    out = {}
+    with open(os.path.join(HW, "tables-in-logic.txt")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, _, why = line.partition(" ")
+                out[name] = why.strip()
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--width", type=int, default=512)
+    ap.add_argument("--qpn-width", type=int, default=10)
+    ap.add_argument("--min-entries", type=int, default=256)
+    args = ap.parse_args()
+    scale = args.qpn_width - 10
+    params = {"DATA_WIDTH": args.width, "QPN_WIDTH": args.qpn_width, "CQN_WIDTH": 10 + scale,
+              "MR_INDEX_WIDTH": 12 + scale, "MTT_INDEX_WIDTH": 14 + scale}
+    from pyosys import libyosys as ys
+    d = ys.Design()
+    t0 = time.time()
+    logpath = os.path.join(ROOT, "build", "hw", "table-check-w%d-q%d.log" % (args.width, args.qpn_width))
+    os.makedirs(os.path.dirname(logpath), exist_ok=True)
+    # yosys writes its log to stdout: send it to the log file
+    saved = os.dup(1)
+    logf = open(logpath, "w")
+    os.dup2(logf.fileno(), 1)
+    try:
+        for cmd in ["read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files(os.path.join(ROOT, "rtl"))),
+                    "chparam " + " ".join("-set %s %d" % kv for kv in params.items()) + " rnic_core",
+                    "hierarchy -check -top rnic_core", "proc", "opt -fast", "memory -nomap", "opt_clean"]:
+            ys.run_pass(cmd, d)
+        mems = {}
+        for m in d.modules_.values():
+            for c in m.cells_.values():
+                if c.type.str() != "$mem_v2":
+                    continue
+                p = c.parameters
+                key = "%s.%s" % (short(m.name.str()), p[ys.IdString("\\MEMID")].decode_string().lstrip("\\"))
+                mems[(m.name.str().lstrip("\\"), p[ys.IdString("\\MEMID")].decode_string().lstrip("\\"))] = (
+                    key, const_int(p[ys.IdString("\\SIZE")]), const_int(p[ys.IdString("\\WIDTH")]),
+                    const_int(p[ys.IdString("\\RD_PORTS")]),
+                    bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1"))
+        prefer_block_ram(ys, d, args.min_entries)
+        ys.run_pass("memory_libmap -logic-cost-rom 0.015625 -lib %s -lib +/xilinx/brams_xc4v.txt "
+                    "-D HAS_SIZE_36 -D HAS_MIXWIDTH_SDP -D HAS_ADDRCE -lib +/xilinx/urams.txt"
+                    % os.path.join(HW, "yosys", "lutrams_xcu.txt"), d)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        logf.close()
+    log = open(logpath).read()
+    became = {}
+    for m in re.finditer(r"^mapping memory (\S+)\.(\S+) via (\S+)", log, re.M):
+        kind = "uram" if "URAM" in m.group(3) else "bram" if "BLOCKRAM" in m.group(3) else "lutram"
+        became[(m.group(1), m.group(2))] = kind
+    ok_list = allowed()
+    fail = 0
+    seen = set()
+    rows = []
+    for k, (key, size, width, rd, rdreg) in mems.items():
+        if size < args.min_entries:
+            continue
+        kind = became.get(k, "ff")
+        seen.add(key)
+        if kind in ("bram", "uram"):
+            bad = key in ok_list
+            verdict = "FAIL (listed in hw/tables-in-logic.txt, but now %s: take it off the list)" % kind if bad else "ok"
+        else:
+            bad = key not in ok_list
+            verdict = "FAIL (not in hw/tables-in-logic.txt)" if bad else "known: %s" % ok_list[key]
+        fail += bad
+        rows.append("table-check: %-34s %6d x %-4d read ports %d (%d registered)  %-6s %s"
+                    % (key, size, width, rd, rdreg, kind, verdict))
+    for r in sorted(rows):
+        print(r)
+    for key in sorted(set(ok_list) - seen):
+        # a listed table the design no longer has (or that got smaller)
+        print("table-check: %-34s FAIL listed in hw/tables-in-logic.txt but not a %d+ entry memory any more"
+              % (key, args.min_entries))
+        fail += 1
+    big = sum(1 for r in rows)
+    inlogic = sum(1 for r in rows if " lutram " in r or " ff " in r)
+    print("table-check: DATA_WIDTH %d, %d QPs: %d memories of %d+ entries, %d in block RAM/URAM, %d in logic "
+          "(%d listed); %s (%.0f s)" % (args.width, 2 ** args.qpn_width, big, args.min_entries, big - inlogic,
+                                       inlogic, len(ok_list), "FAIL" if fail else "ok", time.time() - t0))
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
