@@ -153,7 +153,10 @@ module rnic_compl #(
     output      logic                               stat_rx_nak,
     output      logic                               stat_rx_rnr,
     output      logic                               stat_retry,
-    output      logic                               stat_timeout
+    output      logic                               stat_timeout,
+
+    // the per-QP table of live QPs is clear after reset
+    output      logic                               init_done
 );
 
     localparam int NUM_QPS = 2 ** QPN_WIDTH;
@@ -230,8 +233,12 @@ module rnic_compl #(
     // ------------------------------------------------------------------
     logic [QPN_WIDTH-1:0] scan_reg;
     // QPs whose context has been written since reset: the per-QP RAMs of the
-    // others hold whatever the FPGA powered up with
-    logic [NUM_QPS-1:0]   live_reg;
+    // others hold whatever the FPGA powered up with. A RAM like the others
+    // (read at scan_reg, registered), cleared after reset one QP per cycle;
+    // context writes wait for init_done (rnic_core)
+    logic                 live_mem [NUM_QPS];
+    logic [QPN_WIDTH:0]   live_clear_reg;
+    assign init_done = live_clear_reg[QPN_WIDTH];
     assign hi2_rd_qpn = scan_reg;
     wire [47:0] scan_ref = ($signed(hi2_rd_sent_time - progress_mem[scan_reg]) > 0)
                            ? hi2_rd_sent_time : progress_mem[scan_reg];
@@ -241,11 +248,15 @@ module rnic_compl #(
     wire        scan_rnr_due = rnr_wait_mem[scan_reg] && $signed(now - rnr_until_mem[scan_reg]) >= 0;
     wire        scan_ack_due = !rnr_wait_mem[scan_reg] && scan_outstanding && scan_to != 0
                                && !err_mem[scan_reg] && now - scan_ref >= scan_limit;
-    wire        scan_due = live_reg[scan_reg] && (scan_rnr_due || scan_ack_due);
+    wire        scan_due = init_done && live_mem[scan_reg] && (scan_rnr_due || scan_ack_due);
 
     always_ff @(posedge clk) begin
-        if (qp_reset_valid) live_reg[qp_reset_qpn] <= 1'b1;
-        if (rst) live_reg <= '0;
+        if (!init_done) live_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
+        else if (qp_reset_valid) live_mem[qp_reset_qpn] <= 1'b1;
+    end
+    always_ff @(posedge clk) begin
+        if (!init_done) live_clear_reg <= live_clear_reg + 1'b1;
+        if (rst) live_clear_reg <= '0;
     end
 
     typedef enum logic [3:0] {

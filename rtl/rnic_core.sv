@@ -236,6 +236,15 @@ module rnic_core #(
     // single write port and maps onto block or distributed RAM. Meanwhile
     // the completion engine takes no new event (it writes its state back in
     // every busy cycle), so the wait is short.
+    //
+    // Each table clears itself after reset (reads zero meanwhile); context
+    // writes wait until all of them are clear
+    logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
+    logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
+    logic compl_clear_done;
+    wire  tables_clear = compl_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
+                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done;
+
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
     wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
@@ -265,13 +274,6 @@ module rnic_core #(
     logic [rnic_pkg::QPC_BITS-1:0]  req_qpc_rd_data, resp_qpc_rd_data, pl_qpc_rd_data;
     logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data, pl_mpt_rd_data, rr_mpt_rd_data;
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
-
-    // each table clears itself after reset (reads zero meanwhile); context
-    // writes wait until all of them are clear
-    logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
-    logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
-    wire  tables_clear = qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
-                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done;
 
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_req_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
@@ -552,7 +554,8 @@ module rnic_core #(
         .m_cqe_byte_len(ccqe_byte_len), .m_cqe_src_qp(ccqe_src_qp), .m_cqe_syndrome(ccqe_syndrome),
         .m_err_valid(errev_valid), .m_err_ready(errev_ready), .m_err_qpn(errev_qpn),
         .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
-        .stat_rx_ack, .stat_rx_nak, .stat_rx_rnr, .stat_retry, .stat_timeout
+        .stat_rx_ack, .stat_rx_nak, .stat_rx_rnr, .stat_retry, .stat_timeout,
+        .init_done(compl_clear_done)
     );
 
     // ------------------------------------------------------------------
