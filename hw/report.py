@@ -169,6 +169,7 @@ def one_run(run):
            "mrs": 2 ** int(run["params"].get("MR_INDEX_WIDTH", 12)),
            "cqs": 2 ** int(run["params"].get("CQN_WIDTH", 10)),
            "yosys": "pyosys " + pyosys_version(),
+           "rtl_digest": rtl_digest(RTL or os.path.join(ROOT, "rtl")),
            "synth_seconds": None, "ok": False}
     if r.returncode != 0:
         rec["error"] = "yosys exited %d (log: %s)" % (r.returncode, os.path.relpath(logpath, ROOT))
@@ -219,6 +220,18 @@ def one_run(run):
     return rec
 
 
+def rtl_digest(rtl):
+    """A short digest of the RTL a run read (rtl/*.sv), so records from
+    different revisions can be told apart."""
+    import glob
+    import hashlib
+    h = hashlib.sha256()
+    for f in sorted(glob.glob(os.path.join(rtl, "*.sv"))):
+        h.update(os.path.basename(f).encode())
+        h.update(open(f, "rb").read())
+    return h.hexdigest()[:12]
+
+
 def pyosys_version():
     try:
         from importlib.metadata import version
@@ -258,19 +271,19 @@ def fmt_int(v):
 
 def doc_tables(recs, checks):
     L = []
-    L.append("| run | target | width | QPs / MRs / CQs | LUTs | FFs | LUT RAM (LUTs) | BRAM36 | URAM | DSP | CARRY8 | levels | fmax | 256+ tables in logic |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| run | target | width | QPs / MRs / CQs | LUTs | FFs | LUT RAM (LUTs) | BRAM36 | URAM | DSP | carry | levels | fmax | 256+ tables in logic | RTL |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in recs:
         if not r.get("ok"):
-            L.append("| %s | %s | %d | %d / %d / %d | failed: %s |||||||||" % (
+            L.append("| %s | %s | %d | %d / %d / %d | failed: %s ||||||||||" % (
                 r["name"], r["target"], r["data_width"], r["qps"], r["mrs"], r["cqs"], r.get("error")))
             continue
-        L.append("| %s | %s | %d | %s / %s / %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |" % (
+        L.append("| %s | %s | %d | %s / %s / %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["name"], r["target"], r["data_width"], fmt_int(r["qps"]), fmt_int(r["mrs"]), fmt_int(r["cqs"]),
             fmt_int(r["luts"]), fmt_int(r["ffs"]), fmt_int(r["lutram"]), fmt_int(r.get("lutram_luts")),
             fmt_int(r["bram36"]), fmt_int(r["uram"]), fmt_int(r["dsp"]), fmt_int(r["carry"]),
             fmt_int(r.get("logic_levels")), ("%.1f MHz" % r["fmax_mhz"]) if r.get("fmax_mhz") else "—",
-            r["big_tables_in_logic"]))
+            r["big_tables_in_logic"], r.get("rtl_digest", "?")))
     L.append("")
     L.append("Budgets (hw/budgets.json):")
     L.append("")

@@ -56,8 +56,8 @@ def short(modname):
 
 
 def prefer_block_ram(ys, design, min_entries=256):
-    """Give every memory of min_entries+ entries whose read ports are all
-    registered the attribute ram_style = "block" (a board build sets the
+    """Give every memory of min_entries+ entries with one write port and
+    only registered read ports the attribute ram_style = "block" (a board build sets the
     same RAM_STYLE in Vivado): memory_libmap's cost model would put narrow
     tables of 1K entries into LUT RAM, whose cost grows with the QP count.
     A memory with a combinational read port cannot be block RAM and is left
@@ -71,7 +71,8 @@ def prefer_block_ram(ys, design, min_entries=256):
             size = const_int(p[ys.IdString("\\SIZE")])
             rd = const_int(p[ys.IdString("\\RD_PORTS")])
             sync = bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1")
-            if size >= min_entries and rd > 0 and sync == rd:
+            wr = const_int(p[ys.IdString("\\WR_PORTS")])
+            if size >= min_entries and rd > 0 and sync == rd and wr == 1:
                 c.set_string_attribute(ys.IdString("\\ram_style"), "block")
                 n += 1
     return n
@@ -99,7 +100,7 @@ def ecp5_block_ram_plan(ys, design, budget):
             blocks = max(1, rd) * (math.ceil(w / 36) if e <= 512 else math.ceil(e * w / 16384))
             if e >= 256:
                 used += blocks
-            elif e >= 16 and rd > 0 and sync == rd:
+            elif e >= 16 and rd > 0 and sync == rd and const_int(p[ys.IdString("\\WR_PORTS")]) == 1:
                 luts = rd * math.ceil(e / 16) * math.ceil(w / 4) * 7
                 cands.append((luts / blocks, blocks, c))
     n = 0
@@ -145,8 +146,10 @@ def main():
         synth = "synth_xilinx -family xcup -uram -top rnic_core -noiopad -noclkbuf"
         split = "map_memory"
     else:
-        # hierarchy kept, as for xcup, so each block is counted on its own
-        synth = "synth_ecp5 -top rnic_core -noflatten"
+        # flattened (synth_ecp5's default): kept apart, the blocks lose the
+        # optimisations across their ports, 16,000 LUT4 (20%) at 16 QPs, and
+        # the core must fit the part; so no per-block figures on ECP5
+        synth = "synth_ecp5 -top rnic_core"
         split = "map_ram"
     run("%s -run :%s" % (synth, split))
 
