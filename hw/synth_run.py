@@ -55,26 +55,42 @@ def short(modname):
     return name
 
 
-def prefer_block_ram(ys, design, min_entries=256):
-    """Give every memory of min_entries+ entries with one write port and
-    only registered read ports the attribute ram_style = "block" (a board build sets the
-    same RAM_STYLE in Vivado): memory_libmap's cost model would put narrow
-    tables of 1K entries into LUT RAM, whose cost grows with the QP count.
-    A memory with a combinational read port cannot be block RAM and is left
-    to the cost model. Returns how many memories were marked."""
-    n = 0
+def memories(ys, design):
+    """Every inferred memory ($mem_v2 cell) of the design: (module, cell,
+    facts), facts a dict of entries, width, read ports, registered read
+    ports, write ports and the memory's name."""
     for m in design.modules_.values():
         for c in m.cells_.values():
             if c.type.str() != "$mem_v2":
                 continue
             p = c.parameters
-            size = const_int(p[ys.IdString("\\SIZE")])
-            rd = const_int(p[ys.IdString("\\RD_PORTS")])
-            sync = bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1")
-            wr = const_int(p[ys.IdString("\\WR_PORTS")])
-            if size >= min_entries and rd > 0 and sync == rd and wr == 1:
-                c.set_string_attribute(ys.IdString("\\ram_style"), "block")
-                n += 1
+            yield m, c, {
+                "name": p[ys.IdString("\\MEMID")].decode_string().lstrip("\\"),
+                "entries": const_int(p[ys.IdString("\\SIZE")]),
+                "width": const_int(p[ys.IdString("\\WIDTH")]),
+                "rd_ports": const_int(p[ys.IdString("\\RD_PORTS")]),
+                "rd_registered": bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1"),
+                "wr_ports": const_int(p[ys.IdString("\\WR_PORTS")]),
+            }
+
+
+def block_ram_capable(f):
+    """One write port and only registered reads: a block RAM can hold it."""
+    return f["rd_ports"] > 0 and f["rd_registered"] == f["rd_ports"] and f["wr_ports"] == 1
+
+
+def prefer_block_ram(ys, design, min_entries=256):
+    """Give every memory of min_entries+ entries that block RAM can hold
+    the attribute ram_style = "block" (a board build sets the same
+    RAM_STYLE in Vivado): memory_libmap's cost model would put narrow
+    tables of 1K entries into LUT RAM, whose cost grows with the QP count.
+    A memory with a combinational read port cannot be block RAM and is left
+    to the cost model. Returns how many memories were marked."""
+    n = 0
+    for _, c, f in memories(ys, design):
+        if f["entries"] >= min_entries and block_ram_capable(f):
+            c.set_string_attribute(ys.IdString("\\ram_style"), "block")
+            n += 1
     return n
 
 
@@ -88,21 +104,14 @@ def ecp5_block_ram_plan(ys, design, budget):
     import math
     cands = []
     used = 0
-    for m in design.modules_.values():
-        for c in m.cells_.values():
-            if c.type.str() != "$mem_v2":
-                continue
-            p = c.parameters
-            e = const_int(p[ys.IdString("\\SIZE")])
-            w = const_int(p[ys.IdString("\\WIDTH")])
-            rd = const_int(p[ys.IdString("\\RD_PORTS")])
-            sync = bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1")
-            blocks = max(1, rd) * (math.ceil(w / 36) if e <= 512 else math.ceil(e * w / 16384))
-            if e >= 256:
-                used += blocks
-            elif e >= 16 and rd > 0 and sync == rd and const_int(p[ys.IdString("\\WR_PORTS")]) == 1:
-                luts = rd * math.ceil(e / 16) * math.ceil(w / 4) * 7
-                cands.append((luts / blocks, blocks, c))
+    for _, c, f in memories(ys, design):
+        e, w, rd = f["entries"], f["width"], f["rd_ports"]
+        blocks = max(1, rd) * (math.ceil(w / 36) if e <= 512 else math.ceil(e * w / 16384))
+        if e >= 256:
+            used += blocks
+        elif e >= 16 and block_ram_capable(f):
+            luts = rd * math.ceil(e / 16) * math.ceil(w / 4) * 7
+            cands.append((luts / blocks, blocks, c))
     n = 0
     for _, blocks, c in sorted(cands, key=lambda t: -t[0]):
         if used + blocks > budget:
@@ -154,21 +163,8 @@ def main():
     run("%s -run :%s" % (synth, split))
 
     # every memory, as inferred (after memory -nomap, before mapping)
-    mems = []
-    for m in design_modules():
-        for c in m.cells_.values():
-            if c.type.str() != "$mem_v2":
-                continue
-            mems.append({
-                "module": short(m.name.str()),
-                "module_full": m.name.str().lstrip("\\"),
-                "name": c.parameters[ys.IdString("\\MEMID")].decode_string().lstrip("\\"),
-                "entries": const_int(c.parameters[ys.IdString("\\SIZE")]),
-                "width": const_int(c.parameters[ys.IdString("\\WIDTH")]),
-                "rd_ports": const_int(c.parameters[ys.IdString("\\RD_PORTS")]),
-                "rd_registered": bin(const_int(c.parameters[ys.IdString("\\RD_CLK_ENABLE")])).count("1"),
-                "wr_ports": const_int(c.parameters[ys.IdString("\\WR_PORTS")]),
-            })
+    mems = [dict(module=short(m.name.str()), module_full=m.name.str().lstrip("\\"), **f)
+            for m, _, f in memories(ys, d)]
     with open(os.path.join(args.out, "memories.json"), "w") as f:
         json.dump(mems, f, indent=1)
 

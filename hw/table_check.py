@@ -23,7 +23,7 @@ import time
 HW = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HW)
 sys.path.insert(0, HW)
-from synth_run import rtl_files, short, const_int, prefer_block_ram  # noqa: E402
+from synth_run import rtl_files, short, memories, prefer_block_ram  # noqa: E402
 
 
 def allowed():
@@ -62,16 +62,10 @@ def main():
                     "hierarchy -check -top rnic_core", "proc", "opt -fast", "memory -nomap", "opt_clean"]:
             ys.run_pass(cmd, d)
         mems = {}
-        for m in d.modules_.values():
-            for c in m.cells_.values():
-                if c.type.str() != "$mem_v2":
-                    continue
-                p = c.parameters
-                key = "%s.%s" % (short(m.name.str()), p[ys.IdString("\\MEMID")].decode_string().lstrip("\\"))
-                mems[(m.name.str().lstrip("\\"), p[ys.IdString("\\MEMID")].decode_string().lstrip("\\"))] = (
-                    key, const_int(p[ys.IdString("\\SIZE")]), const_int(p[ys.IdString("\\WIDTH")]),
-                    const_int(p[ys.IdString("\\RD_PORTS")]),
-                    bin(const_int(p[ys.IdString("\\RD_CLK_ENABLE")])).count("1"))
+        for m, _, f in memories(ys, d):
+            mems[(m.name.str().lstrip("\\"), f["name"])] = (
+                "%s.%s" % (short(m.name.str()), f["name"]), f["entries"], f["width"],
+                f["rd_ports"], f["rd_registered"])
         prefer_block_ram(ys, d, args.min_entries)
         ys.run_pass("memory_libmap -logic-cost-rom 0.015625 -lib %s -lib +/xilinx/brams_xc4v.txt "
                     "-D HAS_SIZE_36 -D HAS_MIXWIDTH_SDP -D HAS_ADDRCE -lib +/xilinx/urams.txt"
