@@ -241,8 +241,8 @@ module rnic_core #(
     // writes wait until all of them are clear
     logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
     logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
-    logic compl_clear_done;
-    wire  tables_clear = compl_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
+    logic compl_clear_done, rd_place_clear_done;
+    wire  tables_clear = compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
                       && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done;
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
@@ -1085,7 +1085,8 @@ module rnic_core #(
         .m_axis_wr_data_tready(plw2_tready), .m_axis_wr_data_tlast(plw2_tlast),
         .s_wr_status_valid(plw2_status_valid), .s_wr_status_error(plw2_status_error),
         .busy(place_busy),
-        .stat_loc_prot_err(stat_pl_loc_prot_err)
+        .stat_loc_prot_err(stat_pl_loc_prot_err),
+        .init_done(rd_place_clear_done)
     );
 
     logic stat_resp_drop_qpn, stat_psn_err, stat_duplicate, stat_access_err, stat_tx_ack, stat_tx_nak;

@@ -137,7 +137,12 @@ module rnic_rd_place #(
     input  wire logic                             s_wr_status_error,
 
     output      logic                             busy,
-    output      logic                             stat_loc_prot_err
+    output      logic                             stat_loc_prot_err,
+
+    // the SGE-list table is clear after reset: no READ may be recorded
+    // (s_rd_wqe_valid) before it is (rnic_core holds context writes, so
+    // every QP, until then)
+    output      logic                             init_done
 );
 
     localparam int WQE_BITS = rnic_pkg::WQE_BYTES_TOTAL * 8;
@@ -225,15 +230,12 @@ module rnic_rd_place #(
         rdc_index = RDC_LOG2'({q, i});
     endfunction
     logic [RDC_BITS-1:0] rdc_rd_data;
-    logic                rdc_init_unused;
     rnic_ram_1w1r #(.WIDTH(RDC_BITS), .ADDR_WIDTH(RDC_LOG2), .ZERO_UNWRITTEN(1)) rdc_ram (
         .clk, .rst,
         .wr_en(s_rd_wqe_valid), .wr_addr(rdc_index(s_rd_wqe_qpn, s_rd_wqe_idx[INFLIGHT_LOG2-1:0])),
         .wr_data({1'b1, s_rd_wqe_qpn, s_rd_wqe_idx, s_rd_wqe_num_sge, s_rd_wqe_sges}),
         .rd_en(s_cmd_valid && s_cmd_ready), .rd_addr(rdc_index(s_cmd_qpn, s_cmd_idx[INFLIGHT_LOG2-1:0])), .rd_data(rdc_rd_data),
-        // clear long before the first READ: that needs contexts, which wait
-        // for the core's larger tables to clear
-        .init_done(rdc_init_unused)
+        .init_done(init_done)
     );
     wire [SGES_BITS-1:0] rdc_sges = rdc_rd_data[0 +: SGES_BITS];
     wire [7:0]           rdc_nsge = rdc_rd_data[SGES_BITS +: 8];

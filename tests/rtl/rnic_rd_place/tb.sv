@@ -73,7 +73,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [KW-1:0] wqe_tkeep, wr_tkeep;
     logic wqe_tvalid, wqe_tready, wqe_tlast, wqe_st_valid;
     logic wr_desc_valid, wr_desc_ready, wr_tvalid, wr_tready, wr_tlast, wr_st_valid;
-    logic busy, stat_loc_prot_err;
+    logic busy, stat_loc_prot_err, init_done;
 
     rnic_rd_place #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QW), .MR_INDEX_WIDTH(MW), .INFLIGHT_LOG2(IL),
                     .RDC_LOG2(RL)) dut (
@@ -97,7 +97,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         .m_axis_wr_data_tdata(wr_tdata), .m_axis_wr_data_tkeep(wr_tkeep), .m_axis_wr_data_tvalid(wr_tvalid),
         .m_axis_wr_data_tready(wr_tready), .m_axis_wr_data_tlast(wr_tlast),
         .s_wr_status_valid(wr_st_valid), .s_wr_status_error(1'b0),
-        .busy, .stat_loc_prot_err
+        .busy, .stat_loc_prot_err, .init_done
     );
 
     // ------------------------------------------------------------ contexts
@@ -503,6 +503,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         end
         repeat (5) @(posedge clk);
         rst = 0;
+        // the SGE-list table clears itself first
+        wait (init_done);
         repeat (5) @(posedge clk);
         for (int b = 0; b < BATCHES; b++) run_batch(1);
         f1 = n_fetch;
