@@ -275,8 +275,12 @@ def doc_tables(recs, checks):
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in recs:
         if not r.get("ok"):
-            L.append("| %s | %s | %d | %d / %d / %d | failed: %s ||||||||||" % (
-                r["name"], r["target"], r["data_width"], r["qps"], r["mrs"], r["cqs"], r.get("error")))
+            util = r.get("pnr_utilisation") or {}
+            fit = "; nextpnr's packing: %s" % ", ".join(
+                "%s %s/%s" % (k, "{:,}".format(v[0]), "{:,}".format(v[1]))
+                for k, v in sorted(util.items()) if k in ("TRELLIS_COMB", "TRELLIS_FF", "DP16KD", "TRELLIS_RAMW")) if util else ""
+            L.append("| %s | %s | %d | %d / %d / %d | failed: %s%s ||||||||||" % (
+                r["name"], r["target"], r["data_width"], r["qps"], r["mrs"], r["cqs"], r.get("error"), fit))
             continue
         L.append("| %s | %s | %d | %s / %s / %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["name"], r["target"], r["data_width"], fmt_int(r["qps"]), fmt_int(r["mrs"]), fmt_int(r["cqs"]),
