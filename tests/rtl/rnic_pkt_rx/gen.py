@@ -161,8 +161,8 @@ def main():
 
     d = rv.outdir("rnic_pkt_rx")
     nbad = 0
-    with open(os.path.join(d, "data.hex"), "w") as fd, open(os.path.join(d, "rec.hex"), "w") as fr, \
-         open(os.path.join(d, "index.hex"), "w") as fi:
+    with rv.atomic_open(os.path.join(d, "data.hex")) as fd, rv.atomic_open(os.path.join(d, "rec.hex")) as fr, \
+         rv.atomic_open(os.path.join(d, "index.hex")) as fi:
         off = 0
         for b in frames:
             rec, bad, pay_off, plen = expected(b)

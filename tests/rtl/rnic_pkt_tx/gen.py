@@ -130,10 +130,10 @@ def main():
         recs.append(build(rng, op, plen, rng.random() < 0.4))
 
     d = rv.outdir("rnic_pkt_tx")
-    with open(os.path.join(d, "desc.hex"), "w") as fdesc, \
-         open(os.path.join(d, "pay.hex"), "w") as fpay, \
-         open(os.path.join(d, "frame.hex"), "w") as ffr, \
-         open(os.path.join(d, "index.hex"), "w") as fidx:
+    with rv.atomic_open(os.path.join(d, "desc.hex")) as fdesc, \
+         rv.atomic_open(os.path.join(d, "pay.hex")) as fpay, \
+         rv.atomic_open(os.path.join(d, "frame.hex")) as ffr, \
+         rv.atomic_open(os.path.join(d, "index.hex")) as fidx:
         poff = foff = 0
         for rec, pay, frame in recs:
             fdesc.write(rv.record_hex(rec) + "\n")

@@ -53,6 +53,28 @@ def outdir(name):
     return d
 
 
+class atomic_open:
+    """open(path, "w") that appears whole or not at all: the tests at both
+    widths generate the same vectors at once, and a testbench must never
+    read a file another generator is halfway through writing."""
+
+    def __init__(self, path):
+        self.path = path
+        self.tmp = "%s.tmp.%d" % (path, os.getpid())
+
+    def __enter__(self):
+        self.f = open(self.tmp, "w")
+        return self.f
+
+    def __exit__(self, kind, value, tb):
+        self.f.close()
+        if kind is None:
+            os.replace(self.tmp, self.path)
+        else:
+            os.unlink(self.tmp)
+        return False
+
+
 # extension headers per RC opcode (IBTA Vol. 1 Table 38):
 # (has_reth, has_aeth, has_immdt, other extension bytes: AtomicETH, AtomicAckETH, IETH)
 def ext_of(op):

@@ -217,7 +217,7 @@ def main():
     add(fix_v4_csum(tiny), MALFORMED)
 
     d = rv.outdir("rnic_rx_check")
-    with open(os.path.join(d, "data.hex"), "w") as fd, open(os.path.join(d, "index.hex"), "w") as fi:
+    with rv.atomic_open(os.path.join(d, "data.hex")) as fd, rv.atomic_open(os.path.join(d, "index.hex")) as fi:
         off = 0
         for b, lab, err in frames:
             fd.writelines(f"{x:02x}\n" for x in b)
