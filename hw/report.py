@@ -29,6 +29,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hw")
+sys.path.insert(0, HW)
+from synth_run import mapped_memories  # noqa: E402
 BUILD = os.path.join(ROOT, "build", "hw")
 DOC = os.path.join(ROOT, "docs", "hw.md")
 RTL = None   # --rtl: synthesize another copy of rtl/
@@ -40,26 +42,12 @@ def load(name):
         return json.load(f)
 
 
-def classify(cell):
-    """What a memory_libmap cell name means on the fabric."""
-    c = cell.upper()
-    if "URAM" in c:
-        return "uram"
-    if "BLOCKRAM" in c or "DP16K" in c or "PDPW16K" in c:
-        return "bram"
-    if "LUTRAM" in c or "DPR16X4" in c or "TRELLIS_DPR" in c:
-        return "lutram"
-    return cell
-
-
 def memories(outdir, log):
     """Every inferred memory with what it became (bram, uram, lutram, ff)."""
     mems = json.load(open(os.path.join(outdir, "memories.json")))
-    became = {}
-    for m in re.finditer(r"^mapping memory (\S+) via (\S+)", log, re.M):
-        became.setdefault(m.group(1), []).append(classify(m.group(2)))
+    became = mapped_memories(log)
     for mem in mems:
-        kinds = sorted(set(became.get(mem["module_full"] + "." + mem["name"], [])))
+        kinds = sorted(became.get((mem["module_full"], mem["name"]), ()))
         mem["became"] = "+".join(kinds) if kinds else "ff"
     return mems
 
@@ -94,12 +82,14 @@ ECP5 = {
 
 def resources(cells, family):
     pats = XCUP if family == "xcup" else ECP5
-    r = {k: sum_cells(cells, v) for k, v in pats.items()}
-    # a LUT-RAM cell counts the LUTs it occupies (RAM32M16: 8, RAM64M8: 8, ...)
-    return r
+    return {k: sum_cells(cells, v) for k, v in pats.items()}
+
+
+BLOCK_FIELDS = ("luts", "ffs", "lutram", "ramb36", "ramb18", "uram", "dsp", "carry")
 
 
 def lutram_luts(cells):
+    """The LUTs the LUT-RAM and shift-register cells occupy."""
     per = {"RAM32M16": 8, "RAM64M8": 8, "RAM32M": 4, "RAM64M": 4, "RAM32X1D": 2, "RAM64X1D": 2,
            "RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM128X1D": 4, "RAM256X1S": 4,
            "RAM256X1D": 8, "RAM512X1S": 8, "SRL16E": 1, "SRLC32E": 1}
@@ -158,11 +148,9 @@ def one_run(run):
                                 "--out", outdir] + sets + (["--rtl", RTL] if RTL else [])
                                + ["--block-ram-budget", str(run.get("block_ram_budget", 0))],
                                stdout=logf, stderr=subprocess.STDOUT)
-    synth_s = None
-    if r.returncode == 0:
-        m = re.search(r"synth_run: \S+ done in (\d+) s", open(logpath, errors="replace").read())
-        synth_s = int(m.group(1)) if m else None
     log = open(logpath, errors="replace").read()
+    m = re.search(r"synth_run: \S+ done in (\d+) s", log)
+    synth_s = int(m.group(1)) if m else None
     rec = {"name": name, "target": "xcup" if run["target"] == "xcup" else "ecp5-85",
            "data_width": int(run["params"].get("DATA_WIDTH", 64)),
            "qps": 2 ** int(run["params"].get("QPN_WIDTH", 10)),
@@ -185,9 +173,9 @@ def one_run(run):
     rec["blocks"] = {}
     for bname, b in blocks["blocks"].items():
         br = resources(b["cells"], fam)
-        rec["blocks"][bname] = {"module": b["module"], **{k: br[k] for k in ("luts", "ffs", "lutram", "ramb36", "ramb18", "uram", "dsp", "carry")}}
+        rec["blocks"][bname] = {"module": b["module"], **{k: br[k] for k in BLOCK_FIELDS}}
     g = resources(blocks["glue"], fam)
-    rec["blocks"]["(rnic_core glue)"] = {"module": "rnic_core", **{k: g[k] for k in ("luts", "ffs", "lutram", "ramb36", "ramb18", "uram", "dsp", "carry")}}
+    rec["blocks"]["(rnic_core glue)"] = {"module": "rnic_core", **{k: g[k] for k in BLOCK_FIELDS}}
     mems = memories(outdir, log)
     rec["memories"] = mems
     big = [m for m in mems if m["entries"] >= 256 and m["became"] not in ("bram", "uram", "bram+uram")]

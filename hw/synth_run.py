@@ -25,6 +25,7 @@ import collections
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -53,6 +54,27 @@ def short(modname):
         # $paramod$<hash>\name or $paramod\name\PARAM=value...
         name = name.split("\\")[1]
     return name
+
+
+def classify(cell):
+    """What a memory_libmap cell name means on the fabric."""
+    c = cell.upper()
+    if "URAM" in c:
+        return "uram"
+    if "BLOCKRAM" in c or "DP16K" in c or "PDPW16K" in c:
+        return "bram"
+    if "LUTRAM" in c or "DPR16X4" in c or "TRELLIS_DPR" in c:
+        return "lutram"
+    return cell
+
+
+def mapped_memories(log):
+    """memory_libmap's choices in a yosys log: {(module, memory): {kind, ...}};
+    a memory missing here was turned into flip-flops."""
+    became = {}
+    for m in re.finditer(r"^mapping memory (\S+)\.(\S+) via (\S+)", log, re.M):
+        became.setdefault((m.group(1), m.group(2)), set()).add(classify(m.group(3)))
+    return became
 
 
 def memories(ys, design):

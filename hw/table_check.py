@@ -23,7 +23,7 @@ import time
 HW = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HW)
 sys.path.insert(0, HW)
-from synth_run import rtl_files, short, memories, prefer_block_ram  # noqa: E402
+from synth_run import rtl_files, short, memories, mapped_memories, prefer_block_ram  # noqa: E402
 
 
 def allowed():
@@ -75,10 +75,7 @@ def main():
         os.dup2(saved, 1)
         logf.close()
     log = open(logpath).read()
-    became = {}
-    for m in re.finditer(r"^mapping memory (\S+)\.(\S+) via (\S+)", log, re.M):
-        kind = "uram" if "URAM" in m.group(3) else "bram" if "BLOCKRAM" in m.group(3) else "lutram"
-        became[(m.group(1), m.group(2))] = kind
+    became = {k: "+".join(sorted(v)) for k, v in mapped_memories(log).items()}
     ok_list = allowed()
     fail = 0
     seen = set()
