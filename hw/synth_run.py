@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One synthesis run of rnic_core with the pinned native yosys (pyosys).
 
-  synth_run.py --target xcup|ecp5 --out DIR [--set NAME=VALUE ...]
+  synth_run.py --target xcup|ecp5 --out DIR [--set NAME=VALUE ...] [--top MODULE]
 
 Reads the RTL and the control processor's core, sets rnic_core's parameters
 and maps it for the target, keeping the hierarchy so that every top-level
@@ -19,6 +19,10 @@ Writes into DIR:
   yosys.log      the whole log (memory_libmap's "mapping memory X via Y"
                  lines say what each memory became)
 Run by hw/report.py, one process per run (a run holds the whole netlist).
+--top maps one block instead of rnic_core (its parameters set with --set),
+for working on that block's logic depth in minutes rather than the whole
+core's half hour: `hw/levels.py DIR/mapped.json --top MODULE` then counts
+its levels, with the block's ports as path ends.
 """
 import argparse
 import collections
@@ -150,6 +154,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--rtl", help="the RTL folder (default: the tree's rtl/)")
+    ap.add_argument("--top", default="rnic_core", help="the module to map (default: rnic_core)")
     ap.add_argument("--block-ram-budget", type=int, default=0,
                     help="ecp5: move small tables into block RAM up to this many DP16KD (0: none)")
     args = ap.parse_args()
@@ -172,15 +177,15 @@ def main():
     run("read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files(args.rtl or os.path.join(ROOT, "rtl"))))
     if args.set:
         run("chparam " + " ".join("-set %s %s" % tuple(s.split("=", 1)) for s in args.set)
-            + " rnic_core")
+            + " " + args.top)
     if args.target == "xcup":
-        synth = "synth_xilinx -family xcup -uram -top rnic_core -noiopad -noclkbuf"
+        synth = "synth_xilinx -family xcup -uram -top %s -noiopad -noclkbuf" % args.top
         split = "map_memory"
     else:
         # flattened (synth_ecp5's default): kept apart, the blocks lose the
         # optimisations across their ports, 16,000 LUT4 (20%) at 16 QPs, and
         # the core must fit the part; so no per-block figures on ECP5
-        synth = "synth_ecp5 -top rnic_core"
+        synth = "synth_ecp5 -top %s" % args.top
         split = "map_ram"
     run("%s -run :%s" % (synth, split))
 
@@ -235,7 +240,7 @@ def main():
             memo[mod] = c
         return memo[mod]
 
-    top = "\\rnic_core"
+    top = "\\" + args.top
     blocks = {"total": dict(total(top)), "glue": dict(own[top]), "blocks": {}}
     for name, t in sorted(insts[top]):
         blocks["blocks"][name] = {"module": short(t), "cells": dict(total(t))}
