@@ -5,38 +5,65 @@
 /*
  * RoCEv2 invariant CRC (IBTA Annex A17, as Linux rxe_icrc.c computes it).
  *
- * Watches a dense frame stream (Ethernet header first, frame byte 0 in lane 0
- * of the first beat; beat_valid = tvalid && tready) and keeps the CRC32
- * (reflected, polynomial 0xEDB88320, no final inversion) over the ICRC
- * coverage: 8 bytes of 0xFF standing for the LRH, then the frame from the IP
- * header on with the variant fields read as ones:
+ * A pipeline that carries a dense frame stream (Ethernet header first, frame
+ * byte 0 in lane 0 of the first beat) and delivers, with each frame's last
+ * beat at its output, the CRC32 (reflected, polynomial 0xEDB88320, no final
+ * inversion) over the ICRC coverage: 8 bytes of 0xFF standing for the LRH,
+ * then the frame from the IP header on with the variant fields read as ones:
  *   IPv4: TOS, TTL, header checksum; IPv6: traffic class, flow label, hop
  *   limit; UDP checksum; BTH resv8a (BTH byte 4).
  * The Ethernet header is skipped; fields are found by absolute frame byte
  * index (IPv4 header options are not supported, as in RoCEv2).
  *
- * crc_next: register after the current beat (crc_reg when no beat), for the
- *           inserter: the ICRC of a frame ending with this beat is ~crc_next,
- *           least significant byte first on the wire.
- * crc_reg:  register after the last accepted beat; restarts after tlast.
- * icrc_ok:  with the tlast beat of a frame that carries its own ICRC: the
- *           ICRC is good (crc_next == ICRC_RESIDUE).
+ * Input: a beat enters when tvalid and ce are both high. tkeep selects the
+ * bytes the CRC covers: lanes 0..n-1 of the beat, n = KEEP_WIDTH on every
+ * beat but the frame's last. tdata, tlast and tuser travel along unchanged.
+ * Output: every register stage advances only when ce is high (tie it to 1
+ * for a free-running pipeline); a beat reaches m_* LATENCY (5) advances after
+ * it entered. With the last beat of a frame (m_tvalid && m_tlast):
+ *   m_crc:     the CRC register after the frame; the ICRC of a frame without
+ *              its ICRC is ~m_crc, least significant byte first on the wire.
+ *   m_icrc_ok: for a frame that carries its own ICRC: the ICRC is good
+ *              (m_crc == ICRC_RESIDUE).
+ *
+ * The CRC of a whole beat is linear in the register before it and in the
+ * beat's bits; both parts are XOR matrices derived from the polynomial at
+ * elaboration:
+ *   stage 1: per-lane masks (Ethernet header skipped, variant fields ones)
+ *            and the number z of lanes after the last covered byte;
+ *   stage 2: data part of the beat (data matrix over all lanes, uncovered
+ *            lanes zero);
+ *   stage 3: register <- state matrix (KEEP_WIDTH zero bytes) x register
+ *            xor data part; the beats up to the one holding frame byte 14
+ *            start from a constant instead (the register at a frame's start
+ *            is always the LRH stand-in), so the register needs no restart;
+ *   stages 4, 5: a short last beat counted z zero bytes too many (zeros
+ *            from a zero register leave it zero, so only the register
+ *            moved): undo them with the inverse matrices of z % 8 zero bytes
+ *            (stage 4), then of 8 * (z / 8) (stage 5), each picked from a
+ *            table by the lane count.
  */
 module rnic_icrc #(
     parameter int DATA_WIDTH = 64,
-    parameter int KEEP_WIDTH = DATA_WIDTH / 8
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    parameter int USER_WIDTH = 1
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
+    input  wire logic                  ce,
 
     input  wire logic [DATA_WIDTH-1:0] tdata,
     input  wire logic [KEEP_WIDTH-1:0] tkeep,
-    input  wire logic                  beat_valid,
+    input  wire logic                  tvalid,
     input  wire logic                  tlast,
+    input  wire logic [USER_WIDTH-1:0] tuser,
 
-    output      logic [31:0]           crc_next,
-    output      logic [31:0]           crc_reg,
-    output      logic                  icrc_ok
+    output      logic [DATA_WIDTH-1:0] m_tdata,
+    output      logic                  m_tvalid,
+    output      logic                  m_tlast,
+    output      logic [USER_WIDTH-1:0] m_tuser,
+    output      logic [31:0]           m_crc,
+    output      logic                  m_icrc_ok
 );
 
     initial begin
@@ -46,113 +73,295 @@ module rnic_icrc #(
         end
     end
 
-    // one byte into a reflected CRC32 register, bit by bit
-    function automatic logic [31:0] crc_byte(input logic [31:0] crc_in, input logic [7:0] b);
-        logic [31:0] c;
-        c = crc_in ^ {24'h000000, b};
-        for (int k = 0; k < 8; k++) begin
-            c = c[0] ? ((c >> 1) ^ 32'hedb88320) : (c >> 1);
-        end
-        crc_byte = c;
-    endfunction
+    localparam logic [31:0] POLY = 32'hedb88320;
 
-    // the enabled bytes of a beat, lane 0 first
-    function automatic logic [31:0] crc_beat(input logic [31:0] crc_in, input logic [DATA_WIDTH-1:0] d,
-                                             input logic [KEEP_WIDTH-1:0] en);
-        logic [31:0] c;
-        c = crc_in;
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            c = en[i] ? crc_byte(c, d[8*i +: 8]) : c;  // unconditional call: no latch on its loop variable
-        end
-        crc_beat = c;
-    endfunction
+    // bits of z, the zero lanes after a beat's last covered byte (0..KEEP_WIDTH)
+    localparam int ZW = $clog2(KEEP_WIDTH + 1);
+    // z = 8 * zh + zl: zl in 0..7, zh in 0..ZH-1
+    localparam int ZH = KEEP_WIDTH / 8 + 1;
+    localparam int TABLE = (1 << (ZW - 3)) > 8 ? (1 << (ZW - 3)) : 8;   // entries for any zl or zh
+    // register stages from the input to m_*
+    localparam int LATENCY = 5;
 
-    // constant function, self-contained (Icarus does not nest constant functions)
+    // ------------------------------------------------------------------
+    // constant functions (each self-contained: Icarus does not nest them)
+    // ------------------------------------------------------------------
+
+    // the register after 8 bytes of 0xFF (the LRH stand-in)
     function automatic logic [31:0] crc_lrh(input logic [31:0] crc_in);
         logic [31:0] c;
         c = crc_in;
         for (int i = 0; i < 8; i++) begin
             c = c ^ 32'h000000ff;
-            for (int k = 0; k < 8; k++) c = c[0] ? ((c >> 1) ^ 32'hedb88320) : (c >> 1);
+            for (int k = 0; k < 8; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
         end
         crc_lrh = c;
     endfunction
 
-    // register value at the start of a frame: after the LRH stand-in (0xdebb20e3)
+    // the register after n zero bytes
+    function automatic logic [31:0] crc_zeros(input logic [31:0] crc_in, input int n);
+        logic [31:0] c;
+        c = crc_in;
+        for (int k = 0; k < 8 * n; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
+        crc_zeros = c;
+    endfunction
+
+    // state matrix of n zero bytes: bits [32*r +: 32] select the register bits
+    // whose XOR is bit r of the register after them
+    function automatic logic [32*32-1:0] zeros_matrix(input int n);
+        logic [32*32-1:0] m;
+        logic [31:0] c;
+        for (int j = 0; j < 32; j++) begin
+            c = 32'h1 << j;
+            for (int k = 0; k < 8 * n; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
+            for (int r = 0; r < 32; r++) m[32*r + j] = c[r];
+        end
+        zeros_matrix = m;
+    endfunction
+
+    // inverse state matrices of 0, n, 2n, .. (count - 1) * n zero bytes (the rest zero), by rows:
+    // row r of matrix t at [32*(TABLE*r + t) +: 32]; a bit step back sets bit 0 when bit 31 is
+    // set (the polynomial's top bit)
+    function automatic logic [TABLE*32*32-1:0] unzero_table(input int count, input int n);
+        logic [TABLE*32*32-1:0] m;
+        logic [31:0] c;
+        for (int i = 0; i < 32; i++) begin
+            c = 32'h1 << i;
+            for (int t = 0; t < TABLE; t++) begin
+                for (int r = 0; r < 32; r++) m[32*(TABLE*r + t) + i] = t < count && c[r];
+                for (int k = 0; k < 8 * n; k++) c = c[31] ? (((c ^ POLY) << 1) | 32'h1) : (c << 1);
+            end
+        end
+        unzero_table = m;
+    endfunction
+
+    // data matrix of a whole beat from a zero register: bits [DATA_WIDTH*r +: DATA_WIDTH]
+    // select the beat bits whose XOR is bit r (lane 0 enters first)
+    function automatic logic [32*DATA_WIDTH-1:0] data_matrix(input int kw);
+        logic [32*DATA_WIDTH-1:0] m;
+        logic [8*32-1:0] v;    // register after lanes i..kw-1, for bit k of lane i alone
+        logic [31:0] c;
+        for (int k = 0; k < 8; k++) v[32*k +: 32] = 32'h1 << k;
+        for (int i = kw - 1; i >= 0; i--) begin
+            for (int k = 0; k < 8; k++) begin
+                c = v[32*k +: 32];
+                for (int s = 0; s < 8; s++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
+                v[32*k +: 32] = c;
+                for (int r = 0; r < 32; r++) m[DATA_WIDTH*r + 8*i + k] = c[r];
+            end
+        end
+        data_matrix = m;
+    endfunction
+
+    // register at the start of a frame: after the LRH stand-in (0xdebb20e3)
     localparam logic [31:0] CRC_START = crc_lrh(rnic_pkg::ICRC_CRC_INIT);
 
     localparam logic [15:0] ETHERTYPE_IPV6 = 16'(rnic_pkg::ETHERTYPE_IPV6);
     localparam int ETH_HDR = 14;
     localparam int ET_BEAT = 12 / KEEP_WIDTH;   // beat holding the EtherType (bytes 12, 13)
     localparam int ET_LANE = 12 % KEEP_WIDTH;
+    localparam int LO_BEAT = ETH_HDR / KEEP_WIDTH;   // beat holding frame byte 14, the first covered
+    localparam int LO_LANE = ETH_HDR % KEEP_WIDTH;
     // last beat with a byte to skip or mask: IPv6 BTH byte 4 is frame byte 66
     localparam int HDR_BEATS = 66 / KEEP_WIDTH + 1;
     localparam int BEAT_WIDTH = $clog2(HDR_BEATS + 1);
 
+    // the beat holding byte 14 starts from the start register moved over its skipped lanes' places
+    localparam logic [31:0] CRC_LO = crc_zeros(CRC_START, KEEP_WIDTH - LO_LANE);
+
+    localparam logic [32*32-1:0]         BEAT_MATRIX = zeros_matrix(KEEP_WIDTH);
+    localparam logic [TABLE*32*32-1:0]   UNZERO_LO = unzero_table(8, 1);
+    localparam logic [TABLE*32*32-1:0]   UNZERO_HI = unzero_table(ZH, 8);
+    localparam logic [32*DATA_WIDTH-1:0] DATA_MATRIX = data_matrix(KEEP_WIDTH);
+
+    // ------------------------------------------------------------------
+    // stage 0 (input): masks and the zero count of the beat
+    // ------------------------------------------------------------------
     logic [BEAT_WIDTH-1:0] beat_reg;       // beat index in the frame, saturates at HDR_BEATS
     logic [15:0]           ethertype_reg;
     logic [15:0]           ethertype;
     logic                  ipv6;
 
-    // per-lane: byte skipped (Ethernet header) and ones OR-ed into the byte
-    logic [KEEP_WIDTH-1:0] en;
-    logic [DATA_WIDTH-1:0] data_masked;
+    logic [KEEP_WIDTH-1:0] skip;       // lane in the Ethernet header
+    logic [KEEP_WIDTH-1:0] en;         // lane covered
+    logic [KEEP_WIDTH-1:0] ones_lo;    // bits 3:0 of the lane read as ones
+    logic [KEEP_WIDTH-1:0] ones_hi;    // bits 7:4 of the lane read as ones
+    logic [KEEP_WIDTH:0]   run;        // lanes up to the last covered byte (or skipped), lanes 0..n-1
+    logic [ZW-1:0]         zeros;      // lanes after them
 
     wire [15:0] ethertype_cur = {tdata[8*ET_LANE +: 8], tdata[8*(ET_LANE+1) +: 8]};
 
-    logic [31:0] pos;    // frame byte index of a lane
-    logic [7:0]  ones;   // bits of the lane's byte read as ones
-    logic        in_hdr;
+    // bits of the byte at frame index pos read as ones: {bits 7:4, bits 3:0}
+    function automatic logic [1:0] variant_ones(input logic [31:0] pos, input logic v6);
+        variant_ones = 2'b00;
+        if (v6) begin
+            // traffic class + flow label (all of bytes 14..17 but the version), hop limit,
+            // UDP checksum, BTH resv8a
+            if (pos == 14) variant_ones = 2'b01;
+            if (pos == 15 || pos == 16 || pos == 17 || pos == 21 ||
+                pos == 60 || pos == 61 || pos == 66) variant_ones = 2'b11;
+        end else begin
+            // TOS, TTL, header checksum, UDP checksum, BTH resv8a
+            if (pos == 15 || pos == 22 || pos == 24 || pos == 25 ||
+                pos == 40 || pos == 41 || pos == 46) variant_ones = 2'b11;
+        end
+    endfunction
+
+    assign ethertype = beat_reg == BEAT_WIDTH'(ET_BEAT) ? ethertype_cur : ethertype_reg;
+    assign ipv6 = ethertype == ETHERTYPE_IPV6;
+    wire in_hdr = beat_reg < BEAT_WIDTH'(HDR_BEATS);
 
     always_comb begin
-        ethertype = ethertype_reg;
-        if (beat_reg == BEAT_WIDTH'(ET_BEAT)) ethertype = ethertype_cur;
-        ipv6 = ethertype == ETHERTYPE_IPV6;
-        in_hdr = beat_reg < BEAT_WIDTH'(HDR_BEATS);
-
         for (int i = 0; i < KEEP_WIDTH; i++) begin
+            logic [31:0] pos;    // frame byte index of the lane
             pos = 32'(beat_reg) * 32'(KEEP_WIDTH) + 32'(i);
-            ones = 8'h00;
-            if (in_hdr) begin
-                if (ipv6) begin
-                    // traffic class + flow label (all of bytes 14..17 but the version), hop limit,
-                    // UDP checksum, BTH resv8a
-                    if (pos == 14) ones = 8'h0f;
-                    if (pos == 15 || pos == 16 || pos == 17 || pos == 21 ||
-                        pos == 60 || pos == 61 || pos == 66) ones = 8'hff;
-                end else begin
-                    // TOS, TTL, header checksum, UDP checksum, BTH resv8a
-                    if (pos == 15 || pos == 22 || pos == 24 || pos == 25 ||
-                        pos == 40 || pos == 41 || pos == 46) ones = 8'hff;
-                end
-            end
-            en[i] = tkeep[i] && !(in_hdr && pos < ETH_HDR);
-            data_masked[8*i +: 8] = tdata[8*i +: 8] | ones;
+            {ones_hi[i], ones_lo[i]} = in_hdr ? variant_ones(pos, ipv6) : 2'b00;
+            skip[i] = in_hdr && pos < ETH_HDR;
+            en[i] = tkeep[i] && !skip[i];
+            run[i] = tkeep[i] || skip[i];
+        end
+        run[KEEP_WIDTH] = 1'b0;
+
+        // run is lanes 0..n-1: z = KEEP_WIDTH - n, from the lane where it ends
+        zeros = run[0] ? '0 : ZW'(KEEP_WIDTH);
+        for (int i = 0; i < KEEP_WIDTH; i++) begin
+            if (run[i] && !run[i+1]) zeros = zeros | ZW'(KEEP_WIDTH - 1 - i);
         end
     end
-
-    // (a continuous assignment: Icarus handles function calls there best)
-    wire [31:0] crc_after_beat = crc_beat(crc_reg, data_masked, en);
-
-    assign crc_next = beat_valid ? crc_after_beat : crc_reg;
-    assign icrc_ok = crc_next == rnic_pkg::ICRC_RESIDUE;
 
     always_ff @(posedge clk) begin
-        if (beat_valid) begin
+        if (ce && tvalid) begin
             if (beat_reg == BEAT_WIDTH'(ET_BEAT)) ethertype_reg <= ethertype;
-            if (tlast) begin
-                beat_reg <= '0;
-                crc_reg <= CRC_START;
-            end else begin
-                if (in_hdr) beat_reg <= beat_reg + 1'b1;
-                crc_reg <= crc_next;
-            end
+            if (tlast) beat_reg <= '0;
+            else if (in_hdr) beat_reg <= beat_reg + 1'b1;
         end
-        if (rst) begin
-            beat_reg <= '0;
-            crc_reg <= CRC_START;
+        if (rst) beat_reg <= '0;
+    end
+
+    // ------------------------------------------------------------------
+    // the beat's pass-through, one register per stage
+    // ------------------------------------------------------------------
+    // stage s at index s-1 ([DATA_WIDTH*(s-1) +: DATA_WIDTH], ...)
+    logic [LATENCY-1:0]            pv_reg;
+    logic [LATENCY-1:0]            pl_reg;
+    logic [LATENCY*DATA_WIDTH-1:0] pd_reg;
+    logic [LATENCY*USER_WIDTH-1:0] pu_reg;
+
+    always_ff @(posedge clk) begin
+        if (ce) begin
+            pv_reg <= {pv_reg[LATENCY-2:0], tvalid};
+            pl_reg <= {pl_reg[LATENCY-2:0], tlast};
+            pd_reg <= {pd_reg[(LATENCY-1)*DATA_WIDTH-1:0], tdata};
+            pu_reg <= {pu_reg[(LATENCY-1)*USER_WIDTH-1:0], tuser};
+        end
+        if (rst) pv_reg <= '0;
+    end
+
+    assign m_tvalid = pv_reg[LATENCY-1];
+    assign m_tlast = pl_reg[LATENCY-1];
+    assign m_tdata = pd_reg[(LATENCY-1)*DATA_WIDTH +: DATA_WIDTH];
+    assign m_tuser = pu_reg[(LATENCY-1)*USER_WIDTH +: USER_WIDTH];
+
+    // ------------------------------------------------------------------
+    // stage 1: masks
+    // ------------------------------------------------------------------
+    logic [KEEP_WIDTH-1:0] s1_en_reg, s1_ones_lo_reg, s1_ones_hi_reg;
+    logic                  s1_hdr_reg;     // beat up to the one holding byte 14: constant start
+    logic                  s1_hold_reg;    // beat before it (all skipped)
+    logic [ZW-1:0]         s1_zeros_reg;
+
+    always_ff @(posedge clk) begin
+        if (ce) begin
+            s1_en_reg <= en;
+            s1_ones_lo_reg <= ones_lo;
+            s1_ones_hi_reg <= ones_hi;
+            s1_hdr_reg <= beat_reg <= BEAT_WIDTH'(LO_BEAT);
+            s1_hold_reg <= beat_reg <= BEAT_WIDTH'(LO_BEAT) && beat_reg != BEAT_WIDTH'(LO_BEAT);
+            s1_zeros_reg <= zeros;
         end
     end
+
+    // ------------------------------------------------------------------
+    // stage 2: data part of the beat
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0] masked;       // covered lanes with the variant bits set, others zero
+    logic [31:0]           data_matrix_out;
+    logic [31:0]           data_part;
+
+    // each lane's flag over its 8 bits, or over its bits 3:0 and 7:4
+    function automatic logic [DATA_WIDTH-1:0] lane_bits(input logic [KEEP_WIDTH-1:0] lo,
+                                                        input logic [KEEP_WIDTH-1:0] hi);
+        logic [DATA_WIDTH-1:0] v;
+        for (int i = 0; i < KEEP_WIDTH; i++) v[8*i +: 8] = {{4{hi[i]}}, {4{lo[i]}}};
+        lane_bits = v;
+    endfunction
+
+    assign masked = lane_bits(s1_en_reg, s1_en_reg) &
+                    (pd_reg[DATA_WIDTH-1:0] | lane_bits(s1_ones_lo_reg, s1_ones_hi_reg));
+
+    for (genvar r = 0; r < 32; r++) begin : g_data_row
+        assign data_matrix_out[r] = ^(masked & DATA_MATRIX[DATA_WIDTH*r +: DATA_WIDTH]);
+    end
+
+    assign data_part = !s1_hdr_reg ? data_matrix_out :
+                       data_matrix_out ^ (s1_hold_reg ? CRC_START : CRC_LO);
+
+    logic [31:0]   s2_data_reg;
+    logic          s2_hdr_reg;
+    logic [ZW-1:0] s2_zeros_reg;
+
+    always_ff @(posedge clk) begin
+        if (ce) begin
+            s2_data_reg <= data_part;
+            s2_hdr_reg <= s1_hdr_reg;
+            s2_zeros_reg <= s1_zeros_reg;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // stage 3: the register (the only loop)
+    // ------------------------------------------------------------------
+    logic [31:0]   crc_reg;
+    logic [31:0]   crc_moved;
+    logic [ZW-1:0] s3_zeros_reg;
+
+    for (genvar r = 0; r < 32; r++) begin : g_state_row
+        assign crc_moved[r] = ^(crc_reg & BEAT_MATRIX[32*r +: 32]);
+    end
+
+    always_ff @(posedge clk) begin
+        if (ce) begin
+            if (pv_reg[1]) crc_reg <= s2_hdr_reg ? s2_data_reg : crc_moved ^ s2_data_reg;
+            s3_zeros_reg <= s2_zeros_reg;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // stages 4, 5: the zero lanes of a short last beat undone
+    // ------------------------------------------------------------------
+    // row r of the inverse matrix for zl (stage 4), then for 8 * zh (stage 5) zero bytes
+    logic [ZW-4:0] s4_zh_reg;
+    logic [31:0]   s4_crc_reg, s5_crc_reg;
+
+    for (genvar r = 0; r < 32; r++) begin : g_unzero_row
+        localparam logic [TABLE*32-1:0] LO_ROWS = UNZERO_LO[32*TABLE*r +: 32*TABLE];
+        localparam logic [TABLE*32-1:0] HI_ROWS = UNZERO_HI[32*TABLE*r +: 32*TABLE];
+        wire [31:0] lo_row = LO_ROWS[32*s3_zeros_reg[2:0] +: 32];
+        wire [31:0] hi_row = HI_ROWS[32*s4_zh_reg +: 32];
+        always_ff @(posedge clk) begin
+            if (ce) begin
+                s4_crc_reg[r] <= ^(crc_reg & lo_row);
+                s5_crc_reg[r] <= ^(s4_crc_reg & hi_row);
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (ce) s4_zh_reg <= s3_zeros_reg[ZW-1:3];
+    end
+
+    assign m_crc = s5_crc_reg;
+    assign m_icrc_ok = m_crc == rnic_pkg::ICRC_RESIDUE;
 
 endmodule
 

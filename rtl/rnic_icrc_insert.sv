@@ -9,8 +9,12 @@
  * Output: the same frames, dense, with the 4 ICRC bytes appended: ~crc, least
  * significant byte first (as Linux rxe stores it). The ICRC goes into the
  * last beat when it has 4 free lanes, otherwise what does not fit leaves in
- * one extra beat (the only cycle the input is held). The output is
- * registered; the input is taken every cycle the output register is free.
+ * one extra beat (the only cycle the input is held). The frames go through
+ * the rnic_icrc pipeline, which advances with the input: every cycle the
+ * output register is free the input is taken and the beat at the pipeline's
+ * end moves into the output register (with its frame's ICRC at the last
+ * beat): a beat leaves 6 cycles after it entered when nothing holds it.
+ * tkeep: lanes 0..n-1, all lanes but on the last beat.
  */
 module rnic_icrc_insert #(
     parameter int DATA_WIDTH = 64,
@@ -31,8 +35,6 @@ module rnic_icrc_insert #(
     input  wire logic                  m_axis_tready,
     output      logic                  m_axis_tlast
 );
-
-    localparam int CNT_WIDTH = $clog2(KEEP_WIDTH + 1);
 
     initial begin
         if (KEEP_WIDTH * 8 != DATA_WIDTH || KEEP_WIDTH < 8 || (KEEP_WIDTH & (KEEP_WIDTH - 1)) != 0) begin
@@ -55,54 +57,67 @@ module rnic_icrc_insert #(
     assign m_axis_tvalid = m_axis_tvalid_reg;
     assign m_axis_tlast = m_axis_tlast_reg;
 
-    logic        load;
-    logic        take;
-    logic [31:0] crc_next;
-    logic [31:0] crc_reg_unused;
-    logic        icrc_ok_unused;
+    logic load;
 
     assign load = !m_axis_tvalid_reg || m_axis_tready;
+    // the pipeline holds while the output register is full or the extra beat leaves
     assign s_axis_tready = load && !extra_reg;
-    assign take = s_axis_tvalid && s_axis_tready;
+
+    // n % 4 for a beat whose lanes 0..n-1 are kept
+    function automatic logic [1:0] keep_count_mod4(input logic [KEEP_WIDTH-1:0] keep);
+        logic [KEEP_WIDTH:0] k;
+        logic [1:0] n;
+        k = {1'b0, keep};
+        n = '0;
+        for (int i = 0; i < KEEP_WIDTH; i++) begin
+            if (k[i] && !k[i+1]) n = n | 2'((i + 1) % 4);    // the last kept lane
+        end
+        keep_count_mod4 = n;
+    endfunction
+
+    // the frame at the pipeline's end, with its keep and (on the last beat) CRC
+    logic [DATA_WIDTH-1:0] p_tdata;
+    logic [KEEP_WIDTH-1:0] p_tkeep;
+    logic [1:0]            p_cnt_lo;     // n % 4
+    logic                  p_tvalid, p_tlast;
+    logic [31:0]           p_crc;
+    logic                  p_icrc_ok_unused;
 
     rnic_icrc #(
         .DATA_WIDTH(DATA_WIDTH),
-        .KEEP_WIDTH(KEEP_WIDTH)
+        .KEEP_WIDTH(KEEP_WIDTH),
+        .USER_WIDTH(KEEP_WIDTH + 2)
     ) icrc_inst (
         .clk(clk),
         .rst(rst),
+        .ce(s_axis_tready),
         .tdata(s_axis_tdata),
         .tkeep(s_axis_tkeep),
-        .beat_valid(take),
+        .tvalid(s_axis_tvalid),
         .tlast(s_axis_tlast),
-        .crc_next(crc_next),
-        .crc_reg(crc_reg_unused),
-        .icrc_ok(icrc_ok_unused)
+        .tuser({keep_count_mod4(s_axis_tkeep), s_axis_tkeep}),
+        .m_tdata(p_tdata),
+        .m_tvalid(p_tvalid),
+        .m_tlast(p_tlast),
+        .m_tuser({p_cnt_lo, p_tkeep}),
+        .m_crc(p_crc),
+        .m_icrc_ok(p_icrc_ok_unused)
     );
 
-    // last beat: ICRC placed right after the frame's bytes, in a beat plus 4 lanes
-    logic [CNT_WIDTH-1:0]      in_cnt;
-    logic [DATA_WIDTH+31:0]    icrc_shifted;
-    logic [KEEP_WIDTH+3:0]     icrc_keep;
-    logic [DATA_WIDTH+31:0]    last_data;
-    logic [KEEP_WIDTH+3:0]     last_keep;
+    // the last beat with ICRC byte k in lane n + k (n = frame bytes in the beat), in a beat plus
+    // 4 lanes: lane j takes byte (j - n) % 4 of the ICRC rotated by n % 4 bytes and repeated
+    function automatic logic [DATA_WIDTH+31:0] lane_bits(input logic [KEEP_WIDTH+3:0] m);
+        logic [DATA_WIDTH+31:0] v;
+        for (int i = 0; i < KEEP_WIDTH + 4; i++) v[8*i +: 8] = {8{m[i]}};
+        lane_bits = v;
+    endfunction
 
-    always_comb begin
-        in_cnt = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            in_cnt = in_cnt + CNT_WIDTH'(s_axis_tkeep[i]);
-        end
-        icrc_shifted = {{DATA_WIDTH{1'b0}}, ~crc_next} << {in_cnt, 3'b000};
-        icrc_keep = {{KEEP_WIDTH{1'b0}}, 4'hf} << in_cnt;
-        for (int i = 0; i < KEEP_WIDTH + 4; i++) begin
-            if (i < KEEP_WIDTH && s_axis_tkeep[i % KEEP_WIDTH]) begin
-                last_data[8*i +: 8] = s_axis_tdata[8*(i % KEEP_WIDTH) +: 8];
-            end else begin
-                last_data[8*i +: 8] = icrc_shifted[8*i +: 8];
-            end
-        end
-        last_keep = {4'h0, s_axis_tkeep} | icrc_keep;
-    end
+    wire [KEEP_WIDTH+3:0]   last_keep = {p_tkeep, 4'hf};
+    wire [KEEP_WIDTH+3:0]   icrc_lanes = last_keep & ~{4'h0, p_tkeep};
+    wire [63:0]             icrc2 = {2{~p_crc}};
+    wire [31:0]             icrc_rot = icrc2[32 - 8 * p_cnt_lo +: 32];
+    wire [DATA_WIDTH+31:0]  last_data = ({32'h0, p_tdata} & lane_bits({4'h0, p_tkeep})) |
+                                        ({(DATA_WIDTH/32+1){icrc_rot}} & lane_bits(icrc_lanes));
 
     // last beat split into this beat and the 4 lanes past it
     wire [DATA_WIDTH-1:0] last_beat_data = last_data[DATA_WIDTH-1:0];
@@ -129,9 +144,9 @@ module rnic_icrc_insert #(
                 m_axis_tvalid_next = 1'b1;
                 m_axis_tlast_next = 1'b1;
                 extra_next = 1'b0;
-            end else if (take) begin
+            end else if (p_tvalid) begin
                 m_axis_tvalid_next = 1'b1;
-                if (s_axis_tlast) begin
+                if (p_tlast) begin
                     m_axis_tdata_next = last_beat_data;
                     m_axis_tkeep_next = last_beat_keep;
                     m_axis_tlast_next = last_over_keep == 4'h0;
@@ -139,8 +154,8 @@ module rnic_icrc_insert #(
                     extra_data_next = last_over_data;
                     extra_keep_next = last_over_keep;
                 end else begin
-                    m_axis_tdata_next = s_axis_tdata;
-                    m_axis_tkeep_next = s_axis_tkeep;
+                    m_axis_tdata_next = p_tdata;
+                    m_axis_tkeep_next = p_tkeep;
                     m_axis_tlast_next = 1'b0;
                 end
             end

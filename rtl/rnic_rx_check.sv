@@ -5,11 +5,11 @@
 /*
  * RoCEv2 receive checker.
  *
- * Passes the MAC's frames through unchanged (two register stages, never
- * stalls: s_axis_rx_tready is 1 and the sink must always accept) and sets
- * m_axis_tuser on the last beat of every frame that must be dropped. Each
- * frame is classified once; at its last beat exactly one of the stat_*
- * outputs pulses, checked in this order:
+ * Passes the MAC's frames through unchanged (a register pipeline, 9 cycles
+ * from input to output; never stalls: s_axis_rx_tready is 1 and the sink
+ * must always accept) and sets m_axis_tuser on the last beat of every frame
+ * that must be dropped. Each frame is classified once; at its last beat
+ * exactly one of the stat_* outputs pulses, checked in this order:
  *   stat_malformed     MAC error (tuser on any beat), frame shorter than an
  *                      Ethernet header, or than the IP header
  *   stat_not_roce      EtherType not IPv4/IPv6, IP version wrong, IPv4 with
@@ -23,8 +23,14 @@
  *                      UDP + BTH + ICRC
  *   stat_bad_icrc      ICRC wrong (rnic_icrc over the IP datagram)
  *   stat_good          none of the above
- * The input must be dense (all beats full but the last), as MACs deliver it.
- * Addresses are not checked here.
+ * The input must be dense (all beats full but the last, whose bytes are in
+ * lanes 0..n-1), as MACs deliver it. Addresses are not checked here.
+ *
+ * Pipeline: stage 1 holds the beat and the header captured so far; stage 2
+ * the header fields and the frame length; stage 3 the length checks, the
+ * checksum total and the lanes the ICRC covers (the IP datagram: Ethernet
+ * padding left out), all carried with the last beat through rnic_icrc
+ * (5 stages); the output stage combines them with the ICRC verdict.
  */
 module rnic_rx_check #(
     parameter int DATA_WIDTH = 64,
@@ -77,8 +83,6 @@ module rnic_rx_check #(
     localparam int OFF_V6_NH = ETH_B + 6;          // IPv6 next header
     localparam int OFF_V4_UDP = ETH_B + IPV4_B;
     localparam int OFF_V6_UDP = ETH_B + IPV6_B;
-    // the IP length field is complete from this beat on
-    localparam int LEN_BEAT = (OFF_V6_LEN + 1) / KEEP_WIDTH;
 
     initial begin
         if (KEEP_WIDTH * 8 != DATA_WIDTH || KEEP_WIDTH < 8 || KEEP_WIDTH > 64 ||
@@ -95,29 +99,36 @@ module rnic_rx_check #(
 
     wire in_beat = s_axis_rx_tvalid;
 
+    localparam int CNT_W = $clog2(KEEP_WIDTH + 1);
+    // the last beat of a 60-byte frame starts at this byte (dense frames)
+    localparam int MIN_LAST = (ETH_MIN_FRAME - 1) / KEEP_WIDTH * KEEP_WIDTH;
+
+    // bytes in a beat: lanes 0..n-1 are kept
+    function automatic logic [CNT_W-1:0] keep_count(input logic [KEEP_WIDTH-1:0] keep);
+        logic [KEEP_WIDTH:0] k;
+        logic [CNT_W-1:0] n;
+        k = {1'b0, keep};
+        n = '0;
+        for (int i = 0; i < KEEP_WIDTH; i++) begin
+            if (k[i] && !k[i+1]) n = n | CNT_W'(i + 1);    // the last kept lane
+        end
+        keep_count = n;
+    endfunction
+
+    function automatic logic [7:0] cb(input logic [8*CAP-1:0] c, input int p);
+        cb = c[8*p +: 8];
+    endfunction
+    function automatic logic [15:0] cw(input logic [8*CAP-1:0] c, input int p);
+        cw = {c[8*p +: 8], c[8*(p+1) +: 8]};
+    endfunction
+
     // ------------------------------------------------------------------
-    // stage 0: header capture, length, ICRC
+    // stage 0 (input): header capture, bytes before the beat
     // ------------------------------------------------------------------
     logic [BEAT_W-1:0]  beat_reg;    // beat index in the frame, saturates at CAP_BEATS
-    logic [15:0]        len_reg;     // frame bytes so far, saturating
+    logic [15:0]        lenb_reg;    // frame bytes before this beat, saturating
     logic [8*CAP-1:0]   cap_reg, cap_next;
     logic               err_reg;
-
-    localparam int CNT_W = $clog2(KEEP_WIDTH + 1);
-    logic [CNT_W-1:0] in_cnt;
-    always_comb begin
-        in_cnt = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) in_cnt = in_cnt + CNT_W'(s_axis_rx_tkeep[i]);
-    end
-    wire [16:0] len_sum = 17'(len_reg) + 17'(in_cnt);
-    wire [15:0] len_now = len_sum[16] ? 16'hffff : len_sum[15:0];
-
-    // frame byte p: from this beat if it is there, else from the capture
-    function automatic logic [7:0] view(input int p, input logic [BEAT_W-1:0] beat,
-                                        input logic [DATA_WIDTH-1:0] d, input logic [8*CAP-1:0] c);
-        if (beat == BEAT_W'(p / KEEP_WIDTH)) view = d[8*(p % KEEP_WIDTH) +: 8];
-        else view = c[8*p +: 8];
-    endfunction
 
     always_comb begin
         cap_next = cap_reg;
@@ -126,99 +137,46 @@ module rnic_rx_check #(
         end
     end
 
-    // end of the IP datagram, to leave Ethernet padding out of the ICRC
-    wire [15:0] v_et = {view(OFF_ET, beat_reg, s_axis_rx_tdata, cap_reg),
-                        view(OFF_ET + 1, beat_reg, s_axis_rx_tdata, cap_reg)};
-    wire [15:0] v_v4_len = {view(OFF_V4_LEN, beat_reg, s_axis_rx_tdata, cap_reg),
-                            view(OFF_V4_LEN + 1, beat_reg, s_axis_rx_tdata, cap_reg)};
-    wire [15:0] v_v6_len = {view(OFF_V6_LEN, beat_reg, s_axis_rx_tdata, cap_reg),
-                            view(OFF_V6_LEN + 1, beat_reg, s_axis_rx_tdata, cap_reg)};
-    wire        v_ipv6 = v_et == 16'(rnic_pkg::ETHERTYPE_IPV6);
-    wire [16:0] ip_end = v_ipv6 ? 17'(v_v6_len) + 17'(ETH_B + IPV6_B) : 17'(v_v4_len) + 17'(ETH_B);
-    wire        ip_end_known = {1'b0, beat_reg} + 1'b1 > (BEAT_W + 1)'(LEN_BEAT);
+    wire [16:0] lenb_sum = 17'(lenb_reg) + 17'(KEEP_WIDTH);
 
-    logic [KEEP_WIDTH-1:0] crc_keep;
-    always_comb begin
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            crc_keep[i] = s_axis_rx_tkeep[i] &&
-                          !(ip_end_known && 17'(len_reg) + 17'(i) >= ip_end);
-        end
-    end
-
-    logic        icrc_ok;
-    logic [31:0] crc_next_unused, crc_reg_unused;
-
-    rnic_icrc #(
-        .DATA_WIDTH(DATA_WIDTH),
-        .KEEP_WIDTH(KEEP_WIDTH)
-    ) icrc_inst (
-        .clk(clk),
-        .rst(rst),
-        .tdata(s_axis_rx_tdata),
-        .tkeep(crc_keep),
-        .beat_valid(in_beat),
-        .tlast(s_axis_rx_tlast),
-        .crc_next(crc_next_unused),
-        .crc_reg(crc_reg_unused),
-        .icrc_ok(icrc_ok)
-    );
-
-    // stage 1: the beat, with the frame's totals on its last beat
+    // stage 1: the beat; with it cap_reg holds the frame's header as far as it came
     logic [DATA_WIDTH-1:0] s1_tdata_reg;
     logic [KEEP_WIDTH-1:0] s1_tkeep_reg;
-    logic                  s1_tvalid_reg, s1_tlast_reg;
-    logic                  s1_err_reg;
-    logic [15:0]           s1_len_reg;
-    logic                  s1_icrc_ok_reg;
+    logic [CNT_W-1:0]      s1_cnt_reg;
+    logic                  s1_tvalid_reg, s1_tlast_reg, s1_err_reg;
+    logic [15:0]           s1_lenb_reg;
 
     always_ff @(posedge clk) begin
         s1_tvalid_reg <= in_beat;
         if (in_beat) begin
             s1_tdata_reg <= s_axis_rx_tdata;
             s1_tkeep_reg <= s_axis_rx_tkeep;
+            s1_cnt_reg <= keep_count(s_axis_rx_tkeep);
             s1_tlast_reg <= s_axis_rx_tlast;
             s1_err_reg <= err_reg || s_axis_rx_tuser;
-            s1_len_reg <= len_now;
-            s1_icrc_ok_reg <= icrc_ok;
+            s1_lenb_reg <= lenb_reg;
             cap_reg <= cap_next;
             if (s_axis_rx_tlast) begin
                 beat_reg <= '0;
-                len_reg <= '0;
+                lenb_reg <= '0;
                 err_reg <= 1'b0;
             end else begin
                 if (beat_reg < BEAT_W'(CAP_BEATS)) beat_reg <= beat_reg + 1'b1;
-                len_reg <= len_now;
+                lenb_reg <= lenb_sum[16] ? 16'hffff : lenb_sum[15:0];
                 err_reg <= err_reg || s_axis_rx_tuser;
             end
         end
         if (rst) begin
             s1_tvalid_reg <= 1'b0;
             beat_reg <= '0;
-            len_reg <= '0;
+            lenb_reg <= '0;
             err_reg <= 1'b0;
         end
     end
 
     // ------------------------------------------------------------------
-    // classification of the frame whose last beat is in stage 1
+    // stage 1 -> 2: header fields, frame length
     // ------------------------------------------------------------------
-    function automatic logic [7:0] cb(input logic [8*CAP-1:0] c, input int p);
-        cb = c[8*p +: 8];
-    endfunction
-    function automatic logic [15:0] cw(input logic [8*CAP-1:0] c, input int p);
-        cw = {c[8*p +: 8], c[8*(p+1) +: 8]};
-    endfunction
-
-    // IPv4 header checksum holds: the one's complement sum of the header is 0xffff
-    function automatic logic v4_csum_ok(input logic [8*CAP-1:0] c);
-        logic [19:0] s;
-        s = '0;
-        for (int i = 0; i < IPV4_B / 2; i++) s = s + 20'(cw(c, OFF_IP + 2 * i));
-        s = 20'(s[15:0]) + 20'(s[19:16]);
-        s = 20'(s[15:0]) + 20'(s[16]);
-        v4_csum_ok = s[15:0] == 16'hffff;
-    endfunction
-
     wire [15:0] et       = cw(cap_reg, OFF_ET);
     wire        is_v4    = et == 16'(rnic_pkg::ETHERTYPE_IPV4);
     wire        is_v6    = et == 16'(rnic_pkg::ETHERTYPE_IPV6);
@@ -228,26 +186,85 @@ module rnic_rx_check #(
     wire [7:0]  v4_proto = cb(cap_reg, OFF_V4_PROTO);
     wire [15:0] v6_len   = cw(cap_reg, OFF_V6_LEN);
     wire [7:0]  v6_nh    = cb(cap_reg, OFF_V6_NH);
-    wire        csum_ok  = v4_csum_ok(cap_reg);
-    wire [15:0] dport    = is_v6 ? cw(cap_reg, OFF_V6_UDP + 2) : cw(cap_reg, OFF_V4_UDP + 2);
-    wire [15:0] udp_len  = is_v6 ? cw(cap_reg, OFF_V6_UDP + 4) : cw(cap_reg, OFF_V4_UDP + 4);
+    wire [15:0] v4_dport = cw(cap_reg, OFF_V4_UDP + 2);
+    wire [15:0] v6_dport = cw(cap_reg, OFF_V6_UDP + 2);
+    wire [15:0] v4_ulen  = cw(cap_reg, OFF_V4_UDP + 4);
+    wire [15:0] v6_ulen  = cw(cap_reg, OFF_V6_UDP + 4);
 
-    // IP datagram length and the UDP length it implies
-    wire [16:0] ip_total   = is_v6 ? 17'(v6_len) + 17'(IPV6_B) : 17'(v4_len);
-    wire [16:0] udp_expect = is_v6 ? 17'(v6_len) : 17'(v4_len) - 17'(IPV4_B);
-    wire [17:0] frame_expect = 18'(ip_total) + 18'(ETH_B);
-    wire        len_ok = 18'(s1_len_reg) == frame_expect ||
-                         (s1_len_reg == 16'(ETH_MIN_FRAME) && frame_expect < 18'(ETH_MIN_FRAME));
-    wire        udp_ok = 17'(udp_len) == udp_expect && udp_len >= 16'(UDP_B + BTH_B + ICRC_B) &&
-                         (is_v6 || v4_len >= 16'(IPV4_B));
+    wire        v4_bad   = ver_ihl != 8'h45 || v4_frag != 14'h0 || v4_proto != 8'(rnic_pkg::IP_PROTO_UDP);
+    wire        v6_bad   = ver_ihl[7:4] != 4'h6 || v6_nh != 8'(rnic_pkg::IP_PROTO_UDP);
+    wire        v4_port  = v4_dport == 16'(rnic_pkg::ROCEV2_UDP_PORT);
+    wire        v6_port  = v6_dport == 16'(rnic_pkg::ROCEV2_UDP_PORT);
 
-    wire        short_eth = s1_len_reg < 16'(ETH_B);
-    wire        short_ip  = s1_len_reg < (is_v6 ? 16'(ETH_B + IPV6_B) : 16'(ETH_B + IPV4_B));
-    wire        short_udp = s1_len_reg < (is_v6 ? 16'(OFF_V6_UDP + UDP_B) : 16'(OFF_V4_UDP + UDP_B));
-    wire        not_roce  = is_v6 ? (ver_ihl[7:4] != 4'h6 || v6_nh != 8'(rnic_pkg::IP_PROTO_UDP))
-                                  : (ver_ihl != 8'h45 || v4_frag != 14'h0 ||
-                                     v4_proto != 8'(rnic_pkg::IP_PROTO_UDP));
+    // frame length expected from the IP length, and the UDP length it implies
+    wire [16:0] v4_expect = 17'(v4_len) + 17'(ETH_B);
+    wire [16:0] v6_expect = 17'(v6_len) + 17'(ETH_B + IPV6_B);
+    wire [16:0] v4_udp_expect = 17'(v4_len) - 17'(IPV4_B);
+    // the IP datagram ends before a 60-byte frame does (Ethernet padding)
+    wire        v4_short  = v4_len < 16'(ETH_MIN_FRAME - ETH_B);
+    wire        v6_short  = v6_len < 16'(ETH_MIN_FRAME - ETH_B - IPV6_B);
 
+    wire [16:0] len_sum = 17'(s1_lenb_reg) + 17'(s1_cnt_reg);
+    // the last beat of a 60-byte frame
+    wire        min_frame = s1_tlast_reg && s1_lenb_reg == 16'(MIN_LAST) &&
+                            s1_cnt_reg == CNT_W'(ETH_MIN_FRAME - MIN_LAST);
+
+    // the IPv4 header checksum: the sum of its ten words as two numbers (carry-save)
+    function automatic logic [39:0] full_add(input logic [19:0] a, input logic [19:0] b, input logic [19:0] c);
+        full_add = {((a & b) | (a & c) | (b & c)) << 1, a ^ b ^ c};   // {carry, sum}
+    endfunction
+
+    logic [39:0] csum_cs;
+    always_comb begin
+        logic [10*20-1:0] w;
+        logic [39:0] a, b, c, d, e, f, g;
+        for (int i = 0; i < 10; i++) w[20*i +: 20] = 20'(cw(cap_reg, OFF_IP + 2 * i));
+        // 10 -> 7 -> 5 -> 4 -> 3 -> 2 numbers
+        a = full_add(w[0 +: 20], w[20 +: 20], w[40 +: 20]);
+        b = full_add(w[60 +: 20], w[80 +: 20], w[100 +: 20]);
+        c = full_add(w[120 +: 20], w[140 +: 20], w[160 +: 20]);
+        d = full_add(a[19:0], a[39:20], b[19:0]);
+        e = full_add(b[39:20], c[19:0], c[39:20]);
+        f = full_add(d[19:0], d[39:20], e[19:0]);
+        g = full_add(f[19:0], f[39:20], e[39:20]);
+        csum_cs = full_add(g[19:0], g[39:20], w[180 +: 20]);
+    end
+
+    logic [DATA_WIDTH-1:0] s2_tdata_reg;
+    logic [KEEP_WIDTH-1:0] s2_tkeep_reg;
+    logic                  s2_tvalid_reg, s2_tlast_reg, s2_err_reg;
+    logic [15:0]           s2_len_reg;
+    logic                  s2_v4_reg, s2_v6_reg, s2_hdr_bad_reg, s2_port_ok_reg, s2_ip_len_ok_reg;
+    logic [16:0]           s2_expect_reg, s2_udp_expect_reg;
+    logic [15:0]           s2_udp_len_reg;
+    logic                  s2_pad_reg;
+    logic [39:0]           s2_csum_cs_reg;
+
+    always_ff @(posedge clk) begin
+        s2_tvalid_reg <= s1_tvalid_reg;
+        s2_tdata_reg <= s1_tdata_reg;
+        s2_tkeep_reg <= s1_tkeep_reg;
+        s2_tlast_reg <= s1_tlast_reg;
+        s2_err_reg <= s1_err_reg;
+        s2_len_reg <= len_sum[16] ? 16'hffff : len_sum[15:0];
+        s2_v4_reg <= is_v4;
+        s2_v6_reg <= is_v6;
+        s2_hdr_bad_reg <= is_v6 ? v6_bad : v4_bad;
+        s2_port_ok_reg <= is_v6 ? v6_port : v4_port;
+        s2_expect_reg <= is_v6 ? v6_expect : v4_expect;
+        s2_udp_expect_reg <= is_v6 ? 17'(v6_len) : v4_udp_expect;
+        s2_udp_len_reg <= is_v6 ? v6_ulen : v4_ulen;
+        s2_ip_len_ok_reg <= is_v6 || v4_len >= 16'(IPV4_B);
+        s2_pad_reg <= min_frame && (is_v6 ? v6_short : v4_short);
+        s2_csum_cs_reg <= csum_cs;
+        if (rst) s2_tvalid_reg <= 1'b0;
+    end
+
+    // ------------------------------------------------------------------
+    // stage 2 -> 3: length checks, checksum total, the lanes the ICRC covers
+    // ------------------------------------------------------------------
+    // status decided before the IPv4 header checksum (a), between it and the
+    // ICRC (b)
     typedef enum logic [2:0] {
         C_GOOD,         // RoCEv2 frame with good checksums
         C_NOT_ROCE,     // not IPv4/IPv6 UDP
@@ -257,41 +274,139 @@ module rnic_rx_check #(
         C_MALFORMED     // MAC error, truncated, lengths inconsistent
     } class_t;
 
+    wire short_eth = s2_len_reg < 16'(ETH_B);
+    wire short_ip  = s2_len_reg < (s2_v6_reg ? 16'(ETH_B + IPV6_B) : 16'(ETH_B + IPV4_B));
+    wire short_udp = s2_len_reg < (s2_v6_reg ? 16'(OFF_V6_UDP + UDP_B) : 16'(OFF_V4_UDP + UDP_B));
+    wire len_ok    = 17'(s2_len_reg) == s2_expect_reg || s2_pad_reg;
+    wire udp_ok    = 17'(s2_udp_len_reg) == s2_udp_expect_reg && s2_udp_len_reg >= 16'(UDP_B + BTH_B + ICRC_B) &&
+                     s2_ip_len_ok_reg;
+
+    logic   a_hit, b_hit;
+    class_t a_cls, b_cls;
+    always_comb begin
+        a_hit = 1'b1;
+        if (s2_err_reg || short_eth) a_cls = C_MALFORMED;
+        else if (!s2_v4_reg && !s2_v6_reg) a_cls = C_NOT_ROCE;
+        else if (short_ip) a_cls = C_MALFORMED;
+        else if (s2_hdr_bad_reg) a_cls = C_NOT_ROCE;
+        else begin
+            a_hit = 1'b0;
+            a_cls = C_GOOD;
+        end
+        b_hit = 1'b1;
+        if (short_udp) b_cls = C_MALFORMED;
+        else if (!s2_port_ok_reg) b_cls = C_BAD_PORT;
+        else if (!len_ok || !udp_ok) b_cls = C_MALFORMED;
+        else begin
+            b_hit = 1'b0;
+            b_cls = C_GOOD;
+        end
+    end
+
+    // sum of the ten header words
+    wire [19:0] csum_total = s2_csum_cs_reg[19:0] + s2_csum_cs_reg[39:20];
+
+    // a 60-byte frame's last beat: lanes past the IP datagram left out of the ICRC
+    // (the datagram ends in that beat in every frame whose lengths are consistent)
+    logic [KEEP_WIDTH-1:0] crc_keep;
+    always_comb begin
+        for (int i = 0; i < KEEP_WIDTH; i++) begin
+            crc_keep[i] = s2_tkeep_reg[i] && !(s2_pad_reg && 6'(MIN_LAST + i) >= s2_expect_reg[5:0]);
+        end
+    end
+
+    // stage 3: the beat with its frame's status so far on the last beat
+    localparam int INFO_W = 1 + 3 + 1 + 3 + 1 + 20;
+    logic [DATA_WIDTH-1:0] s3_tdata_reg;
+    logic [KEEP_WIDTH-1:0] s3_tkeep_reg, s3_crc_keep_reg;
+    logic                  s3_tvalid_reg, s3_tlast_reg;
+    logic [INFO_W-1:0]     s3_info_reg;    // a_hit, a_cls, b_hit, b_cls, IPv4, checksum total
+
+    always_ff @(posedge clk) begin
+        s3_tvalid_reg <= s2_tvalid_reg;
+        s3_tdata_reg <= s2_tdata_reg;
+        s3_tkeep_reg <= s2_tkeep_reg;
+        s3_crc_keep_reg <= crc_keep;
+        s3_tlast_reg <= s2_tlast_reg;
+        s3_info_reg <= {a_hit, a_cls, b_hit, b_cls, s2_v4_reg, csum_total};
+        if (rst) s3_tvalid_reg <= 1'b0;
+    end
+
+    // ------------------------------------------------------------------
+    // stages 4..: ICRC over the IP datagram, the beat alongside
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0]            c_tdata;
+    logic                             c_tvalid, c_tlast;
+    logic [INFO_W+KEEP_WIDTH-1:0]     c_tuser;
+    logic [31:0]                      c_crc_unused;
+    logic                             c_icrc_ok;
+
+    rnic_icrc #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .KEEP_WIDTH(KEEP_WIDTH),
+        .USER_WIDTH(INFO_W + KEEP_WIDTH)
+    ) icrc_inst (
+        .clk(clk),
+        .rst(rst),
+        .ce(1'b1),
+        .tdata(s3_tdata_reg),
+        .tkeep(s3_crc_keep_reg),
+        .tvalid(s3_tvalid_reg),
+        .tlast(s3_tlast_reg),
+        .tuser({s3_info_reg, s3_tkeep_reg}),
+        .m_tdata(c_tdata),
+        .m_tvalid(c_tvalid),
+        .m_tlast(c_tlast),
+        .m_tuser(c_tuser),
+        .m_crc(c_crc_unused),
+        .m_icrc_ok(c_icrc_ok)
+    );
+
+    wire [KEEP_WIDTH-1:0] c_tkeep = c_tuser[KEEP_WIDTH-1:0];
+    wire                  c_a_hit, c_b_hit, c_v4;
+    class_t               c_a_cls, c_b_cls;
+    wire [19:0]           c_csum_total;
+    assign {c_a_hit, c_a_cls, c_b_hit, c_b_cls, c_v4, c_csum_total} = c_tuser[KEEP_WIDTH +: INFO_W];
+
+    // one's complement sum of the words 0xffff: their sum a nonzero multiple of 0xffff
+    logic csum_ok;
+    always_comb begin
+        csum_ok = 1'b0;
+        for (int k = 1; k <= IPV4_B / 2; k++) begin
+            if (c_csum_total == 20'(k * 32'hffff)) csum_ok = 1'b1;
+        end
+    end
+
     class_t cls;
     always_comb begin
-        if (s1_err_reg || short_eth) cls = C_MALFORMED;
-        else if (!is_v4 && !is_v6) cls = C_NOT_ROCE;
-        else if (short_ip) cls = C_MALFORMED;
-        else if (not_roce) cls = C_NOT_ROCE;
-        else if (is_v4 && !csum_ok) cls = C_BAD_CSUM;
-        else if (short_udp) cls = C_MALFORMED;
-        else if (dport != 16'(rnic_pkg::ROCEV2_UDP_PORT)) cls = C_BAD_PORT;
-        else if (!len_ok || !udp_ok) cls = C_MALFORMED;
-        else if (!s1_icrc_ok_reg) cls = C_BAD_ICRC;
+        if (c_a_hit) cls = c_a_cls;
+        else if (c_v4 && !csum_ok) cls = C_BAD_CSUM;
+        else if (c_b_hit) cls = c_b_cls;
+        else if (!c_icrc_ok) cls = C_BAD_ICRC;
         else cls = C_GOOD;
     end
 
-    wire s1_end = s1_tvalid_reg && s1_tlast_reg;
+    wire c_end = c_tvalid && c_tlast;
 
     // ------------------------------------------------------------------
-    // stage 2: output
+    // output
     // ------------------------------------------------------------------
     logic [DATA_WIDTH-1:0] m_axis_tdata_reg;
     logic [KEEP_WIDTH-1:0] m_axis_tkeep_reg;
     logic                  m_axis_tvalid_reg, m_axis_tlast_reg, m_axis_tuser_reg;
 
     always_ff @(posedge clk) begin
-        m_axis_tvalid_reg <= s1_tvalid_reg;
-        m_axis_tdata_reg <= s1_tdata_reg;
-        m_axis_tkeep_reg <= s1_tkeep_reg;
-        m_axis_tlast_reg <= s1_tlast_reg;
-        m_axis_tuser_reg <= s1_end && cls != C_GOOD;
-        stat_good <= s1_end && cls == C_GOOD;
-        stat_not_roce <= s1_end && cls == C_NOT_ROCE;
-        stat_bad_udp_port <= s1_end && cls == C_BAD_PORT;
-        stat_bad_ip_csum <= s1_end && cls == C_BAD_CSUM;
-        stat_bad_icrc <= s1_end && cls == C_BAD_ICRC;
-        stat_malformed <= s1_end && cls == C_MALFORMED;
+        m_axis_tvalid_reg <= c_tvalid;
+        m_axis_tdata_reg <= c_tdata;
+        m_axis_tkeep_reg <= c_tkeep;
+        m_axis_tlast_reg <= c_tlast;
+        m_axis_tuser_reg <= c_end && cls != C_GOOD;
+        stat_good <= c_end && cls == C_GOOD;
+        stat_not_roce <= c_end && cls == C_NOT_ROCE;
+        stat_bad_udp_port <= c_end && cls == C_BAD_PORT;
+        stat_bad_ip_csum <= c_end && cls == C_BAD_CSUM;
+        stat_bad_icrc <= c_end && cls == C_BAD_ICRC;
+        stat_malformed <= c_end && cls == C_MALFORMED;
         if (rst) begin
             m_axis_tvalid_reg <= 1'b0;
             stat_good <= 1'b0;

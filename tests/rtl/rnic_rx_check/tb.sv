@@ -209,7 +209,7 @@ module tb;
             end
             for (int i = 0; i < nfr; i++) send_frame(order[i]);
         end
-        repeat (10) @(posedge clk);
+        repeat (40) @(posedge clk);
         if (q_rd != q_wr || fq_rd != fq_wr) fail($sformatf("%0d of %0d beats came out", q_rd, q_wr));
         $display("%0d frames checked; status good %0d, not_roce %0d, bad_udp_port %0d, bad_ip_csum %0d, bad_icrc %0d, malformed %0d",
                  fq_rd, stat_count[0], stat_count[1], stat_count[2], stat_count[3], stat_count[4], stat_count[5]);
