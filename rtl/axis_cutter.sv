@@ -46,10 +46,15 @@ module axis_cutter #(
     logic [31:0]      left_reg;   // bytes of the piece not yet taken
     logic [OFF_W-1:0] boff_reg;   // first byte lane of the input beat not yet taken
 
+    // bytes in the beat: its run starts at lane 0, so they are its last lane
+    // + 1, each bit an OR over the one-hot end of the run (not a chain of
+    // adders over the lanes)
     logic [CNT_W-1:0] beat_bytes;
     always_comb begin
         beat_bytes = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) beat_bytes = beat_bytes + CNT_W'(s_axis_tkeep[i]);
+        for (int i = 0; i < KEEP_WIDTH; i++)
+            if (s_axis_tkeep[i] && (i == KEEP_WIDTH - 1 || !s_axis_tkeep[(i == KEEP_WIDTH - 1) ? i : i + 1]))
+                beat_bytes = beat_bytes | CNT_W'(i + 1);
     end
     wire [CNT_W-1:0] beat_avail = beat_bytes - CNT_W'(boff_reg);
     wire             piece_ends = left_reg <= 32'(beat_avail);

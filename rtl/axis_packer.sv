@@ -10,13 +10,24 @@
  * beat is full except the tlast beat, whose bytes start at lane 0; a frame of
  * zero bytes leaves as one beat with tkeep == 0 and tlast.
  *
- * The input run is shifted down to lane 0 and appended to an accumulator of
- * two beats. A full beat leaves only once a byte beyond it is known (in the
- * accumulator or on the input this cycle) or tlast has arrived, so a frame
- * never ends with an empty tlast beat after a full one. With a free output the
- * input is taken every cycle, aligned or not, across frame boundaries too; the
- * input stalls only while a frame's last input beat turns into two output
- * beats.
+ * Four stages, each cut to a few logic levels at 512 bits:
+ *   1. the beat is registered with where its run starts and ends (the run's
+ *      edges are one-hot, so each bit of the two lane numbers is an OR);
+ *      s_axis_tready is a register: a skid holds the beat that arrives while
+ *      stage 1 is held;
+ *   2. the run is shifted down to lane 0 and its length taken;
+ *   3. the run is rotated to the accumulator's fill level and merged into
+ *      the accumulator (two beats; the rotation only needs the level modulo
+ *      one beat, known from the registers);
+ *   4. an output register with its own skid, so m_axis_tready reaches no
+ *      further than the output register and no path runs from m_axis_tready
+ *      to s_axis_tready.
+ * A full beat leaves the accumulator only once a byte beyond it is known (in
+ * the accumulator or in stage 2) or tlast has arrived, so a frame never ends
+ * with an empty tlast beat after a full one. With a free output a beat is
+ * taken every cycle, aligned or not, across frame boundaries too; the input
+ * stalls only while a frame's last beat turns into two output beats (one
+ * cycle per frame at most). Latency: four cycles.
  */
 module axis_packer #(
     parameter int DATA_WIDTH = 64,
@@ -38,9 +49,11 @@ module axis_packer #(
     output      logic                  m_axis_tlast
 );
 
-    localparam int CNT_WIDTH = $clog2(2 * KEEP_WIDTH + 1);
-    localparam int OFF_WIDTH = $clog2(KEEP_WIDTH);
-    localparam logic [CNT_WIDTH-1:0] KW = CNT_WIDTH'(KEEP_WIDTH);
+    localparam int KW = KEEP_WIDTH;
+    localparam int CNT_WIDTH = $clog2(2 * KW + 1);   // accumulator fill: 0 .. 2 beats
+    localparam int OFF_WIDTH = $clog2(KW);           // a lane
+    localparam int RUN_WIDTH = OFF_WIDTH + 1;        // a run's length: 0 .. one beat
+    localparam logic [CNT_WIDTH-1:0] KW_CNT = CNT_WIDTH'(KW);
 
     initial begin
         if (KEEP_WIDTH * 8 != DATA_WIDTH || KEEP_WIDTH < 2 || (KEEP_WIDTH & (KEEP_WIDTH - 1)) != 0) begin
@@ -49,80 +62,134 @@ module axis_packer #(
         end
     end
 
-    // accumulator: bytes 0 .. cnt-1 valid, byte 0 is the next output byte
+    // ------------------------------------------------------------------
+    // stage 1: the beat, its run's first lane and its end (last lane + 1)
+    // ------------------------------------------------------------------
+    logic [OFF_WIDTH-1:0] in_off;
+    logic [RUN_WIDTH-1:0] in_end;
+    always_comb begin
+        logic [KW-1:0] rise, fall;
+        for (int i = 0; i < KW; i++) begin
+            rise[i] = s_axis_tkeep[i] && (i == 0 || !s_axis_tkeep[(i == 0) ? 0 : i - 1]);
+            fall[i] = s_axis_tkeep[i] && (i == KW - 1 || !s_axis_tkeep[(i == KW - 1) ? i : i + 1]);
+        end
+        in_off = '0;
+        in_end = '0;
+        for (int i = 0; i < KW; i++) begin
+            in_off = in_off | (rise[i] ? OFF_WIDTH'(i) : '0);
+            in_end = in_end | (fall[i] ? RUN_WIDTH'(i + 1) : '0);
+        end
+    end
+
+    logic                  s_rdy_reg;
+    logic                  sk_valid, p1_valid;
+    logic [DATA_WIDTH-1:0] sk_data, p1_data;
+    logic [OFF_WIDTH-1:0]  sk_off, p1_off;
+    logic [RUN_WIDTH-1:0]  sk_end, p1_end;
+    logic                  sk_last, p1_last;
+    logic                  p2_en;
+    assign s_axis_tready = s_rdy_reg;
+    wire in_fire = s_axis_tvalid && s_rdy_reg;
+    wire p1_en = !p1_valid || p2_en;
+
+    always_ff @(posedge clk) begin
+        if (p1_en) begin
+            p1_valid <= sk_valid || in_fire;
+            if (sk_valid) begin
+                p1_data <= sk_data;
+                p1_off <= sk_off;
+                p1_end <= sk_end;
+                p1_last <= sk_last;
+            end else begin
+                p1_data <= s_axis_tdata;
+                p1_off <= in_off;
+                p1_end <= in_end;
+                p1_last <= s_axis_tlast;
+            end
+            sk_valid <= 1'b0;
+            s_rdy_reg <= 1'b1;
+        end else if (in_fire) begin
+            sk_data <= s_axis_tdata;
+            sk_off <= in_off;
+            sk_end <= in_end;
+            sk_last <= s_axis_tlast;
+            sk_valid <= 1'b1;
+            s_rdy_reg <= 1'b0;
+        end
+        if (rst) begin
+            p1_valid <= 1'b0;
+            sk_valid <= 1'b0;
+            s_rdy_reg <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // stage 2: the run at lane 0, and its length
+    // ------------------------------------------------------------------
+    logic                  p2_valid;
+    logic [DATA_WIDTH-1:0] p2_data;
+    logic [RUN_WIDTH-1:0]  p2_cnt;
+    logic                  p2_last;
+    logic                  take;
+    assign p2_en = !p2_valid || take;
+
+    always_ff @(posedge clk) begin
+        if (p2_en) begin
+            p2_valid <= p1_valid;
+            p2_data <= p1_data >> {p1_off, 3'b000};
+            p2_cnt <= p1_end - RUN_WIDTH'(p1_off);
+            p2_last <= p1_last;
+        end
+        if (rst) p2_valid <= 1'b0;
+    end
+
+    // ------------------------------------------------------------------
+    // stage 3: the accumulator, lanes 0 .. cnt-1 valid, lane 0 leaves next
+    // ------------------------------------------------------------------
     logic [2*DATA_WIDTH-1:0] acc_reg, acc_next;
     logic [CNT_WIDTH-1:0]    cnt_reg, cnt_next;
     logic                    last_reg, last_next;   // the frame's tlast is in the accumulator
+    logic                    sk_out_valid;          // the output's skid is full
 
-    // input beat: first valid lane and number of valid bytes
-    logic [OFF_WIDTH-1:0]    in_off;
-    logic [CNT_WIDTH-1:0]    in_cnt;
-    logic [DATA_WIDTH-1:0]   in_shifted;
+    wire cnt_gt = cnt_reg > KW_CNT;
+    wire a_valid = cnt_gt || last_reg || (cnt_reg == KW_CNT && p2_valid && p2_cnt != '0);
+    wire a_last = last_reg && !cnt_gt;
+    wire pop = a_valid && !sk_out_valid;
 
+    logic [KW-1:0]         a_keep;
+    logic [DATA_WIDTH-1:0] a_data;
     always_comb begin
-        in_off = '0;
-        for (int i = KEEP_WIDTH - 1; i >= 0; i--) begin
-            if (s_axis_tkeep[i]) in_off = OFF_WIDTH'(i);
-        end
-        in_cnt = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            in_cnt = in_cnt + CNT_WIDTH'(s_axis_tkeep[i]);
-        end
-        in_shifted = s_axis_tdata >> {in_off, 3'b000};
-    end
-
-    // output side, straight from the accumulator
-    logic [KEEP_WIDTH-1:0] out_keep_last;
-
-    always_comb begin
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            out_keep_last[i] = CNT_WIDTH'(i) < cnt_reg;
-        end
-        m_axis_tvalid = cnt_reg > KW || last_reg || (cnt_reg == KW && s_axis_tvalid && |s_axis_tkeep);
-        m_axis_tlast = last_reg && cnt_reg <= KW;
-        m_axis_tkeep = m_axis_tlast ? out_keep_last : {KEEP_WIDTH{1'b1}};
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            m_axis_tdata[8*i +: 8] = m_axis_tkeep[i] ? acc_reg[8*i +: 8] : 8'h00;
+        for (int i = 0; i < KW; i++) begin
+            a_keep[i] = !a_last || CNT_WIDTH'(i) < cnt_reg;
+            a_data[8*i +: 8] = a_keep[i] ? acc_reg[8*i +: 8] : 8'h00;
         end
     end
 
-    // state after this cycle's output, then append the input
-    logic                    pop;
-    logic [CNT_WIDTH-1:0]    cnt_pop;
-    logic                    last_pop;
-    logic [2*DATA_WIDTH-1:0] acc_pop;
-    logic [2*DATA_WIDTH-1:0] ins;
-    logic                    take;
-
+    logic [CNT_WIDTH-1:0]  cnt_pop;
+    logic                  last_pop;
+    logic [DATA_WIDTH-1:0] rot;
+    logic [2*DATA_WIDTH-1:0] rot2;   // {run, run} shifted: its upper half is the rotation
+    wire unused_rot = ^rot2[DATA_WIDTH-1:0];
     always_comb begin
-        pop = m_axis_tvalid && m_axis_tready;
         cnt_pop = cnt_reg;
         last_pop = last_reg;
-        acc_pop = acc_reg;
         if (pop) begin
-            acc_pop = acc_reg >> DATA_WIDTH;
-            if (m_axis_tlast) begin
-                cnt_pop = '0;
-                last_pop = 1'b0;
-            end else begin
-                cnt_pop = cnt_reg - KW;
-            end
+            cnt_pop = a_last ? '0 : cnt_reg - KW_CNT;
+            if (a_last) last_pop = 1'b0;
         end
+        take = p2_valid && !last_pop && cnt_pop <= KW_CNT;
 
-        s_axis_tready = !last_pop && cnt_pop <= KW;
-        take = s_axis_tvalid && s_axis_tready;
+        // the run rotated to start at lane cnt_pop modulo one beat; cnt_pop is
+        // cnt_reg or cnt_reg - KW (same lanes) or 0 after a tlast beat
+        rot2 = {p2_data, p2_data} << {cnt_reg[OFF_WIDTH-1:0], 3'b000};
+        rot = (pop && a_last) ? p2_data : rot2[2*DATA_WIDTH-1:DATA_WIDTH];
 
-        ins = {{DATA_WIDTH{1'b0}}, in_shifted} << {cnt_pop, 3'b000};
-        acc_next = acc_pop;
-        cnt_next = cnt_pop;
-        last_next = last_pop;
-        if (take) begin
-            for (int i = 0; i < 2 * KEEP_WIDTH; i++) begin
-                if (CNT_WIDTH'(i) >= cnt_pop) acc_next[8*i +: 8] = ins[8*i +: 8];
-            end
-            cnt_next = cnt_pop + in_cnt;
-            last_next = s_axis_tlast;
+        acc_next = pop ? {{DATA_WIDTH{1'b0}}, acc_reg[2*DATA_WIDTH-1:DATA_WIDTH]} : acc_reg;
+        for (int i = 0; i < 2 * KW; i++) begin
+            if (take && CNT_WIDTH'(i) >= cnt_pop) acc_next[8*i +: 8] = rot[8*(i % KW) +: 8];
         end
+        cnt_next = take ? cnt_pop + CNT_WIDTH'(p2_cnt) : cnt_pop;
+        last_next = take ? p2_last : last_pop;
     end
 
     always_ff @(posedge clk) begin
@@ -134,6 +201,54 @@ module axis_packer #(
             last_reg <= 1'b0;
         end
     end
+
+    // ------------------------------------------------------------------
+    // stage 4: the output register and its skid
+    // ------------------------------------------------------------------
+    logic [DATA_WIDTH-1:0] sko_data;
+    logic [KW-1:0]         sko_keep;
+    logic                  sko_last;
+
+    always_ff @(posedge clk) begin
+        if (!m_axis_tvalid || m_axis_tready) begin
+            if (sk_out_valid) begin
+                m_axis_tvalid <= 1'b1;
+                m_axis_tdata <= sko_data;
+                m_axis_tkeep <= sko_keep;
+                m_axis_tlast <= sko_last;
+                sk_out_valid <= 1'b0;
+            end else begin
+                m_axis_tvalid <= pop;
+                m_axis_tdata <= a_data;
+                m_axis_tkeep <= a_keep;
+                m_axis_tlast <= a_last;
+            end
+        end else if (pop) begin
+            sko_data <= a_data;
+            sko_keep <= a_keep;
+            sko_last <= a_last;
+            sk_out_valid <= 1'b1;
+        end
+        if (rst) begin
+            m_axis_tvalid <= 1'b0;
+            sk_out_valid <= 1'b0;
+        end
+    end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the input contract: one contiguous run per beat (the lane numbers of
+    // stage 1 assume it)
+    function automatic int runs(input logic [KW-1:0] keep);
+        runs = 0;
+        for (int i = 0; i < KW; i++)
+            if (keep[i] && (i == 0 || !keep[(i == 0) ? 0 : i - 1])) runs = runs + 1;
+    endfunction
+    always_ff @(posedge clk) begin
+        if (!rst && s_axis_tvalid) assert (runs(s_axis_tkeep) <= 1);
+    end
+`endif
+`endif
 
 endmodule
 
