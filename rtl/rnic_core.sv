@@ -156,6 +156,10 @@ module rnic_core #(
     logic [4*128-1:0]      cfg_gid;
     logic                  cfg_fc_en;
     logic [31:0]           cfg_fc_xoff, cfg_fc_xon, cfg_fc_stall;
+    logic                  rg_ctx_valid, rg_ctx_ready;
+    logic [3:0]            rg_ctx_table, rg_ctx_op;
+    logic [23:0]           rg_ctx_index;
+    logic [CTX_BITS-1:0]   rg_ctx_data;
     logic                  ctx_wr_valid;
     logic                  ctx_wr_ready;
     logic [3:0]            ctx_wr_table;
@@ -192,7 +196,9 @@ module rnic_core #(
         .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
         .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
         .cfg_port_mac, .cfg_gid, .cfg_fc_en, .cfg_fc_xoff, .cfg_fc_xon, .cfg_fc_stall,
-        .ctx_wr_valid, .ctx_wr_ready, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
+        .ctx_wr_valid(rg_ctx_valid), .ctx_wr_ready(rg_ctx_ready), .ctx_wr_table(rg_ctx_table),
+        .ctx_wr_op(rg_ctx_op), .ctx_wr_index(rg_ctx_index), .ctx_wr_data(rg_ctx_data),
+        .ctx_wr_busy(ctx_wr_valid),
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
@@ -248,6 +254,27 @@ module rnic_core #(
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
     wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
+
+    // A context write leaves rnic_regs into one register (ctx_wr_*), which
+    // holds it until the engines can take it: rnic_regs sees only that
+    // register, not the engines' readiness, which is deep in their decision
+    // logic and would otherwise reach every register write (rnic_regs holds
+    // register writes while this register is full, so no doorbell overtakes
+    // the write). A write to a table no engine writes (MR context, MTT) goes
+    // on the next cycle, so an MTT run still writes one entry per cycle.
+    assign rg_ctx_ready = !ctx_wr_valid || (tables_clear && !ctx_is_qpc && !ctx_is_cqc);
+    always_ff @(posedge clk) begin
+        if (rg_ctx_ready) begin
+            ctx_wr_valid <= rg_ctx_valid;
+            ctx_wr_table <= rg_ctx_table;
+            ctx_wr_op <= rg_ctx_op;
+            ctx_wr_index <= rg_ctx_index;
+            ctx_wr_data <= rg_ctx_data;
+        end else if (ctx_wr_ready) begin
+            ctx_wr_valid <= 1'b0;
+        end
+        if (rst) ctx_wr_valid <= 1'b0;
+    end
     assign ctx_wr_ready = tables_clear && (ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
                                          : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;

@@ -75,13 +75,15 @@ module rnic_regs #(
     // context window: one write per CTX_CMD, held until ctx_wr_ready (the
     // data path takes a QP or CQ context write in a cycle in which its
     // engines write none of their per-QP state, so each state RAM has a
-    // single write port); register writes wait meanwhile
+    // single write port); register writes wait meanwhile, and until the
+    // write is in its table (ctx_wr_busy)
     output      logic                       ctx_wr_valid,
     input  wire logic                       ctx_wr_ready,
     output      logic [3:0]                 ctx_wr_table,
     output      logic [3:0]                 ctx_wr_op,
     output      logic [23:0]                ctx_wr_index,
     output      logic [CTX_BITS-1:0]        ctx_wr_data,
+    input  wire logic                       ctx_wr_busy,    // a write taken is not yet in its table
 
     // doorbells
     output      logic                       db_sq_valid,
@@ -201,8 +203,11 @@ module rnic_regs #(
     logic [1:0]  rresp_reg;
 
     // a context write not yet taken holds every register write back: its
-    // data, the CTX_DATA words, must not change under it
-    wire ctx_hold = ctx_wr_valid && !ctx_wr_ready;
+    // data, the CTX_DATA words, must not change under it; and until it is in
+    // its table (ctx_wr_busy) no doorbell may overtake it. Both are registers
+    // here, so the data path's readiness never reaches the write decoder.
+    wire ctx_wait = ctx_wr_valid && !ctx_wr_ready;
+    wire ctx_hold = ctx_wr_valid || ctx_wr_busy;
     wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg && !ctx_hold;
     // the firmware writes in cycles the host does not, and reads while the
     // host's read channel is idle (ra below is shared)
@@ -295,13 +300,13 @@ module rnic_regs #(
 
     always_ff @(posedge clk) begin
         logic wr_ok;
-        if (!ctx_hold) begin
+        if (!ctx_wait) begin
             ctx_wr_valid <= 1'b0;
             run_pulse_reg <= 1'b0;
         end
         db_cq_valid <= 1'b0;
         fw_busy_reg <= 1'b0;
-        if (run_left_reg != '0 && !ctx_hold) begin
+        if (run_left_reg != '0 && !ctx_wait) begin
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
             ctx_wr_op <= rnic_pkg::CTX_OP_WRITE[3:0];
@@ -535,8 +540,8 @@ module rnic_regs #(
             rd_val = ctx_data_reg[5'(ra - waddr(rnic_pkg::REG_CTX_DATA))]; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
-            // a command completes in the cycle after CTX_CMD (a run after CTX_COUNT cycles)
-            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid || run_left_reg != '0}; rd_hit = 1'b1;
+            // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
+            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
             rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;

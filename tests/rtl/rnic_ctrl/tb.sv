@@ -27,6 +27,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [31:0] wdata, rdata;
     logic [1:0] bresp, rresp;
     logic ctx_wr_valid, ctx_wr_ready, ctx_block;
+    logic ctx_wr_busy = 1'b0;   // a taken write on its way to its table
     int   ctx_takes, ctx_seed;
     logic [3:0] ctx_wr_table, ctx_wr_op;
     logic [23:0] ctx_wr_index;
@@ -51,7 +52,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         .s_axil_araddr(araddr), .s_axil_arprot(3'h0), .s_axil_arvalid(arvalid), .s_axil_arready(arready),
         .s_axil_rdata(rdata), .s_axil_rresp(rresp), .s_axil_rvalid(rvalid), .s_axil_rready(rready),
         .cfg_port_mac(mac), .cfg_gid(gid),
-        .ctx_wr_valid, .ctx_wr_ready, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data,
+        .ctx_wr_valid, .ctx_wr_ready, .ctx_wr_table, .ctx_wr_op, .ctx_wr_index, .ctx_wr_data, .ctx_wr_busy,
         .db_sq_valid(sqv), .db_sq_ready(1'b1), .db_sq_qpn(sqq), .db_sq_pi(sqp),
         .db_rq_valid(rqv), .db_rq_ready(1'b1), .db_rq_qpn(rqq), .db_rq_pi(rqp),
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
@@ -112,8 +113,10 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [31:0] ctx_held_cmd, ctx_held_word0;
     int ctx_wait;
     always @(posedge clk) begin
-        ctx_wr_ready <= !ctx_block && ($random(ctx_seed) % 3 == 0);
+        ctx_wr_ready <= !ctx_block && !ctx_wr_busy && ($random(ctx_seed) % 3 == 0);
+        if (ctx_wr_busy && $random(ctx_seed) % 4 == 0) ctx_wr_busy <= 1'b0;
         if (ctx_wr_valid && ctx_wr_ready) begin
+            ctx_wr_busy <= 1'b1;
             seen_ctx <= 1'b1;
             seen_ctx_word0 <= ctx_wr_data[31:0];
             seen_ctx_cmd <= {ctx_wr_index, ctx_wr_op, ctx_wr_table};
