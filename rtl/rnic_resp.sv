@@ -186,10 +186,14 @@ module rnic_resp #(
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
     output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP
     input  wire logic                              pend_at_val,
-    // the current read generation of a QP, read by the generator
+    // the current read generation of a QP, read by the generator: a
+    // registered read, rgen_rd_val is the generation of the QP named in the
+    // previous cycle (the generator holds the address a cycle before it
+    // looks)
     input  wire logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     output      logic [3:0]                        rgen_rd_val,
     // READ jobs of a QP and generation queued or in progress at the generator
+    // (looked at in S_PSN)
     output      logic [QPN_WIDTH-1:0]              rdcnt_rd_qpn,
     output      logic [3:0]                        rdcnt_rd_gen,
     input  wire logic [7:0]                        rdcnt_rd_val,
@@ -270,7 +274,8 @@ module rnic_resp #(
     logic [3:0]  rgen_mem [NUM_QPS];
     logic        dup_mode_mem [NUM_QPS];
     logic [23:0] dup_psn_mem [NUM_QPS];
-    assign rgen_rd_val = rgen_mem[rgen_rd_qpn];
+    logic [3:0]  rgen_cur;        // the generation of qpn_reg (from S_QPC on)
+    logic [3:0]  rgen_cur_reg;    // ... kept up to date while qpn_reg stays
 
     // the last ATOMIC results of each QP, by PSN, for duplicates
     localparam int ASAVE = 2 ** ATOMIC_SAVED_LOG2;
@@ -851,33 +856,63 @@ module rnic_resp #(
         if (rst) adup_rd_ok_reg <= 1'b0;
     end
 
-    // One scan of the action queue for the QP in hand gives two answers:
+    // The action queue's entries of the QP in hand, from per-entry bits
+    // registered a cycle ahead (no action enters in the cycle before they
+    // are used: S_QPC or S_PSN before S_PSN, S_EXEC or S_ATWAIT before
+    // S_ATWAIT; qpn_reg holds from S_QPC on):
     // - rda_act_cnt: its READs and ATOMICs accepted and not yet answered, of
     //   the current read generation (older ones are being dropped); with the
     //   READ jobs at the generator, latched in S_PSN for S_OP (responder
     //   resources);
     // - rd_act_of_qp: any READ of it still queued, which an ATOMIC must not
     //   overtake (see at_clear).
+    // An entry that leaves in between is out of act_vld_reg at once.
     assign rdcnt_rd_qpn = qpn_reg;
-    assign rdcnt_rd_gen = rgen_mem[qpn_reg];
-    logic [7:0] rda_act_cnt;
-    logic       rd_act_of_qp;
-    logic [ACTION_DEPTH_LOG2-1:0] act_rel;
-    always_comb begin
-        rda_act_cnt = '0;
-        rd_act_of_qp = 1'b0;
+    assign rdcnt_rd_gen = rgen_cur_reg;
+    logic [ACTIONS-1:0] act_vld_reg;     // entry i lies in [act_rd, act_wr)
+    logic [ACTIONS-1:0] act_rda_qp_reg;  // entry i answers a READ or an ATOMIC of qpn_reg
+    logic [ACTIONS-1:0] act_rd_qp_reg;   // entry i is a READ job of qpn_reg
+    always_ff @(posedge clk) begin
         for (int i = 0; i < ACTIONS; i++) begin
-            // queued: i lies in [act_rd, act_wr)
-            act_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
-            if ((ACTION_DEPTH_LOG2+1)'(act_rel) < act_wr_reg - act_rd_reg
-                && act_qpn_mem[i] == qpn_reg) begin
-                if (act_rda_mem[i] && act_gen_mem[i] == rgen_mem[qpn_reg])
-                    rda_act_cnt = rda_act_cnt + 8'd1;
-                if (act_rd_mem[i])
-                    rd_act_of_qp = 1'b1;
-            end
+            act_rda_qp_reg[i] <= act_qpn_mem[i] == qpn_reg && act_rda_mem[i];
+            act_rd_qp_reg[i] <= act_qpn_mem[i] == qpn_reg && act_rd_mem[i];
         end
     end
+    // the generation match too, against rgen_cur and rgen_cur + 1: the one
+    // a QP reset of qpn_reg in that cycle moved it to (the engine's own new
+    // round is written in S_PUSH, never the cycle before S_PSN)
+    logic [ACTIONS-1:0] act_gen0_reg, act_gen1_reg;
+    logic               rgen_bumped_reg;
+    always_ff @(posedge clk) begin
+        for (int i = 0; i < ACTIONS; i++) begin
+            act_gen0_reg[i] <= act_gen_mem[i] == rgen_cur;
+            act_gen1_reg[i] <= act_gen_mem[i] - 4'd1 == rgen_cur;
+        end
+        rgen_bumped_reg <= qp_reset_valid && qp_reset_qpn == qpn_reg;
+    end
+    logic [ACTIONS-1:0] rda_hit;
+    always_comb
+        for (int i = 0; i < ACTIONS; i++)
+            rda_hit[i] = act_vld_reg[i] && act_rda_qp_reg[i] && (rgen_bumped_reg ? act_gen1_reg[i] : act_gen0_reg[i]);
+    wire rd_act_of_qp = |(act_vld_reg & act_rd_qp_reg);
+
+    // their count: a balanced tree of adders written as gates (a '+' of 3 or
+    // more bits becomes a carry chain, one per tree level)
+    localparam int AW = ACTION_DEPTH_LOG2 + 1;
+    function automatic logic [AW-1:0] add_gates(input logic [AW-1:0] a, input logic [AW-1:0] b);
+        logic c;
+        c = 1'b0;
+        for (int k = 0; k < AW; k++) begin
+            add_gates[k] = a[k] ^ b[k] ^ c;
+            c = (a[k] & b[k]) | (c & (a[k] ^ b[k]));
+        end
+    endfunction
+    logic [AW-1:0] rda_sum [2*ACTIONS-1];   // a heap: node n adds 2n+1 and 2n+2
+    always_comb begin
+        for (int i = 0; i < ACTIONS; i++) rda_sum[ACTIONS-1+i] = AW'(rda_hit[i]);
+        for (int n = ACTIONS-2; n >= 0; n--) rda_sum[n] = add_gates(rda_sum[2*n+1], rda_sum[2*n+2]);
+    end
+    wire [7:0] rda_act_cnt = 8'(rda_sum[0]);
 
     // An ATOMIC reads only once no earlier host write of this engine is
     // outstanding (none may land between its read and its write) and every
@@ -897,7 +932,7 @@ module rnic_resp #(
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
     wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
-    wire [3:0]  push_gen = rgen_mem[qpn_reg] + 4'(dup_reg && op_read && new_round);
+    wire [3:0]  push_gen = rgen_cur + 4'(dup_reg && op_read && new_round);
 
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
     wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
@@ -1255,6 +1290,7 @@ module rnic_resp #(
             act_flags_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
                 (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0;
             act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_dqpn;
+            act_vld_reg[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= 1'b1;
             act_wr_reg <= act_wr_reg + 1'b1;
         end
         if (s_wr_status_valid) begin
@@ -1279,6 +1315,7 @@ module rnic_resp #(
         end
         if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
         if (head_pop) begin
+            act_vld_reg[head] <= 1'b0;
             act_rd_reg <= act_rd_reg + 1'b1;
             head_got_reg <= '0;
             head_err_reg <= 1'b0;
@@ -1289,6 +1326,7 @@ module rnic_resp #(
         if (rst) begin
             act_wr_reg <= '0;
             act_rd_reg <= '0;
+            act_vld_reg <= '0;
             st_wr_reg <= '0;
             st_rd_reg <= '0;
             head_got_reg <= '0;
@@ -1324,6 +1362,68 @@ module rnic_resp #(
     wire wr_db = state_reg == S_IDLE && take_db;
     wire wr_werr = head_pop && head_failed;
     assign ctx_ready = !(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr);
+
+    // Read generations in block RAM: every read port is registered. A QP
+    // reset's increment reads the old value in the reset's cycle and writes
+    // it in the next (pw_*: the pending write); until then every reader
+    // takes the QP's value from pw_val. The engine's own write (a duplicate
+    // READ's round, S_PUSH) is computed from rgen_cur, which includes a
+    // pending increment: to the same QP it replaces it, to another it takes
+    // the port and the increment waits one more cycle (no reset comes in a
+    // cycle the engine writes: ctx_ready).
+    wire                  rg_dup_we = wr_dup_rd && !qp_reset_valid && !qp_rtr_valid;
+    logic                 pw_vld, pw_held;
+    logic [QPN_WIDTH-1:0] pw_addr;
+    logic [3:0]           pw_hold_val;
+    logic [3:0]           pw_rd, pw_fwd_val;   // the reset's read, and the write it missed
+    logic                 pw_fwd;
+    wire  [3:0]           pw_val = pw_held ? pw_hold_val : (pw_fwd ? pw_fwd_val : pw_rd) + 4'd1;
+    wire                  rg_we = rg_dup_we || pw_vld;
+    wire  [QPN_WIDTH-1:0] rg_waddr = rg_dup_we ? qpn_reg : pw_addr;
+    wire  [3:0]           rg_wdata = rg_dup_we ? push_gen : pw_val;
+    always_ff @(posedge clk) begin
+        if (rg_we) rgen_mem[rg_waddr] <= rg_wdata;
+    end
+    always_ff @(posedge clk) begin
+        pw_rd <= rgen_mem[qp_reset_qpn];
+        pw_fwd <= pw_vld && pw_addr == qp_reset_qpn;
+        pw_fwd_val <= pw_val;
+        pw_vld <= qp_reset_valid || (pw_vld && rg_dup_we && pw_addr != qpn_reg);
+        pw_held <= !qp_reset_valid;
+        pw_hold_val <= pw_val;
+        if (qp_reset_valid) pw_addr <= qp_reset_qpn;
+        if (rst) pw_vld <= 1'b0;
+    end
+
+    // qpn_reg's generation: read in S_IDLE at the QPN being taken (the
+    // written value forwarded), for S_QPC; kept in rgen_cur_reg after that
+    logic [3:0] rgq_rd, rgq_fwd_val;
+    logic       rgq_fwd;
+    always_ff @(posedge clk) begin
+        rgq_rd <= rgen_mem[qpc_rd_addr];
+        rgq_fwd <= rg_we && rg_waddr == qpc_rd_addr;
+        rgq_fwd_val <= rg_wdata;
+    end
+    wire [3:0] rgen_qpc = (pw_vld && pw_addr == qpn_reg) ? pw_val : rgq_fwd ? rgq_fwd_val : rgq_rd;
+    assign rgen_cur = (state_reg == S_QPC) ? rgen_qpc : rgen_cur_reg;
+    always_ff @(posedge clk) begin
+        if (qp_reset_valid && qp_reset_qpn == qpn_reg) rgen_cur_reg <= rgen_cur + 4'd1;
+        else if (rg_dup_we) rgen_cur_reg <= push_gen;
+        else rgen_cur_reg <= rgen_cur;
+    end
+
+    // the generator's read
+    logic [3:0]           rgg_rd, rgg_fwd_val;
+    logic                 rgg_fwd;
+    logic [QPN_WIDTH-1:0] rgg_addr;
+    always_ff @(posedge clk) begin
+        rgg_rd <= rgen_mem[rgen_rd_qpn];
+        rgg_addr <= rgen_rd_qpn;
+        rgg_fwd <= rg_we && rg_waddr == rgen_rd_qpn;
+        rgg_fwd_val <= rg_wdata;
+    end
+    assign rgen_rd_val = (pw_vld && pw_addr == rgg_addr) ? pw_val : rgg_fwd ? rgg_fwd_val : rgg_rd;
+
     logic [NSGE*RS_BITS-1:0] rs_sge_next;
     always_comb
         for (int i = 0; i < NSGE; i++) rs_sge_next[RS_BITS*i +: RS_BITS] = {rs_len_reg[i], rs_pa_reg[i]};
@@ -1352,9 +1452,8 @@ module rnic_resp #(
             rs_idx_mem[qp_reset_qpn] <= '0;
             rs_off_mem[qp_reset_qpn] <= '0;
             rs_bytes_mem[qp_reset_qpn] <= '0;
-            // a new read generation: READ jobs still queued for the QP
-            // are dropped at their next packet boundary
-            rgen_mem[qp_reset_qpn] <= rgen_mem[qp_reset_qpn] + 4'd1;
+            // (and a new read generation, below: READ jobs still queued
+            // for the QP are dropped at their next packet boundary)
             dup_mode_mem[qp_reset_qpn] <= 1'b0;
             dup_psn_mem[qp_reset_qpn] <= '0;
             asave_vld_mem[qp_reset_qpn] <= '0;
@@ -1391,7 +1490,6 @@ module rnic_resp #(
                 asave_wp_mem[qpn_reg] <= asave_wp + 1'b1;
             end
             if (wr_dup_rd) begin
-                rgen_mem[qpn_reg] <= push_gen;
                 dup_mode_mem[qpn_reg] <= 1'b1;
                 dup_psn_mem[qpn_reg] <= h_psn;
             end else if (upd_commit) begin
@@ -1409,6 +1507,47 @@ module rnic_resp #(
     // the context write never meets the engine's own update
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !ctx_ready));
+    end
+
+    // The registered forms give what a direct read would: the generations
+    // as one table written in place, and a scan of the action queue.
+    // (in reset it follows the table's writes: whatever they hold)
+    logic [3:0] rgen_ref [NUM_QPS];
+    initial for (int q = 0; q < NUM_QPS; q++) rgen_ref[q] = rgen_mem[q];
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            if (rg_we) rgen_ref[rg_waddr] <= rg_wdata;
+        end else if (qp_reset_valid) begin
+            rgen_ref[qp_reset_qpn] <= rgen_ref[qp_reset_qpn] + 4'd1;
+        end else if (!qp_rtr_valid && wr_dup_rd) begin
+            rgen_ref[qpn_reg] <= push_gen;
+        end
+    end
+    logic [7:0] scan_cnt;
+    logic       scan_rd;
+    logic [ACTION_DEPTH_LOG2-1:0] scan_rel;
+    always_comb begin
+        scan_cnt = '0;
+        scan_rd = 1'b0;
+        for (int i = 0; i < ACTIONS; i++) begin
+            scan_rel = ACTION_DEPTH_LOG2'(i) - act_rd_reg[ACTION_DEPTH_LOG2-1:0];
+            if ((ACTION_DEPTH_LOG2+1)'(scan_rel) < act_wr_reg - act_rd_reg && act_qpn_mem[i] == qpn_reg) begin
+                if (act_rda_mem[i] && act_gen_mem[i] == rgen_ref[qpn_reg]) scan_cnt = scan_cnt + 8'd1;
+                if (act_rd_mem[i]) scan_rd = 1'b1;
+            end
+        end
+    end
+    logic rst_q, act_push_q;
+    always_ff @(posedge clk) begin
+        rst_q <= rst;
+        act_push_q <= act_push;
+        if (!rst && !rst_q) begin
+            assert (rgen_rd_val == rgen_ref[rgg_addr]);
+            if (state_reg != S_IDLE) assert (rgen_cur == rgen_ref[qpn_reg]);
+            if (state_reg == S_PSN) assert (rda_act_cnt == scan_cnt && rdcnt_rd_gen == rgen_ref[qpn_reg]);
+            if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
+            if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q);
+        end
     end
 `endif
 `endif
