@@ -261,6 +261,7 @@ module rnic_compl #(
 
     typedef enum logic [3:0] {
         S_IDLE,   // take an ACK/NAK, a local trigger or a due timer
+        S_LOAD,   // the QP's state, read when the event was taken, into the registers
         S_ACK,    // check the PSN against the window
         S_TIMER,  // a timer ran out
         S_WALK,   // read the oldest in-flight record
@@ -475,11 +476,40 @@ module rnic_compl #(
         if (rst) busy_q_reg <= 1'b0;
     end
 
-    // an event taken in the first idle cycle, for the QP whose last state is
-    // being written back in that cycle, takes that state from the registers
-    wire        fwd = busy_q_reg && take_qpn == qpn_reg;
-    wire [23:0] take_acked = fwd ? acked_reg : last_acked_mem[take_qpn];
-    wire        take_err = fwd ? err_reg : err_mem[take_qpn];
+    // The QP's state is read at take_qpn in every idle cycle (registered
+    // reads: block RAM) and moved into the working registers in S_LOAD. An
+    // event taken in the first idle cycle, for the QP whose last state is
+    // being written back in that cycle, reads the old entry: it keeps that
+    // state in the registers instead (fwd_reg).
+    logic [15:0] una_rd_reg;
+    logic [23:0] acked_rd_reg;
+    logic        err_rd_reg;
+    logic [2:0]  retry_left_rd_reg;
+    logic [2:0]  rnr_left_rd_reg;
+    logic        rnr_wait_rd_reg;
+    logic [47:0] rnr_until_rd_reg;
+    logic [47:0] progress_rd_reg;
+    logic [1:0]  rewind_rd_reg;
+    logic        gap_rd_reg;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_IDLE) begin
+            una_rd_reg <= una_mem[take_qpn];
+            acked_rd_reg <= last_acked_mem[take_qpn];
+            err_rd_reg <= err_mem[take_qpn];
+            retry_left_rd_reg <= retry_left_mem[take_qpn];
+            rnr_left_rd_reg <= rnr_left_mem[take_qpn];
+            rnr_wait_rd_reg <= rnr_wait_mem[take_qpn];
+            rnr_until_rd_reg <= rnr_until_mem[take_qpn];
+            progress_rd_reg <= progress_mem[take_qpn];
+            rewind_rd_reg <= rewind_mem[take_qpn];
+            gap_rd_reg <= gap_mem[take_qpn];
+        end
+    end
+    logic   fwd_reg;
+    logic   force_reg;      // a local trigger for a QP in error
+    state_t load_next_reg;
+    wire    load_err = fwd_reg ? err_reg : err_rd_reg;
+    wire [23:0] load_acked = fwd_reg ? acked_reg : acked_rd_reg;
 
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
@@ -495,6 +525,8 @@ module rnic_compl #(
                 errev_reg <= 1'b0;
                 post_reg <= POST_NONE;
                 rd_ev_reg <= 1'b0;
+                fwd_reg <= busy_q_reg && take_qpn == qpn_reg;
+                force_reg <= 1'b0;
                 if (ack_in) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
@@ -502,29 +534,34 @@ module rnic_compl #(
                     opc_reg <= s_ack_opcode;
                     plen_reg <= s_ack_plen;
                     orig_reg <= s_ack_orig;
-                    state_reg <= S_ACK;
+                    load_next_reg <= S_ACK;
                 end else if (local_in) begin
                     qpn_reg <= s_local_qpn;
-                    if (s_local_force && !take_err) errev_reg <= 1'b1;
-                    state_reg <= S_WALK;
+                    force_reg <= s_local_force;
+                    load_next_reg <= S_WALK;
                 end else if (scan_in) begin
                     qpn_reg <= scan_reg;
                     timer_rnr_reg <= scan_rnr_due;
-                    state_reg <= S_TIMER;
+                    load_next_reg <= S_TIMER;
                 end
-                if (ack_in || local_in || scan_in) begin
-                    acked_reg <= take_acked;
-                    acked_pre_reg <= take_acked;
-                    gap_reg <= fwd ? gap_reg : gap_mem[take_qpn];
-                    una_reg <= fwd ? una_reg : una_mem[take_qpn];
-                    err_reg <= take_err || (local_in && s_local_force);
-                    retry_left_reg <= fwd ? retry_left_reg : retry_left_mem[take_qpn];
-                    rnr_left_reg <= fwd ? rnr_left_reg : rnr_left_mem[take_qpn];
-                    rnr_wait_reg <= fwd ? rnr_wait_reg : rnr_wait_mem[take_qpn];
-                    rnr_until_reg <= fwd ? rnr_until_reg : rnr_until_mem[take_qpn];
-                    progress_reg <= fwd ? progress_reg : progress_mem[take_qpn];
-                    rewind_reg <= fwd ? rewind_reg : rewind_mem[take_qpn];
+                if (ack_in || local_in || scan_in) state_reg <= S_LOAD;
+            end
+            S_LOAD: begin
+                if (force_reg && !load_err) errev_reg <= 1'b1;
+                acked_reg <= load_acked;
+                acked_pre_reg <= load_acked;
+                err_reg <= load_err || force_reg;
+                if (!fwd_reg) begin
+                    gap_reg <= gap_rd_reg;
+                    una_reg <= una_rd_reg;
+                    retry_left_reg <= retry_left_rd_reg;
+                    rnr_left_reg <= rnr_left_rd_reg;
+                    rnr_wait_reg <= rnr_wait_rd_reg;
+                    rnr_until_reg <= rnr_until_rd_reg;
+                    progress_reg <= progress_rd_reg;
+                    rewind_reg <= rewind_rd_reg;
                 end
+                state_reg <= load_next_reg;
             end
             S_ACK: begin
                 state_reg <= S_IDLE;
@@ -706,12 +743,15 @@ module rnic_compl #(
     end
 
 
-    // per-QP state follows the FSM: written back in every busy cycle (and
-    // once more in the first idle cycle: the last state's updates). A
-    // context write resets it; it is taken only in a cycle without a
-    // write-back (ctx_ready), so each array has one write port.
-    wire wb = state_reg != S_IDLE || busy_q_reg;
-    assign ctx_ready = !wb;
+    // per-QP state follows the FSM: written back in every busy cycle after
+    // S_LOAD (and once more in the first idle cycle: the last state's
+    // updates). A context write resets it; it is taken only in a cycle when
+    // the engine is neither busy nor writing back (ctx_ready), so each array
+    // has one write port and no event's state is read before a context
+    // write to its QP lands.
+    wire busy = state_reg != S_IDLE || busy_q_reg;
+    wire wb = busy && state_reg != S_LOAD;
+    assign ctx_ready = !busy;
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             una_mem[qp_reset_qpn] <= '0;
@@ -750,10 +790,10 @@ module rnic_compl #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // the context write never meets a write-back (rnic_regs waits for
+    // the context write never meets a busy engine (rnic_regs waits for
     // ctx_ready) nor an event being taken (ctx_pend)
     always_ff @(posedge clk) begin
-        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && wb));
+        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && busy));
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && (ack_in || local_in || scan_in)));
     end
 `endif
