@@ -213,6 +213,28 @@ module rnic_req_tx #(
     // first PSN of each WQE in the window, for a restart in the middle of it
     logic [23:0] first_psn_mem [NUM_QPS * (2 ** INFLIGHT_LOG2)];
 
+    // Every read of these tables by this engine is registered (block RAM):
+    // port s reads at s_qp_qpn each cycle, so the QP at the head of the
+    // scheduler has its send index, PSN and restart count at hand when it is
+    // taken (s_fresh: read at this very QP); port q reads at qpn_reg, valid
+    // from the second cycle of a turn. A write in the cycle of a read is
+    // forwarded (its data registered beside the RAM's). The hi ports below
+    // are read by the completion engine with its address in the same cycle.
+    logic [QPN_WIDTH-1:0] s_addr_reg;
+    wire                  s_fresh = s_addr_reg == s_qp_qpn;
+    logic [15:0] s_sq_ci, s_sq_ci_ram;
+    logic [23:0] s_next_psn, s_next_psn_ram;
+    logic [1:0]  s_rewind_ack, s_rewind_ack_ram;
+    logic [15:0] q_sq_hi, q_sq_hi_ram;
+    logic [23:0] q_hi_psn, q_hi_psn_ram;
+    logic [1:0]  q_rewind_ack, q_rewind_ack_ram;
+    // the one write port of each: enable, address, data
+    logic                 sq_ci_we, next_psn_we, sq_hi_we, hi_psn_we, rewind_ack_we;
+    logic [QPN_WIDTH-1:0] sq_ci_wa, next_psn_wa, sq_hi_wa, hi_psn_wa, rewind_ack_wa;
+    logic [15:0]          sq_ci_wd, sq_hi_wd;
+    logic [23:0]          next_psn_wd, hi_psn_wd;
+    logic [1:0]           rewind_ack_wd;
+
     assign hi_rd_idx = sq_hi_mem[hi_rd_qpn];
     assign hi_rd_psn = hi_psn_mem[hi_rd_qpn];
     assign hi2_rd_idx = sq_hi_mem[hi2_rd_qpn];
@@ -456,10 +478,11 @@ module rnic_req_tx #(
     logic [QPN_WIDTH-1:0] nq_qpn_reg;
     // in a turn, past its context read and before the scheduler is answered
     wire                  in_turn = state_reg != S_IDLE && state_reg != S_QPC && state_reg != S_DONE;
-    wire [15:0]           nq_ci = sq_ci_mem[nq_qpn_reg];
+    // nq_same implies s_qp_qpn == nq_qpn_reg, read by port s since nq_look
+    wire [15:0]           nq_ci = s_sq_ci;
     wire                  nq_held = c_qpn_reg[nw] == s_qp_qpn && !c_err_reg[nw]
-                                    && 16'(sq_ci_mem[s_qp_qpn] - c_lo_reg[nw]) < 16'(c_req_reg[nw] - c_lo_reg[nw]);
-    wire                  nq_look = in_turn && s_qp_valid && !fetch_busy_reg && !nq_look_reg
+                                    && 16'(s_sq_ci - c_lo_reg[nw]) < 16'(c_req_reg[nw] - c_lo_reg[nw]);
+    wire                  nq_look = in_turn && s_qp_valid && s_fresh && !fetch_busy_reg && !nq_look_reg
                                     && !(nq_tried_reg && nq_qpn_reg == s_qp_qpn) && !nq_held;
     wire                  nq_same = nq_look_reg && s_qp_valid && s_qp_qpn == nq_qpn_reg && in_turn;
     wire                  nq_fetch = nq_same && !fetch_busy_reg && s_qp_pi != nq_ci && !tx_err_mem[nq_qpn_reg]
@@ -586,7 +609,8 @@ module rnic_req_tx #(
         end
     end
 
-    assign s_qp_ready = state_reg == S_IDLE;
+    // a QP is taken once port s has read its state
+    assign s_qp_ready = state_reg == S_IDLE && s_fresh;
     assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
     assign qpc_rd_addr = s_qp_qpn;
     assign err_rd_qpn = qpn_reg;
@@ -636,7 +660,7 @@ module rnic_req_tx #(
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
-    wire        restart_pending = una_rd_rewind != rewind_ack_mem[qpn_reg] || una_rd_rnr_wait;
+    wire        restart_pending = una_rd_rewind != q_rewind_ack || una_rd_rnr_wait;
     // other QPs wait at the scheduler and this turn has had its share
     wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
     // the turn goes on with the next WQE when it is at hand and may be sent
@@ -646,7 +670,7 @@ module rnic_req_tx #(
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
                         && !inflight[15] && inflight + 16'd2 <= 16'(1 << INFLIGHT_LOG2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
-    wire [23:0] hi_psn_gap = psn_reg + pkt_psns - hi_psn_mem[qpn_reg];
+    wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
 
     // READs outstanding: window slots [una, ci) whose WQE is a READ
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
@@ -668,11 +692,11 @@ module rnic_req_tx #(
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
-    wire [15:0] una_ahead = una_rd_idx - sq_ci_mem[s_qp_qpn];
-    wire        rewind = una_rd_rewind != rewind_ack_mem[s_qp_qpn] || (una_ahead != 0 && !una_ahead[15]);
+    wire [15:0] una_ahead = una_rd_idx - s_sq_ci;
+    wire        rewind = una_rd_rewind != s_rewind_ack || (una_ahead != 0 && !una_ahead[15]);
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg
-    wire        resend = ci_reg != sq_hi_mem[qpn_reg] || started_mem[qpn_reg];
+    wire        resend = ci_reg != q_sq_hi || started_mem[qpn_reg];
     // first_psn_mem at {qpn_reg, ci_reg}, read one cycle ahead (a registered,
     // block-RAM read): S_PARSE, its only user, follows S_WQE_DESC or
     // S_WQE_LOAD, where qpn_reg and ci_reg already hold their values and
@@ -688,11 +712,11 @@ module rnic_req_tx #(
         stat_loc_prot_err <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (s_qp_valid) begin
+                if (s_qp_valid && s_qp_ready) begin
                     qpn_reg <= s_qp_qpn;
                     pi_reg <= s_qp_pi;
-                    ci_reg <= rewind ? una_rd_idx : sq_ci_mem[s_qp_qpn];
-                    psn_reg <= rewind ? una_rd_acked_psn + 24'd1 : next_psn_mem[s_qp_qpn];
+                    ci_reg <= rewind ? una_rd_idx : s_sq_ci;
+                    psn_reg <= rewind ? una_rd_acked_psn + 24'd1 : s_next_psn;
                     state_reg <= S_QPC;
                 end
             end
@@ -895,7 +919,7 @@ module rnic_req_tx #(
     // none of it (ctx_ready), so each array has one write port.
     wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
     wire wr_pkt = state_reg == S_PKT_NEXT;
-    wire wr_rewind = state_reg == S_IDLE && s_qp_valid && rewind;
+    wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
     assign ctx_ready = !(record || wr_parse || wr_pkt || wr_rewind);
     assign m_restart_valid = wr_rewind;
     assign m_restart_qpn = s_qp_qpn;
@@ -905,43 +929,111 @@ module rnic_req_tx #(
         rd_mask_next = rd_mask;
         rd_mask_next[ci_reg[INFLIGHT_LOG2-1:0]] = op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
     end
+    always_comb begin
+        sq_ci_we = 1'b0;      sq_ci_wa = qp_reset_qpn;      sq_ci_wd = '0;
+        next_psn_we = 1'b0;   next_psn_wa = qp_reset_qpn;   next_psn_wd = qp_reset_sq_psn;
+        sq_hi_we = 1'b0;      sq_hi_wa = qp_reset_qpn;      sq_hi_wd = '0;
+        hi_psn_we = 1'b0;     hi_psn_wa = qp_reset_qpn;     hi_psn_wd = qp_reset_sq_psn;
+        rewind_ack_we = 1'b0; rewind_ack_wa = qp_reset_qpn; rewind_ack_wd = '0;
+        if (qp_reset_valid) begin
+            sq_ci_we = 1'b1;
+            next_psn_we = 1'b1;
+            sq_hi_we = 1'b1;
+            hi_psn_we = 1'b1;
+            rewind_ack_we = 1'b1;
+        end else if (qp_rts_valid) begin
+            next_psn_we = 1'b1;
+            hi_psn_we = 1'b1;
+        end else if (record) begin
+            sq_ci_we = 1'b1;
+            sq_ci_wa = qpn_reg;
+            sq_ci_wd = ci_reg + 16'd1;
+            next_psn_we = 1'b1;
+            next_psn_wa = qpn_reg;
+            next_psn_wd = psn_reg;
+            sq_hi_we = !resend_reg || ci_reg == q_sq_hi;
+            sq_hi_wa = qpn_reg;
+            sq_hi_wd = ci_reg + 16'd1;
+        end else if (wr_pkt) begin
+            // the ACK window reaches the highest PSN on the wire
+            hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
+            hi_psn_wa = qpn_reg;
+            hi_psn_wd = psn_reg + pkt_psns;
+            next_psn_we = !pkt_last && yield;
+            next_psn_wa = qpn_reg;
+            next_psn_wd = psn_reg + 24'd1;
+        end else if (wr_rewind) begin
+            sq_ci_we = 1'b1;
+            sq_ci_wa = s_qp_qpn;
+            sq_ci_wd = una_rd_idx;
+            next_psn_we = 1'b1;
+            next_psn_wa = s_qp_qpn;
+            next_psn_wd = una_rd_acked_psn + 24'd1;
+            rewind_ack_we = 1'b1;
+            rewind_ack_wa = s_qp_qpn;
+            rewind_ack_wd = una_rd_rewind;
+        end
+    end
+    always_ff @(posedge clk) begin
+        if (sq_ci_we) sq_ci_mem[sq_ci_wa] <= sq_ci_wd;
+        if (next_psn_we) next_psn_mem[next_psn_wa] <= next_psn_wd;
+        if (sq_hi_we) sq_hi_mem[sq_hi_wa] <= sq_hi_wd;
+        if (hi_psn_we) hi_psn_mem[hi_psn_wa] <= hi_psn_wd;
+        if (rewind_ack_we) rewind_ack_mem[rewind_ack_wa] <= rewind_ack_wd;
+    end
+
+    // the registered reads (ports s and q, above)
+    always_ff @(posedge clk) begin
+        s_addr_reg <= s_qp_qpn;
+        s_sq_ci_ram <= sq_ci_mem[s_qp_qpn];
+        s_next_psn_ram <= next_psn_mem[s_qp_qpn];
+        s_rewind_ack_ram <= rewind_ack_mem[s_qp_qpn];
+        q_sq_hi_ram <= sq_hi_mem[qpn_reg];
+        q_hi_psn_ram <= hi_psn_mem[qpn_reg];
+        q_rewind_ack_ram <= rewind_ack_mem[qpn_reg];
+    end
+    // ... and the write each missed: in the RAM only after the read
+    logic        s_sq_ci_fwd, s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
+    logic [15:0] sq_ci_wd_reg, sq_hi_wd_reg;
+    logic [23:0] next_psn_wd_reg, hi_psn_wd_reg;
+    logic [1:0]  rewind_ack_wd_reg;
+    always_ff @(posedge clk) begin
+        s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
+        s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
+        s_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == s_qp_qpn;
+        q_sq_hi_fwd <= sq_hi_we && sq_hi_wa == qpn_reg;
+        q_hi_psn_fwd <= hi_psn_we && hi_psn_wa == qpn_reg;
+        q_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == qpn_reg;
+        sq_ci_wd_reg <= sq_ci_wd;
+        next_psn_wd_reg <= next_psn_wd;
+        sq_hi_wd_reg <= sq_hi_wd;
+        hi_psn_wd_reg <= hi_psn_wd;
+        rewind_ack_wd_reg <= rewind_ack_wd;
+    end
+    assign s_sq_ci = s_sq_ci_fwd ? sq_ci_wd_reg : s_sq_ci_ram;
+    assign s_next_psn = s_next_psn_fwd ? next_psn_wd_reg : s_next_psn_ram;
+    assign s_rewind_ack = s_rewind_ack_fwd ? rewind_ack_wd_reg : s_rewind_ack_ram;
+    assign q_sq_hi = q_sq_hi_fwd ? sq_hi_wd_reg : q_sq_hi_ram;
+    assign q_hi_psn = q_hi_psn_fwd ? hi_psn_wd_reg : q_hi_psn_ram;
+    assign q_rewind_ack = q_rewind_ack_fwd ? rewind_ack_wd_reg : q_rewind_ack_ram;
+
+    // the other per-QP state
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
-            sq_ci_mem[qp_reset_qpn] <= '0;
-            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             tx_err_mem[qp_reset_qpn] <= 1'b0;
-            sq_hi_mem[qp_reset_qpn] <= '0;
-            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
             sent_time_mem[qp_reset_qpn] <= '0;
-            rewind_ack_mem[qp_reset_qpn] <= '0;
             started_mem[qp_reset_qpn] <= 1'b0;
             rd_mask_mem[qp_reset_qpn] <= '0;
-        end else if (qp_rts_valid) begin
-            next_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-            hi_psn_mem[qp_reset_qpn] <= qp_reset_sq_psn;
-        end else if (record) begin
-            sq_ci_mem[qpn_reg] <= ci_reg + 16'd1;
-            next_psn_mem[qpn_reg] <= psn_reg;
-            if (!resend_reg || ci_reg == sq_hi_mem[qpn_reg]) begin
-                sq_hi_mem[qpn_reg] <= ci_reg + 16'd1;
-                started_mem[qpn_reg] <= 1'b0;
-            end
+        end else if (record && !qp_rts_valid) begin
+            if (sq_hi_we) started_mem[qpn_reg] <= 1'b0;
             if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
             rd_mask_mem[qpn_reg] <= rd_mask_next;
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
-        end else if (wr_parse) begin
+        end else if (wr_parse && !qp_rts_valid) begin
             // a new WQE: remember where it starts, in case it is cut short
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= psn_reg;
             started_mem[qpn_reg] <= 1'b1;
-        end else if (wr_pkt) begin
-            // the ACK window reaches the highest PSN on the wire
-            if (hi_psn_gap != 0 && !hi_psn_gap[23]) hi_psn_mem[qpn_reg] <= psn_reg + pkt_psns;
-            if (!pkt_last && yield) next_psn_mem[qpn_reg] <= psn_reg + 24'd1;
-        end else if (wr_rewind) begin
-            sq_ci_mem[s_qp_qpn] <= una_rd_idx;
-            next_psn_mem[s_qp_qpn] <= una_rd_acked_psn + 24'd1;
-            rewind_ack_mem[s_qp_qpn] <= una_rd_rewind;
         end
     end
 
