@@ -89,7 +89,8 @@ module rnic_compl #(
     input  wire logic                               s_local_force,  // the QP is in error
 
     // requester state: highest WQE index and PSN sent (two ports), and when
-    // the requester last sent into an idle window
+    // the requester last sent into an idle window; registered reads, the
+    // data a cycle after the address
     output      logic [QPN_WIDTH-1:0]               hi_rd_qpn,
     input  wire logic [15:0]                        hi_rd_idx,
     input  wire logic [23:0]                        hi_rd_psn,
@@ -97,14 +98,15 @@ module rnic_compl #(
     input  wire logic [15:0]                        hi2_rd_idx,
     input  wire logic [47:0]                        hi2_rd_sent_time,
 
-    // this engine's state, read by the requester
+    // this engine's state, read by the requester: registered, the data a
+    // cycle after the address (writes in between are forwarded)
     input  wire logic [QPN_WIDTH-1:0]               una_rd_qpn,
     output      logic [15:0]                        una_rd_idx,
     output      logic [23:0]                        una_rd_acked_psn,
     output      logic [1:0]                         una_rd_rewind,
     output      logic                               una_rd_rnr_wait,
-    input  wire logic [QPN_WIDTH-1:0]               err_rd_qpn,
-    output      logic                               err_rd_val,
+    output      logic                               una_rd_err,
+    // the error state, read by the responder (address and data in one cycle)
     input  wire logic [QPN_WIDTH-1:0]               err2_rd_qpn,
     output      logic                               err2_rd_val,
 
@@ -221,11 +223,6 @@ module rnic_compl #(
     logic [2:0]  cfg_pmtu_mem [NUM_QPS];
     logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
 
-    assign una_rd_idx = una_mem[una_rd_qpn];
-    assign una_rd_acked_psn = last_acked_mem[una_rd_qpn];
-    assign una_rd_rewind = rewind_mem[una_rd_qpn];
-    assign una_rd_rnr_wait = rnr_wait_mem[una_rd_qpn];
-    assign err_rd_val = err_mem[err_rd_qpn];
     assign err2_rd_val = err_mem[err2_rd_qpn];
 
     // ------------------------------------------------------------------
@@ -239,7 +236,10 @@ module rnic_compl #(
     logic                 live_mem [NUM_QPS];
     logic [QPN_WIDTH:0]   live_clear_reg;
     assign init_done = live_clear_reg[QPN_WIDTH];
-    assign hi2_rd_qpn = scan_reg;
+    // the requester's state at scan_reg comes from registered reads: they
+    // are given the QPN scan_reg is about to hold
+    logic [QPN_WIDTH-1:0] scan_next;
+    assign hi2_rd_qpn = scan_next;
     wire [47:0] scan_ref = ($signed(hi2_rd_sent_time - progress_mem[scan_reg]) > 0)
                            ? hi2_rd_sent_time : progress_mem[scan_reg];
     wire [4:0]  scan_to = cfg_timeout_mem[scan_reg];
@@ -469,6 +469,10 @@ module rnic_compl #(
     // state an event holds in registers is never stale.
     wire [QPN_WIDTH-1:0] take_qpn = s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
 
+    // the sweep holds at a due QP until the idle engine takes it
+    wire scan_hold = state_reg == S_IDLE && scan_due && !s_ack_valid && !s_local_valid;
+    assign scan_next = rst ? '0 : scan_hold ? scan_reg : scan_reg + 1'b1;
+
     // the cycle after a busy one
     logic busy_q_reg;
     always_ff @(posedge clk) begin
@@ -517,7 +521,7 @@ module rnic_compl #(
         stat_rx_rnr <= 1'b0;
         stat_retry <= 1'b0;
         stat_timeout <= 1'b0;
-        if (state_reg != S_IDLE || !scan_due || s_ack_valid || s_local_valid) scan_reg <= scan_reg + 1'b1;
+        scan_reg <= scan_next;
         case (state_reg)
             S_IDLE: begin
                 nak_reg <= 1'b0;
@@ -733,7 +737,6 @@ module rnic_compl #(
         if (rst) begin
             state_reg <= S_IDLE;
             errev_reg <= 1'b0;
-            scan_reg <= '0;
             stat_rx_ack <= 1'b0;
             stat_rx_nak <= 1'b0;
             stat_rx_rnr <= 1'b0;
@@ -752,32 +755,38 @@ module rnic_compl #(
     wire busy = state_reg != S_IDLE || busy_q_reg;
     wire wb = busy && state_reg != S_LOAD;
     assign ctx_ready = !busy;
+    // the write port of the tables the requester reads: enable, address, data
+    wire                 st_ctx = qp_reset_valid || qp_rts_valid;
+    wire [QPN_WIDTH-1:0] st_wa = st_ctx ? qp_reset_qpn : qpn_reg;
+    wire                 st_we = qp_reset_valid || (!qp_rts_valid && wb);  // una, err, rnr_wait, rewind
+    wire                 acked_we = st_ctx || wb;
+    wire [15:0]          una_wd = qp_reset_valid ? 16'd0 : una_reg;
+    wire [23:0]          acked_wd = st_ctx ? qp_reset_sq_psn - 24'd1 : acked_reg;
+    wire                 err_wd = qp_reset_valid ? 1'b0 : err_reg;
+    wire                 rnr_wait_wd = qp_reset_valid ? 1'b0 : rnr_wait_reg;
+    wire [1:0]           rewind_wd = qp_reset_valid ? 2'd0 : rewind_reg;
     always_ff @(posedge clk) begin
+        if (st_we) begin
+            una_mem[st_wa] <= una_wd;
+            err_mem[st_wa] <= err_wd;
+            rnr_wait_mem[st_wa] <= rnr_wait_wd;
+            rewind_mem[st_wa] <= rewind_wd;
+        end
+        if (acked_we) last_acked_mem[st_wa] <= acked_wd;
         if (qp_reset_valid) begin
-            una_mem[qp_reset_qpn] <= '0;
-            last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
-            err_mem[qp_reset_qpn] <= 1'b0;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-            rnr_wait_mem[qp_reset_qpn] <= 1'b0;
             rnr_until_mem[qp_reset_qpn] <= '0;
             progress_mem[qp_reset_qpn] <= '0;
-            rewind_mem[qp_reset_qpn] <= '0;
             gap_mem[qp_reset_qpn] <= 1'b0;
         end else if (qp_rts_valid) begin
-            last_acked_mem[qp_reset_qpn] <= qp_reset_sq_psn - 24'd1;
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
         end else if (wb) begin
-            una_mem[qpn_reg] <= una_reg;
-            last_acked_mem[qpn_reg] <= acked_reg;
-            err_mem[qpn_reg] <= err_reg;
             retry_left_mem[qpn_reg] <= retry_left_reg;
             rnr_left_mem[qpn_reg] <= rnr_left_reg;
-            rnr_wait_mem[qpn_reg] <= rnr_wait_reg;
             rnr_until_mem[qpn_reg] <= rnr_until_reg;
             progress_mem[qpn_reg] <= progress_reg;
-            rewind_mem[qpn_reg] <= rewind_reg;
             gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
@@ -787,6 +796,38 @@ module rnic_compl #(
             cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;
         end
     end
+
+    // The requester's reads (una_rd_*): registered at una_rd_qpn, which it
+    // gives a cycle ahead; a write to that entry in the cycle of the read
+    // reaches the RAM only after it, so its data is forwarded.
+    logic [15:0] una_rd_ram;
+    logic [23:0] acked_rd_ram;
+    logic        err_rd_ram, rnr_wait_rd_ram;
+    logic [1:0]  rewind_rd_ram;
+    logic        st_fwd_reg, acked_fwd_reg;
+    logic [15:0] una_wd_reg;
+    logic [23:0] acked_wd_reg;
+    logic        err_wd_reg, rnr_wait_wd_reg;
+    logic [1:0]  rewind_wd_reg;
+    always_ff @(posedge clk) begin
+        una_rd_ram <= una_mem[una_rd_qpn];
+        acked_rd_ram <= last_acked_mem[una_rd_qpn];
+        err_rd_ram <= err_mem[una_rd_qpn];
+        rnr_wait_rd_ram <= rnr_wait_mem[una_rd_qpn];
+        rewind_rd_ram <= rewind_mem[una_rd_qpn];
+        st_fwd_reg <= st_we && st_wa == una_rd_qpn;
+        acked_fwd_reg <= acked_we && st_wa == una_rd_qpn;
+        una_wd_reg <= una_wd;
+        acked_wd_reg <= acked_wd;
+        err_wd_reg <= err_wd;
+        rnr_wait_wd_reg <= rnr_wait_wd;
+        rewind_wd_reg <= rewind_wd;
+    end
+    assign una_rd_idx = st_fwd_reg ? una_wd_reg : una_rd_ram;
+    assign una_rd_acked_psn = acked_fwd_reg ? acked_wd_reg : acked_rd_ram;
+    assign una_rd_err = st_fwd_reg ? err_wd_reg : err_rd_ram;
+    assign una_rd_rnr_wait = st_fwd_reg ? rnr_wait_wd_reg : rnr_wait_rd_ram;
+    assign una_rd_rewind = st_fwd_reg ? rewind_wd_reg : rewind_rd_ram;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS

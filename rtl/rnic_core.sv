@@ -362,7 +362,7 @@ module rnic_core #(
         .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn)
     );
 
-    logic [QPN_WIDTH-1:0] req_err_qpn, compl_err_qpn, resp_ext_err_qpn, una_qpn, hi_qpn, hi2_qpn;
+    logic [QPN_WIDTH-1:0] req_err_qpn, resp_ext_err_qpn, una_qpn, hi_qpn, hi2_qpn;
     logic                 compl_err_val, resp_err_val, compl_err_val_resp;
     logic [15:0]          una_idx, hi_idx, hi2_idx;
     logic [23:0]          una_acked_psn, hi_psn;
@@ -411,8 +411,8 @@ module rnic_core #(
     logic [7:0]    rd_wqe_num_sge;
     logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] rd_wqe_sges;
 
-    // the QP is in error if either side put it there
-    assign compl_err_qpn = req_err_qpn;
+    // the QP is in error if either side put it there (the completion
+    // engine's state read at una_qpn, the responder's at req_err_qpn)
     wire req_err_val = compl_err_val || resp_err_val;
 
     rnic_req_tx #(
@@ -565,8 +565,7 @@ module rnic_core #(
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
         .hi2_rd_qpn(hi2_qpn), .hi2_rd_idx(hi2_idx), .hi2_rd_sent_time(hi2_sent_time),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
-        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
-        .err_rd_qpn(compl_err_qpn), .err_rd_val(compl_err_val),
+        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait), .una_rd_err(compl_err_val),
         .err2_rd_qpn(resp_ext_err_qpn), .err2_rd_val(compl_err_val_resp),
         .inf_rd_en, .inf_rd_addr, .inf_rd_data,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_cfg_valid(qpc_we),

@@ -94,18 +94,22 @@ module rnic_req_tx #(
     // context write is taken only then)
     output      logic                             ctx_ready,
 
-    // QP error state held by the completion and responder engines
+    // QP error state held by the completion and responder engines: the
+    // responder's read at err_rd_qpn, the completion engine's at una_rd_qpn
     output      logic [QPN_WIDTH-1:0]             err_rd_qpn,
     input  wire logic                             err_rd_val,
     // completion engine: oldest WQE not yet completed, last PSN acknowledged,
-    // restart requests (a new value asks for a go-back-N restart), RNR wait
+    // restart requests (a new value asks for a go-back-N restart), RNR wait.
+    // Registered reads: una_rd_qpn is the QPN this engine works on in the
+    // next cycle (qpn_reg, or s_qp_qpn while idle), the data come then.
     output      logic [QPN_WIDTH-1:0]             una_rd_qpn,
     input  wire logic [15:0]                      una_rd_idx,
     input  wire logic [23:0]                      una_rd_acked_psn,
     input  wire logic [1:0]                       una_rd_rewind,
     input  wire logic                             una_rd_rnr_wait,
     // highest SQ index and PSN sent, and when the window last went busy,
-    // read by the completion engine
+    // read by the completion engine: registered, the data a cycle after the
+    // address
     input  wire logic [QPN_WIDTH-1:0]             hi_rd_qpn,
     output      logic [15:0]                      hi_rd_idx,
     output      logic [23:0]                      hi_rd_psn,
@@ -217,9 +221,9 @@ module rnic_req_tx #(
     // port s reads at s_qp_qpn each cycle, so the QP at the head of the
     // scheduler has its send index, PSN and restart count at hand when it is
     // taken (s_fresh: read at this very QP); port q reads at qpn_reg, valid
-    // from the second cycle of a turn. A write in the cycle of a read is
-    // forwarded (its data registered beside the RAM's). The hi ports below
-    // are read by the completion engine with its address in the same cycle.
+    // from the second cycle of a turn. The completion engine's hi ports read
+    // at the address it gave in the previous cycle. A write in the cycle of
+    // a read is forwarded (its data registered beside the RAM's).
     logic [QPN_WIDTH-1:0] s_addr_reg;
     wire                  s_fresh = s_addr_reg == s_qp_qpn;
     logic [15:0] s_sq_ci, s_sq_ci_ram;
@@ -228,17 +232,16 @@ module rnic_req_tx #(
     logic [15:0] q_sq_hi, q_sq_hi_ram;
     logic [23:0] q_hi_psn, q_hi_psn_ram;
     logic [1:0]  q_rewind_ack, q_rewind_ack_ram;
+    logic [15:0] hi_idx_ram, hi2_idx_ram;
+    logic [23:0] hi_psn_ram;
+    logic [47:0] hi2_sent_time_ram;
     // the one write port of each: enable, address, data
-    logic                 sq_ci_we, next_psn_we, sq_hi_we, hi_psn_we, rewind_ack_we;
-    logic [QPN_WIDTH-1:0] sq_ci_wa, next_psn_wa, sq_hi_wa, hi_psn_wa, rewind_ack_wa;
+    logic                 sq_ci_we, next_psn_we, sq_hi_we, hi_psn_we, rewind_ack_we, sent_time_we;
+    logic [QPN_WIDTH-1:0] sq_ci_wa, next_psn_wa, sq_hi_wa, hi_psn_wa, rewind_ack_wa, sent_time_wa;
     logic [15:0]          sq_ci_wd, sq_hi_wd;
     logic [23:0]          next_psn_wd, hi_psn_wd;
     logic [1:0]           rewind_ack_wd;
-
-    assign hi_rd_idx = sq_hi_mem[hi_rd_qpn];
-    assign hi_rd_psn = hi_psn_mem[hi_rd_qpn];
-    assign hi2_rd_idx = sq_hi_mem[hi2_rd_qpn];
-    assign hi2_rd_sent_time = sent_time_mem[hi2_rd_qpn];
+    logic [47:0]          sent_time_wd;
 
     typedef enum logic [3:0] {
         S_IDLE,       // wait for a QP from the scheduler (restart it if asked)
@@ -614,7 +617,9 @@ module rnic_req_tx #(
     assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
     assign qpc_rd_addr = s_qp_qpn;
     assign err_rd_qpn = qpn_reg;
-    assign una_rd_qpn = (state_reg == S_IDLE) ? s_qp_qpn : qpn_reg;
+    // S_DONE and S_IDLE are followed by S_IDLE (the QP at s_qp_qpn, used
+    // once s_fresh says it is the same QP) or by S_QPC with that QP taken
+    assign una_rd_qpn = (rst || state_reg == S_IDLE || state_reg == S_DONE) ? s_qp_qpn : qpn_reg;
 
     assign mpt_rd_en = state_reg == S_LKEY_RD;
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
@@ -974,7 +979,13 @@ module rnic_req_tx #(
             rewind_ack_wd = una_rd_rewind;
         end
     end
+    always_comb begin
+        sent_time_we = qp_reset_valid || (record && !qp_rts_valid && ci_reg == una_rd_idx);
+        sent_time_wa = qp_reset_valid ? qp_reset_qpn : qpn_reg;
+        sent_time_wd = qp_reset_valid ? 48'd0 : now;
+    end
     always_ff @(posedge clk) begin
+        if (sent_time_we) sent_time_mem[sent_time_wa] <= sent_time_wd;
         if (sq_ci_we) sq_ci_mem[sq_ci_wa] <= sq_ci_wd;
         if (next_psn_we) next_psn_mem[next_psn_wa] <= next_psn_wd;
         if (sq_hi_we) sq_hi_mem[sq_hi_wa] <= sq_hi_wd;
@@ -991,12 +1002,18 @@ module rnic_req_tx #(
         q_sq_hi_ram <= sq_hi_mem[qpn_reg];
         q_hi_psn_ram <= hi_psn_mem[qpn_reg];
         q_rewind_ack_ram <= rewind_ack_mem[qpn_reg];
+        hi_idx_ram <= sq_hi_mem[hi_rd_qpn];
+        hi_psn_ram <= hi_psn_mem[hi_rd_qpn];
+        hi2_idx_ram <= sq_hi_mem[hi2_rd_qpn];
+        hi2_sent_time_ram <= sent_time_mem[hi2_rd_qpn];
     end
     // ... and the write each missed: in the RAM only after the read
     logic        s_sq_ci_fwd, s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
+    logic        hi_idx_fwd, hi_psn_fwd, hi2_idx_fwd, hi2_sent_time_fwd;
     logic [15:0] sq_ci_wd_reg, sq_hi_wd_reg;
     logic [23:0] next_psn_wd_reg, hi_psn_wd_reg;
     logic [1:0]  rewind_ack_wd_reg;
+    logic [47:0] sent_time_wd_reg;
     always_ff @(posedge clk) begin
         s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
         s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
@@ -1004,11 +1021,16 @@ module rnic_req_tx #(
         q_sq_hi_fwd <= sq_hi_we && sq_hi_wa == qpn_reg;
         q_hi_psn_fwd <= hi_psn_we && hi_psn_wa == qpn_reg;
         q_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == qpn_reg;
+        hi_idx_fwd <= sq_hi_we && sq_hi_wa == hi_rd_qpn;
+        hi_psn_fwd <= hi_psn_we && hi_psn_wa == hi_rd_qpn;
+        hi2_idx_fwd <= sq_hi_we && sq_hi_wa == hi2_rd_qpn;
+        hi2_sent_time_fwd <= sent_time_we && sent_time_wa == hi2_rd_qpn;
         sq_ci_wd_reg <= sq_ci_wd;
         next_psn_wd_reg <= next_psn_wd;
         sq_hi_wd_reg <= sq_hi_wd;
         hi_psn_wd_reg <= hi_psn_wd;
         rewind_ack_wd_reg <= rewind_ack_wd;
+        sent_time_wd_reg <= sent_time_wd;
     end
     assign s_sq_ci = s_sq_ci_fwd ? sq_ci_wd_reg : s_sq_ci_ram;
     assign s_next_psn = s_next_psn_fwd ? next_psn_wd_reg : s_next_psn_ram;
@@ -1016,17 +1038,19 @@ module rnic_req_tx #(
     assign q_sq_hi = q_sq_hi_fwd ? sq_hi_wd_reg : q_sq_hi_ram;
     assign q_hi_psn = q_hi_psn_fwd ? hi_psn_wd_reg : q_hi_psn_ram;
     assign q_rewind_ack = q_rewind_ack_fwd ? rewind_ack_wd_reg : q_rewind_ack_ram;
+    assign hi_rd_idx = hi_idx_fwd ? sq_hi_wd_reg : hi_idx_ram;
+    assign hi_rd_psn = hi_psn_fwd ? hi_psn_wd_reg : hi_psn_ram;
+    assign hi2_rd_idx = hi2_idx_fwd ? sq_hi_wd_reg : hi2_idx_ram;
+    assign hi2_rd_sent_time = hi2_sent_time_fwd ? sent_time_wd_reg : hi2_sent_time_ram;
 
     // the other per-QP state
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             tx_err_mem[qp_reset_qpn] <= 1'b0;
-            sent_time_mem[qp_reset_qpn] <= '0;
             started_mem[qp_reset_qpn] <= 1'b0;
             rd_mask_mem[qp_reset_qpn] <= '0;
         end else if (record && !qp_rts_valid) begin
             if (sq_hi_we) started_mem[qpn_reg] <= 1'b0;
-            if (ci_reg == una_rd_idx) sent_time_mem[qpn_reg] <= now;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
             rd_mask_mem[qpn_reg] <= rd_mask_next;
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
