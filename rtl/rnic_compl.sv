@@ -106,7 +106,8 @@ module rnic_compl #(
     output      logic [1:0]                         una_rd_rewind,
     output      logic                               una_rd_rnr_wait,
     output      logic                               una_rd_err,
-    // the error state, read by the responder (address and data in one cycle)
+    // the error state, read by the responder: registered, the data a cycle
+    // after the address (the responder holds it that long before the use)
     input  wire logic [QPN_WIDTH-1:0]               err2_rd_qpn,
     output      logic                               err2_rd_val,
 
@@ -222,8 +223,6 @@ module rnic_compl #(
     logic [4:0]  cfg_timeout_mem [NUM_QPS];
     logic [2:0]  cfg_pmtu_mem [NUM_QPS];
     logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
-
-    assign err2_rd_val = err_mem[err2_rd_qpn];
 
     // ------------------------------------------------------------------
     // timer sweep: one QP per cycle
@@ -798,13 +797,16 @@ module rnic_compl #(
     end
 
     // The requester's reads (una_rd_*): registered at una_rd_qpn, which it
-    // gives a cycle ahead; a write to that entry in the cycle of the read
-    // reaches the RAM only after it, so its data is forwarded.
+    // gives a cycle ahead; the responder's (err2_rd) at its qpn_reg, which
+    // holds from S_QPC on, a cycle before S_PSN and S_FLUSH use the flag. A
+    // write to that entry in the cycle of the read reaches the RAM only
+    // after it, so its data is forwarded.
     logic [15:0] una_rd_ram;
     logic [23:0] acked_rd_ram;
     logic        err_rd_ram, rnr_wait_rd_ram;
     logic [1:0]  rewind_rd_ram;
     logic        st_fwd_reg, acked_fwd_reg;
+    logic        err2_rd_ram, err2_fwd_reg;
     logic [15:0] una_wd_reg;
     logic [23:0] acked_wd_reg;
     logic        err_wd_reg, rnr_wait_wd_reg;
@@ -815,7 +817,9 @@ module rnic_compl #(
         err_rd_ram <= err_mem[una_rd_qpn];
         rnr_wait_rd_ram <= rnr_wait_mem[una_rd_qpn];
         rewind_rd_ram <= rewind_mem[una_rd_qpn];
+        err2_rd_ram <= err_mem[err2_rd_qpn];
         st_fwd_reg <= st_we && st_wa == una_rd_qpn;
+        err2_fwd_reg <= st_we && st_wa == err2_rd_qpn;
         acked_fwd_reg <= acked_we && st_wa == una_rd_qpn;
         una_wd_reg <= una_wd;
         acked_wd_reg <= acked_wd;
@@ -828,6 +832,7 @@ module rnic_compl #(
     assign una_rd_err = st_fwd_reg ? err_wd_reg : err_rd_ram;
     assign una_rd_rnr_wait = st_fwd_reg ? rnr_wait_wd_reg : rnr_wait_rd_ram;
     assign una_rd_rewind = st_fwd_reg ? rewind_wd_reg : rewind_rd_ram;
+    assign err2_rd_val = err2_fwd_reg ? err_wd_reg : err2_rd_ram;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS

@@ -362,7 +362,7 @@ module rnic_core #(
         .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn)
     );
 
-    logic [QPN_WIDTH-1:0] req_err_qpn, resp_ext_err_qpn, una_qpn, hi_qpn, hi2_qpn;
+    logic [QPN_WIDTH-1:0] resp_ext_err_qpn, una_qpn, hi_qpn, hi2_qpn;
     logic                 compl_err_val, resp_err_val, compl_err_val_resp;
     logic [15:0]          una_idx, hi_idx, hi2_idx;
     logic [23:0]          una_acked_psn, hi_psn;
@@ -411,8 +411,8 @@ module rnic_core #(
     logic [7:0]    rd_wqe_num_sge;
     logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] rd_wqe_sges;
 
-    // the QP is in error if either side put it there (the completion
-    // engine's state read at una_qpn, the responder's at req_err_qpn)
+    // the QP is in error if either side put it there (both engines' flags
+    // read at una_qpn, registered)
     wire req_err_val = compl_err_val || resp_err_val;
 
     rnic_req_tx #(
@@ -430,7 +430,7 @@ module rnic_core #(
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .ctx_ready(req_ctx_ready),
-        .err_rd_qpn(req_err_qpn), .err_rd_val(req_err_val),
+        .err_rd_val(req_err_val),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
         .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
@@ -1141,7 +1141,7 @@ module rnic_core #(
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
         .ctx_ready(resp_ctx_ready),
-        .err_rd_qpn(req_err_qpn), .err_rd_val(resp_err_val),
+        .err_rd_qpn(una_qpn), .err_rd_val(resp_err_val),
         .ext_err_qpn(resp_ext_err_qpn), .ext_err_val(compl_err_val_resp),
         .m_axis_wr_desc_addr(pw_desc_addr), .m_axis_wr_desc_len(pw_desc_len),
         .m_axis_wr_desc_valid(pw_desc_valid), .m_axis_wr_desc_ready(pw_desc_ready),

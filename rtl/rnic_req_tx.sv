@@ -94,9 +94,8 @@ module rnic_req_tx #(
     // context write is taken only then)
     output      logic                             ctx_ready,
 
-    // QP error state held by the completion and responder engines: the
-    // responder's read at err_rd_qpn, the completion engine's at una_rd_qpn
-    output      logic [QPN_WIDTH-1:0]             err_rd_qpn,
+    // QP error state held by the completion and responder engines, both
+    // read (registered) at una_rd_qpn
     input  wire logic                             err_rd_val,
     // completion engine: oldest WQE not yet completed, last PSN acknowledged,
     // restart requests (a new value asks for a go-back-N restart), RNR wait.
@@ -616,7 +615,6 @@ module rnic_req_tx #(
     assign s_qp_ready = state_reg == S_IDLE && s_fresh;
     assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
     assign qpc_rd_addr = s_qp_qpn;
-    assign err_rd_qpn = qpn_reg;
     // S_DONE and S_IDLE are followed by S_IDLE (the QP at s_qp_qpn, used
     // once s_fresh says it is the same QP) or by S_QPC with that QP taken
     assign una_rd_qpn = (rst || state_reg == S_IDLE || state_reg == S_DONE) ? s_qp_qpn : qpn_reg;

@@ -132,7 +132,9 @@ module rnic_resp #(
     // context write is taken only then)
     output      logic                              ctx_ready,
 
-    // error state: this engine's, read by others; the requester side's, read here
+    // error state: this engine's, read by the requester (registered: the
+    // data a cycle after the address); the requester side's, read here at
+    // ext_err_qpn (registered too, the address held a cycle before the use)
     input  wire logic [QPN_WIDTH-1:0]              err_rd_qpn,
     output      logic                              err_rd_val,
     output      logic [QPN_WIDTH-1:0]              ext_err_qpn,
@@ -266,7 +268,6 @@ module rnic_resp #(
     logic [31:0] rs_off_mem [NUM_QPS];    // offset inside it
     logic [31:0] rs_bytes_mem [NUM_QPS];  // message bytes received so far
 
-    assign err_rd_val = err_mem[err_rd_qpn] || werr_mem[err_rd_qpn];
     wire [NSGE*RS_BITS-1:0] rs_sge_cur = rs_sge_mem[qpn_reg];
 
     // read generations: a duplicate READ at or before the last one (or the
@@ -553,6 +554,7 @@ module rnic_resp #(
     assign qpc_rd_en = state_reg == S_IDLE && (s_rqdb_valid || s_errev_valid || s_hdr_valid);
     assign qpc_rd_addr = take_db ? s_rqdb_qpn :
                          take_ev ? s_errev_qpn : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+    // registered there: S_PSN and S_FLUSH, its users, come after S_QPC
     assign ext_err_qpn = qpn_reg;
     assign mpt_rd_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
@@ -1444,8 +1446,6 @@ module rnic_resp #(
             wr_rem_mem[qp_reset_qpn] <= '0;
             msg_len_mem[qp_reset_qpn] <= '0;
             nak_sent_mem[qp_reset_qpn] <= 1'b0;
-            err_mem[qp_reset_qpn] <= 1'b0;
-            werr_mem[qp_reset_qpn] <= 1'b0;
             since_ack_mem[qp_reset_qpn] <= '0;
             rq_ci_mem[qp_reset_qpn] <= '0;
             rq_pi_mem[qp_reset_qpn] <= '0;
@@ -1466,7 +1466,6 @@ module rnic_resp #(
         end else begin
             if (upd) begin
                 nak_sent_mem[qpn_reg] <= upd_nak_sent;
-                err_mem[qpn_reg] <= upd_err;
             end
             if (upd_commit) begin
                 epsn_mem[qpn_reg] <= epsn_cur + req_psns;
@@ -1496,11 +1495,34 @@ module rnic_resp #(
                 dup_mode_mem[qpn_reg] <= 1'b0;
             end
             if (wr_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
-            // a failed payload write puts the QP in error: later requests
-            // are dropped
-            if (wr_werr) werr_mem[act_qpn_mem[head]] <= 1'b1;
         end
     end
+
+    // the error flags, each with one write port: enable, address, data (a
+    // failed payload write puts the QP in error: later requests are dropped)
+    wire                 err_we = qp_reset_valid || (!qp_rtr_valid && upd);
+    wire [QPN_WIDTH-1:0] err_wa = qp_reset_valid ? qp_reset_qpn : qpn_reg;
+    wire                 err_wd = !qp_reset_valid && upd_err;
+    wire                 werr_we = qp_reset_valid || (!qp_rtr_valid && wr_werr);
+    wire [QPN_WIDTH-1:0] werr_wa = qp_reset_valid ? qp_reset_qpn : act_qpn_mem[head];
+    wire                 werr_wd = !qp_reset_valid;
+    always_ff @(posedge clk) begin
+        if (err_we) err_mem[err_wa] <= err_wd;
+        if (werr_we) werr_mem[werr_wa] <= werr_wd;
+    end
+    // The requester's read, registered at err_rd_qpn (the QPN it works on
+    // in the next cycle); a write to that entry in the cycle of the read
+    // reaches the RAM only after it, so its data is forwarded.
+    logic err_rd_ram, werr_rd_ram, err_fwd_reg, werr_fwd_reg, err_wd_reg, werr_wd_reg;
+    always_ff @(posedge clk) begin
+        err_rd_ram <= err_mem[err_rd_qpn];
+        werr_rd_ram <= werr_mem[err_rd_qpn];
+        err_fwd_reg <= err_we && err_wa == err_rd_qpn;
+        werr_fwd_reg <= werr_we && werr_wa == err_rd_qpn;
+        err_wd_reg <= err_wd;
+        werr_wd_reg <= werr_wd;
+    end
+    assign err_rd_val = (err_fwd_reg ? err_wd_reg : err_rd_ram) || (werr_fwd_reg ? werr_wd_reg : werr_rd_ram);
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
