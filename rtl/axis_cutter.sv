@@ -46,16 +46,12 @@ module axis_cutter #(
     logic [31:0]      left_reg;   // bytes of the piece not yet taken
     logic [OFF_W-1:0] boff_reg;   // first byte lane of the input beat not yet taken
 
-    // bytes in the beat: its run starts at lane 0, so they are its last lane
-    // + 1, each bit an OR over the one-hot end of the run (not a chain of
-    // adders over the lanes)
+    // bytes in the beat: its run starts at lane 0, so they are its end
     logic [CNT_W-1:0] beat_bytes;
-    always_comb begin
-        beat_bytes = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++)
-            if (s_axis_tkeep[i] && (i == KEEP_WIDTH - 1 || !s_axis_tkeep[(i == KEEP_WIDTH - 1) ? i : i + 1]))
-                beat_bytes = beat_bytes | CNT_W'(i + 1);
-    end
+    logic [OFF_W-1:0] beat_first_unused;
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) beat_run_inst (
+        .keep(s_axis_tkeep), .first(beat_first_unused), .run_end(beat_bytes)
+    );
     wire [CNT_W-1:0] beat_avail = beat_bytes - CNT_W'(boff_reg);
     wire             piece_ends = left_reg <= 32'(beat_avail);
     wire             beat_used = left_reg >= 32'(beat_avail);

@@ -67,19 +67,7 @@ module axis_packer #(
     // ------------------------------------------------------------------
     logic [OFF_WIDTH-1:0] in_off;
     logic [RUN_WIDTH-1:0] in_end;
-    always_comb begin
-        logic [KW-1:0] rise, fall;
-        for (int i = 0; i < KW; i++) begin
-            rise[i] = s_axis_tkeep[i] && (i == 0 || !s_axis_tkeep[(i == 0) ? 0 : i - 1]);
-            fall[i] = s_axis_tkeep[i] && (i == KW - 1 || !s_axis_tkeep[(i == KW - 1) ? i : i + 1]);
-        end
-        in_off = '0;
-        in_end = '0;
-        for (int i = 0; i < KW; i++) begin
-            in_off = in_off | (rise[i] ? OFF_WIDTH'(i) : '0);
-            in_end = in_end | (fall[i] ? RUN_WIDTH'(i + 1) : '0);
-        end
-    end
+    axis_keep_run #(.KEEP_WIDTH(KW)) in_run_inst (.keep(s_axis_tkeep), .first(in_off), .run_end(in_end));
 
     logic                  s_rdy_reg;
     logic                  sk_valid, p1_valid;

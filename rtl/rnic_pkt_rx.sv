@@ -192,11 +192,12 @@ module rnic_pkt_rx #(
                            (beat_reg + 16'd1 > v_op_beat && beat_end >= 17'(v_hlen));
 
     localparam int CNT_W = $clog2(KEEP_WIDTH + 1);
+    // bytes in the beat (frames are dense: its run starts at lane 0)
     logic [CNT_W-1:0] in_cnt;
-    always_comb begin
-        in_cnt = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) in_cnt = in_cnt + CNT_W'(s_axis_tkeep[i]);
-    end
+    logic [$clog2(KEEP_WIDTH)-1:0] in_first_unused;
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) in_run_inst (
+        .keep(s_axis_tkeep), .first(in_first_unused), .run_end(in_cnt)
+    );
 
     // ------------------------------------------------------------------
     // record from the capture
@@ -451,6 +452,16 @@ module rnic_pkt_rx #(
         .m_axis_tready(m_axis_payload_tready),
         .m_axis_tlast(m_axis_payload_tlast)
     );
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // in_cnt takes the beat's bytes as its run's end: frames are dense
+    always_ff @(posedge clk) begin
+        if (!rst && s_axis_tvalid && s_axis_tready)
+            assert ((s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0 && (s_axis_tlast || &s_axis_tkeep));
+    end
+`endif
+`endif
 
 endmodule
 

@@ -104,16 +104,11 @@ module rnic_rx_check #(
     localparam int MIN_LAST = (ETH_MIN_FRAME - 1) / KEEP_WIDTH * KEEP_WIDTH;
 
     // bytes in a beat: lanes 0..n-1 are kept
-    function automatic logic [CNT_W-1:0] keep_count(input logic [KEEP_WIDTH-1:0] keep);
-        logic [KEEP_WIDTH:0] k;
-        logic [CNT_W-1:0] n;
-        k = {1'b0, keep};
-        n = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            if (k[i] && !k[i+1]) n = n | CNT_W'(i + 1);    // the last kept lane
-        end
-        keep_count = n;
-    endfunction
+    logic [CNT_W-1:0]            in_cnt;
+    logic [$clog2(KEEP_WIDTH)-1:0] in_first_unused;
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) in_run_inst (
+        .keep(s_axis_rx_tkeep), .first(in_first_unused), .run_end(in_cnt)
+    );
 
     function automatic logic [7:0] cb(input logic [8*CAP-1:0] c, input int p);
         cb = c[8*p +: 8];
@@ -151,7 +146,7 @@ module rnic_rx_check #(
         if (in_beat) begin
             s1_tdata_reg <= s_axis_rx_tdata;
             s1_tkeep_reg <= s_axis_rx_tkeep;
-            s1_cnt_reg <= keep_count(s_axis_rx_tkeep);
+            s1_cnt_reg <= in_cnt;
             s1_tlast_reg <= s_axis_rx_tlast;
             s1_err_reg <= err_reg || s_axis_rx_tuser;
             s1_lenb_reg <= lenb_reg;

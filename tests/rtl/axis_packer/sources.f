@@ -1,1 +1,2 @@
+rtl/axis_keep_run.sv
 rtl/axis_packer.sv
