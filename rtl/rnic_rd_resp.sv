@@ -74,7 +74,10 @@ module rnic_rd_resp #(
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
     input  wire logic [3:0]                        rgen_rd_val,
 
-    // READ jobs (not raw) of a QP and generation queued or in progress
+    // READ jobs (not raw) of a QP and generation queued or in progress,
+    // counted for the QP and generation given the cycle before (a reset of
+    // that QP in that cycle moves it on to the next generation); the QP
+    // must not change between the two cycles
     input  wire logic [QPN_WIDTH-1:0]              cnt_rd_qpn,
     input  wire logic [3:0]                        cnt_rd_gen,
     output      logic [7:0]                        cnt_rd_val,
@@ -113,6 +116,7 @@ module rnic_rd_resp #(
     logic               job_raw_mem [JOBS];
     logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
+    logic [JOBS-1:0]    job_vld_reg;   // entry i lies in [rd, wr): kept with them
 
     wire empty = wr_reg == rd_reg;
     wire full = (wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS);
@@ -267,6 +271,7 @@ module rnic_rd_resp #(
             job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
             job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
+            job_vld_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
             wr_reg <= wr_reg + 1'b1;
         end
         case (state_reg)
@@ -285,16 +290,19 @@ module rnic_rd_resp #(
                 end else begin
                     stat_access_err <= 1'b1;
                     rd_reg <= rd_reg + 1'b1;
+                    job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
                 end
             end
             S_HDR: begin
                 if (stale) begin
                     rd_reg <= rd_reg + 1'b1;
+                    job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
                 end else if (raw) begin
                     if (hq_push) begin
                         rd_reg <= rd_reg + 1'b1;
+                        job_vld_reg[head] <= 1'b0;
                         state_reg <= S_IDLE;
                     end
                 end else if (hq_push) begin
@@ -310,6 +318,7 @@ module rnic_rd_resp #(
                 psn_reg <= psn_reg + 24'd1;
                 if (pkt_last) begin
                     rd_reg <= rd_reg + 1'b1;
+                    job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
                 end else begin
                     state_reg <= S_MPT;
@@ -332,6 +341,7 @@ module rnic_rd_resp #(
             state_reg <= S_IDLE;
             wr_reg <= '0;
             rd_reg <= '0;
+            job_vld_reg <= '0;
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
             pq_wr_reg <= '0;
@@ -341,24 +351,61 @@ module rnic_rd_resp #(
         end
     end
 
-    // the responder's count of a QP's READs not yet answered
-    logic [JOBS_LOG2-1:0] cnt_rel;
-    always_comb begin
-        cnt_rd_val = '0;
+    // The responder's count of a QP's READs not yet answered, from per-entry
+    // bits registered a cycle ahead (a job written in that cycle compared as
+    // it is written) and summed by a balanced tree: a serial count over the
+    // queue was the deepest path of the core.
+    logic [JOBS-1:0] cnt_qp_reg;             // entry i is a READ job of cnt_rd_qpn
+    logic [JOBS-1:0] cnt_gen0_reg, cnt_gen1_reg;   // its generation is cnt_rd_gen, + 1
+    logic            cnt_bumped_reg;
+    always_ff @(posedge clk) begin
         for (int i = 0; i < JOBS; i++) begin
-            // queued: i lies in [rd, wr)
-            cnt_rel = JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0];
-            if ((JOBS_LOG2+1)'(cnt_rel) < wr_reg - rd_reg && !job_raw_mem[i]
-                && job_qpn_mem[i] == cnt_rd_qpn && job_gen_mem[i] == cnt_rd_gen)
-                cnt_rd_val = cnt_rd_val + 8'd1;
+            if (s_job_valid && s_job_ready && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) begin
+                cnt_qp_reg[i] <= s_job_qpn == cnt_rd_qpn && !s_job_raw;
+                cnt_gen0_reg[i] <= s_job_gen == cnt_rd_gen;
+                cnt_gen1_reg[i] <= s_job_gen - 4'd1 == cnt_rd_gen;
+            end else begin
+                cnt_qp_reg[i] <= job_qpn_mem[i] == cnt_rd_qpn && !job_raw_mem[i];
+                cnt_gen0_reg[i] <= job_gen_mem[i] == cnt_rd_gen;
+                cnt_gen1_reg[i] <= job_gen_mem[i] - 4'd1 == cnt_rd_gen;
+            end
         end
+        cnt_bumped_reg <= qp_reset_valid && qp_reset_qpn == cnt_rd_qpn;
     end
+    logic [JOBS-1:0] cnt_hit;
+    always_comb
+        for (int i = 0; i < JOBS; i++)
+            cnt_hit[i] = job_vld_reg[i] && cnt_qp_reg[i] && (cnt_bumped_reg ? cnt_gen1_reg[i] : cnt_gen0_reg[i]);
+    logic [JOBS_LOG2:0] cnt_sum;
+    rnic_popcount #(.N(JOBS)) cnt_popcount_inst (.bits(cnt_hit), .count(cnt_sum));
+    assign cnt_rd_val = 8'(cnt_sum);
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     // every payload answer belongs to a read asked for
     always_ff @(posedge clk) begin
         if (!rst && s_pay_status_valid) assert (pq_wr_reg != pq_rd_reg);
+    end
+    // the count is that of a full scan of the queue for the QP and
+    // generation of the cycle before
+    logic [QPN_WIDTH-1:0] ref_qpn;
+    logic [3:0]           ref_gen;
+    logic                 ref_ok = 1'b0;
+    always_ff @(posedge clk) begin
+        ref_qpn <= cnt_rd_qpn;
+        ref_gen <= cnt_rd_gen + 4'(qp_reset_valid && qp_reset_qpn == cnt_rd_qpn);
+        ref_ok <= !rst;
+    end
+    int ref_cnt;
+    always_comb begin
+        ref_cnt = 0;
+        for (int i = 0; i < JOBS; i++)
+            if ((JOBS_LOG2+1)'(JOBS_LOG2'(JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0])) < wr_reg - rd_reg)
+                if (!job_raw_mem[i] && job_qpn_mem[i] == ref_qpn && job_gen_mem[i] == ref_gen) ref_cnt++;
+    end
+    always_ff @(posedge clk) begin
+        if (!rst && ref_ok && ref_qpn == cnt_rd_qpn) assert (32'(cnt_rd_val) == ref_cnt);
+        if (!rst) assert (job_vld_reg[head] == !empty);
     end
 `endif
 `endif

@@ -90,8 +90,10 @@ module rnic_req_tx #(
     input  wire logic                             qp_rts_valid,
     input  wire logic [QPN_WIDTH-1:0]             qp_reset_qpn,
     input  wire logic [23:0]                      qp_reset_sq_psn,
-    // whether this engine leaves its per-QP state's write port free now (a
-    // context write is taken only then)
+    // a QP context write waits: take no new QP, so the engine is soon idle;
+    // ctx_ready (a register compare) says it is, and then writes none of its
+    // per-QP state until the write is taken
+    input  wire logic                             ctx_pend,
     output      logic                             ctx_ready,
 
     // QP error state held by the completion and responder engines, both
@@ -612,7 +614,7 @@ module rnic_req_tx #(
     end
 
     // a QP is taken once port s has read its state
-    assign s_qp_ready = state_reg == S_IDLE && s_fresh;
+    assign s_qp_ready = state_reg == S_IDLE && s_fresh && !ctx_pend;
     assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
     assign qpc_rd_addr = s_qp_qpn;
     // S_DONE and S_IDLE are followed by S_IDLE (the QP at s_qp_qpn, used
@@ -919,11 +921,13 @@ module rnic_req_tx #(
 
     // dynamic state: written when a WQE is recorded, reset with the context.
     // The context write is taken only in a cycle in which the engine writes
-    // none of it (ctx_ready), so each array has one write port.
+    // none of it (ctx_ready), so each array has one write port: all these
+    // writes come after S_IDLE or with a QP taken in it, which waits while
+    // the context write does.
     wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
     wire wr_pkt = state_reg == S_PKT_NEXT;
     wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
-    assign ctx_ready = !(record || wr_parse || wr_pkt || wr_rewind);
+    assign ctx_ready = state_reg == S_IDLE && ctx_pend;
     assign m_restart_valid = wr_rewind;
     assign m_restart_qpn = s_qp_qpn;
     // the READ mask of the QP with this WQE's bit set or cleared
@@ -1068,6 +1072,8 @@ module rnic_req_tx #(
             assert (sge_off_reg == 0 && m_axis_pay_desc_last && piece <= 32'(rnic_pkg::MAX_INLINE_BYTES));
         // the context write never meets the engine's own update
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
+        // and the engine writes none of its per-QP state then
+        if (!rst && (qp_reset_valid || qp_rts_valid)) assert (!(record || wr_parse || wr_pkt || wr_rewind));
     end
 `endif
 `endif

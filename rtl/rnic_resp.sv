@@ -128,8 +128,10 @@ module rnic_resp #(
     input  wire logic                              qp_rtr_valid,
     input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
     input  wire logic [23:0]                       qp_reset_rq_psn,
-    // whether this engine leaves its per-QP state's write port free now (a
-    // context write is taken only then)
+    // a QP context write waits: take nothing new, so the engine is soon
+    // idle; ctx_ready (a register compare) says it is, and then writes none
+    // of its per-QP state until the write is taken
+    input  wire logic                              ctx_pend,
     output      logic                              ctx_ready,
 
     // error state: this engine's, read by the requester (registered: the
@@ -545,12 +547,12 @@ module rnic_resp #(
     wire [7:0]  rwqe_beats = 8'(32'(rwqe_n_reg) * RWQE_BEATS);
     wire        rwqe_all_in = rwqe_beat_reg == rwqe_beats && rwqe_st_seen_reg;
 
-    wire take_db = s_rqdb_valid;
-    wire take_ev = !s_rqdb_valid && s_errev_valid;
-    wire take_hdr = !s_rqdb_valid && !s_errev_valid && s_hdr_valid;
-    assign s_rqdb_ready = state_reg == S_IDLE;
-    assign s_errev_ready = state_reg == S_IDLE && !s_rqdb_valid;
-    assign s_hdr_ready = state_reg == S_IDLE && !s_rqdb_valid && !s_errev_valid;
+    wire take_db = s_rqdb_valid && !ctx_pend;
+    wire take_ev = !s_rqdb_valid && s_errev_valid && !ctx_pend;
+    wire take_hdr = !s_rqdb_valid && !s_errev_valid && s_hdr_valid && !ctx_pend;
+    assign s_rqdb_ready = state_reg == S_IDLE && !ctx_pend;
+    assign s_errev_ready = state_reg == S_IDLE && !s_rqdb_valid && !ctx_pend;
+    assign s_hdr_ready = state_reg == S_IDLE && !s_rqdb_valid && !s_errev_valid && !ctx_pend;
     assign qpc_rd_en = state_reg == S_IDLE && (s_rqdb_valid || s_errev_valid || s_hdr_valid);
     assign qpc_rd_addr = take_db ? s_rqdb_qpn :
                          take_ev ? s_errev_qpn : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
@@ -869,8 +871,11 @@ module rnic_resp #(
     // - rd_act_of_qp: any READ of it still queued, which an ATOMIC must not
     //   overtake (see at_clear).
     // An entry that leaves in between is out of act_vld_reg at once.
+    // The generator's READ jobs of qpn_reg, counted a cycle after they are
+    // asked for (S_QPC for S_PSN): qpn_reg holds, and rgen_cur is its
+    // generation from S_QPC on.
     assign rdcnt_rd_qpn = qpn_reg;
-    assign rdcnt_rd_gen = rgen_cur_reg;
+    assign rdcnt_rd_gen = rgen_cur;
     logic [ACTIONS-1:0] act_vld_reg;     // entry i lies in [act_rd, act_wr)
     logic [ACTIONS-1:0] act_rda_qp_reg;  // entry i answers a READ or an ATOMIC of qpn_reg
     logic [ACTIONS-1:0] act_rd_qp_reg;   // entry i is a READ job of qpn_reg
@@ -898,23 +903,10 @@ module rnic_resp #(
             rda_hit[i] = act_vld_reg[i] && act_rda_qp_reg[i] && (rgen_bumped_reg ? act_gen1_reg[i] : act_gen0_reg[i]);
     wire rd_act_of_qp = |(act_vld_reg & act_rd_qp_reg);
 
-    // their count: a balanced tree of adders written as gates (a '+' of 3 or
-    // more bits becomes a carry chain, one per tree level)
-    localparam int AW = ACTION_DEPTH_LOG2 + 1;
-    function automatic logic [AW-1:0] add_gates(input logic [AW-1:0] a, input logic [AW-1:0] b);
-        logic c;
-        c = 1'b0;
-        for (int k = 0; k < AW; k++) begin
-            add_gates[k] = a[k] ^ b[k] ^ c;
-            c = (a[k] & b[k]) | (c & (a[k] ^ b[k]));
-        end
-    endfunction
-    logic [AW-1:0] rda_sum [2*ACTIONS-1];   // a heap: node n adds 2n+1 and 2n+2
-    always_comb begin
-        for (int i = 0; i < ACTIONS; i++) rda_sum[ACTIONS-1+i] = AW'(rda_hit[i]);
-        for (int n = ACTIONS-2; n >= 0; n--) rda_sum[n] = add_gates(rda_sum[2*n+1], rda_sum[2*n+2]);
-    end
-    wire [7:0] rda_act_cnt = 8'(rda_sum[0]);
+    // their count, as a balanced tree
+    logic [ACTION_DEPTH_LOG2:0] rda_sum;
+    rnic_popcount #(.N(ACTIONS)) rda_popcount_inst (.bits(rda_hit), .count(rda_sum));
+    wire [7:0] rda_act_cnt = 8'(rda_sum);
 
     // An ATOMIC reads only once no earlier host write of this engine is
     // outstanding (none may land between its read and its write) and every
@@ -1263,7 +1255,10 @@ module rnic_resp #(
     wire ack_ok = !head_ack || ack_done_reg || (ack_by_job ? m_rdjob_ready : m_ack_ready);
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
     wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
-    wire head_pop = head_ready && ack_ok && cqe_ok && job_ok;
+    // a failed write's QP error flag is written as its action leaves, which
+    // waits while the engine idles for a context write (ctx_ready)
+    wire head_hold = ctx_pend && head_failed && state_reg == S_IDLE;
+    wire head_pop = head_ready && ack_ok && cqe_ok && job_ok && !head_hold;
     wire [2:0] sent_kind = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB + 5 +: 3];
 
     always_ff @(posedge clk) begin
@@ -1356,14 +1351,19 @@ module rnic_resp #(
 `endif
 `endif
 
-    // Per-QP state: one write port per array. A context write is taken only
-    // in a cycle in which the engine writes none of it (ctx_ready): an
+    // Per-QP state: one write port per array. The engine writes it with an
     // accepted request's update, a receive WQE done, a duplicate READ's new
-    // round, a doorbell, a failed write reported by the action queue.
+    // round (all in states after S_IDLE), a doorbell taken in S_IDLE and a
+    // failed write reported by the action queue. A context write waits for
+    // the engine to idle: it takes nothing new and holds a failed action
+    // while ctx_pend, so ctx_ready is a register compare and none of these
+    // writes comes in the cycle a context write is taken. (Deriving
+    // ctx_ready from the writes themselves put the engine's whole decision
+    // logic in front of every context table's write enable.)
     wire wr_dup_rd = state_reg == S_PUSH && dup_reg && op_read;
     wire wr_db = state_reg == S_IDLE && take_db;
     wire wr_werr = head_pop && head_failed;
-    assign ctx_ready = !(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr);
+    assign ctx_ready = state_reg == S_IDLE && ctx_pend;
 
     // Read generations in block RAM: every read port is registered. A QP
     // reset's increment reads the old value in the reset's cycle and writes
@@ -1529,6 +1529,9 @@ module rnic_resp #(
     // the context write never meets the engine's own update
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !ctx_ready));
+        // and the engine writes none of its per-QP state then
+        if (!rst && (qp_reset_valid || qp_rtr_valid))
+            assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr));
     end
 
     // The registered forms give what a direct read would: the generations
@@ -1566,7 +1569,7 @@ module rnic_resp #(
         if (!rst && !rst_q) begin
             assert (rgen_rd_val == rgen_ref[rgg_addr]);
             if (state_reg != S_IDLE) assert (rgen_cur == rgen_ref[qpn_reg]);
-            if (state_reg == S_PSN) assert (rda_act_cnt == scan_cnt && rdcnt_rd_gen == rgen_ref[qpn_reg]);
+            if (state_reg == S_PSN) assert (rda_act_cnt == scan_cnt && rgen_cur_reg == rgen_ref[qpn_reg]);
             if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
             if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q);
         end

@@ -2,3 +2,4 @@ rtl/rnic_pkg.sv
 rtl/rnic_hdr_pkg.sv
 rtl/rnic_mr_check.sv
 rtl/rnic_rd_resp.sv
+rtl/rnic_popcount.sv
