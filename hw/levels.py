@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The deepest flop-to-flop path of a mapped, flattened netlist, in logic levels.
 
-  levels.py NETLIST.json [--family xilinx|ecp5] [--top rnic_core] [--paths N]
+  levels.py NETLIST.json [--family xilinx|ecp5] [--top rnic_core] [--paths N] [--through]
 
 Reads yosys `write_json` of a mapped design. Logic cells (LUTs, wide-function
 multiplexers, carry chains, inverters) are one level each; every other cell
@@ -10,6 +10,8 @@ module's ports end a path. For every path end it takes the deepest chain of
 logic cells into its data, enable and reset inputs; prints the deepest N
 ends with the register (or port) the chain starts from, and as JSON on the
 last line: {"levels": L, "start": ..., "end": ..., "histogram": {...}}.
+--through also lists, for each path shown, the named signals it passes
+through (where synthesis kept a name), which is where to cut it.
 
 yosys' `ltp -noff` knows only its internal flip-flop cells, not FDRE/FDSE or
 RAM cells, so it cannot measure this netlist; this is the same longest-path
@@ -34,6 +36,7 @@ def main():
     ap.add_argument("--family", default="xilinx", choices=sorted(LOGIC))
     ap.add_argument("--top", default="rnic_core")
     ap.add_argument("--paths", type=int, default=10)
+    ap.add_argument("--through", action="store_true", help="name the signals along each path shown")
     args = ap.parse_args()
     logic = LOGIC[args.family]
     with open(args.netlist) as f:
@@ -118,6 +121,15 @@ def main():
             bit = via[driver[bit]]
         return source.get(bit) or bitname.get(bit, "bit %s" % bit)
 
+    def through(bit):
+        """The named signals along the deepest chain ending at bit, last first."""
+        names = []
+        while bit in driver:
+            if bit in bitname and not bitname[bit].startswith("$"):
+                names.append(bitname[bit])
+            bit = via[driver[bit]]
+        return names
+
     results = []
     hist = collections.Counter()
     for label, ins in ends:
@@ -139,6 +151,9 @@ def main():
             continue
         shown.add(bus)
         print("levels: %2d  %s  <-  %s" % (lv, label, trace(bbit) if bbit is not None else "-"))
+        if args.through and bbit is not None:
+            for name in through(bbit):
+                print("            via %s" % name)
     top = results[0] if results else (0, "-", None)
     print(json.dumps({
         "levels": top[0],
