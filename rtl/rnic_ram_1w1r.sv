@@ -39,29 +39,30 @@ module rnic_ram_1w1r #(
     logic [ADDR_WIDTH-1:0] wa;
     logic [WIDTH-1:0] wd;
 
+    // Zeros after reset and from a read during the clear come from the read
+    // register's synchronous reset, which block RAM has on its output (no
+    // multiplexer in logic on the data).
+    logic rd_rst;
     always_ff @(posedge clk) begin
         if (we) mem[wa] <= wd;
-        if (rd_en) rd_data_reg <= mem[rd_addr];
+        if (rd_rst) rd_data_reg <= '0;
+        else if (rd_en) rd_data_reg <= mem[rd_addr];
     end
 
     if (ZERO_UNWRITTEN != 0) begin : g_clear
         logic [ADDR_WIDTH:0] clear_ptr_reg;   // next entry to clear; MSB: done
-        logic                rd_clear_reg;    // the read came before the end of the clear
 
         assign init_done = clear_ptr_reg[ADDR_WIDTH];
         assign we = init_done ? wr_en : 1'b1;
         assign wa = init_done ? wr_addr : clear_ptr_reg[ADDR_WIDTH-1:0];
         assign wd = init_done ? wr_data : '0;
+        assign rd_rst = rst || (rd_en && !init_done);
 
         always_ff @(posedge clk) begin
             if (!init_done) clear_ptr_reg <= clear_ptr_reg + 1'b1;
-            if (rd_en) rd_clear_reg <= !init_done;
-            if (rst) begin
-                clear_ptr_reg <= '0;
-                rd_clear_reg <= 1'b1;
-            end
+            if (rst) clear_ptr_reg <= '0;
         end
-        assign rd_data = rd_clear_reg ? '0 : rd_data_reg;
+        assign rd_data = rd_data_reg;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
@@ -75,6 +76,7 @@ module rnic_ram_1w1r #(
         assign we = wr_en;
         assign wa = wr_addr;
         assign wd = wr_data;
+        assign rd_rst = 1'b0;
         assign rd_data = rd_data_reg;
         wire unused_ok = rst;
     end
