@@ -225,29 +225,103 @@ module rnic_compl #(
     logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
 
     // ------------------------------------------------------------------
-    // timer sweep: one QP per cycle
+    // timer sweep: one QP per cycle, in two stages. Stage A (sc_qpn_reg)
+    // turns the QP's own state, read the cycle before with the writes of
+    // both cycles forwarded, into registered flags and bounds; stage B
+    // (scan_reg) compares them with the requester's state, read fresh for
+    // it, and decides. No 48-bit subtraction is left in B: "now - t >=
+    // limit" becomes "t outside [now - limit + 1, now]" with the bound from A.
     // ------------------------------------------------------------------
     logic [QPN_WIDTH-1:0] scan_reg;
     // QPs whose context has been written since reset: the per-QP RAMs of the
     // others hold whatever the FPGA powered up with. A RAM like the others
-    // (read at scan_reg, registered), cleared after reset one QP per cycle;
+    // (read by the sweep, registered), cleared after reset one QP per cycle;
     // context writes wait for init_done (rnic_core)
     logic                 live_mem [NUM_QPS];
     logic [QPN_WIDTH:0]   live_clear_reg;
     assign init_done = live_clear_reg[QPN_WIDTH];
-    // the requester's state at scan_reg comes from registered reads: they
-    // are given the QPN scan_reg is about to hold
-    logic [QPN_WIDTH-1:0] scan_next;
-    assign hi2_rd_qpn = scan_next;
-    wire [47:0] scan_ref = ($signed(hi2_rd_sent_time - progress_mem[scan_reg]) > 0)
-                           ? hi2_rd_sent_time : progress_mem[scan_reg];
-    wire [4:0]  scan_to = cfg_timeout_mem[scan_reg];
-    wire [47:0] scan_limit = ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << scan_to;
-    wire        scan_outstanding = una_mem[scan_reg] != hi2_rd_idx;
-    wire        scan_rnr_due = rnr_wait_mem[scan_reg] && $signed(now - rnr_until_mem[scan_reg]) >= 0;
-    wire        scan_ack_due = !rnr_wait_mem[scan_reg] && scan_outstanding && scan_to != 0
-                               && !err_mem[scan_reg] && now - scan_ref >= scan_limit;
-    wire        scan_due = init_done && live_mem[scan_reg] && (scan_rnr_due || scan_ack_due);
+    logic [QPN_WIDTH-1:0] sc_qpn_reg;           // stage A's QP
+    logic                 sc_ok_reg;
+    logic                 scan_ok_reg;          // stage B holds stage A's result
+    // B holds at a due QP the way a single-stage sweep would: by going back
+    // to it (A recomputes it), two cycles later
+    logic                 scan_back_reg;
+    logic [QPN_WIDTH-1:0] scan_back_qpn_reg;
+    logic [15:0]          scan_una_reg;
+    logic                 scan_pre_reg;         // no RNR wait, timer on, no error
+    logic                 scan_live_reg;
+    logic                 scan_rnr_due_reg;     // RNR wait over
+    logic [47:0]          scan_prog_reg;
+    logic [47:0]          scan_lo_reg;          // now - limit + 1 (mod 2^48)
+    logic                 scan_wrap_reg;        // ... wrapped below zero
+    logic                 scan_lz_reg;          // limit is 0 (every age passes)
+    // the requester's state for B comes from registered reads given A's QP
+    assign hi2_rd_qpn = sc_qpn_reg;
+
+    // a < b, 48 bits, from 12-bit pieces: short carry chains, combined in logic
+    function automatic logic lt48(input logic [47:0] a, input logic [47:0] b);
+        logic [3:0] lt;
+        logic [3:1] eq;
+        for (int i = 0; i < 4; i++) lt[i] = a[12*i +: 12] < b[12*i +: 12];
+        for (int i = 1; i < 4; i++) eq[i] = a[12*i +: 12] == b[12*i +: 12];
+        lt48 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+    endfunction
+    // $signed(a - b) < 0: the difference's sign bit
+    function automatic logic neg48(input logic [47:0] a, input logic [47:0] b);
+        neg48 = a[47] ^ b[47] ^ lt48({1'b0, a[46:0]}, {1'b0, b[46:0]});
+    endfunction
+    // {borrow, a - b - bin}, 48 bits, as a carry-select subtractor of 12-bit
+    // pieces: each piece both ways at once, the borrows chosen in logic
+    function automatic logic [48:0] sub48(input logic [47:0] a, input logic [47:0] b, input logic bin);
+        logic [11:0] d0, d1;
+        logic [3:0]  g, e;
+        logic [4:0]  bw;
+        bw[0] = bin;
+        for (int i = 0; i < 4; i++) begin
+            g[i] = a[12*i +: 12] < b[12*i +: 12];
+            e[i] = a[12*i +: 12] == b[12*i +: 12];
+            bw[i+1] = g[i] || (e[i] && bw[i]);
+        end
+        for (int i = 0; i < 4; i++) begin
+            d0 = a[12*i +: 12] - b[12*i +: 12];
+            d1 = a[12*i +: 12] + ~b[12*i +: 12];
+            sub48[12*i +: 12] = bw[i] ? d1 : d0;
+        end
+        sub48[48] = bw[4];
+    endfunction
+    // a - b - bin, 24 bits, the same way
+    function automatic logic [23:0] sub24(input logic [23:0] a, input logic [23:0] b, input logic bin);
+        logic [11:0] d0, d1;
+        logic        bw;
+        bw = a[11:0] < b[11:0] || (a[11:0] == b[11:0] && bin);
+        d0 = a[11:0] - b[11:0];
+        d1 = a[11:0] + ~b[11:0];
+        sub24[11:0] = bin ? d1 : d0;
+        d0 = a[23:12] - b[23:12];
+        d1 = a[23:12] + ~b[23:12];
+        sub24[23:12] = bw ? d1 : d0;
+    endfunction
+    // $signed(a - b) > 0
+    function automatic logic later48(input logic [47:0] a, input logic [47:0] b);
+        later48 = a != b && !neg48(a, b);
+    endfunction
+    // now - t >= limit (mod 2^48): t lies outside [lo, now], lo = now - limit + 1
+    function automatic logic aged48(input logic [47:0] t, input logic [47:0] n, input logic [47:0] lo,
+                                    input logic wrap, input logic lz);
+        logic ge_lo, le_now;
+        ge_lo = !lt48(t, lo);
+        le_now = !lt48(n, t);
+        aged48 = lz || !(wrap ? (ge_lo || le_now) : (ge_lo && le_now));
+    endfunction
+    // the later of the requester's last send into an idle window and the
+    // last progress is the reference of the ACK timer
+    wire scan_sent_later = later48(hi2_rd_sent_time, scan_prog_reg);
+    wire scan_aged = scan_sent_later ? aged48(hi2_rd_sent_time, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg)
+                                     : aged48(scan_prog_reg, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg);
+    wire scan_rnr_due = scan_rnr_due_reg;
+    wire scan_ack_due = scan_pre_reg && scan_una_reg != hi2_rd_idx && scan_aged;
+    wire scan_due = scan_ok_reg && !scan_back_reg && init_done && scan_live_reg
+                    && (scan_rnr_due || scan_ack_due);
 
     always_ff @(posedge clk) begin
         if (!init_done) live_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
@@ -264,12 +338,14 @@ module rnic_compl #(
         S_ACK,    // check the PSN against the window
         S_TIMER,  // a timer ran out
         S_WALK,   // read the oldest in-flight record
+        S_REC,    // compare it with the ACK window (registered for S_CHECK)
         S_CHECK,  // retire it, or stop
         S_CQE,    // hand the CQE to the writer
         S_ERREV,  // tell the responder the QP entered the error state
         S_POST,   // restart request or RNR wait
         S_KICK,   // tell the scheduler
         S_RDREAD, // READ response: read the in-flight record it belongs to
+        S_RDREC,  // its geometry and compares, registered for S_RDCHK
         S_RDCHK,  // check it: place or drop
         S_PLACE,  // hand the decision to the placement engine
         S_STOP    // the walk met a READ still missing responses
@@ -361,36 +437,74 @@ module rnic_compl #(
     end
 
     // the record's READ geometry: path MTU, packets, first PSN
-    wire [2:0]  pmtu_raw = cfg_pmtu_mem[qpn_reg];
+    // the QP's configuration, read with its state when the event is taken
+    // (a context write never lands during an event)
+    logic [2:0] cfg_pmtu_rd_reg, cfg_retry_rd_reg, cfg_rnr_rd_reg;
+    wire [2:0]  pmtu_raw = cfg_pmtu_rd_reg;
     wire [2:0]  pmtu_code = (pmtu_raw < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (pmtu_raw > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : pmtu_raw;
     wire [4:0]  mtu_lg = 5'(pmtu_code) + 5'd7;
     wire [31:0] mtu_bytes = 32'd1 << mtu_lg;
-    wire [32:0] rec_len_up = 33'(rec_len) + 33'(mtu_bytes) - 33'd1;
-    wire [23:0] rec_npkts = (rec_len == 0) ? 24'd1 : 24'(rec_len_up >> mtu_lg);
-    wire [23:0] rec_first_psn = rec_last_psn - rec_npkts + 24'd1;
     wire        rec_atomic = rec_opcode == rnic_pkg::WC_COMP_SWAP[7:0] || rec_opcode == rnic_pkg::WC_FETCH_ADD[7:0];
     // answered with data: covered only by its own responses
     wire        rec_read = rec_opcode == rnic_pkg::WC_RDMA_READ[7:0] || rec_atomic;
+    // packets = ceil(len / MTU) (1 for 0 bytes) as quotient + (remainder != 0):
+    // a shift by one of five amounts, no adder
+    logic [23:0] rec_q;
+    logic [31:0] rec_mod;
+    always_comb begin
+        rec_q = '0;
+        rec_mod = '0;
+        for (int k = 8; k <= 12; k++) begin
+            if (mtu_lg == 5'(k)) begin
+                rec_q = 24'(rec_len >> k);
+                rec_mod = rec_len & ((32'd1 << k) - 32'd1);
+            end
+        end
+    end
+    wire        rec_r = rec_mod != 0;
+    wire        rec_zero = rec_len == 0;
+    // first PSN - 1 = last PSN - packets
+    wire [23:0] rec_first_m1 = sub24(rec_last_psn, rec_q, rec_r || rec_zero);
+    // the last response's length: len - (packets - 1) * MTU
+    wire [31:0] rec_last_len = rec_zero ? 32'd0 : rec_r ? rec_mod : mtu_bytes;
+
+    // S_REC / S_RDREC: the record (read in the state before) against the
+    // event's registers, which hold still in these states
+    logic [23:0] rr_first_m1;
+    logic [23:0] rr_psn_m1;
+    logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic;
+    logic        rr_len_last_ok, rr_len_mtu_ok;
+    always_ff @(posedge clk) begin
+        rr_first_m1 <= rec_first_m1;
+        rr_psn_m1 <= psn_reg - 24'd1;
+        rr_covered <= psn_le(rec_last_psn, acked_reg);
+        rr_le_pre <= psn_le(rec_last_psn, acked_pre_reg);
+        rr_at_last <= psn_reg == rec_last_psn;
+        rr_psn_le_last <= psn_le(psn_reg, rec_last_psn);
+        rr_ok <= rec_status == rnic_pkg::WC_SUCCESS[7:0];
+        rr_read <= rec_read;
+        rr_atomic <= rec_atomic;
+        rr_len_last_ok <= 32'(plen_reg) == rec_last_len;
+        rr_len_mtu_ok <= 32'(plen_reg) == mtu_bytes;
+    end
 
     // a READ response at psn_reg against the READ record holding it
-    wire [23:0] rsp_idx = psn_reg - rec_first_psn;
+    wire [23:0] rsp_idx = psn_reg + ~rr_first_m1;      // psn_reg - first PSN
     wire [31:0] rsp_off = 32'(rsp_idx) << mtu_lg;
-    wire        rsp_at_first = psn_reg == rec_first_psn;
-    wire        rsp_at_last = psn_reg == rec_last_psn;
-    wire [31:0] rsp_exp_len = rsp_at_last ? rec_len - rsp_off : mtu_bytes;
+    wire        rsp_at_first = rr_psn_m1 == rr_first_m1;
     wire        opc_first = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
     wire        opc_middle = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
     wire        opc_last = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
     wire        opc_only = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
     wire        opc_atomic = opc_reg == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
     // a re-read starts with FIRST or ONLY anywhere in the message
-    wire        rsp_op_ok = (rsp_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
+    wire        rsp_op_ok = (rr_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
                             && !(rsp_at_first && (opc_middle || opc_last));
-    wire        rsp_ok = rec_status == rnic_pkg::WC_SUCCESS[7:0]
-                         && psn_le(rec_first_psn, psn_reg) && psn_le(psn_reg, rec_last_psn)
-                         && (rec_atomic ? (opc_atomic && plen_reg == 0)
-                                        : (rec_read && rsp_op_ok && 32'(plen_reg) == rsp_exp_len));
+    // first PSN <= psn_reg <= last PSN, the opcode and length its place calls for
+    wire        rsp_ok = rr_ok && !rsp_idx[23] && rr_psn_le_last
+                         && (rr_atomic ? (opc_atomic && plen_reg == 0)
+                                       : (rr_read && rsp_op_ok && (rr_at_last ? rr_len_last_ok : rr_len_mtu_ok)));
     wire        is_rd_rsp = opc_first || opc_middle || opc_last || opc_only || opc_atomic;
 
     // what the walk does with the current record
@@ -400,21 +514,21 @@ module rnic_compl #(
     logic       retire;
     logic [7:0] retire_status;
     always_comb begin
-        covered_raw = psn_le(rec_last_psn, acked_reg);
+        covered_raw = rr_covered;
         // a READ is covered only by its own last response (or earlier events)
-        read_short = covered_raw && rec_read && rec_status == rnic_pkg::WC_SUCCESS[7:0] && !err_reg
-                     && !(psn_le(rec_last_psn, acked_pre_reg) || (rd_ev_reg && rsp_at_last));
+        read_short = covered_raw && rr_read && rr_ok && !err_reg
+                     && !(rr_le_pre || (rd_ev_reg && rr_at_last));
         covered = covered_raw && !read_short;
         retire = 1'b0;
         retire_status = rec_status;
-        if (rec_status != rnic_pkg::WC_SUCCESS[7:0]) begin
+        if (!rr_ok) begin
             retire = covered_raw || err_reg;
         end else if (covered) begin
             retire = 1'b1;
         end else if (err_reg) begin
             retire = 1'b1;
             retire_status = rnic_pkg::WC_WR_FLUSH_ERR[7:0];
-        end else if (nak_reg && psn_le(psn_reg, rec_last_psn)) begin
+        end else if (nak_reg && rr_psn_le_last) begin
             retire = 1'b1;
             retire_status = nak_status_reg;
         end
@@ -437,10 +551,27 @@ module rnic_compl #(
     assign m_cqe_src_qp = cqe_src_reg;
     assign m_cqe_syndrome = cqe_nak_reg ? syn_reg : 8'h0;
 
-    // the window of PSNs in flight is (last acknowledged, highest PSN sent]
-    wire [23:0] last_sent = hi_rd_psn - 24'd1;
-    wire        in_window = psn_le(psn_reg, last_sent) && !psn_le(psn_reg, acked_reg);
-    wire        nak_in_window = psn_le(psn_reg, last_sent) && psn_le(acked_reg, psn_reg - 24'd1);
+    // the window of PSNs in flight is (last acknowledged, highest PSN sent];
+    // the compares with the last acknowledged PSN are registered in S_LOAD
+    logic       ld_psn_le_acked_reg;    // psn_le(psn_reg, acked_reg)
+    logic       ld_acked_le_prev_reg;   // psn_le(acked_reg, psn_reg - 1)
+    logic       ld_next_reg;            // psn_reg == acked_reg + 1
+    // now + rnr_cycles(syn_code) for S_ACK, its low half added in S_LOAD
+    logic [47:0] rnr_p1_tab [32];       // rnr_cycles + 1: S_ACK is a cycle after S_LOAD
+    for (genvar k = 0; k < 32; k++) begin : g_rnr
+        assign rnr_p1_tab[k] = rnr_cycles(5'(k)) + 48'd1;
+    end
+    wire [47:0] rnr_p1 = rnr_p1_tab[syn_code];
+    logic        rnr_c_reg;
+    logic [23:0] rnr_lo_reg, rnr_hi_reg, rnr_now_hi_reg;
+    wire [47:0]  rnr_until_nx = {rnr_c_reg ? rnr_now_hi_reg - ~rnr_hi_reg : rnr_now_hi_reg + rnr_hi_reg,
+                                 rnr_lo_reg};
+    // psn_le(psn_reg, hi_rd_psn - 1): bit 23 of hi_rd_psn + ~psn_reg, whose
+    // carry into bit 23 is psn_reg[22:0] < hi_rd_psn[22:0]
+    wire        psn_le_sent = !(hi_rd_psn[23] ^ !psn_reg[23]
+                                ^ lt48(48'(psn_reg[22:0]), 48'(hi_rd_psn[22:0])));
+    wire        in_window = psn_le_sent && !ld_psn_le_acked_reg;
+    wire        nak_in_window = psn_le_sent && ld_acked_le_prev_reg;
 
     // where a walk ends: report a new error state, restart or wait, kick
     state_t walk_end;
@@ -456,10 +587,10 @@ module rnic_compl #(
         else after_errev = S_IDLE;
     end
 
-    wire [2:0] cfg_retry = cfg_retry_mem[qpn_reg];
-    wire [2:0] cfg_rnr = cfg_rnr_mem[qpn_reg];
+    wire [2:0] cfg_retry = cfg_retry_rd_reg;
+    wire [2:0] cfg_rnr = cfg_rnr_rd_reg;
     // a NAK that acknowledges new packets is progress: the counters refill
-    wire       nak_progress = psn_reg - 24'd1 != acked_reg;
+    wire       nak_progress = !ld_next_reg;
     wire [2:0] retry_eff = nak_progress ? cfg_retry : retry_left_reg;
     wire [2:0] rnr_eff = nak_progress ? cfg_rnr : rnr_left_reg;
 
@@ -470,7 +601,6 @@ module rnic_compl #(
 
     // the sweep holds at a due QP until the idle engine takes it
     wire scan_hold = state_reg == S_IDLE && scan_due && !s_ack_valid && !s_local_valid;
-    assign scan_next = rst ? '0 : scan_hold ? scan_reg : scan_reg + 1'b1;
 
     // the cycle after a busy one
     logic busy_q_reg;
@@ -506,6 +636,9 @@ module rnic_compl #(
             progress_rd_reg <= progress_mem[take_qpn];
             rewind_rd_reg <= rewind_mem[take_qpn];
             gap_rd_reg <= gap_mem[take_qpn];
+            cfg_pmtu_rd_reg <= cfg_pmtu_mem[take_qpn];
+            cfg_retry_rd_reg <= cfg_retry_mem[take_qpn];
+            cfg_rnr_rd_reg <= cfg_rnr_mem[take_qpn];
         end
     end
     logic   fwd_reg;
@@ -520,7 +653,6 @@ module rnic_compl #(
         stat_rx_rnr <= 1'b0;
         stat_retry <= 1'b0;
         stat_timeout <= 1'b0;
-        scan_reg <= scan_next;
         case (state_reg)
             S_IDLE: begin
                 nak_reg <= 1'b0;
@@ -550,6 +682,12 @@ module rnic_compl #(
                 if (ack_in || local_in || scan_in) state_reg <= S_LOAD;
             end
             S_LOAD: begin
+                ld_psn_le_acked_reg <= psn_le(psn_reg, load_acked);
+                ld_acked_le_prev_reg <= psn_le(load_acked, psn_reg - 24'd1);
+                ld_next_reg <= psn_reg - 24'd1 == load_acked;
+                {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1[23:0]};
+                rnr_hi_reg <= rnr_p1[47:24];
+                rnr_now_hi_reg <= now[47:24];
                 if (force_reg && !load_err) errev_reg <= 1'b1;
                 acked_reg <= load_acked;
                 acked_pre_reg <= load_acked;
@@ -573,7 +711,7 @@ module rnic_compl #(
                     place_off_reg <= '0;
                     after_place_reg <= S_IDLE;
                     state_reg <= S_PLACE;
-                    if (!err_reg && psn_reg == acked_reg + 24'd1 && una_reg != hi_rd_idx) begin
+                    if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
                         state_reg <= S_RDREAD;
                     end else if (!err_reg && in_window && !gap_reg && retry_left_reg != 0) begin
                         // responses before this one were lost: re-read from
@@ -606,7 +744,7 @@ module rnic_compl #(
                         if (syn_rnr && (rnr_eff != 0 || cfg_rnr == 3'(rnic_pkg::RETRY_INFINITE))) begin
                             if (cfg_rnr != 3'(rnic_pkg::RETRY_INFINITE)) rnr_left_reg <= rnr_eff - 3'd1;
                             post_reg <= POST_RNR_WAIT;
-                            rnr_until_reg <= now + rnr_cycles(syn_code);
+                            rnr_until_reg <= rnr_until_nx;
                         end else if (syn_seq && retry_eff != 0) begin
                             retry_left_reg <= retry_eff - 3'd1;
                             post_reg <= POST_REWIND;
@@ -618,6 +756,9 @@ module rnic_compl #(
                 end
             end
             S_RDREAD: begin
+                state_reg <= S_RDREC;
+            end
+            S_RDREC: begin
                 state_reg <= S_RDCHK;
             end
             S_RDCHK: begin
@@ -665,14 +806,16 @@ module rnic_compl #(
                 end
             end
             S_WALK: begin
-                state_reg <= (una_reg != hi_rd_idx) ? S_CHECK : walk_end;
+                state_reg <= (una_reg != hi_rd_idx) ? S_REC : walk_end;
+            end
+            S_REC: begin
+                state_reg <= S_CHECK;
             end
             S_CHECK: begin
                 if (read_short) begin
                     // an ACK or NAK passes a READ still missing responses:
                     // acknowledge up to its data and re-read the rest
-                    acked_reg <= psn_le(rec_first_psn - 24'd1, acked_pre_reg) ? acked_pre_reg
-                                                                              : rec_first_psn - 24'd1;
+                    acked_reg <= psn_le(rr_first_m1, acked_pre_reg) ? acked_pre_reg : rr_first_m1;
                     nak_reg <= 1'b0;
                     post_reg <= (retry_left_reg != 0) ? POST_REWIND : POST_NONE;
                     if (retry_left_reg != 0) retry_left_reg <= retry_left_reg - 3'd1;
@@ -764,19 +907,23 @@ module rnic_compl #(
     wire                 err_wd = qp_reset_valid ? 1'b0 : err_reg;
     wire                 rnr_wait_wd = qp_reset_valid ? 1'b0 : rnr_wait_reg;
     wire [1:0]           rewind_wd = qp_reset_valid ? 2'd0 : rewind_reg;
+    // the timers share that port (a context write resets them, QP_RTS alone
+    // leaves them)
+    wire [47:0]          until_wd = qp_reset_valid ? 48'd0 : rnr_until_reg;
+    wire [47:0]          progress_wd = qp_reset_valid ? 48'd0 : progress_reg;
     always_ff @(posedge clk) begin
         if (st_we) begin
             una_mem[st_wa] <= una_wd;
             err_mem[st_wa] <= err_wd;
             rnr_wait_mem[st_wa] <= rnr_wait_wd;
             rewind_mem[st_wa] <= rewind_wd;
+            rnr_until_mem[st_wa] <= until_wd;
+            progress_mem[st_wa] <= progress_wd;
         end
         if (acked_we) last_acked_mem[st_wa] <= acked_wd;
         if (qp_reset_valid) begin
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-            rnr_until_mem[qp_reset_qpn] <= '0;
-            progress_mem[qp_reset_qpn] <= '0;
             gap_mem[qp_reset_qpn] <= 1'b0;
         end else if (qp_rts_valid) begin
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
@@ -784,8 +931,6 @@ module rnic_compl #(
         end else if (wb) begin
             retry_left_mem[qpn_reg] <= retry_left_reg;
             rnr_left_mem[qpn_reg] <= rnr_left_reg;
-            rnr_until_mem[qpn_reg] <= rnr_until_reg;
-            progress_mem[qpn_reg] <= progress_reg;
             gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
@@ -793,6 +938,77 @@ module rnic_compl #(
             cfg_retry_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             cfg_rnr_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
             cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;
+        end
+    end
+
+    // ------------------------------------------------------------------
+    // timer sweep, stage A: the QP read the cycle before (sc_issue), with the
+    // engine's write-back to it in that cycle (registered) and in this one
+    // forwarded, so B sees the state a read at B would. A context write is
+    // not forwarded: the sweep goes back to A's QP and reads it again.
+    // ------------------------------------------------------------------
+    wire [QPN_WIDTH-1:0] sc_issue = scan_back_reg ? scan_back_qpn_reg : sc_qpn_reg + 1'b1;
+    wire                 sc_ctx = qp_reset_valid || qp_cfg_valid;
+    logic [15:0] sc_una_q;
+    logic        sc_err_q, sc_rnr_wait_q, sc_live_q;
+    logic [47:0] sc_until_q, sc_prog_q;
+    logic [4:0]  sc_to_q;
+    // the write-back address (qpn_reg) holds from the cycle before any
+    // write-back, so its compare with the QP read is registered
+    logic        sc_eq_reg, sc_fwd_reg;
+    logic [47:0] until_wd_reg, progress_wd_reg;
+    logic [47:0] now1_reg;      // now, in the next cycle (now counts cycles)
+    wire  [24:0] now2_lo = {1'b0, now[23:0]} + 25'd2;
+    always_ff @(posedge clk) begin
+        sc_una_q <= una_mem[sc_issue];
+        sc_err_q <= err_mem[sc_issue];
+        sc_rnr_wait_q <= rnr_wait_mem[sc_issue];
+        sc_until_q <= rnr_until_mem[sc_issue];
+        sc_prog_q <= progress_mem[sc_issue];
+        sc_to_q <= cfg_timeout_mem[sc_issue];
+        sc_live_q <= live_mem[sc_issue];
+        sc_eq_reg <= qpn_reg == sc_issue;
+        sc_fwd_reg <= wb && qpn_reg == sc_issue;
+        until_wd_reg <= rnr_until_reg;
+        progress_wd_reg <= progress_reg;
+        now1_reg <= {now2_lo[24] ? now[47:24] + 24'd1 : now[47:24], now2_lo[23:0]};
+    end
+    wire         sc_wb = wb && sc_eq_reg;
+    wire [15:0]  sc_una = sc_wb ? una_reg : sc_fwd_reg ? una_wd_reg : sc_una_q;
+    wire         sc_err = sc_wb ? err_reg : sc_fwd_reg ? err_wd_reg : sc_err_q;
+    wire         sc_rnr_wait = sc_wb ? rnr_wait_reg : sc_fwd_reg ? rnr_wait_wd_reg : sc_rnr_wait_q;
+    wire [47:0]  sc_until = sc_wb ? rnr_until_reg : sc_fwd_reg ? until_wd_reg : sc_until_q;
+    wire [47:0]  sc_prog = sc_wb ? progress_reg : sc_fwd_reg ? progress_wd_reg : sc_prog_q;
+    // the ACK timeout (limit - 1, limit == 0) per timeout code: constants
+    logic [47:0] lim_m1_tab [32];
+    logic        lim_zero_tab [32];
+    for (genvar k = 0; k < 32; k++) begin : g_lim
+        assign lim_m1_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) - 48'd1;
+        assign lim_zero_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) == 48'd0;
+    end
+    // lo = now + 1 - limit; it wraps when the subtraction borrows
+    wire [47:0]  sc_lm1 = lim_m1_tab[sc_to_q];
+    wire [48:0]  sc_lo = sub48(now1_reg, sc_lm1, 1'b0);
+    always_ff @(posedge clk) begin
+        sc_qpn_reg <= sc_issue;
+        sc_ok_reg <= init_done;
+        scan_reg <= sc_qpn_reg;
+        scan_ok_reg <= sc_ok_reg && !scan_back_reg;
+        scan_back_reg <= scan_hold || sc_ctx;
+        scan_back_qpn_reg <= scan_hold ? scan_reg : scan_back_reg ? scan_back_qpn_reg : sc_qpn_reg;
+        scan_una_reg <= sc_una;
+        scan_pre_reg <= !sc_rnr_wait && sc_to_q != 0 && !sc_err;
+        scan_live_reg <= sc_live_q;
+        scan_rnr_due_reg <= sc_rnr_wait && !neg48(now1_reg, sc_until);
+        scan_prog_reg <= sc_prog;
+        scan_lo_reg <= sc_lo[47:0];
+        scan_wrap_reg <= sc_lo[48];
+        scan_lz_reg <= lim_zero_tab[sc_to_q];
+        if (rst) begin
+            sc_qpn_reg <= '0;
+            sc_ok_reg <= 1'b0;
+            scan_ok_reg <= 1'b0;
+            scan_back_reg <= 1'b0;
         end
     end
 
@@ -841,6 +1057,66 @@ module rnic_compl #(
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && busy));
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && (ack_in || local_in || scan_in)));
+    end
+
+    // the registered-ahead decisions against their one-cycle definitions
+    wire [47:0] ref_prog = progress_mem[scan_reg];
+    wire [47:0] ref_scan_ref = ($signed(hi2_rd_sent_time - ref_prog) > 0) ? hi2_rd_sent_time : ref_prog;
+    wire [4:0]  ref_to = cfg_timeout_mem[scan_reg];
+    wire        ref_rnr_due = rnr_wait_mem[scan_reg] && $signed(now - rnr_until_mem[scan_reg]) >= 0;
+    wire        ref_ack_due = !rnr_wait_mem[scan_reg] && una_mem[scan_reg] != hi2_rd_idx && ref_to != 0
+                              && !err_mem[scan_reg]
+                              && now - ref_scan_ref >= ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << ref_to;
+    wire        ref_scan_due = init_done && live_mem[scan_reg] && (ref_rnr_due || ref_ack_due);
+    wire [32:0] ref_len_up = 33'(rec_len) + 33'(mtu_bytes) - 33'd1;
+    wire [23:0] ref_npkts = (rec_len == 0) ? 24'd1 : 24'(ref_len_up >> mtu_lg);
+    wire [23:0] ref_first = rec_last_psn - ref_npkts + 24'd1;
+    wire [23:0] ref_rsp_idx = psn_reg - ref_first;
+    wire [31:0] ref_rsp_off = 32'(ref_rsp_idx) << mtu_lg;
+    wire        ref_at_last = psn_reg == rec_last_psn;
+    wire [31:0] ref_exp_len = ref_at_last ? rec_len - ref_rsp_off : mtu_bytes;
+    wire        ref_op_ok = (ref_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
+                            && !(psn_reg == ref_first && (opc_middle || opc_last));
+    wire        ref_rec_ok = rec_status == rnic_pkg::WC_SUCCESS[7:0];
+    wire        ref_rsp_ok = ref_rec_ok && psn_le(ref_first, psn_reg) && psn_le(psn_reg, rec_last_psn)
+                             && (rec_atomic ? (opc_atomic && plen_reg == 0)
+                                            : (rec_read && ref_op_ok && 32'(plen_reg) == ref_exp_len));
+    wire        ref_covered = psn_le(rec_last_psn, acked_reg);
+    wire        ref_read_short = ref_covered && rec_read && ref_rec_ok && !err_reg
+                                 && !(psn_le(rec_last_psn, acked_pre_reg) || (rd_ev_reg && ref_at_last));
+    wire        ref_in_window = psn_le(psn_reg, hi_rd_psn - 24'd1) && !psn_le(psn_reg, acked_reg);
+    wire        ref_nak_in_window = psn_le(psn_reg, hi_rd_psn - 24'd1) && psn_le(acked_reg, psn_reg - 24'd1);
+    logic [47:0] now_q;
+    logic        rst_q;
+    always_ff @(posedge clk) begin
+        now_q <= now;
+        rst_q <= rst;
+        // the sweep computes a cycle ahead with now + 1
+        if (!rst && !rst_q) assert (now == now_q + 48'd1);
+        if (!rst && scan_ok_reg && !scan_back_reg) assert (scan_due == ref_scan_due);
+        if (!rst && scan_due) assert (scan_rnr_due == ref_rnr_due);
+        if (!rst && state_reg != S_IDLE && state_reg != S_LOAD) begin
+            assert (cfg_pmtu_rd_reg == cfg_pmtu_mem[qpn_reg]);
+            assert (cfg_retry_rd_reg == cfg_retry_mem[qpn_reg]);
+            assert (cfg_rnr_rd_reg == cfg_rnr_mem[qpn_reg]);
+        end
+        if (!rst && state_reg == S_ACK) begin
+            assert (in_window == ref_in_window);
+            assert (nak_in_window == ref_nak_in_window);
+            assert (ld_next_reg == (psn_reg == acked_reg + 24'd1));
+            assert (rnr_until_nx == now + rnr_cycles(syn_code));
+        end
+        if (!rst && state_reg == S_CHECK) begin
+            assert (rr_first_m1 == ref_first - 24'd1);
+            assert (covered_raw == ref_covered);
+            assert (read_short == ref_read_short);
+            assert (rr_psn_le_last == psn_le(psn_reg, rec_last_psn));
+            assert (rr_ok == ref_rec_ok);
+        end
+        if (!rst && state_reg == S_RDCHK) begin
+            assert (rsp_ok == ref_rsp_ok);
+            assert (rsp_off == ref_rsp_off);
+        end
     end
 `endif
 `endif
