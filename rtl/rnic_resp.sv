@@ -296,8 +296,13 @@ module rnic_resp #(
         S_RWQE_DATA,
         S_RWQE_LOAD,  // take it from the receive-WQE cache
         S_RLKEY_RD,   // read the MPT entry of the next receive SGE
-        S_RLKEY_CHK,  // check it and translate
-        S_MPT,        // rkey, PD, access and bounds (WRITE FIRST/ONLY)
+        S_RLKEY_CHK,  // check it and translate (stage A)
+        S_RLKEY_C2,   // (stage B)
+        S_RLKEY_CHKD, // its verdict
+        S_MPT,        // rkey, PD, access and bounds (stage A)
+        S_MPT2,       // (stage B)
+        S_MPTD,       // the verdict (WRITE FIRST/ONLY, READ, ATOMIC)
+        S_EXEC0,      // a fresh receive WQE's lengths settle for S_EXEC
         S_EXEC,       // lengths; plan the writes
         S_WDESC,      // issue the write of the next piece
         S_WDATA,      // payload of this piece into the write engine
@@ -334,7 +339,7 @@ module rnic_resp #(
     logic                           rwqe_st_seen_reg;
     logic [2:0]                     rsge_reg;      // receive SGE being checked
     logic [31:0]                    pkt_left_reg;  // payload bytes of this packet not yet planned
-    logic [31:0]                    piece_left_reg;// bytes of the current piece not yet streamed
+    logic [31:0]                    pend_reg;      // boff_reg + bytes of the current piece not yet streamed
     logic [OFF_W-1:0]               boff_reg;      // first unconsumed byte lane of the payload beat
     logic [2:0]                     npieces_reg;   // writes issued for this packet
     logic [15:0]                    drop_plen;     // payload left to drain after a drop
@@ -343,7 +348,6 @@ module rnic_resp #(
     logic [63:0]                    at_new_reg;    // ... and what is written back
     logic [ATOMIC_SAVED_LOG2:0]     adup_reg;      // saved result being compared
 
-    wire [7:0]  h_opcode = hdr_reg[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
     wire        h_ackreq = hdr_reg[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB];
     wire [63:0] h_va     = hdr_reg[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W];
@@ -370,78 +374,139 @@ module rnic_resp #(
         is_op = op == code;
     endfunction
 
-    // opcode classes
-    wire w_first    = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_FIRST[7:0]);
-    wire w_middle   = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0]);
-    wire w_last_imm = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_LAST_IMM[7:0]);
-    wire w_last     = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_LAST[7:0]) || w_last_imm;
-    wire w_only_imm = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM[7:0]);
-    wire w_only     = is_op(h_opcode, rnic_pkg::OP_RDMA_WRITE_ONLY[7:0]) || w_only_imm;
-    wire s_first    = is_op(h_opcode, rnic_pkg::OP_SEND_FIRST[7:0]);
-    wire s_middle   = is_op(h_opcode, rnic_pkg::OP_SEND_MIDDLE[7:0]);
-    wire s_last_imm = is_op(h_opcode, rnic_pkg::OP_SEND_LAST_IMM[7:0]);
-    wire s_last     = is_op(h_opcode, rnic_pkg::OP_SEND_LAST[7:0]) || s_last_imm;
-    wire s_only_imm = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
-    wire s_only     = is_op(h_opcode, rnic_pkg::OP_SEND_ONLY[7:0]) || s_only_imm;
-    wire op_read    = is_op(h_opcode, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
-    wire op_cas     = is_op(h_opcode, rnic_pkg::OP_COMPARE_SWAP[7:0]);
-    wire op_atomic  = op_cas || is_op(h_opcode, rnic_pkg::OP_FETCH_ADD[7:0]);
+    // Wide sums and compares as parallel-prefix (Kogge-Stone) carry logic
+    // written as gates: about log2(width) logic levels, where '+' and '<'
+    // become carry chains of width / 4 levels. Operands are 65 bits (narrower
+    // ones zero-extended; synthesis drops the constant bits and what is not
+    // used); the result is {carry out, sum}.
+    function automatic logic [65:0] padd(input logic [64:0] a, input logic [64:0] b, input logic cin);
+        logic [64:0] p, gg, pp;
+        p = a ^ b;
+        gg = (a & b) | {64'd0, p[0] & cin};
+        pp = p;
+        // after distance d, bit i holds the carry generate / propagate of bits
+        // (i - 2d, i]
+        for (int d = 1; d < 65; d = d * 2) begin
+            gg = gg | (pp & (gg << d));
+            pp = pp & (pp << d);
+        end
+        padd = {gg[64], p ^ {gg[63:0], cin}};
+    endfunction
+    // a >= b, unsigned (65 bits)
+    function automatic logic pge(input logic [64:0] a, input logic [64:0] b);
+        pge = 1'(padd(a, ~b, 1'b1) >> 65);
+    endfunction
+    // a - b (65 bits, modulo)
+    function automatic logic [64:0] psub(input logic [64:0] a, input logic [64:0] b);
+        psub = 65'(padd(a, ~b, 1'b1));
+    endfunction
+
+    // opcode classes, decoded as the header is taken (S_IDLE) into flag
+    // registers: the decisions of S_PSN on start from them, not from the
+    // opcode's compare
+    localparam int OPF_W = 22;
+    function automatic logic [OPF_W-1:0] op_decode(input logic [7:0] op);
+        logic wf, wm, wli, wl, woi, wo, sf, sm, sli, sl, soi, so, rd, cas, at;
+        wf  = is_op(op, rnic_pkg::OP_RDMA_WRITE_FIRST[7:0]);
+        wm  = is_op(op, rnic_pkg::OP_RDMA_WRITE_MIDDLE[7:0]);
+        wli = is_op(op, rnic_pkg::OP_RDMA_WRITE_LAST_IMM[7:0]);
+        wl  = is_op(op, rnic_pkg::OP_RDMA_WRITE_LAST[7:0]) || wli;
+        woi = is_op(op, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM[7:0]);
+        wo  = is_op(op, rnic_pkg::OP_RDMA_WRITE_ONLY[7:0]) || woi;
+        sf  = is_op(op, rnic_pkg::OP_SEND_FIRST[7:0]);
+        sm  = is_op(op, rnic_pkg::OP_SEND_MIDDLE[7:0]);
+        sli = is_op(op, rnic_pkg::OP_SEND_LAST_IMM[7:0]);
+        sl  = is_op(op, rnic_pkg::OP_SEND_LAST[7:0]) || sli;
+        soi = is_op(op, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
+        so  = is_op(op, rnic_pkg::OP_SEND_ONLY[7:0]) || soi;
+        rd  = is_op(op, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
+        cas = is_op(op, rnic_pkg::OP_COMPARE_SWAP[7:0]);
+        at  = cas || is_op(op, rnic_pkg::OP_FETCH_ADD[7:0]);
+        op_decode = {wf, wm, wli, wl, woi, wo, sf, sm, sli, sl, soi, so, rd, cas, at,
+                     wf || wm || wl || wo,                       // write
+                     sf || sm || sl || so,                       // send
+                     wf || wo || sf || so || rd || at,           // starts a message
+                     wl || wo || sl || so || rd || at,           // ends one
+                     wli || woi || sli || soi,                   // immediate
+                     sf || so || wli || woi,                     // needs the receive WQE
+                     wf || wo || rd || at};                      // carries a RETH checked against the MPT
+    endfunction
+    logic [OPF_W-1:0] opf_reg;
+    wire w_first    = opf_reg[21];
+    wire w_middle   = opf_reg[20];
+    wire w_last     = opf_reg[18];
+    wire w_only     = opf_reg[16];
+    wire s_first    = opf_reg[15];
+    wire s_middle   = opf_reg[14];
+    wire s_last     = opf_reg[12];
+    wire s_only     = opf_reg[10];
+    wire op_read    = opf_reg[9];
+    wire op_cas     = opf_reg[8];
+    wire op_atomic  = opf_reg[7];
+    wire op_write   = opf_reg[6];
+    wire op_send    = opf_reg[5];
+    wire op_starts  = opf_reg[4];
+    wire op_ends    = opf_reg[3];
+    wire op_imm     = opf_reg[2];
+    // needs the receive WQE at rq_ci: a SEND's first packet, a WRITE's immediate
+    wire needs_rwqe = opf_reg[1];
+    wire op_mpt     = opf_reg[0];
     wire [63:0] h_swap = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W];
     wire [63:0] h_cmp  = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W];
-    wire op_write   = w_first || w_middle || w_last || w_only;
-    wire op_send    = s_first || s_middle || s_last || s_only;
-    wire op_starts  = w_first || w_only || s_first || s_only || op_read || op_atomic;
-    wire op_ends    = w_last || w_only || s_last || s_only || op_read || op_atomic;
-    wire op_imm     = w_last_imm || w_only_imm || s_last_imm || s_only_imm;
-    // needs the receive WQE at rq_ci: a SEND's first packet, a WRITE's immediate
-    wire needs_rwqe = s_first || s_only || w_last_imm || w_only_imm;
+    wire [65:0] at_sum = padd(65'(at_orig_reg), 65'(h_swap), 1'b0);
 
     wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
     wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
     wire [31:0] plen = 32'(h_plen);
-    // a READ takes one PSN per response packet (at least one)
-    wire [32:0] dlen_up = 33'(h_dlen) + 33'(mtu_bytes) - 33'd1;
+    // a READ takes one PSN per response packet (at least one); registered,
+    // from the header and the QPC (settled from S_PSN on) for S_PUSH
+    wire [31:0] mtu_mask = mtu_bytes - 32'd1;
+    wire [65:0] dlen_up = padd(65'(h_dlen), 65'(mtu_mask), 1'b0);
     wire [23:0] req_psns = !op_read ? 24'd1 : (h_dlen == 0) ? 24'd1
-                                    : 24'(dlen_up >> (32'(pmtu_code) + 32'd7));
+                                    : 24'(dlen_up[32:0] >> (32'(pmtu_code) + 32'd7));
+    logic [23:0] req_psns_reg;
+    always_ff @(posedge clk) req_psns_reg <= req_psns;
 
     // lengths (IBTA 9.7.5.1.6 / C9-88..90): FIRST and MIDDLE carry exactly one
     // MTU, LAST at least one byte and at most an MTU, ONLY at most an MTU; a
-    // WRITE ends exactly at the RETH DMA length
-    logic len_ok;
+    // WRITE ends exactly at the RETH DMA length. Registered every cycle for
+    // S_EXEC: its inputs (header, QPC, rem_reg) do not change in the cycle
+    // before it (rem_reg is loaded in S_MPT, two states earlier)
+    wire plen_le_mtu = pge(65'(mtu_bytes), 65'(plen));
+    wire plen_lt_rem = !pge(65'(plen), 65'(rem_reg));
+    logic len_ok, len_ok_reg;
     always_comb begin
-        if (op_read) len_ok = plen == 0 && h_dlen <= 32'h8000_0000;
+        if (op_read) len_ok = plen == 0 && (!h_dlen[31] || h_dlen[30:0] == 31'd0);
         else if (op_atomic) len_ok = plen == 0;
-        else if (w_first || w_middle) len_ok = plen == mtu_bytes && plen < rem_reg;
-        else if (w_last) len_ok = plen != 0 && plen <= mtu_bytes && plen == rem_reg;
-        else if (w_only) len_ok = plen <= mtu_bytes && plen == rem_reg;
+        else if (w_first || w_middle) len_ok = plen == mtu_bytes && plen_lt_rem;
+        else if (w_last) len_ok = plen != 0 && plen_le_mtu && plen == rem_reg;
+        else if (w_only) len_ok = plen_le_mtu && plen == rem_reg;
         else if (s_first || s_middle) len_ok = plen == mtu_bytes;
-        else if (s_last) len_ok = plen != 0 && plen <= mtu_bytes;
-        else len_ok = plen <= mtu_bytes;
+        else if (s_last) len_ok = plen != 0 && plen_le_mtu;
+        else len_ok = plen_le_mtu;
     end
+    always_ff @(posedge clk) len_ok_reg <= len_ok;
 
-    // receive buffer: SGE lengths (33-bit sums) against the message so far
-    logic [34:0] rs_total;
-    always_comb begin
-        rs_total = '0;
-        for (int i = 0; i < NSGE; i++) rs_total = rs_total + 35'(rs_len_reg[i]);
-    end
-    wire rbuf_ok = 35'(rs_bytes_reg) + 35'(plen) <= rs_total;
+    // receive buffer: the message so far plus this packet within the SGE
+    // lengths, i.e. len0 + len1 + len2 + len3 - bytes - plen >= 0: a
+    // carry-save tree of the six terms and one prefix carry. Registered every
+    // cycle for S_EXEC (its inputs change in S_QPC and the receive SGE
+    // states, never in the cycle before S_EXEC: S_EXEC0 follows those)
+    function automatic logic [129:0] csa(input logic [64:0] x, input logic [64:0] y, input logic [64:0] z);
+        csa = {(x & y | x & z | y & z) << 1, x ^ y ^ z};
+    endfunction
+    wire [129:0] rb_c1 = csa(65'(rs_len_reg[0]), 65'(rs_len_reg[1]), 65'(rs_len_reg[2]));
+    wire [129:0] rb_c2 = csa(65'(rs_len_reg[3]), ~{33'd0, rs_bytes_reg}, ~{33'd0, plen});
+    wire [129:0] rb_c3 = csa(rb_c1[64:0], rb_c1[129:65], rb_c2[64:0]);
+    // the carry vector's bit 0 is free: the second negation's + 1
+    wire [129:0] rb_c4 = csa(rb_c3[64:0], rb_c3[129:65], rb_c2[129:65] | 65'd1);
+    wire [65:0]  rb_sum = padd(rb_c4[64:0], rb_c4[129:65], 1'b1);
+    wire         rbuf_ok = !rb_sum[64];
+    logic        rbuf_ok_reg;
+    always_ff @(posedge clk) rbuf_ok_reg <= rbuf_ok;
 
-    // rkey, PD, REMOTE_WRITE / REMOTE_READ and bounds against the MR; the QP
-    // must allow it too
-    logic        mr_ok;
-    logic [63:0] mr_pa;
-    wire  [31:0] chk_len = op_atomic ? 32'd8 : h_dlen;
-    rnic_mr_check rkey_check_inst (
-        .mpt(mpt_rd_data), .key(h_rkey), .va(h_va), .len(chk_len), .pd(qpc_pd),
-        .need_access(op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
-                     op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]),
-        .ok(mr_ok), .pa(mr_pa)
-    );
-    wire access_ok = mr_ok;
-
-    // receive SGE lkey check (LOCAL_WRITE)
+    // receive SGE fields
     function automatic logic [63:0] rsge_addr(input logic [RWQE_BITS-1:0] w, input logic [2:0] i);
         rsge_addr = w[8 * (rnic_pkg::RECV_WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
     endfunction
@@ -454,13 +519,57 @@ module rnic_resp #(
     wire [63:0] cur_raddr = rsge_addr(rwqe_reg, rsge_reg);
     wire [31:0] cur_rlen  = rsge_len(rwqe_reg, rsge_reg);
     wire [31:0] cur_rlkey = rsge_lkey(rwqe_reg, rsge_reg);
-    logic        lkey_ok;
-    logic [63:0] lkey_pa;
-    rnic_mr_check lkey_check_inst (
-        .mpt(mpt_rd_data), .key(cur_rlkey), .va(cur_raddr), .len(cur_rlen), .pd(qpc_pd),
-        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .ok(lkey_ok), .pa(lkey_pa)
-    );
     wire rsge_end = rsge_reg == 3'(NSGE) || cur_rlkey == rnic_pkg::INVALID_LKEY;
+
+    // Key check against the MPT entry read in the cycle before (what
+    // rnic_mr_check does, in two register stages): the RETH's rkey with
+    // REMOTE_WRITE / READ / ATOMIC (S_MPT; the QP must allow it too) or the
+    // receive SGE's lkey with LOCAL_WRITE (S_RLKEY_CHK). Stage A takes the
+    // key, PD, access and valid compares, va >= mr.va, both ends of the
+    // ranges and va - mr.va; stage B (S_MPT2, S_RLKEY_C2) the end compare
+    // and the bus address; the verdict is used in S_MPTD / S_RLKEY_CHKD.
+    wire        ck_lkey = state_reg == S_RLKEY_CHK;
+    wire [31:0] chk_len = op_atomic ? 32'd8 : h_dlen;
+    wire [31:0] ck_key  = ck_lkey ? cur_rlkey : h_rkey;
+    wire [63:0] ck_va   = ck_lkey ? cur_raddr : h_va;
+    wire [31:0] ck_len  = ck_lkey ? cur_rlen : chk_len;
+    wire [7:0]  ck_need = ck_lkey ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
+                          op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
+                          op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0];
+    wire        mr_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
+    wire [7:0]  mr_access = mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
+    wire [15:0] mr_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
+    wire [31:0] mr_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
+    wire [63:0] mr_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
+    wire [63:0] mr_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
+    wire [63:0] mr_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
+    wire [65:0] ck_mr_end  = padd(65'(mr_va), 65'(mr_length), 1'b0);
+    wire [65:0] ck_req_end = padd(65'(ck_va), 65'(ck_len), 1'b0);
+    wire [64:0] ck_off     = psub(65'(ck_va), 65'(mr_va));
+    logic        ca_misc, ca_ge;
+    logic [64:0] ca_mr_end, ca_req_end;
+    logic [63:0] ca_off, ca_pa;
+    logic        cb_ok;
+    logic [63:0] cb_pa;
+    wire  [65:0] ca_pa_sum = padd(65'(ca_pa), 65'(ca_off), 1'b0);
+    always_ff @(posedge clk) begin
+        if (state_reg == S_MPT || state_reg == S_RLKEY_CHK) begin
+            ca_misc <= mr_valid && mr_key == ck_key && mr_pd == qpc_pd && (mr_access & ck_need) == ck_need;
+            // a range that wraps past 2^64 can never fit (65-bit ends)
+            ca_ge <= pge(65'(ck_va), 65'(mr_va));
+            ca_mr_end <= ck_mr_end[64:0];
+            ca_req_end <= ck_req_end[64:0];
+            ca_off <= ck_off[63:0];
+            ca_pa <= mr_pa;
+        end
+        if (state_reg == S_MPT2 || state_reg == S_RLKEY_C2) begin
+            cb_ok <= ca_misc && ca_ge && pge(ca_mr_end, ca_req_end);
+            cb_pa <= ca_pa_sum[63:0];
+        end
+    end
+    wire        access_ok = cb_ok;
+    wire        lkey_ok = cb_ok;
+    wire [63:0] lkey_pa = cb_pa;
 
     // ------------------------------------------------------------------
     // action queue: ACK/NAK headers and receive CQEs in request order, each
@@ -537,7 +646,8 @@ module rnic_resp #(
     assign epsn_cur = epsn_mem[qpn_reg];
     assign msn_cur = msn_mem[qpn_reg];
     assign since_cur = since_ack_mem[qpn_reg];
-    wire [23:0] psn_diff = h_psn - epsn_cur;
+    wire [64:0] psn_diff = psub(65'(h_psn), 65'(epsn_cur));
+    wire        psn_eq = h_psn == epsn_cur;
     wire        psn_dup = psn_diff[23];    // behind the expected PSN (IBTA 9.7.5.1.2)
     wire        qp_err_any = err_mem[qpn_reg] || werr_mem[qpn_reg] || ext_err_val
                              || qpc_state == 4'(rnic_pkg::QPS_ERR);
@@ -574,13 +684,36 @@ module rnic_resp #(
     logic [DATA_WIDTH-1:0] rc_rd_data;
     logic [QPN_WIDTH-1:0]  rc_qpn_reg;
     logic [15:0]           rc_lo_reg, rc_hi_reg;
-    wire        rc_hit = rc_qpn_reg == qpn_reg && 16'(rq_ci_reg - rc_lo_reg) < 16'(rc_hi_reg - rc_lo_reg);
     wire [15:0] rq_mask = (16'd1 << qpc_rq_log) - 16'd1;
     wire [15:0] rq_slot = rq_ci_reg & rq_mask;
-    wire [15:0] rq_to_pi = rq_pi_reg - rq_ci_reg;
-    wire [15:0] rq_to_end = rq_mask - rq_slot + 16'd1;
-    wire [15:0] rq_n = (rq_to_pi < rq_to_end) ? ((rq_to_pi < 16'(RC_WQES)) ? rq_to_pi : 16'(RC_WQES))
-                                              : ((rq_to_end < 16'(RC_WQES)) ? rq_to_end : 16'(RC_WQES));
+    // The read's address, length and the cache hit, registered every cycle
+    // for S_RWQE_DESC: their inputs (the QPC, rq_ci, rq_pi, the cache's
+    // range) do not change in S_OP or while S_RWQE_DESC waits, and the
+    // range's own writes are far ahead of the next S_RWQE_DESC.
+    logic [15:0] rc_span_reg;
+    wire  [15:0] rc_ci_off = 16'(psub(65'(rq_ci_reg), 65'(rc_lo_reg)));
+    wire         rc_hit_d = rc_qpn_reg == qpn_reg && !pge(65'(rc_ci_off), 65'(rc_span_reg));
+    wire  [64:0] rq_to_pi_d = psub(65'(rq_pi_reg), 65'(rq_ci_reg));
+    wire  [15:0] rq_to_pi = rq_to_pi_d[15:0];
+    // mask - slot is ~rq_ci within the mask
+    wire  [15:0] rq_left = ~rq_ci_reg & rq_mask;
+    wire  [65:0] rq_to_end_d = padd(65'(rq_left), 65'd0, 1'b1);
+    wire  [15:0] rq_to_end = rq_to_end_d[15:0];
+    wire         pi_small = rq_to_pi[15:RQ_CACHE_LOG2] == '0;
+    wire         end_small = rq_to_end[15:RQ_CACHE_LOG2] == '0;
+    wire  [15:0] rq_n_d = !pge(65'(rq_to_pi), 65'(rq_to_end)) ? (pi_small ? rq_to_pi : 16'(RC_WQES))
+                                                             : (end_small ? rq_to_end : 16'(RC_WQES));
+    wire  [63:0] rq_slot_off = 64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES;
+    wire  [65:0] rq_addr_d = padd(65'(qpc_rq_base), 65'(rq_slot_off), 1'b0);
+    logic        rc_hit;
+    logic [15:0] rq_n;
+    logic [63:0] rq_addr_reg;
+    always_ff @(posedge clk) begin
+        rc_span_reg <= rc_hi_reg - rc_lo_reg;
+        rc_hit <= rc_hit_d;
+        rq_n <= rq_n_d;
+        rq_addr_reg <= rq_addr_d[63:0];
+    end
     wire [RQ_CACHE_LOG2-1:0] rc_ci_slot = rq_ci_reg[RQ_CACHE_LOG2-1:0];
     // fill: beat k of the read goes to slot (rq_ci + k / RWQE_BEATS)
     wire [RC_AW-1:0] rc_base = RC_AW'(32'(rc_ci_slot) * RWQE_BEATS);
@@ -592,39 +725,66 @@ module rnic_resp #(
     end
 
     // the receive-WQE reader also reads an ATOMIC's 8 bytes
-    assign m_axis_rwqe_desc_addr = (state_reg == S_ATRD) ? pa_reg
-                                   : qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
+    assign m_axis_rwqe_desc_addr = (state_reg == S_ATRD) ? pa_reg : rq_addr_reg;
     assign m_axis_rwqe_desc_len = (state_reg == S_ATRD) ? 32'd8 : 32'(rq_n) << rnic_pkg::RECV_WQE_LOG_BYTES;
     assign m_axis_rwqe_desc_last = 1'b1;
     assign m_axis_rwqe_desc_valid = (state_reg == S_RWQE_DESC && !rc_hit) || state_reg == S_ATRD;
     assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA || state_reg == S_ATDATA;
 
     // the next write piece: all of a WRITE packet, or up to the end of the
-    // current receive SGE for a SEND
-    wire        msg_is_send = op_send;
-    wire [31:0] sge_room = rs_len_reg[rs_idx_reg[1:0]] - rs_off_reg;
-    wire [31:0] piece_len = msg_is_send ? ((pkt_left_reg < sge_room) ? pkt_left_reg : sge_room) : pkt_left_reg;
-    wire [63:0] piece_pa = msg_is_send ? rs_pa_reg[rs_idx_reg[1:0]] + 64'(rs_off_reg) : pa_reg;
+    // current receive SGE for a SEND. A SEND's is planned in two register
+    // stages behind rs_idx, rs_off, pkt_left and the SGEs, and used once
+    // they have not changed for two cycles (settle_reg; the states that
+    // change them are at least that far ahead of S_WDESC, except a piece
+    // right after another or an SGE skipped, which wait)
+    wire         msg_is_send = op_send;
+    wire [64:0]  room_d = psub(65'(rs_len_reg[rs_idx_reg[1:0]]), 65'(rs_off_reg));
+    wire [65:0]  rpa_d = padd(65'(rs_pa_reg[rs_idx_reg[1:0]]), 65'(rs_off_reg), 1'b0);
+    logic [31:0] room_reg;
+    logic [63:0] rpa_reg;
+    logic [31:0] plan_len_reg;
+    logic [63:0] plan_pa_reg;
+    logic [1:0]  settle_reg;
+    logic        plan_chg;
+    wire [31:0] piece_len = msg_is_send ? plan_len_reg : pkt_left_reg;
+    wire [63:0] piece_pa = msg_is_send ? plan_pa_reg : pa_reg;
+    wire        plan_ok = !msg_is_send || settle_reg == 2'd0;
+    always_ff @(posedge clk) begin
+        room_reg <= room_d[31:0];
+        rpa_reg <= rpa_d[63:0];
+        plan_len_reg <= !pge(65'(pkt_left_reg), 65'(room_reg)) ? pkt_left_reg : room_reg;
+        plan_pa_reg <= rpa_reg;
+        settle_reg <= plan_chg ? 2'd2 : (settle_reg != 2'd0) ? settle_reg - 2'd1 : 2'd0;
+    end
     assign m_axis_wr_desc_addr = (state_reg == S_ATWR) ? pa_reg : piece_pa;
     assign m_axis_wr_desc_len = (state_reg == S_ATWR) ? 32'd8 : piece_len;
-    assign m_axis_wr_desc_valid = (state_reg == S_WDESC && piece_len != 0) || state_reg == S_ATWR;
+    assign m_axis_wr_desc_valid = (state_reg == S_WDESC && plan_ok && piece_len != 0) || state_reg == S_ATWR;
+    assign plan_chg = state_reg == S_QPC || state_reg == S_RLKEY_RD || state_reg == S_RLKEY_CHKD
+                      || (state_reg == S_WDESC && plan_ok && (piece_len == 0 || m_axis_wr_desc_ready));
 
     // cut the payload stream at piece ends: bytes [boff, boff + piece) of the
-    // beat go out, the packer moves them to lane 0
+    // beat go out, the packer moves them to lane 0. The payload is dense (its
+    // run starts at lane 0), so the run's end is the beat's byte count; a
+    // piece of 2^CNT_W bytes or more runs past the beat.
     logic [CNT_W-1:0] beat_bytes;
-    always_comb begin
-        beat_bytes = '0;
-        for (int i = 0; i < KEEP_WIDTH; i++) beat_bytes = beat_bytes + CNT_W'(s_axis_payload_tkeep[i]);
-    end
-    wire [CNT_W-1:0] beat_avail = beat_bytes - CNT_W'(boff_reg);
-    wire             piece_ends = piece_left_reg <= 32'(beat_avail);
-    wire             beat_used = piece_left_reg >= 32'(beat_avail);
+    logic [OFF_W-1:0] beat_first_unused;
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) pay_run_inst (
+        .keep(s_axis_payload_tkeep), .first(beat_first_unused), .run_end(beat_bytes)
+    );
+    // The piece is kept as its end in the beat (pend_reg), so the compares
+    // with the beat's byte count need no subtraction first.
+    wire             pe_big = |pend_reg[31:CNT_W];
+    wire [CNT_W-1:0] pe_lo = pend_reg[CNT_W-1:0];
+    wire             piece_ends = !pe_big && pe_lo <= beat_bytes;
+    wire             beat_used = pe_big || pe_lo >= beat_bytes;
     logic [KEEP_WIDTH-1:0] cut_keep;
     always_comb begin
         for (int i = 0; i < KEEP_WIDTH; i++)
             cut_keep[i] = s_axis_payload_tkeep[i] && 32'(i) >= 32'(boff_reg)
-                          && 32'(i) < 32'(boff_reg) + piece_left_reg;
+                          && (pe_big || 32'(i) < 32'(pe_lo));
     end
+    wire [64:0] pe_next = psub(65'(pend_reg), 65'(beat_bytes));
+    wire [65:0] pe_first = padd(65'(piece_len), 65'(boff_reg), 1'b0);
 
     logic pk_tvalid, pk_tready;
     logic [DATA_WIDTH-1:0] sc_tdata;
@@ -677,7 +837,7 @@ module rnic_resp #(
         upd_rq_ci = 1'b0;
         case (state_reg)
             S_PSN: begin
-                if (!qp_ok || psn_diff == 0 || act_full) begin
+                if (!qp_ok || psn_eq || act_full) begin
                     // in order: continue (or wait for room in the action queue)
                 end else if (psn_dup && (op_read || op_atomic)) begin
                     // a duplicate READ is executed again (S_MPT on), a
@@ -734,7 +894,7 @@ module rnic_resp #(
                     upd_nak_sent = 1'b1;
                 end
             end
-            S_RLKEY_CHK: begin
+            S_RLKEY_CHKD: begin
                 if (!act_full && !lkey_ok) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
@@ -766,7 +926,7 @@ module rnic_resp #(
                     upd_rq_ci = 1'b1;
                 end
             end
-            S_MPT: begin
+            S_MPTD: begin
                 if (act_full) begin
                 end else if (!access_ok && chk_len != 0 && !dup_reg) begin
                     act_push = 1'b1;
@@ -777,12 +937,12 @@ module rnic_resp #(
             end
             S_EXEC: begin
                 if (act_full) begin
-                end else if (!len_ok) begin
+                end else if (!len_ok_reg) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
-                end else if (op_send && !rbuf_ok) begin
+                end else if (op_send && !rbuf_ok_reg) begin
                     // the message does not fit the receive buffer
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
@@ -951,6 +1111,7 @@ module rnic_resp #(
                     src_reg <= 2'd0;
                     dup_reg <= 1'b0;
                     hdr_reg <= s_hdr;
+                    opf_reg <= op_decode(s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W]);
                     qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
                     drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
                     state_reg <= S_QPC;
@@ -971,6 +1132,8 @@ module rnic_resp #(
                 rs_idx_reg <= rs_idx_mem[qpn_reg];
                 rs_off_reg <= rs_off_mem[qpn_reg];
                 rs_bytes_reg <= rs_bytes_mem[qpn_reg];
+                // (set here, not in S_EXEC, for the piece plan below)
+                pkt_left_reg <= plen;
                 state_reg <= (src_reg == 2'd0) ? S_PSN : S_FLUSH;
             end
             S_PSN: begin
@@ -978,7 +1141,7 @@ module rnic_resp #(
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
                     state_reg <= after_drop;
-                end else if (psn_diff == 0) begin
+                end else if (psn_eq) begin
                     state_reg <= S_OP;
                 end else if (psn_dup && (op_read || op_atomic)) begin
                     if (!act_full) begin
@@ -999,7 +1162,7 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
-                    else if (w_first || w_only || op_read || op_atomic) state_reg <= S_MPT;
+                    else if (op_mpt) state_reg <= S_MPT;
                     else state_reg <= S_EXEC;
                 end
             end
@@ -1043,7 +1206,7 @@ module rnic_resp #(
                     rs_idx_reg <= '0;
                     rs_off_reg <= '0;
                     rs_bytes_reg <= '0;
-                    state_reg <= S_EXEC;
+                    state_reg <= S_EXEC0;
                 end else if (cur_rlen == 0) begin
                     rs_len_reg[rsge_reg[1:0]] <= '0;
                     rsge_reg <= rsge_reg + 3'd1;
@@ -1051,7 +1214,9 @@ module rnic_resp #(
                     state_reg <= S_RLKEY_CHK;
                 end
             end
-            S_RLKEY_CHK: begin
+            S_RLKEY_CHK: state_reg <= S_RLKEY_C2;
+            S_RLKEY_C2: state_reg <= S_RLKEY_CHKD;
+            S_RLKEY_CHKD: begin
                 if (act_push) begin
                     state_reg <= after_drop;
                 end else if (lkey_ok) begin
@@ -1062,6 +1227,14 @@ module rnic_resp #(
                 end
             end
             S_MPT: begin
+                // the message's length, loaded here for S_EXEC's registered
+                // length check; not kept unless the request is accepted
+                rem_reg <= h_dlen;
+                msg_len_reg <= h_dlen;
+                state_reg <= S_MPT2;
+            end
+            S_MPT2: state_reg <= S_MPTD;
+            S_MPTD: begin
                 if (act_push) begin
                     stat_access_err <= 1'b1;
                     state_reg <= after_drop;
@@ -1070,26 +1243,26 @@ module rnic_resp #(
                     stat_access_err <= 1'b1;
                     state_reg <= after_drop;
                 end else if (!act_full) begin
-                    pa_reg <= mr_pa;
-                    rem_reg <= h_dlen;
-                    msg_len_reg <= h_dlen;
+                    pa_reg <= cb_pa;
                     state_reg <= S_EXEC;
                 end
             end
+            S_EXEC0: state_reg <= S_EXEC;
             S_EXEC: begin
-                pkt_left_reg <= plen;
                 npieces_reg <= '0;
                 boff_reg <= '0;
                 if (act_push) state_reg <= after_drop;
                 else if (!act_full) state_reg <= op_atomic ? S_ATWAIT : (plen != 0) ? S_WDESC : S_PUSH;
             end
             S_WDESC: begin
-                if (piece_len == 0) begin
+                if (!plan_ok) begin
+                    // a SEND's plan is settling
+                end else if (piece_len == 0) begin
                     // this receive SGE is full (or empty): the next one
                     rs_idx_reg <= rs_idx_reg + 3'd1;
                     rs_off_reg <= '0;
                 end else if (m_axis_wr_desc_ready) begin
-                    piece_left_reg <= piece_len;
+                    pend_reg <= pe_first[31:0];
                     pkt_left_reg <= pkt_left_reg - piece_len;
                     npieces_reg <= npieces_reg + 3'd1;
                     if (msg_is_send) rs_off_reg <= rs_off_reg + piece_len;
@@ -1099,12 +1272,12 @@ module rnic_resp #(
             S_WDATA: begin
                 if (pk_tvalid && pk_tready) begin
                     if (piece_ends) begin
-                        boff_reg <= beat_used ? '0 : boff_reg + OFF_W'(piece_left_reg);
-                        piece_left_reg <= '0;
+                        boff_reg <= beat_used ? '0 : OFF_W'(pend_reg);
+                        pend_reg <= '0;
                         state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
                     end else begin
                         boff_reg <= '0;
-                        piece_left_reg <= piece_left_reg - 32'(beat_avail);
+                        pend_reg <= pe_next[31:0];
                     end
                 end
             end
@@ -1128,7 +1301,7 @@ module rnic_resp #(
                 if (act_push) begin
                     state_reg <= after_drop;
                 end else if (rwqe_beat_reg != 0 && rwqe_st_seen_reg && !rwqe_err_reg) begin
-                    at_new_reg <= op_cas ? ((at_orig_reg == h_cmp) ? h_swap : at_orig_reg) : at_orig_reg + h_swap;
+                    at_new_reg <= op_cas ? ((at_orig_reg == h_cmp) ? h_swap : at_orig_reg) : at_sum[63:0];
                     state_reg <= (!op_cas || at_orig_reg == h_cmp) ? S_ATWR : S_PUSH;
                 end
             end
@@ -1436,6 +1609,7 @@ module rnic_resp #(
         asave_vld_next[asave_wp] = 1'b1;
     end
 
+    wire [65:0] wr_pa_next = padd(65'(pa_reg), 65'(plen), 1'b0);
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
@@ -1468,11 +1642,11 @@ module rnic_resp #(
                 nak_sent_mem[qpn_reg] <= upd_nak_sent;
             end
             if (upd_commit) begin
-                epsn_mem[qpn_reg] <= epsn_cur + req_psns;
+                epsn_mem[qpn_reg] <= epsn_cur + req_psns_reg;
                 msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
                 in_msg_mem[qpn_reg] <= !op_ends;
                 msg_send_mem[qpn_reg] <= op_send;
-                wr_pa_mem[qpn_reg] <= pa_reg + 64'(plen);
+                wr_pa_mem[qpn_reg] <= wr_pa_next[63:0];
                 wr_rem_mem[qpn_reg] <= rem_reg - plen;
                 msg_len_mem[qpn_reg] <= msg_len_reg;
                 since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
@@ -1577,7 +1751,89 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast};
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // The values registered ahead equal their direct definitions where used.
+    logic        ref_mr_ok;
+    logic [63:0] ref_mr_pa;
+    rnic_mr_check ref_check_inst (
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(qpc_pd),
+        .need_access(ck_need), .ok(ref_mr_ok), .pa(ref_mr_pa)
+    );
+    logic        ref_a_ok, ref_b_ok;
+    logic [63:0] ref_a_pa, ref_b_pa;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_MPT || state_reg == S_RLKEY_CHK) begin
+            ref_a_ok <= ref_mr_ok;
+            ref_a_pa <= ref_mr_pa;
+        end
+        if (state_reg == S_MPT2 || state_reg == S_RLKEY_C2) begin
+            ref_b_ok <= ref_a_ok;
+            ref_b_pa <= ref_a_pa;
+        end
+    end
+    wire [7:0]  ref_opcode = hdr_reg[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W];
+    wire [31:0] ref_mtu = mtu_bytes;
+    wire [32:0] ref_dlen_up = 33'(h_dlen) + 33'(ref_mtu) - 33'd1;
+    wire [23:0] ref_req_psns = !op_read ? 24'd1 : (h_dlen == 0) ? 24'd1
+                                        : 24'(ref_dlen_up >> (32'(pmtu_code) + 32'd7));
+    logic ref_len_ok;
+    always_comb begin
+        if (op_read) ref_len_ok = plen == 0 && h_dlen <= 32'h8000_0000;
+        else if (op_atomic) ref_len_ok = plen == 0;
+        else if (w_first || w_middle) ref_len_ok = plen == ref_mtu && plen < rem_reg;
+        else if (w_last) ref_len_ok = plen != 0 && plen <= ref_mtu && plen == rem_reg;
+        else if (w_only) ref_len_ok = plen <= ref_mtu && plen == rem_reg;
+        else if (s_first || s_middle) ref_len_ok = plen == ref_mtu;
+        else if (s_last) ref_len_ok = plen != 0 && plen <= ref_mtu;
+        else ref_len_ok = plen <= ref_mtu;
+    end
+    logic [34:0] ref_rs_total;
+    always_comb begin
+        ref_rs_total = '0;
+        for (int i = 0; i < NSGE; i++) ref_rs_total = ref_rs_total + 35'(rs_len_reg[i]);
+    end
+    wire ref_rbuf_ok = 35'(rs_bytes_reg) + 35'(plen) <= ref_rs_total;
+    wire [31:0] ref_room = rs_len_reg[rs_idx_reg[1:0]] - rs_off_reg;
+    wire [31:0] ref_piece_len = (pkt_left_reg < ref_room) ? pkt_left_reg : ref_room;
+    wire [63:0] ref_piece_pa = rs_pa_reg[rs_idx_reg[1:0]] + 64'(rs_off_reg);
+    wire        ref_rc_hit = rc_qpn_reg == qpn_reg && 16'(rq_ci_reg - rc_lo_reg) < 16'(rc_hi_reg - rc_lo_reg);
+    wire [15:0] ref_to_pi = rq_pi_reg - rq_ci_reg;
+    wire [15:0] ref_to_end = rq_mask - rq_slot + 16'd1;
+    wire [15:0] ref_rq_n = (ref_to_pi < ref_to_end) ? ((ref_to_pi < 16'(RC_WQES)) ? ref_to_pi : 16'(RC_WQES))
+                                                   : ((ref_to_end < 16'(RC_WQES)) ? ref_to_end : 16'(RC_WQES));
+    wire [63:0] ref_rq_addr = qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
+    wire [23:0] ref_psn_diff = h_psn - epsn_cur;
+    logic [31:0] ref_piece_left;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_WDESC && plan_ok && piece_len != 0 && m_axis_wr_desc_ready)
+            ref_piece_left <= piece_len;
+        else if (pk_tvalid && pk_tready)
+            ref_piece_left <= piece_ends ? 32'd0 : ref_piece_left - (32'(beat_bytes) - 32'(boff_reg));
+    end
+    logic rst_q2;
+    always_ff @(posedge clk) begin
+        rst_q2 <= rst;
+        if (!rst && !rst_q2) begin
+            if (state_reg != S_IDLE && src_reg == 2'd0) assert (opf_reg == op_decode(ref_opcode));
+            if (state_reg == S_PSN) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
+            if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
+            if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
+            if (state_reg == S_PUSH) assert (req_psns_reg == ref_req_psns);
+            if (state_reg == S_WDESC && plan_ok && msg_is_send)
+                assert (plan_len_reg == ref_piece_len && plan_pa_reg == ref_piece_pa);
+            if (state_reg == S_RWQE_DESC)
+                assert (rc_hit == ref_rc_hit && rq_n == ref_rq_n && rq_addr_reg == ref_rq_addr);
+            if (state_reg == S_WDATA) assert (pend_reg == ref_piece_left + 32'(boff_reg));
+            // the payload is dense: its run starts at lane 0
+            if (state_reg == S_WDATA && s_axis_payload_tvalid)
+                assert (s_axis_payload_tkeep == KEEP_WIDTH'((65'd1 << beat_bytes) - 65'd1));
+        end
+    end
+`endif
+`endif
+
+    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, rq_to_pi_d, rq_to_end_d, rq_addr_d, ck_mr_end, ck_req_end, ck_off, ca_pa_sum, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
 
 endmodule
 
