@@ -198,10 +198,6 @@ module rnic_req_tx #(
             $error("rnic_req_tx: a WQE must be a whole number of bus words (%m)");
             $finish;
         end
-        if (INFLIGHT_LOG2 < 2 || INFLIGHT_LOG2 > 7) begin
-            $error("rnic_req_tx: INFLIGHT_LOG2 must be 2..7 (the READ count adds groups of four) (%m)");
-            $finish;
-        end
         if (INF_BITS != 113) begin
             $error("rnic_req_tx: in-flight record layout is 113 bits (%m)");
             $finish;
@@ -232,8 +228,6 @@ module rnic_req_tx #(
     logic [QPN_WIDTH-1:0] s_addr_reg;
     wire                  s_fresh = s_addr_reg == s_qp_qpn;
     logic [15:0] s_sq_ci, s_sq_ci_ram;
-    logic        s_sq_ci_fwd;
-    logic [15:0] sq_ci_wd_reg;
     logic [23:0] s_next_psn, s_next_psn_ram;
     logic [1:0]  s_rewind_ack, s_rewind_ack_ram;
     logic [15:0] q_sq_hi, q_sq_hi_ram;
@@ -255,11 +249,9 @@ module rnic_req_tx #(
         S_QPC,        // context and dynamic state available: decide
         S_WQE_DESC,   // find the WQE: window, cache, or fetch (and wait for) it
         S_WQE_LOAD,   // copy it out of the cache
-        S_PREP,       // latch the sums and compares S_PARSE decides from
         S_PARSE,      // check opcode, flags and lengths
         S_LKEY_RD,    // read the MPT entry of the next SGE
-        S_LKEY_CHK,   // latch its sums and compares against the SGE
-        S_LKEY_OK,    // check it and translate the SGE address
+        S_LKEY_CHK,   // check it and translate the SGE address
         S_SKIP,       // a restart mid-message: skip the bytes already acknowledged
         S_PKT_HDR,    // hand the packet header to the builder
         S_PAY_DESC,   // issue the payload reads of this packet
@@ -296,8 +288,6 @@ module rnic_req_tx #(
     logic                          resend_reg;       // this WQE was (partly) sent before
     logic [15:0]                   turn_pkts_reg;    // packets sent in this turn
     logic [31:0]                   reth_off_reg;     // message bytes before this request's RETH
-    logic [63:0]                   reth_va_reg;      // its RETH address and length, set with it
-    logic [31:0]                   reth_len_reg;
 
     // ------------------------------------------------------------------
     // field views
@@ -329,21 +319,6 @@ module rnic_req_tx #(
         sge_lkey = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
     endfunction
 
-    // a + b + ci in 16-bit pieces, each summed with carry 0 and 1 and the
-    // carries chosen in gates: a quarter of one 64-bit carry chain deep
-    function automatic logic [64:0] add_cs(input logic [63:0] a, input logic [63:0] b, input logic ci);
-        logic [16:0] s0, s1;
-        logic        c;
-        c = ci;
-        for (int k = 0; k < 4; k++) begin
-            s0 = {1'b0, a[16*k +: 16]} + {1'b0, b[16*k +: 16]};
-            s1 = 17'({{1'b0, a[16*k +: 16]}, 1'b1} + {{1'b0, b[16*k +: 16]}, 1'b1} >> 1);
-            add_cs[16*k +: 16] = c ? s1[15:0] : s0[15:0];
-            c = c ? s1[16] : s0[16];
-        end
-        add_cs[64] = c;
-    endfunction
-
     // current SGE
     wire [2:0]   cur = sge_idx_reg;
     wire [63:0]  cur_addr = sge_addr(wqe_reg, 32'(cur));
@@ -358,14 +333,9 @@ module rnic_req_tx #(
             if (32'(i) < 32'(wqe_num_sge)) sge_sum = sge_sum + 35'(sge_len(wqe_reg, i));
     end
 
-    // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096;
-    // registered with qpc_reg (pmtu_code_reg), the clamp off every path
-    function automatic logic [2:0] pmtu_clamp(input logic [2:0] c);
-        pmtu_clamp = (c < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
-                     (c > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : c;
-    endfunction
-    logic [2:0] pmtu_code_reg;
-    wire  [2:0] pmtu_code = pmtu_code_reg;
+    // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096
+    wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
+                            (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
     wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
 
     // this packet
@@ -374,13 +344,9 @@ module rnic_req_tx #(
     wire        op_atomic = op_cas || wqe_opcode == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0];
     // requests answered with data: READ and ATOMIC
     wire        op_rd_atomic = op_read || op_atomic;
-    // remaining_reg > mtu_bytes (a power of two) from its bits, not a compare
-    wire [31:0] rem_hi = remaining_reg >> (32'(pmtu_code) + 32'd7);
-    wire        rem_low = (remaining_reg & ~(32'hffffffff << (32'(pmtu_code) + 32'd7))) != 0;
-    wire        rem_gt_mtu = rem_hi[31:1] != 0 || (rem_hi[0] && rem_low);
-    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : rem_gt_mtu ? mtu_bytes : remaining_reg;
+    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
     wire        pkt_first = pkt_idx_reg == 0;
-    wire        pkt_last = op_rd_atomic || !rem_gt_mtu;
+    wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes;
     wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
     wire [63:0] wqe_swap = wqe_reg[8*rnic_pkg::WQE_SWAP_OFF +: 64];
     // PSNs this packet takes: a READ request one per response packet
@@ -428,9 +394,9 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
         m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = op_read || (pkt_first && !op_send);
-        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = reth_va_reg;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr + 64'(reth_off_reg);
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
-        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = reth_len_reg;
+        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length - reth_off_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
@@ -451,19 +417,10 @@ module rnic_req_tx #(
     // whole packet, taken from the SGE area of the WQE held here
     wire [31:0] sge_room = inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
     wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
-    // sge_room and the SGE's length (sge_off_reg + sge_room) kept in
-    // registers, set where the SGE index or offset changes, so a piece is
-    // one compare of registers: the rest of the packet fits (piece_all) or
-    // the piece is the room left
-    logic [31:0] room_reg, tot_reg;
-    wire  [2:0]  cur_n = sge_idx_reg + 3'd1;
-    wire  [31:0] tot_n = inline_reg ? wqe_length : sge_len(wqe_reg, 32'(cur_n));
-    wire  [31:0] tot_0 = inline_reg ? wqe_length : sge_len(wqe_reg, 0);
-    wire         piece_all = seg_left_reg <= room_reg;
-    assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : 64'(add_cs(sge_pa_reg[cur[1:0]], 64'(sge_off_reg), 1'b0));
-    assign m_axis_pay_desc_len = piece_all ? seg_left_reg : room_reg;
-    assign m_axis_pay_desc_last = piece_all;
-    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_reg != 0;
+    assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
+    assign m_axis_pay_desc_len = piece;
+    assign m_axis_pay_desc_last = piece == seg_left_reg;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && sge_room != 0;
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
 
@@ -505,42 +462,19 @@ module rnic_req_tx #(
     wire        next_cached = (c_mine && 16'(next_idx - c_lo_reg[cw]) < c_held)
                               || (win_valid && win_qpn == 16'(qpn_reg) && win_idx == next_idx);
 
-    // The cache's answers for ci_reg, registered: S_WQE_DESC acts on them
-    // from its second cycle (wd_fresh_reg: ci_reg, qpn_reg and the way are
-    // those of the cycle before). Only a read moves the way's range: one
-    // this engine starts (fetch_busy_reg is then set) or one that ends (a
-    // pending WQE becomes held, or on an error c_err_hit): a registered hit
-    // still holds, and a miss or a pending read seen a cycle late waits a
-    // cycle.
-    logic       c_hit_reg, c_pend_reg, c_err_hit_reg, wd_fresh_reg;
-    wire        wd_hit = wd_fresh_reg && c_hit_reg;
-    wire        wd_err_hit = wd_fresh_reg && c_err_hit_reg;
     // a read on a miss, for the WQE the engine waits for
-    wire        miss_fetch = state_reg == S_WQE_DESC && wd_fresh_reg && !win_hit && !c_hit_reg && !c_pend_reg
-                             && !c_err_hit_reg && !fetch_busy_reg;
-    wire        serving = state_reg == S_PREP || state_reg == S_PARSE || state_reg == S_LKEY_RD
-                          || state_reg == S_LKEY_CHK || state_reg == S_LKEY_OK
+    wire        miss_fetch = state_reg == S_WQE_DESC && !win_hit && !c_hit && !c_pend && !c_err_hit
+                             && !fetch_busy_reg;
+    wire        serving = state_reg == S_PARSE || state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK
                           || state_reg == S_SKIP || state_reg == S_PKT_HDR || state_reg == S_PAY_DESC
                           || state_reg == S_PKT_NEXT || state_reg == S_RECORD;
     // no other QP waits: read this QP's next WQEs while the current ones are
     // sent, once the cache running from this WQE has room for half of it
     wire [15:0] ahead = c_req_reg[cw] - ci_reg;
-    wire        own_room = c_mine && 16'(ci_reg - c_lo_reg[cw]) < c_held && c_req_reg[cw] != pi_reg
-                           && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
-                           && ahead <= 16'(CACHE_WQES / 2);
-    // own_room registered: through the serving states ci_reg, pi_reg and
-    // the way stay, and a read that starts or ends (c_req_reg moves) is
-    // seen in fetch_busy_reg or c_err_reg now; a read-ahead may start a
-    // cycle late, never when it would not have
-    logic       own_room_reg;
-    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !c_err_reg[cw] && own_room_reg;
-    always_ff @(posedge clk) begin
-        c_hit_reg <= c_hit;
-        c_pend_reg <= c_pend;
-        c_err_hit_reg <= c_err_hit;
-        wd_fresh_reg <= state_reg == S_WQE_DESC;
-        own_room_reg <= own_room;
-    end
+    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !c_err_reg[cw] && c_mine
+                            && 16'(ci_reg - c_lo_reg[cw]) < c_held && c_req_reg[cw] != pi_reg
+                            && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
+                            && ahead <= 16'(CACHE_WQES / 2);
     // another QP waits: look up the one at the head of the scheduler (its
     // context and send index), then read its first WQEs into the other way
     logic                 nq_look_reg;    // its context is on qpc_rd_data
@@ -587,65 +521,8 @@ module rnic_req_tx #(
         if (win_ahead && to_win < fetch_n) fetch_n = to_win;
     end
 
-    // The same for each of the three reads (miss, own, next QP), from its
-    // own registers, so the choice among them is the last step rather than
-    // the first; the least of the limits from compares made side by side;
-    // and the index after the read as the end the least limit names
-    // (idx + to_pi is pi, idx + to_end the ring's end, idx + to_win win_idx).
-    // the ring's index mask, (1 << sq_log) - 1: bit i is sq_log > i, one
-    // compare each (no subtraction, no shifter)
-    function automatic logic [15:0] ring_mask_of(input logic [4:0] sq_log);
-        for (int i = 0; i < 16; i++) ring_mask_of[i] = 32'(sq_log) > i;
-    endfunction
-    function automatic logic [31:0] fetch_plan(input logic [15:0] idx, input logic [15:0] pi,
-                                               input logic [15:0] room, input logic [15:0] idx_room,
-                                               input logic [15:0] mask, input logic win_mine,
-                                               input logic [15:0] widx);
-        logic [15:0] p, e, w;
-        logic        wa, use_r, use_p, use_e;
-        p = pi - idx;
-        e = mask - (idx & mask) + 16'd1;
-        w = widx - idx;
-        wa = win_mine && w != 0 && w < p;
-        use_r = room <= p && room <= e && (!wa || room <= w);
-        use_p = p <= e && (!wa || p <= w);
-        use_e = !wa || e <= w;
-        fetch_plan = use_r ? {idx_room, room} : use_p ? {pi, p} : use_e ? {(idx | mask) + 16'd1, e} : {widx, w};
-    endfunction
-    // this QP's mask registered with qpc_reg (S_QPC)
-    logic [15:0] q_mask_reg;
-    wire [15:0] n_mask = ring_mask_of(qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W]);
-    wire        q_win_mine = win_valid && win_qpn == 16'(qpn_reg);
-    wire [31:0] plan_m = fetch_plan(ci_reg, pi_reg, 16'(CACHE_WQES), ci_reg + 16'(CACHE_WQES), q_mask_reg, q_win_mine, win_idx);
-    wire [31:0] plan_o = fetch_plan(c_req_reg[cw], pi_reg, 16'(CACHE_WQES) - ahead, ci_reg + 16'(CACHE_WQES),
-                                    q_mask_reg, q_win_mine, win_idx);
-    wire [31:0] plan_n = fetch_plan(nq_ci, s_qp_pi, 16'(CACHE_WQES), nq_ci + 16'(CACHE_WQES), n_mask,
-                                    win_valid && win_qpn == 16'(nq_qpn_reg), win_idx);
-    // chosen in AND-OR form: a mux of the three would let synthesis share
-    // one subtractor among them, with the choice in front of it
-    wire        pick_m = miss_fetch;
-    wire        pick_o = !miss_fetch && own_fetch;
-    wire        pick_n = !miss_fetch && !own_fetch;
-    wire [31:0] plan = ({32{pick_m}} & plan_m) | ({32{pick_o}} & plan_o) | ({32{pick_n}} & plan_n);
-    wire [15:0] fetch_n_p = plan[15:0];
-    wire [15:0] fetch_end = plan[31:16];
-    // base + (slot << WQE_LOG_BYTES): the slot adds into 16 bits of the
-    // base; the bits above take that sum's carry, chosen between the base's
-    // bits and their increment made beside it
-    localparam int LB = rnic_pkg::WQE_LOG_BYTES;
-    localparam int UPW = 64 - LB - 16;
-    function automatic logic [63:0] ring_addr(input logic [63:0] base, input logic [15:0] idx, input logic [15:0] mask);
-        logic [16:0]       mid;
-        logic [UPW-1:0]    up;
-        mid = {1'b0, base[LB +: 16]} + {1'b0, idx & mask};
-        up = UPW'(add_cs(64'(base[63:LB+16]), 64'd0, 1'b1));
-        ring_addr = {mid[16] ? up : base[63:LB+16], mid[15:0], base[LB-1:0]};
-    endfunction
-    wire [63:0] addr_m = ring_addr(qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W], ci_reg, q_mask_reg);
-    wire [63:0] addr_o = ring_addr(qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W], c_req_reg[cw], q_mask_reg);
-    wire [63:0] addr_n = ring_addr(qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W], nq_ci, n_mask);
-    assign m_axis_wqe_desc_addr = ({64{pick_m}} & addr_m) | ({64{pick_o}} & addr_o) | ({64{pick_n}} & addr_n);
-    assign m_axis_wqe_desc_len = 32'(fetch_n_p) << rnic_pkg::WQE_LOG_BYTES;
+    assign m_axis_wqe_desc_addr = f_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+    assign m_axis_wqe_desc_len = 32'(fetch_n) << rnic_pkg::WQE_LOG_BYTES;
     assign m_axis_wqe_desc_last = 1'b1;
     assign m_axis_wqe_desc_valid = miss_fetch || own_fetch || nq_fetch;
     assign s_axis_wqe_tready = fetch_busy_reg && !fill_done_reg;
@@ -660,8 +537,7 @@ module rnic_req_tx #(
     end
 
     // a new context: nothing held or being read for the QP is valid
-    // (no read starts then: a context write waits for S_IDLE, asserted below)
-    wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == fetch_qpn_reg;
+    wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == (fetch_start ? f_qpn : fetch_qpn_reg);
 
     always_ff @(posedge clk) begin
         // a turn for the QP the other way read ahead for: that way serves it
@@ -680,7 +556,7 @@ module rnic_req_tx #(
             c_err_reg[f_way] <= 1'b0;
             c_lo_reg[f_way] <= own_fetch ? ci_reg : f_idx;
             if (!own_fetch) c_hi_reg[f_way] <= f_idx;
-            c_req_reg[f_way] <= fetch_end;
+            c_req_reg[f_way] <= f_idx + fetch_n;
             fetch_busy_reg <= 1'b1;
             fetch_way_reg <= f_way;
             fetch_qpn_reg <= f_qpn;
@@ -712,16 +588,16 @@ module rnic_req_tx #(
             end
         end
         // the failed WQE is taken (completes in error): forget the read
-        if (state_reg == S_WQE_DESC && !win_hit && wd_err_hit) c_err_reg[cw] <= 1'b0;
+        if (state_reg == S_WQE_DESC && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
         for (int w = 0; w < 2; w++) begin
-            if (qp_reset_valid && qp_reset_qpn == c_qpn_reg[w]) begin
+            if (qp_reset_valid && qp_reset_qpn == ((fetch_start && f_way == 1'(w)) ? f_qpn : c_qpn_reg[w])) begin
                 c_lo_reg[w] <= '0;
                 c_hi_reg[w] <= '0;
                 c_req_reg[w] <= '0;
                 c_err_reg[w] <= 1'b0;
             end
         end
-        if (reset_hit_fetch && fetch_busy_reg) fetch_stale_reg <= 1'b1;
+        if (reset_hit_fetch && (fetch_busy_reg || fetch_start)) fetch_stale_reg <= 1'b1;
         if (rst) begin
             for (int w = 0; w < 2; w++) begin
                 c_lo_reg[w] <= '0;
@@ -780,51 +656,13 @@ module rnic_req_tx #(
     assign m_local_qpn = qpn_reg;
     assign m_local_force = qp_in_err;
 
-    // the MR must cover the SGE; reading local memory needs no access flag.
-    // The check of rnic_mr_check in two cycles: S_LKEY_CHK latches the key,
-    // PD and access match and the 64-bit sums and differences (the SGE's
-    // fields latched in S_LKEY_RD), S_LKEY_OK compares the ends (in 13-bit
-    // pieces, not one carry chain) and adds the translation.
-    logic [63:0] lk_va_reg;
-    logic [31:0] lk_len_reg, lk_key_reg;
-    logic        lk_match_reg, lk_va_ge_reg;
-    logic [64:0] lk_req_end_reg, lk_mr_end_reg;
-    logic [63:0] lk_off_reg, lk_mr_pa_reg;
-    wire         mr_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
-    wire [7:0]   mr_access = mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
-    wire [15:0]  mr_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
-    wire [31:0]  mr_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
-    wire [63:0]  mr_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
-    wire [63:0]  mr_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
-    wire [63:0]  mr_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
-    wire [7:0]   lk_need   = op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0;
-    // a <= b for 65-bit values: each 13-bit piece compared on its own, the
-    // pieces' results combined in gates
-    function automatic logic le65(input logic [64:0] a, input logic [64:0] b);
-        logic lt, eq;
-        lt = 1'b0;
-        eq = 1'b1;
-        for (int k = 4; k >= 0; k--) begin
-            lt = lt || (eq && a[13*k +: 13] < b[13*k +: 13]);
-            eq = eq && a[13*k +: 13] == b[13*k +: 13];
-        end
-        le65 = lt || eq;
-    endfunction
-    wire         lkey_ok = lk_match_reg && lk_va_ge_reg && le65(lk_req_end_reg, lk_mr_end_reg);
-    wire  [63:0] lkey_pa = 64'(add_cs(lk_mr_pa_reg, lk_off_reg, 1'b0));
-    always_ff @(posedge clk) begin
-        if (state_reg == S_LKEY_RD) begin
-            lk_va_reg <= cur_addr;
-            lk_len_reg <= cur_len;
-            lk_key_reg <= cur_lkey;
-        end
-        lk_match_reg <= mr_valid && mr_key == lk_key_reg && mr_pd == qpc_pd && (mr_access & lk_need) == lk_need;
-        // va >= mr_va: no borrow out of va - mr_va (va + ~mr_va + 1)
-        {lk_va_ge_reg, lk_off_reg} <= add_cs(lk_va_reg, ~mr_va, 1'b1);
-        lk_req_end_reg <= add_cs(lk_va_reg, {32'h0, lk_len_reg}, 1'b0);
-        lk_mr_end_reg <= add_cs(mr_va, mr_length, 1'b0);
-        lk_mr_pa_reg <= mr_pa;
-    end
+    // the MR must cover the SGE; reading local memory needs no access flag
+    logic        lkey_ok;
+    logic [63:0] lkey_pa;
+    rnic_mr_check lkey_check_inst (
+        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+        .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
+    );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
     wire        restart_pending = una_rd_rewind != q_rewind_ack || una_rd_rnr_wait;
@@ -838,142 +676,42 @@ module rnic_req_tx #(
                         && !inflight[15] && inflight + 16'd2 <= 16'(1 << INFLIGHT_LOG2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
-    // S_PKT_NEXT follows S_PKT_HDR or S_PAY_DESC, which change none of
-    // psn_reg, remaining_reg, the WQE or q_hi_psn: its sums are latched there.
-    // The PSN count is latched a cycle before that: a READ's S_PKT_HDR
-    // follows S_LKEY_RD, which changes none of them either, and for the
-    // others it is 1 (the WQE is held from S_PREP on).
-    logic [23:0] pkt_psns_q;
-    // psn_reg + pkt_psns - q_hi_psn as one carry chain: the three operands
-    // reduced to two in gates (+ ~q_hi_psn + 1)
-    wire  [23:0] gap_x = psn_reg ^ pkt_psns_q ^ ~q_hi_psn;
-    wire  [23:0] gap_y = {(psn_reg[22:0] & pkt_psns_q[22:0]) | ((psn_reg[22:0] | pkt_psns_q[22:0]) & ~q_hi_psn[22:0]), 1'b1};
-    wire  [23:0] gap_q = gap_x + gap_y;
-    logic [23:0] nx_psn_reg;
-    logic [31:0] nx_rem_reg;
-    logic        nx_last_reg, nx_hi_reg;
-    always_ff @(posedge clk) begin
-        // pkt_psns: (remaining + mtu - 1) >> log2(mtu) as the whole packets
-        // plus one for a part
-        pkt_psns_q <= (!op_read || remaining_reg == 0) ? 24'd1 : 24'(rem_hi) + 24'(rem_low);
-        nx_psn_reg <= psn_reg + pkt_psns_q;
-        // remaining_reg - seg_len
-        nx_rem_reg <= op_rd_atomic ? remaining_reg : rem_gt_mtu ? remaining_reg - mtu_bytes : 32'd0;
-        nx_last_reg <= pkt_last;
-        nx_hi_reg <= gap_q != 0 && !gap_q[23];
-    end
 
-    // READs outstanding: window slots [una, ci) whose WQE is a READ. S_PREP
-    // latches each slot's bit (pr_rd_hit_reg) and the counts of each four
-    // (pr_rd_grp_reg); S_PARSE adds those (in gates) and compares the sum
-    // with the limit.
+    // READs outstanding: window slots [una, ci) whose WQE is a READ
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
     wire  [2**INFLIGHT_LOG2-1:0] rd_mask = rd_mask_mem[qpn_reg];
-    logic [2**INFLIGHT_LOG2-1:0] rd_hit, pr_rd_hit_reg;
-    always_comb begin
-        for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++)
-            rd_hit[i] = rd_mask[i] && 16'(INFLIGHT_LOG2'(INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0])) < inflight;
-    end
-    localparam int RD_GRPS = 2 ** INFLIGHT_LOG2 / 4;
-    logic [2:0] rd_grp [RD_GRPS];
-    logic [2:0] pr_rd_grp_reg [RD_GRPS];
-    // bits set of four, in gates
-    function automatic logic [2:0] cnt4(input logic [3:0] b);
-        cnt4[0] = ^b;
-        cnt4[1] = ((b[0] & b[1]) | (b[0] & b[2]) | (b[0] & b[3]) | (b[1] & b[2]) | (b[1] & b[3]) | (b[2] & b[3]))
-                  && !(&b);
-        cnt4[2] = &b;
-    endfunction
-    always_comb begin
-        for (int g = 0; g < RD_GRPS; g++) rd_grp[g] = cnt4(rd_hit[4*g +: 4]);
-    end
-    function automatic logic [7:0] add_gates8(input logic [7:0] a, input logic [7:0] b);
-        logic c;
-        c = 1'b0;
-        for (int k = 0; k < 8; k++) begin
-            add_gates8[k] = a[k] ^ b[k] ^ c;
-            c = (a[k] & b[k]) | (c & (a[k] ^ b[k]));
-        end
-    endfunction
-    logic [7:0] rd_out;
+    logic [4:0]  rd_out;
+    logic [INFLIGHT_LOG2-1:0] rd_rel;
     always_comb begin
         rd_out = '0;
-        for (int g = 0; g < RD_GRPS; g++) rd_out = add_gates8(rd_out, 8'(pr_rd_grp_reg[g]));
+        for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++) begin
+            rd_rel = INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0];
+            if (rd_mask[i] && 16'(rd_rel) < inflight) rd_out = rd_out + 5'd1;
+        end
     end
     wire [4:0] qpc_max_rd = qpc_reg[rnic_pkg::QPC_MAX_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_RD_ATOMIC_W];
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
-    logic [4:0] pr_rd_limit_reg;
     wire       wqe_fence = (wqe_flags & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
-    wire       rd_blocked = (op_rd_atomic && rd_out >= 8'(pr_rd_limit_reg)) || (wqe_fence && pr_rd_hit_reg != 0);
+    wire       rd_blocked = (op_rd_atomic && rd_out >= rd_limit) || (wqe_fence && rd_out != 0);
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
     wire [15:0] una_ahead = una_rd_idx - s_sq_ci;
-    // una_ahead in 1..32767, against the RAM's word and the forwarded one
-    // side by side, the choice after the subtraction
-    wire [15:0] una_ahead_ram = una_rd_idx - s_sq_ci_ram;
-    wire [15:0] una_ahead_fwd = una_rd_idx - sq_ci_wd_reg;
-    wire        una_past = s_sq_ci_fwd ? (una_ahead_fwd != 0 && !una_ahead_fwd[15])
-                                       : (una_ahead_ram != 0 && !una_ahead_ram[15]);
-    wire        rewind = una_rd_rewind != s_rewind_ack || una_past;
+    wire        rewind = una_rd_rewind != s_rewind_ack || (una_ahead != 0 && !una_ahead[15]);
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg
     wire        resend = ci_reg != q_sq_hi || started_mem[qpn_reg];
     // first_psn_mem at {qpn_reg, ci_reg}, read one cycle ahead (a registered,
-    // block-RAM read): S_PREP and S_PARSE, its users, follow S_WQE_DESC or
+    // block-RAM read): S_PARSE, its only user, follows S_WQE_DESC or
     // S_WQE_LOAD, where qpn_reg and ci_reg already hold their values and
-    // nothing writes the table (S_PARSE's own write is used only after)
+    // nothing writes the table
     logic [23:0] first_psn_rd_reg;
     always_ff @(posedge clk) first_psn_rd_reg <= first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}];
     wire [23:0] wqe_first_psn = resend ? first_psn_rd_reg : psn_reg;
     wire [23:0] skip_pkts_raw = psn_reg - wqe_first_psn;
-    wire [23:0] skip_pkts_now = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
-
-    // S_PREP: the WQE and the QP's state are those S_PARSE sees (nothing
-    // writes them in between); what S_PARSE decides from, latched
-    logic        pr_resend_reg;
-    logic [23:0] pr_skip_pkts_reg;
-    logic [31:0] pr_skip_bytes_reg;
-    logic [31:0] pr_sge_len_reg [MAX_SGE];   // SGE lengths, 0 past num_sge
-    // skip_pkts_now with the subtraction beside the choice: a first send
-    // skips nothing
-    wire  [23:0] rs_psns = psn_reg - first_psn_rd_reg;
-    wire  [23:0] rs_skip = (!resend || rs_psns[23]) ? 24'd0 : rs_psns;
-    logic        pr_op_err_reg, pr_inl_err_reg, pr_atomic_len_err_reg;
-    always_ff @(posedge clk) begin
-        if (state_reg == S_PREP) begin
-            pr_resend_reg <= resend;
-            pr_skip_pkts_reg <= rs_skip;
-            pr_skip_bytes_reg <= (!resend || rs_psns[23]) ? 32'd0 : 32'(rs_psns) << (32'(pmtu_code) + 32'd7);
-            pr_rd_hit_reg <= rd_hit;
-            for (int g = 0; g < RD_GRPS; g++) pr_rd_grp_reg[g] <= rd_grp[g];
-            pr_rd_limit_reg <= rd_limit;
-            for (int i = 0; i < MAX_SGE; i++)
-                pr_sge_len_reg[i] <= (wqe_num_sge > 8'(i)) ? sge_len(wqe_reg, i) : 32'd0;
-            pr_op_err_reg <= !op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE)) || (op_rd_atomic && wqe_inline);
-            pr_inl_err_reg <= wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length;
-            pr_atomic_len_err_reg <= op_atomic && wqe_length != 32'd8;
-        end
-    end
-    // a + b == c without a carry chain (a + b + ~c is all ones): bit i of
-    // a ^ b ^ c must be the carry into bit i. The four SGE lengths are first
-    // reduced to two (carry-save, in gates).
-    function automatic logic sum_is(input logic [34:0] a, input logic [34:0] b, input logic [34:0] c);
-        logic [33:0] k;
-        k = (a[33:0] & b[33:0]) | ((a[33:0] | b[33:0]) & ~c[33:0]);
-        sum_is = (a ^ b ^ c) == {k, 1'b0};
-    endfunction
-    wire        resend_p = pr_resend_reg;
-    wire [23:0] skip_pkts = pr_skip_pkts_reg;
-    wire [31:0] skip_bytes = pr_skip_bytes_reg;
-    wire [34:0] sl0 = 35'(pr_sge_len_reg[0]), sl1 = 35'(pr_sge_len_reg[1]);
-    wire [34:0] sl2 = 35'(pr_sge_len_reg[2]), sl3 = 35'(pr_sge_len_reg[3]);
-    wire [34:0] csa1_s = sl0 ^ sl1 ^ sl2;
-    wire [34:0] csa1_c = {(sl0[33:0] & sl1[33:0]) | (sl2[33:0] & (sl0[33:0] | sl1[33:0])), 1'b0};
-    wire [34:0] csa2_s = csa1_s ^ csa1_c ^ sl3;
-    wire [34:0] csa2_c = {(csa1_s[33:0] & csa1_c[33:0]) | (sl3[33:0] & (csa1_s[33:0] | csa1_c[33:0])), 1'b0};
-    wire        sge_len_err = !sum_is(csa2_s, csa2_c, 35'(wqe_length));
+    wire [23:0] skip_pkts = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
+    wire [31:0] skip_bytes = 32'(skip_pkts) << (32'(pmtu_code) + 32'd7);
 
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
@@ -989,8 +727,6 @@ module rnic_req_tx #(
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
-                pmtu_code_reg <= pmtu_clamp(qpc_rd_data[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W]);
-                q_mask_reg <= n_mask;
                 first_psn_reg <= psn_reg;
                 turn_pkts_reg <= '0;
                 requeue_reg <= 1'b0;
@@ -1018,16 +754,16 @@ module rnic_req_tx #(
                 if (win_hit) begin
                     wqe_reg <= win_data;
                     wqe_st_seen_reg <= 1'b1;
-                    state_reg <= S_PREP;
-                end else if (wd_err_hit) begin
+                    state_reg <= S_PARSE;
+                end else if (c_err_hit) begin
                     wqe_rd_err_reg <= 1'b1;
                     wqe_st_seen_reg <= 1'b1;
-                    state_reg <= S_PREP;
-                end else if (wd_hit && direct_reg && dbeat_reg == 5'(WQE_BEATS)) begin
+                    state_reg <= S_PARSE;
+                end else if (c_hit && direct_reg && dbeat_reg == 5'(WQE_BEATS)) begin
                     // it came in with the read, straight into wqe_reg
                     wqe_st_seen_reg <= 1'b1;
-                    state_reg <= S_PREP;
-                end else if (wd_hit) begin
+                    state_reg <= S_PARSE;
+                end else if (c_hit) begin
                     state_reg <= S_WQE_LOAD;
                 end
                 // otherwise the WQE is being read (or is asked for now): a
@@ -1048,12 +784,11 @@ module rnic_req_tx #(
                     wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
                 if (beat_reg == 5'(WQE_BEATS)) begin
                     wqe_st_seen_reg <= 1'b1;
-                    state_reg <= S_PREP;
+                    state_reg <= S_PARSE;
                 end else begin
                     beat_reg <= beat_reg + 1'b1;
                 end
             end
-            S_PREP: state_reg <= S_PARSE;
             S_PARSE: if (wqe_st_seen_reg) begin
                 direct_reg <= 1'b0;
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
@@ -1061,12 +796,10 @@ module rnic_req_tx #(
                 sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
                 remaining_reg <= wqe_length - skip_bytes;
                 pkt_idx_reg <= 32'(skip_pkts);
-                first_psn_reg <= resend_p ? first_psn_rd_reg : psn_reg;
-                resend_reg <= resend_p;
+                first_psn_reg <= wqe_first_psn;
+                resend_reg <= resend;
                 skip_reg <= skip_bytes;
                 reth_off_reg <= skip_bytes;
-                reth_va_reg <= 64'(add_cs(wqe_raddr, 64'(skip_bytes), 1'b0));
-                reth_len_reg <= wqe_length - skip_bytes;
                 inline_reg <= wqe_inline;
                 if (wqe_rd_err_reg) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
@@ -1075,10 +808,12 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
-                end else if (pr_op_err_reg) begin
+                end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
+                             || (op_rd_atomic && wqe_inline)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (wqe_inline ? pr_inl_err_reg : (sge_len_err || pr_atomic_len_err_reg)) begin
+                end else if (wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
+                                        : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (skip_pkts != 0 && skip_bytes >= wqe_length) begin
@@ -1105,8 +840,7 @@ module rnic_req_tx #(
                     state_reg <= S_LKEY_CHK;
                 end
             end
-            S_LKEY_CHK: state_reg <= S_LKEY_OK;
-            S_LKEY_OK: begin
+            S_LKEY_CHK: begin
                 if (lkey_ok) begin
                     sge_pa_reg[cur[1:0]] <= lkey_pa;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
@@ -1118,11 +852,11 @@ module rnic_req_tx #(
                 end
             end
             S_SKIP: begin
-                if (skip_reg >= room_reg) begin
-                    skip_reg <= skip_reg - room_reg;
+                if (skip_reg >= sge_room) begin
+                    skip_reg <= skip_reg - sge_room;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
-                    if (skip_reg == room_reg) state_reg <= S_PKT_HDR;
+                    if (skip_reg == sge_room) state_reg <= S_PKT_HDR;
                 end else begin
                     sge_off_reg <= sge_off_reg + skip_reg;
                     skip_reg <= '0;
@@ -1134,23 +868,22 @@ module rnic_req_tx #(
                 if (m_hdr_ready) state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
             end
             S_PAY_DESC: begin
-                if (room_reg == 0 && !inline_reg) begin
+                if (sge_room == 0 && !inline_reg) begin
                     // this SGE is used up (or empty): move on
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
                 end else if (m_axis_pay_desc_ready) begin
-                    // sge_off_reg + piece, seg_left_reg - piece
-                    sge_off_reg <= piece_all ? sge_off_reg + seg_left_reg : tot_reg;
-                    seg_left_reg <= piece_all ? 32'd0 : seg_left_reg - room_reg;
-                    if (piece_all) state_reg <= S_PKT_NEXT;
+                    sge_off_reg <= sge_off_reg + piece;
+                    seg_left_reg <= seg_left_reg - piece;
+                    if (piece == seg_left_reg) state_reg <= S_PKT_NEXT;
                 end
             end
             S_PKT_NEXT: begin
-                remaining_reg <= nx_rem_reg;
+                remaining_reg <= remaining_reg - seg_len;
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
-                psn_reg <= nx_psn_reg;
+                psn_reg <= psn_reg + pkt_psns;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
-                if (nx_last_reg) begin
+                if (pkt_last) begin
                     state_reg <= S_RECORD;
                 end else if (restart_pending || yield) begin
                     // a restart or RNR wait is pending: the rest of this WQE
@@ -1186,53 +919,12 @@ module rnic_req_tx #(
         end
     end
 
-    // room_reg and tot_reg follow sge_idx_reg and sge_off_reg (above); the
-    // SGE checks (S_LKEY_*) run at offset 0
-    always_ff @(posedge clk) begin
-        case (state_reg)
-            S_PARSE: begin
-                tot_reg <= wqe_inline ? wqe_length : sge_len(wqe_reg, 0);
-                room_reg <= wqe_inline ? wqe_length - skip_bytes : sge_len(wqe_reg, 0);
-            end
-            S_LKEY_RD: begin
-                if (8'(sge_idx_reg) >= wqe_num_sge) begin
-                    tot_reg <= tot_0;
-                    room_reg <= tot_0;
-                end else if (cur_len == 0) begin
-                    tot_reg <= tot_n;
-                    room_reg <= tot_n;
-                end
-            end
-            S_LKEY_OK: if (lkey_ok) begin
-                tot_reg <= tot_n;
-                room_reg <= tot_n;
-            end
-            S_SKIP: begin
-                if (skip_reg >= room_reg) begin
-                    tot_reg <= tot_n;
-                    room_reg <= tot_n;
-                end else begin
-                    room_reg <= room_reg - skip_reg;
-                end
-            end
-            S_PAY_DESC: begin
-                if (room_reg == 0 && !inline_reg) begin
-                    tot_reg <= tot_n;
-                    room_reg <= tot_n;
-                end else if (m_axis_pay_desc_ready) begin
-                    room_reg <= piece_all ? room_reg - seg_left_reg : 32'd0;
-                end
-            end
-            default: ;
-        endcase
-    end
-
     // dynamic state: written when a WQE is recorded, reset with the context.
     // The context write is taken only in a cycle in which the engine writes
     // none of it (ctx_ready), so each array has one write port: all these
     // writes come after S_IDLE or with a QP taken in it, which waits while
     // the context write does.
-    wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend_p;
+    wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
     wire wr_pkt = state_reg == S_PKT_NEXT;
     wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
     assign ctx_ready = state_reg == S_IDLE && ctx_pend;
@@ -1271,10 +963,10 @@ module rnic_req_tx #(
             sq_hi_wd = ci_reg + 16'd1;
         end else if (wr_pkt) begin
             // the ACK window reaches the highest PSN on the wire
-            hi_psn_we = nx_hi_reg;
+            hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
             hi_psn_wa = qpn_reg;
-            hi_psn_wd = nx_psn_reg;
-            next_psn_we = !nx_last_reg && yield;
+            hi_psn_wd = psn_reg + pkt_psns;
+            next_psn_we = !pkt_last && yield;
             next_psn_wa = qpn_reg;
             next_psn_wd = psn_reg + 24'd1;
         end else if (wr_rewind) begin
@@ -1289,11 +981,6 @@ module rnic_req_tx #(
             rewind_ack_wd = una_rd_rewind;
         end
     end
-    // the engine's writes at qpn_reg, by table
-    wire ctx_wr = qp_reset_valid || qp_rts_valid;
-    wire wr_qpn = record || (wr_pkt && !nx_last_reg && yield);
-    wire wr_sq_hi = record && (!resend_reg || ci_reg == q_sq_hi);
-    wire wr_hi_psn = wr_pkt && nx_hi_reg;
     always_comb begin
         sent_time_we = qp_reset_valid || (record && !qp_rts_valid && ci_reg == una_rd_idx);
         sent_time_wa = qp_reset_valid ? qp_reset_qpn : qpn_reg;
@@ -1323,24 +1010,22 @@ module rnic_req_tx #(
         hi2_sent_time_ram <= sent_time_mem[hi2_rd_qpn];
     end
     // ... and the write each missed: in the RAM only after the read
-    logic        s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
+    logic        s_sq_ci_fwd, s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
     logic        hi_idx_fwd, hi_psn_fwd, hi2_idx_fwd, hi2_sent_time_fwd;
-    logic [15:0] sq_hi_wd_reg;
+    logic [15:0] sq_ci_wd_reg, sq_hi_wd_reg;
     logic [23:0] next_psn_wd_reg, hi_psn_wd_reg;
     logic [1:0]  rewind_ack_wd_reg;
     logic [47:0] sent_time_wd_reg;
     always_ff @(posedge clk) begin
-        // each write source's enable and address compare side by side (the
-        // context write never meets the engine's own, asserted below)
-        s_sq_ci_fwd <= (qp_reset_valid && qp_reset_qpn == s_qp_qpn) || (record && qpn_reg == s_qp_qpn) || wr_rewind;
-        s_next_psn_fwd <= (ctx_wr && qp_reset_qpn == s_qp_qpn) || (wr_qpn && qpn_reg == s_qp_qpn) || wr_rewind;
-        s_rewind_ack_fwd <= (qp_reset_valid && qp_reset_qpn == s_qp_qpn) || wr_rewind;
-        q_sq_hi_fwd <= (qp_reset_valid && qp_reset_qpn == qpn_reg) || wr_sq_hi;
-        q_hi_psn_fwd <= (ctx_wr && qp_reset_qpn == qpn_reg) || wr_hi_psn;
-        q_rewind_ack_fwd <= (qp_reset_valid && qp_reset_qpn == qpn_reg) || (wr_rewind && s_qp_qpn == qpn_reg);
-        hi_idx_fwd <= (qp_reset_valid && qp_reset_qpn == hi_rd_qpn) || (wr_sq_hi && qpn_reg == hi_rd_qpn);
-        hi_psn_fwd <= (ctx_wr && qp_reset_qpn == hi_rd_qpn) || (wr_hi_psn && qpn_reg == hi_rd_qpn);
-        hi2_idx_fwd <= (qp_reset_valid && qp_reset_qpn == hi2_rd_qpn) || (wr_sq_hi && qpn_reg == hi2_rd_qpn);
+        s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
+        s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
+        s_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == s_qp_qpn;
+        q_sq_hi_fwd <= sq_hi_we && sq_hi_wa == qpn_reg;
+        q_hi_psn_fwd <= hi_psn_we && hi_psn_wa == qpn_reg;
+        q_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == qpn_reg;
+        hi_idx_fwd <= sq_hi_we && sq_hi_wa == hi_rd_qpn;
+        hi_psn_fwd <= hi_psn_we && hi_psn_wa == hi_rd_qpn;
+        hi2_idx_fwd <= sq_hi_we && sq_hi_wa == hi2_rd_qpn;
         hi2_sent_time_fwd <= sent_time_we && sent_time_wa == hi2_rd_qpn;
         sq_ci_wd_reg <= sq_ci_wd;
         next_psn_wd_reg <= next_psn_wd;
@@ -1389,80 +1074,6 @@ module rnic_req_tx #(
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rts_valid)) assert (!(record || wr_parse || wr_pkt || wr_rewind));
-    end
-
-    // what is latched a cycle ahead against its definition
-    logic [4:0]  ref_rd_out, ref_rd_out_reg;
-    logic [INFLIGHT_LOG2-1:0] ref_rd_rel;
-    always_comb begin
-        ref_rd_out = '0;
-        for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++) begin
-            ref_rd_rel = INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0];
-            if (rd_mask[i] && 16'(ref_rd_rel) < inflight) ref_rd_out = ref_rd_out + 5'd1;
-        end
-    end
-    logic        ref_lkey_ok, ref_lkey_ok_reg;
-    logic [63:0] ref_lkey_pa, ref_lkey_pa_reg;
-    rnic_mr_check ref_lkey_check_inst (
-        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
-        .need_access(lk_need), .ok(ref_lkey_ok), .pa(ref_lkey_pa)
-    );
-    always_ff @(posedge clk) begin
-        if (state_reg == S_PREP) ref_rd_out_reg <= ref_rd_out;
-        if (state_reg == S_LKEY_CHK) begin
-            ref_lkey_ok_reg <= ref_lkey_ok;
-            ref_lkey_pa_reg <= ref_lkey_pa;
-        end
-        if (!rst && state_reg == S_PARSE)
-            assert (pr_resend_reg == resend && pr_skip_pkts_reg == skip_pkts_now && rd_out == 8'(ref_rd_out_reg)
-                    && pr_skip_bytes_reg == 32'(skip_pkts_now) << (32'(pmtu_code) + 32'd7)
-                    && sge_len_err == (sge_sum != 35'(wqe_length)));
-        if (!rst && state_reg == S_LKEY_OK)
-            assert (lkey_ok == ref_lkey_ok_reg && (!lkey_ok || lkey_pa == ref_lkey_pa_reg));
-        if (!rst && state_reg != S_IDLE && state_reg != S_QPC)
-            assert (pmtu_code_reg == pmtu_clamp(qpc_pmtu)
-                    && q_mask_reg == ring_mask_of(qpc_reg[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W]));
-        // the registered cache answers: never a hit or a read that is not
-        if (!rst && state_reg == S_WQE_DESC && wd_fresh_reg) begin
-            assert (!c_hit_reg || c_hit);
-            assert (!c_err_hit_reg || c_err_hit);
-            assert (!miss_fetch || (!c_hit && !c_pend && !c_err_hit));
-        end
-        if (!rst && own_fetch) assert (own_room);
-        if (!rst && qp_reset_valid) assert (!fetch_start);
-        if (!rst && m_axis_wqe_desc_valid)
-            assert (addr_m == qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W] + (64'(16'(ci_reg & q_mask_reg)) << LB)
-                    && addr_o == qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W] + (64'(16'(c_req_reg[cw] & q_mask_reg)) << LB)
-                    && addr_n == qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W] + (64'(16'(nq_ci & n_mask)) << LB));
-        if (!rst && m_axis_wqe_desc_valid)
-            assert (fetch_n_p == fetch_n && fetch_end == f_idx + fetch_n
-                    && m_axis_wqe_desc_addr == f_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES));
-        if (!rst && (state_reg == S_SKIP || state_reg == S_PAY_DESC))
-            assert (room_reg == sge_room && tot_reg == sge_off_reg + sge_room);
-        if (!rst && (state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK || state_reg == S_LKEY_OK))
-            assert (sge_off_reg == 0);
-        if (!rst && m_axis_pay_desc_valid)
-            assert (m_axis_pay_desc_len == piece && m_axis_pay_desc_last == (piece == seg_left_reg)
-                    && (inline_reg || m_axis_pay_desc_addr == sge_pa_reg[cur[1:0]] + 64'(sge_off_reg)));
-        if (!rst && state_reg != S_IDLE && state_reg != S_QPC)
-            assert (rem_gt_mtu == (remaining_reg > mtu_bytes));
-        if (!rst && m_hdr_valid)
-            assert (reth_va_reg == wqe_raddr + 64'(reth_off_reg) && reth_len_reg == wqe_length - reth_off_reg);
-        if (!rst) assert (una_past == (una_ahead != 0 && !una_ahead[15]));
-        if (!rst) begin
-            assert (!(record && wr_pkt) && !(record && wr_rewind) && !(wr_pkt && wr_rewind));
-            assert ((sq_ci_we && sq_ci_wa == s_qp_qpn) == ((qp_reset_valid && qp_reset_qpn == s_qp_qpn)
-                    || (record && qpn_reg == s_qp_qpn) || wr_rewind));
-            assert ((next_psn_we && next_psn_wa == s_qp_qpn) == ((ctx_wr && qp_reset_qpn == s_qp_qpn)
-                    || (wr_qpn && qpn_reg == s_qp_qpn) || wr_rewind));
-            assert ((sq_hi_we && sq_hi_wa == qpn_reg) == ((qp_reset_valid && qp_reset_qpn == qpn_reg) || wr_sq_hi));
-            assert ((hi_psn_we && hi_psn_wa == qpn_reg) == ((ctx_wr && qp_reset_qpn == qpn_reg) || wr_hi_psn));
-            assert ((rewind_ack_we && rewind_ack_wa == qpn_reg)
-                    == ((qp_reset_valid && qp_reset_qpn == qpn_reg) || (wr_rewind && s_qp_qpn == qpn_reg)));
-        end
-        if (!rst && state_reg == S_PKT_NEXT)
-            assert (nx_psn_reg == psn_reg + pkt_psns && nx_rem_reg == remaining_reg - seg_len && nx_last_reg == pkt_last
-                    && nx_hi_reg == (hi_psn_gap != 0 && !hi_psn_gap[23]));
     end
 `endif
 `endif
