@@ -138,7 +138,6 @@ module rnic_rd_resp #(
     // responses), pend_at for an ATOMIC (it waits for its QP's READs).
     logic hq_has_qp, hq_has_at, job_has_qp, job_has_at;
     logic [HDRQ_LOG2-1:0] hq_rel;
-    logic [JOBS_LOG2-1:0] job_rel;
     always_comb begin
         hq_has_qp = 1'b0;
         hq_has_at = 1'b0;
@@ -154,8 +153,7 @@ module rnic_rd_resp #(
         job_has_qp = 1'b0;
         job_has_at = 1'b0;
         for (int i = 0; i < JOBS; i++) begin
-            job_rel = JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0];
-            if ((JOBS_LOG2+1)'(job_rel) < wr_reg - rd_reg && !job_dead_mem[i]) begin
+            if (job_vld_reg[i] && !job_dead_mem[i]) begin
                 if (job_qpn_mem[i] == pend_rd_qpn) job_has_qp = 1'b1;
                 if (job_qpn_mem[i] == pend_at_qpn) job_has_at = 1'b1;
             end
@@ -405,7 +403,10 @@ module rnic_rd_resp #(
     end
     always_ff @(posedge clk) begin
         if (!rst && ref_ok && ref_qpn == cnt_rd_qpn) assert (32'(cnt_rd_val) == ref_cnt);
-        if (!rst) assert (job_vld_reg[head] == !empty);
+        // job_vld_reg is the queue's span [rd, wr), entry by entry
+        for (int i = 0; i < JOBS; i++)
+            if (!rst) assert (job_vld_reg[i]
+                              == ((JOBS_LOG2+1)'(JOBS_LOG2'(JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0])) < wr_reg - rd_reg));
     end
 `endif
 `endif
