@@ -49,7 +49,21 @@ def memories(outdir, log):
     for mem in mems:
         kinds = sorted(became.get((mem["module_full"], mem["name"]), ()))
         mem["became"] = "+".join(kinds) if kinds else "ff"
-    return mems
+    # rnic_ram_1w1r builds a table of block-RAM columns (g_col[N].mem): one
+    # table, its width the sum of theirs
+    tables = {}
+    for mem in mems:
+        base = re.sub(r"g_col\[\d+\]\.", "", mem["name"])
+        key = (mem["module_full"], base, mem["entries"], mem["rd_ports"], mem["rd_registered"], mem["wr_ports"])
+        t = tables.get(key)
+        if t is None:
+            tables[key] = dict(mem, name=base, columns=1)
+        else:
+            t["width"] += mem["width"]
+            t["columns"] += 1
+            if mem["became"] != t["became"]:
+                t["became"] = "+".join(sorted(set(t["became"].split("+")) | set(mem["became"].split("+"))))
+    return list(tables.values())
 
 
 def sum_cells(cells, pats):
@@ -316,7 +330,8 @@ def doc_tables(recs, checks):
             L.append("|---|---|---|---|---|")
             for m in sorted(big, key=lambda m: (m["became"] in ("bram", "uram"), m["module"], m["name"])):
                 became = m["became"] if m["became"] in ("bram", "uram", "bram+uram") else "**%s**" % m["became"]
-                L.append("| %s | %s | %d × %d | %d (%d) | %s |" % (m["module"], m["name"], m["entries"], m["width"],
+                cols = " (%d columns)" % m["columns"] if m.get("columns", 1) > 1 else ""
+            L.append("| %s | %s%s | %d × %d | %d (%d) | %s |" % (m["module"], m["name"], cols, m["entries"], m["width"],
                                                                  m["rd_ports"], m["rd_registered"], became))
     return "\n".join(L)
 

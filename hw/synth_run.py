@@ -76,7 +76,8 @@ def mapped_memories(log):
     """memory_libmap's choices in a yosys log: {(module, memory): {kind, ...}};
     a memory missing here was turned into flip-flops."""
     became = {}
-    for m in re.finditer(r"^mapping memory (\S+)\.(\S+) via (\S+)", log, re.M):
+    # the module name has no dot; the memory's may (a generate scope)
+    for m in re.finditer(r"^mapping memory ([^\s.]+)\.(\S+) via (\S+)", log, re.M):
         became.setdefault((m.group(1), m.group(2)), set()).add(classify(m.group(3)))
     return became
 

@@ -80,10 +80,18 @@ def main():
     fail = 0
     seen = set()
     rows = []
+    # rnic_ram_1w1r builds a table of block-RAM columns (g_col[N].mem):
+    # check it as one table, its width the sum of theirs
+    tables = {}
     for k, (key, size, width, rd, rdreg) in mems.items():
+        base = re.sub(r"g_col\[\d+\]\.", "", k[1])
+        t = tables.setdefault((k[0], base), [re.sub(r"g_col\[\d+\]\.", "", key), size, 0, rd, rdreg, set()])
+        t[2] += width
+        t[5].add(became.get(k, "ff"))
+    for key, size, width, rd, rdreg, kinds in tables.values():
         if size < args.min_entries:
             continue
-        kind = became.get(k, "ff")
+        kind = "+".join(sorted(kinds))
         seen.add(key)
         if kind in ("bram", "uram"):
             bad = key in ok_list

@@ -262,7 +262,12 @@ module rnic_core #(
     // register writes while this register is full, so no doorbell overtakes
     // the write). A write to a table no engine writes (MR context, MTT) goes
     // on the next cycle, so an MTT run still writes one entry per cycle.
-    assign rg_ctx_ready = !ctx_wr_valid || (tables_clear && !ctx_is_qpc && !ctx_is_cqc);
+    //
+    // Until every table is clear the register takes nothing and its data
+    // stays zero (a synchronous reset, free on the flip-flops): the tables'
+    // clear writes this data, so no copy needs a zero multiplexer on its
+    // write data (WR_DATA_ZERO_IN_CLEAR).
+    assign rg_ctx_ready = tables_clear && (!ctx_wr_valid || (!ctx_is_qpc && !ctx_is_cqc));
     always_ff @(posedge clk) begin
         if (rg_ctx_ready) begin
             ctx_wr_valid <= rg_ctx_valid;
@@ -274,6 +279,7 @@ module rnic_core #(
             ctx_wr_valid <= 1'b0;
         end
         if (rst) ctx_wr_valid <= 1'b0;
+        if (rst || !tables_clear) ctx_wr_data <= '0;
     end
     assign ctx_wr_ready = tables_clear && (ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
                                          : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
@@ -302,35 +308,35 @@ module rnic_core #(
     logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data, pl_mpt_rd_data, rr_mpt_rd_data;
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
 
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_req_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) qpc_req_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
         .rd_en(req_qpc_rd_en), .rd_addr(req_qpc_rd_addr), .rd_data(req_qpc_rd_data),
         .init_done(qpc_req_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_resp_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) qpc_resp_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
         .rd_en(resp_qpc_rd_en), .rd_addr(resp_qpc_rd_addr), .rd_data(resp_qpc_rd_data),
         .init_done(qpc_resp_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_req_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) mpt_req_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(req_mpt_rd_en), .rd_addr(req_mpt_rd_addr), .rd_data(req_mpt_rd_data),
         .init_done(mpt_req_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_resp_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) mpt_resp_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(resp_mpt_rd_en), .rd_addr(resp_mpt_rd_addr), .rd_data(resp_mpt_rd_data),
         .init_done(mpt_resp_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH)) qpc_place_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) qpc_place_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
         .rd_en(pl_qpc_rd_en), .rd_addr(pl_qpc_rd_addr), .rd_data(pl_qpc_rd_data),
         .init_done(qpc_place_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_place_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) mpt_place_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(pl_mpt_rd_en), .rd_addr(pl_mpt_rd_addr), .rd_data(pl_mpt_rd_data),
         .init_done(mpt_place_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH)) mpt_rdrsp_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::MPT_BITS), .ADDR_WIDTH(MR_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) mpt_rdrsp_ram (
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(rr_mpt_rd_en), .rd_addr(rr_mpt_rd_addr), .rd_data(rr_mpt_rd_data),
         .init_done(mpt_rdrsp_clear_done));
-    rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH)) cqc_ram (
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) cqc_ram (
         .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
         .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data),
         .init_done(cqc_clear_done));

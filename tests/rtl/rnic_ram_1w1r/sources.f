@@ -1,0 +1,1 @@
+rtl/rnic_ram_1w1r.sv
