@@ -119,7 +119,8 @@ module rnic_rd_resp #(
     logic [JOBS-1:0]    job_vld_reg;   // entry i lies in [rd, wr): kept with them
 
     wire empty = wr_reg == rd_reg;
-    wire full = (wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS);
+    // the pointers' lap bits differ and the rest are equal: no subtract
+    wire full = wr_reg[JOBS_LOG2] != rd_reg[JOBS_LOG2] && wr_reg[JOBS_LOG2-1:0] == rd_reg[JOBS_LOG2-1:0];
     assign s_job_ready = !full;
 
     // headers for the builder, with the QP they belong to
@@ -127,8 +128,10 @@ module rnic_rd_resp #(
     logic [HB-1:0]        hq_hdr_mem [HDRQ];
     logic [QPN_WIDTH-1:0] hq_qpn_mem [HDRQ];
     logic [HDRQ_LOG2:0]   hq_wr_reg, hq_rd_reg;
+    logic [HDRQ-1:0]      hq_vld_reg;   // entry i lies in [hq_rd, hq_wr): kept with them
     wire hq_empty = hq_wr_reg == hq_rd_reg;
-    wire hq_full = (hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ);
+    wire hq_full = hq_wr_reg[HDRQ_LOG2] != hq_rd_reg[HDRQ_LOG2]
+                   && hq_wr_reg[HDRQ_LOG2-1:0] == hq_rd_reg[HDRQ_LOG2-1:0];
     assign m_hdr_valid = !hq_empty;
     assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
 
@@ -136,81 +139,121 @@ module rnic_rd_resp #(
     // (not one of a QP reset since), asked for two QPs at once: pend_rd for
     // the responder's head action (its ACK goes behind the QP's READ
     // responses), pend_at for an ATOMIC (it waits for its QP's READs).
-    logic hq_has_qp, hq_has_at, job_has_qp, job_has_at;
-    logic [HDRQ_LOG2-1:0] hq_rel;
+    // Queue membership comes from valid bits kept with the pointers (not a
+    // subtract and compare per entry), and the hits are OR-reduced.
+    logic [HDRQ-1:0] hq_hit_qp, hq_hit_at;
+    logic [JOBS-1:0] job_hit_qp, job_hit_at;
     always_comb begin
-        hq_has_qp = 1'b0;
-        hq_has_at = 1'b0;
         for (int i = 0; i < HDRQ; i++) begin
-            hq_rel = HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0];
-            if ((HDRQ_LOG2+1)'(hq_rel) < hq_wr_reg - hq_rd_reg) begin
-                if (hq_qpn_mem[i] == pend_rd_qpn) hq_has_qp = 1'b1;
-                if (hq_qpn_mem[i] == pend_at_qpn) hq_has_at = 1'b1;
-            end
+            hq_hit_qp[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_rd_qpn;
+            hq_hit_at[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_at_qpn;
         end
-    end
-    always_comb begin
-        job_has_qp = 1'b0;
-        job_has_at = 1'b0;
         for (int i = 0; i < JOBS; i++) begin
-            if (job_vld_reg[i] && !job_dead_mem[i]) begin
-                if (job_qpn_mem[i] == pend_rd_qpn) job_has_qp = 1'b1;
-                if (job_qpn_mem[i] == pend_at_qpn) job_has_at = 1'b1;
-            end
+            job_hit_qp[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn;
+            job_hit_at[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_at_qpn;
         end
     end
-    assign pend_rd_val = job_has_qp || hq_has_qp;
+    assign pend_rd_val = |{job_hit_qp, hq_hit_qp};
 
     // QPs of the payload reads asked for and not yet answered (the read
     // engine answers in order); a read is asked for only when there is room
     localparam int PAYQ = 2 ** PAYQ_LOG2;
     logic [QPN_WIDTH-1:0] pq_qpn_mem [PAYQ];
     logic [PAYQ_LOG2:0]   pq_wr_reg, pq_rd_reg;
-    wire pq_full = (pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ);
-    logic pay_has_at;
-    logic [PAYQ_LOG2-1:0] pq_rel;
-    always_comb begin
-        pay_has_at = 1'b0;
-        for (int i = 0; i < PAYQ; i++) begin
-            pq_rel = PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0];
-            if ((PAYQ_LOG2+1)'(pq_rel) < pq_wr_reg - pq_rd_reg && pq_qpn_mem[i] == pend_at_qpn)
-                pay_has_at = 1'b1;
-        end
-    end
-    assign pend_at_val = job_has_at || hq_has_at || pay_has_at;
+    logic [PAYQ-1:0]      pq_vld_reg;   // entry i lies in [pq_rd, pq_wr)
+    wire pq_full = pq_wr_reg[PAYQ_LOG2] != pq_rd_reg[PAYQ_LOG2]
+                   && pq_wr_reg[PAYQ_LOG2-1:0] == pq_rd_reg[PAYQ_LOG2-1:0];
+    logic [PAYQ-1:0] pq_hit_at;
+    always_comb
+        for (int i = 0; i < PAYQ; i++) pq_hit_at[i] = pq_vld_reg[i] && pq_qpn_mem[i] == pend_at_qpn;
+    assign pend_at_val = |{job_hit_at, hq_hit_at, pq_hit_at};
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 
+    // The MPT entry of the job's rkey is read in S_IDLE (the first packet)
+    // or S_NEXT (the next one), checked in S_CHK and S_CHK2 (the two stages
+    // of rnic_mr_check_pipe) and its verdict taken in S_HDR.
     typedef enum logic [2:0] {
-        S_IDLE,  // wait for a job
-        S_MPT,   // read the MPT entry of the rkey
-        S_CHK,   // check and translate this packet's range
-        S_HDR,   // hand this packet's header to the builder
+        S_IDLE,  // wait for a job; read the MPT entry of its rkey
+        S_CHK,   // check and translate this packet's range: stage 1
+        S_CHK2,  // stage 2
+        S_HDR,   // drop the job if the check failed, else hand this packet's header to the builder
         S_PAY,   // ask for its payload
-        S_NEXT   // advance
+        S_NEXT   // advance; read the MPT entry again for the next packet
     } state_t;
     state_t state_reg;
 
-    logic [31:0] off_reg;     // message bytes already sent
+    // Each packet's numbers are registers, set when the job starts (S_IDLE)
+    // and advanced in S_NEXT, so no subtract, compare or 64-bit add of the
+    // offset lies in front of the key check or the header. A path MTU is
+    // 2^k bytes (k = 8..12): every packet but the last is one MTU, so the
+    // bytes left are q_reg * 2^k + low_reg (low_reg = len mod 2^k) and
+    // only q_reg moves.
     logic [23:0] psn_reg;
-    logic [63:0] pa_reg;
+    logic [63:0] va_reg;      // this packet's virtual address: va + offset
+    logic [23:0] q_reg;       // (len - offset) >> k
+    logic [11:0] low_reg;     // len mod 2^k
+    logic [12:0] mtu_reg;     // 2^k
+    logic [11:0] lowmask_reg; // 2^k - 1
+    logic [12:0] seg_reg;     // this packet's payload bytes
+    logic        seg_nz_reg;  // ... not zero
+    logic        first_reg, last_reg;
+
+    // bit i: the AND of x[i-1:0] (1 for bit 0), in log2 steps rather than a
+    // carry chain: what an increment flips
+    function automatic logic [63:0] pre_and(input logic [63:0] x);
+        logic [63:0] p;
+        p = x;
+        for (int d = 1; d < 64; d = d * 2) p = p & ((p << d) | ((64'd1 << d) - 64'd1));
+        pre_and = {p[62:0], 1'b1};
+    endfunction
 
     wire [HB-1:0] tmpl = job_hdr_mem[head];
     wire [31:0]   len = job_len_mem[head];
     wire [2:0]    pmtu = (job_pmtu_mem[head] < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                          (job_pmtu_mem[head] > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096)
                                                                           : job_pmtu_mem[head];
-    wire [31:0]   mtu = 32'(128) << pmtu;
-    wire [31:0]   rest = len - off_reg;
-    wire          pkt_first = off_reg == 0;
-    wire          pkt_last = rest <= mtu;
-    wire [31:0]   seg = pkt_last ? rest : mtu;
+    // the first packet's numbers, from the job at the head
+    logic [23:0] q0;
+    logic [11:0] lowmask0;
+    logic [12:0] mtu0;
+    always_comb begin
+        case (pmtu)
+            3'(rnic_pkg::IB_MTU_256):  begin q0 = 24'(len >> 8);  lowmask0 = 12'h0ff; mtu0 = 13'h0100; end
+            3'(rnic_pkg::IB_MTU_512):  begin q0 = 24'(len >> 9);  lowmask0 = 12'h1ff; mtu0 = 13'h0200; end
+            3'(rnic_pkg::IB_MTU_1024): begin q0 = 24'(len >> 10); lowmask0 = 12'h3ff; mtu0 = 13'h0400; end
+            3'(rnic_pkg::IB_MTU_2048): begin q0 = 24'(len >> 11); lowmask0 = 12'h7ff; mtu0 = 13'h0800; end
+            default:                   begin q0 = 24'(len >> 12); lowmask0 = 12'hfff; mtu0 = 13'h1000; end
+        endcase
+    end
+    wire [11:0] low0 = len[11:0] & lowmask0;
+    // The next packet's va, q and PSN, registered every cycle from the
+    // current ones: those change only in S_IDLE and S_NEXT, and S_NEXT
+    // comes three cycles or more after either (S_CHK, S_CHK2, S_HDR), so
+    // no add is in front of the state's update.
+    logic [63:0] va_nx_reg;   // va_reg + 2^k
+    logic [23:0] q_nx_reg;    // q_reg - 1
+    logic [23:0] psn_nx_reg;  // psn_reg + 1
+    always_ff @(posedge clk) begin
+        va_nx_reg <= va_reg ^ (pre_and(va_reg | {52'h0, lowmask_reg}) & ~{52'h0, lowmask_reg});
+        q_nx_reg <= q_reg ^ 24'(pre_and({40'h0, ~q_reg}));
+        psn_nx_reg <= psn_reg + 24'd1;
+    end
+    // The head job's generation and dead flag, registered: the head moves
+    // only into S_IDLE, which looks at neither, and the dead flag is
+    // registered with a reset's write of that cycle, as the entry takes it.
+    logic [3:0] head_gen_reg;
+    logic       head_dead_reg;
+    always_ff @(posedge clk) begin
+        head_gen_reg <= job_gen_mem[head];
+        head_dead_reg <= job_dead_mem[head] || (qp_reset_valid && job_qpn_mem[head] == qp_reset_qpn);
+    end
 
     logic [7:0] opcode;
     always_comb begin
-        if (pkt_first && pkt_last) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
-        else if (pkt_first) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
-        else if (pkt_last) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
+        if (first_reg && last_reg) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+        else if (first_reg) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
+        else if (last_reg) opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
         else opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
     end
 
@@ -220,33 +263,37 @@ module rnic_rd_resp #(
         if (!raw) begin
         hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
         hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
-        hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg[1:0]));
+        hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_reg[1:0]));
         hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
         hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
         hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
-        hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = pkt_first || pkt_last;
+        hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = first_reg || last_reg;
         hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = 1'b0;
-        hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg[15:0];
+        hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = 16'(seg_reg);
         end
     end
 
     assign rgen_rd_qpn = job_qpn_mem[head];
     wire raw = job_raw_mem[head];
-    wire stale = job_dead_mem[head] || (!raw && rgen_rd_val != job_gen_mem[head]);
-    // this packet's header enters the queue
-    wire hq_push = state_reg == S_HDR && !stale && !hq_full;
+    wire stale = head_dead_reg || (!raw && rgen_rd_val != head_gen_reg);   // used in S_HDR only
     wire [31:0] rkey = job_rkey_mem[head];
-    assign mpt_rd_en = state_reg == S_MPT;
+    // read in S_IDLE whether or not a job waits (the read has no effect)
+    assign mpt_rd_en = state_reg == S_IDLE || state_reg == S_NEXT;
     assign mpt_rd_addr = rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
     logic        mr_ok;
-    logic [63:0] mr_pa;
-    rnic_mr_check rkey_check_inst (
-        .mpt(mpt_rd_data), .key(rkey), .va(job_va_mem[head] + 64'(off_reg)), .len(seg),
+    logic [63:0] mr_pa;   // held from S_HDR on: the pipe advances only in S_CHK, S_CHK2
+    rnic_mr_check_pipe rkey_check_inst (
+        .clk, .en(state_reg == S_CHK || state_reg == S_CHK2),
+        .mpt(mpt_rd_data), .key(rkey), .va(va_reg), .len(32'(seg_reg)),
         .pd(job_pd_mem[head]), .need_access(rnic_pkg::ACCESS_REMOTE_READ[7:0]), .ok(mr_ok), .pa(mr_pa)
     );
+    // a READ packet that fails its check (a zero-length one has no range)
+    wire chk_bad = !raw && !mr_ok && seg_nz_reg;
+    // this packet's header enters the queue
+    wire hq_push = state_reg == S_HDR && !chk_bad && !stale && !hq_full;
 
-    assign m_axis_pay_desc_addr = pa_reg;
-    assign m_axis_pay_desc_len = seg;
+    assign m_axis_pay_desc_addr = mr_pa;
+    assign m_axis_pay_desc_len = 32'(seg_reg);
     assign m_axis_pay_desc_last = 1'b1;
     assign m_axis_pay_desc_valid = state_reg == S_PAY && !pq_full;
     wire   pay_fire = m_axis_pay_desc_valid && m_axis_pay_desc_ready;
@@ -274,26 +321,31 @@ module rnic_rd_resp #(
         end
         case (state_reg)
             S_IDLE: begin
-                off_reg <= '0;
                 psn_reg <= tmpl[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
-                if (!empty) state_reg <= raw ? S_HDR : S_MPT;
-            end
-            S_MPT: begin
-                state_reg <= S_CHK;
+                va_reg <= job_va_mem[head];
+                q_reg <= q0;
+                low_reg <= low0;
+                mtu_reg <= mtu0;
+                lowmask_reg <= lowmask0;
+                seg_reg <= (q0 == 0) ? {1'b0, low0} : mtu0;
+                seg_nz_reg <= q0 != 0 || low0 != 0;
+                first_reg <= 1'b1;
+                last_reg <= q0 == 0 || (q0 == 1 && low0 == 0);
+                if (!empty) state_reg <= raw ? S_HDR : S_CHK;
             end
             S_CHK: begin
-                pa_reg <= mr_pa;
-                if (mr_ok || seg == 0) begin
-                    state_reg <= S_HDR;
-                end else begin
+                state_reg <= S_CHK2;
+            end
+            S_CHK2: begin
+                state_reg <= S_HDR;
+            end
+            S_HDR: begin
+                if (chk_bad) begin
                     stat_access_err <= 1'b1;
                     rd_reg <= rd_reg + 1'b1;
                     job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
-                end
-            end
-            S_HDR: begin
-                if (stale) begin
+                end else if (stale) begin
                     rd_reg <= rd_reg + 1'b1;
                     job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
@@ -305,36 +357,51 @@ module rnic_rd_resp #(
                     end
                 end else if (hq_push) begin
                     stat_tx_read_resp <= 1'b1;
-                    state_reg <= (seg != 0) ? S_PAY : S_NEXT;
+                    state_reg <= seg_nz_reg ? S_PAY : S_NEXT;
                 end
             end
             S_PAY: begin
                 if (pay_fire) state_reg <= S_NEXT;
             end
             S_NEXT: begin
-                off_reg <= off_reg + seg;
-                psn_reg <= psn_reg + 24'd1;
-                if (pkt_last) begin
+                psn_reg <= psn_nx_reg;
+                first_reg <= 1'b0;
+                if (last_reg) begin
                     rd_reg <= rd_reg + 1'b1;
                     job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
                 end else begin
-                    state_reg <= S_MPT;
+                    // not the last: the next packet is the last if one MTU
+                    // or less is left after it; it is never empty
+                    va_reg <= va_nx_reg;
+                    q_reg <= q_nx_reg;
+                    seg_reg <= (q_reg == 1) ? {1'b0, low_reg} : mtu_reg;
+                    seg_nz_reg <= 1'b1;
+                    last_reg <= q_reg == 1 || (q_reg == 2 && low_reg == 0);
+                    state_reg <= S_CHK;
                 end
             end
             default: state_reg <= S_IDLE;
         endcase
-        if (hq_push) begin
+        if (m_hdr_valid && m_hdr_ready) begin
+            hq_vld_reg[hq_rd_reg[HDRQ_LOG2-1:0]] <= 1'b0;
+            hq_rd_reg <= hq_rd_reg + 1'b1;
+        end
+        if (hq_push) begin   // after the pop: a full queue takes no push
             hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
             hq_qpn_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= job_qpn_mem[head];
+            hq_vld_reg[hq_wr_reg[HDRQ_LOG2-1:0]] <= 1'b1;
             hq_wr_reg <= hq_wr_reg + 1'b1;
         end
-        if (m_hdr_valid && m_hdr_ready) hq_rd_reg <= hq_rd_reg + 1'b1;
+        if (s_pay_status_valid) begin
+            pq_vld_reg[pq_rd_reg[PAYQ_LOG2-1:0]] <= 1'b0;
+            pq_rd_reg <= pq_rd_reg + 1'b1;
+        end
         if (pay_fire) begin
             pq_qpn_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_qpn_mem[head];
+            pq_vld_reg[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
             pq_wr_reg <= pq_wr_reg + 1'b1;
         end
-        if (s_pay_status_valid) pq_rd_reg <= pq_rd_reg + 1'b1;
         if (rst) begin
             state_reg <= S_IDLE;
             wr_reg <= '0;
@@ -342,8 +409,10 @@ module rnic_rd_resp #(
             job_vld_reg <= '0;
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
+            hq_vld_reg <= '0;
             pq_wr_reg <= '0;
             pq_rd_reg <= '0;
+            pq_vld_reg <= '0;
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
         end
@@ -400,6 +469,40 @@ module rnic_rd_resp #(
         for (int i = 0; i < JOBS; i++)
             if ((JOBS_LOG2+1)'(JOBS_LOG2'(JOBS_LOG2'(i) - rd_reg[JOBS_LOG2-1:0])) < wr_reg - rd_reg)
                 if (!job_raw_mem[i] && job_qpn_mem[i] == ref_qpn && job_gen_mem[i] == ref_gen) ref_cnt++;
+    end
+    // each packet's registered numbers are those of the offset into the
+    // message, computed the straightforward way
+    logic [31:0] ref_off;
+    wire  [31:0] ref_mtu = 32'(128) << pmtu;
+    wire  [31:0] ref_rest = len - ref_off;
+    wire         ref_last = ref_rest <= ref_mtu;
+    wire  [31:0] ref_seg = ref_last ? ref_rest : ref_mtu;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_IDLE) ref_off <= '0;
+        if (state_reg == S_NEXT) ref_off <= ref_off + 32'(seg_reg);
+        if (!rst && state_reg != S_IDLE)
+            assert (head_gen_reg == job_gen_mem[head] && head_dead_reg == job_dead_mem[head]);
+        if (!rst && state_reg == S_NEXT)
+            assert (va_nx_reg == va_reg + 64'(mtu_reg) && q_nx_reg == q_reg - 24'd1 && psn_nx_reg == psn_reg + 24'd1);
+        if (!rst && state_reg != S_IDLE && !raw) begin
+            assert (va_reg == job_va_mem[head] + 64'(ref_off));
+            assert (32'(seg_reg) == ref_seg && seg_nz_reg == (ref_seg != 0));
+            assert (last_reg == ref_last && first_reg == (ref_off == 0));
+            assert (32'(mtu_reg) == ref_mtu && 32'(lowmask_reg) == ref_mtu - 1);
+            assert ({q_reg, 12'(low_reg)} == {24'(ref_rest >> (7 + 32'(pmtu))), 12'(len & (ref_mtu - 1))});
+        end
+    end
+    // the header and payload queues' valid bits are their spans
+    always_ff @(posedge clk) begin
+        for (int i = 0; i < HDRQ; i++)
+            if (!rst) assert (hq_vld_reg[i]
+                              == ((HDRQ_LOG2+1)'(HDRQ_LOG2'(HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0])) < hq_wr_reg - hq_rd_reg));
+        for (int i = 0; i < PAYQ; i++)
+            if (!rst) assert (pq_vld_reg[i]
+                              == ((PAYQ_LOG2+1)'(PAYQ_LOG2'(PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0])) < pq_wr_reg - pq_rd_reg));
+        if (!rst) assert (full == ((wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS))
+                          && hq_full == ((hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ))
+                          && pq_full == ((pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ)));
     end
     always_ff @(posedge clk) begin
         if (!rst && ref_ok && ref_qpn == cnt_rd_qpn) assert (32'(cnt_rd_val) == ref_cnt);

@@ -1,10 +1,13 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// rnic_mr_check against a reference written without 65-bit sums: offset into
-// the MR first, then the room left, so the two formulations can disagree if
-// either is wrong. Edge cases: exact fit, one byte over, one before the
-// start, wrap past 2^64, zero length, every key/PD/access mismatch.
+// rnic_mr_check and its pipelined twin rnic_mr_check_pipe against a
+// reference written without 65-bit sums: offset into the MR first, then the
+// room left, so the formulations can disagree if one is wrong. Edge cases:
+// exact fit, one byte over, one before the start, wrap past 2^64, a region
+// ending exactly at 2^64 or wider than it, zero length, every key/PD/access
+// mismatch. The pipe gets each vector with en for two cycles, and keeps its
+// result while en is low and the inputs change.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int MB = rnic_pkg::MPT_BITS;
 
@@ -17,6 +20,15 @@ module tb #(parameter int DATA_WIDTH = 64);
     int seed, errors, n_ok, n_bad;
 
     rnic_mr_check dut (.mpt, .key, .va, .len, .pd, .need_access(need), .ok, .pa);
+
+    logic        clk = 1'b0, en = 1'b0, p_ok;
+    logic [63:0] p_pa;
+    rnic_mr_check_pipe pipe_dut (.clk, .en, .mpt, .key, .va, .len, .pd, .need_access(need), .ok(p_ok), .pa(p_pa));
+
+    task automatic tick;
+        #1 clk = 1'b1;
+        #1 clk = 1'b0;
+    endtask
 
     logic        m_valid;
     logic [7:0]  m_access;
@@ -49,6 +61,30 @@ module tb #(parameter int DATA_WIDTH = 64);
                 $display("TB FAIL: %s: ok %b want %b (va %h len %h mr va %h len %h) pa %h want %h",
                          what, ok, exp_ok, va, len, m_va, m_len, pa, m_pa + off);
         end
+        // the pipe: two cycles with en, then held with en low
+        en = 1'b1;
+        tick();
+        if ($urandom(seed) % 4 == 0) begin   // only the first cycle's inputs count
+            va = rnd64();
+            key = ~key;
+        end
+        tick();
+        en = 1'b0;
+        if (p_ok !== exp_ok || p_pa !== m_pa + off) begin
+            errors++;
+            if (errors < 10)
+                $display("TB FAIL: %s (pipe): ok %b want %b (va %h len %h mr va %h len %h) pa %h want %h",
+                         what, p_ok, exp_ok, m_va + off, len, m_va, m_len, p_pa, m_pa + off);
+        end
+        if ($urandom(seed) % 4 == 0) begin
+            mpt = ~mpt;
+            va = rnd64();
+            tick();
+            if (p_ok !== exp_ok || p_pa !== m_pa + off) begin
+                errors++;
+                if (errors < 10) $display("TB FAIL: %s (pipe): result not held with en low", what);
+            end
+        end
         if (exp_ok) n_ok++; else n_bad++;
     endtask
 
@@ -72,7 +108,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         errors = 0; n_ok = 0; n_bad = 0;
         for (int i = 0; i < 20000; i++) begin
             base_case();
-            case ($urandom(seed) % 12)
+            case ($urandom(seed) % 16)
                 0: len = 32'(m_len - (va - m_va));                  // exact fit
                 1: len = 32'(m_len - (va - m_va)) + 1;              // one byte over
                 2: va = m_va - 64'd1;                               // one before the start
@@ -82,6 +118,17 @@ module tb #(parameter int DATA_WIDTH = 64);
                 6: pd = m_pd ^ 16'd1;
                 7: m_valid = 1'b0;
                 8: begin need = 8'h2; m_access = m_access & ~8'h2; end  // REMOTE_WRITE missing
+                9: need = 8'h4 & ~m_access;                        // REMOTE_READ missing (when it is)
+                10: begin                                           // region ends exactly at 2^64
+                    m_va = 64'h0 - m_len;
+                    va = m_va + 64'($urandom(seed) % (32'(m_len) + 1));
+                    len = ($urandom(seed) % 2 == 0) ? 32'(m_len - (va - m_va)) : 32'(m_len - (va - m_va)) + 1;
+                end
+                11: begin                                           // a region wider than 2^64 - its start
+                    m_len = ($urandom(seed) % 2 == 0) ? 64'hffff_ffff_ffff_ffff : rnd64();
+                    va = rnd64();
+                    len = $urandom(seed);
+                end
                 default: ;
             endcase
             check_one("random");

@@ -1,5 +1,6 @@
 rtl/rnic_pkg.sv
 rtl/rnic_hdr_pkg.sv
 rtl/rnic_mr_check.sv
+rtl/rnic_mr_check_pipe.sv
 rtl/rnic_rd_resp.sv
 rtl/rnic_popcount.sv
