@@ -521,13 +521,13 @@ module rnic_resp #(
     wire [31:0] cur_rlkey = rsge_lkey(rwqe_reg, rsge_reg);
     wire rsge_end = rsge_reg == 3'(NSGE) || cur_rlkey == rnic_pkg::INVALID_LKEY;
 
-    // Key check against the MPT entry read in the cycle before (what
-    // rnic_mr_check does, in two register stages): the RETH's rkey with
-    // REMOTE_WRITE / READ / ATOMIC (S_MPT; the QP must allow it too) or the
-    // receive SGE's lkey with LOCAL_WRITE (S_RLKEY_CHK). Stage A takes the
-    // key, PD, access and valid compares, va >= mr.va, both ends of the
-    // ranges and va - mr.va; stage B (S_MPT2, S_RLKEY_C2) the end compare
-    // and the bus address; the verdict is used in S_MPTD / S_RLKEY_CHKD.
+    // Key check against the MPT entry read in the cycle before
+    // (rnic_mr_check_pipe: rnic_mr_check in two register stages): the
+    // RETH's rkey with REMOTE_WRITE / READ / ATOMIC (S_MPT; the QP must
+    // allow it too) or the receive SGE's lkey with LOCAL_WRITE
+    // (S_RLKEY_CHK). Its first stage takes the inputs of S_MPT /
+    // S_RLKEY_CHK, its second advances in S_MPT2 / S_RLKEY_C2; the verdict
+    // is used in S_MPTD / S_RLKEY_CHKD.
     wire        ck_lkey = state_reg == S_RLKEY_CHK;
     wire [31:0] chk_len = op_atomic ? 32'd8 : h_dlen;
     wire [31:0] ck_key  = ck_lkey ? cur_rlkey : h_rkey;
@@ -536,37 +536,14 @@ module rnic_resp #(
     wire [7:0]  ck_need = ck_lkey ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
                           op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
                           op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0];
-    wire        mr_valid  = mpt_rd_data[rnic_pkg::MPT_VALID_LSB +: rnic_pkg::MPT_VALID_W];
-    wire [7:0]  mr_access = mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
-    wire [15:0] mr_pd     = mpt_rd_data[rnic_pkg::MPT_PD_LSB +: rnic_pkg::MPT_PD_W];
-    wire [31:0] mr_key    = mpt_rd_data[rnic_pkg::MPT_KEY_LSB +: rnic_pkg::MPT_KEY_W];
-    wire [63:0] mr_va     = mpt_rd_data[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
-    wire [63:0] mr_length = mpt_rd_data[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
-    wire [63:0] mr_pa     = mpt_rd_data[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
-    wire [65:0] ck_mr_end  = padd(65'(mr_va), 65'(mr_length), 1'b0);
-    wire [65:0] ck_req_end = padd(65'(ck_va), 65'(ck_len), 1'b0);
-    wire [64:0] ck_off     = psub(65'(ck_va), 65'(mr_va));
-    logic        ca_misc, ca_ge;
-    logic [64:0] ca_mr_end, ca_req_end;
-    logic [63:0] ca_off, ca_pa;
     logic        cb_ok;
     logic [63:0] cb_pa;
-    wire  [65:0] ca_pa_sum = padd(65'(ca_pa), 65'(ca_off), 1'b0);
-    always_ff @(posedge clk) begin
-        if (state_reg == S_MPT || state_reg == S_RLKEY_CHK) begin
-            ca_misc <= mr_valid && mr_key == ck_key && mr_pd == qpc_pd && (mr_access & ck_need) == ck_need;
-            // a range that wraps past 2^64 can never fit (65-bit ends)
-            ca_ge <= pge(65'(ck_va), 65'(mr_va));
-            ca_mr_end <= ck_mr_end[64:0];
-            ca_req_end <= ck_req_end[64:0];
-            ca_off <= ck_off[63:0];
-            ca_pa <= mr_pa;
-        end
-        if (state_reg == S_MPT2 || state_reg == S_RLKEY_C2) begin
-            cb_ok <= ca_misc && ca_ge && pge(ca_mr_end, ca_req_end);
-            cb_pa <= ca_pa_sum[63:0];
-        end
-    end
+    rnic_mr_check_pipe key_check_inst (
+        .clk,
+        .en(state_reg == S_MPT || state_reg == S_RLKEY_CHK || state_reg == S_MPT2 || state_reg == S_RLKEY_C2),
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(qpc_pd), .need_access(ck_need),
+        .ok(cb_ok), .pa(cb_pa)
+    );
     wire        access_ok = cb_ok;
     wire        lkey_ok = cb_ok;
     wire [63:0] lkey_pa = cb_pa;
@@ -1833,7 +1810,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, rq_to_pi_d, rq_to_end_d, rq_addr_d, ck_mr_end, ck_req_end, ck_off, ca_pa_sum, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
+    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, rq_to_pi_d, rq_to_end_d, rq_addr_d, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
 
 endmodule
 
