@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
@@ -375,6 +376,21 @@ static void json_row(FILE *f, const struct record *r, int last)
 		r->cnt.pause_stall, r->cnt.paused, r->verified ? "true" : "false", last ? "" : ",");
 }
 
+/* Create the folders above a file (build/bench/ for the results on a tree
+ * where make bench has not run yet); an error shows at the fopen. */
+static void mkdir_parents(const char *path)
+{
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+			return;
+		*p = '/';
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -438,6 +454,7 @@ int main(int argc, char **argv)
 		print_row(r);
 		nrec++;
 	}
+	mkdir_parents(json);
 	f = fopen(json, "w");
 	if (!f) {
 		fprintf(stderr, "rnic-bench: %s: %s\n", json, strerror(errno));
