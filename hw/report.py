@@ -30,7 +30,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hw")
 sys.path.insert(0, HW)
-from synth_run import mapped_memories  # noqa: E402
+from synth_run import mapped_memories, table_name  # noqa: E402
 BUILD = os.path.join(ROOT, "build", "hw")
 DOC = os.path.join(ROOT, "docs", "hw.md")
 RTL = None   # --rtl: synthesize another copy of rtl/
@@ -49,11 +49,10 @@ def memories(outdir, log):
     for mem in mems:
         kinds = sorted(became.get((mem["module_full"], mem["name"]), ()))
         mem["became"] = "+".join(kinds) if kinds else "ff"
-    # rnic_ram_1w1r builds a table of block-RAM columns (g_col[N].mem): one
-    # table, its width the sum of theirs
+    # a table of columns is one table, its width the sum of theirs
     tables = {}
     for mem in mems:
-        base = re.sub(r"g_col\[\d+\]\.", "", mem["name"])
+        base = table_name(mem["name"])
         key = (mem["module_full"], base, mem["entries"], mem["rd_ports"], mem["rd_registered"], mem["wr_ports"])
         t = tables.get(key)
         if t is None:
@@ -331,8 +330,8 @@ def doc_tables(recs, checks):
             for m in sorted(big, key=lambda m: (m["became"] in ("bram", "uram"), m["module"], m["name"])):
                 became = m["became"] if m["became"] in ("bram", "uram", "bram+uram") else "**%s**" % m["became"]
                 cols = " (%d columns)" % m["columns"] if m.get("columns", 1) > 1 else ""
-            L.append("| %s | %s%s | %d × %d | %d (%d) | %s |" % (m["module"], m["name"], cols, m["entries"], m["width"],
-                                                                 m["rd_ports"], m["rd_registered"], became))
+                L.append("| %s | %s%s | %d × %d | %d (%d) | %s |" % (m["module"], m["name"], cols, m["entries"], m["width"],
+                                                                   m["rd_ports"], m["rd_registered"], became))
     return "\n".join(L)
 
 

@@ -72,6 +72,12 @@ def classify(cell):
     return cell
 
 
+def table_name(memory):
+    """The table a memory belongs to: rnic_ram_1w1r builds a table of
+    block-RAM columns (g_col[N].mem), counted as one table."""
+    return re.sub(r"g_col\[\d+\]\.", "", memory)
+
+
 def mapped_memories(log):
     """memory_libmap's choices in a yosys log: {(module, memory): {kind, ...}};
     a memory missing here was turned into flip-flops."""

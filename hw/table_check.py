@@ -15,7 +15,6 @@ Prints one line per large memory; exits 1 on a failure.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ import time
 HW = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HW)
 sys.path.insert(0, HW)
-from synth_run import rtl_files, short, memories, mapped_memories, prefer_block_ram  # noqa: E402
+from synth_run import rtl_files, short, memories, mapped_memories, prefer_block_ram, table_name  # noqa: E402
 
 
 def allowed():
@@ -80,12 +79,10 @@ def main():
     fail = 0
     seen = set()
     rows = []
-    # rnic_ram_1w1r builds a table of block-RAM columns (g_col[N].mem):
-    # check it as one table, its width the sum of theirs
+    # a table of columns is checked as one table, its width the sum of theirs
     tables = {}
     for k, (key, size, width, rd, rdreg) in mems.items():
-        base = re.sub(r"g_col\[\d+\]\.", "", k[1])
-        t = tables.setdefault((k[0], base), [re.sub(r"g_col\[\d+\]\.", "", key), size, 0, rd, rdreg, set()])
+        t = tables.setdefault((k[0], table_name(k[1])), [table_name(key), size, 0, rd, rdreg, set()])
         t[2] += width
         t[5].add(became.get(k, "ff"))
     for key, size, width, rd, rdreg, kinds in tables.values():
