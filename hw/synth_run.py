@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def rtl_files(rtl):
-    pkgs = [os.path.join(rtl, p) for p in ("rnic_pkg.sv", "rnic_hdr_pkg.sv")]
+    pkgs = [os.path.join(rtl, p) for p in ("rnic_pkg.sv", "rnic_hdr_pkg.sv", "rnic_icrc_pkg.sv")]
     mods = sorted(f for f in glob.glob(os.path.join(rtl, "*.sv")) if f not in pkgs)
     pico = subprocess.run(["bash", os.path.join(ROOT, "scripts/picorv32-path.sh")],
                           check=True, capture_output=True, text=True).stdout.strip()
@@ -181,10 +181,11 @@ def main():
         return [m for m in d.modules_.values() if not is_lib(m)]
 
     t0 = time.time()
-    run("read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files(args.rtl or os.path.join(ROOT, "rtl"))))
-    if args.set:
-        run("chparam " + " ".join("-set %s %s" % tuple(s.split("=", 1)) for s in args.set)
-            + " " + args.top)
+    # -defer: elaborated once, with the parameters given (a plain read would
+    # elaborate every module with its defaults first)
+    run("read_verilog -defer -sv -DSYNTHESIS " + " ".join(rtl_files(args.rtl or os.path.join(ROOT, "rtl"))))
+    run("hierarchy -top %s " % args.top
+        + " ".join("-chparam %s %s" % tuple(s.split("=", 1)) for s in args.set or []))
     if args.target == "xcup":
         synth = "synth_xilinx -family xcup -uram -top %s -noiopad -noclkbuf" % args.top
         split = "map_memory"

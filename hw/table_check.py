@@ -56,9 +56,10 @@ def main():
     logf = open(logpath, "w")
     os.dup2(logf.fileno(), 1)
     try:
-        for cmd in ["read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files(os.path.join(ROOT, "rtl"))),
-                    "chparam " + " ".join("-set %s %d" % kv for kv in params.items()) + " rnic_core",
-                    "hierarchy -check -top rnic_core", "proc", "opt -fast", "memory -nomap", "opt_clean"]:
+        # -defer: elaborated once, with these parameters
+        for cmd in ["read_verilog -defer -sv -DSYNTHESIS " + " ".join(rtl_files(os.path.join(ROOT, "rtl"))),
+                    "hierarchy -check -top rnic_core " + " ".join("-chparam %s %d" % kv for kv in params.items()),
+                    "proc", "opt -fast", "memory -nomap", "opt_clean"]:
             ys.run_pass(cmd, d)
         mems = {}
         for m, _, f in memories(ys, d):

@@ -42,6 +42,9 @@
  *            moved): undo them with the inverse matrices of z % 8 zero bytes
  *            (stage 4), then of 8 * (z / 8) (stage 5), each picked from a
  *            table by the lane count.
+ * The matrices and the per-beat lane masks are constants of the width, in the
+ * generated rnic_icrc_pkg (scripts/genicrc.py, from ICRC_POLY and the header
+ * sizes in docs/formats.toml).
  */
 module rnic_icrc #(
     parameter int DATA_WIDTH = 64,
@@ -73,106 +76,74 @@ module rnic_icrc #(
         end
     end
 
-    localparam logic [31:0] POLY = 32'hedb88320;
-
     // bits of z, the zero lanes after a beat's last covered byte (0..KEEP_WIDTH)
     localparam int ZW = $clog2(KEEP_WIDTH + 1);
-    // z = 8 * zh + zl: zl in 0..7, zh in 0..ZH-1
-    localparam int ZH = KEEP_WIDTH / 8 + 1;
-    localparam int TABLE = (1 << (ZW - 3)) > 8 ? (1 << (ZW - 3)) : 8;   // entries for any zl or zh
     // register stages from the input to m_*
     localparam int LATENCY = 5;
 
-    // ------------------------------------------------------------------
-    // constant functions (each self-contained: Icarus does not nest them)
-    // ------------------------------------------------------------------
-
-    // the register after 8 bytes of 0xFF (the LRH stand-in)
-    function automatic logic [31:0] crc_lrh(input logic [31:0] crc_in);
-        logic [31:0] c;
-        c = crc_in;
-        for (int i = 0; i < 8; i++) begin
-            c = c ^ 32'h000000ff;
-            for (int k = 0; k < 8; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
-        end
-        crc_lrh = c;
-    endfunction
-
-    // the register after n zero bytes
-    function automatic logic [31:0] crc_zeros(input logic [31:0] crc_in, input int n);
-        logic [31:0] c;
-        c = crc_in;
-        for (int k = 0; k < 8 * n; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
-        crc_zeros = c;
-    endfunction
-
-    // state matrix of n zero bytes: bits [32*r +: 32] select the register bits
-    // whose XOR is bit r of the register after them
-    function automatic logic [32*32-1:0] zeros_matrix(input int n);
-        logic [32*32-1:0] m;
-        logic [31:0] c;
-        for (int j = 0; j < 32; j++) begin
-            c = 32'h1 << j;
-            for (int k = 0; k < 8 * n; k++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
-            for (int r = 0; r < 32; r++) m[32*r + j] = c[r];
-        end
-        zeros_matrix = m;
-    endfunction
-
-    // inverse state matrices of 0, n, 2n, .. (count - 1) * n zero bytes (the rest zero), by rows:
-    // row r of matrix t at [32*(TABLE*r + t) +: 32]; a bit step back sets bit 0 when bit 31 is
-    // set (the polynomial's top bit)
-    function automatic logic [TABLE*32*32-1:0] unzero_table(input int count, input int n);
-        logic [TABLE*32*32-1:0] m;
-        logic [31:0] c;
-        for (int i = 0; i < 32; i++) begin
-            c = 32'h1 << i;
-            for (int t = 0; t < TABLE; t++) begin
-                for (int r = 0; r < 32; r++) m[32*(TABLE*r + t) + i] = t < count && c[r];
-                for (int k = 0; k < 8 * n; k++) c = c[31] ? (((c ^ POLY) << 1) | 32'h1) : (c << 1);
-            end
-        end
-        unzero_table = m;
-    endfunction
-
-    // data matrix of a whole beat from a zero register: bits [DATA_WIDTH*r +: DATA_WIDTH]
-    // select the beat bits whose XOR is bit r (lane 0 enters first)
-    function automatic logic [32*DATA_WIDTH-1:0] data_matrix(input int kw);
-        logic [32*DATA_WIDTH-1:0] m;
-        logic [8*32-1:0] v;    // register after lanes i..kw-1, for bit k of lane i alone
-        logic [31:0] c;
-        for (int k = 0; k < 8; k++) v[32*k +: 32] = 32'h1 << k;
-        for (int i = kw - 1; i >= 0; i--) begin
-            for (int k = 0; k < 8; k++) begin
-                c = v[32*k +: 32];
-                for (int s = 0; s < 8; s++) c = c[0] ? ((c >> 1) ^ POLY) : (c >> 1);
-                v[32*k +: 32] = c;
-                for (int r = 0; r < 32; r++) m[DATA_WIDTH*r + 8*i + k] = c[r];
-            end
-        end
-        data_matrix = m;
-    endfunction
-
-    // register at the start of a frame: after the LRH stand-in (0xdebb20e3)
-    localparam logic [31:0] CRC_START = crc_lrh(rnic_pkg::ICRC_CRC_INIT);
-
     localparam logic [15:0] ETHERTYPE_IPV6 = 16'(rnic_pkg::ETHERTYPE_IPV6);
-    localparam int ETH_HDR = 14;
+    localparam int ETH_HDR = rnic_pkg::ETH_HDR_BYTES;
     localparam int ET_BEAT = 12 / KEEP_WIDTH;   // beat holding the EtherType (bytes 12, 13)
     localparam int ET_LANE = 12 % KEEP_WIDTH;
     localparam int LO_BEAT = ETH_HDR / KEEP_WIDTH;   // beat holding frame byte 14, the first covered
-    localparam int LO_LANE = ETH_HDR % KEEP_WIDTH;
-    // last beat with a byte to skip or mask: IPv6 BTH byte 4 is frame byte 66
-    localparam int HDR_BEATS = 66 / KEEP_WIDTH + 1;
+
+    // ------------------------------------------------------------------
+    // the matrices and masks of this width (rnic_icrc_pkg, generated from the polynomial)
+    // ------------------------------------------------------------------
+    // beats up to the last one with a byte to skip or mask (IPv6 BTH byte 4 is frame byte 66)
+    localparam int HDR_BEATS = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_HDR_BEATS :
+                               KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_HDR_BEATS :
+                               KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_HDR_BEATS : rnic_icrc_pkg::K64_HDR_BEATS;
     localparam int BEAT_WIDTH = $clog2(HDR_BEATS + 1);
+    // entries of an inverse table (any zl in 0..7 or zh = z / 8)
+    localparam int TABLE = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_TABLE :
+                           KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_TABLE :
+                           KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_TABLE : rnic_icrc_pkg::K64_TABLE;
 
+    // the register at a frame's start: after the LRH stand-in (0xdebb20e3)
+    localparam logic [31:0] CRC_START = rnic_icrc_pkg::CRC_START;
     // the beat holding byte 14 starts from the start register moved over its skipped lanes' places
-    localparam logic [31:0] CRC_LO = crc_zeros(CRC_START, KEEP_WIDTH - LO_LANE);
-
-    localparam logic [32*32-1:0]         BEAT_MATRIX = zeros_matrix(KEEP_WIDTH);
-    localparam logic [TABLE*32*32-1:0]   UNZERO_LO = unzero_table(8, 1);
-    localparam logic [TABLE*32*32-1:0]   UNZERO_HI = unzero_table(ZH, 8);
-    localparam logic [32*DATA_WIDTH-1:0] DATA_MATRIX = data_matrix(KEEP_WIDTH);
+    localparam logic [31:0] CRC_LO = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_CRC_LO :
+                                     KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_CRC_LO :
+                                     KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_CRC_LO : rnic_icrc_pkg::K64_CRC_LO;
+    // state matrix of a beat of zero bytes: row r at [32*r +: 32]
+    localparam logic [32*32-1:0] BEAT_MATRIX =
+        KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_BEAT_MATRIX :
+        KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_BEAT_MATRIX :
+        KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_BEAT_MATRIX : rnic_icrc_pkg::K64_BEAT_MATRIX;
+    // inverse state matrices of 0..7 zero bytes (LO) and of 0, 8, 16, .. (HI), the rest zero:
+    // row r of matrix t at [32*(TABLE*r + t) +: 32]
+    localparam logic [TABLE*32*32-1:0] UNZERO_LO =
+        KEEP_WIDTH == 8 ? (TABLE*32*32)'(rnic_icrc_pkg::K8_UNZERO_LO) :
+        KEEP_WIDTH == 16 ? (TABLE*32*32)'(rnic_icrc_pkg::K16_UNZERO_LO) :
+        KEEP_WIDTH == 32 ? (TABLE*32*32)'(rnic_icrc_pkg::K32_UNZERO_LO) : (TABLE*32*32)'(rnic_icrc_pkg::K64_UNZERO_LO);
+    localparam logic [TABLE*32*32-1:0] UNZERO_HI =
+        KEEP_WIDTH == 8 ? (TABLE*32*32)'(rnic_icrc_pkg::K8_UNZERO_HI) :
+        KEEP_WIDTH == 16 ? (TABLE*32*32)'(rnic_icrc_pkg::K16_UNZERO_HI) :
+        KEEP_WIDTH == 32 ? (TABLE*32*32)'(rnic_icrc_pkg::K32_UNZERO_HI) : (TABLE*32*32)'(rnic_icrc_pkg::K64_UNZERO_HI);
+    // data matrix of a whole beat from a zero register: row r at [DATA_WIDTH*r +: DATA_WIDTH]
+    localparam logic [32*DATA_WIDTH-1:0] DATA_MATRIX =
+        KEEP_WIDTH == 8 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K8_DATA_MATRIX) :
+        KEEP_WIDTH == 16 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K16_DATA_MATRIX) :
+        KEEP_WIDTH == 32 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K32_DATA_MATRIX) : (32*DATA_WIDTH)'(rnic_icrc_pkg::K64_DATA_MATRIX);
+    // per-lane masks of each value of the beat counter, beat b at [KEEP_WIDTH*b +: KEEP_WIDTH]:
+    // lanes in the Ethernet header; lanes whose bits 3:0 / 7:4 are variant (read as ones)
+    localparam int MASKS = KEEP_WIDTH << BEAT_WIDTH;
+    localparam logic [MASKS-1:0] SKIP_MASKS =
+        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_SKIP) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_SKIP) :
+        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_SKIP) : MASKS'(rnic_icrc_pkg::K64_SKIP);
+    localparam logic [MASKS-1:0] V4_LO_MASKS =
+        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V4_ONES_LO) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V4_ONES_LO) :
+        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V4_ONES_LO) : MASKS'(rnic_icrc_pkg::K64_V4_ONES_LO);
+    localparam logic [MASKS-1:0] V4_HI_MASKS =
+        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V4_ONES_HI) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V4_ONES_HI) :
+        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V4_ONES_HI) : MASKS'(rnic_icrc_pkg::K64_V4_ONES_HI);
+    localparam logic [MASKS-1:0] V6_LO_MASKS =
+        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V6_ONES_LO) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V6_ONES_LO) :
+        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V6_ONES_LO) : MASKS'(rnic_icrc_pkg::K64_V6_ONES_LO);
+    localparam logic [MASKS-1:0] V6_HI_MASKS =
+        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V6_ONES_HI) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V6_ONES_HI) :
+        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V6_ONES_HI) : MASKS'(rnic_icrc_pkg::K64_V6_ONES_HI);
 
     // ------------------------------------------------------------------
     // stage 0 (input): masks and the zero count of the beat
@@ -191,37 +162,18 @@ module rnic_icrc #(
 
     wire [15:0] ethertype_cur = {tdata[8*ET_LANE +: 8], tdata[8*(ET_LANE+1) +: 8]};
 
-    // bits of the byte at frame index pos read as ones: {bits 7:4, bits 3:0}
-    function automatic logic [1:0] variant_ones(input logic [31:0] pos, input logic v6);
-        variant_ones = 2'b00;
-        if (v6) begin
-            // traffic class + flow label (all of bytes 14..17 but the version), hop limit,
-            // UDP checksum, BTH resv8a
-            if (pos == 14) variant_ones = 2'b01;
-            if (pos == 15 || pos == 16 || pos == 17 || pos == 21 ||
-                pos == 60 || pos == 61 || pos == 66) variant_ones = 2'b11;
-        end else begin
-            // TOS, TTL, header checksum, UDP checksum, BTH resv8a
-            if (pos == 15 || pos == 22 || pos == 24 || pos == 25 ||
-                pos == 40 || pos == 41 || pos == 46) variant_ones = 2'b11;
-        end
-    endfunction
-
     assign ethertype = beat_reg == BEAT_WIDTH'(ET_BEAT) ? ethertype_cur : ethertype_reg;
     assign ipv6 = ethertype == ETHERTYPE_IPV6;
     wire in_hdr = beat_reg < BEAT_WIDTH'(HDR_BEATS);
 
-    always_comb begin
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            logic [31:0] pos;    // frame byte index of the lane
-            pos = 32'(beat_reg) * 32'(KEEP_WIDTH) + 32'(i);
-            {ones_hi[i], ones_lo[i]} = in_hdr ? variant_ones(pos, ipv6) : 2'b00;
-            skip[i] = in_hdr && pos < ETH_HDR;
-            en[i] = tkeep[i] && !skip[i];
-            run[i] = tkeep[i] || skip[i];
-        end
-        run[KEEP_WIDTH] = 1'b0;
+    // the masks are zero from beat HDR_BEATS on
+    assign skip = SKIP_MASKS[KEEP_WIDTH*beat_reg +: KEEP_WIDTH];
+    assign ones_lo = ipv6 ? V6_LO_MASKS[KEEP_WIDTH*beat_reg +: KEEP_WIDTH] : V4_LO_MASKS[KEEP_WIDTH*beat_reg +: KEEP_WIDTH];
+    assign ones_hi = ipv6 ? V6_HI_MASKS[KEEP_WIDTH*beat_reg +: KEEP_WIDTH] : V4_HI_MASKS[KEEP_WIDTH*beat_reg +: KEEP_WIDTH];
+    assign en = tkeep & ~skip;
+    assign run = {1'b0, tkeep | skip};
 
+    always_comb begin
         // run is lanes 0..n-1: z = KEEP_WIDTH - n, from the lane where it ends
         zeros = run[0] ? '0 : ZW'(KEEP_WIDTH);
         for (int i = 0; i < KEEP_WIDTH; i++) begin

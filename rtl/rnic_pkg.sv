@@ -40,6 +40,7 @@ package rnic_pkg;
   localparam logic [31:0] DEFAULT_PKEY = 32'h0000ffff;  // default full-member partition key
   localparam logic [31:0] IPV4_DEFAULT_TTL = 32'h00000040;  // IPv4 TTL / IPv6 hop limit when the QP gives none
   localparam logic [31:0] ICRC_LRH_ONES_BYTES = 32'h00000008;  // bytes of 0xFF standing for the LRH at the start of the ICRC
+  localparam logic [31:0] ICRC_POLY = 32'hedb88320;  // CRC32 polynomial, reflected (IEEE 802.3, as the ICRC uses it)
   localparam logic [31:0] ICRC_CRC_INIT = 32'hffffffff;  // CRC32 start value before the LRH ones
   localparam logic [31:0] ICRC_RESIDUE = 32'hdebb20e3;  // CRC32 register after a frame and its own ICRC (unreflected check value)
   localparam logic [31:0] PSN_BITS = 32'h00000018;  // PSN width; PSN arithmetic is mod 2^24

@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def rtl_files():
-    pkgs = ["rtl/rnic_pkg.sv", "rtl/rnic_hdr_pkg.sv"]
+    pkgs = ["rtl/rnic_pkg.sv", "rtl/rnic_hdr_pkg.sv", "rtl/rnic_icrc_pkg.sv"]
     mods = sorted(f for f in glob.glob("rtl/*.sv") if f not in pkgs)
     pico = subprocess.run(["bash", "scripts/picorv32-path.sh"], check=True,
                           capture_output=True, text=True).stdout.strip()
@@ -54,7 +54,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         dump = os.path.join(tmp, "mem.il")
         log = args.keep_log or os.path.join(tmp, "yosys.log")
-        script = ("read_verilog -sv %s; hierarchy -top %s; proc; opt -fast; "
+        script = ("read_verilog -defer -sv %s; hierarchy -top %s; proc; opt -fast; "
                   "memory -nomap; opt_clean; tee -q -o %s dump t:$mem_v2"
                   % (" ".join(rtl_files()), args.top, dump))
         r = subprocess.run(["yosys", "-q", "-l", log, "-p", script],

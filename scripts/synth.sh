@@ -17,20 +17,21 @@ cd "$root"
 full=0
 [ "${1:-}" = --full ] && full=1
 # the packages first, then every module
-files=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv)
+files=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv)
 for f in rtl/*.sv; do
   [[ "$f" == *_pkg.sv ]] || files+=("$f")
 done
 files+=("$(bash scripts/picorv32-path.sh)")
-small="-set QPN_WIDTH 4 -set MR_INDEX_WIDTH 4 -set CQN_WIDTH 4 -set MTT_INDEX_WIDTH 4 -set RD_PLACE_LOG2 4"
-small+=" -set RX_FIFO_BYTES 2048 -set TX_DMA_BUF_BYTES 2048 -set FW_RAM_BYTES 1024"
+# (read with -defer and elaborated once, with these values)
+small="-chparam QPN_WIDTH 4 -chparam MR_INDEX_WIDTH 4 -chparam CQN_WIDTH 4 -chparam MTT_INDEX_WIDTH 4"
+small+=" -chparam RD_PLACE_LOG2 4 -chparam RX_FIFO_BYTES 2048 -chparam TX_DMA_BUF_BYTES 2048 -chparam FW_RAM_BYTES 1024"
 what="16 QPs/MRs/CQs/MTT pages/READ SGE lists, 2 KiB RX FIFO, 1 KiB firmware RAM, no block-RAM library"
 mkdir -p build/lint
 
 if ((full == 0)); then
   log=build/lint/yosys.log
-  if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; chparam $small rnic_core; \
-      hierarchy -check -top rnic_core; proc; flatten; opt_clean; check -assert; \
+  if ! yosys -q -l "$log" -p "read_verilog -defer -sv ${files[*]}; \
+      hierarchy -check -top rnic_core $small; proc; flatten; opt_clean; check -assert; \
       memory -nomap; opt_clean; tee -o build/lint/yosys-stat.txt stat" >/dev/null; then
     echo "synth: FAIL yosys elaboration check (log: $log)"
     grep -E "^Warning: (multiple conflicting|found logic loop|Wire .* is used but has no driver)|ERROR" "$log" | head -10
@@ -49,8 +50,8 @@ if ((full == 0)); then
 fi
 
 log=build/lint/yosys-full.log
-if ! yosys -q -l "$log" -p "read_verilog -sv ${files[*]}; chparam $small rnic_core; \
-    synth -top rnic_core; stat" >/dev/null; then
+if ! yosys -q -l "$log" -p "read_verilog -defer -sv ${files[*]}; \
+    hierarchy -check -top rnic_core $small; synth -top rnic_core; stat" >/dev/null; then
   echo "synth: FAIL yosys synth (log: $log)"
   tail -5 "$log"
   exit 1

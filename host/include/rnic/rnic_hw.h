@@ -44,6 +44,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_DEFAULT_PKEY 0xffff /* default full-member partition key */
 #define RNIC_IPV4_DEFAULT_TTL 0x40 /* IPv4 TTL / IPv6 hop limit when the QP gives none */
 #define RNIC_ICRC_LRH_ONES_BYTES 8 /* bytes of 0xFF standing for the LRH at the start of the ICRC */
+#define RNIC_ICRC_POLY 0xedb88320u /* CRC32 polynomial, reflected (IEEE 802.3, as the ICRC uses it) */
 #define RNIC_ICRC_CRC_INIT 0xffffffffu /* CRC32 start value before the LRH ones */
 #define RNIC_ICRC_RESIDUE 0xdebb20e3u /* CRC32 register after a frame and its own ICRC (unreflected check value) */
 #define RNIC_PSN_BITS 0x18 /* PSN width; PSN arithmetic is mod 2^24 */
