@@ -5,7 +5,8 @@
 /*
  * AXI4 read-channel multiplexer: PORTS read masters share one AXI4 master.
  *
- * AR requests are granted round robin through a register stage; R beats go
+ * AR requests enter a two-entry register slice per port and are granted
+ * round robin from the slices' heads through a register stage; R beats go
  * back to the port that issued their ARID. The clients must use distinct
  * ARIDs (each DMA engine has its own); the mux does not rewrite IDs, so read
  * ordering per ID is the slave's. Port p's signals sit at [p*W +: W] of the
@@ -66,11 +67,27 @@ module axi_rd_mux #(
     end
 
     // the port that last issued each ID
+    // An AR request as one word: {id, addr, len, size, burst, lock, cache, prot}
+    localparam int AR_W = AXI_ID_WIDTH + AXI_ADDR_WIDTH + 8 + 3 + 2 + 1 + 4 + 3;
+
+    function automatic logic [AR_W-1:0] ar_word(input int p);
+        ar_word = {s_axi_arid[p * AXI_ID_WIDTH +: AXI_ID_WIDTH], s_axi_araddr[p * AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH],
+                   s_axi_arlen[p * 8 +: 8], s_axi_arsize[p * 3 +: 3], s_axi_arburst[p * 2 +: 2],
+                   s_axi_arlock[p], s_axi_arcache[p * 4 +: 4], s_axi_arprot[p * 3 +: 3]};
+    endfunction
+
+    // Each port's requests enter a two-entry register slice (a skid buffer):
+    // its arready is a register, so no port's request logic reaches another
+    // port's through the arbiter (each engine's arready was a function of
+    // every other engine's arvalid). The arbiter chooses among the slices'
+    // head entries.
+    logic [PORTS-1:0]      hd_valid_reg, sk_valid_reg;
+    logic [PORTS*AR_W-1:0] hd_reg, sk_reg;
+
     logic [PW-1:0] port_of_id [IDS];
     logic [PW-1:0] rr_reg;       // port after the last grant
     logic          ar_valid_reg;
 
-    // round-robin choice among requesting ports, starting at rr_reg
     logic          grant_any;
     logic [PW-1:0] grant;
     always_comb begin
@@ -79,7 +96,7 @@ module axi_rd_mux #(
         for (int k = 0; k < PORTS; k++) begin
             logic [PW-1:0] p;
             p = PW'((32'(rr_reg) + 32'(k)) % PORTS);
-            if (!grant_any && s_axi_arvalid[p]) begin
+            if (!grant_any && hd_valid_reg[p]) begin
                 grant_any = 1'b1;
                 grant = p;
             end
@@ -87,34 +104,48 @@ module axi_rd_mux #(
     end
 
     wire take = grant_any && (!ar_valid_reg || m_axi_arready);
-    always_comb begin
-        s_axi_arready = '0;
-        if (take) s_axi_arready[grant] = 1'b1;
-    end
+    wire [AR_W-1:0] granted = hd_reg[32'(grant) * AR_W +: AR_W];
+    assign s_axi_arready = ~sk_valid_reg;
     assign m_axi_arvalid = ar_valid_reg;
 
     always_ff @(posedge clk) begin
+        for (int p = 0; p < PORTS; p++) begin
+            logic in, out;
+            in = s_axi_arvalid[p] && !sk_valid_reg[p];
+            out = take && grant == PW'(p);
+            if (sk_valid_reg[p]) begin
+                // full: the head leaves, the skid entry moves up
+                if (out) begin
+                    hd_reg[p * AR_W +: AR_W] <= sk_reg[p * AR_W +: AR_W];
+                    sk_valid_reg[p] <= 1'b0;
+                end
+            end else if (in && (!hd_valid_reg[p] || out)) begin
+                hd_reg[p * AR_W +: AR_W] <= ar_word(p);
+                hd_valid_reg[p] <= 1'b1;
+            end else if (in) begin
+                sk_reg[p * AR_W +: AR_W] <= ar_word(p);
+                sk_valid_reg[p] <= 1'b1;
+            end else if (out) begin
+                hd_valid_reg[p] <= 1'b0;
+            end
+        end
+
         if (m_axi_arvalid && m_axi_arready) ar_valid_reg <= 1'b0;
         if (take) begin
             ar_valid_reg <= 1'b1;
-            m_axi_arid <= s_axi_arid[32'(grant) * AXI_ID_WIDTH +: AXI_ID_WIDTH];
-            m_axi_araddr <= s_axi_araddr[32'(grant) * AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH];
-            m_axi_arlen <= s_axi_arlen[32'(grant) * 8 +: 8];
-            m_axi_arsize <= s_axi_arsize[32'(grant) * 3 +: 3];
-            m_axi_arburst <= s_axi_arburst[32'(grant) * 2 +: 2];
-            m_axi_arlock <= s_axi_arlock[grant];
-            m_axi_arcache <= s_axi_arcache[32'(grant) * 4 +: 4];
-            m_axi_arprot <= s_axi_arprot[32'(grant) * 3 +: 3];
-            port_of_id[s_axi_arid[32'(grant) * AXI_ID_WIDTH +: AXI_ID_WIDTH]] <= grant;
+            {m_axi_arid, m_axi_araddr, m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arlock, m_axi_arcache,
+             m_axi_arprot} <= granted;
+            port_of_id[granted[AR_W-1 -: AXI_ID_WIDTH]] <= grant;
             rr_reg <= (32'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
         end
         if (rst) begin
+            hd_valid_reg <= '0;
+            sk_valid_reg <= '0;
             ar_valid_reg <= 1'b0;
             rr_reg <= '0;
         end
     end
 
-    // R back to the port that owns the ID
     wire [PW-1:0] r_port = port_of_id[m_axi_rid];
     always_comb begin
         for (int p = 0; p < PORTS; p++) begin

@@ -513,13 +513,14 @@ module rnic_req_tx #(
     wire [15:0] to_end = ring_mask - sq_slot + 16'd1;
     wire [15:0] to_win = win_idx - f_idx;
     wire        win_ahead = win_valid && win_qpn == 16'(f_qpn) && to_win != 0 && to_win < to_pi;
-    logic [15:0] fetch_n;
-    always_comb begin
-        fetch_n = f_room;
-        if (to_pi < fetch_n) fetch_n = to_pi;
-        if (to_end < fetch_n) fetch_n = to_end;
-        if (win_ahead && to_win < fetch_n) fetch_n = to_win;
-    end
+    // the least of them, every pair compared at once (a chain of three
+    // compare-and-select steps was twice as deep)
+    wire [15:0] to_win_lim = win_ahead ? to_win : 16'hffff;
+    wire pi_lt_room = to_pi < f_room, end_lt_room = to_end < f_room, win_lt_room = to_win_lim < f_room;
+    wire end_lt_pi = to_end < to_pi, win_lt_pi = to_win_lim < to_pi, win_lt_end = to_win_lim < to_end;
+    wire [15:0] fetch_n = (win_lt_room && win_lt_pi && win_lt_end) ? to_win_lim
+                        : (end_lt_room && end_lt_pi) ? to_end
+                        : pi_lt_room ? to_pi : f_room;
 
     assign m_axis_wqe_desc_addr = f_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
     assign m_axis_wqe_desc_len = 32'(fetch_n) << rnic_pkg::WQE_LOG_BYTES;
@@ -673,22 +674,26 @@ module rnic_req_tx #(
     // S_QPC would stop at), with room in the in-flight window
     wire        chain = next_cached && next_idx != pi_reg && !need_walk && !resend_reg && !restart_pending
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
-                        && !inflight[15] && inflight + 16'd2 <= 16'(1 << INFLIGHT_LOG2)
+                        && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
 
-    // READs outstanding: window slots [una, ci) whose WQE is a READ
+    // READs outstanding: window slots [una, ci) whose WQE is a READ, counted
+    // by a tree (a serial count over the slots was the deepest path here)
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
     wire  [2**INFLIGHT_LOG2-1:0] rd_mask = rd_mask_mem[qpn_reg];
+    logic [2**INFLIGHT_LOG2-1:0] rd_in_win;
     logic [4:0]  rd_out;
     logic [INFLIGHT_LOG2-1:0] rd_rel;
+    // the whole window when inflight reaches its size (or is negative)
+    wire rd_win_all = inflight[15:INFLIGHT_LOG2] != '0;
     always_comb begin
-        rd_out = '0;
         for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++) begin
             rd_rel = INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0];
-            if (rd_mask[i] && 16'(rd_rel) < inflight) rd_out = rd_out + 5'd1;
+            rd_in_win[i] = rd_mask[i] && (rd_win_all || rd_rel < inflight[INFLIGHT_LOG2-1:0]);
         end
     end
+    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_out_count_inst (.bits(rd_in_win), .count(rd_out));
     wire [4:0] qpc_max_rd = qpc_reg[rnic_pkg::QPC_MAX_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_RD_ATOMIC_W];
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
