@@ -204,6 +204,8 @@ def gen_sv(spec, mems, consts, ctxs):
     lp("BAR0_BYTES", dev["bar0_bytes"])
     lp("CLOCK_MHZ", dev["clock_mhz"])
     for g in spec["const"]:
+        if not g.get("sv", True):
+            continue  # host-side only (sv = false): the RTL has no use for it
         o.append("")
         o.append(f"  // {g['group']}: {g['doc']}")
         for name, value, doc in g["values"]:

@@ -89,11 +89,10 @@ static void usage(FILE *f)
 		"                      outputs that contradict each other)\n"
 		"  --frame-timeout N   --frames-json: cycles one frame may take (default\n"
 		"                      2000 + 100 per beat)\n"
-		"  --mem-latency N     host-memory read latency, cycles (default 200)\n"
-		"  --mem-bw B          host-memory bandwidth per direction, bytes/cycle (32)\n"
 		"  --link-rate B       line rate, bytes/cycle (default 5 at 64 bits = 10 Gb/s,\n"
-		"                      50 at 512 bits = 100 Gb/s, at 250 MHz)\n"
-		"  --link-latency N    link latency, cycles (default 100)\n"
+		"                      50 at 512 bits = 100 Gb/s, at 250 MHz)\n");
+	rnic_sim_model_help(f, 2, 22);
+	fprintf(f,
 		"  --pause-quanta N    PAUSE time the MACs ask for while a core's receive\n"
 		"                      FIFO is filling, quanta of 512 bit times (default\n"
 		"                      1024; 0: no link flow control)\n"
@@ -188,7 +187,6 @@ int main(int argc, char **argv)
 	const char *replay = NULL;
 	uint64_t cycles = 10000, u, end, frame_timeout = 0;
 	uint32_t given = 0; /* options seen, bit opt - O_NICS */
-	double d;
 	int opt, bad = 0, injected = 0, frames_json = 0;
 
 	rnic_sim_cfg_default(&cfg);
@@ -220,19 +218,16 @@ int main(int argc, char **argv)
 			replay = optarg;
 			break;
 		case O_MEMLAT:
-			bad |= parse_u64(optarg, &u) || u > 1000000;
-			cfg.mem_rd_latency = (unsigned int)u;
-			break;
 		case O_MEMBW:
-			bad |= parse_double(optarg, &d);
-			cfg.mem_rd_bw = cfg.mem_wr_bw = d;
+		case O_LINKLAT:
+			/* the shared parser says what is wrong itself */
+			if (rnic_sim_model_opt(&cfg, "rnic-sim", opts[opt - O_NICS].name, optarg)) {
+				usage(stderr);
+				return 2;
+			}
 			break;
 		case O_RATE:
 			bad |= parse_double(optarg, &cfg.link_rate);
-			break;
-		case O_LINKLAT:
-			bad |= parse_u64(optarg, &u) || u > 100000000;
-			cfg.link_latency = (unsigned int)u;
 			break;
 		case O_DROP:
 			bad |= parse_double(optarg, &cfg.p_drop) || cfg.p_drop > 1;

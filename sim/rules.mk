@@ -48,7 +48,7 @@ SIM_RTL_SRCS := $(ROOT)/rtl/lint.vlt $(SIM_RTL_PKGS) \
 SIM_TDUT_SRCS := $(ROOT)/tests/sim/dut/rnic_core.sv
 
 SIM_CFLAGS := $(CFLAGS_COMMON) -I$(SIM_DIR)/include -I$(SIM_DIR)
-SIM_CORE_SRCS := hostmem.c bar.c link.c link_socket.c pcap_cap.c memcheck.c world.c
+SIM_CORE_SRCS := hostmem.c bar.c link.c link_socket.c pcap_cap.c memcheck.c world.c model_opts.c
 SIM_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj/%.o,$(SIM_CORE_SRCS))
 SIM_SAN_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj-san/%.o,$(SIM_CORE_SRCS))
 # the models without the world (what the unit tests link)

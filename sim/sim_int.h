@@ -118,7 +118,7 @@ typedef void (*link_frame_fn)(void *arg, int port, const uint8_t *frame, size_t 
 
 struct link;
 
-#define LINK_WIRE_OVERHEAD 24u /* 8 preamble/SFD + 4 FCS + 12 IFG */
+#define LINK_WIRE_OVERHEAD (RNIC_ETH_PREAMBLE_BYTES + RNIC_ETH_FCS_BYTES + RNIC_ETH_IFG_BYTES)
 #define LINK_MIN_FRAME RNIC_ETH_MIN_FRAME_BYTES /* without FCS */
 #define LINK_MAX_FRAME 16384u
 

@@ -59,20 +59,53 @@ void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg)
 	cfg->data_width = 64;
 	cfg->seed = 1;
 	cfg->clock_mhz = 250;
-	/* PCIe Gen3 x8 behind a bridge: ~800 ns read round trip, ~7.9 GB/s per
-	 * direction = 31.5 B/cycle at 250 MHz, rounded to 32. */
+	/* a PCIe read round trip through a bridge: ~800 ns; the bandwidths and
+	 * outstanding bursts follow the data width (rnic_sim_cfg_resolve) */
 	cfg->mem_rd_latency = 200;
 	cfg->mem_wr_latency = 100;
-	cfg->mem_rd_bw = 32;
-	cfg->mem_wr_bw = 32;
-	cfg->mem_max_rd = 32;
-	cfg->mem_max_wr = 32;
 	cfg->bar_latency = 50;
 	cfg->link_rate = 0;
 	cfg->link_latency = 100;
 	cfg->link_tx_fifo = 8192;
 	cfg->link_pause_quanta = 1024;
 	cfg->reorder_hold_max = 2000;
+}
+
+/*
+ * The host a card of each width is built for (README.md, Simulation facts,
+ * has the sources):
+ *
+ * 64 bits (10 GbE): PCIe Gen3 x8, ~7.9 GB/s per direction = 31.5 B/cycle at
+ * 250 MHz, rounded to 32; the 8-byte bus is the limit long before it. 32 reads
+ * outstanding.
+ *
+ * 512 bits (100 GbE): PCIe Gen3 x16, 15.75 GB/s per direction after
+ * 128b/130b, ~13.5 GB/s after TLP and DLLP overhead = 54 B/cycle. Reads
+ * outstanding: a burst is in flight from AR to its last R beat, 200 + S/54
+ * cycles for S bytes, so the full bandwidth needs N * S >= 54 * 200 + S,
+ * N >= 10800 / S + 1. The core's read bursts (rtl/dma_rd.sv) are at most
+ * 64 beats = 4 KiB and never cross a page; the payload engine asks for one
+ * packet's payload at a time, so S is the path MTU for large messages:
+ * N >= 4 at MTU 4096, 12 at 1024, 44 at 256. 64 covers every MTU (any
+ * burst of 172 B or more), and a Gen3 endpoint tracks more: 256 tags of
+ * 512-byte read requests, 128 KiB in flight.
+ * Writes are answered in half the time, so 32 outstanding cover the same
+ * burst sizes at both widths.
+ */
+void rnic_sim_cfg_resolve(struct rnic_sim_cfg *cfg)
+{
+	int wide = cfg->data_width == 512;
+
+	if (cfg->mem_rd_bw == 0)
+		cfg->mem_rd_bw = wide ? 54 : 32;
+	if (cfg->mem_wr_bw == 0)
+		cfg->mem_wr_bw = wide ? 54 : 32;
+	if (cfg->mem_max_rd == 0)
+		cfg->mem_max_rd = wide ? 64 : 32;
+	if (cfg->mem_max_wr == 0)
+		cfg->mem_max_wr = 32;
+	if (cfg->link_rate == 0)
+		cfg->link_rate = wide ? 50 : 5;
 }
 
 static char *dup_str(const char *s)
@@ -204,8 +237,8 @@ static int cfg_valid(const struct rnic_sim_cfg *cfg)
 {
 	return cfg->num_nics >= 1 && cfg->num_nics <= RNIC_SIM_MAX_NICS &&
 	       (cfg->data_width == 64 || cfg->data_width == 512) && cfg->clock_mhz > 0 &&
-	       cfg->mem_max_rd > 0 && cfg->mem_max_wr > 0 && cfg->mem_rd_bw >= 0 &&
-	       cfg->mem_wr_bw >= 0 && cfg->link_rate >= 0 && cfg->p_drop >= 0 &&
+	       cfg->mem_max_rd > 0 && cfg->mem_max_wr > 0 && cfg->mem_rd_bw > 0 &&
+	       cfg->mem_wr_bw > 0 && cfg->link_rate > 0 && cfg->p_drop >= 0 &&
 	       cfg->p_dup >= 0 && cfg->p_reorder >= 0 && cfg->p_corrupt >= 0 &&
 	       cfg->p_drop <= 1 && cfg->p_dup <= 1 && cfg->p_reorder <= 1 &&
 	       cfg->p_corrupt <= 1 && cfg->link_pause_quanta <= 0xffff;
@@ -216,9 +249,15 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	struct rnic_world *w;
 	struct hostmem_cfg mc;
 	struct link_cfg lc;
+	struct rnic_sim_cfg rc;
 	uint64_t seed_state;
 	int err = ENOMEM;
 
+	if (cfg) {
+		rc = *cfg;
+		rnic_sim_cfg_resolve(&rc);
+		cfg = &rc;
+	}
 	if (!cfg || !cfg_valid(cfg)) {
 		errno = EINVAL;
 		return NULL;
@@ -237,8 +276,6 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	w->fst_path = dup_str(cfg->fst_path);
 	w->cfg.pcap_path = w->pcap_path;
 	w->cfg.fst_path = w->fst_path;
-	if (w->cfg.link_rate == 0)
-		w->cfg.link_rate = cfg->data_width == 512 ? 50 : 5;
 	/* half a period in ps, rounded; the pcap uses the exact ns figure */
 	w->half_ps = (500000u + cfg->clock_mhz / 2) / cfg->clock_mhz;
 	w->tracing = cfg->fst_path != NULL;

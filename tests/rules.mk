@@ -12,6 +12,7 @@
 #                         loss, WRITE/READ latency; table + build/bench/results.json
 #   build/bin/rnic-perf   perftest's tests and result table, --sim or against perftest
 #   build/tools/perf-oob-tests  perftest's out-of-band messages and exchange (ASan/UBSan)
+#   build/tools/wire-tests  the link's goodput limit per message (ASan/UBSan)
 
 TOOLS_DIR := $(ROOT)/host/tools
 TOOLS_BUILD := $(BUILD)/tools
@@ -98,7 +99,8 @@ $(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
-$(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/stream.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
+$(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/stream.o $(TOOLS_BUILD)/obj/sim_pair.o \
+		$(TOOLS_BUILD)/obj/wire.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
@@ -139,6 +141,20 @@ $(TOOLS_BUILD)/obj-san/test_perf_oob.o: $(ROOT)/tests/host/perf_oob_test.c
 $(PERF_OOB_TEST_BIN): $(TOOLS_BUILD)/obj-san/test_perf_oob.o $(TOOLS_BUILD)/obj-san/perf_oob.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) -lpthread -o $@
+
+# the link's limit on goodput (host/tools/wire.c) against known figures
+WIRE_TEST_BIN := $(TOOLS_BUILD)/wire-tests
+$(TOOLS_BUILD)/obj-san/wire_test.o: $(ROOT)/tests/host/wire_test.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(WIRE_TEST_BIN): $(TOOLS_BUILD)/obj-san/wire_test.o $(TOOLS_BUILD)/obj-san/wire.o
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) -lm -o $@
+
+.PHONY: wire-tests
+wire-tests: $(WIRE_TEST_BIN)
+TEST_BUILD_DEPS += $(WIRE_TEST_BIN)
 
 $(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)

@@ -33,10 +33,14 @@
  * Table and JSON (one object per row): cycles is the first doorbell to the
  * last completion polled (lat: the median round trip); value is Gb/s,
  * Mmsg/s or ns; "of link" is goodput over the link rate (rate: messages
- * over the 64 B WRITE packets the link could carry); seed, loss rate, ACK
- * timeout code and the counters come with every row.
+ * over the 64 B WRITE packets the link could carry); "of limit"
+ * (wire_limit_fraction) is goodput over the most the link allows messages
+ * of that size and MTU once every packet's headers, ICRC, FCS, preamble and
+ * gap are paid (host/tools/wire.c); seed, loss rate, ACK timeout code, the
+ * host and link model in force and the counters come with every row.
  *
  *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING]
+ *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <errno.h>
@@ -51,6 +55,7 @@
 #include "rnic_sim.h"
 #include "sim_pair.h"
 #include "stream.h"
+#include "wire.h"
 
 /* Local ACK timeout code of every QP: 4.096 us * 2^5 = 131 us, longer than
  * the gap between two ACKs of a full window at 10 Gb/s (eight 4 KiB
@@ -102,6 +107,9 @@ struct record {
 	unsigned clock_mhz;
 	uint8_t timeout;   /* local ACK timeout code of the QPs */
 	double gbps, mmsgs, link_gbps, wire_fraction; /* wire_fraction < 0: not meaningful */
+	double limit_fraction; /* goodput over the link's limit for the message; < 0: none */
+	uint32_t mtu;      /* path MTU, bytes */
+	struct rnic_sim_cfg model; /* the world's configuration in force */
 	double lat_ns[3];  /* min, median, max */
 	uint64_t link_dropped;
 	struct counters cnt;
@@ -129,17 +137,8 @@ static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
 	return v;
 }
 
-/* Bytes one single-packet RDMA WRITE of `msg` payload bytes takes on the
- * wire: Ethernet 14, IPv4 20, UDP 8, BTH 12, RETH 16, payload and pad, ICRC
- * 4 (at least 60), then FCS 4, preamble 8, inter-frame gap 12. */
-static double write_wire_bytes(size_t msg)
-{
-	size_t frame = 14 + 20 + 8 + 12 + 16 + ((msg + 3) & ~(size_t)3) + 4;
-
-	return (double)(frame < 60 ? 60 : frame) + 4 + 8 + 12;
-}
-
-static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
+static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base, uint64_t seed,
+		    struct record *r)
 {
 	struct rnic_sim_cfg cfg;
 	struct sim_pair_opts o;
@@ -154,7 +153,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->seed = seed;
-	rnic_sim_cfg_default(&cfg);
+	cfg = *base;
 	cfg.num_nics = 2;
 	cfg.data_width = (unsigned)c->width;
 	cfg.seed = seed;
@@ -163,7 +162,10 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	w = rnic_world_create(&cfg);
 	if (!w)
 		return stream_err("world: %s", strerror(errno));
+	r->model = *rnic_world_cfg(w);
+	r->model.pcap_path = r->model.fst_path = NULL; /* the world's own strings */
 	sim_pair_default_opts(&o);
+	r->mtu = 128u << o.path_mtu;
 	o.nqp = c->qps;
 	o.max_send_wr = SQ_DEPTH;
 	if (c->opcode == RNIC_WR_SEND) {
@@ -234,6 +236,7 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 	link_bps = rnic_world_cfg(w)->link_rate * 8.0 * cfg.clock_mhz * 1e6;
 	r->link_gbps = link_bps / 1e9;
 	r->wire_fraction = -1;
+	r->limit_fraction = -1;
 	if (r->verified && c->kind == K_LAT) {
 		qsort(lat, c->messages, sizeof(*lat), stream_cmp_u64);
 		r->cycles = lat[c->messages / 2];
@@ -245,9 +248,12 @@ static int run_case(const struct bench_case *c, uint64_t seed, struct record *r)
 		r->gbps = (double)c->msg * (double)c->messages * 8.0 / secs / 1e9;
 		r->mmsgs = (double)c->messages / secs / 1e6;
 		if (c->kind == K_RATE)
-			r->wire_fraction = r->mmsgs * 1e6 / (link_bps / 8.0 / write_wire_bytes(c->msg));
+			r->wire_fraction = r->mmsgs * 1e6 /
+					   (link_bps / 8.0 / (double)wire_msg_bytes(c->opcode, c->msg, r->mtu, 0));
 		else
 			r->wire_fraction = r->gbps / r->link_gbps;
+		/* every pair in the benchmark speaks RoCEv2 over IPv4 (GID index 0) */
+		r->limit_fraction = r->gbps / (r->link_gbps * wire_limit(c->opcode, c->msg, r->mtu, 0));
 	}
 	free(lat);
 	sim_pair_close(&p);
@@ -313,7 +319,7 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 static void print_row(const struct record *r)
 {
 	const struct bench_case *c = r->c;
-	char val[24], frac[16] = "", notes[256] = "";
+	char val[24], frac[16] = "", lim[16] = "", notes[256] = "";
 
 	if (!r->verified)
 		snprintf(val, sizeof(val), "FAILED");
@@ -325,6 +331,8 @@ static void print_row(const struct record *r)
 		snprintf(val, sizeof(val), "%.3f", r->gbps);
 	if (r->verified && r->wire_fraction >= 0)
 		snprintf(frac, sizeof(frac), "%.1f%%", 100.0 * r->wire_fraction);
+	if (r->verified && r->limit_fraction >= 0)
+		snprintf(lim, sizeof(lim), "%.1f%%", 100.0 * r->limit_fraction);
 	if (c->kind == K_LAT)
 		snprintf(notes, sizeof(notes), "min %.1f max %.1f ns", r->lat_ns[0], r->lat_ns[2]);
 	else if (c->kind == K_LOSS || r->cnt.retry || r->cnt.ack_timeout || r->cnt.overflow)
@@ -339,10 +347,22 @@ static void print_row(const struct record *r)
 		snprintf(notes + n, sizeof(notes) - n, "%s%u link pauses (%u given up), %" PRIu64 " cycles paused",
 			 n ? "; " : "", r->cnt.pause_req, r->cnt.pause_stall, r->cnt.paused);
 	}
-	printf("%-30s %5d %6zu %4d %8" PRIu64 " %10" PRIu64 " %9s %-6s %7s  %s\n", r->name, c->width, c->msg, c->qps,
-	       c->messages, r->cycles, val, c->kind == K_LAT ? "ns" : c->kind == K_RATE ? "Mmsg/s" : "Gb/s", frac,
-	       notes);
+	printf("%-30s %5d %6zu %4d %8" PRIu64 " %10" PRIu64 " %9s %-6s %7s %8s  %s\n", r->name, c->width, c->msg,
+	       c->qps, c->messages, r->cycles, val, c->kind == K_LAT ? "ns" : c->kind == K_RATE ? "Mmsg/s" : "Gb/s",
+	       frac, lim, notes);
 	fflush(stdout);
+}
+
+/* The host and link model a row was measured under (the world's
+ * configuration in force, defaults resolved for the width). */
+static void json_model(FILE *f, const struct rnic_sim_cfg *m)
+{
+	fprintf(f,
+		"\"model\": {\"mem_rd_bw\": %g, \"mem_wr_bw\": %g, \"mem_rd_latency\": %u, \"mem_wr_latency\": %u, "
+		"\"mem_max_rd\": %u, \"mem_max_wr\": %u, \"bar_latency\": %u, \"link_rate\": %g, "
+		"\"link_latency\": %u}, ",
+		m->mem_rd_bw, m->mem_wr_bw, m->mem_rd_latency, m->mem_wr_latency, m->mem_max_rd, m->mem_max_wr,
+		m->bar_latency, m->link_rate, m->link_latency);
 }
 
 static void json_row(FILE *f, const struct record *r, int last)
@@ -361,6 +381,12 @@ static void json_row(FILE *f, const struct record *r, int last)
 		fprintf(f, "\"wire_fraction\": %.4f, ", r->wire_fraction);
 	else
 		fprintf(f, "\"wire_fraction\": null, ");
+	if (r->limit_fraction >= 0)
+		fprintf(f, "\"wire_limit_fraction\": %.4f, ", r->limit_fraction);
+	else
+		fprintf(f, "\"wire_limit_fraction\": null, ");
+	fprintf(f, "\"mtu\": %u, \"ip_version\": 4, ", r->mtu);
+	json_model(f, &r->model);
 	fprintf(f, "\"inline\": %s, \"wqe_window\": %s, ", c->inl ? "true" : "false",
 		c->inl && c->window ? "true" : "false");
 	if (c->kind == K_LAT)
@@ -374,6 +400,19 @@ static void json_row(FILE *f, const struct record *r, int last)
 		c->p_drop, r->seed, r->timeout, r->link_dropped, r->cnt.retry, r->cnt.stale, r->cnt.ack_timeout, r->cnt.rx_nak,
 		r->cnt.tx_nak, r->cnt.rx_dup, r->cnt.rnr_nak, r->cnt.overflow, r->cnt.pause_req,
 		r->cnt.pause_stall, r->cnt.paused, r->verified ? "true" : "false", last ? "" : ",");
+}
+
+/* One line per width: the model the rows of that width assume. */
+static void print_model(const struct rnic_sim_cfg *base, int width)
+{
+	struct rnic_sim_cfg m = *base;
+
+	m.data_width = (unsigned)width;
+	rnic_sim_cfg_resolve(&m);
+	printf("w%d model: host memory %g B/cycle each way (%.1f GB/s), read round trip %u cycles, "
+	       "%u reads outstanding; link %g B/cycle (%.0f Gb/s), %u cycles\n",
+	       width, m.mem_rd_bw, m.mem_rd_bw * m.clock_mhz / 1000.0, m.mem_rd_latency, m.mem_max_rd, m.link_rate,
+	       m.link_rate * 8 * m.clock_mhz / 1000.0, m.link_latency);
 }
 
 /* Create the folders above a file (build/bench/ for the results on a tree
@@ -399,18 +438,21 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"only", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
+		RNIC_SIM_MODEL_LONGOPTS('M'),
 		{NULL, 0, NULL, 0},
 	};
 	const char *json = "build/bench/results.json", *only = NULL;
 	struct bench_case cases[MAX_RECORDS];
 	struct record rec[MAX_RECORDS];
-	int ncase, nrec = 0, quick = 0, c, failed = 0;
+	int ncase, nrec = 0, quick = 0, c, li, failed = 0, widths = 0;
+	struct rnic_sim_cfg base;
 	uint64_t seed = 1;
 	char *end;
 	FILE *f;
 
 	stream_prog = "rnic-bench";
-	while ((c = getopt_long(argc, argv, "j:qs:o:h", opts, NULL)) != -1) {
+	rnic_sim_cfg_default(&base);
+	while ((c = getopt_long(argc, argv, "j:qs:o:h", opts, &li)) != -1) {
 		switch (c) {
 		case 'j': json = optarg; break;
 		case 'q': quick = 1; break;
@@ -422,15 +464,26 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'o': only = optarg; break;
+		case 'M':
+			if (rnic_sim_model_opt(&base, "rnic-bench", opts[li].name, optarg))
+				return 2;
+			break;
 		default:
 			printf("usage: %s [--json FILE] [--quick] [--seed N] [--only SUBSTRING]\n"
+			       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 			       "RDMA WRITE, READ and SEND goodput, WRITE message rate over 1/8/64 QPs, WRITE goodput\n"
 			       "under link loss and WRITE/READ latency of two simulated NICs, in simulated cycles at\n"
 			       "the stated clock; every message is checked. --quick: fewer messages per case;\n"
-			       "--only: the cases whose name contains SUBSTRING.\n",
+			       "--only: the cases whose name contains SUBSTRING. The host and link model (the\n"
+			       "defaults follow the width; each row of the results records what it assumed):\n",
 			       argv[0]);
+			rnic_sim_model_help(stdout, 2, 20);
 			return c == 'h' ? 0 : 2;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rnic-bench: unexpected argument '%s'\n", argv[optind]);
+		return 2;
 	}
 	ncase = build_cases(cases, MAX_RECORDS, quick);
 	if (ncase > MAX_RECORDS) {
@@ -439,8 +492,18 @@ int main(int argc, char **argv)
 	}
 	printf("seed %" PRIu64 "; local ACK timeout code %u (%.0f us)%s\n", seed, ACK_TIMEOUT,
 	       4.096 * (1u << ACK_TIMEOUT), quick ? "; quick" : "");
-	printf("%-30s %5s %6s %4s %8s %10s %9s %-6s %7s  %s\n", "benchmark", "width", "msg", "qps", "messages",
-	       "cycles", "value", "unit", "of link", "notes");
+	for (int i = 0; i < ncase; i++) {
+		char name[48];
+		int bit = cases[i].width == 512;
+
+		case_name(&cases[i], name, sizeof(name));
+		if ((only && !strstr(name, only)) || widths & 1 << bit)
+			continue;
+		widths |= 1 << bit;
+		print_model(&base, cases[i].width);
+	}
+	printf("%-30s %5s %6s %4s %8s %10s %9s %-6s %7s %8s  %s\n", "benchmark", "width", "msg", "qps", "messages",
+	       "cycles", "value", "unit", "of link", "of limit", "notes");
 	for (int i = 0; i < ncase; i++) {
 		struct record *r = &rec[nrec];
 		char name[48];
@@ -448,7 +511,7 @@ int main(int argc, char **argv)
 		case_name(&cases[i], name, sizeof(name));
 		if (only && !strstr(name, only))
 			continue;
-		if (run_case(&cases[i], seed, r))
+		if (run_case(&cases[i], &base, seed, r))
 			failed = 1;
 		snprintf(r->name, sizeof(r->name), "%s", name);
 		print_row(r);

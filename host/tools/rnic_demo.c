@@ -16,9 +16,12 @@ static void usage(const char *argv0)
 {
 	printf("usage: %s [--width 64|512] [--size BYTES] [--mtu 256|512|1024|2048|4096]\n"
 	       "          [--seed N] [--pcap FILE] [--fst FILE]\n"
+	       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 	       "Two simulated OpenRNICs: host A RDMA-WRITEs --size bytes (default 1 MiB) into\n"
-	       "host B's memory; prints cycles, microseconds and Gb/s at the stated clock.\n",
+	       "host B's memory; prints cycles, microseconds and Gb/s at the stated clock.\n"
+	       "The host and link model (defaults follow the width):\n",
 	       argv0);
+	rnic_sim_model_help(stdout, 2, 20);
 }
 
 static uint32_t mtu_code(unsigned bytes)
@@ -56,7 +59,8 @@ int main(int argc, char **argv)
 		{"width", required_argument, NULL, 'w'}, {"size", required_argument, NULL, 's'},
 		{"mtu", required_argument, NULL, 'm'},   {"seed", required_argument, NULL, 'S'},
 		{"pcap", required_argument, NULL, 'p'},  {"fst", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('M'),
+		{NULL, 0, NULL, 0},
 	};
 	struct rnic_sim_cfg cfg;
 	const char *pcap = "build/sim/demo.pcap";
@@ -72,12 +76,12 @@ int main(int argc, char **argv)
 	uint8_t *src, *dst;
 	uint64_t c0, cycles;
 	double us, gbps, link_gbps;
-	int c, rc = 1;
+	int c, li, rc = 1;
 
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
 	cfg.data_width = 512;
-	while ((c = getopt_long(argc, argv, "w:s:m:S:p:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:s:m:S:p:f:h", opts, &li)) != -1) {
 		switch (c) {
 		case 'w': cfg.data_width = (unsigned)atoi(optarg); break;
 		case 's': size = strtoull(optarg, NULL, 0); break;
@@ -85,6 +89,10 @@ int main(int argc, char **argv)
 		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'p': pcap = optarg; break;
 		case 'f': cfg.fst_path = optarg; break;
+		case 'M':
+			if (rnic_sim_model_opt(&cfg, "rnic-demo", opts[li].name, optarg))
+				return 2;
+			break;
 		case 'h': usage(argv[0]); return 0;
 		default: usage(argv[0]); return 2;
 		}
@@ -118,6 +126,10 @@ int main(int argc, char **argv)
 
 	printf("OpenRNIC demo: 2 NICs, %u-bit data path at %u MHz, link %.0f Gb/s, path MTU %u\n", cfg.data_width,
 	       cfg.clock_mhz, link_gbps, mtu);
+	printf("host model: memory %g B/cycle each way, read round trip %u cycles, %u reads outstanding; "
+	       "link latency %u cycles\n",
+	       rnic_world_cfg(w)->mem_rd_bw, rnic_world_cfg(w)->mem_rd_latency, rnic_world_cfg(w)->mem_max_rd,
+	       rnic_world_cfg(w)->link_latency);
 	printf("host A QP %u -> host B QP %u: RDMA WRITE %zu bytes to 0x%llx rkey 0x%08x\n", p.side[0].qp[0]->qp_num,
 	       p.side[1].qp[0]->qp_num, size, (unsigned long long)(uintptr_t)dst, dmr->rkey);
 

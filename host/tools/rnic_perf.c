@@ -55,6 +55,8 @@ struct perf_opts {
 	int width;
 	uint64_t seed;
 	int sim;
+	struct rnic_sim_cfg model; /* --sim: the host and link model (defaults follow the width) */
+	int model_set;
 	const char *host;
 	/* --sim-link */
 	const char *link_local, *link_remote;
@@ -110,6 +112,10 @@ static void usage(FILE *f, const char *prog)
 		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
 		"      --sim            both sides in one simulation; times in simulated cycles at\n"
 		"                       the stated clock\n"
+		"--sim: the host and link model (the defaults follow --width)\n",
+		prog, SIM_PAIR_MAX_QPS, RNIC_MAX_INLINE_BYTES);
+	rnic_sim_model_help(f, 6, 23);
+	fprintf(f,
 		"      --sim-link udp:LHOST:LPORT,RHOST:RPORT\n"
 		"                       our side on a simulated NIC whose Ethernet port is a UDP\n"
 		"                       socket bound to LHOST:LPORT, sending to RHOST:RPORT (one\n"
@@ -128,8 +134,7 @@ static void usage(FILE *f, const char *prog)
 		"Without --sim: the server runs without SERVER, the client with it; perftest's\n"
 		"out-of-band exchange, the card through the pci backend (the card is opened first;\n"
 		"the RDMA traffic against a card is not available yet).\n"
-		"--sim-link checks every completion and the data it can (docs/interop.md).\n",
-		prog, SIM_PAIR_MAX_QPS, RNIC_MAX_INLINE_BYTES);
+		"--sim-link checks every completion and the data it can (docs/interop.md).\n");
 }
 
 static int num_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
@@ -194,10 +199,11 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
 		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
-		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
+		{NULL, 0, NULL, 0},
 	};
 	uint64_t v;
-	int c, t;
+	int c, t, li;
 
 	memset(o, 0, sizeof(*o));
 	o->mtu_bytes = 1024;
@@ -209,7 +215,8 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	memcpy(o->ip, def_ip, 4);
 	o->timeout = -1;
 	o->time_limit = 300;
-	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:h", lopts, NULL)) != -1) {
+	rnic_sim_cfg_default(&o->model);
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:h", lopts, &li)) != -1) {
 		switch (c) {
 		case 's':
 			if (num_arg("-s", optarg, 1, 8u << 20, &v))
@@ -306,6 +313,11 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 				return -1;
 			o->time_limit = (unsigned)v;
 			break;
+		case 'X':
+			if (rnic_sim_model_opt(&o->model, "rnic-perf", lopts[li].name, optarg))
+				return -1;
+			o->model_set = 1;
+			break;
 		case 'h': usage(stdout, argv[0]); exit(0);
 		default: usage(stderr, argv[0]); return -1;
 		}
@@ -330,6 +342,10 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	}
 	if (o->sim && o->host) {
 		fprintf(stderr, "rnic-perf: --sim takes no host name\n");
+		return -1;
+	}
+	if (o->model_set && !o->sim) {
+		fprintf(stderr, "rnic-perf: --mem-bw, --mem-latency and --link-latency go with --sim\n");
 		return -1;
 	}
 	if (o->link_local) {
@@ -482,7 +498,7 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	/* at most SIM_BUF_MAX of slots per side */
 	while (depth > 1 && (uint64_t)depth * stream_stride(size) * (uint64_t)o->qps > SIM_BUF_MAX)
 		depth /= 2;
-	rnic_sim_cfg_default(&cfg);
+	cfg = o->model;
 	cfg.num_nics = 2;
 	cfg.data_width = (unsigned)o->width;
 	cfg.seed = o->seed;

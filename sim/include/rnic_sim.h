@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,13 +40,17 @@ struct rnic_sim_cfg {
 
 	/* Host memory behind each NIC's AXI4 master (a PCIe root complex seen
 	 * through a bridge such as XDMA). Bandwidths in bytes per cycle, per
-	 * direction; a beat moves 2^AxSIZE bytes. */
+	 * direction; a beat moves 2^AxSIZE bytes, so a bandwidth at or above
+	 * the bus width leaves the bus as the only limit. A field left 0 takes
+	 * the default of the data width when the world is created (the host a
+	 * card of that width sits in: PCIe Gen3 x8 at 64 bits, Gen3 x16 at 512
+	 * bits; sim/README.md); rnic_world_cfg shows the values in force. */
 	unsigned int mem_rd_latency; /* AR handshake -> first R beat, cycles (200) */
 	unsigned int mem_wr_latency; /* last W beat -> B response, cycles (100) */
-	double mem_rd_bw;            /* read bytes per cycle (32) */
-	double mem_wr_bw;            /* write bytes per cycle (32) */
-	unsigned int mem_max_rd;     /* read bursts outstanding, AR to last R (32) */
-	unsigned int mem_max_wr;     /* write bursts outstanding, AW to B (32) */
+	double mem_rd_bw;            /* read bytes per cycle (0: 32 at 64 bits, 54 at 512) */
+	double mem_wr_bw;            /* write bytes per cycle (0: 32 at 64 bits, 54 at 512) */
+	unsigned int mem_max_rd;     /* read bursts outstanding, AR to last R (0: 32 at 64 bits, 64 at 512) */
+	unsigned int mem_max_wr;     /* write bursts outstanding, AW to B (0: 32) */
 
 	/* BAR0 path: one-way delay of a host MMIO access, cycles (50). A posted
 	 * write reaches the NIC's AXI4-Lite slave this many cycles after the
@@ -128,8 +133,33 @@ struct rnic_sim_link_stats {
 	uint64_t unicast_learned;/* switch: forwarded to a learned port */
 };
 
-/* Fill cfg with the defaults named above. */
+/* Fill cfg with the defaults named above (the fields that follow the data
+ * width are left 0). */
 void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg);
+/* Replace every field left 0 that follows the data width (host-memory
+ * bandwidths and outstanding bursts, link rate) by its default for
+ * cfg->data_width; rnic_world_create does this to its copy. */
+void rnic_sim_cfg_resolve(struct rnic_sim_cfg *cfg);
+
+/* The host and link model's command-line options, one implementation for
+ * every program that builds a world (rnic-sim, rnic-bench, rnic-perf --sim,
+ * rnic-demo), so that any figure can be reproduced under other assumptions:
+ *   --mem-bw B        host-memory bytes per cycle, each direction (> 0)
+ *   --mem-latency N   host-memory read round trip, cycles (1..1000000);
+ *                     the write response takes half of it, as by default
+ *   --link-latency N  link propagation, cycles (0..100000000)
+ * RNIC_SIM_MODEL_LONGOPTS(v) are their getopt_long entries, all returning
+ * v: pass the entry's name to rnic_sim_model_opt. It applies option `name`
+ * (without the dashes) with value `val` to cfg and returns 0, or prints
+ * "prog: --name: 'val' is not ..." on stderr and returns -EINVAL (-ENOENT:
+ * not one of these options). rnic_sim_model_help prints their --help lines,
+ * each option at column `indent`, its text at column `col`. */
+#define RNIC_SIM_MODEL_LONGOPTS(v)                                                         \
+	{ "mem-bw", required_argument, NULL, (v) },                                        \
+	{ "mem-latency", required_argument, NULL, (v) },                                   \
+	{ "link-latency", required_argument, NULL, (v) }
+int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *name, const char *val);
+void rnic_sim_model_help(FILE *f, int indent, int col);
 
 /* Create a world, hold rst for 16 cycles and release it (the world's cycle
  * is then 16). Returns NULL and sets errno: EINVAL (bad cfg), ENODEV (no

@@ -515,8 +515,9 @@ static void rx_drop_suite(void)
  * from its receive FIFO level). Two QPs stream 1 MiB WRITEs each at once,
  * then 64 WRITEs of 4 KiB spread over both (at 64 bits 128 KiB and 16). The
  * sender's host and link deliver faster than the receiver's host writes: at
- * 512 bits the sender reads 32 B/cycle (the default host, 64 Gb/s) onto a
- * 100 Gb/s link and the receiver's host takes 24 B/cycle (48 Gb/s); at 64
+ * 512 bits the sender reads 54 B/cycle (the default host, PCIe Gen3 x16,
+ * 108 Gb/s) onto a 100 Gb/s link and the receiver's host takes 24 B/cycle
+ * (48 Gb/s); at 64
  * bits 10 Gb/s against a host that takes 4 Gb/s. (The default hosts on both
  * sides move the same bytes per cycle, so whether the receiver falls behind
  * would be a matter of the engines' per-packet overheads, not a test.) With flow control

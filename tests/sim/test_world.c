@@ -2,7 +2,8 @@
  * rnic_core.sv, same ports as the real one): BAR reads and posted writes,
  * DMA read -> frame -> link -> frame -> DMA write between two NICs at 64
  * and 512 bits, pcap capture and injection, DMA faults outside mapped
- * memory, FST output, and bit-identical cycle counts for the same seed. */
+ * memory, FST output, bit-identical cycle counts for the same seed, and
+ * the host model's defaults per width and its shared options. */
 #define _DEFAULT_SOURCE /* u_char and friends in pcap.h */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -278,6 +279,69 @@ static void test_bad_cfg(void)
 	CHECK_EQ(errno, EIO);
 }
 
+/* The host model follows the data width wherever a world is created (the
+ * fields left 0 by rnic_sim_cfg_default); a value set by hand stays. */
+static void test_model_defaults(void)
+{
+	static const struct {
+		unsigned int width;
+		double bw, link;
+		unsigned int max_rd;
+	} want[] = { { 64, 32, 5, 32 }, { 512, 54, 50, 64 } };
+	struct rnic_sim_cfg cfg;
+	const struct rnic_sim_cfg *in;
+	struct rnic_world *w;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		rnic_sim_cfg_default(&cfg);
+		cfg.data_width = want[i].width;
+		w = rnic_world_create(&cfg);
+		CHECK(w != NULL);
+		if (!w)
+			return;
+		in = rnic_world_cfg(w);
+		CHECK(in->mem_rd_bw == want[i].bw && in->mem_wr_bw == want[i].bw);
+		CHECK_EQ(in->mem_max_rd, want[i].max_rd);
+		CHECK_EQ(in->mem_max_wr, 32);
+		CHECK_EQ(in->mem_rd_latency, 200);
+		CHECK_EQ(in->mem_wr_latency, 100);
+		CHECK_EQ(in->link_latency, 100);
+		CHECK(in->link_rate == want[i].link);
+		rnic_world_destroy(w);
+	}
+
+	/* the shared options: applied, and the width does not override them */
+	rnic_sim_cfg_default(&cfg);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-bw", "8"), 0);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-latency", "301"), 0);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "link-latency", "0x20"), 0);
+	cfg.data_width = 512;
+	w = rnic_world_create(&cfg);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	in = rnic_world_cfg(w);
+	CHECK(in->mem_rd_bw == 8 && in->mem_wr_bw == 8);
+	CHECK_EQ(in->mem_rd_latency, 301);
+	CHECK_EQ(in->mem_wr_latency, 151);
+	CHECK_EQ(in->link_latency, 32);
+	CHECK_EQ(in->mem_max_rd, 64);
+	rnic_world_destroy(w);
+
+	/* bad values are refused and leave the configuration alone */
+	rnic_sim_cfg_default(&cfg);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-bw", "0"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-bw", "-1"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-bw", "nan"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-bw", "12x"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-latency", "0"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "mem-latency", "1000001"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "link-latency", "-5"), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "link-latency", ""), -EINVAL);
+	CHECK_EQ(rnic_sim_model_opt(&cfg, "test", "link-rate", "5"), -ENOENT);
+	CHECK(cfg.mem_rd_bw == 0 && cfg.mem_rd_latency == 200 && cfg.link_latency == 100);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/rnic-sim-world-XXXXXX";
@@ -304,6 +368,7 @@ int main(void)
 	test_faults(512);
 	test_inject(pcap);
 	test_bad_cfg();
+	test_model_defaults();
 
 	unlink(pcap);
 	unlink(fst0);

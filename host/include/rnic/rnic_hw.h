@@ -51,6 +51,11 @@ typedef uint32_t rnic_be32;
 #define RNIC_QPN_BITS 0x18 /* QP number width */
 #define RNIC_MSN_BITS 0x18 /* message sequence number width */
 
+/* mac: What the Ethernet MAC adds to every frame on the wire (IEEE 802.3 clauses 3 and 4), outside the core: the simulator's link and the benchmark's wire limit count it. Not in the SystemVerilog package. */
+#define RNIC_ETH_FCS_BYTES 4 /* frame check sequence after the frame (and after its pad to ETH_MIN_FRAME_BYTES) */
+#define RNIC_ETH_PREAMBLE_BYTES 8 /* preamble (7) and start frame delimiter (1) before the frame */
+#define RNIC_ETH_IFG_BYTES 0xc /* minimum inter-frame gap */
+
 /* bth_opcode: BTH opcodes of the RC transport (IBTA Vol. 1 Table 38; RC prefix 000b). */
 #define RNIC_OP_SEND_FIRST 0
 #define RNIC_OP_SEND_MIDDLE 1
