@@ -170,7 +170,7 @@ def one_run(run):
            "mrs": 2 ** int(run["params"].get("MR_INDEX_WIDTH", 12)),
            "cqs": 2 ** int(run["params"].get("CQN_WIDTH", 10)),
            "yosys": "pyosys " + pyosys_version(),
-           "rtl_digest": rtl_digest(RTL or os.path.join(ROOT, "rtl")),
+           "rtl_digest": run_digest(outdir, reuse),
            "synth_seconds": None, "ok": False}
     if r.returncode != 0:
         rec["error"] = "yosys exited %d (log: %s)" % (r.returncode, os.path.relpath(logpath, ROOT))
@@ -221,6 +221,22 @@ def one_run(run):
     return rec
 
 
+def run_digest(outdir, reuse):
+    """The digest of the RTL a run synthesized: kept in its folder, so a
+    record rebuilt with --reuse names the RTL of its netlist, not the
+    tree's."""
+    path = os.path.join(outdir, "rtl_digest")
+    if reuse:
+        try:
+            return open(path).read().strip()
+        except OSError:
+            return "?"
+    d = rtl_digest(RTL or os.path.join(ROOT, "rtl"))
+    with open(path, "w") as f:
+        f.write(d + "\n")
+    return d
+
+
 def rtl_digest(rtl):
     """A short digest of the RTL a run read (rtl/*.sv), so records from
     different revisions can be told apart."""
@@ -257,7 +273,11 @@ def check_budgets(recs, budgets):
                 continue
             v = r[b["field"]] / max(1, base[b["field"]])
             ok = v <= b["max"]
-            out.append((ok, "%s: %.3f (max %.2f)" % (b["what"], v, b["max"])))
+            # a ratio of runs on different RTL says little: say so
+            mixed = "" if r.get("rtl_digest") == base.get("rtl_digest") else \
+                " (runs of different RTL: %s %s, %s %s)" % (b["run"], r.get("rtl_digest", "?"),
+                                                           b["ratio_to"], base.get("rtl_digest", "?"))
+            out.append((ok, "%s: %.3f (max %.2f)%s" % (b["what"], v, b["max"], mixed)))
             continue
         v = r.get(b["field"])
         ok = v is not None and (("max" not in b or v <= b["max"]) and ("min" not in b or v >= b["min"]))
