@@ -66,7 +66,6 @@ module axi_rd_mux #(
         end
     end
 
-    // the port that last issued each ID
     // An AR request as one word: {id, addr, len, size, burst, lock, cache, prot}
     localparam int AR_W = AXI_ID_WIDTH + AXI_ADDR_WIDTH + 8 + 3 + 2 + 1 + 4 + 3;
 
@@ -84,10 +83,12 @@ module axi_rd_mux #(
     logic [PORTS-1:0]      hd_valid_reg, sk_valid_reg;
     logic [PORTS*AR_W-1:0] hd_reg, sk_reg;
 
+    // the port that last issued each ID
     logic [PW-1:0] port_of_id [IDS];
     logic [PW-1:0] rr_reg;       // port after the last grant
     logic          ar_valid_reg;
 
+    // round-robin choice among the slices' heads, starting at rr_reg
     logic          grant_any;
     logic [PW-1:0] grant;
     always_comb begin
@@ -146,6 +147,7 @@ module axi_rd_mux #(
         end
     end
 
+    // R back to the port that owns the ID
     wire [PW-1:0] r_port = port_of_id[m_axi_rid];
     always_comb begin
         for (int p = 0; p < PORTS; p++) begin

@@ -90,60 +90,38 @@ module rnic_icrc #(
     // ------------------------------------------------------------------
     // the matrices and masks of this width (rnic_icrc_pkg, generated from the polynomial)
     // ------------------------------------------------------------------
+    // constant NAME of this width from the package, W bits wide
+`define RNIC_ICRC_OF_WIDTH(W, NAME) \
+    (KEEP_WIDTH == 8 ? (W)'(rnic_icrc_pkg::K8_``NAME) : KEEP_WIDTH == 16 ? (W)'(rnic_icrc_pkg::K16_``NAME) : \
+     KEEP_WIDTH == 32 ? (W)'(rnic_icrc_pkg::K32_``NAME) : (W)'(rnic_icrc_pkg::K64_``NAME))
+
     // beats up to the last one with a byte to skip or mask (IPv6 BTH byte 4 is frame byte 66)
-    localparam int HDR_BEATS = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_HDR_BEATS :
-                               KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_HDR_BEATS :
-                               KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_HDR_BEATS : rnic_icrc_pkg::K64_HDR_BEATS;
+    localparam int HDR_BEATS = `RNIC_ICRC_OF_WIDTH(32, HDR_BEATS);
     localparam int BEAT_WIDTH = $clog2(HDR_BEATS + 1);
     // entries of an inverse table (any zl in 0..7 or zh = z / 8)
-    localparam int TABLE = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_TABLE :
-                           KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_TABLE :
-                           KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_TABLE : rnic_icrc_pkg::K64_TABLE;
+    localparam int TABLE = `RNIC_ICRC_OF_WIDTH(32, TABLE);
 
     // the register at a frame's start: after the LRH stand-in (0xdebb20e3)
     localparam logic [31:0] CRC_START = rnic_icrc_pkg::CRC_START;
     // the beat holding byte 14 starts from the start register moved over its skipped lanes' places
-    localparam logic [31:0] CRC_LO = KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_CRC_LO :
-                                     KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_CRC_LO :
-                                     KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_CRC_LO : rnic_icrc_pkg::K64_CRC_LO;
+    localparam logic [31:0] CRC_LO = `RNIC_ICRC_OF_WIDTH(32, CRC_LO);
     // state matrix of a beat of zero bytes: row r at [32*r +: 32]
-    localparam logic [32*32-1:0] BEAT_MATRIX =
-        KEEP_WIDTH == 8 ? rnic_icrc_pkg::K8_BEAT_MATRIX :
-        KEEP_WIDTH == 16 ? rnic_icrc_pkg::K16_BEAT_MATRIX :
-        KEEP_WIDTH == 32 ? rnic_icrc_pkg::K32_BEAT_MATRIX : rnic_icrc_pkg::K64_BEAT_MATRIX;
+    localparam logic [32*32-1:0] BEAT_MATRIX = `RNIC_ICRC_OF_WIDTH(32*32, BEAT_MATRIX);
     // inverse state matrices of 0..7 zero bytes (LO) and of 0, 8, 16, .. (HI), the rest zero:
     // row r of matrix t at [32*(TABLE*r + t) +: 32]
-    localparam logic [TABLE*32*32-1:0] UNZERO_LO =
-        KEEP_WIDTH == 8 ? (TABLE*32*32)'(rnic_icrc_pkg::K8_UNZERO_LO) :
-        KEEP_WIDTH == 16 ? (TABLE*32*32)'(rnic_icrc_pkg::K16_UNZERO_LO) :
-        KEEP_WIDTH == 32 ? (TABLE*32*32)'(rnic_icrc_pkg::K32_UNZERO_LO) : (TABLE*32*32)'(rnic_icrc_pkg::K64_UNZERO_LO);
-    localparam logic [TABLE*32*32-1:0] UNZERO_HI =
-        KEEP_WIDTH == 8 ? (TABLE*32*32)'(rnic_icrc_pkg::K8_UNZERO_HI) :
-        KEEP_WIDTH == 16 ? (TABLE*32*32)'(rnic_icrc_pkg::K16_UNZERO_HI) :
-        KEEP_WIDTH == 32 ? (TABLE*32*32)'(rnic_icrc_pkg::K32_UNZERO_HI) : (TABLE*32*32)'(rnic_icrc_pkg::K64_UNZERO_HI);
+    localparam logic [TABLE*32*32-1:0] UNZERO_LO = `RNIC_ICRC_OF_WIDTH(TABLE*32*32, UNZERO_LO);
+    localparam logic [TABLE*32*32-1:0] UNZERO_HI = `RNIC_ICRC_OF_WIDTH(TABLE*32*32, UNZERO_HI);
     // data matrix of a whole beat from a zero register: row r at [DATA_WIDTH*r +: DATA_WIDTH]
-    localparam logic [32*DATA_WIDTH-1:0] DATA_MATRIX =
-        KEEP_WIDTH == 8 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K8_DATA_MATRIX) :
-        KEEP_WIDTH == 16 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K16_DATA_MATRIX) :
-        KEEP_WIDTH == 32 ? (32*DATA_WIDTH)'(rnic_icrc_pkg::K32_DATA_MATRIX) : (32*DATA_WIDTH)'(rnic_icrc_pkg::K64_DATA_MATRIX);
+    localparam logic [32*DATA_WIDTH-1:0] DATA_MATRIX = `RNIC_ICRC_OF_WIDTH(32*DATA_WIDTH, DATA_MATRIX);
     // per-lane masks of each value of the beat counter, beat b at [KEEP_WIDTH*b +: KEEP_WIDTH]:
     // lanes in the Ethernet header; lanes whose bits 3:0 / 7:4 are variant (read as ones)
     localparam int MASKS = KEEP_WIDTH << BEAT_WIDTH;
-    localparam logic [MASKS-1:0] SKIP_MASKS =
-        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_SKIP) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_SKIP) :
-        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_SKIP) : MASKS'(rnic_icrc_pkg::K64_SKIP);
-    localparam logic [MASKS-1:0] V4_LO_MASKS =
-        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V4_ONES_LO) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V4_ONES_LO) :
-        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V4_ONES_LO) : MASKS'(rnic_icrc_pkg::K64_V4_ONES_LO);
-    localparam logic [MASKS-1:0] V4_HI_MASKS =
-        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V4_ONES_HI) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V4_ONES_HI) :
-        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V4_ONES_HI) : MASKS'(rnic_icrc_pkg::K64_V4_ONES_HI);
-    localparam logic [MASKS-1:0] V6_LO_MASKS =
-        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V6_ONES_LO) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V6_ONES_LO) :
-        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V6_ONES_LO) : MASKS'(rnic_icrc_pkg::K64_V6_ONES_LO);
-    localparam logic [MASKS-1:0] V6_HI_MASKS =
-        KEEP_WIDTH == 8 ? MASKS'(rnic_icrc_pkg::K8_V6_ONES_HI) : KEEP_WIDTH == 16 ? MASKS'(rnic_icrc_pkg::K16_V6_ONES_HI) :
-        KEEP_WIDTH == 32 ? MASKS'(rnic_icrc_pkg::K32_V6_ONES_HI) : MASKS'(rnic_icrc_pkg::K64_V6_ONES_HI);
+    localparam logic [MASKS-1:0] SKIP_MASKS = `RNIC_ICRC_OF_WIDTH(MASKS, SKIP);
+    localparam logic [MASKS-1:0] V4_LO_MASKS = `RNIC_ICRC_OF_WIDTH(MASKS, V4_ONES_LO);
+    localparam logic [MASKS-1:0] V4_HI_MASKS = `RNIC_ICRC_OF_WIDTH(MASKS, V4_ONES_HI);
+    localparam logic [MASKS-1:0] V6_LO_MASKS = `RNIC_ICRC_OF_WIDTH(MASKS, V6_ONES_LO);
+    localparam logic [MASKS-1:0] V6_HI_MASKS = `RNIC_ICRC_OF_WIDTH(MASKS, V6_ONES_HI);
+`undef RNIC_ICRC_OF_WIDTH
 
     // ------------------------------------------------------------------
     // stage 0 (input): masks and the zero count of the beat
