@@ -247,13 +247,10 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		secs = (double)r->cycles / (cfg.clock_mhz * 1e6);
 		r->gbps = (double)c->msg * (double)c->messages * 8.0 / secs / 1e9;
 		r->mmsgs = (double)c->messages / secs / 1e6;
-		if (c->kind == K_RATE)
-			r->wire_fraction = r->mmsgs * 1e6 /
-					   (link_bps / 8.0 / (double)wire_msg_bytes(c->opcode, c->msg, r->mtu, 0));
-		else
-			r->wire_fraction = r->gbps / r->link_gbps;
 		/* every pair in the benchmark speaks RoCEv2 over IPv4 (GID index 0) */
 		r->limit_fraction = r->gbps / (r->link_gbps * wire_limit(c->opcode, c->msg, r->mtu, 0));
+		/* a rate row's messages over those the link could carry: the same ratio */
+		r->wire_fraction = c->kind == K_RATE ? r->limit_fraction : r->gbps / r->link_gbps;
 	}
 	free(lat);
 	sim_pair_close(&p);
