@@ -88,8 +88,10 @@ module rnic_resp #(
     parameter int ACK_EVERY = 8,
     parameter int ACTION_DEPTH_LOG2 = 4,
     parameter int ATOMIC_SAVED_LOG2 = 4,
-    // receive WQEs one read fetches at most and the cache holds (one QP's)
-    parameter int RQ_CACHE_LOG2 = 3
+    // receive-WQE cache (rnic_rwqe_cache): ways (one QP's WQEs each) and
+    // WQEs per way, which one read fetches at most
+    parameter int RQ_CACHE_WAYS_LOG2 = 3,
+    parameter int RQ_CACHE_LOG2 = 4
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
@@ -234,8 +236,6 @@ module rnic_resp #(
     localparam int ST_LOG2 = ACTION_DEPTH_LOG2 + 2;
     localparam int RWQE_BITS = rnic_pkg::RECV_WQE_BYTES_TOTAL * 8;
     localparam int RWQE_BEATS = (rnic_pkg::RECV_WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
-    localparam int RC_WQES = 2 ** RQ_CACHE_LOG2;
-    localparam int RC_AW = $clog2(RC_WQES * RWQE_BEATS);
     localparam int OFF_W = $clog2(KEEP_WIDTH);
     localparam int CNT_W = OFF_W + 1;
 
@@ -292,9 +292,9 @@ module rnic_resp #(
         S_QPC,        // latch the QP context and the QP's dynamic state
         S_PSN,        // QP state and PSN check
         S_OP,         // opcode sequence, receive WQE available
-        S_RWQE_DESC,  // fetch the receive WQE
-        S_RWQE_DATA,
-        S_RWQE_LOAD,  // take it from the receive-WQE cache
+        S_RWQE_DESC,  // find the receive WQE in the cache
+        S_RWQE_DATA,  // ... wait for the cache to read it
+        S_RWQE_LOAD,  // copy it out of the cache
         S_RLKEY_RD,   // read the MPT entry of the next receive SGE
         S_RLKEY_CHK,  // check it and translate (stage A)
         S_RLKEY_C2,   // (stage B)
@@ -334,7 +334,6 @@ module rnic_resp #(
     logic [31:0]                    rs_bytes_reg;
     logic [RWQE_BITS-1:0]           rwqe_reg;
     logic [7:0]                     rwqe_beat_reg;
-    logic [15:0]                    rwqe_n_reg;       // receive WQEs the read brings
     logic                           rwqe_err_reg;
     logic                           rwqe_st_seen_reg;
     logic [2:0]                     rsge_reg;      // receive SGE being checked
@@ -631,8 +630,6 @@ module rnic_resp #(
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
                         && !qp_err_any && h_dqpn < 24'(NUM_QPS);
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
-    wire [7:0]  rwqe_beats = 8'(32'(rwqe_n_reg) * RWQE_BEATS);
-    wire        rwqe_all_in = rwqe_beat_reg == rwqe_beats && rwqe_st_seen_reg;
 
     wire take_db = s_rqdb_valid && !ctx_pend;
     wire take_ev = !s_rqdb_valid && s_errev_valid && !ctx_pend;
@@ -650,63 +647,47 @@ module rnic_resp #(
                                                    : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     // ------------------------------------------------------------------
-    // receive-WQE cache: one read fetches the receive WQE at rq_ci and the
-    // ones posted after it (up to RC_WQES, the producer index, the end of
-    // the ring), so a stream of SENDs costs one host round trip per RC_WQES
-    // messages. It holds WQEs [rc_lo, rc_hi) of QP rc_qpn, index i in slot
-    // i mod RC_WQES; a QP reset forgets them. Posted WQEs do not change
-    // until they are consumed, so what is held stays right.
+    // receive-WQE cache (rnic_rwqe_cache): a way per QP, filled on a miss
+    // with the WQEs posted after the one waited for and read ahead while
+    // the QP is served, so a stream of SENDs does not wait out a host round
+    // trip every few messages. The ATOMIC read (S_ATRD) shares its DMA
+    // reader and waits while the cache has a read in flight.
     // ------------------------------------------------------------------
-    logic [DATA_WIDTH-1:0] rc_mem [RC_WQES * RWQE_BEATS];
+    logic                  rc_hit, rc_err_hit, rc_busy;
     logic [DATA_WIDTH-1:0] rc_rd_data;
-    logic [QPN_WIDTH-1:0]  rc_qpn_reg;
-    logic [15:0]           rc_lo_reg, rc_hi_reg;
-    wire [15:0] rq_mask = (16'd1 << qpc_rq_log) - 16'd1;
-    wire [15:0] rq_slot = rq_ci_reg & rq_mask;
-    // The read's address, length and the cache hit, registered every cycle
-    // for S_RWQE_DESC: their inputs (the QPC, rq_ci, rq_pi, the cache's
-    // range) do not change in S_OP or while S_RWQE_DESC waits, and the
-    // range's own writes are far ahead of the next S_RWQE_DESC.
-    logic [15:0] rc_span_reg;
-    wire  [15:0] rc_ci_off = 16'(psub(65'(rq_ci_reg), 65'(rc_lo_reg)));
-    wire         rc_hit_d = rc_qpn_reg == qpn_reg && !pge(65'(rc_ci_off), 65'(rc_span_reg));
-    wire  [64:0] rq_to_pi_d = psub(65'(rq_pi_reg), 65'(rq_ci_reg));
-    wire  [15:0] rq_to_pi = rq_to_pi_d[15:0];
-    // mask - slot is ~rq_ci within the mask
-    wire  [15:0] rq_left = ~rq_ci_reg & rq_mask;
-    wire  [65:0] rq_to_end_d = padd(65'(rq_left), 65'd0, 1'b1);
-    wire  [15:0] rq_to_end = rq_to_end_d[15:0];
-    wire         pi_small = rq_to_pi[15:RQ_CACHE_LOG2] == '0;
-    wire         end_small = rq_to_end[15:RQ_CACHE_LOG2] == '0;
-    wire  [15:0] rq_n_d = !pge(65'(rq_to_pi), 65'(rq_to_end)) ? (pi_small ? rq_to_pi : 16'(RC_WQES))
-                                                             : (end_small ? rq_to_end : 16'(RC_WQES));
-    wire  [63:0] rq_slot_off = 64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES;
-    wire  [65:0] rq_addr_d = padd(65'(qpc_rq_base), 65'(rq_slot_off), 1'b0);
-    logic        rc_hit;
-    logic [15:0] rq_n;
-    logic [63:0] rq_addr_reg;
-    always_ff @(posedge clk) begin
-        rc_span_reg <= rc_hi_reg - rc_lo_reg;
-        rc_hit <= rc_hit_d;
-        rq_n <= rq_n_d;
-        rq_addr_reg <= rq_addr_d[63:0];
-    end
-    wire [RQ_CACHE_LOG2-1:0] rc_ci_slot = rq_ci_reg[RQ_CACHE_LOG2-1:0];
-    // fill: beat k of the read goes to slot (rq_ci + k / RWQE_BEATS)
-    wire [RC_AW-1:0] rc_base = RC_AW'(32'(rc_ci_slot) * RWQE_BEATS);
-    wire [RC_AW-1:0] rc_wr_addr = rc_base + RC_AW'(rwqe_beat_reg);
-    always_ff @(posedge clk) begin
-        if (state_reg == S_RWQE_DATA && s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats)
-            rc_mem[rc_wr_addr] <= s_axis_rwqe_tdata;
-        rc_rd_data <= rc_mem[rc_base + RC_AW'(rwqe_beat_reg)];
-    end
+    logic [63:0]           rc_desc_addr;
+    logic [31:0]           rc_desc_len;
+    logic                  rc_desc_valid, rc_tready;
+    wire rc_want = state_reg == S_RWQE_DESC || state_reg == S_RWQE_DATA;
+    // serving a request of the QP past its context read: read ahead for it
+    wire rc_ahead = src_reg == 2'd0 && state_reg != S_IDLE && state_reg != S_QPC && state_reg != S_PSN
+                    && !rc_want;
+    wire rc_rd_free = state_reg != S_ATRD && state_reg != S_ATDATA;
+    // the WQE whose read failed completes in error
+    wire rc_err_take = state_reg == S_RWQE_DATA && act_push;
+    rnic_rwqe_cache #(
+        .DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
+    ) rwqe_cache_inst (
+        .clk, .rst,
+        .qpn(qpn_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(qpc_rq_base), .rq_log(qpc_rq_log),
+        .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
+        .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
+        .rd_free(rc_rd_free), .busy(rc_busy),
+        .qp_reset_valid, .qp_reset_qpn,
+        .m_axis_desc_addr(rc_desc_addr), .m_axis_desc_len(rc_desc_len), .m_axis_desc_valid(rc_desc_valid),
+        .m_axis_desc_ready(m_axis_rwqe_desc_ready),
+        .s_axis_tdata(s_axis_rwqe_tdata), .s_axis_tvalid(s_axis_rwqe_tvalid), .s_axis_tready(rc_tready),
+        .s_status_valid(s_rwqe_status_valid), .s_status_error(s_rwqe_status_error)
+    );
 
-    // the receive-WQE reader also reads an ATOMIC's 8 bytes
-    assign m_axis_rwqe_desc_addr = (state_reg == S_ATRD) ? pa_reg : rq_addr_reg;
-    assign m_axis_rwqe_desc_len = (state_reg == S_ATRD) ? 32'd8 : 32'(rq_n) << rnic_pkg::RECV_WQE_LOG_BYTES;
+    // the receive-WQE reader also reads an ATOMIC's 8 bytes, when the cache
+    // has no read of its own
+    wire at_rd = state_reg == S_ATRD && !rc_busy;
+    assign m_axis_rwqe_desc_addr = at_rd ? pa_reg : rc_desc_addr;
+    assign m_axis_rwqe_desc_len = at_rd ? 32'd8 : rc_desc_len;
     assign m_axis_rwqe_desc_last = 1'b1;
-    assign m_axis_rwqe_desc_valid = (state_reg == S_RWQE_DESC && !rc_hit) || state_reg == S_ATRD;
-    assign s_axis_rwqe_tready = state_reg == S_RWQE_DATA || state_reg == S_ATDATA;
+    assign m_axis_rwqe_desc_valid = at_rd || rc_desc_valid;
+    assign s_axis_rwqe_tready = rc_tready || state_reg == S_ATDATA;
 
     // the next write piece: all of a WRITE packet, or up to the end of the
     // current receive SGE for a SEND. A SEND's is planned in two register
@@ -893,7 +874,7 @@ module rnic_resp #(
             end
             S_RWQE_DATA: begin
                 // a receive WQE that cannot be read is a local QP operation error
-                if (rwqe_all_in && rwqe_err_reg && !act_full) begin
+                if (rc_err_hit && !act_full) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
                     act_push_cqe = 1'b1;
@@ -1145,24 +1126,13 @@ module rnic_resp #(
             end
             S_RWQE_DESC: begin
                 rwqe_beat_reg <= '0;
-                rwqe_err_reg <= 1'b0;
-                rwqe_st_seen_reg <= 1'b0;
-                rwqe_n_reg <= rq_n;
-                if (rc_hit) state_reg <= S_RWQE_LOAD;
-                else if (m_axis_rwqe_desc_ready) state_reg <= S_RWQE_DATA;
+                state_reg <= rc_hit ? S_RWQE_LOAD : S_RWQE_DATA;
             end
             S_RWQE_DATA: begin
-                if (act_push) begin
-                    state_reg <= after_drop;
-                end else if (rwqe_all_in && !rwqe_err_reg) begin
-                    rsge_reg <= '0;
-                    state_reg <= S_RLKEY_RD;
-                end
-                if (s_axis_rwqe_tvalid && rwqe_beat_reg < rwqe_beats) begin
-                    if (rwqe_beat_reg < 8'(RWQE_BEATS))
-                        rwqe_reg[DATA_WIDTH * 32'(rwqe_beat_reg) +: DATA_WIDTH] <= s_axis_rwqe_tdata;
-                    rwqe_beat_reg <= rwqe_beat_reg + 8'd1;
-                end
+                // the cache reads it (or its read failed: act_push)
+                rwqe_beat_reg <= '0;
+                if (act_push) state_reg <= after_drop;
+                else if (rc_hit) state_reg <= S_RWQE_LOAD;
             end
             S_RWQE_LOAD: begin
                 // one cycle behind the address: beat n arrives when rwqe_beat_reg is n + 1
@@ -1319,7 +1289,8 @@ module rnic_resp #(
         if (upd_rq_ci) rq_ci_reg <= rq_ci_reg + 16'd1;
         if (err_now) flush_after_reg <= 1'b1;
         else if (state_reg == S_FLUSH || state_reg == S_IDLE) flush_after_reg <= 1'b0;
-        if (rwqe_st_seen_reg == 1'b0 && s_rwqe_status_valid) begin
+        // the ATOMIC's read status (the cache takes its own)
+        if (rwqe_st_seen_reg == 1'b0 && s_rwqe_status_valid && state_reg == S_ATDATA) begin
             rwqe_st_seen_reg <= 1'b1;
             rwqe_err_reg <= s_rwqe_status_error;
         end
@@ -1334,19 +1305,6 @@ module rnic_resp #(
         end
     end
 
-    always_ff @(posedge clk) begin
-        // a read is in: it holds WQEs [rq_ci, rq_ci + n); a failed one, none
-        if (state_reg == S_RWQE_DESC && !rc_hit && m_axis_rwqe_desc_ready) begin
-            rc_qpn_reg <= qpn_reg;
-            rc_lo_reg <= rq_ci_reg;
-            rc_hi_reg <= rq_ci_reg;
-        end
-        if (state_reg == S_RWQE_DATA && rwqe_all_in && !rwqe_err_reg) rc_hi_reg <= rc_lo_reg + rwqe_n_reg;
-        if ((qp_reset_valid && qp_reset_qpn == rc_qpn_reg) || rst) begin
-            rc_lo_reg <= '0;
-            rc_hi_reg <= '0;
-        end
-    end
 
     // ------------------------------------------------------------------
     // action queue
@@ -1774,12 +1732,6 @@ module rnic_resp #(
     wire [31:0] ref_room = rs_len_reg[rs_idx_reg[1:0]] - rs_off_reg;
     wire [31:0] ref_piece_len = (pkt_left_reg < ref_room) ? pkt_left_reg : ref_room;
     wire [63:0] ref_piece_pa = rs_pa_reg[rs_idx_reg[1:0]] + 64'(rs_off_reg);
-    wire        ref_rc_hit = rc_qpn_reg == qpn_reg && 16'(rq_ci_reg - rc_lo_reg) < 16'(rc_hi_reg - rc_lo_reg);
-    wire [15:0] ref_to_pi = rq_pi_reg - rq_ci_reg;
-    wire [15:0] ref_to_end = rq_mask - rq_slot + 16'd1;
-    wire [15:0] ref_rq_n = (ref_to_pi < ref_to_end) ? ((ref_to_pi < 16'(RC_WQES)) ? ref_to_pi : 16'(RC_WQES))
-                                                   : ((ref_to_end < 16'(RC_WQES)) ? ref_to_end : 16'(RC_WQES));
-    wire [63:0] ref_rq_addr = qpc_rq_base + (64'(rq_slot) << rnic_pkg::RECV_WQE_LOG_BYTES);
     wire [23:0] ref_psn_diff = h_psn - epsn_cur;
     logic [31:0] ref_piece_left;
     always_ff @(posedge clk) begin
@@ -1799,8 +1751,6 @@ module rnic_resp #(
             if (state_reg == S_PUSH) assert (req_psns_reg == ref_req_psns);
             if (state_reg == S_WDESC && plan_ok && msg_is_send)
                 assert (plan_len_reg == ref_piece_len && plan_pa_reg == ref_piece_pa);
-            if (state_reg == S_RWQE_DESC)
-                assert (rc_hit == ref_rc_hit && rq_n == ref_rq_n && rq_addr_reg == ref_rq_addr);
             if (state_reg == S_WDATA) assert (pend_reg == ref_piece_left + 32'(boff_reg));
             // the payload is dense: its run starts at lane 0
             if (state_reg == S_WDATA && s_axis_payload_tvalid)
@@ -1810,7 +1760,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, rq_to_pi_d, rq_to_end_d, rq_addr_d, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
+    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
 
 endmodule
 
