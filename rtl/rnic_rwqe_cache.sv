@@ -246,8 +246,9 @@ module rnic_rwqe_cache #(
                 f_err_reg <= 1'b0;
                 f_state_reg <= F_DESC;
                 // the way's new range: a miss starts it at the WQE, a read
-                // ahead drops the WQEs consumed
-                used_reg[f_way_i] <= 1'b1;
+                // ahead drops the WQEs consumed. A QP reset since the start
+                // (in F_SIZE) leaves the way free: its range would be stale
+                used_reg[f_way_i] <= !f_stale_reg;
                 err_reg[f_way_i] <= 1'b0;
                 w_qpn_reg[f_way_i] <= f_qpn_reg;
                 w_lo_reg[f_way_i] <= f_miss_reg ? f_start_reg : f_ci_reg;
