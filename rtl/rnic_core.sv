@@ -175,7 +175,10 @@ module rnic_core #(
     logic                  wqe_win_valid, wqe_win_clear, wqe_win_take;
     logic [15:0]           wqe_win_qpn, wqe_win_idx;
     logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] wqe_win_data;
-    logic [STAT_COUNT*16-1:0] stat_inc;
+    // the counters' increments, registered on their way into rnic_regs: an
+    // event pulse computed deep in a block and the counter's add are not one
+    // path (a count lands a cycle later)
+    logic [STAT_COUNT*16-1:0] stat_inc, stat_inc_d;
 
     rnic_regs #(
         .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
@@ -1188,39 +1191,40 @@ module rnic_core #(
     wire rx_beat = s_axis_rx_tvalid && s_axis_rx_tready;
 
     always_comb begin
-        stat_inc = '0;
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_FRAMES) +: 16] = 16'(tx_beat && m_axis_tx_tlast);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_BYTES) +: 16] = tx_beat ? popcount(m_axis_tx_tkeep) : 16'd0;
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_FRAMES) +: 16] = 16'(rx_beat && s_axis_rx_tlast);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_BYTES) +: 16] = rx_beat ? popcount(s_axis_rx_tkeep) : 16'd0;
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_NOT_ROCE) +: 16] = 16'(stat_not_roce) + 16'(stat_not_ours);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_UDP_PORT) +: 16] = 16'(stat_bad_udp_port);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_IP_CSUM) +: 16] = 16'(stat_bad_ip_csum);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_ICRC) +: 16] = 16'(stat_bad_icrc);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_MALFORMED) +: 16] =
+        stat_inc_d = '0;
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_FRAMES) +: 16] = 16'(tx_beat && m_axis_tx_tlast);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_BYTES) +: 16] = tx_beat ? popcount(m_axis_tx_tkeep) : 16'd0;
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_FRAMES) +: 16] = 16'(rx_beat && s_axis_rx_tlast);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_BYTES) +: 16] = rx_beat ? popcount(s_axis_rx_tkeep) : 16'd0;
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_NOT_ROCE) +: 16] = 16'(stat_not_roce) + 16'(stat_not_ours);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_UDP_PORT) +: 16] = 16'(stat_bad_udp_port);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_IP_CSUM) +: 16] = 16'(stat_bad_ip_csum);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_ICRC) +: 16] = 16'(stat_bad_icrc);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_MALFORMED) +: 16] =
             16'(stat_chk_malformed) + 16'(stat_disp_malformed);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_OVERFLOW) +: 16] = 16'(fifo_overflow);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_WQE_WINDOW) +: 16] = 16'(wqe_win_take);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_QPN) +: 16] = 16'(stat_disp_drop_qpn) + 16'(stat_resp_drop_qpn);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PSN_ERR) +: 16] = 16'(stat_psn_err);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_DUPLICATE) +: 16] = 16'(stat_duplicate);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_ACK) +: 16] = 16'(stat_tx_ack);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_NAK) +: 16] = 16'(stat_tx_nak);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACK) +: 16] = 16'(stat_rx_ack);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_NAK) +: 16] = 16'(stat_rx_nak);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_CQE) +: 16] = 16'(stat_cqe);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err) + 16'(stat_pl_loc_prot_err);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_CQ_OVERRUN) +: 16] = 16'(stat_cq_overrun);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err) + 16'(stat_rr_access_err);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_RNR_NAK) +: 16] = 16'(stat_tx_rnr);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RECV_CQE) +: 16] = 16'(stat_recv_cqe);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_RNR_NAK) +: 16] = 16'(stat_rx_rnr);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RETRY) +: 16] = 16'(stat_retry);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_ACK_TIMEOUT) +: 16] = 16'(stat_timeout);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_REQ) +: 16] = 16'(stat_pause_rise);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_STALL) +: 16] = 16'(stat_pause_stall);
-        stat_inc[16 * sidx(rnic_pkg::REG_STAT_TX_STALE) +: 16] = 16'(req_hdr_valid && req_hdr_ready && req_hdr_dead);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_OVERFLOW) +: 16] = 16'(fifo_overflow);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_WQE_WINDOW) +: 16] = 16'(wqe_win_take);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DROP_QPN) +: 16] = 16'(stat_disp_drop_qpn) + 16'(stat_resp_drop_qpn);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_PSN_ERR) +: 16] = 16'(stat_psn_err);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DUPLICATE) +: 16] = 16'(stat_duplicate);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_ACK) +: 16] = 16'(stat_tx_ack);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_NAK) +: 16] = 16'(stat_tx_nak);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_ACK) +: 16] = 16'(stat_rx_ack);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_NAK) +: 16] = 16'(stat_rx_nak);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_CQE) +: 16] = 16'(stat_cqe);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err) + 16'(stat_pl_loc_prot_err);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_CQ_OVERRUN) +: 16] = 16'(stat_cq_overrun);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_ACCESS_ERR) +: 16] = 16'(stat_access_err) + 16'(stat_rr_access_err);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_RNR_NAK) +: 16] = 16'(stat_tx_rnr);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RECV_CQE) +: 16] = 16'(stat_recv_cqe);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_RNR_NAK) +: 16] = 16'(stat_rx_rnr);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RETRY) +: 16] = 16'(stat_retry);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_ACK_TIMEOUT) +: 16] = 16'(stat_timeout);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_REQ) +: 16] = 16'(stat_pause_rise);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_STALL) +: 16] = 16'(stat_pause_stall);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_STALE) +: 16] = 16'(req_hdr_valid && req_hdr_ready && req_hdr_dead);
     end
+    always_ff @(posedge clk) stat_inc <= rst ? '0 : stat_inc_d;
 
     // frames the FIFO drops for a bad flag were already counted by the checker;
     // payload read errors leave garbage on the wire that the peer's ICRC or

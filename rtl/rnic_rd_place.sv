@@ -182,13 +182,15 @@ module rnic_rd_place #(
     // ------------------------------------------------------------------
     // planner
     // ------------------------------------------------------------------
-    typedef enum logic [2:0] {
+    typedef enum logic [3:0] {
         S_IDLE,      // take a command
         S_QPC,       // the QP context is read: look the SGE list up
         S_WQE_DESC,  // not in the table: fetch the WQE
         S_WQE_DATA,  // collect the WQE and its DMA status
         S_FIND,      // walk the SGEs to the offset; read the MPT entry of the SGE found
-        S_MPT_CHK,   // check it, translate
+        S_MPT_CHK,   // check it, translate: the check's two register stages
+        S_MPT_C2,
+        S_MPT_CHKD,  // ... and its result
         S_WDESC,     // issue the piece's write and queue its op
         S_FAIL       // a check failed: queue what drops the rest of the payload
     } state_t;
@@ -261,7 +263,10 @@ module rnic_rd_place #(
 
     logic        lkey_ok;
     logic [63:0] lkey_pa;
-    rnic_mr_check lkey_check_inst (
+    // in two register stages (rnic_mr_check_pipe): S_MPT_CHK and S_MPT_C2
+    // present the SGE, S_MPT_CHKD takes the result
+    rnic_mr_check_pipe lkey_check_inst (
+        .clk, .en(state_reg == S_MPT_CHK || state_reg == S_MPT_C2),
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
         .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .ok(lkey_ok), .pa(lkey_pa)
     );
@@ -279,7 +284,7 @@ module rnic_rd_place #(
     assign s_cmd_ready = state_reg == S_IDLE && !opq_full;
     assign qpc_rd_en = s_cmd_valid && s_cmd_ready;
     assign qpc_rd_addr = s_cmd_qpn;
-    // read in S_FIND for the SGE it settles on, checked in S_MPT_CHK
+    // read in S_FIND for the SGE it settles on, checked from S_MPT_CHK on
     assign mpt_rd_en = state_reg == S_FIND;
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
@@ -378,7 +383,9 @@ module rnic_rd_place #(
                     state_reg <= S_MPT_CHK;
                 end
             end
-            S_MPT_CHK: begin
+            S_MPT_CHK: state_reg <= S_MPT_C2;
+            S_MPT_C2: state_reg <= S_MPT_CHKD;
+            S_MPT_CHKD: begin
                 if (lkey_ok) begin
                     pa_reg <= lkey_pa;
                     state_reg <= S_WDESC;

@@ -251,7 +251,9 @@ module rnic_req_tx #(
         S_WQE_LOAD,   // copy it out of the cache
         S_PARSE,      // check opcode, flags and lengths
         S_LKEY_RD,    // read the MPT entry of the next SGE
-        S_LKEY_CHK,   // check it and translate the SGE address
+        S_LKEY_CHK,   // check it and translate the SGE address: the
+        S_LKEY_C2,    // ... check's two register stages
+        S_LKEY_CHKD,  // ... and its result
         S_SKIP,       // a restart mid-message: skip the bytes already acknowledged
         S_PKT_HDR,    // hand the packet header to the builder
         S_PAY_DESC,   // issue the payload reads of this packet
@@ -415,12 +417,27 @@ module rnic_req_tx #(
     // payload piece of the current SGE for this packet; an inline payload
     // (at most MAX_INLINE_BYTES, less than the smallest MTU) is one piece, the
     // whole packet, taken from the SGE area of the WQE held here
-    wire [31:0] sge_room = inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
+    // The room left in the SGE is registered a cycle behind the SGE index
+    // and offset (room_ok says it is up to date: neither moved in the last
+    // cycle), so the subtract, the compare with what the packet still needs
+    // and the offset's add are not one path. A packet's first piece finds
+    // it up to date (S_PKT_HDR moves neither); a packet gathered from
+    // several SGEs waits a cycle before each further piece.
+    logic [31:0] room_reg;
+    logic [2:0]  room_idx_reg;
+    logic [31:0] room_off_reg;
+    always_ff @(posedge clk) begin
+        room_reg <= inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
+        room_idx_reg <= sge_idx_reg;
+        room_off_reg <= sge_off_reg;
+    end
+    wire        room_ok = room_idx_reg == sge_idx_reg && room_off_reg == sge_off_reg;
+    wire [31:0] sge_room = room_reg;
     wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
     assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = piece == seg_left_reg;
-    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && sge_room != 0;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && sge_room != 0;
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
 
@@ -466,6 +483,7 @@ module rnic_req_tx #(
     wire        miss_fetch = state_reg == S_WQE_DESC && !win_hit && !c_hit && !c_pend && !c_err_hit
                              && !fetch_busy_reg;
     wire        serving = state_reg == S_PARSE || state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK
+                          || state_reg == S_LKEY_C2 || state_reg == S_LKEY_CHKD
                           || state_reg == S_SKIP || state_reg == S_PKT_HDR || state_reg == S_PAY_DESC
                           || state_reg == S_PKT_NEXT || state_reg == S_RECORD;
     // no other QP waits: read this QP's next WQEs while the current ones are
@@ -505,29 +523,49 @@ module rnic_req_tx #(
     wire [63:0]           f_sq_base = f_nq ? qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W]
                                            : qpc_reg[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
 
+    // The read is decided here (fetch_start) and sized and addressed in two
+    // register stages after it (fd_state_reg), so the decision, the size
+    // and the 64-bit address are not one path: the read goes out three
+    // cycles after its decision. The decision takes the engine (fetch_busy)
+    // at once; the way's pending range (c_req) is set when the size is
+    // known, a cycle before the read goes out.
+    typedef enum logic [1:0] {FD_IDLE, FD_SIZE, FD_SIZE2, FD_DESC} fdstate_t;
+    fdstate_t             fd_state_reg;
+    logic                 fd_way_reg;
+    logic [15:0]          fd_idx_reg, fd_pi_reg, fd_room_reg;
+    logic [4:0]           fd_sq_log_reg;
+    logic [63:0]          fd_sq_base_reg;
+    logic [15:0]          fd_to_pi_reg, fd_to_end_reg, fd_to_win_reg;
+    logic [15:0]          fd_n_reg;
+    logic [63:0]          fd_addr_reg;
+    logic                 fd_carry_reg;
+
     // WQEs one read fetches: up to the producer index, the end of the ring,
     // the room in the way, and not the WQE the window holds
-    wire [15:0] ring_mask = (16'd1 << f_sq_log) - 16'd1;
-    wire [15:0] sq_slot = f_idx & ring_mask;
-    wire [15:0] to_pi = f_pi - f_idx;
-    wire [15:0] to_end = ring_mask - sq_slot + 16'd1;
-    wire [15:0] to_win = win_idx - f_idx;
-    wire        win_ahead = win_valid && win_qpn == 16'(f_qpn) && to_win != 0 && to_win < to_pi;
+    wire [15:0] ring_mask = (16'd1 << fd_sq_log_reg) - 16'd1;
+    wire [15:0] sq_slot = fd_idx_reg & ring_mask;
+    wire [15:0] to_win = win_idx - fd_idx_reg;
+    wire [15:0] fd_to_pi = fd_pi_reg - fd_idx_reg;
+    wire        win_ahead = win_valid && win_qpn == 16'(fetch_qpn_reg) && to_win != 0 && to_win < fd_to_pi;
     // the least of them, every pair compared at once (a chain of three
     // compare-and-select steps was twice as deep)
-    wire [15:0] to_win_lim = win_ahead ? to_win : 16'hffff;
-    wire pi_lt_room = to_pi < f_room, end_lt_room = to_end < f_room, win_lt_room = to_win_lim < f_room;
-    wire end_lt_pi = to_end < to_pi, win_lt_pi = to_win_lim < to_pi, win_lt_end = to_win_lim < to_end;
-    wire [15:0] fetch_n = (win_lt_room && win_lt_pi && win_lt_end) ? to_win_lim
-                        : (end_lt_room && end_lt_pi) ? to_end
-                        : pi_lt_room ? to_pi : f_room;
+    wire pi_lt_room = fd_to_pi_reg < fd_room_reg, end_lt_room = fd_to_end_reg < fd_room_reg;
+    wire win_lt_room = fd_to_win_reg < fd_room_reg;
+    wire end_lt_pi = fd_to_end_reg < fd_to_pi_reg, win_lt_pi = fd_to_win_reg < fd_to_pi_reg;
+    wire win_lt_end = fd_to_win_reg < fd_to_end_reg;
+    wire [15:0] fetch_n = (win_lt_room && win_lt_pi && win_lt_end) ? fd_to_win_reg
+                        : (end_lt_room && end_lt_pi) ? fd_to_end_reg
+                        : pi_lt_room ? fd_to_pi_reg : fd_room_reg;
+    // the ring address, its low and high halves a cycle apart
+    wire [32:0] fd_addr_lo = 33'(fd_sq_base_reg[31:0]) + (33'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
 
-    assign m_axis_wqe_desc_addr = f_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
-    assign m_axis_wqe_desc_len = 32'(fetch_n) << rnic_pkg::WQE_LOG_BYTES;
+    assign m_axis_wqe_desc_addr = fd_addr_reg;
+    assign m_axis_wqe_desc_len = 32'(fd_n_reg) << rnic_pkg::WQE_LOG_BYTES;
     assign m_axis_wqe_desc_last = 1'b1;
-    assign m_axis_wqe_desc_valid = miss_fetch || own_fetch || nq_fetch;
-    assign s_axis_wqe_tready = fetch_busy_reg && !fill_done_reg;
-    wire   fetch_start = m_axis_wqe_desc_valid && m_axis_wqe_desc_ready;
+    assign m_axis_wqe_desc_valid = fd_state_reg == FD_DESC;
+    assign s_axis_wqe_tready = fetch_busy_reg && fd_state_reg == FD_IDLE && !fill_done_reg;
+    // a read is decided: the engine is free
+    wire   fetch_start = (miss_fetch || own_fetch || nq_fetch) && !fetch_busy_reg;
 
     // the WQE at ci_reg is copied out one bus word per cycle
     wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
@@ -557,7 +595,6 @@ module rnic_req_tx #(
             c_err_reg[f_way] <= 1'b0;
             c_lo_reg[f_way] <= own_fetch ? ci_reg : f_idx;
             if (!own_fetch) c_hi_reg[f_way] <= f_idx;
-            c_req_reg[f_way] <= f_idx + fetch_n;
             fetch_busy_reg <= 1'b1;
             fetch_way_reg <= f_way;
             fetch_qpn_reg <= f_qpn;
@@ -566,7 +603,33 @@ module rnic_req_tx #(
             fill_st_reg <= 1'b0;
             fill_err_reg <= 1'b0;
             fill_ptr_reg <= {f_way, f_idx[WQE_CACHE_LOG2-1:0], BEAT_W'(0)};
+            fd_state_reg <= FD_SIZE;
+            fd_way_reg <= f_way;
+            fd_idx_reg <= f_idx;
+            fd_pi_reg <= f_pi;
+            fd_room_reg <= f_room;
+            fd_sq_log_reg <= f_sq_log;
+            fd_sq_base_reg <= f_sq_base;
         end
+        case (fd_state_reg)
+            FD_SIZE: begin
+                fd_to_pi_reg <= fd_to_pi;
+                fd_to_end_reg <= (~fd_idx_reg & ring_mask) + 16'd1;
+                fd_to_win_reg <= win_ahead ? to_win : 16'hffff;
+                fd_addr_reg[31:0] <= fd_addr_lo[31:0];
+                fd_carry_reg <= fd_addr_lo[32];
+                fd_state_reg <= FD_SIZE2;
+            end
+            FD_SIZE2: begin
+                fd_n_reg <= fetch_n;
+                fd_addr_reg[63:32] <= fd_sq_base_reg[63:32] + 32'(fd_carry_reg);
+                // the way's pending range, unless a reset forgot the read
+                if (!fetch_stale_reg && !reset_hit_fetch) c_req_reg[fd_way_reg] <= fd_idx_reg + fetch_n;
+                fd_state_reg <= FD_DESC;
+            end
+            FD_DESC: if (m_axis_wqe_desc_ready) fd_state_reg <= FD_IDLE;
+            default: ;
+        endcase
         if (s_axis_wqe_tvalid && s_axis_wqe_tready) begin
             // wraps within the way
             fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] <= fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] + 1'b1;
@@ -577,7 +640,7 @@ module rnic_req_tx #(
             fill_st_reg <= 1'b1;
             fill_err_reg <= s_wqe_status_error;
         end
-        if (fetch_busy_reg && fill_done_reg && fill_st_reg) begin
+        if (fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg) begin
             fetch_busy_reg <= 1'b0;
             if (!fetch_stale_reg) begin
                 if (fill_err_reg) begin
@@ -611,6 +674,7 @@ module rnic_req_tx #(
             nq_tried_reg <= 1'b0;
             fetch_busy_reg <= 1'b0;
             fetch_stale_reg <= 1'b0;
+            fd_state_reg <= FD_IDLE;
         end
     end
 
@@ -622,8 +686,13 @@ module rnic_req_tx #(
     // once s_fresh says it is the same QP) or by S_QPC with that QP taken
     assign una_rd_qpn = (rst || state_reg == S_IDLE || state_reg == S_DONE) ? s_qp_qpn : qpn_reg;
 
-    assign mpt_rd_en = state_reg == S_LKEY_RD;
-    assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
+    // S_PARSE reads the first SGE's entry, so a WQE whose first SGE is not
+    // empty goes straight on to its check
+    assign mpt_rd_en = state_reg == S_LKEY_RD || state_reg == S_PARSE;
+    wire [31:0] sge0_lkey = sge_lkey(wqe_reg, 0);
+    wire        unused_sge0_lkey = ^{sge0_lkey[31:TAG_BITS+MR_INDEX_WIDTH], sge0_lkey[TAG_BITS-1:0]};
+    assign mpt_rd_addr = (state_reg == S_PARSE) ? sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH]
+                                                : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     assign m_hdr_valid = state_reg == S_PKT_HDR;
     assign m_hdr_qpn = qpn_reg;
@@ -660,8 +729,10 @@ module rnic_req_tx #(
     // the MR must cover the SGE; reading local memory needs no access flag
     logic        lkey_ok;
     logic [63:0] lkey_pa;
-    rnic_mr_check lkey_check_inst (
-        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+    // in two register stages (rnic_mr_check_pipe): S_LKEY_CHK and S_LKEY_C2
+    // present the SGE, S_LKEY_CHKD takes the result
+    rnic_mr_check_pipe lkey_check_inst (
+        .clk, .en(state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
         .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
     );
 
@@ -716,7 +787,29 @@ module rnic_req_tx #(
     wire [23:0] wqe_first_psn = resend ? first_psn_rd_reg : psn_reg;
     wire [23:0] skip_pkts_raw = psn_reg - wqe_first_psn;
     wire [23:0] skip_pkts = skip_pkts_raw[23] ? 24'd0 : skip_pkts_raw;
-    wire [31:0] skip_bytes = 32'(skip_pkts) << (32'(pmtu_code) + 32'd7);
+    // A WQE sent before (resend) resumes at psn_reg: the packets and bytes
+    // it skips, and what is left of it, are registered in three steps behind
+    // S_PARSE's inputs (which hold while it waits for them: parse_wait_reg),
+    // so the subtract, the shift and the length's subtract are not one path
+    // into the parse. A first send skips nothing and does not wait.
+    logic [1:0]  parse_wait_reg;
+    logic [23:0] skip_pkts_q;
+    logic [31:0] skip_bytes_q, rem_q;
+    logic        skip_past_q;
+    always_ff @(posedge clk) begin
+        skip_pkts_q <= skip_pkts;
+        skip_bytes_q <= 32'(skip_pkts_q) << (32'(pmtu_code) + 32'd7);
+        rem_q <= wqe_length - skip_bytes_q;
+        skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
+        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 2'd3)
+            parse_wait_reg <= parse_wait_reg + 2'd1;
+        if (state_reg != S_PARSE || rst) parse_wait_reg <= 2'd0;
+    end
+    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 2'd3);
+    wire [23:0] p_skip_pkts = resend ? skip_pkts_q : 24'd0;
+    wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
+    wire [31:0] p_remaining = resend ? rem_q : wqe_length;
+    wire        p_skip_past = resend && skip_past_q;
 
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
@@ -794,13 +887,13 @@ module rnic_req_tx #(
                     beat_reg <= beat_reg + 1'b1;
                 end
             end
-            S_PARSE: if (wqe_st_seen_reg) begin
+            S_PARSE: if (parse_go) begin
                 direct_reg <= 1'b0;
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
                 sge_idx_reg <= '0;
                 sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
-                remaining_reg <= wqe_length - skip_bytes;
-                pkt_idx_reg <= 32'(skip_pkts);
+                remaining_reg <= p_remaining;
+                pkt_idx_reg <= 32'(p_skip_pkts);
                 first_psn_reg <= wqe_first_psn;
                 resend_reg <= resend;
                 skip_reg <= skip_bytes;
@@ -821,7 +914,7 @@ module rnic_req_tx #(
                                         : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (skip_pkts != 0 && skip_bytes >= wqe_length) begin
+                end else if (p_skip_past) begin
                     // a restart PSN past this WQE: all its packets are
                     // acknowledged and the completion engine is retiring it
                     // (a READ's or ATOMIC's CQE waits for its placement
@@ -831,6 +924,9 @@ module rnic_req_tx #(
                     state_reg <= S_DONE;
                 end else if (wqe_inline) begin
                     state_reg <= S_PKT_HDR;
+                end else if (wqe_num_sge != 0 && sge_len(wqe_reg, 0) != 0) begin
+                    // its MPT entry was read in this state
+                    state_reg <= S_LKEY_CHK;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end
@@ -845,18 +941,25 @@ module rnic_req_tx #(
                     state_reg <= S_LKEY_CHK;
                 end
             end
-            S_LKEY_CHK: begin
+            S_LKEY_CHK: state_reg <= S_LKEY_C2;
+            S_LKEY_C2: state_reg <= S_LKEY_CHKD;
+            S_LKEY_CHKD: begin
                 if (lkey_ok) begin
                     sge_pa_reg[cur[1:0]] <= lkey_pa;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     state_reg <= S_LKEY_RD;
+                    // the last SGE: on to the packets (as S_LKEY_RD would)
+                    if (8'(sge_idx_reg) + 8'd1 >= wqe_num_sge) begin
+                        sge_idx_reg <= '0;
+                        state_reg <= (skip_reg != 0 && !op_rd_atomic) ? S_SKIP : S_PKT_HDR;
+                    end
                 end else begin
                     status_reg <= rnic_pkg::WC_LOC_PROT_ERR[7:0];
                     stat_loc_prot_err <= 1'b1;
                     state_reg <= S_RECORD;
                 end
             end
-            S_SKIP: begin
+            S_SKIP: if (room_ok) begin
                 if (skip_reg >= sge_room) begin
                     skip_reg <= skip_reg - sge_room;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
@@ -873,7 +976,9 @@ module rnic_req_tx #(
                 if (m_hdr_ready) state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
             end
             S_PAY_DESC: begin
-                if (sge_room == 0 && !inline_reg) begin
+                if (!room_ok) begin
+                    // the room of the SGE moved on: it is registered next cycle
+                end else if (sge_room == 0 && !inline_reg) begin
                     // this SGE is used up (or empty): move on
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
