@@ -96,7 +96,7 @@ module rnic_axis_async_fifo #(
     // ------------------------------------------------------------------
     // storage
     // ------------------------------------------------------------------
-    logic [W-1:0] mem [2**A];
+    (* ram_style = "block" *) logic [W-1:0] mem [2**A];
     logic         mem_we;
     logic [A-1:0] mem_wa;
     logic [W-1:0] mem_wd;
