@@ -63,9 +63,10 @@ def main():
     t0 = time.time()
     bb = os.path.join(SRC, "boards", args.board, "rtl", "ip_blackbox.v")
     run("read_verilog -lib " + bb)
-    if not args.synth:
-        # the UltraScale primitives the tops use (synth_xilinx brings its own)
-        run("read_verilog -lib -specify +/xilinx/cells_sim.v +/xilinx/cells_xtra.v")
+    # the UltraScale primitives the tops use (buffers of the GT reference
+    # clock), known before the parameterized instances are elaborated
+    # (synth_xilinx reads them again, replacing these black boxes)
+    run("read_verilog -lib -specify +/xilinx/cells_sim.v +/xilinx/cells_xtra.v")
     run("read_verilog -defer -sv -DSYNTHESIS " + " ".join(sources(args.board)))
     run("hierarchy -check -top %s " % top + " ".join("-chparam %s %d" % kv for kv in SMALL.items()))
     if args.synth:
