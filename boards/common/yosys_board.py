@@ -70,7 +70,21 @@ def main():
     run("read_verilog -defer -sv -DSYNTHESIS " + " ".join(sources(args.board)))
     run("hierarchy -check -top %s " % top + " ".join("-chparam %s %d" % kv for kv in SMALL.items()))
     if args.synth:
-        run("synth_xilinx -family %s -top %s" % (FAMILY[args.board], top))
+        # as hw/synth_run.py: synth_xilinx's memory mapping with the corrected
+        # LUT-RAM library (hw/yosys/lutrams_xcu.txt says why; the stock one
+        # stops at "invalid OPTION_ABITS/WIDTH combination")
+        fam = FAMILY[args.board]
+        synth = "synth_xilinx -family %s -top %s%s" % (fam, top, " -uram" if fam == "xcup" else "")
+        run("%s -run :map_memory" % synth)
+        run("memory_libmap -logic-cost-rom 0.015625 -lib %s -lib +/xilinx/brams_xc4v.txt "
+            "-D HAS_SIZE_36 -D HAS_MIXWIDTH_SDP -D HAS_ADDRCE%s"
+            % (os.path.join(ROOT, "hw", "yosys", "lutrams_xcu.txt"),
+               " -lib +/xilinx/urams.txt" if fam == "xcup" else ""))
+        run("techmap -map +/xilinx/lutrams_xc5v_map.v")
+        run("techmap -map +/xilinx/brams_xcu_map.v")
+        if fam == "xcup":
+            run("techmap -map +/xilinx/urams_map.v")
+        run("%s -run map_ffram:" % synth)
         run("check -assert")
     else:
         run("proc")
