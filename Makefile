@@ -33,9 +33,11 @@ help:
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
 	@echo "  make interop  Linux rdma_rxe in QEMU against the simulated NIC: perftest matrix (docs/interop.md)"
 	@echo "  make fuzz     10^7 fuzzed frames into the receive path, firmware command fuzzing (hours; docs/memcheck.md)"
-	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic.pc under PREFIX (/usr/local)"
+	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic-perf, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
-	@echo "  make formats  regenerate rtl/rnic_pkg.sv, rtl/rnic_icrc_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md"
+	@echo "  make formats  regenerate rtl/rnic_pkg.sv, rtl/rnic_icrc_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md, boards/common/rnic_formats.tcl"
+	@echo "  make bitstream BOARD=au250|kcu105  Vivado in batch mode: the board's bitstream and reports in build/boards/BOARD"
+	@echo "  make flash BOARD=au250|kcu105 [PERSIST=1]  program the FPGA (PERSIST=1: its configuration flash)"
 	@echo "  make deps     install missing Debian and pinned Python packages"
 	@echo "  make clean    remove build/"
 
@@ -84,3 +86,10 @@ fresh-check:
 
 .PHONY: test-build
 test-build: $(TEST_BUILD_DEPS)
+
+# FPGA boards (boards/<board>/Makefile; docs/boards.md, docs/bringup.md)
+BOARDS := au250 kcu105
+.PHONY: bitstream flash
+bitstream flash:
+	@case " $(BOARDS) " in *" $(BOARD) "*) ;; *) echo "make $@: BOARD=au250 or BOARD=kcu105 (got '$(BOARD)')"; exit 2 ;; esac
+	@$(MAKE) --no-print-directory -C $(ROOT)/boards/$(BOARD) $@

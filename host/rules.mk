@@ -5,7 +5,7 @@
 #   make host-so      build/host/librnic.so.$(RNIC_LIB_VERSION) (PIC, soname librnic.so.$(RNIC_SO_MAJOR))
 #   make rnic-info    build/bin/rnic-info
 #   make install      PREFIX=/usr/local (DESTDIR honoured): librnic.a, librnic.so,
-#                     include/rnic/*.h, bin/rnic-info, lib/pkgconfig/rnic.pc
+#                     include/rnic/*.h, bin/rnic-info, bin/rnic-perf, lib/pkgconfig/rnic.pc
 #
 # The pci backend (backend_pci.c, pci_dma.c, pci_util.c) needs libpciaccess: a
 # program calling rnic_open_pci or rnic_get_device_list against librnic.a also
@@ -116,6 +116,8 @@ HOST_SO := $(HOST_BUILD)/librnic.so.$(RNIC_LIB_VERSION)
 HOST_DIST_LIB := $(HOST_BUILD)/dist/librnic.a
 HOST_MAP := $(HOST_DIR)/librnic.map
 RNIC_INFO_BIN := $(BUILD)/bin/rnic-info
+# built by tests/rules.mk (PERF_BIN), named here because that file comes later
+RNIC_PERF_INST := $(BUILD)/bin/rnic-perf
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -158,7 +160,7 @@ $(HOST_BUILD)/tests/rnic_info_check: $(ROOT)/tests/host/rnic_info_check.c $(SIM_
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
-install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN)
+install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) $(RNIC_PERF_INST)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/rnic $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(HOST_DIST_LIB) $(DESTDIR)$(LIBDIR)/librnic.a
 	install -m 755 $(HOST_SO) $(DESTDIR)$(LIBDIR)/
@@ -166,6 +168,7 @@ install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN)
 	ln -sf librnic.so.$(RNIC_SO_MAJOR) $(DESTDIR)$(LIBDIR)/librnic.so
 	install -m 644 $(wildcard $(HOST_DIR)/include/rnic/*.h) $(DESTDIR)$(INCLUDEDIR)/rnic/
 	install -m 755 $(RNIC_INFO_BIN) $(DESTDIR)$(BINDIR)/rnic-info
+	install -m 755 $(RNIC_PERF_INST) $(DESTDIR)$(BINDIR)/rnic-perf
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(RNIC_LIB_VERSION)|' $(HOST_DIR)/rnic.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/rnic.pc
 

@@ -11,6 +11,10 @@ and route, LFE5UM-85F, speed grade 8, out of context). For each run:
 resources per top-level block and in total, what every inferred memory
 became, the deepest flop-to-flop path in logic levels (hw/levels.py) and,
 after place and route, nextpnr's achieved frequency and critical path.
+Then the board tops (hw/board_runs.json): `synth_xilinx` of boards/au250
+(xcup) and boards/kcu105 (xcu) with their vendor IP as black boxes and small
+tables (boards/common/yosys_board.py --synth): the whole top must map;
+build/hw/boards.json and build/hw/board-<board>/ (a failure fails the report).
 
 Writes build/hw/report.json (one record per run), build/hw/<run>/ (logs,
 netlists) and the generated part of docs/hw.md; checks the budgets of
@@ -367,6 +371,23 @@ def write_doc(recs, checks):
         f.write(text)
 
 
+def board_run(run):
+    """synth_xilinx of a board top, its vendor IP as black boxes
+    (boards/common/yosys_board.py --synth): the whole top maps."""
+    outdir = os.path.join(BUILD, run["name"])
+    os.makedirs(outdir, exist_ok=True)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "boards", "common", "yosys_board.py"),
+                        "--board", run["board"], "--synth", "--out", outdir],
+                       capture_output=True, text=True)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("yosys_board ")]
+    rec = {"name": run["name"], "board": run["board"], "ok": r.returncode == 0 and bool(lines),
+           "summary": lines[-1] if lines else None}
+    if not rec["ok"]:
+        rec["error"] = "yosys_board.py exited %d (log: %s)" % (
+            r.returncode, os.path.relpath(os.path.join(outdir, "yosys.log"), ROOT))
+    return rec
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only")
@@ -380,9 +401,11 @@ def main():
     RTL = args.rtl and os.path.abspath(args.rtl)
     REUSE = args.reuse
     runs = load("runs.json")
+    board_runs = load("board_runs.json")
     if args.only:
         want = set(args.only.split(","))
         runs = [r for r in runs if r["name"] in want]
+        board_runs = [r for r in board_runs if r["name"] in want]
     os.makedirs(BUILD, exist_ok=True)
     path = os.path.join(BUILD, "report.json")
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
@@ -402,8 +425,17 @@ def main():
         print("hw-report: %s %s" % ("met     " if ok else "NOT MET ", text))
     if not args.no_docs:
         write_doc(recs, checks)
-    bad = sum(1 for ok, _ in checks if not ok) + sum(1 for r in new if not r.get("ok"))
-    print("hw-report: %d runs, %d budgets met, %d not met or failed" % (len(recs), sum(ok for ok, _ in checks), bad))
+    # the board tops (build/hw/boards.json; not in docs/hw.md's tables)
+    boards = [board_run(r) for r in board_runs]
+    for r in boards:
+        print("hw-report: %-12s %s" % (r["name"], r["summary"] if r["ok"] else "FAILED: %s" % r["error"]))
+    if boards:
+        with open(os.path.join(BUILD, "boards.json"), "w") as f:
+            json.dump(boards, f, indent=1)
+    bad = sum(1 for ok, _ in checks if not ok) + sum(1 for r in new if not r.get("ok")) \
+        + sum(1 for r in boards if not r["ok"])
+    print("hw-report: %d runs, %d board tops, %d budgets met, %d not met or failed"
+          % (len(recs), len(boards), sum(ok for ok, _ in checks), bad))
     return 1 if bad else 0
 
 

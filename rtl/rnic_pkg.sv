@@ -7,8 +7,12 @@
 package rnic_pkg;
 
   // device
-  localparam logic [31:0] PCI_VENDOR_ID = 32'h00001e6b;
-  localparam logic [31:0] PCI_DEVICE_ID = 32'h00000001;
+  localparam logic [31:0] PCI_VENDOR_ID = 32'h000010ee;
+  localparam logic [31:0] PCI_DEVICE_ID = 32'h00004e52;
+  localparam logic [31:0] PCI_SUBSYSTEM_VENDOR_ID = 32'h000010ee;
+  localparam logic [31:0] PCI_SUBSYSTEM_ID = 32'h00004e52;
+  localparam logic [31:0] PCI_REVISION_ID = 32'h00000000;
+  localparam logic [31:0] PCI_CLASS_CODE = 32'h00020000;
   localparam logic [31:0] BAR0_BYTES = 32'h00010000;
   localparam logic [31:0] CLOCK_MHZ = 32'h000000fa;
 

@@ -14,6 +14,10 @@ DEB_PKGS=(
   # downloaded with apt-get download, never installed (interop/)
   qemu-system-x86 cpio kmod busybox-static iproute2
   ibverbs-utils ibverbs-providers perftest
+  # boards/: the board builds' Tcl runs under plain tclsh against a recording
+  # stub of the vendor commands (tests/boards/); make flash loads the KCU105
+  # with openFPGALoader
+  tcl openfpgaloader
 )
 # Pinned Python packages (pip), installed for the python3 on PATH.
 PIP_PKGS=(

@@ -260,16 +260,32 @@ static const struct rnic_backend_ops pci_ops = {
 
 /* ---------------------------------------------------------------- open */
 
-static int is_rnic(const struct pci_device *dev)
+int rnic_pci_ids(uint16_t *vendor, uint16_t *device)
 {
-	return dev->vendor_id == RNIC_PCI_VENDOR_ID && dev->device_id == RNIC_PCI_DEVICE_ID;
+	const char *env = getenv(RNIC_PCI_ID_ENV);
+
+	*vendor = RNIC_PCI_VENDOR_ID;
+	*device = RNIC_PCI_DEVICE_ID;
+	if (!env)
+		return 0;
+	if (rnic_pci_id_parse(env, vendor, device)) {
+		rnic_log("%s=\"%s\" is not a PCI ID pair (vvvv:dddd, hexadecimal, as `lspci -n` prints)",
+			 RNIC_PCI_ID_ENV, env);
+		return EINVAL;
+	}
+	return 0;
 }
 
-static struct pci_device *find_first(void)
+static int is_rnic(const struct pci_device *dev, uint16_t vendor, uint16_t device)
+{
+	return dev->vendor_id == vendor && dev->device_id == device;
+}
+
+static struct pci_device *find_first(uint16_t vendor, uint16_t device)
 {
 	struct pci_id_match m = {
-		.vendor_id = RNIC_PCI_VENDOR_ID,
-		.device_id = RNIC_PCI_DEVICE_ID,
+		.vendor_id = vendor,
+		.device_id = device,
 		.subvendor_id = PCI_MATCH_ANY,
 		.subdevice_id = PCI_MATCH_ANY,
 	};
@@ -344,10 +360,13 @@ static int pci_setup(struct pci_backend *b, const char *bdf_str)
 	struct rnic_bdf a;
 	char driver[64], gtype[32], path[256];
 	const char *why;
-	uint16_t cmd;
+	uint16_t cmd, vid, did;
 	void *p;
 	int err;
 
+	err = rnic_pci_ids(&vid, &did);
+	if (err)
+		return err;
 	if (bdf_str) {
 		rnic_bdf_parse(bdf_str, &a); /* checked by the caller */
 		rnic_bdf_format(&a, b->bdf);
@@ -357,16 +376,16 @@ static int pci_setup(struct pci_backend *b, const char *bdf_str)
 				 b->bdf);
 			return ENODEV;
 		}
-		if (!is_rnic(b->dev)) {
+		if (!is_rnic(b->dev, vid, did)) {
 			rnic_log("no OpenRNIC device found: %s is %04x:%04x, not an OpenRNIC (%04x:%04x)", b->bdf,
-				 b->dev->vendor_id, b->dev->device_id, RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID);
+				 b->dev->vendor_id, b->dev->device_id, vid, did);
 			return ENODEV;
 		}
 	} else {
-		b->dev = find_first();
+		b->dev = find_first(vid, did);
 		if (!b->dev) {
-			rnic_log("no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)",
-				 RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID, RNIC_PCI_VENDOR_ID);
+			rnic_log("no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:%04x`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)",
+				 vid, did, vid, did);
 			return ENODEV;
 		}
 		bdf_of(b->dev, &a);
@@ -517,8 +536,6 @@ void rnic_free_device_list(struct rnic_pci_device **list)
 struct rnic_pci_device **rnic_get_device_list(int *num_devices)
 {
 	struct pci_id_match m = {
-		.vendor_id = RNIC_PCI_VENDOR_ID,
-		.device_id = RNIC_PCI_DEVICE_ID,
 		.subvendor_id = PCI_MATCH_ANY,
 		.subdevice_id = PCI_MATCH_ANY,
 	};
@@ -526,8 +543,16 @@ struct rnic_pci_device **rnic_get_device_list(int *num_devices)
 	struct pci_device_iterator *it = NULL;
 	struct pci_device *dev;
 	size_t n = 0, cap = 4;
+	uint16_t vid, did;
 	int err;
 
+	err = rnic_pci_ids(&vid, &did);
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	m.vendor_id = vid;
+	m.device_id = did;
 	list = calloc(cap + 1, sizeof(*list));
 	if (!list) {
 		errno = ENOMEM;

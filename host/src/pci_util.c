@@ -59,6 +59,20 @@ int rnic_bdf_parse(const char *s, struct rnic_bdf *b)
 	return 0;
 }
 
+int rnic_pci_id_parse(const char *s, uint16_t *vendor, uint16_t *device)
+{
+	unsigned long v, d;
+	const char *p = s;
+
+	if (!s || !vendor || !device || strlen(s) != 9)
+		return EINVAL;
+	if (hex_field(&p, 4, 0xfffe, &v) || *p++ != ':' || hex_field(&p, 4, 0xffff, &d) || *p)
+		return EINVAL;
+	*vendor = (uint16_t)v;
+	*device = (uint16_t)d;
+	return 0;
+}
+
 void rnic_bdf_format(const struct rnic_bdf *b, char *out)
 {
 	snprintf(out, RNIC_BDF_LEN, "%04x:%02x:%02x.%x", (unsigned int)b->domain & 0xffff, b->bus,

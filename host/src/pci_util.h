@@ -24,6 +24,14 @@ int rnic_bdf_parse(const char *s, struct rnic_bdf *b);
 /* "dddd:bb:dd.f" into out (RNIC_BDF_LEN bytes). */
 void rnic_bdf_format(const struct rnic_bdf *b, char *out);
 
+/* The PCI IDs the library looks for: "vvvv:dddd" (vendor:device, four
+ * hexadecimal digits each, as `lspci -n` prints them), the value of the
+ * environment variable RNIC_PCI_ID_ENV when a bitstream was built with other
+ * IDs than the formats' default. Returns 0 or EINVAL (also for vendor
+ * 0xffff, which no device may carry). */
+#define RNIC_PCI_ID_ENV "RNIC_PCI_ID"
+int rnic_pci_id_parse(const char *s, uint16_t *vendor, uint16_t *device);
+
 /* RNIC_SYSFS_PCI "/BDF" ["/" leaf] into out; 0 or ENAMETOOLONG. */
 int rnic_sysfs_path(char *out, size_t n, const struct rnic_bdf *b, const char *leaf);
 /* The last component of a symlink target (".../drivers/vfio-pci" gives

@@ -43,7 +43,8 @@ static void usage(FILE *f)
 		"MTU, GID table) and, with -v, its counters.\n"
 		"\n"
 		"  -d, --device BDF   the card at PCI address BDF (dddd:bb:dd.f); default: every\n"
-		"                     OpenRNIC found (PCI ID %04x:%04x)\n"
+		"                     OpenRNIC found (PCI ID %04x:%04x; the environment\n"
+		"                     variable RNIC_PCI_ID=vvvv:dddd looks for other IDs)\n"
 		"  -l, --list         only list the cards found\n"
 		"  -v, --verbose      also print every counter\n"
 		"      --sim          a simulated world instead of a card: two NICs back to\n"
@@ -232,11 +233,16 @@ out_world:
 
 static void no_device(void)
 {
-	if (access("/sys/bus/pci/devices", F_OK) != 0)
+	uint16_t vid, did;
+
+	if (access("/sys/bus/pci/devices", F_OK) != 0) {
 		fprintf(stderr, "rnic-info: no OpenRNIC device found: this system exposes no PCI bus (/sys/bus/pci/devices is missing)\n");
-	else
-		fprintf(stderr, "rnic-info: no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)\n",
-			RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID, RNIC_PCI_VENDOR_ID);
+		return;
+	}
+	if (rnic_pci_ids(&vid, &did))
+		return; /* the library said why */
+	fprintf(stderr, "rnic-info: no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:%04x`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)\n",
+		vid, did, vid, did);
 }
 
 static int run_pci(const char *bdf, int list_only, int verbose)
@@ -250,8 +256,11 @@ static int run_pci(const char *bdf, int list_only, int verbose)
 	if (!bdf || list_only) {
 		list = rnic_get_device_list(&n);
 		if (!list) {
-			fprintf(stderr, "rnic-info: no OpenRNIC device found: cannot scan the PCI bus: %s\n",
-				strerror(errno));
+			if (errno == EINVAL) /* RNIC_PCI_ID: the library said why */
+				fprintf(stderr, "rnic-info: no OpenRNIC device looked for: RNIC_PCI_ID is malformed\n");
+			else
+				fprintf(stderr, "rnic-info: no OpenRNIC device found: cannot scan the PCI bus: %s\n",
+					strerror(errno));
 			return 1;
 		}
 		if (n == 0) {

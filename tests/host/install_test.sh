@@ -16,9 +16,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 prefix=$tmp/prefix
 make -s install PREFIX="$prefix" >/dev/null
-for f in lib/librnic.a lib/librnic.so lib/librnic.so.0 lib/pkgconfig/rnic.pc bin/rnic-info \
+for f in lib/librnic.a lib/librnic.so lib/librnic.so.0 lib/pkgconfig/rnic.pc bin/rnic-info bin/rnic-perf \
 	include/rnic/verbs.h include/rnic/pci.h include/rnic/backend.h include/rnic/rnic_hw.h; do
 	[ -e "$prefix/$f" ] || fail "$f not installed"
+done
+# the installed tools run from the prefix
+for t in rnic-info rnic-perf; do
+	[ -x "$prefix/bin/$t" ] || fail "bin/$t is not executable"
+	"$prefix/bin/$t" --help | grep '^usage: \(.*/\)\?'"$t"' ' >/dev/null || fail "$t --help from the prefix"
+	cmp -s "$prefix/bin/$t" "build/bin/$t" || fail "bin/$t differs from build/bin/$t"
 done
 soname=$(readelf -d "$prefix/lib/librnic.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = librnic.so.0 ] || fail "soname '$soname'"
@@ -65,6 +71,7 @@ fi
 make -s install PREFIX=/usr/local DESTDIR="$tmp/stage" >/dev/null
 [ -e "$tmp/stage/usr/local/lib/librnic.so.0.1.0" ] || fail "DESTDIR: library not staged"
 [ -e "$tmp/stage/usr/local/include/rnic/pci.h" ] || fail "DESTDIR: headers not staged"
+[ -x "$tmp/stage/usr/local/bin/rnic-perf" ] || fail "DESTDIR: rnic-perf not staged"
 grep -qx 'prefix=/usr/local' "$tmp/stage/usr/local/lib/pkgconfig/rnic.pc" || fail "DESTDIR: rnic.pc prefix"
 grep -qx 'Requires.private: pciaccess' "$tmp/stage/usr/local/lib/pkgconfig/rnic.pc" || fail "rnic.pc Requires.private"
 echo "install: ok"

@@ -7,12 +7,17 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 perf=build/bin/rnic-perf
 fail() { echo "FAIL: $*"; exit 1; }
+# the formats' PCI IDs, from the generated header
+vid=$(sed -n 's/^#define RNIC_PCI_VENDOR_ID 0x\([0-9a-f]*\).*/\1/p' host/include/rnic/rnic_hw.h)
+did=$(sed -n 's/^#define RNIC_PCI_DEVICE_ID 0x\([0-9a-f]*\).*/\1/p' host/include/rnic/rnic_hw.h)
+ids=$(printf '%04x:%04x' "0x$vid" "0x$did")
+[ "$ids" != 0000:0000 ] || fail "no PCI IDs in rnic_hw.h"
 
 if [ -n "$(build/bin/rnic-info -l 2>/dev/null)" ]; then
 	echo "SKIP: an OpenRNIC is present"
 	exit 0
 fi
-want="rnic: no OpenRNIC device found: no PCI device 1e6b:0001 on this machine (check \`lspci -d 1e6b:\`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)"
+want="rnic: no OpenRNIC device found: no PCI device $ids on this machine (check \`lspci -d $ids\`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)"
 [ -d /sys/bus/pci/devices ] || want="rnic: no OpenRNIC device found: this system exposes no PCI bus (/sys/bus/pci/devices is missing)"
 for role in server client; do
 	args=(write_bw -p 18599)
@@ -23,6 +28,16 @@ for role in server client; do
 	grep -qx "rnic-perf: $role: cannot open an OpenRNIC: No such device" <<<"$out" || fail "$role: '$out'"
 	echo "$role: $out"
 done
+# RNIC_PCI_ID: the library looks for that pair instead; a malformed one is refused
+if [ -d /sys/bus/pci/devices ]; then
+	out=$(RNIC_PCI_ID=1234:abcd timeout 20 $perf write_bw -p 18599 2>&1); rc=$?
+	[ $rc -eq 1 ] || fail "RNIC_PCI_ID=1234:abcd: exit status $rc, want 1: $out"
+	grep -qxF "${want//$ids/1234:abcd}" <<<"$out" || fail "RNIC_PCI_ID=1234:abcd: '$out'"
+fi
+out=$(RNIC_PCI_ID=xyz timeout 20 $perf write_bw -p 18599 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "RNIC_PCI_ID=xyz: exit status $rc, want 1: $out"
+grep -qxF 'rnic: RNIC_PCI_ID="xyz" is not a PCI ID pair (vvvv:dddd, hexadecimal, as `lspci -n` prints)' <<<"$out" ||
+	fail "RNIC_PCI_ID=xyz: '$out'"
 # nothing may listen on the port afterwards (it never opened one)
 if command -v ss >/dev/null && ss -ltn | grep ':18599 ' >/dev/null; then fail "port 18599 left listening"; fi
 for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "write_bw --sim host" \

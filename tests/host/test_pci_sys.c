@@ -108,8 +108,8 @@ static void test_no_card(void)
 	CHECK(ctx == NULL);
 	CHECK_EQ(errno, ENODEV);
 	snprintf(want, sizeof(want),
-		 "rnic: no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)",
-		 RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID, RNIC_PCI_VENDOR_ID);
+		 "rnic: no OpenRNIC device found: no PCI device %04x:%04x on this machine (check `lspci -d %04x:%04x`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)",
+		 RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID, RNIC_PCI_VENDOR_ID, RNIC_PCI_DEVICE_ID);
 	if (access(RNIC_SYSFS_PCI, F_OK) != 0)
 		snprintf(want, sizeof(want),
 			 "rnic: no OpenRNIC device found: cannot scan the PCI bus: No such file or directory: this system exposes no PCI bus (/sys/bus/pci/devices is missing; a container without sysfs?)");

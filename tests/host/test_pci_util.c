@@ -66,6 +66,31 @@ static void test_bdf(void)
 	CHECK_EQ(rnic_bdf_parse(NULL, &b), EINVAL);
 }
 
+static void test_pci_id(void)
+{
+	uint16_t v = 1, d = 2;
+	static const char *bad[] = {
+		"", "10ee", "10ee:", "10ee:4e5", "10ee:4e522", "10ee-4e52", "10ee:4e52 ", " 10ee:4e52",
+		"g0ee:4e52", "10ee:4e5g", "ffff:0001", "0x10:4e52", "10ee::e52",
+	};
+
+	CHECK_EQ(rnic_pci_id_parse("10ee:4e52", &v, &d), 0);
+	CHECK_EQ(v, 0x10ee);
+	CHECK_EQ(d, 0x4e52);
+	CHECK_EQ(rnic_pci_id_parse("ABCD:ffff", &v, &d), 0);
+	CHECK_EQ(v, 0xabcd);
+	CHECK_EQ(d, 0xffff);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 1;
+		d = 2;
+		CHECK_EQ(rnic_pci_id_parse(bad[i], &v, &d), EINVAL);
+		/* a refused value leaves the IDs alone */
+		CHECK_EQ(v, 1);
+		CHECK_EQ(d, 2);
+	}
+	CHECK_EQ(rnic_pci_id_parse(NULL, &v, &d), EINVAL);
+}
+
 static void test_paths(void)
 {
 	struct rnic_bdf b = {0, 3, 0, 0};
@@ -408,6 +433,7 @@ static void test_hints(void)
 int main(void)
 {
 	test_bdf();
+	test_pci_id();
 	test_paths();
 	test_bar();
 	test_dma_choose();

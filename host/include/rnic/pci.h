@@ -21,14 +21,21 @@ extern "C" {
 /* One OpenRNIC found on the PCI bus. */
 struct rnic_pci_device {
 	char bdf[16];          /* "dddd:bb:dd.f", what rnic_open_pci takes */
-	uint16_t vendor_id;    /* RNIC_PCI_VENDOR_ID */
-	uint16_t device_id;    /* RNIC_PCI_DEVICE_ID */
+	uint16_t vendor_id;    /* the IDs of rnic_pci_ids */
+	uint16_t device_id;
 	uint16_t subvendor_id;
 	uint16_t subdevice_id;
 	uint8_t revision;
 	char driver[32];       /* bound kernel driver ("vfio-pci"), "" when none */
 	int iommu_group;       /* -1 when the device has none */
 };
+
+/* The PCI IDs the library looks for: RNIC_PCI_VENDOR_ID:RNIC_PCI_DEVICE_ID
+ * of <rnic/rnic_hw.h>, or the value of the environment variable RNIC_PCI_ID
+ * ("vvvv:dddd", hexadecimal) for a bitstream built with other IDs. Returns 0,
+ * or EINVAL (and prints why) when RNIC_PCI_ID is malformed; then
+ * rnic_get_device_list and rnic_open_pci fail with EINVAL as well. */
+int rnic_pci_ids(uint16_t *vendor_id, uint16_t *device_id);
 
 /* NULL-terminated array of the OpenRNICs on this machine, in bus order; the
  * count in *num_devices when not NULL. No card is an empty list (count 0),

@@ -11,8 +11,12 @@ typedef uint32_t rnic_le32;
 typedef uint64_t rnic_le64;
 typedef uint32_t rnic_be32;
 
-#define RNIC_PCI_VENDOR_ID 0x1e6b
-#define RNIC_PCI_DEVICE_ID 1
+#define RNIC_PCI_VENDOR_ID 0x10ee
+#define RNIC_PCI_DEVICE_ID 0x4e52
+#define RNIC_PCI_SUBSYSTEM_VENDOR_ID 0x10ee
+#define RNIC_PCI_SUBSYSTEM_ID 0x4e52
+#define RNIC_PCI_REVISION_ID 0
+#define RNIC_PCI_CLASS_CODE 0x20000
 #define RNIC_BAR0_BYTES 0x10000
 #define RNIC_CLOCK_MHZ 0xfa
 
