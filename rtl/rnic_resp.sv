@@ -1238,7 +1238,7 @@ module rnic_resp #(
                 if (at_clear) state_reg <= S_ATRD;
             end
             S_ATRD: begin
-                if (m_axis_rwqe_desc_ready) state_reg <= S_ATDATA;
+                if (at_rd && m_axis_rwqe_desc_ready) state_reg <= S_ATDATA;
             end
             S_ATDATA: begin
                 if (s_axis_rwqe_tvalid && rwqe_beat_reg == 0) begin

@@ -18,7 +18,7 @@
  * messages; with a way per QP, several QPs keep theirs.
  *
  * Way w holds WQEs [lo, hi) of QP qpn; [hi, req) are being read (one read at
- * a time); SQ index i sits in slot i mod WQES. A failed read leaves err set
+ * a time); RQ index i sits in slot i mod WQES. A failed read leaves err set
  * for the WQE at hi: the responder completes that WQE in error (err_hit,
  * err_take). A QP reset forgets its way. Posted WQEs do not change until they
  * are consumed, so what a way holds stays right.
