@@ -154,6 +154,7 @@ static uint64_t pct_index(uint64_t n, double p)
 }
 
 static long trace_iter = -1; /* --trace-iter */
+static int per_iteration;    /* --per-iteration */
 
 static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base, uint64_t seed,
 		    struct record *r)
@@ -298,7 +299,8 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		r->wire_fraction = c->kind == K_RATE ? r->limit_fraction : r->gbps / r->link_gbps;
 	}
 	free(lat);
-	lat_free(&r->lat); /* the medians stay */
+	if (!per_iteration)
+		lat_free(&r->lat); /* the medians stay */
 	sim_pair_close(&p);
 	rnic_world_destroy(w);
 	return r->verified ? 0 : -1;
@@ -490,6 +492,21 @@ static void json_row(FILE *f, const struct record *r, int last)
 				fprintf(f, "%s\"%s\": %.1f", s ? ", " : "", lat_side_name[s], r->lat.side_med[s]);
 			fprintf(f, "}, ");
 		}
+		if (r->verified && r->lat.it) {
+			fprintf(f, "\"per_iteration\": [");
+			for (uint64_t k = 0; k < r->lat.iters; k++) {
+				const struct lat_iter *it = &r->lat.it[k];
+
+				fprintf(f, "%s{\"rtt\": %" PRIu64 ", \"residual\": %" PRId64, k ? ", " : "", it->rtt,
+					it->residual);
+				for (int s = 0; s < LAT_STAGES; s++)
+					fprintf(f, ", \"%s\": %" PRId64, lat_stage_name[s], it->stage[s]);
+				for (int s = 0; s < LAT_SIDES; s++)
+					fprintf(f, ", \"%s\": %" PRId64, lat_side_name[s], it->side[s]);
+				fprintf(f, "}");
+			}
+			fprintf(f, "], ");
+		}
 	}
 	fprintf(f,
 		"\"loss_rate\": %g, \"seed\": %" PRIu64 ", \"ack_timeout_code\": %u, \"link_dropped\": %" PRIu64 ", "
@@ -537,6 +554,7 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"only", required_argument, NULL, 'o'},
 		{"trace-iter", required_argument, NULL, 't'},
+		{"per-iteration", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		RNIC_SIM_MODEL_LONGOPTS('M'),
 		{NULL, 0, NULL, 0},
@@ -564,6 +582,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'o': only = optarg; break;
+		case 'P': per_iteration = 1; break;
 		case 't':
 			trace_iter = strtol(optarg, &end, 0);
 			if (*end || !*optarg || trace_iter < 0) {
@@ -577,11 +596,14 @@ int main(int argc, char **argv)
 			break;
 		default:
 			printf("usage: %s [--json FILE] [--quick] [--seed N] [--only SUBSTRING]\n"
+			       "          [--trace-iter N] [--per-iteration]\n"
 			       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 			       "RDMA WRITE, READ and SEND goodput, WRITE message rate over 1/8/64 QPs, WRITE goodput\n"
 			       "under link loss and WRITE/READ latency of two simulated NICs, in simulated cycles at\n"
 			       "the stated clock; every message is checked. --quick: fewer messages per case;\n"
-			       "--only: the cases whose name contains SUBSTRING. The host and link model (the\n"
+			       "--only: the cases whose name contains SUBSTRING. Every latency row prints where its\n"
+			       "cycles went; --trace-iter N: the harness events of its iteration N; --per-iteration:\n"
+			       "each iteration's breakdown in the JSON. The host and link model (the\n"
 			       "defaults follow the width; each row of the results records what it assumed):\n",
 			       argv[0]);
 			rnic_sim_model_help(stdout, 2, 20);
@@ -635,6 +657,8 @@ int main(int argc, char **argv)
 		json_row(f, &rec[i], i + 1 == nrec);
 	fprintf(f, "]\n");
 	fclose(f);
+	for (int i = 0; i < nrec; i++)
+		lat_free(&rec[i].lat);
 	printf("results: %s\n", json);
 	if (failed)
 		fprintf(stderr, "rnic-bench: FAILED: a case did not verify (see above)\n");
