@@ -15,10 +15,13 @@
  * The host CPU costs what it costs everywhere in the simulator (sim/README.md):
  * nothing for its own work, one cycle per empty poll of memory or of a CQ (a
  * load that hits the cache while the line is unchanged). A CPU load is not a
- * PCIe transaction: the bytes a NIC writes are in host memory from the edge
- * its host-memory model accepts their W beat (sim/hostmem.c), so the poll
- * sees them the cycle after; what the host pays for them is the write's
- * time from its AW to there, counted as host-memory write.
+ * PCIe transaction and costs no PCIe round trip: the bytes a NIC writes
+ * reach host memory when the host-memory model presents the burst's B
+ * response, mem_wr_latency after its last W beat (sim/hostmem.c: a posted
+ * write's trip, half a read's round trip), and the poll sees them the cycle
+ * after. The write's time from its AW to the poll seeing it is the
+ * host-memory write stage; the load that sees it is charged nothing more
+ * (a real CPU pays a cache miss there, tens of ns, not modelled).
  *
  * The breakdown is measured from the simulator's harness-level events
  * (rnic_world_set_event_hook: BAR writes at the AXI4-Lite port, DMA bursts
