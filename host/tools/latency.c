@@ -714,6 +714,26 @@ static int run_pingpong(struct run *r, struct lat_result *res)
 	return 0;
 }
 
+/* At the end: every byte of both buffers outside the message slots (the
+ * sources the host filled, the destinations checked at every iteration) is
+ * still the guard byte: the NICs wrote nowhere else. */
+static int check_buffers(const struct run *r, size_t len)
+{
+	const struct lat_opts *o = r->o;
+
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < len; i++) {
+			int in_src = i < o->msg; /* offset 0: a source (READ: side 1's) or a destination */
+			int in_dst = o->mode == LAT_PINGPONG && i >= PP_DST_OFF && i < PP_DST_OFF + o->msg;
+
+			if (in_src || in_dst || r->buf[s][i] == STREAM_GUARD)
+				continue;
+			return stream_err("side %d's buffer changed at byte %zu, outside every message", s, i);
+		}
+	}
+	return 0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -767,6 +787,8 @@ int lat_run(struct sim_pair *p, const struct lat_opts *o, struct lat_result *res
 	r.log.bar_latency = rnic_world_cfg(p->world)->bar_latency;
 	rnic_world_set_event_hook(p->world, on_event, &r.log);
 	err = o->mode == LAT_PINGPONG ? run_pingpong(&r, res) : run_rtt(&r, res);
+	if (!err)
+		err = check_buffers(&r, len);
 	rnic_world_set_event_hook(p->world, NULL, NULL);
 	if (!err && r.log.oom)
 		err = stream_err("out of memory for the harness events");

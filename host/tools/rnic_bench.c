@@ -16,7 +16,16 @@
  *            the doorbell (post_send) to the completion polled, min, median
  *            and max over the iterations, in ns; and the 64 B WRITE inline
  *            (the payload in the WQE: no payload read), without and with the
- *            doorbell page's WQE window (no WQE fetch either).
+ *            doorbell page's WQE window (no WQE fetch either); and
+ *            write_lat_pingpong, perftest's write_lat: each side RDMA-WRITEs
+ *            into the other's buffer and polls its own memory for the
+ *            other's write, half the round trip reported (with avg, stdev,
+ *            p99, p99.9), the WQE from host memory and inline through the
+ *            WQE window. Under every latency row, where its cycles went:
+ *            host MMIO, host-memory reads and writes, link, the NIC's own
+ *            transmit, receive, ACK and CQE stages, measured from the
+ *            simulator's harness events along the round trip (latency.h;
+ *            the stages add up to it), and the NIC's own cycles of one way.
  * Every case runs on the 64-bit (10 Gb/s link) and the 512-bit (100 Gb/s)
  * core, with the local ACK timeout code ACK_TIMEOUT on every QP. The NIC
  * counters of go-back-N (restarts, ACK timeouts, NAKs, duplicates, frames
@@ -40,6 +49,7 @@
  * host and link model in force and the counters come with every row.
  *
  *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING]
+ *              [--trace-iter N] [--per-iteration]
  *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
