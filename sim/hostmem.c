@@ -110,6 +110,7 @@ struct pend {
 	uint64_t strb;  /* bit k: byte addr + k is written */
 	uint64_t due;   /* cycle it reaches memory; UINT64_MAX until its burst's last beat */
 	uint64_t seq;   /* the W beat's number */
+	uint64_t burst; /* its burst's number */
 	uint16_t n;
 	uint8_t data[RNIC_MODEL_MAX_BYTES];
 };
@@ -135,8 +136,9 @@ struct hostmem {
 	struct bresp *bq;  /* ring of max_wr */
 	unsigned int bq_head, bq_count;
 	struct pend *pq;   /* W beats on their way to memory, ring of pq_cap */
-	size_t pq_head, pq_count, pq_cap, pq_burst; /* pq_burst: the current W burst's first */
+	size_t pq_head, pq_count, pq_cap;
 	uint64_t w_seq;    /* W beats accepted so far */
+	uint64_t w_burst;  /* W bursts begun so far (the current one's number) */
 	uint64_t wr_credit, wr_cap;
 
 	struct rnic_sim_mem_stats st;
@@ -414,7 +416,6 @@ static int write_beat(struct hostmem *m, unsigned int n, uint64_t addr, const ui
 			return -ENOMEM;
 		for (size_t i = 0; i < m->pq_count; i++)
 			q[i] = m->pq[(m->pq_head + i) % m->pq_cap];
-		m->pq_burst = (m->pq_burst + m->pq_cap - m->pq_head) % (m->pq_cap ? m->pq_cap : 1);
 		free(m->pq);
 		m->pq = q;
 		m->pq_head = 0;
@@ -426,6 +427,7 @@ static int write_beat(struct hostmem *m, unsigned int n, uint64_t addr, const ui
 	p->strb = (strb >> lane0) & mask;
 	p->due = UINT64_MAX;
 	p->seq = m->w_seq++;
+	p->burst = m->w_burst;
 	memcpy(p->data, &data[lane0], n);
 	if (p->strb == mask && host_ptr(m, c, n))
 		return 0;
@@ -457,8 +459,6 @@ static void write_apply(struct hostmem *m, uint64_t cycle, uint64_t before)
 				m->st.wr_bytes++;
 			}
 		}
-		if (m->pq_burst == m->pq_head)
-			m->pq_burst = (m->pq_head + 1) % m->pq_cap;
 		m->pq_head = (m->pq_head + 1) % m->pq_cap;
 		m->pq_count--;
 	}
@@ -564,7 +564,7 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		int last, fault;
 
 		if (b->beat == 0)
-			m->pq_burst = (m->pq_head + m->pq_count) % (m->pq_cap ? m->pq_cap : 1);
+			m->w_burst++;
 		fault = write_beat(m, n, a, out->m_axi_wdata, out->m_axi_wstrb);
 		if (fault < 0)
 			m->st.protocol_errors++; /* out of memory: the beat is lost, say so */
@@ -581,10 +581,14 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		if (last) {
 			struct bresp *r = &m->bq[(m->bq_head + m->bq_count) % m->cfg.max_wr];
 
-			/* the burst's beats still queued reach memory with its B */
-			for (size_t i = m->pq_burst; m->pq_count && i != (m->pq_head + m->pq_count) % m->pq_cap;
-			     i = (i + 1) % m->pq_cap)
-				m->pq[i].due = cycle + m->cfg.wr_latency;
+			/* the burst's beats still queued (the newest) reach memory with its B */
+			for (size_t k = m->pq_count; k > 0; k--) {
+				struct pend *q = &m->pq[(m->pq_head + k - 1) % m->pq_cap];
+
+				if (q->burst != m->w_burst)
+					break;
+				q->due = cycle + m->cfg.wr_latency;
+			}
 
 			r->id = b->id;
 			r->resp = b->faulted ? AXI_RESP_SLVERR : AXI_RESP_OKAY;

@@ -580,6 +580,58 @@ static void test_write_visible_at_b(void)
 	hostmem_destroy(b.m);
 }
 
+/* Two bursts of 256 beats, both AWs first: every byte reaches memory by
+ * its burst's B response (the model queues the beats on their way). */
+static void test_long_bursts_visible(void)
+{
+	static uint8_t buf[4096] __attribute__((aligned(4096)));
+	uint8_t *data = malloc(4096);
+	struct bench b;
+	unsigned int aw = 0, beat = 0, nb = 0;
+	uint64_t last_w[2] = {0, 0}, bcyc[2] = {0, 0};
+
+	for (unsigned int i = 0; i < 4096; i++)
+		data[i] = (uint8_t)(i * 13 + 5);
+	memset(buf, 0, sizeof(buf));
+	bench_init(&b, 8, 200, 100, 8, 8, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	for (int guard = 0; guard < 10000 && nb < 2; guard++) {
+		bench_drive(&b);
+		if (b.in.m_axi_bvalid) {
+			bcyc[nb] = b.cycle;
+			/* burst nb's 2 KiB are in memory now */
+			CHECK(!memcmp(buf + 2048 * nb, data + 2048 * nb, 2048));
+			nb++;
+		}
+		b.out.m_axi_awvalid = aw < 2;
+		b.out.m_axi_awaddr = (uintptr_t)buf + 2048 * aw;
+		b.out.m_axi_awlen = 255;
+		b.out.m_axi_awsize = 3;
+		b.out.m_axi_awburst = 1;
+		b.out.m_axi_awid = 2;
+		b.out.m_axi_wvalid = beat < 512 && aw > beat / 256;
+		memcpy(b.out.m_axi_wdata, &data[(beat < 512 ? beat : 0) * 8], 8);
+		b.out.m_axi_wstrb = 0xff;
+		b.out.m_axi_wlast = beat % 256 == 255;
+		b.out.m_axi_bready = 1;
+		if (b.out.m_axi_awvalid && b.in.m_axi_awready)
+			aw++;
+		if (b.out.m_axi_wvalid && b.in.m_axi_wready) {
+			if (beat % 256 == 255)
+				last_w[beat / 256] = b.cycle;
+			beat++;
+		}
+		bench_edge(&b);
+	}
+	CHECK_EQ(nb, 2);
+	CHECK_EQ(bcyc[0] - last_w[0], 100);
+	CHECK_EQ(bcyc[1] - last_w[1], 100);
+	CHECK(!memcmp(buf, data, 4096));
+	CHECK(!hostmem_busy(b.m));
+	free(data);
+	hostmem_destroy(b.m);
+}
+
 /* A read issued after a write observes it even when the write is not due
  * yet (a read shorter than the write's trip): reads do not pass writes. */
 static void test_read_does_not_pass_write(void)
@@ -634,6 +686,7 @@ int main(void)
 	test_read_after_write();
 	test_deterministic();
 	test_write_visible_at_b();
+	test_long_bursts_visible();
 	test_read_does_not_pass_write();
 	return check_summary();
 }
