@@ -232,8 +232,10 @@ struct rnic_sim_event {
 	size_t frame_len;
 };
 
-/* Called for every event of every NIC, in cycle order (within a cycle: by
- * NIC, then BAR, DMA, TX, RX). NULL removes it. Costs nothing when unset. */
+/* Called for every event of every NIC, in cycle order: BAR_POST when the
+ * host queues the write (its cycle is the next edge's), the others at the
+ * clock edge (within one: by NIC; RX_SOF, then BAR, DMA, TX, RX_EOF). NULL
+ * removes it. Without a hook nothing is emitted or copied. */
 void rnic_world_set_event_hook(struct rnic_world *w,
 			       void (*hook)(void *arg, const struct rnic_sim_event *ev), void *arg);
 
