@@ -22,12 +22,19 @@
  *     most). Bursts return whole and in AR order (so in order per ID). At most
  *     max_rd bursts are outstanding (AR accepted, last R not yet taken).
  *   - write: W beats are accepted for the oldest accepted AW at the write
- *     bandwidth and applied to memory at once, byte by byte under WSTRB; the
- *     B response of a burst whose last W beat handshakes at cycle t is
- *     presented at t + wr_latency, in AW order. At most max_wr bursts from AW
- *     to B handshake.
- * Memory is sampled when an R beat is first presented, so a read observes
- * every write whose W beat moved before it.
+ *     bandwidth; the B response of a burst whose last W beat handshakes at
+ *     cycle t is presented at t + wr_latency, in AW order, and that is when
+ *     the burst's bytes reach host memory, byte by byte under WSTRB (a
+ *     posted write's trip to memory: half a read's round trip by default,
+ *     the proportion Intel gives for PCIe-to-memory writes against
+ *     PCIe-from-memory reads). Until then the host does not see them. At
+ *     most max_wr bursts from AW to B handshake.
+ * Memory is sampled when an R beat is first presented. A read is ordered
+ * behind the writes before it (PCIe: a read request does not pass posted
+ * writes): before its first beat is sampled, every W beat accepted before
+ * its AR is put into memory, due or not, so a read observes every write
+ * whose W beat moved before its AR (with the default latencies they are due
+ * long before: a write's trip is half a read's).
  *
  * Protocol errors (counted): reserved burst type, a beat wider than the bus,
  * an INCR burst crossing 4 KiB, WLAST on the wrong beat.
@@ -87,6 +94,7 @@ struct page_map {
 struct burst {
 	uint64_t addr;
 	uint64_t ready; /* read: first R cycle */
+	uint64_t wseq;  /* read: W beats accepted before its AR */
 	uint16_t beats, beat;
 	uint8_t id, size, type, faulted;
 };
@@ -94,6 +102,17 @@ struct burst {
 struct bresp {
 	uint64_t ready;
 	uint8_t id, resp;
+};
+
+/* A W beat accepted, its bytes not yet in host memory. */
+struct pend {
+	uint64_t addr;  /* the beat's container (address aligned to its size) */
+	uint64_t strb;  /* bit k: byte addr + k is written */
+	uint64_t due;   /* cycle it reaches memory; UINT64_MAX until its burst's last beat */
+	uint64_t seq;   /* the W beat's number */
+	uint64_t burst; /* its burst's number */
+	uint16_t n;
+	uint8_t data[RNIC_MODEL_MAX_BYTES];
 };
 
 struct hostmem {
@@ -116,6 +135,10 @@ struct hostmem {
 	unsigned int awq_head, awq_count;
 	struct bresp *bq;  /* ring of max_wr */
 	unsigned int bq_head, bq_count;
+	struct pend *pq;   /* W beats on their way to memory, ring of pq_cap */
+	size_t pq_head, pq_count, pq_cap;
+	uint64_t w_seq;    /* W beats accepted so far */
+	uint64_t w_burst;  /* W bursts begun so far (the current one's number) */
 	uint64_t wr_credit, wr_cap;
 
 	struct rnic_sim_mem_stats st;
@@ -164,6 +187,7 @@ void hostmem_destroy(struct hostmem *m)
 	free(m->rq);
 	free(m->awq);
 	free(m->bq);
+	free(m->pq);
 	free(m);
 }
 
@@ -370,45 +394,82 @@ static uint8_t read_beat(struct hostmem *m, const struct burst *b, unsigned int 
 	return any ? AXI_RESP_OKAY : AXI_RESP_SLVERR;
 }
 
-/* Apply one W beat; returns non-zero if a strobed byte was unmapped. */
+/* Queue one W beat for memory; returns non-zero if a strobed byte is
+ * unmapped (those bytes will not be written). -ENOMEM: no room to queue. */
 static int write_beat(struct hostmem *m, unsigned int n, uint64_t addr, const uint8_t *data,
 		      uint64_t strb)
 {
 	uint64_t c = addr & ~(uint64_t)(n - 1);
 	unsigned int lane0 = (unsigned int)(c % m->cfg.bus_bytes);
-	uint64_t lanes = (n >= 64 ? ~0ull : ((1ull << n) - 1)) << lane0;
+	uint64_t mask = n >= 64 ? ~0ull : ((1ull << n) - 1);
+	uint64_t lanes = mask << lane0;
+	struct pend *p;
 	int fault = 0;
-	uint8_t *p;
 
 	if (strb & ~lanes)
 		m->st.protocol_errors++; /* strobes outside the transfer's lanes */
-	if (((strb >> lane0) & (n >= 64 ? ~0ull : ((1ull << n) - 1))) ==
-		    (n >= 64 ? ~0ull : ((1ull << n) - 1)) &&
-	    (p = host_ptr(m, c, n)) != NULL) {
-		memcpy(p, &data[lane0], n);
-		m->st.wr_bytes += n;
-		return 0;
-	}
-	for (unsigned int k = 0; k < n; k++) {
-		uint64_t x = c + k;
+	if (m->pq_count == m->pq_cap) {
+		size_t cap = m->pq_cap ? 2 * m->pq_cap : 256;
+		struct pend *q = malloc(cap * sizeof(*q));
 
-		if (!((strb >> (lane0 + k)) & 1))
-			continue;
-		p = host_ptr(m, x, 1);
-		if (!p) {
-			fault = 1;
-			continue;
-		}
-		*p = data[lane0 + k];
-		m->st.wr_bytes++;
+		if (!q)
+			return -ENOMEM;
+		for (size_t i = 0; i < m->pq_count; i++)
+			q[i] = m->pq[(m->pq_head + i) % m->pq_cap];
+		free(m->pq);
+		m->pq = q;
+		m->pq_head = 0;
+		m->pq_cap = cap;
 	}
+	p = &m->pq[(m->pq_head + m->pq_count++) % m->pq_cap];
+	p->addr = c;
+	p->n = (uint16_t)n;
+	p->strb = (strb >> lane0) & mask;
+	p->due = UINT64_MAX;
+	p->seq = m->w_seq++;
+	p->burst = m->w_burst;
+	memcpy(p->data, &data[lane0], n);
+	if (p->strb == mask && host_ptr(m, c, n))
+		return 0;
+	for (unsigned int k = 0; k < n; k++)
+		if ((p->strb >> k & 1) && !host_ptr(m, c + k, 1))
+			fault = 1;
 	return fault;
+}
+
+/* Put the queued W beats into memory: those due by `cycle`, and those
+ * numbered below `before` (the beats a read must observe). */
+static void write_apply(struct hostmem *m, uint64_t cycle, uint64_t before)
+{
+	while (m->pq_count) {
+		const struct pend *p = &m->pq[m->pq_head];
+		uint64_t mask = p->n >= 64 ? ~0ull : ((1ull << p->n) - 1);
+		uint8_t *d;
+
+		if (p->due > cycle && p->seq >= before)
+			break;
+		if (p->strb == mask && (d = host_ptr(m, p->addr, p->n)) != NULL) {
+			memcpy(d, p->data, p->n);
+			m->st.wr_bytes += p->n;
+		} else {
+			for (unsigned int k = 0; k < p->n; k++) {
+				if (!(p->strb >> k & 1) || !(d = host_ptr(m, p->addr + k, 1)))
+					continue;
+				*d = p->data[k];
+				m->st.wr_bytes++;
+			}
+		}
+		m->pq_head = (m->pq_head + 1) % m->pq_cap;
+		m->pq_count--;
+	}
 }
 
 /* ------------------------------------------------------------ the cycle */
 
 void hostmem_drive(struct hostmem *m, uint64_t cycle, struct rnic_core_in *in)
 {
+	/* the writes whose B response is due reach memory first */
+	write_apply(m, cycle, 0);
 	/* read address and data */
 	in->m_axi_arready = m->rq_count < m->cfg.max_rd;
 	if (!m->r_valid && m->rq_count) {
@@ -419,6 +480,7 @@ void hostmem_drive(struct hostmem *m, uint64_t cycle, struct rnic_core_in *in)
 		if (b->ready <= cycle && (m->cfg.rd_bw_milli == 0 || m->rd_credit >= cost)) {
 			uint64_t a = beat_addr(b, n, b->beat);
 
+			write_apply(m, cycle, b->wseq); /* the writes before its AR */
 			m->r_resp = read_beat(m, b, n, a);
 			if (m->r_resp != AXI_RESP_OKAY && !b->faulted) {
 				b->faulted = 1;
@@ -484,6 +546,8 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		b->type = out->m_axi_arburst & 3;
 		b->id = out->m_axi_arid;
 		b->ready = cycle + m->cfg.rd_latency;
+		/* a W beat of the same edge (taken below) counts as before it */
+		b->wseq = m->w_seq + (in->m_axi_wready && out->m_axi_wvalid && m->awq_count ? 1 : 0);
 		if (b->type == 3 || (1u << b->size) > m->cfg.bus_bytes ||
 		    (b->type == 1 && crosses_4k(b->addr, b->beats, b->size)))
 			m->st.protocol_errors++;
@@ -497,9 +561,14 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 		struct burst *b = &m->awq[m->awq_head];
 		unsigned int n = beat_bytes(m, b->size);
 		uint64_t a = beat_addr(b, n, b->beat);
-		int last;
+		int last, fault;
 
-		if (write_beat(m, n, a, out->m_axi_wdata, out->m_axi_wstrb) && !b->faulted) {
+		if (b->beat == 0)
+			m->w_burst++;
+		fault = write_beat(m, n, a, out->m_axi_wdata, out->m_axi_wstrb);
+		if (fault < 0)
+			m->st.protocol_errors++; /* out of memory: the beat is lost, say so */
+		if (fault > 0 && !b->faulted) {
 			b->faulted = 1;
 			record_fault(m, cycle, b, n, a, 1);
 		}
@@ -511,6 +580,15 @@ void hostmem_edge(struct hostmem *m, uint64_t cycle, const struct rnic_core_in *
 			m->st.protocol_errors++;
 		if (last) {
 			struct bresp *r = &m->bq[(m->bq_head + m->bq_count) % m->cfg.max_wr];
+
+			/* the burst's beats still queued (the newest) reach memory with its B */
+			for (size_t k = m->pq_count; k > 0; k--) {
+				struct pend *q = &m->pq[(m->pq_head + k - 1) % m->pq_cap];
+
+				if (q->burst != m->w_burst)
+					break;
+				q->due = cycle + m->cfg.wr_latency;
+			}
 
 			r->id = b->id;
 			r->resp = b->faulted ? AXI_RESP_SLVERR : AXI_RESP_OKAY;
@@ -570,5 +648,5 @@ uint64_t hostmem_faults(const struct hostmem *m, struct rnic_sim_fault *out, siz
 
 int hostmem_busy(const struct hostmem *m)
 {
-	return m->rq_count || m->awq_count || m->bq_count;
+	return m->rq_count || m->awq_count || m->bq_count || m->pq_count;
 }

@@ -46,7 +46,7 @@ int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *n
 				prog, val, MEM_LATENCY_MAX);
 			return -EINVAL;
 		}
-		/* writes keep the default proportion: answered in half a read */
+		/* writes keep the default proportion: in memory and answered in half a read */
 		cfg->mem_rd_latency = (unsigned int)u;
 		cfg->mem_wr_latency = (unsigned int)((u + 1) / 2);
 		return 0;
@@ -69,7 +69,7 @@ void rnic_sim_model_help(FILE *f, int indent, int col)
 		{"--mem-bw B", "host-memory bandwidth per direction, bytes/cycle (default"},
 		{NULL, "32 at 64 bits: PCIe Gen3 x8; 54 at 512 bits: Gen3 x16)"},
 		{"--mem-latency N", "host-memory read round trip, cycles (default 200 = 800 ns);"},
-		{NULL, "writes are answered in N/2 (default 100)"},
+		{NULL, "writes reach memory and are answered in N/2 (default 100)"},
 		{"--link-latency N", "link propagation delay, cycles (default 100 = 400 ns)"},
 	};
 

@@ -30,6 +30,14 @@ struct rnic_sim_nic {
 	struct rnic_core_out out;
 	struct lsock *sock;        /* the port is a UDP socket (link_socket.c) */
 	unsigned int sock_poll;    /* cycles between reads of it */
+	/* the event hook's view of the ports (rnic_world_set_event_hook) */
+	uint64_t bar_posted, bar_written; /* BAR writes queued, taken by the core */
+	uint8_t bar_aw, bar_w;            /* the head write's AW / W handshaken */
+	uint8_t *awid;                    /* AWIDs of bursts whose last W is to come (mem_max_wr) */
+	unsigned int aw_head, aw_count;
+	uint8_t *tx_buf;                  /* the frame the MAC is taking */
+	size_t tx_len;
+	int tx_in_frame;
 };
 
 struct rnic_world {
@@ -49,6 +57,8 @@ struct rnic_world {
 	void (*frame_hook)(void *arg, int port, const uint8_t *frame, size_t len,
 			   uint64_t cycle);
 	void *frame_arg;
+	void (*event_hook)(void *arg, const struct rnic_sim_event *ev);
+	void *event_arg;
 	uint8_t *rx_buf;           /* one datagram from a socket */
 };
 
@@ -156,8 +166,103 @@ static void frame_taken(void *arg, int port, const uint8_t *frame, size_t len, u
 {
 	struct rnic_world *w = arg;
 
-	(void)cycle;
 	memcheck_rx_frame(w->nics[port].mc, frame, len);
+	if (w->event_hook) {
+		struct rnic_sim_event ev = {.cycle = cycle, .nic = port, .kind = RNIC_SIM_EV_RX_SOF,
+					    .frame = frame, .frame_len = len};
+
+		w->event_hook(w->event_arg, &ev);
+	}
+}
+
+static void emit(struct rnic_world *w, struct rnic_sim_event *ev)
+{
+	if (w->event_hook)
+		w->event_hook(w->event_arg, ev);
+}
+
+/* The events of NIC i at the edge of cycle c: the handshakes as both sides
+ * drove them (the models sampled the same pins). The state is kept every
+ * cycle, hook or not, so that a hook set at any time pairs W beats with
+ * their bursts and BAR posts with their writes; without a hook nothing is
+ * emitted and no frame is copied. */
+static void port_events(struct rnic_world *w, struct rnic_sim_nic *nic, uint64_t c)
+{
+	const struct rnic_core_in *in = &nic->in;
+	const struct rnic_core_out *out = &nic->out;
+	struct rnic_sim_event ev;
+
+#define EV(k) (memset(&ev, 0, sizeof(ev)), ev.cycle = c, ev.nic = nic->index, ev.kind = (k))
+	/* BAR write: AW and W may handshake in different cycles (sim/bar.c) */
+	if (in->s_axil_awvalid && out->s_axil_awready)
+		nic->bar_aw = 1;
+	if (in->s_axil_wvalid && out->s_axil_wready)
+		nic->bar_w = 1;
+	if (nic->bar_aw && nic->bar_w) {
+		nic->bar_aw = nic->bar_w = 0;
+		EV(RNIC_SIM_EV_BAR_WRITE);
+		ev.off = in->s_axil_awaddr;
+		ev.seq = nic->bar_written++;
+		emit(w, &ev);
+	}
+	if (in->m_axi_arready && out->m_axi_arvalid) {
+		EV(RNIC_SIM_EV_DMA_AR);
+		ev.id = out->m_axi_arid;
+		ev.addr = out->m_axi_araddr;
+		ev.len = (uint32_t)(out->m_axi_arlen + 1u) << (out->m_axi_arsize & 7);
+		emit(w, &ev);
+	}
+	if (in->m_axi_rvalid && out->m_axi_rready && in->m_axi_rlast) {
+		EV(RNIC_SIM_EV_DMA_R_LAST);
+		ev.id = in->m_axi_rid;
+		emit(w, &ev);
+	}
+	/* W beats belong to the oldest burst whose AW came before (sim/hostmem.c
+	 * offers WREADY only then, so an AW and its W never share a cycle) */
+	if (in->m_axi_wready && out->m_axi_wvalid && out->m_axi_wlast && nic->aw_count) {
+		EV(RNIC_SIM_EV_DMA_W_LAST);
+		ev.id = nic->awid[nic->aw_head];
+		nic->aw_head = (nic->aw_head + 1) % w->cfg.mem_max_wr;
+		nic->aw_count--;
+		emit(w, &ev);
+	}
+	if (in->m_axi_awready && out->m_axi_awvalid) {
+		EV(RNIC_SIM_EV_DMA_AW);
+		ev.id = out->m_axi_awid;
+		ev.addr = out->m_axi_awaddr;
+		ev.len = (uint32_t)(out->m_axi_awlen + 1u) << (out->m_axi_awsize & 7);
+		if (nic->aw_count < w->cfg.mem_max_wr) /* hostmem takes no more */
+			nic->awid[(nic->aw_head + nic->aw_count++) % w->cfg.mem_max_wr] = ev.id;
+		emit(w, &ev);
+	}
+	if (in->m_axi_bvalid && out->m_axi_bready) {
+		EV(RNIC_SIM_EV_DMA_B);
+		ev.id = in->m_axi_bid;
+		emit(w, &ev);
+	}
+	if (out->m_axis_tx_tvalid && in->m_axis_tx_tready) {
+		if (!nic->tx_in_frame) {
+			nic->tx_in_frame = 1;
+			nic->tx_len = 0;
+			EV(RNIC_SIM_EV_TX_SOF);
+			emit(w, &ev);
+		}
+		for (unsigned int k = 0; k < w->cfg.data_width / 8 && nic->tx_buf && w->event_hook; k++)
+			if ((out->m_axis_tx_tkeep >> k) & 1 && nic->tx_len < LINK_MAX_FRAME)
+				nic->tx_buf[nic->tx_len++] = out->m_axis_tx_tdata[k];
+		if (out->m_axis_tx_tlast) {
+			nic->tx_in_frame = 0;
+			EV(RNIC_SIM_EV_TX_EOF);
+			ev.frame = nic->tx_buf;
+			ev.frame_len = nic->tx_buf && ev.frame ? nic->tx_len : 0;
+			emit(w, &ev);
+		}
+	}
+	if (in->s_axis_rx_tvalid && out->s_axis_rx_tready && in->s_axis_rx_tlast) {
+		EV(RNIC_SIM_EV_RX_EOF);
+		emit(w, &ev);
+	}
+#undef EV
 }
 
 /* Queue what waits at NIC i's socket. */
@@ -205,6 +310,7 @@ static void cycle_once(struct rnic_world *w)
 		memcheck_edge(nic->mc, c, &nic->in, &nic->out);
 		bar_edge(nic->bar, c, &nic->in, &nic->out);
 		link_edge(w->link, i, c, &nic->in, &nic->out);
+		port_events(w, nic, c);
 	}
 	link_tick(w->link, c);
 	for (unsigned int i = 0; i < n; i++)
@@ -334,7 +440,8 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 		nic->mem = hostmem_create(&mc);
 		nic->bar = bar_create(cfg->bar_latency);
 		nic->mc = memcheck_create((int)i, mc.bus_bytes, !cfg->memcheck_nonfatal, w->frames);
-		if (!nic->model || !nic->mem || !nic->bar || !nic->mc)
+		nic->awid = calloc(cfg->mem_max_wr, 1);
+		if (!nic->model || !nic->mem || !nic->bar || !nic->mc || !nic->awid)
 			goto fail;
 		if (w->fst_path) {
 			char *p = fst_name(w->fst_path, cfg->num_nics, (int)i);
@@ -378,6 +485,8 @@ void rnic_world_destroy(struct rnic_world *w)
 		bar_destroy(nic->bar);
 		lsock_close(nic->sock);
 		memcheck_destroy(nic->mc);
+		free(nic->tx_buf);
+		free(nic->awid);
 	}
 	memcheck_frames_destroy(w->frames);
 	free(w->rx_buf);
@@ -459,14 +568,36 @@ void rnic_world_set_frame_hook(struct rnic_world *w,
 	w->frame_arg = arg;
 }
 
+void rnic_world_set_event_hook(struct rnic_world *w,
+			       void (*hook)(void *arg, const struct rnic_sim_event *ev), void *arg)
+{
+	for (unsigned int i = 0; hook && i < w->cfg.num_nics; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		if (!nic->tx_buf)
+			nic->tx_buf = malloc(LINK_MAX_FRAME); /* NULL: TX_EOF without the frame */
+	}
+	w->event_hook = hook;
+	w->event_arg = arg;
+}
+
 /* ------------------------------------------------------------------ BAR */
 
 void rnic_sim_bar_write32(struct rnic_sim_nic *nic, uint32_t off, uint32_t val)
 {
-	if (bar_post_write(nic->bar, nic->w->cycle, off, val))
+	if (bar_post_write(nic->bar, nic->w->cycle, off, val)) {
 		bar_count_error(nic->bar);
-	else
-		memcheck_bar_write(nic->mc, off, val);
+		return;
+	}
+	memcheck_bar_write(nic->mc, off, val);
+	if (nic->w->event_hook) {
+		struct rnic_sim_event ev = {.cycle = nic->w->cycle, .nic = nic->index,
+					    .kind = RNIC_SIM_EV_BAR_POST, .off = off,
+					    .seq = nic->bar_posted};
+
+		nic->w->event_hook(nic->w->event_arg, &ev);
+	}
+	nic->bar_posted++;
 }
 
 uint32_t rnic_sim_bar_read32(struct rnic_sim_nic *nic, uint32_t off)

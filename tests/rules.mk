@@ -100,7 +100,7 @@ $(DEMO_BIN): $(TOOLS_BUILD)/obj/rnic_demo.o $(TOOLS_BUILD)/obj/sim_pair.o $(HOST
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
 $(BENCH_BIN): $(TOOLS_BUILD)/obj/rnic_bench.o $(TOOLS_BUILD)/obj/stream.o $(TOOLS_BUILD)/obj/sim_pair.o \
-		$(TOOLS_BUILD)/obj/wire.o $(HOST_LIB) $(SIM_LIB)
+		$(TOOLS_BUILD)/obj/wire.o $(TOOLS_BUILD)/obj/latency.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) -o $@
 

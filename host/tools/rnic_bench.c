@@ -16,7 +16,16 @@
  *            the doorbell (post_send) to the completion polled, min, median
  *            and max over the iterations, in ns; and the 64 B WRITE inline
  *            (the payload in the WQE: no payload read), without and with the
- *            doorbell page's WQE window (no WQE fetch either).
+ *            doorbell page's WQE window (no WQE fetch either); and
+ *            write_lat_pingpong, perftest's write_lat: each side RDMA-WRITEs
+ *            into the other's buffer and polls its own memory for the
+ *            other's write, half the round trip reported (with avg, stdev,
+ *            p99, p99.9), the WQE from host memory and inline through the
+ *            WQE window. Under every latency row, where its cycles went:
+ *            host MMIO, host-memory reads and writes, link, the NIC's own
+ *            transmit, receive, ACK and CQE stages, measured from the
+ *            simulator's harness events along the round trip (latency.h;
+ *            the stages add up to it), and the NIC's own cycles of one way.
  * Every case runs on the 64-bit (10 Gb/s link) and the 512-bit (100 Gb/s)
  * core, with the local ACK timeout code ACK_TIMEOUT on every QP. The NIC
  * counters of go-back-N (restarts, ACK timeouts, NAKs, duplicates, frames
@@ -40,17 +49,20 @@
  * host and link model in force and the counters come with every row.
  *
  *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING]
+ *              [--trace-iter N] [--per-iteration]
  *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "latency.h"
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "sim_pair.h"
@@ -65,6 +77,10 @@
 #define SQ_DEPTH 128          /* send WQEs kept posted per QP (the whole ring) */
 #define SIGNAL_EVERY 16       /* every 16th WQE of a QP (and its last) is signaled */
 #define MAX_RECORDS 64
+/* The NIC's own cycles of one way the 512-bit core is to reach (sender's
+ * doorbell -> first byte out, plus receiver's last byte in -> host write
+ * issued): issue 23, item 4 of the 100 GbE work. */
+#define LAT_TARGET_512 60
 
 enum kind { K_BW, K_RATE, K_LOSS, K_LAT };
 
@@ -82,6 +98,7 @@ struct bench_case {
 	 * writes it into the doorbell page's WQE window (else the library is
 	 * opened with RNIC_NO_WQE_WINDOW) */
 	int inl, window;
+	int pingpong; /* K_LAT: perftest's write_lat, half the round trip (latency.h) */
 };
 
 /* The NIC counters reported with every row. */
@@ -111,6 +128,8 @@ struct record {
 	uint32_t mtu;      /* path MTU, bytes */
 	struct rnic_sim_cfg model; /* the world's configuration in force */
 	double lat_ns[3];  /* min, median, max */
+	double lat_avg_ns, lat_stdev_ns, lat_p99_ns, lat_p999_ns;
+	struct lat_result lat; /* K_LAT: the breakdown (lat.it freed after the row) */
 	uint64_t link_dropped;
 	struct counters cnt;
 	int verified;
@@ -136,6 +155,16 @@ static uint32_t counter(struct rnic_context *ctx, uint32_t reg)
 		return 0xffffffffu;
 	return v;
 }
+
+static uint64_t pct_index(uint64_t n, double p)
+{
+	uint64_t i = (uint64_t)ceil(p * (double)n);
+
+	return i ? (i > n ? n - 1 : i - 1) : 0;
+}
+
+static long trace_iter = -1; /* --trace-iter */
+static int per_iteration;    /* --per-iteration */
 
 static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base, uint64_t seed,
 		    struct record *r)
@@ -194,18 +223,29 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	st.inline_max = c->inl ? (uint32_t)c->msg : 0;
 	st.salt = stream_mix64(seed ^ ((uint64_t)c->width << 48) ^ ((uint64_t)c->kind << 56) ^ c->msg);
 	if (c->kind == K_LAT) {
+		struct lat_opts lo = {
+			.mode = c->pingpong ? LAT_PINGPONG : LAT_RTT,
+			.opcode = c->opcode,
+			.msg = c->msg,
+			.inl = c->inl,
+			.iters = c->messages,
+			.salt = st.salt,
+			.trace_iter = trace_iter,
+		};
+
 		lat = calloc(c->messages, sizeof(*lat));
 		if (!lat) {
 			sim_pair_close(&p);
 			rnic_world_destroy(w);
 			return stream_err("out of memory");
 		}
-		st.depth = 1;
-		st.signal_every = 1;
-		st.lat = lat;
+		r->verified = lat_run(&p, &lo, &r->lat) == 0;
+		for (uint64_t k = 0; r->verified && k < c->messages; k++)
+			lat[k] = r->lat.it[k].rtt;
+	} else {
+		r->cycles = stream_run(&st);
+		r->verified = r->cycles != 0;
 	}
-	r->cycles = stream_run(&st);
-	r->verified = r->cycles != 0;
 
 	r->cnt.retry = counter(p.side[0].ctx, RNIC_REG_STAT_RETRY);
 	r->cnt.stale = counter(p.side[0].ctx, RNIC_REG_STAT_TX_STALE);
@@ -238,11 +278,27 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	r->wire_fraction = -1;
 	r->limit_fraction = -1;
 	if (r->verified && c->kind == K_LAT) {
-		qsort(lat, c->messages, sizeof(*lat), stream_cmp_u64);
-		r->cycles = lat[c->messages / 2];
-		r->lat_ns[0] = rnic_world_cycles_to_ns(w, lat[0]);
-		r->lat_ns[1] = rnic_world_cycles_to_ns(w, lat[c->messages / 2]);
-		r->lat_ns[2] = rnic_world_cycles_to_ns(w, lat[c->messages - 1]);
+		/* pingpong: half the round trip, as perftest reports write_lat */
+		double f = c->pingpong ? 0.5 : 1.0, sum = 0, sq = 0;
+		uint64_t n = c->messages;
+
+		qsort(lat, n, sizeof(*lat), stream_cmp_u64);
+		r->cycles = lat[n / 2];
+		r->lat_ns[0] = f * rnic_world_cycles_to_ns(w, lat[0]);
+		r->lat_ns[1] = f * rnic_world_cycles_to_ns(w, lat[n / 2]);
+		r->lat_ns[2] = f * rnic_world_cycles_to_ns(w, lat[n - 1]);
+		for (uint64_t k = 0; k < n; k++) {
+			double x = f * rnic_world_cycles_to_ns(w, lat[k]);
+
+			sum += x;
+			sq += x * x;
+		}
+		r->lat_avg_ns = sum / (double)n;
+		r->lat_stdev_ns = sq / (double)n - r->lat_avg_ns * r->lat_avg_ns;
+		r->lat_stdev_ns = r->lat_stdev_ns > 0 ? sqrt(r->lat_stdev_ns) : 0;
+		/* perftest's percentiles: the sample at ceil(p * n) - 1 of the sorted ones */
+		r->lat_p99_ns = f * rnic_world_cycles_to_ns(w, lat[pct_index(n, 0.99)]);
+		r->lat_p999_ns = f * rnic_world_cycles_to_ns(w, lat[pct_index(n, 0.999)]);
 	} else if (r->verified) {
 		secs = (double)r->cycles / (cfg.clock_mhz * 1e6);
 		r->gbps = (double)c->msg * (double)c->messages * 8.0 / secs / 1e9;
@@ -253,6 +309,8 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		r->wire_fraction = c->kind == K_RATE ? r->limit_fraction : r->gbps / r->link_gbps;
 	}
 	free(lat);
+	if (!per_iteration)
+		lat_free(&r->lat); /* the medians stay */
 	sim_pair_close(&p);
 	rnic_world_destroy(w);
 	return r->verified ? 0 : -1;
@@ -262,13 +320,14 @@ static void case_name(const struct bench_case *c, char *buf, size_t len)
 {
 	char qps[16] = "", loss[24] = "";
 	const char *inl = c->inl ? (c->window ? "_inline_window" : "_inline") : "";
+	const char *pp = c->pingpong ? "_pingpong" : "";
 
 	if (c->kind == K_RATE)
 		snprintf(qps, sizeof(qps), "_%dqp", c->qps);
 	if (c->kind == K_LOSS)
 		snprintf(loss, sizeof(loss), "_loss%gpct", c->p_drop * 100.0);
-	snprintf(buf, len, "%s_%s%s%s_w%d_%zuB%s", op_name(c->opcode), kind_name[c->kind], inl, loss, c->width,
-		 c->msg, qps);
+	snprintf(buf, len, "%s_%s%s%s%s_w%d_%zuB%s", op_name(c->opcode), kind_name[c->kind], pp, inl, loss,
+		 c->width, c->msg, qps);
 }
 
 /* The cases in table order; `quick` runs each with fewer messages. */
@@ -307,11 +366,47 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 		for (int win = 0; win < 2; win++)
 			ADD(.kind = K_LAT, .opcode = RNIC_WR_RDMA_WRITE, .width = widths[wi], .msg = 64, .qps = 1,
 			    .messages = quick ? 20 : 100, .inl = 1, .window = win);
+	/* perftest's write_lat: each side writes into the other's memory and
+	 * polls its own; the WQE from host memory with the payload read, and
+	 * the payload inline through the WQE window */
+	for (int wi = 0; wi < 2; wi++)
+		for (int win = 0; win < 2; win++)
+			ADD(.kind = K_LAT, .opcode = RNIC_WR_RDMA_WRITE, .width = widths[wi], .msg = 64, .qps = 1,
+			    .messages = quick ? 20 : 100, .inl = win, .window = win, .pingpong = 1);
 #undef ADD
 	return n;
 }
 
 /* ---------------------------------------------------------------- output */
+
+/* Under a latency row: where the median round trip's cycles went (each
+ * stage's median over the iterations; every iteration's stages add up to
+ * its round trip, the largest difference is the residual), and the NIC's
+ * own cycles of one way against the budget. */
+static void print_breakdown(const struct record *r)
+{
+	const struct lat_result *L = &r->lat;
+	double sum = 0;
+
+	printf("  %s breakdown, median cycles of the round trip (%" PRIu64 "):", r->name, r->cycles);
+	for (int s = 0; s < LAT_STAGES; s++) {
+		printf(" %s %.0f", lat_stage_name[s], L->stage_med[s]);
+		sum += L->stage_med[s];
+	}
+	printf("; sum %.0f, residual %" PRId64 "\n", sum, L->residual_max);
+	printf("  %s one way (side 0 -> 1): AXI4-Lite port %.0f of the MMIO; sender doorbell -> first byte out %.0f (doorbell -> first read %.0f, "
+	       "between reads %.0f, data -> wire %.0f; host reads excluded)", r->name, L->side_med[LAT_S_MMIO_PORT],
+	       L->side_med[LAT_S_TX_OWN],
+	       L->side_med[LAT_S_TX_DOORBELL], L->side_med[LAT_S_TX_BETWEEN], L->side_med[LAT_S_TX_BUILD]);
+	if (L->side_med[LAT_S_ONEWAY_NIC] >= 0)
+		printf(", receiver last byte in -> write issued %.0f: NIC %.0f cycles%s",
+		       L->side_med[LAT_S_RX_OWN], L->side_med[LAT_S_ONEWAY_NIC],
+		       r->c->width == 512 ? (L->side_med[LAT_S_ONEWAY_NIC] <= LAT_TARGET_512 ? " (target <= 60: met)"
+											 : " (target <= 60: not met)")
+					  : "");
+	printf("; link %.0f; ACK turnaround %.0f; CQE %.0f\n", L->side_med[LAT_S_LINK_ONEWAY], L->side_med[LAT_S_ACK],
+	       L->side_med[LAT_S_CQE]);
+}
 
 static void print_row(const struct record *r)
 {
@@ -330,7 +425,10 @@ static void print_row(const struct record *r)
 		snprintf(frac, sizeof(frac), "%.1f%%", 100.0 * r->wire_fraction);
 	if (r->verified && r->limit_fraction >= 0)
 		snprintf(lim, sizeof(lim), "%.1f%%", 100.0 * r->limit_fraction);
-	if (c->kind == K_LAT)
+	if (c->kind == K_LAT && c->pingpong)
+		snprintf(notes, sizeof(notes), "half round trip; min %.1f max %.1f avg %.1f stdev %.1f p99 %.1f p99.9 %.1f ns",
+			 r->lat_ns[0], r->lat_ns[2], r->lat_avg_ns, r->lat_stdev_ns, r->lat_p99_ns, r->lat_p999_ns);
+	else if (c->kind == K_LAT)
 		snprintf(notes, sizeof(notes), "min %.1f max %.1f ns", r->lat_ns[0], r->lat_ns[2]);
 	else if (c->kind == K_LOSS || r->cnt.retry || r->cnt.ack_timeout || r->cnt.overflow)
 		snprintf(notes, sizeof(notes),
@@ -347,6 +445,8 @@ static void print_row(const struct record *r)
 	printf("%-30s %5d %6zu %4d %8" PRIu64 " %10" PRIu64 " %9s %-6s %7s %8s  %s\n", r->name, c->width, c->msg,
 	       c->qps, c->messages, r->cycles, val, c->kind == K_LAT ? "ns" : c->kind == K_RATE ? "Mmsg/s" : "Gb/s",
 	       frac, lim, notes);
+	if (c->kind == K_LAT && r->verified)
+		print_breakdown(r);
 	fflush(stdout);
 }
 
@@ -386,9 +486,38 @@ static void json_row(FILE *f, const struct record *r, int last)
 	json_model(f, &r->model);
 	fprintf(f, "\"inline\": %s, \"wqe_window\": %s, ", c->inl ? "true" : "false",
 		c->inl && c->window ? "true" : "false");
-	if (c->kind == K_LAT)
+	if (c->kind == K_LAT) {
 		fprintf(f, "\"iterations\": %" PRIu64 ", \"lat_min_ns\": %.1f, \"lat_median_ns\": %.1f, \"lat_max_ns\": %.1f, ",
 			c->messages, r->lat_ns[0], r->lat_ns[1], r->lat_ns[2]);
+		fprintf(f, "\"lat_avg_ns\": %.1f, \"lat_stdev_ns\": %.1f, \"lat_p99_ns\": %.1f, \"lat_p99_9_ns\": %.1f, "
+			"\"pingpong\": %s, \"half_round_trip\": %s, ",
+			r->lat_avg_ns, r->lat_stdev_ns, r->lat_p99_ns, r->lat_p999_ns, c->pingpong ? "true" : "false",
+			c->pingpong ? "true" : "false");
+		if (r->verified) {
+			fprintf(f, "\"breakdown_cycles\": {");
+			for (int s = 0; s < LAT_STAGES; s++)
+				fprintf(f, "%s\"%s\": %.1f", s ? ", " : "", lat_stage_name[s], r->lat.stage_med[s]);
+			fprintf(f, "}, \"breakdown_residual_cycles\": %" PRId64 ", \"side_cycles\": {", r->lat.residual_max);
+			for (int s = 0; s < LAT_SIDES; s++)
+				fprintf(f, "%s\"%s\": %.1f", s ? ", " : "", lat_side_name[s], r->lat.side_med[s]);
+			fprintf(f, "}, ");
+		}
+		if (r->verified && r->lat.it) {
+			fprintf(f, "\"per_iteration\": [");
+			for (uint64_t k = 0; k < r->lat.iters; k++) {
+				const struct lat_iter *it = &r->lat.it[k];
+
+				fprintf(f, "%s{\"rtt\": %" PRIu64 ", \"residual\": %" PRId64, k ? ", " : "", it->rtt,
+					it->residual);
+				for (int s = 0; s < LAT_STAGES; s++)
+					fprintf(f, ", \"%s\": %" PRId64, lat_stage_name[s], it->stage[s]);
+				for (int s = 0; s < LAT_SIDES; s++)
+					fprintf(f, ", \"%s\": %" PRId64, lat_side_name[s], it->side[s]);
+				fprintf(f, "}");
+			}
+			fprintf(f, "], ");
+		}
+	}
 	fprintf(f,
 		"\"loss_rate\": %g, \"seed\": %" PRIu64 ", \"ack_timeout_code\": %u, \"link_dropped\": %" PRIu64 ", "
 		"\"retries\": %u, \"stale_dropped\": %u, \"ack_timeouts\": %u, \"naks_received\": %u, \"naks_sent\": %u, "
@@ -434,6 +563,8 @@ int main(int argc, char **argv)
 		{"quick", no_argument, NULL, 'q'},
 		{"seed", required_argument, NULL, 's'},
 		{"only", required_argument, NULL, 'o'},
+		{"trace-iter", required_argument, NULL, 't'},
+		{"per-iteration", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		RNIC_SIM_MODEL_LONGOPTS('M'),
 		{NULL, 0, NULL, 0},
@@ -449,7 +580,7 @@ int main(int argc, char **argv)
 
 	stream_prog = "rnic-bench";
 	rnic_sim_cfg_default(&base);
-	while ((c = getopt_long(argc, argv, "j:qs:o:h", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:qs:o:t:h", opts, &li)) != -1) {
 		switch (c) {
 		case 'j': json = optarg; break;
 		case 'q': quick = 1; break;
@@ -461,17 +592,28 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'o': only = optarg; break;
+		case 'P': per_iteration = 1; break;
+		case 't':
+			trace_iter = strtol(optarg, &end, 0);
+			if (*end || !*optarg || trace_iter < 0) {
+				fprintf(stderr, "rnic-bench: bad iteration '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'M':
 			if (rnic_sim_model_opt(&base, "rnic-bench", opts[li].name, optarg))
 				return 2;
 			break;
 		default:
 			printf("usage: %s [--json FILE] [--quick] [--seed N] [--only SUBSTRING]\n"
+			       "          [--trace-iter N] [--per-iteration]\n"
 			       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 			       "RDMA WRITE, READ and SEND goodput, WRITE message rate over 1/8/64 QPs, WRITE goodput\n"
 			       "under link loss and WRITE/READ latency of two simulated NICs, in simulated cycles at\n"
 			       "the stated clock; every message is checked. --quick: fewer messages per case;\n"
-			       "--only: the cases whose name contains SUBSTRING. The host and link model (the\n"
+			       "--only: the cases whose name contains SUBSTRING. Every latency row prints where its\n"
+			       "cycles went; --trace-iter N: the harness events of its iteration N; --per-iteration:\n"
+			       "each iteration's breakdown in the JSON. The host and link model (the\n"
 			       "defaults follow the width; each row of the results records what it assumed):\n",
 			       argv[0]);
 			rnic_sim_model_help(stdout, 2, 20);
@@ -525,6 +667,8 @@ int main(int argc, char **argv)
 		json_row(f, &rec[i], i + 1 == nrec);
 	fprintf(f, "]\n");
 	fclose(f);
+	for (int i = 0; i < nrec; i++)
+		lat_free(&rec[i].lat);
 	printf("results: %s\n", json);
 	if (failed)
 		fprintf(stderr, "rnic-bench: FAILED: a case did not verify (see above)\n");

@@ -46,7 +46,9 @@ struct rnic_sim_cfg {
 	 * card of that width sits in: PCIe Gen3 x8 at 64 bits, Gen3 x16 at 512
 	 * bits; sim/README.md); rnic_world_cfg shows the values in force. */
 	unsigned int mem_rd_latency; /* AR handshake -> first R beat, cycles (200) */
-	unsigned int mem_wr_latency; /* last W beat -> B response, cycles (100) */
+	unsigned int mem_wr_latency; /* last W beat -> B response, cycles (100); the
+				      * burst's bytes reach host memory then (a read
+				      * issued after them sees them in any case) */
 	double mem_rd_bw;            /* read bytes per cycle (0: 32 at 64 bits, 54 at 512) */
 	double mem_wr_bw;            /* write bytes per cycle (0: 32 at 64 bits, 54 at 512) */
 	unsigned int mem_max_rd;     /* read bursts outstanding, AR to last R (0: 32 at 64 bits, 64 at 512) */
@@ -194,6 +196,48 @@ void rnic_world_set_frame_hook(struct rnic_world *w,
 			       void (*hook)(void *arg, int port, const uint8_t *frame,
 					    size_t len, uint64_t cycle),
 			       void *arg);
+
+/* Harness-level events at the core's ports, for latency breakdowns
+ * (rnic-bench): every handshake that starts or ends a host access, a DMA
+ * burst or a frame, with the cycle of the clock edge that took it (the
+ * cycle_hook's numbering; rnic_world_cycle() is one more once the cycle has
+ * run). The bytes of a write burst reach host memory when its B response is
+ * presented (mem_wr_latency after its last W beat; the host reads them from
+ * rnic_world_cycle() = that cycle + 1 on), or earlier when a read issued
+ * after them needs them. */
+enum rnic_sim_event_kind {
+	RNIC_SIM_EV_BAR_POST,   /* the host queued a BAR write (off, seq); cycle = rnic_world_cycle() */
+	RNIC_SIM_EV_BAR_WRITE,  /* that write's AW and W have both handshaken on the AXI4-Lite port */
+	RNIC_SIM_EV_DMA_AR,     /* a read burst issued: AR handshake (id, addr, len bytes) */
+	RNIC_SIM_EV_DMA_R_LAST, /* its last R beat taken by the core (id) */
+	RNIC_SIM_EV_DMA_AW,     /* a write burst issued: AW handshake (id, addr, len bytes) */
+	RNIC_SIM_EV_DMA_W_LAST, /* its last W beat accepted (id) */
+	RNIC_SIM_EV_DMA_B,      /* its B response taken by the core: its bytes are in host memory (id) */
+	RNIC_SIM_EV_TX_SOF,     /* the MAC took the first beat of a frame from m_axis_tx */
+	RNIC_SIM_EV_TX_EOF,     /* ... and its last beat (frame, len: the whole frame) */
+	RNIC_SIM_EV_RX_SOF,     /* the core took the first beat of a frame from s_axis_rx (frame, len) */
+	RNIC_SIM_EV_RX_EOF,     /* ... and its last beat */
+};
+
+struct rnic_sim_event {
+	uint64_t cycle;
+	int nic;
+	enum rnic_sim_event_kind kind;
+	uint8_t id;           /* DMA: ARID / AWID (DMA_ID_* of docs/formats.toml) */
+	uint32_t off;         /* BAR: register offset */
+	uint64_t seq;         /* BAR: the NIC's n-th BAR write (posts and writes pair by it) */
+	uint64_t addr;        /* DMA: AxADDR */
+	uint32_t len;         /* DMA: (AxLEN + 1) << AxSIZE */
+	const uint8_t *frame; /* TX_EOF, RX_SOF: the frame (no preamble or FCS), valid during the call */
+	size_t frame_len;
+};
+
+/* Called for every event of every NIC, in cycle order: BAR_POST when the
+ * host queues the write (its cycle is the next edge's), the others at the
+ * clock edge (within one: by NIC; RX_SOF, then BAR, DMA, TX, RX_EOF). NULL
+ * removes it. Without a hook nothing is emitted or copied. */
+void rnic_world_set_event_hook(struct rnic_world *w,
+			       void (*hook)(void *arg, const struct rnic_sim_event *ev), void *arg);
 
 /* BAR0. Writes are posted: queued, returned at once, executed in order over
  * the next cycles. A read runs the world until its data return and is

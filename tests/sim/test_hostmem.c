@@ -1,5 +1,6 @@
 /* Host-memory model: latency exactness, bandwidth, outstanding limit, WSTRB,
- * faults outside mapped ranges (memory untouched), read-after-write. The test
+ * faults outside mapped ranges (memory untouched), read-after-write, writes
+ * reaching memory with their B response and reads ordered behind them. The test
  * plays the core's AXI4 master on the pin structs. */
 #include <errno.h>
 #include <stdlib.h>
@@ -529,6 +530,148 @@ static void test_deterministic(void)
 	free(r);
 }
 
+/* A write burst's bytes reach memory with its B response, not before: the
+ * host (this test, reading the buffer) sees nothing until the cycle B is
+ * presented, wr_latency after the last W beat, and all of it then. */
+static void test_write_visible_at_b(void)
+{
+	static uint8_t buf[64] __attribute__((aligned(64)));
+	uint8_t data[64], zero[64] = {0};
+	struct bench b;
+	unsigned int beat = 0;
+	int aw_done = 0, seen_b = 0;
+	uint64_t last_w = 0;
+
+	for (unsigned int i = 0; i < 64; i++)
+		data[i] = (uint8_t)(0x40 + i);
+	memset(buf, 0, sizeof(buf));
+	bench_init(&b, 8, 200, 100, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	for (int guard = 0; guard < 1000 && !seen_b; guard++) {
+		bench_drive(&b);
+		if (b.in.m_axi_bvalid) {
+			CHECK_EQ(b.cycle - last_w, 100);
+			CHECK(!memcmp(buf, data, 64)); /* all of it, now */
+			seen_b = 1;
+		} else {
+			CHECK(!memcmp(buf, zero, 64)); /* nothing before */
+		}
+		b.out.m_axi_awvalid = !aw_done;
+		b.out.m_axi_awaddr = (uintptr_t)buf;
+		b.out.m_axi_awlen = 7;
+		b.out.m_axi_awsize = 3;
+		b.out.m_axi_awburst = 1;
+		b.out.m_axi_awid = 1;
+		b.out.m_axi_wvalid = beat < 8;
+		memcpy(b.out.m_axi_wdata, &data[(beat < 8 ? beat : 0) * 8], 8);
+		b.out.m_axi_wstrb = 0xff;
+		b.out.m_axi_wlast = beat == 7;
+		b.out.m_axi_bready = 1;
+		if (b.out.m_axi_awvalid && b.in.m_axi_awready)
+			aw_done = 1;
+		if (b.out.m_axi_wvalid && b.in.m_axi_wready) {
+			beat++;
+			last_w = b.cycle;
+		}
+		bench_edge(&b);
+	}
+	CHECK(seen_b);
+	CHECK(!hostmem_busy(b.m));
+	hostmem_destroy(b.m);
+}
+
+/* Two bursts of 256 beats, both AWs first: every byte reaches memory by
+ * its burst's B response (the model queues the beats on their way). */
+static void test_long_bursts_visible(void)
+{
+	static uint8_t buf[4096] __attribute__((aligned(4096)));
+	uint8_t *data = malloc(4096);
+	struct bench b;
+	unsigned int aw = 0, beat = 0, nb = 0;
+	uint64_t last_w[2] = {0, 0}, bcyc[2] = {0, 0};
+
+	for (unsigned int i = 0; i < 4096; i++)
+		data[i] = (uint8_t)(i * 13 + 5);
+	memset(buf, 0, sizeof(buf));
+	bench_init(&b, 8, 200, 100, 8, 8, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	for (int guard = 0; guard < 10000 && nb < 2; guard++) {
+		bench_drive(&b);
+		if (b.in.m_axi_bvalid) {
+			bcyc[nb] = b.cycle;
+			/* burst nb's 2 KiB are in memory now */
+			CHECK(!memcmp(buf + 2048 * nb, data + 2048 * nb, 2048));
+			nb++;
+		}
+		b.out.m_axi_awvalid = aw < 2;
+		b.out.m_axi_awaddr = (uintptr_t)buf + 2048 * aw;
+		b.out.m_axi_awlen = 255;
+		b.out.m_axi_awsize = 3;
+		b.out.m_axi_awburst = 1;
+		b.out.m_axi_awid = 2;
+		b.out.m_axi_wvalid = beat < 512 && aw > beat / 256;
+		memcpy(b.out.m_axi_wdata, &data[(beat < 512 ? beat : 0) * 8], 8);
+		b.out.m_axi_wstrb = 0xff;
+		b.out.m_axi_wlast = beat % 256 == 255;
+		b.out.m_axi_bready = 1;
+		if (b.out.m_axi_awvalid && b.in.m_axi_awready)
+			aw++;
+		if (b.out.m_axi_wvalid && b.in.m_axi_wready) {
+			if (beat % 256 == 255)
+				last_w[beat / 256] = b.cycle;
+			beat++;
+		}
+		bench_edge(&b);
+	}
+	CHECK_EQ(nb, 2);
+	CHECK_EQ(bcyc[0] - last_w[0], 100);
+	CHECK_EQ(bcyc[1] - last_w[1], 100);
+	CHECK(!memcmp(buf, data, 4096));
+	CHECK(!hostmem_busy(b.m));
+	free(data);
+	hostmem_destroy(b.m);
+}
+
+/* A read issued after a write observes it even when the write is not due
+ * yet (a read shorter than the write's trip): reads do not pass writes. */
+static void test_read_does_not_pass_write(void)
+{
+	static uint8_t buf[64] __attribute__((aligned(64)));
+	uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	uint64_t strb = 0xff;
+	struct bench b;
+	struct rd_result *r = calloc(1, sizeof(*r));
+
+	memset(buf, 0, sizeof(buf));
+	bench_init(&b, 8, 10, 100, 32, 32, 32, 32);
+	CHECK_EQ(hostmem_map(b.m, buf, sizeof(buf)), 0);
+	/* the write's W beat, then at once the read (do_write would wait for B) */
+	for (int guard = 0, done = 0; guard < 100 && !done; guard++) {
+		bench_drive(&b);
+		b.out.m_axi_awvalid = 1;
+		b.out.m_axi_awaddr = (uintptr_t)buf;
+		b.out.m_axi_awlen = 0;
+		b.out.m_axi_awsize = 3;
+		b.out.m_axi_awburst = 1;
+		b.out.m_axi_awid = 1;
+		b.out.m_axi_wvalid = b.in.m_axi_wready;
+		memcpy(b.out.m_axi_wdata, data, 8);
+		b.out.m_axi_wstrb = strb;
+		b.out.m_axi_wlast = 1;
+		done = b.out.m_axi_wvalid;
+		bench_edge(&b);
+		b.out.m_axi_awvalid = 0;
+		b.out.m_axi_wvalid = 0;
+	}
+	CHECK(!memcmp(buf, (uint8_t[8]){0}, 8)); /* not due for 100 cycles */
+	do_read(&b, (uintptr_t)buf, 1, 3, r);
+	CHECK_EQ(r->first_r - r->ar_cycle, 10);
+	CHECK(!memcmp(r->data, data, 8));
+	CHECK(!memcmp(buf, data, 8));
+	free(r);
+	hostmem_destroy(b.m);
+}
+
 int main(void)
 {
 	test_read_latency_exact();
@@ -542,5 +685,8 @@ int main(void)
 	test_partial_read_beat();
 	test_read_after_write();
 	test_deterministic();
+	test_write_visible_at_b();
+	test_long_bursts_visible();
+	test_read_does_not_pass_write();
 	return check_summary();
 }
