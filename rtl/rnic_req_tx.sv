@@ -564,8 +564,8 @@ module rnic_req_tx #(
     assign m_axis_wqe_desc_last = 1'b1;
     assign m_axis_wqe_desc_valid = fd_state_reg == FD_DESC;
     assign s_axis_wqe_tready = fetch_busy_reg && fd_state_reg == FD_IDLE && !fill_done_reg;
-    // a read is decided: the engine is free
-    wire   fetch_start = (miss_fetch || own_fetch || nq_fetch) && !fetch_busy_reg;
+    // a read is decided (each of the three asks for a free engine)
+    wire   fetch_start = miss_fetch || own_fetch || nq_fetch;
 
     // the WQE at ci_reg is copied out one bus word per cycle
     wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
@@ -690,7 +690,6 @@ module rnic_req_tx #(
     // empty goes straight on to its check
     assign mpt_rd_en = state_reg == S_LKEY_RD || state_reg == S_PARSE;
     wire [31:0] sge0_lkey = sge_lkey(wqe_reg, 0);
-    wire        unused_sge0_lkey = ^{sge0_lkey[31:TAG_BITS+MR_INDEX_WIDTH], sge0_lkey[TAG_BITS-1:0]};
     assign mpt_rd_addr = (state_reg == S_PARSE) ? sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH]
                                                 : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
@@ -1189,7 +1188,7 @@ module rnic_req_tx #(
 `endif
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey};
 
 endmodule
 
