@@ -23,6 +23,17 @@ static int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return errno || end == s || *end || s[0] == '-' || *v < min || *v > max ? -1 : 0;
 }
 
+int rnic_sim_board_parse(const char *name)
+{
+	/* the order of enum rnic_sim_board */
+	static const char *const names[RNIC_SIM_BOARD_COUNT] = {"none", "au250", "kcu105"};
+
+	for (int b = 0; name && b < RNIC_SIM_BOARD_COUNT; b++)
+		if (!strcmp(name, names[b]))
+			return b;
+	return -1;
+}
+
 int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *name, const char *val)
 {
 	uint64_t u;
@@ -60,6 +71,20 @@ int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *n
 		cfg->link_latency = (unsigned int)u;
 		return 0;
 	}
+	if (!strcmp(name, "board")) {
+		int b = rnic_sim_board_parse(val);
+
+		if (b < 0) {
+			fprintf(stderr, "%s: --board: '%s' is not one of au250, kcu105, none\n", prog, val);
+			return -EINVAL;
+		}
+		cfg->board = (unsigned int)b;
+		if (b == RNIC_SIM_BOARD_AU250)
+			cfg->data_width = 512;
+		else if (b == RNIC_SIM_BOARD_KCU105)
+			cfg->data_width = 64;
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -71,6 +96,9 @@ void rnic_sim_model_help(FILE *f, int indent, int col)
 		{"--mem-latency N", "host-memory read round trip, cycles (default 200 = 800 ns);"},
 		{NULL, "writes reach memory and are answered in N/2 (default 100)"},
 		{"--link-latency N", "link propagation delay, cycles (default 100 = 400 ns)"},
+		{"--board B", "simulate board B's design (au250, kcu105) around the core:"},
+		{NULL, "its top with models of the vendor IP, three clocks (programs"},
+		{NULL, "linked with the board models only; sets the width)"},
 	};
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {

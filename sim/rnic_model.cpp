@@ -4,7 +4,9 @@
 // Everything else in sim/ is C.
 //
 // Build switches: RNIC_SIM_HAVE_W64 / RNIC_SIM_HAVE_W512 say which models
-// are compiled in (their generated headers on the include path).
+// are compiled in (their generated headers on the include path);
+// RNIC_SIM_HAVE_BOARDS adds the board models (Vrnic_au250_sim,
+// Vrnic_kcu105_sim: a board top with models of its vendor IP).
 
 #include <cerrno>
 #include <cstring>
@@ -18,6 +20,11 @@
 #endif
 #if RNIC_SIM_HAVE_W512
 #include "Vrnic_core_w512.h"
+#endif
+
+#if RNIC_SIM_HAVE_BOARDS
+#include "Vrnic_au250_sim.h"
+#include "Vrnic_kcu105_sim.h"
 #endif
 
 #include "rnic_model.h"
@@ -70,15 +77,18 @@ public:
 	virtual void set_inputs(const rnic_core_in &in) = 0;
 	virtual void get_outputs(rnic_core_out &out) = 0;
 	virtual void set_clk(int clk) = 0;
+	virtual void set_board_clks(int mac_clk, int ref_clk) { (void)mac_clk; (void)ref_clk; }
 	virtual void eval() = 0;
 	virtual void trace(VerilatedFstC *tfp) = 0;
 	virtual void final() = 0;
 };
 
+// mem_bytes: the DMA port's width; bytes: the Ethernet streams' (the same
+// on the bare core; a board's bridge may be wider than its core).
 template <typename V> class ModelOf : public Model {
 public:
-	ModelOf(VerilatedContext *ctx, const char *name, unsigned bytes)
-		: v_(ctx, name), bytes_(bytes)
+	ModelOf(VerilatedContext *ctx, const char *name, unsigned bytes, unsigned mem_bytes = 0)
+		: v_(ctx, name), bytes_(bytes), mem_bytes_(mem_bytes ? mem_bytes : bytes)
 	{
 	}
 
@@ -107,7 +117,7 @@ public:
 		v_.m_axi_bvalid = in.m_axi_bvalid;
 		v_.m_axi_arready = in.m_axi_arready;
 		v_.m_axi_rid = in.m_axi_rid;
-		put(v_.m_axi_rdata, in.m_axi_rdata, bytes_);
+		put(v_.m_axi_rdata, in.m_axi_rdata, mem_bytes_);
 		v_.m_axi_rresp = in.m_axi_rresp;
 		v_.m_axi_rlast = in.m_axi_rlast;
 		v_.m_axi_rvalid = in.m_axi_rvalid;
@@ -138,7 +148,7 @@ public:
 		o.m_axi_awcache = v_.m_axi_awcache;
 		o.m_axi_awprot = v_.m_axi_awprot;
 		o.m_axi_awvalid = v_.m_axi_awvalid;
-		get(v_.m_axi_wdata, o.m_axi_wdata, bytes_);
+		get(v_.m_axi_wdata, o.m_axi_wdata, mem_bytes_);
 		o.m_axi_wstrb = v_.m_axi_wstrb;
 		o.m_axi_wlast = v_.m_axi_wlast;
 		o.m_axi_wvalid = v_.m_axi_wvalid;
@@ -167,10 +177,29 @@ public:
 	void trace(VerilatedFstC *tfp) override { v_.trace(tfp, 99); }
 	void final() override { v_.final(); }
 
-private:
+protected:
 	V v_;
-	unsigned bytes_;
+	unsigned bytes_, mem_bytes_;
 };
+
+#if RNIC_SIM_HAVE_BOARDS
+template <typename V> class BoardOf : public ModelOf<V> {
+public:
+	using ModelOf<V>::ModelOf;
+
+	void get_outputs(rnic_core_out &o) override
+	{
+		ModelOf<V>::get_outputs(o);
+		o.leds = static_cast<uint8_t>(this->v_.led);
+	}
+
+	void set_board_clks(int mac_clk, int ref_clk) override
+	{
+		this->v_.mac_clk = mac_clk ? 1 : 0;
+		this->v_.ref_clk = ref_clk ? 1 : 0;
+	}
+};
+#endif
 
 } // namespace
 
@@ -262,6 +291,47 @@ struct rnic_model *rnic_model_create(struct rnic_vctx *c, unsigned int data_widt
 	if (!h)
 		delete m;
 	return h;
+}
+
+int rnic_model_board_available(int board)
+{
+#if RNIC_SIM_HAVE_BOARDS
+	return board == RNIC_MODEL_BOARD_AU250 || board == RNIC_MODEL_BOARD_KCU105;
+#else
+	(void)board;
+	return 0;
+#endif
+}
+
+struct rnic_model *rnic_model_create_board(struct rnic_vctx *c, int board, const char *name)
+{
+	Model *m = nullptr;
+
+	Verilated::threadContextp(&c->ctx);
+	switch (board) {
+#if RNIC_SIM_HAVE_BOARDS
+	case RNIC_MODEL_BOARD_AU250: // 512-bit streams, 512-bit bridge
+		m = new (std::nothrow) BoardOf<Vrnic_au250_sim>(&c->ctx, name, 64, 64);
+		break;
+	case RNIC_MODEL_BOARD_KCU105: // 64-bit streams, 256-bit bridge
+		m = new (std::nothrow) BoardOf<Vrnic_kcu105_sim>(&c->ctx, name, 8, 32);
+		break;
+#endif
+	default:
+		(void)name;
+		break;
+	}
+	if (!m)
+		return nullptr;
+	rnic_model *h = new (std::nothrow) rnic_model{ m, &c->ctx, nullptr, false };
+	if (!h)
+		delete m;
+	return h;
+}
+
+void rnic_model_set_board_clks(struct rnic_model *h, int mac_clk, int ref_clk)
+{
+	h->m->set_board_clks(mac_clk, ref_clk);
 }
 
 void rnic_model_destroy(struct rnic_model *h)

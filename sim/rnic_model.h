@@ -68,6 +68,7 @@ struct rnic_core_out {
 	uint8_t m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
 	uint8_t s_axis_rx_tready;
 	uint8_t mac_pause_req;
+	uint8_t leds; /* a board model's LEDs (bit i = led[i]); 0 for the bare core */
 };
 
 /* The Verilator context: simulation time, randomized reset. One per world,
@@ -83,6 +84,23 @@ void rnic_vctx_time_inc(struct rnic_vctx *c, uint64_t ps);
 uint64_t rnic_vctx_time(const struct rnic_vctx *c);
 /* Non-zero once the RTL executed $finish (or a fatal assertion). */
 int rnic_vctx_got_finish(const struct rnic_vctx *c);
+
+/* Board models (boards/<board>/sim/rnic_<board>_sim.sv: the board's top with
+ * models of its vendor IP): the same pins as the core's, the DMA port at the
+ * PCIe bridge's width, and three clocks. Compiled only into programs linked
+ * with the board library (sim/rules.mk: SIM_BOARD_LIB). */
+enum rnic_model_board {
+	RNIC_MODEL_BOARD_AU250 = 1,  /* 512-bit core, 512-bit bridge, 100G MAC */
+	RNIC_MODEL_BOARD_KCU105 = 2, /* 64-bit core, 256-bit bridge, 10G MAC */
+};
+/* Non-zero if this board's model is compiled in. */
+int rnic_model_board_available(int board);
+/* NULL if it is not. */
+struct rnic_model *rnic_model_create_board(struct rnic_vctx *c, int board, const char *name);
+/* A board model's other clocks (the core's clock is rnic_model_set_clk):
+ * the MAC's user clock and the PCIe reference clock. No effect on the bare
+ * core. */
+void rnic_model_set_board_clks(struct rnic_model *m, int mac_clk, int ref_clk);
 
 /* Non-zero if a model of this width is compiled into the library. */
 int rnic_model_available(unsigned int data_width);

@@ -68,13 +68,14 @@ $(SIM_BUILD)/vlrt/%.o: $(SIM_VL_ROOT)/include/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(SIM_VL_CXXFLAGS) -w -c $< -o $@
 
-# $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES[,FLAGS])
+# $(call sim_verilate,OBJDIR,PREFIX,DATA_WIDTH,SOURCES[,FLAGS]) (DATA_WIDTH
+# empty: the top has none)
 # Verilate into OBJDIR (stamp), compile the model into OBJDIR/PREFIX__model.o.
 # FLAGS: the top module and any more Verilator options (default: rnic_core).
 define sim_verilate
 $(1)/vl.stamp: $(4) $(SIM_DIR)/rules.mk
 	@mkdir -p $(1)
-	$(VERILATOR) $(SIM_VFLAGS) $(or $(5),--top-module rnic_core) -GDATA_WIDTH=$(3) \
+	$(VERILATOR) $(SIM_VFLAGS) $(or $(5),--top-module rnic_core) $(if $(3),-GDATA_WIDTH=$(3)) \
 		--prefix $(2) --Mdir $(1) $(4)
 	@deps=$$$$(sed 's/^.*: *//' $(1)/$(2)__ver.d); \
 	{ echo "$(1)/vl.stamp: $$$$deps"; for d in $$$$deps; do echo "$$$$d:"; done; } > $(1)/vl.d
@@ -138,6 +139,38 @@ $(SIM_SAN_LIB): $(SIM_SAN_OBJS) $(SIM_VL_PARTS) | $(SIM_FW_HEX)
 $(SIM_TDUT_LIB): $(SIM_SAN_OBJS) $(SIM_TDUT_PARTS)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The board designs (boards/<board>/sim/rnic_<board>_sim.sv: the board's top
+# with the models of its vendor IP in boards/sim/), one model per board, in
+# a library of their own: only programs that simulate boards (rnic-soak-board)
+# wait for them. The models reach the simulation top's ports through
+# `RNIC_SIM_TOP; the bridge's AXI width and lane count are the board's.
+SIM_BOARD_BUILD := $(SIM_BUILD)/boards
+SIM_BOARD_LIB := $(SIM_BOARD_BUILD)/librnic_sim_boards.a
+SIM_BOARD_MODEL_SRCS := $(ROOT)/boards/sim/lint.vlt $(sort $(filter-out %/lint.vlt,$(wildcard $(ROOT)/boards/sim/*.sv)))
+# $(call sim_board_srcs,BOARD)
+sim_board_srcs = $(ROOT)/rtl/lint.vlt $(SIM_BOARD_MODEL_SRCS) $(filter-out $(ROOT)/rtl/lint.vlt,$(SIM_RTL_SRCS)) \
+	$(ROOT)/boards/$(1)/rtl/rnic_$(1).sv $(ROOT)/boards/$(1)/sim/rnic_$(1)_sim.sv
+# $(call sim_board_flags,BOARD,PCIE_DW,PCIE_LANES)
+sim_board_flags = --top-module rnic_$(1)_sim -GFW_HEX='"$(SIM_FW_HEX)"' +define+RNIC_SIM_TOP=rnic_$(1)_sim \
+	+define+RNIC_SIM_PCIE_DW=$(2) +define+RNIC_SIM_PCIE_LANES=$(3)
+$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_au250,Vrnic_au250_sim,,$(call sim_board_srcs,au250),$(call sim_board_flags,au250,512,16)))
+$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_kcu105,Vrnic_kcu105_sim,,$(call sim_board_srcs,kcu105),$(call sim_board_flags,kcu105,256,8)))
+SIM_BOARD_MODEL_OBJS := $(SIM_BOARD_BUILD)/obj_au250/Vrnic_au250_sim__model.o \
+	$(SIM_BOARD_BUILD)/obj_kcu105/Vrnic_kcu105_sim__model.o
+
+$(SIM_BOARD_BUILD)/rnic_model.o: $(SIM_DIR)/rnic_model.cpp $(SIM_MODEL_OBJS) $(SIM_BOARD_MODEL_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_VL_CXXFLAGS) $(SIM_SHIM_FLAGS) -DRNIC_SIM_HAVE_BOARDS=1 -I$(SIM_OBJ_W64) -I$(SIM_OBJ_W512) \
+		-I$(SIM_BOARD_BUILD)/obj_au250 -I$(SIM_BOARD_BUILD)/obj_kcu105 -c $< -o $@
+
+$(SIM_BOARD_LIB): $(SIM_OBJS) $(SIM_BOARD_BUILD)/rnic_model.o $(SIM_MODEL_OBJS) $(SIM_BOARD_MODEL_OBJS) \
+		$(SIM_VL_RT_OBJS) | $(SIM_FW_HEX)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+.PHONY: sim-boards
+sim-boards: $(SIM_BOARD_LIB)
 
 sim-models: $(SIM_MODEL_OBJS)
 sim-lib: $(SIM_LIB) $(SIM_SAN_LIB)

@@ -8,6 +8,18 @@
  *      the link serializes and delivers;
  *   4. each core evaluates with clk high, dump at t + half a period.
  * The Verilator context (time in ps) is shared by all NICs.
+ *
+ * A board (cfg.board) is simulated as its top with models of its vendor IP
+ * (boards/<board>/sim/) and three clocks: the core's (the PCIe bridge's user
+ * clock), the MAC's and the PCIe reference clock, each off its nominal
+ * frequency by a seeded amount within what the real clocks allow and with a
+ * seeded phase, so the crossings between them see drifting phases. The
+ * world then steps edge by edge in femtoseconds: at a clock's falling edge
+ * the models of its domain drive their pins (host memory and BAR in the
+ * core's, the link in the MAC's), at its rising edge they sample them. A
+ * world cycle is still one core cycle; the link counts MAC cycles, and
+ * whatever it reports (frames, events, captures) is stamped with the core
+ * cycle it happened in.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +30,29 @@
 
 #define RESET_CYCLES 16
 #define BAR_READ_TIMEOUT 10000000ull
+/* a board's PCIe link and MAC come up well within this (core cycles) */
+#define BOARD_UP_TIMEOUT 100000ull
+
+enum { CLK_CORE, CLK_MAC, CLK_REF, NUM_CLKS };
+
+struct board_clk {
+	uint64_t half_fs;  /* half a period, fs */
+	uint64_t next_fs;  /* the next edge */
+	int level;
+};
+
+/* What the simulator knows of each board (boards/<board>/sim/). */
+static const struct board_info {
+	const char *name;
+	int model;                 /* RNIC_MODEL_BOARD_* */
+	unsigned int data_width;   /* the core's */
+	unsigned int mem_bytes;    /* the PCIe bridge's AXI width */
+	double mac_mhz;            /* the MAC's user clock, nominal */
+	uint8_t up_leds;           /* LEDs lit once PCIe and the link are up */
+} boards[] = {
+	[RNIC_SIM_BOARD_AU250] = {"au250", RNIC_MODEL_BOARD_AU250, 512, 64, 322.265625, 0x3},
+	[RNIC_SIM_BOARD_KCU105] = {"kcu105", RNIC_MODEL_BOARD_KCU105, 64, 32, 156.25, 0x3},
+};
 
 struct rnic_sim_nic {
 	struct rnic_world *w;
@@ -60,6 +95,13 @@ struct rnic_world {
 	void (*event_hook)(void *arg, const struct rnic_sim_event *ev);
 	void *event_arg;
 	uint8_t *rx_buf;           /* one datagram from a socket */
+	/* a board's clocks (cfg.board) */
+	const struct board_info *board;
+	struct board_clk clk[NUM_CLKS];
+	uint64_t t_fs, ps_done;    /* time now, and as far as the Verilator context has it */
+	uint64_t mac_cycle;        /* the link's cycles: MAC clock edges */
+	uint64_t up_cycle;         /* the cycle every board's LEDs said up */
+	double clk_ppm[NUM_CLKS];
 };
 
 void rnic_sim_cfg_default(struct rnic_sim_cfg *cfg)
@@ -154,6 +196,8 @@ static void frame_seen(void *arg, int port, const uint8_t *frame, size_t len, ui
 {
 	struct rnic_world *w = arg;
 
+	if (w->board)
+		cycle = w->cycle; /* the link counts MAC cycles */
 	if (w->pcap)
 		pcap_cap_write(w->pcap, cycle, frame, len);
 	memcheck_frames_add(w->frames, port, frame, len, cycle);
@@ -166,6 +210,8 @@ static void frame_taken(void *arg, int port, const uint8_t *frame, size_t len, u
 {
 	struct rnic_world *w = arg;
 
+	if (w->board)
+		cycle = w->cycle;
 	memcheck_rx_frame(w->nics[port].mc, frame, len);
 	if (w->event_hook) {
 		struct rnic_sim_event ev = {.cycle = cycle, .nic = port, .kind = RNIC_SIM_EV_RX_SOF,
@@ -186,7 +232,7 @@ static void emit(struct rnic_world *w, struct rnic_sim_event *ev)
  * cycle, hook or not, so that a hook set at any time pairs W beats with
  * their bursts and BAR posts with their writes; without a hook nothing is
  * emitted and no frame is copied. */
-static void port_events(struct rnic_world *w, struct rnic_sim_nic *nic, uint64_t c)
+static void port_events_host(struct rnic_world *w, struct rnic_sim_nic *nic, uint64_t c)
 {
 	const struct rnic_core_in *in = &nic->in;
 	const struct rnic_core_out *out = &nic->out;
@@ -240,6 +286,17 @@ static void port_events(struct rnic_world *w, struct rnic_sim_nic *nic, uint64_t
 		ev.id = in->m_axi_bid;
 		emit(w, &ev);
 	}
+#undef EV
+}
+
+/* The Ethernet side's events (the MAC's clock domain on a board). */
+static void port_events_eth(struct rnic_world *w, struct rnic_sim_nic *nic, uint64_t c)
+{
+	const struct rnic_core_in *in = &nic->in;
+	const struct rnic_core_out *out = &nic->out;
+	struct rnic_sim_event ev;
+
+#define EV(k) (memset(&ev, 0, sizeof(ev)), ev.cycle = c, ev.nic = nic->index, ev.kind = (k))
 	if (out->m_axis_tx_tvalid && in->m_axis_tx_tready) {
 		if (!nic->tx_in_frame) {
 			nic->tx_in_frame = 1;
@@ -272,7 +329,7 @@ static void sock_read(struct rnic_world *w, unsigned int i)
 	int n;
 
 	while ((n = lsock_recv(nic->sock, w->rx_buf, LINK_MAX_FRAME)) > 0)
-		link_ext_rx(w->link, i, w->cycle, w->rx_buf, (size_t)n);
+		link_ext_rx(w->link, i, w->board ? w->mac_cycle : w->cycle, w->rx_buf, (size_t)n);
 }
 
 static void sock_send(void *arg, unsigned int port, const uint8_t *frame, size_t len)
@@ -282,11 +339,18 @@ static void sock_send(void *arg, unsigned int port, const uint8_t *frame, size_t
 	lsock_send(w->nics[port].sock, frame, len);
 }
 
+static void after_cycle(struct rnic_world *w, uint64_t c);
+static void board_cycle(struct rnic_world *w);
+
 static void cycle_once(struct rnic_world *w)
 {
 	unsigned int n = w->cfg.num_nics;
 	uint64_t c = w->cycle;
 
+	if (w->board) {
+		board_cycle(w);
+		return;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		struct rnic_sim_nic *nic = &w->nics[i];
 
@@ -310,7 +374,8 @@ static void cycle_once(struct rnic_world *w)
 		memcheck_edge(nic->mc, c, &nic->in, &nic->out);
 		bar_edge(nic->bar, c, &nic->in, &nic->out);
 		link_edge(w->link, i, c, &nic->in, &nic->out);
-		port_events(w, nic, c);
+		port_events_host(w, nic, c);
+		port_events_eth(w, nic, c);
 	}
 	link_tick(w->link, c);
 	for (unsigned int i = 0; i < n; i++)
@@ -327,6 +392,11 @@ static void cycle_once(struct rnic_world *w)
 	}
 	rnic_vctx_time_inc(w->vctx, w->half_ps);
 	w->cycle++;
+	after_cycle(w, c);
+}
+
+static void after_cycle(struct rnic_world *w, uint64_t c)
+{
 	if (rnic_vctx_got_finish(w->vctx)) {
 		/* $finish, $error or a failed assertion in the RTL: keep the
 		 * evidence (FST, pcap) and stop */
@@ -339,15 +409,166 @@ static void cycle_once(struct rnic_world *w)
 		w->cycle_hook(w->cycle_arg, c);
 }
 
+/* Hand the Verilator context the time up to t (fs; it counts ps). */
+static void board_time_to(struct rnic_world *w, uint64_t t)
+{
+	uint64_t ps = t / 1000u;
+
+	if (ps > w->ps_done) {
+		rnic_vctx_time_inc(w->vctx, ps - w->ps_done);
+		w->ps_done = ps;
+	}
+	w->t_fs = t;
+}
+
+static void board_eval(struct rnic_world *w)
+{
+	for (unsigned int i = 0; i < w->cfg.num_nics; i++) {
+		struct rnic_sim_nic *nic = &w->nics[i];
+
+		rnic_model_set_inputs(nic->model, &nic->in);
+		rnic_model_set_clk(nic->model, w->clk[CLK_CORE].level);
+		rnic_model_set_board_clks(nic->model, w->clk[CLK_MAC].level, w->clk[CLK_REF].level);
+		rnic_model_eval(nic->model);
+		if (w->tracing)
+			rnic_model_trace_dump(nic->model);
+		rnic_model_get_outputs(nic->model, &nic->out);
+	}
+}
+
+/* One core cycle of a board world: every edge of every clock up to and
+ * including the core clock's next rising edge. */
+static void board_cycle(struct rnic_world *w)
+{
+	unsigned int n = w->cfg.num_nics;
+	uint64_t c = w->cycle;
+	int core_rose = 0;
+
+	while (!core_rose) {
+		uint64_t t = UINT64_MAX;
+		int fall[NUM_CLKS] = {0}, rise[NUM_CLKS] = {0};
+
+		for (int k = 0; k < NUM_CLKS; k++)
+			if (w->clk[k].next_fs < t)
+				t = w->clk[k].next_fs;
+		board_time_to(w, t);
+		for (int k = 0; k < NUM_CLKS; k++) {
+			if (w->clk[k].next_fs != t)
+				continue;
+			w->clk[k].next_fs += w->clk[k].half_fs;
+			if (w->clk[k].level)
+				fall[k] = 1;
+			else
+				rise[k] = 1;
+		}
+		/* falling edges: each domain's models drive their pins */
+		for (int k = 0; k < NUM_CLKS; k++)
+			if (fall[k])
+				w->clk[k].level = 0;
+		for (unsigned int i = 0; i < n; i++) {
+			struct rnic_sim_nic *nic = &w->nics[i];
+
+			nic->in.rst = (uint8_t)w->rst;
+			if (fall[CLK_CORE]) {
+				hostmem_drive(nic->mem, c, &nic->in);
+				bar_drive(nic->bar, c, &nic->in);
+			}
+			if (fall[CLK_MAC])
+				link_drive(w->link, i, w->mac_cycle, &nic->in);
+		}
+		board_eval(w);
+		/* rising edges: the models sample the pins as they settled */
+		if (rise[CLK_CORE] && !w->rst)
+			for (unsigned int i = 0; i < n; i++) {
+				struct rnic_sim_nic *nic = &w->nics[i];
+
+				hostmem_edge(nic->mem, c, &nic->in, &nic->out);
+				memcheck_edge(nic->mc, c, &nic->in, &nic->out);
+				bar_edge(nic->bar, c, &nic->in, &nic->out);
+				port_events_host(w, nic, c);
+			}
+		if (rise[CLK_MAC]) {
+			if (!w->rst)
+				for (unsigned int i = 0; i < n; i++) {
+					struct rnic_sim_nic *nic = &w->nics[i];
+
+					link_edge(w->link, i, w->mac_cycle, &nic->in, &nic->out);
+					port_events_eth(w, nic, c);
+				}
+			link_tick(w->link, w->mac_cycle);
+			for (unsigned int i = 0; i < n; i++)
+				if (w->nics[i].sock && w->mac_cycle % w->nics[i].sock_poll == 0)
+					sock_read(w, i);
+			w->mac_cycle++;
+		}
+		if (rise[CLK_CORE] || rise[CLK_MAC] || rise[CLK_REF]) {
+			for (int k = 0; k < NUM_CLKS; k++)
+				if (rise[k])
+					w->clk[k].level = 1;
+			board_eval(w);
+		}
+		core_rose = rise[CLK_CORE];
+	}
+	w->cycle++;
+	after_cycle(w, c);
+}
+
 static int cfg_valid(const struct rnic_sim_cfg *cfg)
 {
-	return cfg->num_nics >= 1 && cfg->num_nics <= RNIC_SIM_MAX_NICS &&
+	return cfg->board < RNIC_SIM_BOARD_COUNT && cfg->num_nics >= 1 && cfg->num_nics <= RNIC_SIM_MAX_NICS &&
 	       (cfg->data_width == 64 || cfg->data_width == 512) && cfg->clock_mhz > 0 &&
 	       cfg->mem_max_rd > 0 && cfg->mem_max_wr > 0 && cfg->mem_rd_bw > 0 &&
 	       cfg->mem_wr_bw > 0 && cfg->link_rate > 0 && cfg->p_drop >= 0 &&
 	       cfg->p_dup >= 0 && cfg->p_reorder >= 0 && cfg->p_corrupt >= 0 &&
 	       cfg->p_drop <= 1 && cfg->p_dup <= 1 && cfg->p_reorder <= 1 &&
 	       cfg->p_corrupt <= 1 && cfg->link_pause_quanta <= 0xffff;
+}
+
+/* A board's clocks: each off its nominal frequency by a seeded amount
+ * within the real clock's tolerance, with a seeded phase. The core clock
+ * is the bridge's user clock, derived from the PCIe reference clock: +-300
+ * ppm, and spread-spectrum clocking (PCIe CEM: down-spread up to 0.5%)
+ * lowers it by up to 5000 ppm; the MAC's clock comes from the board's
+ * oscillator for Ethernet: +-100 ppm (IEEE 802.3). The draws come from a
+ * stream of their own, so a seed's other randomness is the bare core's. */
+static void board_clocks(struct rnic_world *w)
+{
+	static const double ppm_lo[NUM_CLKS] = {-5000, -100, -300}, ppm_hi[NUM_CLKS] = {300, 100, 300};
+	double mhz[NUM_CLKS] = {(double)w->cfg.clock_mhz, w->board->mac_mhz, 100.0};
+	uint64_t st = w->cfg.seed ^ 0x626f617264636c6bull; /* "boardclk" */
+
+	for (int k = 0; k < NUM_CLKS; k++) {
+		double u = (double)(sim_rand64(&st) >> 11) / 9007199254740992.0; /* [0, 1) */
+		double ppm = ppm_lo[k] + u * (ppm_hi[k] - ppm_lo[k]);
+		double half = 5e8 / mhz[k] / (1.0 + ppm * 1e-6); /* fs */
+
+		w->clk_ppm[k] = ppm;
+		w->clk[k].half_fs = (uint64_t)(half + 0.5);
+		w->clk[k].next_fs = sim_rand64(&st) % w->clk[k].half_fs;
+		w->clk[k].level = 0;
+	}
+}
+
+/* Run until every board reports PCIe and Ethernet up on its LEDs (the
+ * bridge's link trained, the MAC locked, the core out of reset). */
+static int board_wait_up(struct rnic_world *w)
+{
+	for (uint64_t i = 0; i < BOARD_UP_TIMEOUT; i++) {
+		unsigned int up = 0;
+
+		for (unsigned int k = 0; k < w->cfg.num_nics; k++)
+			up += (w->nics[k].out.leds & w->board->up_leds) == w->board->up_leds;
+		if (up == w->cfg.num_nics) {
+			w->up_cycle = w->cycle;
+			return 0;
+		}
+		cycle_once(w);
+	}
+	for (unsigned int k = 0; k < w->cfg.num_nics; k++)
+		fprintf(stderr, "rnic-sim: %s board %u: LEDs 0x%x after %llu cycles, want 0x%x lit "
+			"(PCIe and link up)\n", w->board->name, k, w->nics[k].out.leds,
+			(unsigned long long)BOARD_UP_TIMEOUT, w->board->up_leds);
+	return -1;
 }
 
 struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
@@ -368,7 +589,22 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!rnic_model_available(cfg->data_width)) {
+	if (cfg->board) {
+		const struct board_info *b = &boards[cfg->board];
+
+		if (cfg->data_width != b->data_width) {
+			fprintf(stderr, "rnic-sim: the %s board's core is %u bits wide, not %u\n", b->name,
+				b->data_width, cfg->data_width);
+			errno = EINVAL;
+			return NULL;
+		}
+		if (!rnic_model_board_available(b->model)) {
+			fprintf(stderr, "rnic-sim: this program has no model of the %s board (programs "
+				"linked with sim/rules.mk's SIM_BOARD_LIB have)\n", b->name);
+			errno = ENODEV;
+			return NULL;
+		}
+	} else if (!rnic_model_available(cfg->data_width)) {
 		errno = ENODEV;
 		return NULL;
 	}
@@ -378,6 +614,7 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 		return NULL;
 	}
 	w->cfg = *cfg;
+	w->board = cfg->board ? &boards[cfg->board] : NULL;
 	w->pcap_path = dup_str(cfg->pcap_path);
 	w->fst_path = dup_str(cfg->fst_path);
 	w->cfg.pcap_path = w->pcap_path;
@@ -391,7 +628,9 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	if (!w->vctx)
 		goto fail;
 
-	mc.bus_bytes = cfg->data_width / 8;
+	if (cfg->board)
+		board_clocks(w);
+	mc.bus_bytes = w->board ? w->board->mem_bytes : cfg->data_width / 8;
 	mc.rd_latency = cfg->mem_rd_latency;
 	mc.wr_latency = cfg->mem_wr_latency;
 	mc.rd_bw_milli = sim_rate_milli(cfg->mem_rd_bw);
@@ -404,13 +643,23 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	lc.bus_bytes = cfg->data_width / 8;
 	lc.rate_milli = sim_rate_milli(w->cfg.link_rate);
 	lc.latency = cfg->link_latency;
+	if (w->board) {
+		/* the link runs on the MAC's clock: the same line rate and
+		 * delays in its cycles */
+		double r = w->board->mac_mhz / cfg->clock_mhz;
+
+		lc.rate_milli = sim_rate_milli(w->cfg.link_rate / r);
+		lc.latency = (unsigned int)(cfg->link_latency * r + 0.5);
+		lc.reorder_hold_max = (unsigned int)(cfg->reorder_hold_max * r + 0.5);
+	}
 	lc.tx_fifo = cfg->link_tx_fifo;
 	lc.pause_quanta = cfg->link_pause_quanta;
 	lc.p_drop = cfg->p_drop;
 	lc.p_dup = cfg->p_dup;
 	lc.p_reorder = cfg->p_reorder;
 	lc.p_corrupt = cfg->p_corrupt;
-	lc.reorder_hold_max = cfg->reorder_hold_max;
+	if (!w->board)
+		lc.reorder_hold_max = cfg->reorder_hold_max;
 	lc.seed = sim_rand64(&seed_state);
 	w->link = link_create(&lc);
 	if (!w->link)
@@ -436,7 +685,8 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 		snprintf(name, sizeof(name), "nic%u", i);
 		nic->w = w;
 		nic->index = (int)i;
-		nic->model = rnic_model_create(w->vctx, cfg->data_width, name);
+		nic->model = w->board ? rnic_model_create_board(w->vctx, w->board->model, name)
+				      : rnic_model_create(w->vctx, cfg->data_width, name);
 		nic->mem = hostmem_create(&mc);
 		nic->bar = bar_create(cfg->bar_latency);
 		nic->mc = memcheck_create((int)i, mc.bus_bytes, !cfg->memcheck_nonfatal, w->frames);
@@ -461,6 +711,10 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	for (unsigned int i = 0; i < RESET_CYCLES; i++)
 		cycle_once(w);
 	w->rst = 0;
+	if (w->board && board_wait_up(w)) {
+		err = ETIMEDOUT;
+		goto fail;
+	}
 	return w;
 
 fail:
@@ -513,6 +767,19 @@ int rnic_world_run_until(struct rnic_world *w, int (*cond)(void *arg), void *arg
 		cycle_once(w);
 	}
 	return cond(arg) ? 0 : -ETIMEDOUT;
+}
+
+int rnic_world_board_clocks(const struct rnic_world *w, double *core_mhz, double *mac_mhz,
+			    double *ref_mhz, uint64_t *up_cycle)
+{
+	double *out[NUM_CLKS] = {core_mhz, mac_mhz, ref_mhz};
+
+	if (!w->board)
+		return -1;
+	*up_cycle = w->up_cycle;
+	for (int k = 0; k < NUM_CLKS; k++)
+		*out[k] = 5e8 / (double)w->clk[k].half_fs;
+	return 0;
 }
 
 uint64_t rnic_world_cycle(const struct rnic_world *w)
@@ -695,7 +962,7 @@ int rnic_sim_inject_frame(struct rnic_world *w, int nic, const void *frame, size
 {
 	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics)
 		return -EINVAL;
-	return link_inject(w->link, (unsigned int)nic, w->cycle, frame, len);
+	return link_inject(w->link, (unsigned int)nic, w->board ? w->mac_cycle : w->cycle, frame, len);
 }
 
 struct inject_ctx {

@@ -88,6 +88,18 @@ $(SOAK_BIN): $(TOOLS_BUILD)/obj/e2e_soak.o $(TOOLS_BUILD)/obj/e2e_common.o $(TOO
 rnic-soak: $(SOAK_BIN)
 TEST_BUILD_DEPS += $(SOAK_BIN)
 
+# The soak against board designs (--board au250|kcu105): the same program
+# linked with the board models (sim/rules.mk).
+SOAK_BOARD_BIN := $(BUILD)/bin/rnic-soak-board
+$(SOAK_BOARD_BIN): $(TOOLS_BUILD)/obj/e2e_soak.o $(TOOLS_BUILD)/obj/e2e_common.o $(TOOLS_BUILD)/obj/e2e_ops.o \
+		$(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_BOARD_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_BOARD_LIB) $(SIM_LDLIBS) -o $@
+
+.PHONY: rnic-soak-board
+rnic-soak-board: $(SOAK_BOARD_BIN)
+TEST_BUILD_DEPS += $(SOAK_BOARD_BIN)
+
 # make soak: 1 GiB over the faulty link at 512 bits (100 Gb/s); SOAK_ARGS
 # adds or overrides options (--bytes, --width, --seed, --qps).
 SOAK_ARGS ?=

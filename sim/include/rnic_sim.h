@@ -32,11 +32,30 @@ struct rnic_world;
 struct rnic_sim_nic;
 
 /* World configuration. Start from rnic_sim_cfg_default() and change fields. */
+/* What each NIC of a world is: the bare rnic_core (the default), or a board
+ * design's top with models of its vendor IP (boards/<board>/sim/, docs/boards.md):
+ * its PCIe bridge, width converters and MAC, its clocks and resets, its
+ * LEDs. Only programs linked with the board models can simulate a board
+ * (rnic-soak-board; sim/rules.mk). */
+enum rnic_sim_board {
+	RNIC_SIM_BOARD_NONE = 0,
+	RNIC_SIM_BOARD_AU250,  /* Alveo U250: data_width 512, 100 GbE, PCIe Gen3 x16 */
+	RNIC_SIM_BOARD_KCU105, /* KCU105: data_width 64, 10 GbE, PCIe Gen3 x8 */
+	RNIC_SIM_BOARD_COUNT
+};
+
+/* "au250", "kcu105" (or "none") -> RNIC_SIM_BOARD_*, or -1. */
+int rnic_sim_board_parse(const char *name);
+
 struct rnic_sim_cfg {
 	unsigned int num_nics;   /* 1..RNIC_SIM_MAX_NICS (default 2) */
 	unsigned int data_width; /* 64 or 512: picks the Verilator model (64) */
 	uint64_t seed;           /* all randomness derives from it (1) */
 	unsigned int clock_mhz;  /* stated core clock, for ns figures (250) */
+	unsigned int board;      /* RNIC_SIM_BOARD_* (NONE); a board's data_width is its own.
+				  * On a board the core, MAC and reference clocks are each
+				  * a seeded few hundred ppm off nominal (sim/world.c), and
+				  * the world is up once every board's LEDs say so. */
 
 	/* Host memory behind each NIC's AXI4 master (a PCIe root complex seen
 	 * through a bridge such as XDMA). Bandwidths in bytes per cycle, per
@@ -150,6 +169,8 @@ void rnic_sim_cfg_resolve(struct rnic_sim_cfg *cfg);
  *   --mem-latency N   host-memory read round trip, cycles (1..1000000);
  *                     the write response takes half of it, as by default
  *   --link-latency N  link propagation, cycles (0..100000000)
+ *   --board B         each NIC is board B's design (au250, kcu105; sets the
+ *                     data width; programs linked with the board models)
  * RNIC_SIM_MODEL_LONGOPTS(v) are their getopt_long entries, all returning
  * v: pass the entry's name to rnic_sim_model_opt. It applies option `name`
  * (without the dashes) with value `val` to cfg and returns 0, or prints
@@ -159,9 +180,17 @@ void rnic_sim_cfg_resolve(struct rnic_sim_cfg *cfg);
 #define RNIC_SIM_MODEL_LONGOPTS(v)                                                         \
 	{ "mem-bw", required_argument, NULL, (v) },                                        \
 	{ "mem-latency", required_argument, NULL, (v) },                                   \
-	{ "link-latency", required_argument, NULL, (v) }
+	{ "link-latency", required_argument, NULL, (v) },                                  \
+	{ "board", required_argument, NULL, (v) }
 int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *name, const char *val);
 void rnic_sim_model_help(FILE *f, int indent, int col);
+
+/* A board world's clocks as drawn from its seed, MHz: the core's (the PCIe
+ * bridge's user clock), the MAC's, the PCIe reference; and the cycle at which
+ * every board's LEDs said PCIe and link up. -1 (nothing set) if the world
+ * simulates the bare core. */
+int rnic_world_board_clocks(const struct rnic_world *w, double *core_mhz, double *mac_mhz,
+			    double *ref_mhz, uint64_t *up_cycle);
 
 /* Create a world, hold rst for 16 cycles and release it (the world's cycle
  * is then 16). Returns NULL and sets errno: EINVAL (bad cfg), ENODEV (no

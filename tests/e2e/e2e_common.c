@@ -9,6 +9,7 @@
 #include "e2e_common.h"
 
 int e2e_width = 64;
+unsigned int e2e_board; /* RNIC_SIM_BOARD_*: NONE simulates the bare core */
 uint64_t e2e_seed = 1;
 const char *e2e_pcap_dir;
 int e2e_quick;
@@ -23,20 +24,38 @@ int e2e_parse_args(int argc, char **argv, const char *prog, const char *help)
 		{"seed", required_argument, NULL, 's'},
 		{"pcap-dir", required_argument, NULL, 'p'},
 		{"quick", no_argument, NULL, 'q'},
+		{"board", required_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "w:s:p:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:s:p:qb:h", opts, NULL)) != -1) {
+		int b;
+
 		switch (c) {
+		case 'b':
+			b = rnic_sim_board_parse(optarg);
+			if (b < 0) {
+				fprintf(stderr, "%s: --board: au250, kcu105 or none\n", prog);
+				return 2;
+			}
+			e2e_board = (unsigned int)b;
+			/* a board's width is its own */
+			if (b == RNIC_SIM_BOARD_AU250)
+				e2e_width = 512;
+			else if (b == RNIC_SIM_BOARD_KCU105)
+				e2e_width = 64;
+			break;
 		case 'w': e2e_width = atoi(optarg); break;
 		case 's': e2e_seed = strtoull(optarg, NULL, 0); break;
 		case 'p': e2e_pcap_dir = optarg; break;
 		case 'q': e2e_quick = 1; break;
 		default:
 			fprintf(c == 'h' ? stdout : stderr,
-				"usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n%s", prog, help);
+				"usage: %s --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]\n"
+				"       [--board au250|kcu105: the board's design around the core]\n%s",
+				prog, help);
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -257,6 +276,7 @@ int e2e_world_up(struct e2e_world *x)
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
 	cfg.data_width = (unsigned int)e2e_width;
+	cfg.board = e2e_board;
 	cfg.seed = e2e_seed;
 	cfg.p_drop = x->p_drop;
 	cfg.p_reorder = x->p_reorder;
@@ -281,6 +301,16 @@ int e2e_world_up(struct e2e_world *x)
 		return 0;
 	}
 	x->up = 1;
+	if (e2e_board) {
+		double core, mac, ref;
+		uint64_t up;
+
+		if (rnic_world_board_clocks(x->w, &core, &mac, &ref, &up) == 0 && x->generation == 0)
+			printf("  %s: %s boards: PCIe and link up (LEDs) at cycle %llu; clocks: core %.4f MHz, "
+			       "MAC %.4f MHz, PCIe reference %.4f MHz\n", x->tag,
+			       e2e_board == RNIC_SIM_BOARD_AU250 ? "au250" : "kcu105",
+			       (unsigned long long)up, core, mac, ref);
+	}
 	buf_cache_flush();
 	buf_cache_pd[0] = x->p.side[0].pd;
 	buf_cache_pd[1] = x->p.side[1].pd;

@@ -15,6 +15,7 @@
 
 /* From the command line (--width, --seed, --pcap-dir, --quick). */
 extern int e2e_width;
+extern unsigned int e2e_board; /* --board: RNIC_SIM_BOARD_* */
 extern uint64_t e2e_seed;
 extern const char *e2e_pcap_dir;
 extern int e2e_quick;

@@ -12,7 +12,8 @@
  * included) equals its image. At the end no QP may be in error, no
  * asynchronous event may have been raised, and nothing may complete late.
  *
- *   rnic-soak [--width 64|512] [--seed N] [--bytes N] [--qps N] [--pcap-dir D]
+ *   rnic-soak [--width 64|512] [--seed N] [--bytes N] [--qps N] [--ops N] [--pcap-dir D]
+ *             [--board au250|kcu105]   (rnic-soak-board: the board designs)
  *
  * Prints one PASS/FAIL line per check, the figures (bytes, ops, retries,
  * simulated and wall time), and the closing "N passed, N failed". */
@@ -36,6 +37,7 @@
 
 static uint64_t soak_bytes = 1ull << 30;
 static int soak_qps = SOAK_MAX_QPS;
+static int soak_ops = E2E_MAX_OPS; /* work requests per round */
 static int soak_clean; /* --no-faults: a perfect link (to tell protocol bugs from others) */
 
 #define ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
@@ -96,6 +98,7 @@ int main(int argc, char **argv)
 	static const char help[] =
 		"  --bytes N   move at least N bytes in all (default 1 GiB; suffixes K, M, G)\n"
 		"  --qps N     QP pairs, 1..3 (default 3)\n"
+		"  --ops N     work requests per round, 1..128 (default 128)\n"
 		"  --no-faults a perfect link (the default drops, reorders, duplicates, corrupts)\n";
 	struct stream st[2][SOAK_MAX_QPS];
 	struct sim_pair_opts o;
@@ -122,6 +125,8 @@ int main(int argc, char **argv)
 				soak_bytes <<= 30;
 		} else if (!strcmp(argv[i], "--qps") && i + 1 < argc) {
 			soak_qps = atoi(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
+			soak_ops = atoi(argv[i + 1]);
 		} else if (!strcmp(argv[i], "--no-faults")) {
 			soak_clean = 1;
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
@@ -138,8 +143,10 @@ int main(int argc, char **argv)
 	rc = e2e_parse_args(argc, argv, "rnic-soak", help);
 	if (rc >= 0)
 		return rc;
-	if (soak_qps < 1 || soak_qps > SOAK_MAX_QPS || soak_bytes == 0) {
-		fprintf(stderr, "rnic-soak: --qps 1..%d, --bytes > 0\n", SOAK_MAX_QPS);
+	if (soak_qps < 1 || soak_qps > SOAK_MAX_QPS || soak_bytes == 0 || soak_ops < 1 ||
+	    soak_ops > E2E_MAX_OPS) {
+		fprintf(stderr, "rnic-soak: --qps 1..%d, --ops 1..%d, --bytes > 0\n", SOAK_MAX_QPS,
+			E2E_MAX_OPS);
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -176,9 +183,9 @@ int main(int argc, char **argv)
 			for (int q = 0; q < soak_qps; q++)
 				st[s][q].used = 0;
 		/* round robin over the streams until the round or a buffer is full */
-		while (n < E2E_MAX_OPS && !full) {
-			for (int s = 0; s < 2 && n < E2E_MAX_OPS && !full; s++)
-				for (int q = 0; q < soak_qps && n < E2E_MAX_OPS && !full; q++)
+		while (n < soak_ops && !full) {
+			for (int s = 0; s < 2 && n < soak_ops && !full; s++)
+				for (int q = 0; q < soak_qps && n < soak_ops && !full; q++)
 					if (make_op(&m, &st[s][q], s, q, &ops[n], &moved))
 						n++;
 					else

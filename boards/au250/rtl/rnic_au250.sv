@@ -133,7 +133,6 @@ module rnic_au250 #(
     );
 
     // BAR0: 512-bit AXI4 -> 32-bit AXI4 -> AXI4-Lite
-    logic [IDW-1:0] n_awid, n_arid, n_bid, n_rid;
     logic [63:0]    n_awaddr, n_araddr;
     logic [7:0]     n_awlen, n_arlen;
     logic [2:0]     n_awsize, n_arsize, n_awprot, n_arprot;

@@ -1,0 +1,170 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * The simulation top of the AMD KCU105 board design: rnic_kcu105 as it is
+ * built for the board (boards/kcu105/rtl/), with the vendor IP replaced by
+ * the behavioural models of boards/sim/ (the IP's port lists, clocks,
+ * resets, and checks of what the top ties), and the simulator's host and
+ * link models beyond those models. Its ports carry rnic_core's names, so the
+ * simulator drives a board as it drives the bare core, plus the board's
+ * clocks and LEDs:
+ *   clk       the PCIe bridge's user clock (axi_aclk, 250 MHz nominal),
+ *             which clocks the core; the BAR0 and DMA ports are in it
+ *   mac_clk   the MAC's user clock (156.25 MHz nominal); the Ethernet
+ *             streams and mac_pause_req are in it
+ *   ref_clk   the PCIe reference clock (100 MHz): the MAC's init clock
+ *   rst       PERST# (high: in reset)
+ *   m_axi_*   the bridge's AXI slave toward host memory: 256 bits
+ *   led       the board's LEDs as the top drives them: {heartbeat, traffic, PCIe, link}
+ * The models read these ports through `RNIC_SIM_TOP (this module's name);
+ * what they hand back is read here from their instances.
+ */
+module rnic_kcu105_sim #(
+    parameter FW_HEX = "",
+    parameter int QPN_WIDTH = 10,
+    parameter int MR_INDEX_WIDTH = 12,
+    parameter int CQN_WIDTH = 10,
+    parameter int MTT_INDEX_WIDTH = 14
+) (
+    input  wire logic                  clk,
+    input  wire logic                  mac_clk,
+    input  wire logic                  ref_clk,
+    input  wire logic                  rst,
+
+    input  wire logic [15:0]           s_axil_awaddr,
+    input  wire logic [2:0]            s_axil_awprot,
+    input  wire logic                  s_axil_awvalid,
+    output      logic                  s_axil_awready,
+    input  wire logic [31:0]           s_axil_wdata,
+    input  wire logic [3:0]            s_axil_wstrb,
+    input  wire logic                  s_axil_wvalid,
+    output      logic                  s_axil_wready,
+    output      logic [1:0]            s_axil_bresp,
+    output      logic                  s_axil_bvalid,
+    input  wire logic                  s_axil_bready,
+    input  wire logic [15:0]           s_axil_araddr,
+    input  wire logic [2:0]            s_axil_arprot,
+    input  wire logic                  s_axil_arvalid,
+    output      logic                  s_axil_arready,
+    output      logic [31:0]           s_axil_rdata,
+    output      logic [1:0]            s_axil_rresp,
+    output      logic                  s_axil_rvalid,
+    input  wire logic                  s_axil_rready,
+
+    output      logic [3:0]            m_axi_awid,
+    output      logic [63:0]           m_axi_awaddr,
+    output      logic [7:0]            m_axi_awlen,
+    output      logic [2:0]            m_axi_awsize,
+    output      logic [1:0]            m_axi_awburst,
+    output      logic                  m_axi_awlock,
+    output      logic [3:0]            m_axi_awcache,
+    output      logic [2:0]            m_axi_awprot,
+    output      logic                  m_axi_awvalid,
+    input  wire logic                  m_axi_awready,
+    output      logic [256-1:0]   m_axi_wdata,
+    output      logic [256/8-1:0] m_axi_wstrb,
+    output      logic                  m_axi_wlast,
+    output      logic                  m_axi_wvalid,
+    input  wire logic                  m_axi_wready,
+    input  wire logic [3:0]            m_axi_bid,
+    input  wire logic [1:0]            m_axi_bresp,
+    input  wire logic                  m_axi_bvalid,
+    output      logic                  m_axi_bready,
+    output      logic [3:0]            m_axi_arid,
+    output      logic [63:0]           m_axi_araddr,
+    output      logic [7:0]            m_axi_arlen,
+    output      logic [2:0]            m_axi_arsize,
+    output      logic [1:0]            m_axi_arburst,
+    output      logic                  m_axi_arlock,
+    output      logic [3:0]            m_axi_arcache,
+    output      logic [2:0]            m_axi_arprot,
+    output      logic                  m_axi_arvalid,
+    input  wire logic                  m_axi_arready,
+    input  wire logic [3:0]            m_axi_rid,
+    input  wire logic [256-1:0]   m_axi_rdata,
+    input  wire logic [1:0]            m_axi_rresp,
+    input  wire logic                  m_axi_rlast,
+    input  wire logic                  m_axi_rvalid,
+    output      logic                  m_axi_rready,
+
+    output      logic [64-1:0]       m_axis_tx_tdata,
+    output      logic [64/8-1:0]     m_axis_tx_tkeep,
+    output      logic                  m_axis_tx_tvalid,
+    input  wire logic                  m_axis_tx_tready,
+    output      logic                  m_axis_tx_tlast,
+    output      logic                  m_axis_tx_tuser,
+    input  wire logic [64-1:0]       s_axis_rx_tdata,
+    input  wire logic [64/8-1:0]     s_axis_rx_tkeep,
+    input  wire logic                  s_axis_rx_tvalid,
+    output      logic                  s_axis_rx_tready,
+    input  wire logic                  s_axis_rx_tlast,
+    input  wire logic                  s_axis_rx_tuser,
+    output      logic                  mac_pause_req,
+
+    output      logic [4-1:0]     led
+);
+
+    rnic_kcu105 #(
+        .FW_HEX(FW_HEX), .QPN_WIDTH(QPN_WIDTH), .MR_INDEX_WIDTH(MR_INDEX_WIDTH), .CQN_WIDTH(CQN_WIDTH),
+        .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH)
+    ) dut (
+        .pcie_refclk_p(ref_clk), .pcie_refclk_n(!ref_clk), .pcie_reset_n(!rst),
+        .pcie_rx_p('0), .pcie_rx_n('1), .pcie_tx_p(), .pcie_tx_n(),
+        .sfp_refclk_p(mac_clk), .sfp_refclk_n(!mac_clk), .sfp0_rx_p(1'b0), .sfp0_rx_n(1'b1),
+        .sfp0_tx_p(), .sfp0_tx_n(), .sfp0_tx_disable_b(),
+        .led
+    );
+
+    // BAR0 back to the host model
+    assign s_axil_awready = dut.xdma_inst.h_axil_awready;
+    assign s_axil_wready = dut.xdma_inst.h_axil_wready;
+    assign s_axil_bresp = dut.xdma_inst.h_axil_bresp;
+    assign s_axil_bvalid = dut.xdma_inst.h_axil_bvalid;
+    assign s_axil_arready = dut.xdma_inst.h_axil_arready;
+    assign s_axil_rdata = dut.xdma_inst.h_axil_rdata;
+    assign s_axil_rresp = dut.xdma_inst.h_axil_rresp;
+    assign s_axil_rvalid = dut.xdma_inst.h_axil_rvalid;
+
+    // the bridge's DMA slave toward host memory (the bridge turns the
+    // burst into memory requests; lock, cache and protection do not reach
+    // the host)
+    assign m_axi_awid = dut.xdma_inst.s_axib_awid;
+    assign m_axi_awaddr = dut.xdma_inst.s_axib_awaddr;
+    assign m_axi_awlen = dut.xdma_inst.s_axib_awlen;
+    assign m_axi_awsize = dut.xdma_inst.s_axib_awsize;
+    assign m_axi_awburst = dut.xdma_inst.s_axib_awburst;
+    assign m_axi_awlock = 1'b0;
+    assign m_axi_awcache = 4'b0011;
+    assign m_axi_awprot = 3'b000;
+    assign m_axi_awvalid = dut.xdma_inst.s_axib_awvalid;
+    assign m_axi_wdata = dut.xdma_inst.s_axib_wdata;
+    assign m_axi_wstrb = dut.xdma_inst.s_axib_wstrb;
+    assign m_axi_wlast = dut.xdma_inst.s_axib_wlast;
+    assign m_axi_wvalid = dut.xdma_inst.s_axib_wvalid;
+    assign m_axi_bready = dut.xdma_inst.s_axib_bready;
+    assign m_axi_arid = dut.xdma_inst.s_axib_arid;
+    assign m_axi_araddr = dut.xdma_inst.s_axib_araddr;
+    assign m_axi_arlen = dut.xdma_inst.s_axib_arlen;
+    assign m_axi_arsize = dut.xdma_inst.s_axib_arsize;
+    assign m_axi_arburst = dut.xdma_inst.s_axib_arburst;
+    assign m_axi_arlock = 1'b0;
+    assign m_axi_arcache = 4'b0011;
+    assign m_axi_arprot = 3'b000;
+    assign m_axi_arvalid = dut.xdma_inst.s_axib_arvalid;
+    assign m_axi_rready = dut.xdma_inst.s_axib_rready;
+
+    // the MAC's line side toward the link model (a MAC's receive stream
+    // cannot wait: ready always)
+    assign m_axis_tx_tdata = dut.xxv_inst.mac_inst.h_tx_tdata;
+    assign m_axis_tx_tkeep = dut.xxv_inst.mac_inst.h_tx_tkeep;
+    assign m_axis_tx_tvalid = dut.xxv_inst.mac_inst.h_tx_tvalid;
+    assign m_axis_tx_tlast = dut.xxv_inst.mac_inst.h_tx_tlast;
+    assign m_axis_tx_tuser = dut.xxv_inst.mac_inst.h_tx_tuser;
+    assign s_axis_rx_tready = 1'b1;
+    assign mac_pause_req = dut.xxv_inst.mac_inst.h_pause_req;
+
+endmodule
+
+`resetall

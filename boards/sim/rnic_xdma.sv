@@ -1,0 +1,286 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Simulation model of the DMA/Bridge Subsystem for PCI Express (xdma) in AXI
+ * bridge mode, as the board tops instantiate it (the port list of
+ * boards/<board>/rtl/ip_blackbox.v). Only the user side is modelled; the
+ * PCIe link itself is the simulator's host (sim/hostmem.c for the memory
+ * behind the bridge's AXI slave, sim/bar.c for the host's BAR0 accesses).
+ *
+ *   clock    axi_aclk is the simulator's core clock (`RNIC_SIM_TOP.clk), as
+ *            the real bridge derives its user clock from the PCIe clock.
+ *   reset    sys_rst_n (PERST#, asynchronous) low holds axi_aresetn and
+ *            user_lnk_up low; after it rises axi_aresetn goes high
+ *            USER_RESET_CYCLES later and user_lnk_up LINK_TRAIN_CYCLES after
+ *            that (the link trains after the user reset; a real link takes
+ *            milliseconds, cut short here). Until the link is up the host
+ *            cannot reach BAR0: its accesses wait.
+ *   BAR0     each AXI4-Lite access of the host model (`RNIC_SIM_TOP.s_axil_*:
+ *            32 bits, the BAR offset) leaves on m_axib as a one-beat AXI4
+ *            burst of 4 bytes at the BAR offset (pciebar2axibar_0 = 0), its
+ *            data and strobes in the byte lanes of that address on the
+ *            DW-bit bus, as the bridge turns a 32-bit memory TLP into AXI.
+ *            A write's data waits for its address (the lanes depend on it).
+ *   DMA      the s_axib slave (the core's DMA master) is the host-memory
+ *            model's port, unchanged (`RNIC_SIM_TOP.m_axi_* inputs; the
+ *            simulation top reads the outputs from this instance).
+ *
+ * DW comes from `RNIC_SIM_PCIE_DW (the bridge's AXI width on the board:
+ * 512 on the U250 at Gen3 x16, 256 on the KCU105 at Gen3 x8).
+ */
+module rnic_xdma #(
+    parameter int DW = `RNIC_SIM_PCIE_DW,
+    parameter int LANES = `RNIC_SIM_PCIE_LANES,
+    parameter int USER_RESET_CYCLES = 40,
+    parameter int LINK_TRAIN_CYCLES = 200
+) (
+    input  wire logic                sys_clk,
+    input  wire logic                sys_clk_gt,
+    input  wire logic                sys_rst_n,
+    output      logic [LANES-1:0]    pci_exp_txp,
+    output      logic [LANES-1:0]    pci_exp_txn,
+    input  wire logic [LANES-1:0]    pci_exp_rxp,
+    input  wire logic [LANES-1:0]    pci_exp_rxn,
+    output      logic                axi_aclk,
+    output      logic                axi_aresetn,
+    output      logic                user_lnk_up,
+    input  wire logic                usr_irq_req,
+    output      logic                usr_irq_ack,
+    output      logic                msi_enable,
+    output      logic [2:0]          msi_vector_width,
+    output      logic                interrupt_out,
+    output      logic                interrupt_out_msi_vec0to31,
+    output      logic                interrupt_out_msi_vec32to63,
+
+    output      logic [3:0]          m_axib_awid,
+    output      logic [63:0]         m_axib_awaddr,
+    output      logic [7:0]          m_axib_awlen,
+    output      logic [2:0]          m_axib_awsize,
+    output      logic [1:0]          m_axib_awburst,
+    output      logic [2:0]          m_axib_awprot,
+    output      logic                m_axib_awvalid,
+    input  wire logic                m_axib_awready,
+    output      logic                m_axib_awlock,
+    output      logic [3:0]          m_axib_awcache,
+    output      logic [DW-1:0]       m_axib_wdata,
+    output      logic [DW/8-1:0]     m_axib_wstrb,
+    output      logic                m_axib_wlast,
+    output      logic                m_axib_wvalid,
+    input  wire logic                m_axib_wready,
+    input  wire logic [3:0]          m_axib_bid,
+    input  wire logic [1:0]          m_axib_bresp,
+    input  wire logic                m_axib_bvalid,
+    output      logic                m_axib_bready,
+    output      logic [3:0]          m_axib_arid,
+    output      logic [63:0]         m_axib_araddr,
+    output      logic [7:0]          m_axib_arlen,
+    output      logic [2:0]          m_axib_arsize,
+    output      logic [1:0]          m_axib_arburst,
+    output      logic [2:0]          m_axib_arprot,
+    output      logic                m_axib_arvalid,
+    input  wire logic                m_axib_arready,
+    output      logic                m_axib_arlock,
+    output      logic [3:0]          m_axib_arcache,
+    input  wire logic [3:0]          m_axib_rid,
+    input  wire logic [DW-1:0]       m_axib_rdata,
+    input  wire logic [1:0]          m_axib_rresp,
+    input  wire logic                m_axib_rlast,
+    input  wire logic                m_axib_rvalid,
+    output      logic                m_axib_rready,
+
+    input  wire logic [3:0]          s_axib_awid,
+    input  wire logic [63:0]         s_axib_awaddr,
+    input  wire logic [3:0]          s_axib_awregion,
+    input  wire logic [7:0]          s_axib_awlen,
+    input  wire logic [2:0]          s_axib_awsize,
+    input  wire logic [1:0]          s_axib_awburst,
+    input  wire logic                s_axib_awvalid,
+    output      logic                s_axib_awready,
+    input  wire logic [DW-1:0]       s_axib_wdata,
+    input  wire logic [DW/8-1:0]     s_axib_wstrb,
+    input  wire logic                s_axib_wlast,
+    input  wire logic                s_axib_wvalid,
+    output      logic                s_axib_wready,
+    output      logic [3:0]          s_axib_bid,
+    output      logic [1:0]          s_axib_bresp,
+    output      logic                s_axib_bvalid,
+    input  wire logic                s_axib_bready,
+    input  wire logic [3:0]          s_axib_arid,
+    input  wire logic [63:0]         s_axib_araddr,
+    input  wire logic [3:0]          s_axib_arregion,
+    input  wire logic [7:0]          s_axib_arlen,
+    input  wire logic [2:0]          s_axib_arsize,
+    input  wire logic [1:0]          s_axib_arburst,
+    input  wire logic                s_axib_arvalid,
+    output      logic                s_axib_arready,
+    output      logic [3:0]          s_axib_rid,
+    output      logic [DW-1:0]       s_axib_rdata,
+    output      logic [1:0]          s_axib_rresp,
+    output      logic                s_axib_rlast,
+    output      logic                s_axib_rvalid,
+    input  wire logic                s_axib_rready
+);
+
+    localparam int LB = $clog2(DW / 8);  // byte-lane index bits
+    localparam int QD = 4;               // BAR accesses in flight per direction
+
+    assign axi_aclk = `RNIC_SIM_TOP.clk;
+
+    // ------------------------------------------------------------------
+    // reset and link: PERST# synchronized, then the user reset, then the link
+    // ------------------------------------------------------------------
+    // power-up values, as the IP's own registers have them
+    logic [1:0]  perst_sync = 2'b00;
+    logic [15:0] up_count = '0;
+    logic        aresetn_q = 1'b0, lnk_up_q = 1'b0;
+    assign axi_aresetn = aresetn_q;
+    assign user_lnk_up = lnk_up_q;
+
+    always_ff @(posedge axi_aclk or negedge sys_rst_n) begin
+        if (!sys_rst_n) begin
+            perst_sync <= '0;
+        end else begin
+            perst_sync <= {perst_sync[0], 1'b1};
+        end
+    end
+
+    always_ff @(posedge axi_aclk) begin
+        if (!perst_sync[1]) begin
+            up_count <= '0;
+            aresetn_q <= 1'b0;
+            lnk_up_q <= 1'b0;
+        end else begin
+            if (up_count != 16'hffff) up_count <= up_count + 16'd1;
+            if (up_count == 16'(USER_RESET_CYCLES)) aresetn_q <= 1'b1;
+            if (up_count == 16'(USER_RESET_CYCLES + LINK_TRAIN_CYCLES)) lnk_up_q <= 1'b1;
+        end
+    end
+
+    wire bar_up = axi_aresetn && user_lnk_up;
+
+    // ------------------------------------------------------------------
+    // BAR0: the host's 32-bit accesses as one-beat AXI4 bursts
+    // ------------------------------------------------------------------
+    // write addresses accepted, waiting for their data (the lanes)
+    logic [LB-1:0]        waddr_q [QD];
+    logic [$clog2(QD):0]  waddr_n;
+    logic [$clog2(QD)-1:0] waddr_rd, waddr_wr;
+    // read addresses accepted, waiting for their data
+    logic [LB-1:0]        raddr_q [QD];
+    logic [$clog2(QD):0]  raddr_n;
+    logic [$clog2(QD)-1:0] raddr_rd, raddr_wr;
+
+    wire aw_go = bar_up && `RNIC_SIM_TOP.s_axil_awvalid && waddr_n < ($clog2(QD) + 1)'(QD);
+    wire w_go = bar_up && `RNIC_SIM_TOP.s_axil_wvalid && waddr_n != 0;
+    wire ar_go = bar_up && `RNIC_SIM_TOP.s_axil_arvalid && raddr_n < ($clog2(QD) + 1)'(QD);
+
+    assign m_axib_awid = '0;
+    assign m_axib_awaddr = {48'd0, `RNIC_SIM_TOP.s_axil_awaddr};
+    assign m_axib_awlen = 8'd0;
+    assign m_axib_awsize = 3'd2;
+    assign m_axib_awburst = 2'b01;
+    assign m_axib_awprot = `RNIC_SIM_TOP.s_axil_awprot;
+    assign m_axib_awlock = 1'b0;
+    assign m_axib_awcache = 4'b0011;
+    assign m_axib_awvalid = aw_go;
+    assign m_axib_wdata = {(DW / 32){`RNIC_SIM_TOP.s_axil_wdata}};
+    assign m_axib_wstrb = (DW / 8)'(`RNIC_SIM_TOP.s_axil_wstrb) << waddr_q[waddr_rd];
+    assign m_axib_wlast = 1'b1;
+    assign m_axib_wvalid = w_go;
+    assign m_axib_bready = `RNIC_SIM_TOP.s_axil_bready;
+    assign m_axib_arid = '0;
+    assign m_axib_araddr = {48'd0, `RNIC_SIM_TOP.s_axil_araddr};
+    assign m_axib_arlen = 8'd0;
+    assign m_axib_arsize = 3'd2;
+    assign m_axib_arburst = 2'b01;
+    assign m_axib_arprot = `RNIC_SIM_TOP.s_axil_arprot;
+    assign m_axib_arlock = 1'b0;
+    assign m_axib_arcache = 4'b0011;
+    assign m_axib_arvalid = ar_go;
+    assign m_axib_rready = `RNIC_SIM_TOP.s_axil_rready;
+
+    // what the simulation top hands back to the host model
+    logic        h_axil_awready, h_axil_wready, h_axil_bvalid, h_axil_arready, h_axil_rvalid;
+    logic [1:0]  h_axil_bresp, h_axil_rresp;
+    logic [31:0] h_axil_rdata;
+
+    assign h_axil_awready = aw_go && m_axib_awready;
+    assign h_axil_wready = w_go && m_axib_wready;
+    assign h_axil_bvalid = m_axib_bvalid;
+    assign h_axil_bresp = m_axib_bresp;
+    assign h_axil_arready = ar_go && m_axib_arready;
+    assign h_axil_rvalid = m_axib_rvalid;
+    assign h_axil_rresp = m_axib_rresp;
+    assign h_axil_rdata = m_axib_rdata[32 * 32'(raddr_q[raddr_rd][LB-1:2]) +: 32];
+
+    always_ff @(posedge axi_aclk) begin
+        if (!axi_aresetn) begin
+            waddr_n <= '0;
+            waddr_rd <= '0;
+            waddr_wr <= '0;
+            raddr_n <= '0;
+            raddr_rd <= '0;
+            raddr_wr <= '0;
+        end else begin
+            if (h_axil_awready) begin
+                waddr_q[waddr_wr] <= {`RNIC_SIM_TOP.s_axil_awaddr[LB-1:2], 2'b00};
+                waddr_wr <= waddr_wr + 1'b1;
+            end
+            if (h_axil_wready) waddr_rd <= waddr_rd + 1'b1;
+            waddr_n <= waddr_n + ($clog2(QD) + 1)'(h_axil_awready) - ($clog2(QD) + 1)'(h_axil_wready);
+            if (h_axil_arready) begin
+                raddr_q[raddr_wr] <= {`RNIC_SIM_TOP.s_axil_araddr[LB-1:2], 2'b00};
+                raddr_wr <= raddr_wr + 1'b1;
+            end
+            if (m_axib_rvalid && m_axib_rready) raddr_rd <= raddr_rd + 1'b1;
+            raddr_n <= raddr_n + ($clog2(QD) + 1)'(h_axil_arready) -
+                       ($clog2(QD) + 1)'(m_axib_rvalid && m_axib_rready);
+        end
+    end
+
+`ifndef SYNTHESIS
+    // one-beat bursts come back as one beat each, with the bridge's ID
+    always_ff @(posedge axi_aclk) begin
+        if (axi_aresetn) begin
+            if (m_axib_rvalid && m_axib_rready && (!m_axib_rlast || m_axib_rid != 4'd0 || raddr_n == 0))
+                $error("rnic_xdma model: BAR read answered with a bad beat (rlast %0d rid %0d)",
+                       m_axib_rlast, m_axib_rid);
+            if (m_axib_bvalid && m_axib_bready && m_axib_bid != 4'd0)
+                $error("rnic_xdma model: BAR write answered with ID %0d", m_axib_bid);
+        end
+    end
+`endif
+
+    // ------------------------------------------------------------------
+    // DMA: the core's master reaches the host-memory model unchanged
+    // ------------------------------------------------------------------
+    assign s_axib_awready = `RNIC_SIM_TOP.m_axi_awready;
+    assign s_axib_wready = `RNIC_SIM_TOP.m_axi_wready;
+    assign s_axib_bid = `RNIC_SIM_TOP.m_axi_bid;
+    assign s_axib_bresp = `RNIC_SIM_TOP.m_axi_bresp;
+    assign s_axib_bvalid = `RNIC_SIM_TOP.m_axi_bvalid;
+    assign s_axib_arready = `RNIC_SIM_TOP.m_axi_arready;
+    assign s_axib_rid = `RNIC_SIM_TOP.m_axi_rid;
+    assign s_axib_rdata = `RNIC_SIM_TOP.m_axi_rdata;
+    assign s_axib_rresp = `RNIC_SIM_TOP.m_axi_rresp;
+    assign s_axib_rlast = `RNIC_SIM_TOP.m_axi_rlast;
+    assign s_axib_rvalid = `RNIC_SIM_TOP.m_axi_rvalid;
+
+    // no interrupts (the NIC's completions are polled), no serial lanes
+    assign usr_irq_ack = 1'b0;
+    assign msi_enable = 1'b0;
+    assign msi_vector_width = 3'd0;
+    assign interrupt_out = 1'b0;
+    assign interrupt_out_msi_vec0to31 = 1'b0;
+    assign interrupt_out_msi_vec32to63 = 1'b0;
+    assign pci_exp_txp = '0;
+    assign pci_exp_txn = '1;
+
+    wire unused_ok = &{1'b0, sys_clk, sys_clk_gt, pci_exp_rxp, pci_exp_rxn, usr_irq_req,
+                       s_axib_awregion, s_axib_arregion};
+
+endmodule
+
+`resetall
