@@ -999,6 +999,119 @@ static void test_destroy_listener(void)
 	world_down(&w);
 }
 
+/* IPv6: GID entry 1 of each side holds 2001:db8::1 / ::2, the listener
+ * binds [::]; the REQ's header says IP version 6 and the QPs send IPv6. */
+static void test_ipv6(void)
+{
+	struct world w;
+	struct side *c = &w.s[0], *s = &w.s[1];
+	struct sockaddr_in6 any, dst;
+	union rnic_gid g[2];
+	const struct sockaddr_in6 *a6;
+
+	world_up(&w, 95);
+	for (int i = 0; i < 2; i++) {
+		memset(&g[i], 0, sizeof(g[i]));
+		g[i].raw[0] = 0x20;
+		g[i].raw[1] = 0x01;
+		g[i].raw[2] = 0x0d;
+		g[i].raw[3] = 0xb8;
+		g[i].raw[15] = (uint8_t)(i + 1);
+		CHECK_EQ(rnic_set_gid(w.s[i].ctx, 1, &g[i]), 0);
+		w.s[i].ep->gid[1] = g[i];
+	}
+	memset(&any, 0, sizeof(any));
+	any.sin6_family = AF_INET6;
+	any.sin6_port = htons(PORT);
+	dst = any;
+	memcpy(&dst.sin6_addr, g[1].raw, 16);
+	CHECK_EQ(rnic_cm_set_neighbour(c->ch, (struct sockaddr *)&dst, mac_of[1]), 0);
+	CHECK_EQ(rnic_cm_create_id(s->ch, &s->id, s, RNIC_PS_TCP), 0);
+	CHECK_EQ(rnic_cm_bind_addr(s->id, (struct sockaddr *)&any), 0);
+	CHECK_EQ(rnic_cm_listen(s->id, 4), 0);
+	CHECK_EQ(rnic_cm_create_id(c->ch, &c->id, c, RNIC_PS_TCP), 0);
+	CHECK_EQ(rnic_cm_resolve_addr(c->id, NULL, (struct sockaddr *)&dst, 2000), 0);
+	run_for(&w, 1000000000ull);
+	CHECK_EQ(count_ev(c, RNIC_CM_EVENT_ESTABLISHED), 1);
+	CHECK_EQ(count_ev(s, RNIC_CM_EVENT_ESTABLISHED), 1);
+	CHECK_EQ(c->id->route.sgid_index, 1);
+	if (s->conn) {
+		CHECK_EQ(s->conn->route.sgid_index, 1);
+		a6 = (const struct sockaddr_in6 *)&s->conn->route.dst_addr;
+		CHECK_EQ(a6->sin6_family, AF_INET6);
+		CHECK(!memcmp(&a6->sin6_addr, g[0].raw, 16));
+		a6 = (const struct sockaddr_in6 *)&s->conn->route.src_addr;
+		CHECK(!memcmp(&a6->sin6_addr, g[1].raw, 16));
+		CHECK_EQ(ntohs(a6->sin6_port), PORT);
+	}
+	if (c->id->qp && s->conn && s->conn->qp) {
+		struct rnic_qp_attr a;
+		struct rnic_qp_init_attr ia;
+
+		CHECK_EQ(rnic_query_qp(c->id->qp, &a, 0, &ia), 0);
+		CHECK(!memcmp(a.ah_attr.grh.dgid.raw, g[1].raw, 16));
+		CHECK_EQ(a.ah_attr.grh.sgid_index, 1);
+		CHECK_EQ(a.qp_state, RNIC_QPS_RTS);
+		CHECK_EQ(rnic_query_qp(s->conn->qp, &a, 0, &ia), 0);
+		CHECK(!memcmp(a.ah_attr.grh.dgid.raw, g[0].raw, 16));
+		CHECK_EQ(a.ah_attr.grh.sgid_index, 1);
+		CHECK_EQ(a.qp_state, RNIC_QPS_RTS);
+	}
+	world_down(&w);
+}
+
+/* An active id without a QP (rdma_connect with qp_num): CONNECT_RESPONSE,
+ * then rnic_cm_establish sends the RTU. */
+static void test_connect_response(void)
+{
+	struct world w;
+	struct side *c = &w.s[0], *s = &w.s[1];
+	struct sockaddr_in dst = ip4(2, PORT);
+	struct rnic_cm_conn_param p;
+	struct rnic_cm_event *e;
+	int got = 0;
+
+	world_up(&w, 97);
+	start_listen(&w, PORT);
+	CHECK_EQ(rnic_cm_create_id(c->ch, &c->id, c, RNIC_PS_TCP), 0);
+	CHECK_EQ(rnic_cm_resolve_addr(c->id, NULL, (struct sockaddr *)&dst, 100), 0);
+	CHECK_EQ(rnic_cm_resolve_route(c->id, 100), 0);
+	memset(&p, 0, sizeof(p));
+	CHECK_EQ(rnic_cm_connect(c->id, &p), EINVAL); /* neither a QP nor a qp_num */
+	p.qp_num = 0x77;
+	CHECK_EQ(rnic_cm_establish(c->id), EINVAL);
+	CHECK_EQ(rnic_cm_connect(c->id, &p), 0);
+	for (int k = 0; k < 3; k++) {
+		w.net.now += DELAY_NS;
+		side_events(&w, 1); /* the server accepts with its QP */
+		while (rnic_cm_get_event(c->ch, &e) == 0) {
+			if (e->event == RNIC_CM_EVENT_CONNECT_RESPONSE) {
+				got++;
+				CHECK_EQ(e->param.conn.qp_num, s->conn->qp->qp_num);
+				CHECK(e->param.conn.private_data_len >= 5 &&
+				      !memcmp(e->param.conn.private_data, "world", 5));
+				CHECK_EQ(rnic_cm_establish(c->id), 0);
+			}
+			CHECK(e->event != RNIC_CM_EVENT_ESTABLISHED);
+			CHECK_EQ(rnic_cm_ack_event(e), 0);
+		}
+	}
+	CHECK_EQ(got, 1);
+	run_for(&w, 1000000000ull);
+	CHECK_EQ(count_ev(s, RNIC_CM_EVENT_ESTABLISHED), 1);
+	if (s->conn && s->conn->qp) {
+		struct rnic_qp_attr a;
+		struct rnic_qp_init_attr ia;
+
+		CHECK_EQ(rnic_query_qp(s->conn->qp, &a, 0, &ia), 0);
+		CHECK_EQ(a.dest_qp_num, 0x77);
+		CHECK_EQ(a.qp_state, RNIC_QPS_RTS);
+	}
+	CHECK_EQ(memnet_count(&w.net, RNIC_CM_ATTR_RTU, 0), 1);
+	CHECK_EQ(memnet_count(&w.net, RNIC_CM_ATTR_REP, 1), 1);
+	world_down(&w);
+}
+
 int main(void)
 {
 	test_connect_disconnect();
@@ -1013,6 +1126,8 @@ int main(void)
 	test_resolve();
 	test_destroy_connected();
 	test_destroy_listener();
+	test_ipv6();
+	test_connect_response();
 	printf("test_cm: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }
