@@ -677,7 +677,8 @@ static void handle_req(struct rnic_cm_event_channel *ch, const struct rnic_cm_ma
 	}
 	/* stale: the peer's QP is still connected here, or in timewait */
 	for (p = ch->ids; p; p = p->next) {
-		if (p->state < ST_REQ_SENT || p->state == ST_DONE || p->remote_ca_guid != r->local_ca_guid ||
+		/* (an active id knows its peer's QP only from the REP on) */
+		if (p->state < ST_REP_RCVD || p->state == ST_DONE || p->remote_ca_guid != r->local_ca_guid ||
 		    p->remote_qpn != r->local_qpn)
 			continue;
 		send_rej(ch, NULL, src, m->hdr.tid, 0, r->local_comm_id, RNIC_CM_MSG_REQ, RNIC_CM_REJ_STALE_CONN,
