@@ -34,7 +34,7 @@ ROCEV2_PORT = hw_const("ROCEV2_UDP_PORT")
 GSI_QPN = hw_const("GSI_QPN")
 GSI_QKEY = hw_const("GSI_QKEY")
 PKEY = hw_const("DEFAULT_PKEY")
-UD_SEND_ONLY = 0x64  # BTH opcode: UD (0b011) SEND Only (0b00100)
+UD_SEND_ONLY = hw_const("GSI_BTH_OPCODE")
 
 
 def frame(mad, psn):

@@ -346,6 +346,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_MAD_METHOD_RESP 0x80 /* the response bit of Method */
 #define RNIC_GSI_QPN 1 /* QP1, the General Services Interface */
 #define RNIC_GSI_QKEY 0x80010000u /* Q_Key of QP1 (IBTA 13.5.1) */
+#define RNIC_GSI_BTH_OPCODE 0x64 /* BTH opcode of a MAD to or from QP1: UD (011b) SEND Only (IBTA Vol. 1 table 38); a DETH follows the BTH */
 
 /* cm: Communication management (IBTA Vol. 1 ch. 12): the CM class, its attribute IDs (12.6), the REJ reasons (table 109), the MRA and REJ message codes, and the CM's timer unit. */
 #define RNIC_MGMT_CLASS_CM 7 /* MgmtClass of the communication manager */
