@@ -17,7 +17,6 @@ from scapy.all import Ether, IP, UDP, Raw, raw, wrpcap  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 
 def hw_const(name):

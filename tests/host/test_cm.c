@@ -800,7 +800,6 @@ static void test_resolve(void)
 	struct rnic_cm_id *id;
 	struct sockaddr_in dst = ip4(9, PORT), src = ip4(7, 0);
 	struct sockaddr_in6 ll;
-	const struct ev *e;
 
 	world_up(&w, 70);
 	/* no neighbour entry for 10.0.0.9: ROUTE_ERROR */
@@ -865,8 +864,6 @@ static void test_resolve(void)
 		CHECK_EQ(rnic_cm_destroy_id(id), 0);
 	}
 	CHECK_EQ(rnic_cm_create_id(w.s[0].ch, &id, NULL, (enum rnic_port_space)0x0111), EINVAL);
-	e = NULL;
-	(void)e;
 	world_down(&w);
 
 	/* the path MTU of a 9000-byte Ethernet */
