@@ -1,6 +1,7 @@
 /* The CM message codec (host/src/cm_mad.c) against the layouts of IBTA
- * Vol. 1 12.6 and 13.4.3: a REQ's 256-byte image worked out field by field
- * from the specification's table 106; every field of every message at its
+ * Vol. 1 12.6 and 13.4.3: the 256-byte images of a REQ, its REP and the
+ * RTU worked out field by field from the specification's tables 106, 110
+ * and 111; every field of every message at its
  * place (all fields at their maximum: exactly the message's field bits set,
  * none of its reserved ones); round trips of every message with random field
  * values; the decoder's refusals; the RDMA IP CM header and service ID.
@@ -73,6 +74,87 @@ static void example_req(struct cm_msg *m)
 	memcpy(&h.dst_addr[12], &gid_b[12], 4);
 	cm_ip_hdr_encode(&h, r->private_data);
 	memcpy(r->private_data + RNIC_RDMA_CM_HDR_BYTES, "hello", 5);
+}
+
+/* The server's REP to it: QP 0x13, PSN 0x123456, "world". */
+static void example_rep(struct cm_msg *m)
+{
+	struct cm_rep *p = &m->u.rep;
+
+	memset(m, 0, sizeof(*m));
+	cm_mad_hdr_init(&m->hdr, RNIC_CM_ATTR_REP, 0x0000000a11223344ull);
+	p->local_comm_id = 0x55667788;
+	p->remote_comm_id = 0x11223344;
+	p->local_qpn = 0x000013;
+	p->starting_psn = 0x123456;
+	p->responder_resources = 2;
+	p->initiator_depth = 4;
+	p->target_ack_delay = 9;
+	p->flow_control = 1;
+	p->rnr_retry_count = 6;
+	p->local_ca_guid = 0x021122fffe334466ull;
+	memcpy(p->private_data, "world", 5);
+}
+
+/* The client's RTU. */
+static void example_rtu(struct cm_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	cm_mad_hdr_init(&m->hdr, RNIC_CM_ATTR_RTU, 0x0000000a11223344ull);
+	m->u.rtu.local_comm_id = 0x11223344;
+	m->u.rtu.remote_comm_id = 0x55667788;
+}
+
+static void check_image(const char *name, const struct cm_msg *m, const uint8_t *want)
+{
+	uint8_t got[RNIC_MAD_BYTES];
+	struct cm_msg back;
+
+	CHECK_EQ(cm_mad_encode(m, got), 0);
+	for (int i = 0; i < RNIC_MAD_BYTES; i++)
+		if (got[i] != want[i]) {
+			printf("%s byte %d: 0x%02x, want 0x%02x\n", name, i, got[i], want[i]);
+			n_fail++;
+		}
+	CHECK_EQ(cm_mad_decode(want, &back), 0);
+	CHECK(!memcmp(&back, m, sizeof(*m)));
+}
+
+/* The REP's and RTU's images from tables 110 and 111. */
+static void test_rep_rtu_image(void)
+{
+	uint8_t want[RNIC_MAD_BYTES] = {0};
+	struct cm_msg m;
+	static const uint8_t hdr[24] = {
+		0x01, 0x07, 0x02, 0x03, 0, 0, 0, 0,             /* base version, CM, class version 2, Send */
+		0x00, 0x00, 0x00, 0x0a, 0x11, 0x22, 0x33, 0x44, /* the REQ's transaction ID */
+		0x00, 0x13, 0, 0, 0, 0, 0, 0,                   /* attribute ID REP */
+	};
+	static const uint8_t rep[] = {
+		/* 0 */ 0x55, 0x66, 0x77, 0x88, 0x11, 0x22, 0x33, 0x44, /* local, remote comm ID */
+		/* 8 */ 0, 0, 0, 0,                                   /* local Q_Key */
+		/* 12 */ 0x00, 0x00, 0x13, 0,                         /* local QPN, reserved */
+		/* 16 */ 0, 0, 0, 0,                                  /* local EECN, reserved */
+		/* 20 */ 0x12, 0x34, 0x56, 0,                         /* starting PSN, reserved */
+		/* 24 */ 0x02, 0x04,                                  /* responder resources, initiator depth */
+		/* 26 */ 0x49,                                        /* target ACK delay 9 << 3 | failover 0 << 1 | flow control */
+		/* 27 */ 0xc0,                                        /* RNR retry count 6 << 5 | SRQ 0 << 4 */
+		/* 28 */ 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x66, /* local CA GUID */
+		/* 36 */ 'w', 'o', 'r', 'l', 'd',                      /* private data */
+	};
+
+	memcpy(want, hdr, sizeof(hdr));
+	memcpy(&want[24], rep, sizeof(rep));
+	example_rep(&m);
+	check_image("REP", &m, want);
+
+	memset(want, 0, sizeof(want));
+	memcpy(want, hdr, sizeof(hdr));
+	want[17] = 0x14; /* attribute ID RTU */
+	static const uint8_t rtu[] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+	memcpy(&want[24], rtu, sizeof(rtu));
+	example_rtu(&m);
+	check_image("RTU", &m, want);
 }
 
 /* Its image, byte by byte from table 106 (message offsets + 24). */
@@ -498,20 +580,8 @@ static void dump(void)
 	F("req.ip_cm.sport", 50000);
 	printf("}}");
 
-	memset(&m, 0, sizeof(m));
-	cm_mad_hdr_init(&m.hdr, RNIC_CM_ATTR_REP, 0x0000000a11223344ull);
-	struct cm_rep *p = &m.u.rep;
-	p->local_comm_id = 0x55667788;
-	p->remote_comm_id = 0x11223344;
-	p->local_qpn = 0x000013;
-	p->starting_psn = 0x123456;
-	p->responder_resources = 2;
-	p->initiator_depth = 4;
-	p->target_ack_delay = 9;
-	p->flow_control = 1;
-	p->rnr_retry_count = 6;
-	p->local_ca_guid = 0x021122fffe334466ull;
-	memcpy(p->private_data, "world", 5);
+	example_rep(&m);
+	const struct cm_rep *p = &m.u.rep;
 	dump_begin("REP", &m, &first);
 	F("rep", p->local_comm_id);
 	F("rep.remotecommid", p->remote_comm_id);
@@ -525,10 +595,7 @@ static void dump(void)
 	F("rep.localcaguid", p->local_ca_guid);
 	printf("}}");
 
-	memset(&m, 0, sizeof(m));
-	cm_mad_hdr_init(&m.hdr, RNIC_CM_ATTR_RTU, 0x0000000a11223344ull);
-	m.u.rtu.local_comm_id = 0x11223344;
-	m.u.rtu.remote_comm_id = 0x55667788;
+	example_rtu(&m);
 	dump_begin("RTU", &m, &first);
 	F("rtu.localcommid", m.u.rtu.local_comm_id);
 	F("rtu.remotecommid", m.u.rtu.remote_comm_id);
@@ -577,6 +644,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	test_req_image();
+	test_rep_rtu_image();
 	test_all_ones();
 	test_round_trips();
 	test_refusals();
