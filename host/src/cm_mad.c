@@ -2,7 +2,9 @@
  * 13.4.3). Field places are given as in the specification's tables: byte
  * offset from the start of the message (after the 24-byte MAD header), bit
  * offset inside that byte counted from its most significant bit, width in
- * bits; a field may run over several bytes, most significant first. */
+ * bits; a field may run over several bytes, most significant first. The
+ * vendor ID of the REQ and REP (IBA comment 9434, Linux's Enhanced
+ * Connection Establishment) is kept too; this CM sends 0 (none). */
 #include <errno.h>
 #include <string.h>
 
@@ -121,6 +123,7 @@ static void path_decode(const uint8_t *mad, unsigned int o, struct cm_path *p)
 static int req_encode(const struct cm_req *r, uint8_t *mad)
 {
 	FIELD(mad, 0, 0, 32, r->local_comm_id);
+	FIELD(mad, 5, 0, 24, r->vendor_id);
 	FIELD(mad, 8, 0, 64, r->service_id);
 	FIELD(mad, 16, 0, 64, r->local_ca_guid);
 	FIELD(mad, 28, 0, 32, r->local_qkey);
@@ -152,6 +155,7 @@ static int req_encode(const struct cm_req *r, uint8_t *mad)
 static void req_decode(const uint8_t *mad, struct cm_req *r)
 {
 	r->local_comm_id = (uint32_t)GET(mad, 0, 0, 32);
+	r->vendor_id = (uint32_t)GET(mad, 5, 0, 24);
 	r->service_id = GET(mad, 8, 0, 64);
 	r->local_ca_guid = GET(mad, 16, 0, 64);
 	r->local_qkey = (uint32_t)GET(mad, 28, 0, 32);
@@ -227,8 +231,13 @@ static int rep_encode(const struct cm_rep *r, uint8_t *mad)
 	FIELD(mad, 4, 0, 32, r->remote_comm_id);
 	FIELD(mad, 8, 0, 32, r->local_qkey);
 	FIELD(mad, 12, 0, 24, r->local_qpn);
+	if (r->vendor_id >> 24)
+		return EINVAL;
+	FIELD(mad, 15, 0, 8, r->vendor_id >> 16);
 	FIELD(mad, 16, 0, 24, r->local_eecn);
+	FIELD(mad, 19, 0, 8, (r->vendor_id >> 8) & 0xff);
 	FIELD(mad, 20, 0, 24, r->starting_psn);
+	FIELD(mad, 23, 0, 8, r->vendor_id & 0xff);
 	FIELD(mad, 24, 0, 8, r->responder_resources);
 	FIELD(mad, 25, 0, 8, r->initiator_depth);
 	FIELD(mad, 26, 0, 5, r->target_ack_delay);
@@ -247,6 +256,7 @@ static void rep_decode(const uint8_t *mad, struct cm_rep *r)
 	r->remote_comm_id = (uint32_t)GET(mad, 4, 0, 32);
 	r->local_qkey = (uint32_t)GET(mad, 8, 0, 32);
 	r->local_qpn = (uint32_t)GET(mad, 12, 0, 24);
+	r->vendor_id = (uint32_t)(GET(mad, 15, 0, 8) << 16 | GET(mad, 19, 0, 8) << 8 | GET(mad, 23, 0, 8));
 	r->local_eecn = (uint32_t)GET(mad, 16, 0, 24);
 	r->starting_psn = (uint32_t)GET(mad, 20, 0, 24);
 	r->responder_resources = (uint8_t)GET(mad, 24, 0, 8);

@@ -40,6 +40,7 @@ struct cm_path {
 
 struct cm_req {
 	uint32_t local_comm_id;
+	uint32_t vendor_id;     /* 24 bits (IBA comment 9434, Linux's ECE): 0 = none */
 	uint64_t service_id;
 	uint64_t local_ca_guid;
 	uint32_t local_qkey;
@@ -86,6 +87,7 @@ struct cm_rep {
 	uint32_t local_comm_id, remote_comm_id;
 	uint32_t local_qkey;
 	uint32_t local_qpn;     /* 24 bits */
+	uint32_t vendor_id;     /* 24 bits, in three bytes after the QPN, EECN and PSN (IBA comment 9434) */
 	uint32_t local_eecn;    /* 24 bits */
 	uint32_t starting_psn;  /* 24 bits */
 	uint8_t responder_resources;

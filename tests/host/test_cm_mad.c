@@ -155,6 +155,18 @@ static void test_rep_rtu_image(void)
 	memcpy(&want[24], rtu, sizeof(rtu));
 	example_rtu(&m);
 	check_image("RTU", &m, want);
+
+	/* the REP's vendor ID: high byte at 15, middle at 19, low at 23 */
+	uint8_t got[RNIC_MAD_BYTES];
+	example_rep(&m);
+	m.u.rep.vendor_id = 0x02c9ab;
+	CHECK_EQ(cm_mad_encode(&m, got), 0);
+	CHECK_EQ(got[24 + 15], 0x02);
+	CHECK_EQ(got[24 + 19], 0xc9);
+	CHECK_EQ(got[24 + 23], 0xab);
+	CHECK_EQ(got[24 + 14], 0x13); /* the QPN's low byte, untouched */
+	m.u.rep.vendor_id = 0x1000000;
+	CHECK_EQ(cm_mad_encode(&m, got), EINVAL);
 }
 
 /* Its image, byte by byte from table 106 (message offsets + 24). */
@@ -204,6 +216,15 @@ static void test_req_image(void)
 	CHECK_EQ(cm_mad_decode(want, &back), 0);
 	CHECK(!memcmp(&back, &m, sizeof(m)));
 
+	/* the vendor ID (5, 24 bits) */
+	m.u.req.vendor_id = 0x02c9ab;
+	CHECK_EQ(cm_mad_encode(&m, got), 0);
+	CHECK_EQ(got[24 + 4], 0);
+	CHECK_EQ(got[24 + 5], 0x02);
+	CHECK_EQ(got[24 + 6], 0xc9);
+	CHECK_EQ(got[24 + 7], 0xab);
+	m.u.req.vendor_id = 0;
+
 	/* the primary path's flow label (88, 20 bits) and packet rate (91, bit 2, 6 bits) */
 	m.u.req.primary.flow_label = 0xabcde;
 	m.u.req.primary.packet_rate = 0x2a;
@@ -250,6 +271,7 @@ static void test_all_ones(void)
 	cm_mad_hdr_init(&m.hdr, RNIC_CM_ATTR_REQ, 0);
 	struct cm_req *q = &m.u.req;
 	q->local_comm_id = 0xffffffff;
+	q->vendor_id = 0xffffff;
 	q->service_id = q->local_ca_guid = ~0ull;
 	q->local_qkey = 0xffffffff;
 	q->local_qpn = q->local_eecn = q->remote_eecn = q->starting_psn = 0xffffff;
@@ -264,13 +286,13 @@ static void test_all_ones(void)
 	path_max(&q->alternate);
 	memset(q->private_data, 0xff, sizeof(q->private_data));
 	CHECK_EQ(cm_mad_encode(&m, mad), 0);
-	CHECK_EQ(popcount_data(mad), 1856 - 87); /* 87 reserved bits */
+	CHECK_EQ(popcount_data(mad), 1856 - 63); /* 63 reserved bits */
 
 	memset(&m, 0, sizeof(m));
 	cm_mad_hdr_init(&m.hdr, RNIC_CM_ATTR_REP, 0);
 	struct cm_rep *p = &m.u.rep;
 	p->local_comm_id = p->remote_comm_id = p->local_qkey = 0xffffffff;
-	p->local_qpn = p->local_eecn = p->starting_psn = 0xffffff;
+	p->local_qpn = p->local_eecn = p->starting_psn = p->vendor_id = 0xffffff;
 	p->responder_resources = p->initiator_depth = 0xff;
 	p->target_ack_delay = 0x1f;
 	p->failover_accepted = 3;
@@ -279,7 +301,7 @@ static void test_all_ones(void)
 	p->local_ca_guid = ~0ull;
 	memset(p->private_data, 0xff, sizeof(p->private_data));
 	CHECK_EQ(cm_mad_encode(&m, mad), 0);
-	CHECK_EQ(popcount_data(mad), 1856 - 28);
+	CHECK_EQ(popcount_data(mad), 1856 - 4); /* the 4 bits after SRQ */
 
 	memset(&m, 0, sizeof(m));
 	cm_mad_hdr_init(&m.hdr, RNIC_CM_ATTR_MRA, 0);
@@ -348,6 +370,7 @@ static void rand_msg(struct cm_msg *m, uint16_t attr)
 	case RNIC_CM_ATTR_REQ: {
 		struct cm_req *r = &m->u.req;
 		r->local_comm_id = (uint32_t)RB(32);
+		r->vendor_id = (uint32_t)RB(24);
 		r->service_id = rnd();
 		r->local_ca_guid = rnd();
 		r->local_qkey = (uint32_t)RB(32);
@@ -397,6 +420,7 @@ static void rand_msg(struct cm_msg *m, uint16_t attr)
 		r->remote_comm_id = (uint32_t)RB(32);
 		r->local_qkey = (uint32_t)RB(32);
 		r->local_qpn = (uint32_t)RB(24);
+		r->vendor_id = (uint32_t)RB(24);
 		r->local_eecn = (uint32_t)RB(24);
 		r->starting_psn = (uint32_t)RB(24);
 		r->responder_resources = (uint8_t)RB(8);
