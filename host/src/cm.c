@@ -406,45 +406,69 @@ static int qp_to_err(struct id_priv *p)
 	return rnic_modify_qp(p->id.qp, &a, RNIC_QP_STATE);
 }
 
+/* The attributes of each move, with what the REQ and REP settled (as
+ * Linux's ib_cm_init_qp_attr). */
+static void init_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_INIT;
+	a->pkey_index = 0;
+	a->port_num = 1;
+	a->qp_access_flags = RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE;
+	if (p->resp_res)
+		a->qp_access_flags |= RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
+	*mask = RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS;
+}
+
+static void rtr_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_RTR;
+	a->qp_access_flags = RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE;
+	if (p->resp_res)
+		a->qp_access_flags |= RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
+	a->path_mtu = p->id.route.path_mtu;
+	a->dest_qp_num = p->remote_qpn;
+	a->rq_psn = p->remote_psn;
+	a->max_dest_rd_atomic = p->resp_res;
+	a->min_rnr_timer = 0; /* as ib_cm_init_qp_attr */
+	a->ah_attr.is_global = 1;
+	a->ah_attr.port_num = 1;
+	a->ah_attr.grh.dgid = p->id.route.dgid;
+	a->ah_attr.grh.sgid_index = p->id.route.sgid_index;
+	a->ah_attr.grh.hop_limit = p->id.route.hop_limit;
+	a->ah_attr.grh.traffic_class = p->id.route.traffic_class;
+	a->ah_attr.grh.flow_label = p->id.route.flow_label;
+	memcpy(a->ah_attr.dmac, p->id.route.dmac, 6);
+	*mask = RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN |
+		RNIC_QP_RQ_PSN | RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER;
+}
+
+static void rts_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = RNIC_QPS_RTS;
+	a->sq_psn = p->local_psn;
+	a->timeout = p->ack_timeout;
+	a->retry_cnt = p->retry_count;
+	a->rnr_retry = p->rnr_retry_count;
+	a->max_rd_atomic = p->init_depth;
+	*mask = RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT | RNIC_QP_RNR_RETRY |
+		RNIC_QP_MAX_QP_RD_ATOMIC;
+}
+
 /* INIT -> RTR -> RTS with what the REQ and REP settled. */
 static int qp_to_rts(struct id_priv *p)
 {
 	struct rnic_qp_attr a;
-	int ret;
+	int mask, ret;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_RTR;
-	a.qp_access_flags = RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE;
-	if (p->resp_res)
-		a.qp_access_flags |= RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
-	a.path_mtu = p->id.route.path_mtu;
-	a.dest_qp_num = p->remote_qpn;
-	a.rq_psn = p->remote_psn;
-	a.max_dest_rd_atomic = p->resp_res;
-	a.min_rnr_timer = 0; /* as ib_cm_init_qp_attr */
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = p->id.route.dgid;
-	a.ah_attr.grh.sgid_index = p->id.route.sgid_index;
-	a.ah_attr.grh.hop_limit = p->id.route.hop_limit;
-	a.ah_attr.grh.traffic_class = p->id.route.traffic_class;
-	a.ah_attr.grh.flow_label = p->id.route.flow_label;
-	memcpy(a.ah_attr.dmac, p->id.route.dmac, 6);
-	ret = rnic_modify_qp(p->id.qp, &a,
-			     RNIC_QP_STATE | RNIC_QP_ACCESS_FLAGS | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN |
-				     RNIC_QP_RQ_PSN | RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER);
+	rtr_attr(p, &a, &mask);
+	ret = rnic_modify_qp(p->id.qp, &a, mask);
 	if (ret)
 		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_RTS;
-	a.sq_psn = p->local_psn;
-	a.timeout = p->ack_timeout;
-	a.retry_cnt = p->retry_count;
-	a.rnr_retry = p->rnr_retry_count;
-	a.max_rd_atomic = p->init_depth;
-	return rnic_modify_qp(p->id.qp, &a,
-			      RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT | RNIC_QP_RNR_RETRY |
-				      RNIC_QP_MAX_QP_RD_ATOMIC);
+	rts_attr(p, &a, &mask);
+	return rnic_modify_qp(p->id.qp, &a, mask);
 }
 
 /* ------------------------------------------------------------ ids */
@@ -737,6 +761,7 @@ static void handle_req(struct rnic_cm_event_channel *ch, const struct rnic_cm_ma
 	p->remote_ca_guid = r->local_ca_guid;
 	p->remote_qpn = r->local_qpn;
 	p->remote_psn = r->starting_psn;
+	p->local_psn = (uint32_t)rnd(ch) & 0xffffff; /* chosen now: rnic_cm_init_qp_attr may need it before accept */
 	p->tid = m->hdr.tid;
 	p->resp_res = r->initiator_depth;
 	p->init_depth = r->responder_resources;
@@ -1311,7 +1336,7 @@ int rnic_cm_create_qp(struct rnic_cm_id *id, struct rnic_pd *pd, struct rnic_qp_
 {
 	struct rnic_qp_attr a;
 	struct rnic_qp *qp;
-	int ret;
+	int mask, ret;
 
 	if (!id || !pd || !qp_init_attr || id->qp || qp_init_attr->qp_type != RNIC_QPT_RC ||
 	    pd->context != id->verbs)
@@ -1319,12 +1344,8 @@ int rnic_cm_create_qp(struct rnic_cm_id *id, struct rnic_pd *pd, struct rnic_qp_
 	qp = rnic_create_qp(pd, qp_init_attr);
 	if (!qp)
 		return errno ? errno : EIO;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_INIT;
-	a.pkey_index = 0;
-	a.port_num = 1;
-	a.qp_access_flags = RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE;
-	ret = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS);
+	init_attr(PRIV(id), &a, &mask);
+	ret = rnic_modify_qp(qp, &a, mask);
 	if (ret) {
 		rnic_destroy_qp(qp);
 		return ret;
@@ -1439,6 +1460,32 @@ int rnic_cm_connect(struct rnic_cm_id *id, const struct rnic_cm_conn_param *c)
 	return 0;
 }
 
+int rnic_cm_init_qp_attr(struct rnic_cm_id *id, struct rnic_qp_attr *qp_attr, int *qp_attr_mask)
+{
+	struct id_priv *p = PRIV(id);
+
+	if (!id || !qp_attr || !qp_attr_mask)
+		return EINVAL;
+	switch (qp_attr->qp_state) {
+	case RNIC_QPS_INIT:
+		init_attr(p, qp_attr, qp_attr_mask);
+		return 0;
+	case RNIC_QPS_RTR:
+	case RNIC_QPS_RTS:
+		/* the peer's QPN and PSN are known: a REQ (passive) or a REP (active) came */
+		if (p->state != ST_REQ_RCVD && p->state != ST_MRA_REQ_SENT && p->state != ST_REP_RCVD &&
+		    p->state != ST_REP_SENT && p->state != ST_ESTABLISHED)
+			return EINVAL;
+		if (qp_attr->qp_state == RNIC_QPS_RTR)
+			rtr_attr(p, qp_attr, qp_attr_mask);
+		else
+			rts_attr(p, qp_attr, qp_attr_mask);
+		return 0;
+	default:
+		return EINVAL;
+	}
+}
+
 int rnic_cm_listen(struct rnic_cm_id *id, int backlog)
 {
 	struct id_priv *p = PRIV(id);
@@ -1477,7 +1524,6 @@ int rnic_cm_accept(struct rnic_cm_id *id, const struct rnic_cm_conn_param *c)
 			p->init_depth = c->initiator_depth;
 	}
 	p->local_qpn = id->qp ? id->qp->qp_num : c->qp_num;
-	p->local_psn = (uint32_t)rnd(ch) & 0xffffff;
 	if (id->qp) {
 		ret = qp_to_rts(p);
 		if (ret) {

@@ -1109,6 +1109,115 @@ static void test_connect_response(void)
 	world_down(&w);
 }
 
+/* QPs the programs make and move themselves (rping -q): rnic_create_qp,
+ * then rnic_cm_init_qp_attr for INIT, RTR and RTS; the CM carries qp_num. */
+static struct rnic_qp *own_qp(struct side *s)
+{
+	struct rnic_qp_init_attr ia;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = s->cq;
+	ia.recv_cq = s->cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	return rnic_create_qp(s->pd, &ia);
+}
+
+static int move_qp(struct rnic_cm_id *id, struct rnic_qp *qp, uint32_t state)
+{
+	struct rnic_qp_attr a;
+	int mask, err;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = state;
+	if ((err = rnic_cm_init_qp_attr(id, &a, &mask)))
+		return err;
+	return rnic_modify_qp(qp, &a, mask);
+}
+
+static void test_own_qp(void)
+{
+	struct world w;
+	struct side *c = &w.s[0], *s = &w.s[1];
+	struct sockaddr_in dst = ip4(2, PORT);
+	struct rnic_qp *qc, *qs;
+	struct rnic_cm_conn_param p;
+	struct rnic_cm_event *e;
+	struct rnic_qp_attr a;
+	int mask;
+
+	world_up(&w, 99);
+	s->mode = HOLD;
+	start_listen(&w, PORT);
+	qc = own_qp(c);
+	qs = own_qp(s);
+	CHECK(qc && qs);
+	CHECK_EQ(rnic_cm_create_id(c->ch, &c->id, c, RNIC_PS_TCP), 0);
+	CHECK_EQ(move_qp(c->id, qc, RNIC_QPS_INIT), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_RTR;
+	CHECK_EQ(rnic_cm_init_qp_attr(c->id, &a, &mask), EINVAL); /* no peer yet */
+	a.qp_state = RNIC_QPS_SQD;
+	CHECK_EQ(rnic_cm_init_qp_attr(c->id, &a, &mask), EINVAL);
+	CHECK_EQ(rnic_cm_resolve_addr(c->id, NULL, (struct sockaddr *)&dst, 100), 0);
+	CHECK_EQ(rnic_cm_resolve_route(c->id, 100), 0);
+	memset(&p, 0, sizeof(p));
+	p.qp_num = qc->qp_num;
+	p.responder_resources = 1;
+	p.initiator_depth = 1;
+	p.retry_count = 7;
+	p.rnr_retry_count = 7;
+	CHECK_EQ(rnic_cm_connect(c->id, &p), 0);
+	w.net.now += DELAY_NS;
+	side_events(&w, 1); /* CONNECT_REQUEST; held (the harness made a QP on it: drop that one) */
+	CHECK(s->conn != NULL);
+	if (!s->conn) {
+		world_down(&w);
+		return;
+	}
+	CHECK_EQ(rnic_cm_destroy_qp(s->conn), 0);
+	/* the server moves its own QP to RTS before accepting, as rping -q */
+	CHECK_EQ(move_qp(s->conn, qs, RNIC_QPS_INIT), 0);
+	CHECK_EQ(move_qp(s->conn, qs, RNIC_QPS_RTR), 0);
+	CHECK_EQ(move_qp(s->conn, qs, RNIC_QPS_RTS), 0);
+	p.qp_num = qs->qp_num;
+	CHECK_EQ(rnic_cm_accept(s->conn, &p), 0);
+	w.net.now += DELAY_NS;
+	while (rnic_cm_get_event(c->ch, &e) == 0) {
+		if (e->event == RNIC_CM_EVENT_CONNECT_RESPONSE) {
+			CHECK_EQ(move_qp(c->id, qc, RNIC_QPS_RTR), 0);
+			CHECK_EQ(move_qp(c->id, qc, RNIC_QPS_RTS), 0);
+			CHECK_EQ(rnic_cm_establish(c->id), 0);
+		}
+		CHECK_EQ(rnic_cm_ack_event(e), 0);
+	}
+	run_for(&w, 1000000000ull);
+	CHECK_EQ(count_ev(s, RNIC_CM_EVENT_ESTABLISHED), 1);
+	{
+		struct rnic_qp_attr x, y;
+		struct rnic_qp_init_attr ia;
+
+		CHECK_EQ(rnic_query_qp(qc, &x, 0, &ia), 0);
+		CHECK_EQ(rnic_query_qp(qs, &y, 0, &ia), 0);
+		CHECK_EQ(x.qp_state, RNIC_QPS_RTS);
+		CHECK_EQ(y.qp_state, RNIC_QPS_RTS);
+		CHECK_EQ(x.dest_qp_num, qs->qp_num);
+		CHECK_EQ(y.dest_qp_num, qc->qp_num);
+		CHECK_EQ(x.rq_psn, y.sq_psn);
+		CHECK_EQ(y.rq_psn, x.sq_psn);
+		CHECK_EQ(x.path_mtu, RNIC_IB_MTU_1024);
+		CHECK(!memcmp(x.ah_attr.dmac, mac_of[1], 6));
+		CHECK(!memcmp(y.ah_attr.dmac, mac_of[0], 6));
+		CHECK(x.qp_access_flags & RNIC_ACCESS_REMOTE_READ); /* the peer may read: 1 responder resource */
+	}
+	CHECK_EQ(rnic_destroy_qp(qc), 0);
+	CHECK_EQ(rnic_destroy_qp(qs), 0);
+	world_down(&w);
+}
+
 int main(void)
 {
 	test_connect_disconnect();
@@ -1125,6 +1234,7 @@ int main(void)
 	test_destroy_listener();
 	test_ipv6();
 	test_connect_response();
+	test_own_qp();
 	printf("test_cm: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

@@ -156,6 +156,10 @@ int rnic_cm_resolve_route(struct rnic_cm_id *id, int timeout_ms);
 /* rdma_create_qp: an RC QP on pd, moved to INIT; id->qp. */
 int rnic_cm_create_qp(struct rnic_cm_id *id, struct rnic_pd *pd, struct rnic_qp_init_attr *qp_init_attr);
 int rnic_cm_destroy_qp(struct rnic_cm_id *id);
+/* rdma_init_qp_attr: the attributes and mask that move a QP the program
+ * made itself to qp_attr->qp_state (INIT; RTR and RTS once the peer's REQ or
+ * REP is in) for this connection, as the CM moves its own. */
+int rnic_cm_init_qp_attr(struct rnic_cm_id *id, struct rnic_qp_attr *qp_attr, int *qp_attr_mask);
 int rnic_cm_connect(struct rnic_cm_id *id, const struct rnic_cm_conn_param *conn_param);
 int rnic_cm_listen(struct rnic_cm_id *id, int backlog);
 int rnic_cm_accept(struct rnic_cm_id *id, const struct rnic_cm_conn_param *conn_param);
