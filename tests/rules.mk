@@ -13,6 +13,7 @@
 #   build/bin/rnic-perf   perftest's tests and result table, --sim or against perftest
 #   build/tools/perf-oob-tests  perftest's out-of-band messages and exchange (ASan/UBSan)
 #   build/tools/wire-tests  the link's goodput limit per message (ASan/UBSan)
+#   build/bin/rnic-rping-sim  rping between the two NICs, connected by the CM (ASan/UBSan)
 
 TOOLS_DIR := $(ROOT)/host/tools
 TOOLS_BUILD := $(BUILD)/tools
@@ -205,3 +206,18 @@ bench: deps
 	@bash $(ROOT)/scripts/fastpath-callgrind.sh $(HOST_FASTPATH_BENCH) 1000
 	@echo "firmware command latency (rnic-e2e-fw, 64-bit core, from CMD_CTRL to the status read that saw it done):"
 	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
+
+# rping's exchange (host/tools/rping.c) between the two simulated NICs, the
+# connection manager's MADs over the in-memory carrier (ASan/UBSan)
+RPING_SIM_BIN := $(BUILD)/bin/rnic-rping-sim
+$(TOOLS_BUILD)/obj-san/rping_sim.o: $(ROOT)/tests/host/rping_sim.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -I$(ROOT)/tests/host -c $< -o $@
+
+$(RPING_SIM_BIN): $(TOOLS_BUILD)/obj-san/rping_sim.o $(TOOLS_BUILD)/obj-san/rping.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
+.PHONY: rnic-rping-sim
+rnic-rping-sim: $(RPING_SIM_BIN)
+TEST_BUILD_DEPS += $(RPING_SIM_BIN)

@@ -338,6 +338,89 @@ typedef uint32_t rnic_be32;
 #define RNIC_QP_ATTR_CAP 0x80000 /* never taken (queue sizes are fixed at CREATE_QP) */
 #define RNIC_QP_ATTR_DEST_QPN 0x100000 /* dest_qp_num */
 
+/* mad: Management datagrams (IBTA Vol. 1 13.4): the common MAD header and the General Services Interface QP that carries them. */
+#define RNIC_MAD_BYTES 0x100 /* a MAD, header and data */
+#define RNIC_MAD_HDR_BYTES 0x18 /* common MAD header: base version, class, class version, method, status, class specific, transaction ID, attribute ID, reserved, attribute modifier */
+#define RNIC_MAD_BASE_VERSION 1 /* BaseVersion of every MAD */
+#define RNIC_MAD_METHOD_SEND 3 /* Method Send: the only method of the CM messages */
+#define RNIC_MAD_METHOD_RESP 0x80 /* the response bit of Method */
+#define RNIC_GSI_QPN 1 /* QP1, the General Services Interface */
+#define RNIC_GSI_QKEY 0x80010000u /* Q_Key of QP1 (IBTA 13.5.1) */
+#define RNIC_GSI_BTH_OPCODE 0x64 /* BTH opcode of a MAD to or from QP1: UD (011b) SEND Only (IBTA Vol. 1 table 38); a DETH follows the BTH */
+
+/* cm: Communication management (IBTA Vol. 1 ch. 12): the CM class, its attribute IDs (12.6), the REJ reasons (table 109), the MRA and REJ message codes, and the CM's timer unit. */
+#define RNIC_MGMT_CLASS_CM 7 /* MgmtClass of the communication manager */
+#define RNIC_CM_CLASS_VERSION 2 /* ClassVersion of the CM messages */
+#define RNIC_CM_ATTR_CLASS_PORT_INFO 1 /* ClassPortInfo */
+#define RNIC_CM_ATTR_REQ 0x10 /* ConnectRequest */
+#define RNIC_CM_ATTR_MRA 0x11 /* MsgRcptAck */
+#define RNIC_CM_ATTR_REJ 0x12 /* ConnectReject */
+#define RNIC_CM_ATTR_REP 0x13 /* ConnectReply */
+#define RNIC_CM_ATTR_RTU 0x14 /* ReadyToUse */
+#define RNIC_CM_ATTR_DREQ 0x15 /* DisconnectRequest */
+#define RNIC_CM_ATTR_DREP 0x16 /* DisconnectReply */
+#define RNIC_CM_ATTR_SIDR_REQ 0x17 /* ServiceIDResReq */
+#define RNIC_CM_ATTR_SIDR_REP 0x18 /* ServiceIDResReqResp */
+#define RNIC_CM_ATTR_LAP 0x19 /* LoadAlternatePath */
+#define RNIC_CM_ATTR_APR 0x1a /* AlternatePathResponse */
+#define RNIC_CM_REQ_PRIVATE_BYTES 0x5c /* private data of a REQ */
+#define RNIC_CM_MRA_PRIVATE_BYTES 0xde /* private data of an MRA */
+#define RNIC_CM_REJ_PRIVATE_BYTES 0x94 /* private data of a REJ */
+#define RNIC_CM_REJ_ARI_BYTES 0x48 /* additional rejection information of a REJ */
+#define RNIC_CM_REP_PRIVATE_BYTES 0xc4 /* private data of a REP */
+#define RNIC_CM_RTU_PRIVATE_BYTES 0xe0 /* private data of an RTU */
+#define RNIC_CM_DREQ_PRIVATE_BYTES 0xdc /* private data of a DREQ */
+#define RNIC_CM_DREP_PRIVATE_BYTES 0xe0 /* private data of a DREP */
+#define RNIC_CM_MSG_REQ 0 /* REJ MessageRejected / MRA MessageMRAed: the REQ */
+#define RNIC_CM_MSG_REP 1 /* REJ MessageRejected / MRA MessageMRAed: the REP */
+#define RNIC_CM_MSG_OTHER 2 /* REJ MessageRejected: other; MRA MessageMRAed: the LAP */
+#define RNIC_CM_TRANSPORT_RC 0 /* REQ TransportServiceType: reliable connection */
+#define RNIC_CM_TIMEOUT_UNIT_NS 0x1000 /* CM response timeouts, packet life time and MRA service timeout are CM_TIMEOUT_UNIT_NS * 2^value (IBTA 12.6) */
+#define RNIC_CM_REJ_NO_QP 1 /* no QP available */
+#define RNIC_CM_REJ_NO_EEC 2 /* no EEC available */
+#define RNIC_CM_REJ_NO_RESOURCES 3 /* no resources available */
+#define RNIC_CM_REJ_TIMEOUT 4 /* timeout: the sender gave up waiting for a reply */
+#define RNIC_CM_REJ_UNSUPPORTED 5 /* unsupported request */
+#define RNIC_CM_REJ_INVALID_COMM_ID 6 /* invalid communication ID */
+#define RNIC_CM_REJ_INVALID_COMM_INSTANCE 7 /* invalid communication instance */
+#define RNIC_CM_REJ_INVALID_SERVICE_ID 8 /* invalid service ID: nobody listens on it */
+#define RNIC_CM_REJ_INVALID_TRANSPORT_TYPE 9 /* invalid transport service type */
+#define RNIC_CM_REJ_STALE_CONN 0xa /* stale connection: the QP is still connected or in timewait */
+#define RNIC_CM_REJ_RDC_NOT_EXIST 0xb /* RDC does not exist */
+#define RNIC_CM_REJ_INVALID_GID 0xc /* primary remote port GID rejected */
+#define RNIC_CM_REJ_INVALID_LID 0xd /* primary remote port LID rejected */
+#define RNIC_CM_REJ_INVALID_SL 0xe /* invalid primary SL */
+#define RNIC_CM_REJ_INVALID_TRAFFIC_CLASS 0xf /* invalid primary traffic class */
+#define RNIC_CM_REJ_INVALID_HOP_LIMIT 0x10 /* invalid primary hop limit */
+#define RNIC_CM_REJ_INVALID_PACKET_RATE 0x11 /* invalid primary packet rate */
+#define RNIC_CM_REJ_INVALID_ALT_GID 0x12 /* alternate remote port GID rejected */
+#define RNIC_CM_REJ_INVALID_ALT_LID 0x13 /* alternate remote port LID rejected */
+#define RNIC_CM_REJ_INVALID_ALT_SL 0x14 /* invalid alternate SL */
+#define RNIC_CM_REJ_INVALID_ALT_TRAFFIC_CLASS 0x15 /* invalid alternate traffic class */
+#define RNIC_CM_REJ_INVALID_ALT_HOP_LIMIT 0x16 /* invalid alternate hop limit */
+#define RNIC_CM_REJ_INVALID_ALT_PACKET_RATE 0x17 /* invalid alternate packet rate */
+#define RNIC_CM_REJ_PORT_CM_REDIRECT 0x18 /* port and CM redirection */
+#define RNIC_CM_REJ_PORT_REDIRECT 0x19 /* port redirection */
+#define RNIC_CM_REJ_INVALID_MTU 0x1a /* invalid path MTU */
+#define RNIC_CM_REJ_INSUFFICIENT_RESP_RESOURCES 0x1b /* insufficient responder resources */
+#define RNIC_CM_REJ_CONSUMER_DEFINED 0x1c /* consumer reject */
+#define RNIC_CM_REJ_INVALID_RNR_RETRY 0x1d /* invalid RNR NAK retry count */
+#define RNIC_CM_REJ_DUPLICATE_LOCAL_COMM_ID 0x1e /* local communication ID already in use */
+#define RNIC_CM_REJ_INVALID_CLASS_VERSION 0x1f /* unsupported class version */
+#define RNIC_CM_REJ_INVALID_FLOW_LABEL 0x20 /* invalid primary flow label */
+#define RNIC_CM_REJ_INVALID_ALT_FLOW_LABEL 0x21 /* invalid alternate flow label */
+
+/* rdma_cm: The RDMA IP CM service (IBTA Vol. 1 Annex A11, as librdmacm and Linux's rdma_cm use it): the service ID of an IP port and the header that starts a REQ's private data. */
+#define RNIC_RDMA_IP_SERVICE_ID_PREFIX 0x1000000 /* service ID bits 63:24 of the IP CM service (0x0000000001 << 24) */
+#define RNIC_RDMA_PS_TCP 0x106 /* port space of RDMA_PS_TCP: service ID = (RDMA_PS_TCP << 16) | port */
+#define RNIC_RDMA_CM_HDR_BYTES 0x24 /* cma_hdr: version, IP version << 4, source port, source address (16), destination address (16) */
+#define RNIC_RDMA_CM_HDR_VERSION 0 /* cma_hdr version (MajV 0, MinV 0) */
+#define RNIC_RDMA_CM_PACKET_LIFETIME 0x10 /* packet life time of a RoCE path (CMA_IBOE_PACKET_LIFETIME of current Linux): CM_TIMEOUT_UNIT_NS * 2^16 = 268 ms */
+#define RNIC_RDMA_CM_RESPONSE_TIMEOUT 0x14 /* CM response timeout of the rdma_cm (CMA_CM_RESPONSE_TIMEOUT): 4.29 s */
+#define RNIC_RDMA_CM_MAX_CM_RETRIES 0xf /* max CM retries of the rdma_cm (CMA_MAX_CM_RETRIES) */
+#define RNIC_XRCETH_BYTES 4 /* XRC Extended Transport Header: with IPV6_HDR_BYTES, UDP_HDR_BYTES, BTH_BYTES, ATOMICETH_BYTES and ICRC_BYTES the overhead a RoCE path MTU leaves room for (Linux iboe_get_mtu: 1500 -> 1024, 9000 -> 4096) */
+#define RNIC_RDMA_CM_MRA_SERVICE_TIMEOUT 0x18 /* service timeout of the rdma_cm's MRA (CMA_CM_MRA_SETTING): 68.7 s */
+
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
 	rnic_le64 addr; /* virtual address inside the MR named by lkey */
