@@ -404,8 +404,11 @@ module rnic_resp #(
     wire [15:0]  qpc_srqn_full = qpc_reg[rnic_pkg::QPC_SRQN_LSB +: rnic_pkg::QPC_SRQN_W];
     wire [SRQN_WIDTH-1:0] qpc_srqn = qpc_srqn_full[SRQN_WIDTH-1:0];
     wire         on_srq = qpc_srqn_full != 16'd0;
+    // (the SRQ's indices, rnic_srq_state, are read at the same address, a
+    // registered read: from S_PSN on they are the SRQ's of the QPC latched)
     assign srqc_rd_en = state_reg == S_QPC;
-    assign srqc_rd_addr = SRQN_WIDTH'(qpc_rd_data[rnic_pkg::QPC_SRQN_LSB +: rnic_pkg::QPC_SRQN_W]);
+    assign srqc_rd_addr = (state_reg == S_QPC) ? SRQN_WIDTH'(qpc_rd_data[rnic_pkg::QPC_SRQN_LSB +: rnic_pkg::QPC_SRQN_W])
+                                               : qpc_srqn;
     wire [rnic_pkg::SRQC_BITS-1:0] srqc_reg = srqc_rd_data;   // held until the next S_QPC
     wire [4:0]   srq_log  = srqc_reg[rnic_pkg::SRQC_LOG_SIZE_LSB +: rnic_pkg::SRQC_LOG_SIZE_W];
     wire [63:0]  srq_base = srqc_reg[rnic_pkg::SRQC_BASE_LSB +: rnic_pkg::SRQC_BASE_W];
@@ -736,7 +739,7 @@ module rnic_resp #(
     logic [SRQN_WIDTH-1:0] srq_evt_srqn;
     rnic_srq_state #(.SRQN_WIDTH(SRQN_WIDTH)) srq_state_inst (
         .clk, .rst,
-        .rd_srqn(qpc_srqn), .rd_pi(srq_rd_pi), .rd_ci(srq_rd_ci), .take_valid(srq_take),
+        .rd_srqn(srqc_rd_addr), .rd_pi(srq_rd_pi), .rd_ci(srq_rd_ci), .take_valid(srq_take),
         .db_valid(state_reg == S_IDLE && take_db && s_rqdb_srq), .db_srqn(s_rqdb_qpn[SRQN_WIDTH-1:0]), .db_pi(s_rqdb_pi),
         .ctx_valid(srq_ctx_valid), .ctx_reset(srq_ctx_reset), .ctx_srqn(srq_ctx_srqn), .ctx_limit(srq_ctx_limit),
         .evt_valid(evt_srq_limit_valid), .evt_srqn(srq_evt_srqn)

@@ -7,9 +7,10 @@
  * receive queue's producer index (DB_SRQ), its one consumer index, shared
  * by every QP on it, and its armed limit (srqc.limit; 0: not armed).
  *
- * The responder reads the SRQ it serves (rd_srqn, read combinationally: the
- * tables are small distributed RAMs) and says when it takes the WQE at the
- * consumer index (take_valid, for rd_srqn). A take that leaves fewer than
+ * The responder names the SRQ it serves (rd_srqn) a cycle before it looks
+ * at rd_pi / rd_ci: the read address is registered (block RAM), and the
+ * data are those of the SRQ named in the cycle before (rd_srqn_q); it says
+ * when it takes the WQE at the consumer index (take_valid, for that SRQ). A take that leaves fewer than
  * limit WQEs posted (producer - consumer after the take) with the limit
  * armed disarms it and raises evt_valid for that SRQ in the next cycle
  * (EVT_SRQ_LIMIT). A context write (CTX_TABLE_SRQC) sets the limit;
@@ -24,7 +25,8 @@ module rnic_srq_state #(
     input  wire logic                  clk,
     input  wire logic                  rst,
 
-    // the SRQ the responder serves
+    // the SRQ the responder serves (registered: rd_pi, rd_ci and take_valid
+    // are for the one named in the cycle before)
     input  wire logic [SRQN_WIDTH-1:0] rd_srqn,
     output      logic [15:0]           rd_pi,
     output      logic [15:0]           rd_ci,
@@ -53,9 +55,11 @@ module rnic_srq_state #(
     logic [15:0] ci_mem [NUM_SRQS];
     logic [15:0] lim_mem [NUM_SRQS];
 
-    assign rd_pi = pi_mem[rd_srqn];
-    assign rd_ci = ci_mem[rd_srqn];
-    wire [15:0] lim = lim_mem[rd_srqn];
+    logic [SRQN_WIDTH-1:0] rd_q;
+    always_ff @(posedge clk) rd_q <= rd_srqn;
+    assign rd_pi = pi_mem[rd_q];
+    assign rd_ci = ci_mem[rd_q];
+    wire [15:0] lim = lim_mem[rd_q];
     wire [15:0] ci_next = rd_ci + 16'd1;
     wire [15:0] left = rd_pi - ci_next;
     wire        reached = take_valid && lim != 16'd0 && left < lim;
@@ -65,10 +69,10 @@ module rnic_srq_state #(
     wire [SRQN_WIDTH-1:0] pi_wa = ctx_valid ? ctx_srqn : db_srqn;
     wire [15:0]           pi_wd = ctx_valid ? 16'd0 : db_pi;
     wire                  ci_we = (ctx_valid && ctx_reset) || take_valid;
-    wire [SRQN_WIDTH-1:0] ci_wa = ctx_valid ? ctx_srqn : rd_srqn;
+    wire [SRQN_WIDTH-1:0] ci_wa = ctx_valid ? ctx_srqn : rd_q;
     wire [15:0]           ci_wd = ctx_valid ? 16'd0 : ci_next;
     wire                  lim_we = ctx_valid || reached;
-    wire [SRQN_WIDTH-1:0] lim_wa = ctx_valid ? ctx_srqn : rd_srqn;
+    wire [SRQN_WIDTH-1:0] lim_wa = ctx_valid ? ctx_srqn : rd_q;
     wire [15:0]           lim_wd = ctx_valid ? ctx_limit : 16'd0;
     always_ff @(posedge clk) begin
         if (pi_we) pi_mem[pi_wa] <= pi_wd;
@@ -78,7 +82,7 @@ module rnic_srq_state #(
 
     always_ff @(posedge clk) begin
         evt_valid <= reached && !ctx_valid;
-        evt_srqn <= rd_srqn;
+        evt_srqn <= rd_q;
         if (rst) evt_valid <= 1'b0;
     end
 
