@@ -193,3 +193,15 @@ bench: deps
 	@bash $(ROOT)/scripts/fastpath-callgrind.sh $(HOST_FASTPATH_BENCH) 1000
 	@echo "firmware command latency (rnic-e2e-fw, 64-bit core, from CMD_CTRL to the status read that saw it done):"
 	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
+
+# shared receive queues: build/bin/rnic-e2e-srq (tests/e2e/e2e_srq.c)
+E2E_SRQ_BIN := $(BUILD)/bin/rnic-e2e-srq
+$(E2E_SRQ_BIN): $(TOOLS_BUILD)/obj-san/e2e_srq.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+.PHONY: rnic-e2e-srq
+rnic-e2e-srq: $(E2E_SRQ_BIN)
+TEST_BUILD_DEPS += $(E2E_SRQ_BIN)
+$(TOOLS_BUILD)/obj-san/e2e_srq.o: $(ROOT)/tests/e2e/e2e_srq.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
