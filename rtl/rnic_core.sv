@@ -18,6 +18,9 @@ module rnic_core #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
+    // shared receive queue contexts: 2^SRQN_WIDTH (SRQN 0 unused), at most
+    // one per QP (a core of 2^QPN_WIDTH QPs has that many)
+    parameter int SRQN_WIDTH = 8,
     parameter int INFLIGHT_LOG2 = 4,
     // SGE lists of outstanding READs / ATOMICs kept for their responses:
     // 2^RD_PLACE_LOG2 entries (4 QPs with a full window of 16 by default)
@@ -138,11 +141,14 @@ module rnic_core #(
             $error("rnic_core: DATA_WIDTH must be a power of two in 64..512 (%m)");
             $finish;
         end
-        if (AXI_ADDR_WIDTH != 64 || CQN_WIDTH > 15 || QPN_WIDTH > 16) begin
+        if (AXI_ADDR_WIDTH != 64 || CQN_WIDTH > 15 || QPN_WIDTH > 16 || SRQN_WIDTH < 1) begin
             $error("rnic_core: unsupported address or table width (%m)");
             $finish;
         end
     end
+
+    // the SRQ table's index width: SRQN_WIDTH, capped at QPN_WIDTH
+    localparam int SRQ_W = (SRQN_WIDTH < QPN_WIDTH) ? SRQN_WIDTH : QPN_WIDTH;
 
     // counter index of a STAT_* register
     function automatic logic [31:0] sidx(input logic [31:0] reg_addr);
@@ -170,6 +176,7 @@ module rnic_core #(
     logic [15:0]           db_sq_qpn, db_sq_pi;
     logic                  db_rq_valid, db_rq_ready;
     logic [15:0]           db_rq_qpn, db_rq_pi;
+    logic                  db_rq_srq;          // DB_SRQ: db_rq_qpn is an SRQN
     logic                  db_cq_valid;
     logic [15:0]           db_cq_cqn, db_cq_ci;
     logic                  wqe_win_valid, wqe_win_clear, wqe_win_take;
@@ -187,6 +194,7 @@ module rnic_core #(
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
         .CQN_WIDTH(CQN_WIDTH),
         .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH),
+        .SRQN_WIDTH(SRQ_W),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .STAT_COUNT(STAT_COUNT),
         .CTX_BITS(CTX_BITS),
@@ -203,7 +211,7 @@ module rnic_core #(
         .ctx_wr_op(rg_ctx_op), .ctx_wr_index(rg_ctx_index), .ctx_wr_data(rg_ctx_data),
         .ctx_wr_busy(ctx_wr_valid),
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
-        .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi,
+        .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi, .db_rq_srq,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
         .wqe_win_valid, .wqe_win_qpn, .wqe_win_idx, .wqe_win_data, .wqe_win_clear,
         .stat_inc,
@@ -218,6 +226,10 @@ module rnic_core #(
     logic [31:0] evt_word;
     logic        evt_pop;
     logic [15:0] stat_cq_overrun_cqn;
+    // the responder's SRQ events
+    logic                  evt_srq_limit_valid, evt_last_wqe_valid;
+    logic [SRQ_W-1:0] evt_srq_limit_srqn;
+    logic [QPN_WIDTH-1:0]  evt_last_wqe_qpn;
     wire evt_qp_err = cqe_valid && cqe_ready && 32'(cqe_status) != rnic_pkg::WC_SUCCESS
                       && 32'(cqe_status) != rnic_pkg::WC_WR_FLUSH_ERR;
 
@@ -225,6 +237,8 @@ module rnic_core #(
         .clk, .rst,
         .qp_err_valid(evt_qp_err), .qp_err_qpn(cqe_qpn),
         .cq_ovr_valid(stat_cq_overrun), .cq_ovr_cqn(24'(stat_cq_overrun_cqn)),
+        .srq_lim_valid(evt_srq_limit_valid), .srq_lim_srqn(24'(evt_srq_limit_srqn)),
+        .last_wqe_valid(evt_last_wqe_valid), .last_wqe_qpn(24'(evt_last_wqe_qpn)),
         .m_word(evt_word), .m_pop(evt_pop)
     );
 
@@ -251,12 +265,16 @@ module rnic_core #(
     logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
     logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
     logic compl_clear_done, rd_place_clear_done;
+    logic srqc_clear_done;
     wire  tables_clear = compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
-                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done;
+                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done
+                      && srqc_clear_done;
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
     wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
+    // an SRQ context write also sets the responder's per-SRQ state
+    wire  ctx_is_srqc = ctx_wr_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
 
     // A context write leaves rnic_regs into one register (ctx_wr_*), which
     // holds it until the engines can take it: rnic_regs sees only that
@@ -270,7 +288,7 @@ module rnic_core #(
     // stays zero (a synchronous reset, free on the flip-flops): the tables'
     // clear writes this data, so no copy needs a zero multiplexer on its
     // write data (WR_DATA_ZERO_IN_CLEAR).
-    assign rg_ctx_ready = tables_clear && (!ctx_wr_valid || (!ctx_is_qpc && !ctx_is_cqc));
+    assign rg_ctx_ready = tables_clear && (!ctx_wr_valid || (!ctx_is_qpc && !ctx_is_cqc && !ctx_is_srqc));
     always_ff @(posedge clk) begin
         if (rg_ctx_ready) begin
             ctx_wr_valid <= rg_ctx_valid;
@@ -285,12 +303,14 @@ module rnic_core #(
         if (rst || !tables_clear) ctx_wr_data <= '0;
     end
     assign ctx_wr_ready = tables_clear && (ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
-                                         : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
+                                         : ctx_is_cqc ? cqe_ctx_ready : ctx_is_srqc ? resp_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
     wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
     wire qpc_we = ctx_fire && ctx_is_qpc;
     wire mpt_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
     wire cqc_we = ctx_fire && ctx_is_cqc;
+    wire srqc_we = ctx_fire && ctx_is_srqc;
+    wire srq_ctx_pend = ctx_wr_valid && ctx_is_srqc;
     wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
     // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
     // one side's PSN; MODIFY only replaces the context
@@ -310,6 +330,9 @@ module rnic_core #(
     logic [rnic_pkg::QPC_BITS-1:0]  req_qpc_rd_data, resp_qpc_rd_data, pl_qpc_rd_data;
     logic [rnic_pkg::MPT_BITS-1:0]  req_mpt_rd_data, resp_mpt_rd_data, pl_mpt_rd_data, rr_mpt_rd_data;
     logic [rnic_pkg::CQC_BITS-1:0]  cqc_rd_data;
+    logic                           srqc_rd_en;
+    logic [SRQ_W-1:0]          srqc_rd_addr;
+    logic [rnic_pkg::SRQC_BITS-1:0] srqc_rd_data;
 
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::QPC_BITS), .ADDR_WIDTH(QPN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) qpc_req_ram (
         .clk, .rst, .wr_en(qpc_we), .wr_addr(ctx_qpn), .wr_data(ctx_wr_data[rnic_pkg::QPC_BITS-1:0]),
@@ -343,6 +366,10 @@ module rnic_core #(
         .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
         .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data),
         .init_done(cqc_clear_done));
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::SRQC_BITS), .ADDR_WIDTH(SRQ_W), .WR_DATA_ZERO_IN_CLEAR(1)) srqc_ram (
+        .clk, .rst, .wr_en(srqc_we), .wr_addr(ctx_wr_index[SRQ_W-1:0]), .wr_data(ctx_wr_data[rnic_pkg::SRQC_BITS-1:0]),
+        .rd_en(srqc_rd_en), .rd_addr(srqc_rd_addr), .rd_data(srqc_rd_data),
+        .init_done(srqc_clear_done));
 
     // ------------------------------------------------------------------
     // requester: scheduler, transmit engine, completions
@@ -1127,14 +1154,16 @@ module rnic_core #(
     logic stat_resp_drop_qpn, stat_psn_err, stat_duplicate, stat_access_err, stat_tx_ack, stat_tx_nak;
     logic stat_tx_rnr, stat_recv_cqe;
 
-    // an RQ doorbell for a QPN beyond the table is dropped, never aliased
-    wire db_rq_qpn_ok = db_rq_qpn < 16'(1 << QPN_WIDTH);
+    // an RQ doorbell for a QPN (an SRQ doorbell for an SRQN) beyond the
+    // table is dropped, never aliased
+    wire db_rq_qpn_ok = db_rq_qpn < (db_rq_srq ? 16'(1 << SRQ_W) : 16'(1 << QPN_WIDTH));
     logic resp_rqdb_ready;
     assign db_rq_ready = resp_rqdb_ready || !db_rq_qpn_ok;
 
     rnic_resp #(
         .DATA_WIDTH(DATA_WIDTH),
         .QPN_WIDTH(QPN_WIDTH),
+        .SRQN_WIDTH(SRQ_W),
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH)
     ) resp_inst (
         .clk, .rst,
@@ -1143,13 +1172,17 @@ module rnic_core #(
         .s_axis_payload_tvalid(req_pay_tvalid), .s_axis_payload_tready(req_pay_tready),
         .s_axis_payload_tlast(req_pay_tlast),
         .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),
-        .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi),
+        .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi), .s_rqdb_srq(db_rq_srq),
         .s_errev_valid(errev_valid), .s_errev_ready(errev_ready), .s_errev_qpn(errev_qpn),
         .qpc_rd_en(resp_qpc_rd_en), .qpc_rd_addr(resp_qpc_rd_addr), .qpc_rd_data(resp_qpc_rd_data),
         .mpt_rd_en(resp_mpt_rd_en), .mpt_rd_addr(resp_mpt_rd_addr), .mpt_rd_data(resp_mpt_rd_data),
+        .srqc_rd_en, .srqc_rd_addr, .srqc_rd_data,
+        .srq_ctx_valid(srqc_we), .srq_ctx_reset(ctx_reset), .srq_ctx_srqn(ctx_wr_index[SRQ_W-1:0]),
+        .srq_ctx_limit(ctx_wr_data[rnic_pkg::SRQC_LIMIT_LSB +: rnic_pkg::SRQC_LIMIT_W]),
+        .evt_srq_limit_valid, .evt_srq_limit_srqn, .evt_last_wqe_valid, .evt_last_wqe_qpn,
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
-        .ctx_pend(qp_ctx_pend), .ctx_ready(resp_ctx_ready),
+        .ctx_pend(qp_ctx_pend || srq_ctx_pend), .ctx_ready(resp_ctx_ready),
         .err_rd_qpn(una_qpn), .err_rd_val(resp_err_val),
         .ext_err_qpn(resp_ext_err_qpn), .ext_err_val(compl_err_val_resp),
         .m_axis_wr_desc_addr(pw_desc_addr), .m_axis_wr_desc_len(pw_desc_len),

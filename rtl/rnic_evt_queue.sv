@@ -1,8 +1,9 @@
 // OpenRNIC: the queue of data-path events for the control processor.
 //
-// Two sources may each raise one event per cycle: a QP entered the error
-// state (an error CQE other than a flush left for the CQE writer) and a CQ
-// overran (the CQE writer dropped a CQE). Events are 32-bit words as EVT_POP
+// Four sources may each raise one event per cycle: a QP entered the error
+// state (an error CQE other than a flush left for the CQE writer), a CQ
+// overran (the CQE writer dropped a CQE), an SRQ's limit was reached and a
+// QP on an SRQ reached its last WQE (the responder). Events are 32-bit words as EVT_POP
 // returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
 // takes one per read of EVT_POP (m_pop). A full queue drops the newcomer and
 // remembers it: the next word taken carries EVT_POP_LOST, so the firmware
@@ -20,6 +21,10 @@ module rnic_evt_queue #(
     input  wire logic [23:0] qp_err_qpn,
     input  wire logic        cq_ovr_valid,
     input  wire logic [23:0] cq_ovr_cqn,
+    input  wire logic        srq_lim_valid,
+    input  wire logic [23:0] srq_lim_srqn,
+    input  wire logic        last_wqe_valid,
+    input  wire logic [23:0] last_wqe_qpn,
 
     // EVT_POP: the head word (EVT_POP_VALID set when not empty); m_pop takes it
     output      logic [31:0] m_word,
@@ -46,16 +51,23 @@ module rnic_evt_queue #(
     wire [AW:0] room = (AW + 1)'(DEPTH) - used + (AW + 1)'(pop);
     wire        take_qp = qp_err_valid && room != '0;
     wire        take_cq = cq_ovr_valid && room > (AW + 1)'(take_qp);
+    wire [AW:0] n_qc = (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
+    wire        take_sl = srq_lim_valid && room > n_qc;
+    wire [AW:0] n_qcs = n_qc + (AW + 1)'(take_sl);
+    wire        take_lw = last_wqe_valid && room > n_qcs;
 
     assign m_word = empty ? 32'h0 : (mem[rd_ptr_reg[AW-1:0]] | (lost_reg ? rnic_pkg::EVT_POP_LOST : 32'h0));
 
     always_ff @(posedge clk) begin
         if (take_qp) mem[wr_ptr_reg[AW-1:0]] <= evt(rnic_pkg::EVT_QP_ERR, qp_err_qpn);
         if (take_cq) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(take_qp))] <= evt(rnic_pkg::EVT_CQ_OVERRUN, cq_ovr_cqn);
-        wr_ptr_reg <= wr_ptr_reg + (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
+        if (take_sl) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qc))] <= evt(rnic_pkg::EVT_SRQ_LIMIT, srq_lim_srqn);
+        if (take_lw) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qcs))] <= evt(rnic_pkg::EVT_QP_LAST_WQE, last_wqe_qpn);
+        wr_ptr_reg <= wr_ptr_reg + n_qcs + (AW + 1)'(take_lw);
         if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
         if (pop) lost_reg <= 1'b0;
-        if ((qp_err_valid && !take_qp) || (cq_ovr_valid && !take_cq)) lost_reg <= 1'b1;
+        if ((qp_err_valid && !take_qp) || (cq_ovr_valid && !take_cq) || (srq_lim_valid && !take_sl)
+            || (last_wqe_valid && !take_lw)) lost_reg <= 1'b1;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;

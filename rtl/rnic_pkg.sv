@@ -329,6 +329,20 @@ package rnic_pkg;
   localparam logic [31:0] QP_ATTR_CAP = 32'h00080000;  // never taken (queue sizes are fixed at CREATE_QP)
   localparam logic [31:0] QP_ATTR_DEST_QPN = 32'h00100000;  // dest_qp_num
 
+  // srq: Shared receive queues: the SRQ context table, the data-path events of an SRQ and of a QP on one, the host's asynchronous events (enum ibv_event_type values) and the SRQ commands (docs/firmware.md).
+  localparam logic [31:0] CTX_TABLE_SRQC = 32'h00000005;  // CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit)
+  localparam logic [31:0] EVT_SRQ_LIMIT = 32'h00000003;  // data path: the SRQ's posted-but-unconsumed WQEs dropped below its armed limit; the limit is disarmed (EVT_POP number: the SRQN)
+  localparam logic [31:0] EVT_QP_LAST_WQE = 32'h00000004;  // data path: a QP on an SRQ is in the error state and will take no more WQEs from it (EVT_POP number: the QPN)
+  localparam logic [31:0] ASYNC_EVENT_SRQ_LIMIT_REACHED = 32'h0000000f;  // IBV_EVENT_SRQ_LIMIT_REACHED: the SRQ's limit was reached and is disarmed (EQ_ENTRY number: the SRQN)
+  localparam logic [31:0] ASYNC_EVENT_QP_LAST_WQE_REACHED = 32'h00000010;  // IBV_EVENT_QP_LAST_WQE_REACHED: a QP on an SRQ in the error state will consume no more of its WQEs
+  localparam logic [31:0] CMD_MAX_LOG_SRQ_WR = 32'h0000000f;  // largest SRQ log_size (the producer index travels mod 2^16 in DB_SRQ)
+  localparam logic [31:0] CMD_OP_CREATE_SRQ = 32'h00000018;  // new SRQ, SRQC written (in: cmd_create_srq_in, out: cmd_create_srq_out)
+  localparam logic [31:0] CMD_OP_MODIFY_SRQ = 32'h00000019;  // arm or change the SRQ limit (in: cmd_modify_srq_in)
+  localparam logic [31:0] CMD_OP_QUERY_SRQ = 32'h0000001a;  // SRQ attributes (in: cmd_query_srq_in, out: cmd_query_srq_out)
+  localparam logic [31:0] CMD_OP_DESTROY_SRQ = 32'h0000001b;  // free an SRQ no QP uses, SRQC cleared (in: cmd_destroy_srq_in)
+  localparam logic [31:0] SRQ_ATTR_MAX_WR = 32'h00000001;  // cmd_modify_srq_in.attr_mask: IBV_SRQ_MAX_WR (resizing: not supported, refused)
+  localparam logic [31:0] SRQ_ATTR_LIMIT = 32'h00000002;  // cmd_modify_srq_in.attr_mask: IBV_SRQ_LIMIT (arm the limit event at srq_limit; 0 disarms)
+
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
   localparam logic [31:0] WQE_OPCODE_OFF = 32'h00000000;
@@ -394,8 +408,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
   // qpc context: bit positions within the record
-  localparam logic [31:0] QPC_BITS = 32'h00000280;
-  localparam logic [31:0] QPC_WORDS = 32'h00000014;
+  localparam logic [31:0] QPC_BITS = 32'h00000290;
+  localparam logic [31:0] QPC_WORDS = 32'h00000015;
   localparam logic [31:0] QPC_STATE_LSB = 32'h00000000;
   localparam logic [31:0] QPC_STATE_W = 32'h00000004;
   localparam logic [31:0] QPC_PMTU_LSB = 32'h00000004;
@@ -452,6 +466,8 @@ package rnic_pkg;
   localparam logic [31:0] QPC_SQ_BASE_W = 32'h00000040;
   localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000240;
   localparam logic [31:0] QPC_RQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] QPC_SRQN_LSB = 32'h00000280;
+  localparam logic [31:0] QPC_SRQN_W = 32'h00000010;
 
   // mpt context: bit positions within the record
   localparam logic [31:0] MPT_BITS = 32'h00000100;
@@ -488,8 +504,8 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
   // cmd_query_device_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000130;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000a;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h000001a0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000d;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
@@ -516,6 +532,12 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_W = 32'h00000008;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_LSB = 32'h00000120;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_W = 32'h00000010;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_LSB = 32'h00000140;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_LSB = 32'h00000160;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_LSB = 32'h00000180;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W = 32'h00000020;
 
   // cmd_alloc_pd_out context: bit positions within the record
   localparam logic [31:0] CMD_ALLOC_PD_OUT_BITS = 32'h00000020;
@@ -550,8 +572,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_DESTROY_CQ_IN_CQN_W = 32'h00000020;
 
   // cmd_create_qp_in context: bit positions within the record
-  localparam logic [31:0] CMD_CREATE_QP_IN_BITS = 32'h00000100;
-  localparam logic [31:0] CMD_CREATE_QP_IN_WORDS = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_QP_IN_BITS = 32'h00000120;
+  localparam logic [31:0] CMD_CREATE_QP_IN_WORDS = 32'h00000009;
   localparam logic [31:0] CMD_CREATE_QP_IN_PD_LSB = 32'h00000000;
   localparam logic [31:0] CMD_CREATE_QP_IN_PD_W = 32'h00000020;
   localparam logic [31:0] CMD_CREATE_QP_IN_SEND_CQN_LSB = 32'h00000020;
@@ -568,6 +590,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_CREATE_QP_IN_SQ_BASE_W = 32'h00000040;
   localparam logic [31:0] CMD_CREATE_QP_IN_RQ_BASE_LSB = 32'h000000c0;
   localparam logic [31:0] CMD_CREATE_QP_IN_RQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SRQN_LSB = 32'h00000100;
+  localparam logic [31:0] CMD_CREATE_QP_IN_SRQN_W = 32'h00000020;
 
   // cmd_create_qp_out context: bit positions within the record
   localparam logic [31:0] CMD_CREATE_QP_OUT_BITS = 32'h00000020;
@@ -638,8 +662,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_IN_PD_W = 32'h00000020;
 
   // cmd_query_qp_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002a0;
-  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000015;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002c0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000016;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_W = 32'h00000008;
   localparam logic [31:0] CMD_QUERY_QP_OUT_PATH_MTU_LSB = 32'h00000008;
@@ -696,6 +720,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_BASE_W = 32'h00000040;
   localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_LSB = 32'h00000260;
   localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SRQN_LSB = 32'h000002a0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_SRQN_W = 32'h00000020;
 
   // cmd_destroy_qp_in context: bit positions within the record
   localparam logic [31:0] CMD_DESTROY_QP_IN_BITS = 32'h00000040;
@@ -773,11 +799,87 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_COUNT = 32'h00000020;
 
+  // srqc context: bit positions within the record
+  localparam logic [31:0] SRQC_BITS = 32'h00000080;
+  localparam logic [31:0] SRQC_WORDS = 32'h00000004;
+  localparam logic [31:0] SRQC_VALID_LSB = 32'h00000000;
+  localparam logic [31:0] SRQC_VALID_W = 32'h00000001;
+  localparam logic [31:0] SRQC_LOG_SIZE_LSB = 32'h00000001;
+  localparam logic [31:0] SRQC_LOG_SIZE_W = 32'h00000005;
+  localparam logic [31:0] SRQC_PD_LSB = 32'h00000006;
+  localparam logic [31:0] SRQC_PD_W = 32'h00000010;
+  localparam logic [31:0] SRQC_LIMIT_LSB = 32'h00000020;
+  localparam logic [31:0] SRQC_LIMIT_W = 32'h00000010;
+  localparam logic [31:0] SRQC_BASE_LSB = 32'h00000040;
+  localparam logic [31:0] SRQC_BASE_W = 32'h00000040;
+
+  // cmd_create_srq_in context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_BITS = 32'h000000c0;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_WORDS = 32'h00000006;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_LOG_SIZE_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_LOG_SIZE_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_MAX_SGE_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_MAX_SGE_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_SRQ_LIMIT_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_SRQ_LIMIT_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_BASE_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_CREATE_SRQ_IN_BASE_W = 32'h00000040;
+
+  // cmd_create_srq_out context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_SRQ_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_SRQ_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_CREATE_SRQ_OUT_SRQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_SRQ_OUT_SRQN_W = 32'h00000020;
+
+  // cmd_modify_srq_in context: bit positions within the record
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_BITS = 32'h00000080;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_WORDS = 32'h00000004;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_SRQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_SRQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_ATTR_MASK_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_ATTR_MASK_W = 32'h00000020;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_SRQ_LIMIT_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_MODIFY_SRQ_IN_SRQ_LIMIT_W = 32'h00000020;
+
+  // cmd_query_srq_in context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_SRQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_SRQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_IN_PD_W = 32'h00000020;
+
+  // cmd_query_srq_out context: bit positions within the record
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_BITS = 32'h000000c0;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_WORDS = 32'h00000006;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_LOG_SIZE_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_LOG_SIZE_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_MAX_SGE_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_MAX_SGE_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_SRQ_LIMIT_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_SRQ_LIMIT_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_QP_COUNT_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_QP_COUNT_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_BASE_LSB = 32'h00000080;
+  localparam logic [31:0] CMD_QUERY_SRQ_OUT_BASE_W = 32'h00000040;
+
+  // cmd_destroy_srq_in context: bit positions within the record
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_SRQN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_SRQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_SRQ_IN_PD_W = 32'h00000020;
+
   // BAR0 register map: byte addresses
   localparam logic [31:0] BLK_DEV_BASE = 32'h00000000;
-  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_DEV_NEXT = 32'h00000100;
-  localparam logic [31:0] BLK_DEV_END = 32'h00000030;
+  localparam logic [31:0] BLK_DEV_END = 32'h00000034;
   localparam logic [31:0] REG_DEV_ID = 32'h0000000c;
   localparam logic [31:0] REG_DEV_DATA_WIDTH = 32'h00000010;
   localparam logic [31:0] REG_DEV_CLOCK_MHZ = 32'h00000014;
@@ -786,6 +888,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_DEV_NUM_CQS = 32'h00000020;
   localparam logic [31:0] REG_DEV_MAX_INFLIGHT = 32'h00000024;
   localparam logic [31:0] REG_DEV_NUM_MTT = 32'h0000002c;
+  localparam logic [31:0] REG_DEV_NUM_SRQS = 32'h00000030;
   localparam logic [31:0] REG_DEV_SCRATCH = 32'h00000028;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
   localparam logic [31:0] BLK_PORT_VERSION = 32'h00010001;
@@ -863,13 +966,14 @@ package rnic_pkg;
   localparam logic [31:0] REG_CMD_OUT = 32'h00000700;
   localparam logic [31:0] REG_CMD_OUT_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
-  localparam logic [31:0] BLK_DB_VERSION = 32'h00010001;
+  localparam logic [31:0] BLK_DB_VERSION = 32'h00010002;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;
   localparam logic [31:0] BLK_DB_END = 32'h00001100;
   localparam logic [31:0] REG_DB_SQ = 32'h0000100c;
   localparam logic [31:0] REG_DB_CQ = 32'h00001010;
   localparam logic [31:0] REG_DB_RQ = 32'h00001014;
   localparam logic [31:0] REG_DB_SQ_WQE = 32'h00001018;
+  localparam logic [31:0] REG_DB_SRQ = 32'h0000101c;
   localparam logic [31:0] REG_DB_WQE = 32'h00001080;
   localparam logic [31:0] REG_DB_WQE_COUNT = 32'h00000020;
   localparam logic [31:0] REG_BLK_TYPE = 32'h00000000;

@@ -34,6 +34,7 @@ module rnic_regs #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int MTT_INDEX_WIDTH = 16,
     parameter int CQN_WIDTH = 10,
+    parameter int SRQN_WIDTH = 8,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES to the end of the stat block, one word each
     parameter int STAT_COUNT = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4,
@@ -94,6 +95,7 @@ module rnic_regs #(
     input  wire logic                       db_rq_ready,
     output      logic [15:0]                db_rq_qpn,
     output      logic [15:0]                db_rq_pi,
+    output      logic                       db_rq_srq,    // DB_SRQ: db_rq_qpn is an SRQN
     output      logic                       db_cq_valid,
     output      logic [15:0]                db_cq_cqn,
     output      logic [15:0]                db_cq_ci,
@@ -192,7 +194,8 @@ module rnic_regs #(
     logic        bvalid_reg;
     logic [1:0]  bresp_reg;
     logic        db_pending_reg;
-    logic        db_is_rq_reg;    // the pending doorbell is DB_RQ, else DB_SQ
+    logic        db_is_rq_reg;    // the pending doorbell is DB_RQ (or DB_SRQ), else DB_SQ
+    logic        db_is_srq_reg;   // ... DB_SRQ
     logic [31:0] db_word_reg;
     logic [31:0] win_reg [WIN_WORDS];
     logic        win_valid_reg;
@@ -231,6 +234,7 @@ module rnic_regs #(
     assign db_rq_valid = db_pending_reg && db_is_rq_reg;
     assign db_rq_qpn = db_word_reg[31:16];
     assign db_rq_pi = db_word_reg[15:0];
+    assign db_rq_srq = db_is_srq_reg;
     wire db_taken = db_is_rq_reg ? db_rq_ready : db_sq_ready;
 
     assign wqe_win_valid = win_valid_reg;
@@ -259,6 +263,8 @@ module rnic_regs #(
                 ctx_cmd_ok = cmd_index < 24'(1 << MTT_INDEX_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_CQC[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_SRQC[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << SRQN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
             ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
@@ -296,6 +302,7 @@ module rnic_regs #(
                             && wsel < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS);
     wire        w_win = wsel >= waddr(rnic_pkg::REG_DB_WQE) && wsel < waddr(rnic_pkg::REG_DB_WQE) + 14'(WIN_WORDS);
     wire        w_db_wait = wsel == waddr(rnic_pkg::REG_DB_SQ) || wsel == waddr(rnic_pkg::REG_DB_RQ)
+                            || wsel == waddr(rnic_pkg::REG_DB_SRQ)
                             || wsel == waddr(rnic_pkg::REG_DB_SQ_WQE);
 
     always_ff @(posedge clk) begin
@@ -395,6 +402,7 @@ module rnic_regs #(
                 // the response waits until the scheduler has taken the doorbell
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b0;
+                db_is_srq_reg <= 1'b0;
                 db_word_reg <= wdata;
                 if (wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
                     // ... and the window holds the WQE before that producer index
@@ -405,9 +413,10 @@ module rnic_regs #(
             end else if (!by_fw && w_win) begin
                 win_reg[$clog2(WIN_WORDS)'(wsel - waddr(rnic_pkg::REG_DB_WQE))] <= wdata;
                 win_valid_reg <= 1'b0;
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_RQ)) begin
+            end else if (!by_fw && (wsel == waddr(rnic_pkg::REG_DB_RQ) || wsel == waddr(rnic_pkg::REG_DB_SRQ))) begin
                 db_pending_reg <= 1'b1;
                 db_is_rq_reg <= 1'b1;
+                db_is_srq_reg <= wsel == waddr(rnic_pkg::REG_DB_SRQ);
                 db_word_reg <= wdata;
             end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_CQ)) begin
                 db_cq_valid <= 1'b1;
@@ -524,6 +533,7 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_MRS)) begin rd_val = 32'(1 << MR_INDEX_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_MTT)) begin rd_val = 32'(1 << MTT_INDEX_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_SRQS)) begin rd_val = 32'(1 << SRQN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end

@@ -79,11 +79,25 @@
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
  * immediate, RDMA READ, ATOMIC. Other request opcodes get the invalid
  * request NAK.
+ *
+ * Shared receive queues (IBTA 10.2.9): a QP whose QPC names an SRQ (srqn
+ * not 0) takes its receive WQEs from the SRQ's ring (SRQC: base, size, PD
+ * for the receive SGEs' lkeys) at the SRQ's one consumer index
+ * (rnic_srq_state), which every QP on it shares; the cache keys the SRQ's
+ * WQEs by the SRQ. A SEND's first packet takes the WQE (the index
+ * advances at once, so another QP's SEND between its packets takes the
+ * next one) and the QP remembers the WQE's index for its CQE. An empty SRQ
+ * is an RNR NAK. A take that leaves fewer WQEs than the armed limit raises
+ * EVT_SRQ_LIMIT. A QP on an SRQ in the error state flushes only the WQE it
+ * holds (taken by a SEND not yet complete), never the SRQ's, and raises
+ * EVT_QP_LAST_WQE once (IBTA 11.2.3: last WQE reached). DB_SRQ doorbells
+ * come in on the RQ doorbell port with s_rqdb_srq set.
  */
 module rnic_resp #(
     parameter int DATA_WIDTH = 64,
     parameter int KEEP_WIDTH = DATA_WIDTH / 8,
     parameter int QPN_WIDTH = 10,
+    parameter int SRQN_WIDTH = 8,
     parameter int MR_INDEX_WIDTH = 12,
     parameter int ACK_EVERY = 8,
     parameter int ACTION_DEPTH_LOG2 = 4,
@@ -111,6 +125,7 @@ module rnic_resp #(
     output      logic                              s_rqdb_ready,
     input  wire logic [QPN_WIDTH-1:0]              s_rqdb_qpn,
     input  wire logic [15:0]                       s_rqdb_pi,
+    input  wire logic                              s_rqdb_srq,      // DB_SRQ: s_rqdb_qpn is an SRQN
     input  wire logic                              s_errev_valid,
     output      logic                              s_errev_ready,
     input  wire logic [QPN_WIDTH-1:0]              s_errev_qpn,
@@ -121,6 +136,19 @@ module rnic_resp #(
     output      logic                              mpt_rd_en,
     output      logic [MR_INDEX_WIDTH-1:0]         mpt_rd_addr,
     input  wire logic [rnic_pkg::MPT_BITS-1:0]     mpt_rd_data,
+    // SRQ contexts (registered read) and their writes (index, op, limit)
+    output      logic                              srqc_rd_en,
+    output      logic [SRQN_WIDTH-1:0]             srqc_rd_addr,
+    input  wire logic [rnic_pkg::SRQC_BITS-1:0]    srqc_rd_data,
+    input  wire logic                              srq_ctx_valid,
+    input  wire logic                              srq_ctx_reset,
+    input  wire logic [SRQN_WIDTH-1:0]             srq_ctx_srqn,
+    input  wire logic [15:0]                       srq_ctx_limit,
+    // SRQ events for the firmware: EVT_SRQ_LIMIT (SRQN), EVT_QP_LAST_WQE (QPN)
+    output      logic                              evt_srq_limit_valid,
+    output      logic [SRQN_WIDTH-1:0]             evt_srq_limit_srqn,
+    output      logic                              evt_last_wqe_valid,
+    output      logic [QPN_WIDTH-1:0]              evt_last_wqe_qpn,
 
     input  wire logic [47:0]                       cfg_port_mac,
     input  wire logic [4*128-1:0]                  cfg_gid,
@@ -269,6 +297,11 @@ module rnic_resp #(
     logic [2:0]  rs_idx_mem [NUM_QPS];    // current SGE
     logic [31:0] rs_off_mem [NUM_QPS];    // offset inside it
     logic [31:0] rs_bytes_mem [NUM_QPS];  // message bytes received so far
+    // a QP on an SRQ: the SRQ index of the WQE its SEND has taken (held
+    // until the SEND completes) and whether last-WQE-reached was raised
+    logic [15:0] rs_widx_mem [NUM_QPS];
+    logic        rs_held_mem [NUM_QPS];
+    logic        last_wqe_mem [NUM_QPS];
 
     wire [NSGE*RS_BITS-1:0] rs_sge_cur = rs_sge_mem[qpn_reg];
 
@@ -366,6 +399,21 @@ module rnic_resp #(
     wire [63:0]  qpc_rq_base = qpc_reg[rnic_pkg::QPC_RQ_BASE_LSB +: rnic_pkg::QPC_RQ_BASE_W];
     wire [4:0]   qpc_rnr_timer = qpc_reg[rnic_pkg::QPC_MIN_RNR_TIMER_LSB +: rnic_pkg::QPC_MIN_RNR_TIMER_W];
     wire [4:0]   qpc_max_dest = qpc_reg[rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_W];
+    // the QP's SRQ (0: its own RQ), and the SRQ's context: read in S_QPC
+    // at the SRQN of the QPC being latched, registered in S_PSN
+    wire [15:0]  qpc_srqn_full = qpc_reg[rnic_pkg::QPC_SRQN_LSB +: rnic_pkg::QPC_SRQN_W];
+    wire [SRQN_WIDTH-1:0] qpc_srqn = qpc_srqn_full[SRQN_WIDTH-1:0];
+    wire         on_srq = qpc_srqn_full != 16'd0;
+    // (the SRQ's indices, rnic_srq_state, are read at the same address, a
+    // registered read: from S_PSN on they are the SRQ's of the QPC latched)
+    assign srqc_rd_en = state_reg == S_QPC;
+    assign srqc_rd_addr = (state_reg == S_QPC) ? SRQN_WIDTH'(qpc_rd_data[rnic_pkg::QPC_SRQN_LSB +: rnic_pkg::QPC_SRQN_W])
+                                               : qpc_srqn;
+    wire [rnic_pkg::SRQC_BITS-1:0] srqc_reg = srqc_rd_data;   // held until the next S_QPC
+    wire [4:0]   srq_log  = srqc_reg[rnic_pkg::SRQC_LOG_SIZE_LSB +: rnic_pkg::SRQC_LOG_SIZE_W];
+    wire [63:0]  srq_base = srqc_reg[rnic_pkg::SRQC_BASE_LSB +: rnic_pkg::SRQC_BASE_W];
+    wire [15:0]  srq_pd   = srqc_reg[rnic_pkg::SRQC_PD_LSB +: rnic_pkg::SRQC_PD_W];
+    wire [15:0]  rq_pd    = on_srq ? srq_pd : qpc_pd;
     wire [4:0]   rda_limit = (qpc_max_dest == 0) ? 5'd1 : (qpc_max_dest > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                                   ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_dest;
 
@@ -540,8 +588,8 @@ module rnic_resp #(
     rnic_mr_check_pipe key_check_inst (
         .clk,
         .en(state_reg == S_MPT || state_reg == S_RLKEY_CHK || state_reg == S_MPT2 || state_reg == S_RLKEY_C2),
-        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(qpc_pd), .need_access(ck_need),
-        .ok(cb_ok), .pa(cb_pa)
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
+        .need_access(ck_need), .ok(cb_ok), .pa(cb_pa)
     );
     wire        access_ok = cb_ok;
     wire        lkey_ok = cb_ok;
@@ -665,20 +713,38 @@ module rnic_resp #(
     wire rc_rd_free = state_reg != S_ATRD && state_reg != S_ATDATA;
     // the WQE whose read failed completes in error
     wire rc_err_take = state_reg == S_RWQE_DATA && act_push;
+    // a QP's own RQ is {0, QPN}, an SRQ {1, SRQN}: QPs on an SRQ share its way
+    localparam int RC_KW = (QPN_WIDTH > SRQN_WIDTH) ? QPN_WIDTH : SRQN_WIDTH;
+    wire [RC_KW:0] rc_key = on_srq ? {1'b1, RC_KW'(qpc_srqn)} : {1'b0, RC_KW'(qpn_reg)};
     rnic_rwqe_cache #(
-        .DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
+        .DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(RC_KW + 1), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
     ) rwqe_cache_inst (
         .clk, .rst,
-        .qpn(qpn_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(qpc_rq_base), .rq_log(qpc_rq_log),
+        .key(rc_key), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
+        .rq_log(on_srq ? srq_log : qpc_rq_log),
         .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
         .rd_free(rc_rd_free), .busy(rc_busy),
-        .qp_reset_valid, .qp_reset_qpn,
+        .key_reset_valid(qp_reset_valid || (srq_ctx_valid && srq_ctx_reset)),
+        .key_reset(srq_ctx_valid ? {1'b1, RC_KW'(srq_ctx_srqn)} : {1'b0, RC_KW'(qp_reset_qpn)}),
         .m_axis_desc_addr(rc_desc_addr), .m_axis_desc_len(rc_desc_len), .m_axis_desc_valid(rc_desc_valid),
         .m_axis_desc_ready(m_axis_rwqe_desc_ready),
         .s_axis_tdata(s_axis_rwqe_tdata), .s_axis_tvalid(s_axis_rwqe_tvalid), .s_axis_tready(rc_tready),
         .s_status_valid(s_rwqe_status_valid), .s_status_error(s_rwqe_status_error)
     );
+
+    // the SRQs' indices and limits
+    logic [15:0] srq_rd_pi, srq_rd_ci;
+    logic        srq_take;
+    logic [SRQN_WIDTH-1:0] srq_evt_srqn;
+    rnic_srq_state #(.SRQN_WIDTH(SRQN_WIDTH)) srq_state_inst (
+        .clk, .rst,
+        .rd_srqn(srqc_rd_addr), .rd_pi(srq_rd_pi), .rd_ci(srq_rd_ci), .take_valid(srq_take),
+        .db_valid(state_reg == S_IDLE && take_db && s_rqdb_srq), .db_srqn(s_rqdb_qpn[SRQN_WIDTH-1:0]), .db_pi(s_rqdb_pi),
+        .ctx_valid(srq_ctx_valid), .ctx_reset(srq_ctx_reset), .ctx_srqn(srq_ctx_srqn), .ctx_limit(srq_ctx_limit),
+        .evt_valid(evt_srq_limit_valid), .evt_srqn(srq_evt_srqn)
+    );
+    assign evt_srq_limit_srqn = srq_evt_srqn;
 
     // the receive-WQE reader also reads an ATOMIC's 8 bytes, when the cache
     // has no read of its own
@@ -774,6 +840,11 @@ module rnic_resp #(
     logic        upd_err;
     logic        upd_nak_sent;
     logic        upd_rq_ci;    // the receive WQE at rq_ci is done
+    logic        flush_held;   // a QP on an SRQ: the WQE it holds is flushed
+    // a QP on an SRQ: its SEND's first packet took the WQE (rs_widx)
+    wire         srq_mid = on_srq && (s_middle || s_last);
+    wire [15:0]  rs_widx_cur = rs_widx_mem[qpn_reg];
+    wire         rs_held_cur = rs_held_mem[qpn_reg];
 
     always_comb begin
         act_push = 1'b0;
@@ -785,7 +856,7 @@ module rnic_resp #(
         act_push_opc = rnic_pkg::WC_RECV[7:0];
         act_push_status = rnic_pkg::WC_SUCCESS[7:0];
         act_push_blen = '0;
-        act_push_widx = rq_ci_reg;
+        act_push_widx = srq_mid ? rs_widx_cur : rq_ci_reg;
         act_push_rd = 1'b0;
         act_push_atomic = 1'b0;
         upd = 1'b0;
@@ -793,6 +864,7 @@ module rnic_resp #(
         upd_err = err_mem[qpn_reg];
         upd_nak_sent = nak_sent_mem[qpn_reg];
         upd_rq_ci = 1'b0;
+        flush_held = 1'b0;
         case (state_reg)
             S_PSN: begin
                 if (!qp_ok || psn_eq || act_full) begin
@@ -937,7 +1009,18 @@ module rnic_resp #(
                 end
             end
             S_FLUSH: begin
-                if (!act_full && qp_err_any && !rq_empty) begin
+                if (on_srq) begin
+                    // the SRQ's WQEs stay for its other QPs; only the one
+                    // this QP's SEND holds is flushed
+                    if (!act_full && qp_err_any && rs_held_cur) begin
+                        act_push = 1'b1;
+                        act_push_send = 1'b0;
+                        act_push_cqe = 1'b1;
+                        act_push_status = rnic_pkg::WC_WR_FLUSH_ERR[7:0];
+                        act_push_widx = rs_widx_cur;
+                        flush_held = 1'b1;
+                    end
+                end else if (!act_full && qp_err_any && !rq_empty) begin
                     act_push = 1'b1;
                     act_push_send = 1'b0;
                     act_push_cqe = 1'b1;
@@ -947,6 +1030,21 @@ module rnic_resp #(
             end
             default: ;
         endcase
+    end
+
+    // A QP on an SRQ takes the WQE at the SRQ's consumer index with its
+    // SEND's first packet (or the WQE's completion, for a single packet or
+    // a WRITE with immediate), so the index moves on at once for the
+    // SRQ's other QPs. Once it is in error and holds no WQE, it will take
+    // none again: last WQE reached, once.
+    assign srq_take = on_srq && ((upd_rq_ci && !srq_mid) || (state_reg == S_PUSH && !dup_reg && s_first));
+    wire ci_adv = on_srq ? srq_take : upd_rq_ci;
+    wire held_clr = (upd_rq_ci && srq_mid) || flush_held;
+    wire last_wqe_now = state_reg == S_FLUSH && on_srq && qp_err_any && !rs_held_cur && !last_wqe_mem[qpn_reg];
+    always_ff @(posedge clk) begin
+        evt_last_wqe_valid <= last_wqe_now;
+        evt_last_wqe_qpn <= qpn_reg;
+        if (rst) evt_last_wqe_valid <= 1'b0;
     end
 
     // an error verdict flushes the receive queue once the request's payload
@@ -1057,7 +1155,9 @@ module rnic_resp #(
         stat_tx_rnr <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (take_db) begin
+                if (take_db && s_rqdb_srq) begin
+                    // DB_SRQ: the producer index only (rnic_srq_state)
+                end else if (take_db) begin
                     src_reg <= 2'd1;
                     qpn_reg <= s_rqdb_qpn;
                     state_reg <= S_QPC;
@@ -1096,6 +1196,10 @@ module rnic_resp #(
             end
             S_PSN: begin
                 rda_cnt_reg <= rda_act_cnt + rdcnt_rd_val;
+                if (on_srq) begin
+                    rq_ci_reg <= srq_rd_ci;
+                    rq_pi_reg <= srq_rd_pi;
+                end
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
                     state_reg <= after_drop;
@@ -1286,7 +1390,7 @@ module rnic_resp #(
             end
             default: state_reg <= S_IDLE;
         endcase
-        if (upd_rq_ci) rq_ci_reg <= rq_ci_reg + 16'd1;
+        if (ci_adv) rq_ci_reg <= rq_ci_reg + 16'd1;
         if (err_now) flush_after_reg <= 1'b1;
         else if (state_reg == S_FLUSH || state_reg == S_IDLE) flush_after_reg <= 1'b0;
         // the ATOMIC's read status (the cache takes its own)
@@ -1561,6 +1665,9 @@ module rnic_resp #(
             rs_idx_mem[qp_reset_qpn] <= '0;
             rs_off_mem[qp_reset_qpn] <= '0;
             rs_bytes_mem[qp_reset_qpn] <= '0;
+            rs_widx_mem[qp_reset_qpn] <= '0;
+            rs_held_mem[qp_reset_qpn] <= 1'b0;
+            last_wqe_mem[qp_reset_qpn] <= 1'b0;
             // (and a new read generation, below: READ jobs still queued
             // for the QP are dropped at their next packet boundary)
             dup_mode_mem[qp_reset_qpn] <= 1'b0;
@@ -1590,7 +1697,11 @@ module rnic_resp #(
                 rs_off_mem[qpn_reg] <= rs_off_reg;
                 rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
             end
-            if (upd_rq_ci) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+            if (upd_rq_ci && !on_srq) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+            if (upd_commit && s_first) rs_widx_mem[qpn_reg] <= rq_ci_reg;
+            if (upd_commit && s_first && on_srq) rs_held_mem[qpn_reg] <= 1'b1;
+            else if (held_clr) rs_held_mem[qpn_reg] <= 1'b0;
+            if (last_wqe_now) last_wqe_mem[qpn_reg] <= 1'b1;
             if (upd_commit && op_atomic) begin
                 asave_psn_mem[{qpn_reg, asave_wp}] <= h_psn;
                 asave_orig_mem[{qpn_reg, asave_wp}] <= at_orig_reg;
@@ -1603,7 +1714,7 @@ module rnic_resp #(
             end else if (upd_commit) begin
                 dup_mode_mem[qpn_reg] <= 1'b0;
             end
-            if (wr_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
+            if (wr_db && !s_rqdb_srq) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
         end
     end
 
@@ -1640,7 +1751,9 @@ module rnic_resp #(
         if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !ctx_ready));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rtr_valid))
-            assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr));
+            assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held
+                      || last_wqe_now));
+        if (!rst && srq_ctx_valid) assert (ctx_ready && !(wr_db || srq_take));
     end
 
     // The registered forms give what a direct read would: the generations
@@ -1692,7 +1805,7 @@ module rnic_resp #(
     logic        ref_mr_ok;
     logic [63:0] ref_mr_pa;
     rnic_mr_check ref_check_inst (
-        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(qpc_pd),
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
         .need_access(ck_need), .ok(ref_mr_ok), .pa(ref_mr_pa)
     );
     logic        ref_a_ok, ref_b_ok;
@@ -1760,7 +1873,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
+    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
 
 endmodule
 

@@ -4,7 +4,14 @@
 
 /*
  * Receive-WQE cache of the responder: WAYS ways, each holding up to WQES
- * consecutive receive WQEs of one QP, filled by DMA reads of the RQ ring.
+ * consecutive receive WQEs of one receive queue, filled by DMA reads of its
+ * ring.
+ *
+ * A receive queue is named by a key: the responder gives a QP's own RQ and
+ * a shared receive queue (SRQ) different keys ({0, QPN} and {1, SRQN}), and
+ * every QP on an SRQ the SRQ's key, with the SRQ's one consumer and producer
+ * index. So the QPs of an SRQ share its way, take its WQEs in posting order
+ * and never the same WQE twice; "QP" below means the queue of a key.
  *
  * The responder names the QP it serves and that QP's receive queue (consumer
  * and producer index, ring base and size). When it waits for the WQE at the
@@ -17,10 +24,11 @@
  * WQEs at hand instead of waiting out a host round trip every WQES
  * messages; with a way per QP, several QPs keep theirs.
  *
- * Way w holds WQEs [lo, hi) of QP qpn; [hi, req) are being read (one read at
- * a time); RQ index i sits in slot i mod WQES. A failed read leaves err set
- * for the WQE at hi: the responder completes that WQE in error (err_hit,
- * err_take). A QP reset forgets its way. Posted WQEs do not change until they
+ * Way w holds WQEs [lo, hi) of the queue of its key; [hi, req) are being
+ * read (one read at a time); RQ index i sits in slot i mod WQES. A failed
+ * read leaves err set for the WQE at hi: the responder completes that WQE in
+ * error (err_hit, err_take). A key reset (a new QP or SRQ context) forgets
+ * its way; the reset of a QP on an SRQ leaves the SRQ's way alone. Posted WQEs do not change until they
  * are consumed, so what a way holds stays right.
  *
  * The look-up runs in three register stages behind the responder's QP and
@@ -31,15 +39,15 @@
  */
 module rnic_rwqe_cache #(
     parameter int DATA_WIDTH = 64,
-    parameter int QPN_WIDTH = 10,
+    parameter int KEY_WIDTH = 11,
     parameter int WAYS_LOG2 = 3,
     parameter int WQES_LOG2 = 4
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
 
-    // the QP the responder serves and its receive queue
-    input  wire logic [QPN_WIDTH-1:0]  qpn,
+    // the receive queue the responder serves (its key) and its indices
+    input  wire logic [KEY_WIDTH-1:0]  key,
     input  wire logic [15:0]           rq_ci,
     input  wire logic [15:0]           rq_pi,
     input  wire logic [63:0]           rq_base,
@@ -56,8 +64,9 @@ module rnic_rwqe_cache #(
     input  wire logic                  rd_free,   // the DMA reader may be used
     output      logic                  busy,      // a read is being set up or in flight
 
-    input  wire logic                  qp_reset_valid,
-    input  wire logic [QPN_WIDTH-1:0]  qp_reset_qpn,
+    // a new context for the queue of a key: forget what is held for it
+    input  wire logic                  key_reset_valid,
+    input  wire logic [KEY_WIDTH-1:0]  key_reset,
 
     output      logic [63:0]           m_axis_desc_addr,
     output      logic [31:0]           m_axis_desc_len,
@@ -91,7 +100,7 @@ module rnic_rwqe_cache #(
 
     // ways
     logic [WAYS-1:0]      used_reg, err_reg;
-    logic [QPN_WIDTH-1:0] w_qpn_reg [WAYS];
+    logic [KEY_WIDTH-1:0] w_key_reg [WAYS];
     logic [15:0]          w_lo_reg [WAYS], w_hi_reg [WAYS], w_req_reg [WAYS];
     logic [WAYS_LOG2-1:0]   victim_reg;   // next way to take for a QP without one
 
@@ -100,7 +109,7 @@ module rnic_rwqe_cache #(
     fstate_t              f_state_reg;
     logic                 f_miss_reg;    // for the WQE the responder waits for
     logic [WAYS_LOG2-1:0]   f_way_reg;
-    logic [QPN_WIDTH-1:0] f_qpn_reg;
+    logic [KEY_WIDTH-1:0] f_key_reg;
     logic [15:0]          f_start_reg, f_ci_reg, f_pi_reg, f_n_reg;
     logic [63:0]          f_base_reg, f_addr_reg;
     logic [4:0]           f_log_reg;
@@ -112,11 +121,11 @@ module rnic_rwqe_cache #(
     // look-up, three register stages
     // ------------------------------------------------------------------
     // a change of the inputs or of any way restarts the count
-    logic [QPN_WIDTH-1:0] qpn_q;
+    logic [KEY_WIDTH-1:0] key_q;
     logic [15:0]          ci_q;
     logic                 ways_chg;
     logic [1:0]           settle_reg;
-    wire                  settled = settle_reg == 2'd3 && qpn == qpn_q && rq_ci == ci_q && !ways_chg;
+    wire                  settled = settle_reg == 2'd3 && key == key_q && rq_ci == ci_q && !ways_chg;
 
     // stage A: which way is the QP's
     logic                 mine_a;
@@ -127,7 +136,7 @@ module rnic_rwqe_cache #(
         mine_c = 1'b0;
         way_c = '0;
         for (int w = 0; w < WAYS; w++) begin
-            if (used_reg[w] && w_qpn_reg[w] == qpn) begin
+            if (used_reg[w] && w_key_reg[w] == key) begin
                 mine_c = 1'b1;
                 way_c = WAYS_LOG2'(w);
             end
@@ -143,7 +152,7 @@ module rnic_rwqe_cache #(
     logic                 mine_cc;
     logic [15:0]          ra_start_c;
     always_ff @(posedge clk) begin
-        qpn_q <= qpn;
+        key_q <= key;
         ci_q <= rq_ci;
         mine_a <= mine_c;
         way_a <= way_c;
@@ -169,14 +178,14 @@ module rnic_rwqe_cache #(
     end
     wire [WAYS_LOG2-1:0] way_i = way_cc;
     // the read of the way being filled is the one the responder waits for
-    wire pend_mine = f_state_reg != F_IDLE && f_qpn_reg == qpn && f_way_reg == way_cc;
+    wire pend_mine = f_state_reg != F_IDLE && f_key_reg == key && f_way_reg == way_cc;
 
     assign hit = settled && held_c;
     assign err_hit = settled && errat_c && !pend_mine;
     assign busy = f_state_reg != F_IDLE;
 
     // a read starts for the WQE waited for, or to read ahead
-    wire start_ok = settled && f_state_reg == F_IDLE && rd_free && !(qp_reset_valid && qp_reset_qpn == qpn);
+    wire start_ok = settled && f_state_reg == F_IDLE && rd_free && !(key_reset_valid && key_reset == key);
     wire start_miss = want && start_ok && !held_c && !errat_c && rq_pi != rq_ci;
     wire start_ra = !want && ahead && start_ok && ra_c;
     wire [WAYS_LOG2-1:0] start_way = mine_cc ? way_cc : victim_reg;
@@ -220,7 +229,7 @@ module rnic_rwqe_cache #(
                 f_state_reg <= F_SIZE;
                 f_miss_reg <= start_miss;
                 f_way_reg <= start_way;
-                f_qpn_reg <= qpn;
+                f_key_reg <= key;
                 f_start_reg <= start_miss ? rq_ci : ra_start_c;
                 f_ci_reg <= rq_ci;
                 f_pi_reg <= rq_pi;
@@ -250,7 +259,7 @@ module rnic_rwqe_cache #(
                 // (in F_SIZE) leaves the way free: its range would be stale
                 used_reg[f_way_i] <= !f_stale_reg;
                 err_reg[f_way_i] <= 1'b0;
-                w_qpn_reg[f_way_i] <= f_qpn_reg;
+                w_key_reg[f_way_i] <= f_key_reg;
                 w_lo_reg[f_way_i] <= f_miss_reg ? f_start_reg : f_ci_reg;
                 if (f_miss_reg) w_hi_reg[f_way_i] <= f_start_reg;
                 w_req_reg[f_way_i] <= f_start_reg + f_n;
@@ -288,13 +297,13 @@ module rnic_rwqe_cache #(
         end
         // a new context: nothing held or being read for the QP is valid
         for (int w = 0; w < WAYS; w++) begin
-            if (qp_reset_valid && used_reg[w] && w_qpn_reg[w] == qp_reset_qpn) begin
+            if (key_reset_valid && used_reg[w] && w_key_reg[w] == key_reset) begin
                 used_reg[w] <= 1'b0;
                 err_reg[w] <= 1'b0;
                 ways_chg <= 1'b1;
             end
         end
-        if (qp_reset_valid && f_state_reg != F_IDLE && f_qpn_reg == qp_reset_qpn) begin
+        if (key_reset_valid && f_state_reg != F_IDLE && f_key_reg == key_reset) begin
             f_stale_reg <= 1'b1;
             // a way taken for it in F_SIZE2 this very cycle is dropped as well
             if (f_state_reg == F_SIZE2) used_reg[f_way_i] <= 1'b0;
@@ -302,7 +311,7 @@ module rnic_rwqe_cache #(
 
         // stage C holds the look-up of the inputs of three cycles ago
         if (settle_reg != 2'd3) settle_reg <= settle_reg + 1'b1;
-        if (qpn != qpn_q || rq_ci != ci_q || ways_chg) settle_reg <= 2'd1;
+        if (key != key_q || rq_ci != ci_q || ways_chg) settle_reg <= 2'd1;
 
         if (rst) begin
             used_reg <= '0;
@@ -321,7 +330,7 @@ module rnic_rwqe_cache #(
         if (!rst) begin
             for (int a = 0; a < WAYS; a++)
                 for (int b = a + 1; b < WAYS; b++)
-                    assert (!(used_reg[a] && used_reg[b] && w_qpn_reg[a] == w_qpn_reg[b]));
+                    assert (!(used_reg[a] && used_reg[b] && w_key_reg[a] == w_key_reg[b]));
         end
     end
 `endif

@@ -19,8 +19,8 @@
  * (docs/memcheck.md):
  *
  *   rings    CQ ring: CQE writer only; SQ ring: WQE fetch, placement WQE
- *            fetch (inline data travel inside the fetched WQE); RQ ring:
- *            receive WQE fetch;
+ *            fetch (inline data travel inside the fetched WQE); RQ ring and
+ *            SRQ ring (CREATE_SRQ to DESTROY_SRQ): receive WQE fetch;
  *            a QP's rings only while it is not in RESET.
  *   MR bytes only inside a window, and only for the engines of that window:
  *     LREAD   an SGE of a fetched SEND/WRITE WQE        payload read
@@ -61,7 +61,7 @@
 #define ARQ_MAX 256
 #define SNOOP_IDS 8
 
-enum obj_kind { OBJ_CQ = 1, OBJ_SQ, OBJ_RQ, OBJ_MR };
+enum obj_kind { OBJ_CQ = 1, OBJ_SQ, OBJ_RQ, OBJ_MR, OBJ_SRQ };
 
 static const char *kind_name(int k)
 {
@@ -70,6 +70,7 @@ static const char *kind_name(int k)
 	case OBJ_SQ: return "SQ ring";
 	case OBJ_RQ: return "RQ ring";
 	case OBJ_MR: return "MR";
+	case OBJ_SRQ: return "SRQ ring";
 	default: return "?";
 	}
 }
@@ -98,7 +99,8 @@ struct engine {
 static const struct engine rd_engine[] = {
 	[RNIC_DMA_ID_RD_WQE] = {"send WQE fetcher", KIND(OBJ_SQ), 0, 1},
 	[RNIC_DMA_ID_RD_PAYLOAD] = {"send payload reader", 0, WIN(WIN_LREAD)},
-	[RNIC_DMA_ID_RD_RWQE] = {"receive WQE and ATOMIC reader", KIND(OBJ_RQ), WIN(WIN_RATOMIC), 1},
+	[RNIC_DMA_ID_RD_RWQE] = {"receive WQE and ATOMIC reader", KIND(OBJ_RQ) | KIND(OBJ_SRQ),
+				 WIN(WIN_RATOMIC), 1},
 	[RNIC_DMA_ID_RD_RDRSP] = {"READ response reader", 0, WIN(WIN_RREAD)},
 	[RNIC_DMA_ID_RD_PLWQE] = {"placement WQE fetcher", KIND(OBJ_SQ), 0, 1},
 };
@@ -520,6 +522,23 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 		kill_obj(m, find_obj(m, OBJ_RQ, qpn));
 		break;
 	}
+	case RNIC_CMD_OP_CREATE_SRQ: {
+		/* a shared receive queue's ring: its WQEs' SGEs open receive
+		 * windows in the SRQ's PD, whichever QP's SEND takes them */
+		uint64_t log = RNIC_CTX_GET(in, CMD_CREATE_SRQ_IN, LOG_SIZE) & 31;
+
+		o = grant_ring(m, OBJ_SRQ, RNIC_CTX_GET(in, CMD_CREATE_SRQ_IN, BASE),
+			       (uint64_t)RNIC_RECV_WQE_BYTES << log, 1);
+		if (o >= 0) {
+			m->objs[o].pd = (uint32_t)RNIC_CTX_GET(in, CMD_CREATE_SRQ_IN, PD);
+			m->out_obj[m->out_nobj++] = o;
+		}
+		m->st.armed = 1;
+		break;
+	}
+	case RNIC_CMD_OP_DESTROY_SRQ:
+		kill_obj(m, find_obj(m, OBJ_SRQ, (uint32_t)RNIC_CTX_GET(in, CMD_DESTROY_SRQ_IN, SRQN)));
+		break;
 	case RNIC_CMD_OP_REG_MR: {
 		uint64_t va = RNIC_CTX_GET(in, CMD_REG_MR_IN, VA);
 		uint64_t len = RNIC_CTX_GET(in, CMD_REG_MR_IN, LENGTH);
@@ -595,7 +614,7 @@ void memcheck_bar_read(struct memcheck *m, uint32_t off, uint32_t val)
 		else
 			m->out_nobj = 0;
 	} else if (off == RNIC_REG_CMD_OUT && !m->busy && m->out_nobj) {
-		/* word 0 of CREATE_CQ, CREATE_QP and REG_MR outputs is the handle */
+		/* word 0 of CREATE_CQ, CREATE_QP, CREATE_SRQ and REG_MR outputs is the handle */
 		for (int i = 0; i < m->out_nobj; i++) {
 			m->objs[m->out_obj[i]].id = val;
 			m->objs[m->out_obj[i]].have_id = 1;
@@ -861,7 +880,7 @@ static void parse_recv_wqe(struct memcheck *m, int q, const uint8_t *wqe)
 	}
 }
 
-/* The enabled SQ or RQ ring object over bus address a, else -1. */
+/* The enabled SQ, RQ or SRQ ring object over bus address a, else -1. */
 static int ring_at(const struct memcheck *m, uint64_t a)
 {
 	uint64_t page = a >> PAGE_SHIFT;
@@ -872,7 +891,7 @@ static int ring_at(const struct memcheck *m, uint64_t a)
 		const struct mobj *o = &m->objs[p->obj];
 
 		if (p->page == page && off >= p->lo && off < p->hi && !o->dead && o->enabled &&
-		    (o->kind == OBJ_SQ || o->kind == OBJ_RQ))
+		    (o->kind == OBJ_SQ || o->kind == OBJ_RQ || o->kind == OBJ_SRQ))
 			return p->obj;
 	}
 	return -1;

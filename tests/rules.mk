@@ -221,3 +221,14 @@ $(RPING_SIM_BIN): $(TOOLS_BUILD)/obj-san/rping_sim.o $(TOOLS_BUILD)/obj-san/rpin
 .PHONY: rnic-rping-sim
 rnic-rping-sim: $(RPING_SIM_BIN)
 TEST_BUILD_DEPS += $(RPING_SIM_BIN)
+# shared receive queues: build/bin/rnic-e2e-srq (tests/e2e/e2e_srq.c)
+E2E_SRQ_BIN := $(BUILD)/bin/rnic-e2e-srq
+$(E2E_SRQ_BIN): $(TOOLS_BUILD)/obj-san/e2e_srq.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+.PHONY: rnic-e2e-srq
+rnic-e2e-srq: $(E2E_SRQ_BIN)
+TEST_BUILD_DEPS += $(E2E_SRQ_BIN)
+$(TOOLS_BUILD)/obj-san/e2e_srq.o: $(ROOT)/tests/e2e/e2e_srq.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@

@@ -32,6 +32,7 @@ void fw_init(struct fw *fw, const struct fw_caps *dev)
 	fw->caps.num_mrs = min_u32(dev->num_mrs, FW_MAX_MRS);
 	fw->caps.num_mtt = min_u32(dev->num_mtt, FW_MAX_MTT);
 	fw->caps.num_pds = min_u32(dev->num_pds, FW_MAX_PDS);
+	fw->caps.num_srqs = min_u32(dev->num_srqs, FW_MAX_SRQS);
 }
 
 /* ---------------------------------------------------------------- handles */
@@ -103,6 +104,9 @@ static enum fw_status cmd_query_device(struct fw *fw, const uint32_t *in, uint32
 	OUT(QUERY_DEVICE, MAX_MTU, RNIC_IB_MTU_4096);
 	OUT(QUERY_DEVICE, MAX_RD_ATOMIC, RNIC_MAX_RD_ATOMIC);
 	OUT(QUERY_DEVICE, MAX_INLINE_DATA, RNIC_MAX_INLINE_BYTES);
+	OUT(QUERY_DEVICE, MAX_SRQ, c->num_srqs > 1 ? c->num_srqs - 1 : 0);
+	OUT(QUERY_DEVICE, MAX_SRQ_WR, 1u << RNIC_CMD_MAX_LOG_SRQ_WR);
+	OUT(QUERY_DEVICE, MAX_SRQ_SGE, RNIC_MAX_RECV_SGE);
 	return FW_OK;
 }
 
@@ -187,6 +191,7 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 	uint64_t pd = IN(CREATE_QP, PD), scq = IN(CREATE_QP, SEND_CQN), rcq = IN(CREATE_QP, RECV_CQN);
 	uint64_t sq_log = IN(CREATE_QP, SQ_LOG_SIZE), rq_log = IN(CREATE_QP, RQ_LOG_SIZE);
 	uint64_t sq_base = IN(CREATE_QP, SQ_BASE), rq_base = IN(CREATE_QP, RQ_BASE);
+	uint64_t srqn = IN(CREATE_QP, SRQN);
 	enum fw_status st;
 	struct fw_qp *q;
 	int32_t qpn;
@@ -200,6 +205,12 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 		st = cq_check(fw, scq);
 	if (st == FW_OK)
 		st = cq_check(fw, rcq);
+	/* a QP on an SRQ has no RQ ring of its own; the SRQ may be of any PD */
+	if (st == FW_OK && srqn) {
+		st = fw_srq_live(fw, srqn) ? FW_OK : FW_BAD_HANDLE;
+		if (st == FW_OK && (rq_log || rq_base))
+			st = FW_BAD_PARAM;
+	}
 	if (st != FW_OK)
 		return st;
 	qpn = fw_bit_find_clear(fw->qp_used, 2, fw->caps.num_qps, fw->qp_hint);
@@ -217,6 +228,9 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 	q->sq_base_hi = (uint32_t)(sq_base >> 32);
 	q->rq_base_lo = (uint32_t)rq_base;
 	q->rq_base_hi = (uint32_t)(rq_base >> 32);
+	q->srqn = (uint16_t)srqn;
+	if (srqn)
+		fw->srq[srqn].qp_count++;
 	fw_bit_set(fw->qp_used, (uint32_t)qpn);
 	fw->pd_refcnt[pd]++;
 	fw->cq_refcnt[scq]++;
@@ -338,6 +352,7 @@ static enum fw_status cmd_modify_qp(struct fw *fw, const uint32_t *in, uint32_t 
 		r.sq_base_hi = q.sq_base_hi;
 		r.rq_base_lo = q.rq_base_lo;
 		r.rq_base_hi = q.rq_base_hi;
+		r.srqn = q.srqn;
 		q = r;
 	} else {
 		qp_attr_apply(&q, in, mask);
@@ -394,6 +409,7 @@ static enum fw_status cmd_query_qp(struct fw *fw, const uint32_t *in, uint32_t *
 		rnic_ctx_set(out, RNIC_CMD_QUERY_QP_OUT_DGID_LSB + 32 * i, 32, q->dgid[i]);
 	OUT(QUERY_QP, SQ_BASE, (uint64_t)q->sq_base_hi << 32 | q->sq_base_lo);
 	OUT(QUERY_QP, RQ_BASE, (uint64_t)q->rq_base_hi << 32 | q->rq_base_lo);
+	OUT(QUERY_QP, SRQN, q->srqn);
 	return FW_OK;
 }
 
@@ -418,6 +434,8 @@ static enum fw_status cmd_destroy_qp(struct fw *fw, const uint32_t *in, uint32_t
 	fw->pd_refcnt[q->pd]--;
 	fw->cq_refcnt[q->send_cqn]--;
 	fw->cq_refcnt[q->recv_cqn]--;
+	if (q->srqn)
+		fw->srq[q->srqn].qp_count--;
 	*q = (struct fw_qp){ 0 };
 	fw_bit_clear(fw->qp_used, (uint32_t)qpn);
 	return FW_OK;
@@ -649,6 +667,11 @@ static const struct fw_cmd cmds[] = {
 	CMD(DEREG_MR, RNIC_CMD_DEREG_MR_IN_WORDS, 0, cmd_dereg_mr),
 	CMD(QUERY_COUNTER, RNIC_CMD_QUERY_COUNTER_IN_WORDS, RNIC_CMD_QUERY_COUNTER_OUT_WORDS,
 	    cmd_query_counter),
+	/* shared receive queues (core/srq.c) */
+	CMD(CREATE_SRQ, RNIC_CMD_CREATE_SRQ_IN_WORDS, RNIC_CMD_CREATE_SRQ_OUT_WORDS, fw_cmd_create_srq),
+	CMD(MODIFY_SRQ, RNIC_CMD_MODIFY_SRQ_IN_WORDS, 0, fw_cmd_modify_srq),
+	CMD(QUERY_SRQ, RNIC_CMD_QUERY_SRQ_IN_WORDS, RNIC_CMD_QUERY_SRQ_OUT_WORDS, fw_cmd_query_srq),
+	CMD(DESTROY_SRQ, RNIC_CMD_DESTROY_SRQ_IN_WORDS, 0, fw_cmd_destroy_srq),
 };
 
 const struct fw_cmd *fw_cmd_find(uint32_t opcode)

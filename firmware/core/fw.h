@@ -38,6 +38,7 @@ enum fw_status {
 #define FW_MAX_MRS 4096
 #define FW_MAX_MTT 16384
 #define FW_MAX_PDS 1024
+#define FW_MAX_SRQS 256
 /* MRs registered whose page list is not complete yet (REG_MR done, not every
  * WRITE_MTT): each holds va, length and access until the MPT entry is
  * written. */
@@ -66,7 +67,7 @@ struct fw_qp {
 	uint8_t traffic_class, hop_limit;
 	uint16_t dmac_hi;              /* MAC bits 47:32 */
 	uint16_t pd, send_cqn, recv_cqn;
-	uint16_t rsvd;
+	uint16_t srqn;                 /* shared receive queue, 0: its own RQ */
 };
 
 /* One MR: the key's tag, its PD and the first entry of its MTT run (the
@@ -86,7 +87,16 @@ struct fw_pending_mr {
 
 /* Table sizes in use: the DEV block's, capped by the firmware's arrays. */
 struct fw_caps {
-	uint32_t num_qps, num_cqs, num_mrs, num_mtt, num_pds;
+	uint32_t num_qps, num_cqs, num_mrs, num_mtt, num_pds, num_srqs;
+};
+
+/* One shared receive queue: its ring, PD, WQE size, the limit as armed
+ * (0 once the limit event has been given) and the QPs that use it. */
+struct fw_srq {
+	uint32_t base_lo, base_hi;
+	uint16_t pd, limit;
+	uint8_t log_size, max_sge;
+	uint16_t qp_count;
 };
 
 struct fw {
@@ -107,10 +117,16 @@ struct fw {
 	/* Asynchronous events for the host (EQ_* registers). */
 	uint32_t cq_err[FW_BITMAP_WORDS(FW_MAX_CQS)];  /* CQ_ERR given since CREATE_CQ */
 	uint32_t eq_pi, eq_lost;
+	/* Shared receive queues (core/srq.c). */
+	uint32_t srq_used[FW_BITMAP_WORDS(FW_MAX_SRQS)];
+	struct fw_srq srq[FW_MAX_SRQS];
+	uint32_t srq_hint;
 };
 
 _Static_assert(sizeof(struct fw_qp) == 68, "fw_qp packs into 68 bytes");
 _Static_assert(sizeof(struct fw_mr) == 4, "fw_mr packs into 4 bytes");
+_Static_assert(sizeof(struct fw_srq) == 16, "fw_srq packs into 16 bytes");
+_Static_assert(RNIC_CMD_MAX_LOG_SRQ_WR < 16 && RNIC_SRQC_LIMIT_W == 16, "SRQ sizes and limits fit 16 bits");
 _Static_assert(FW_MAX_MTT <= 1 << 14, "fw_mr.mtt_base is 14 bits");
 _Static_assert(FW_MAX_PDS <= 1 << 10, "fw_mr.pd is 10 bits");
 _Static_assert(RNIC_MKEY_TAG_BITS == 8, "fw_mr.tag is 8 bits");
@@ -159,6 +175,16 @@ struct fw_cmd {
 	enum fw_status (*run)(struct fw *fw, const uint32_t *in, uint32_t *out);
 };
 
+/* The SRQ commands (core/srq.c); whether srqn names a live SRQ; a live SRQ
+ * of pd (FW_BAD_HANDLE, FW_PD_MISMATCH). A QP may use an SRQ of another PD
+ * (as ibv_create_qp): the SRQ's PD checks its receive WQEs' lkeys. */
+int fw_srq_live(const struct fw *fw, uint64_t srqn);
+enum fw_status fw_cmd_create_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
+enum fw_status fw_cmd_modify_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
+enum fw_status fw_cmd_query_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
+enum fw_status fw_cmd_destroy_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
+FW_MUST_CHECK enum fw_status fw_srq_check(const struct fw *fw, uint64_t srqn, uint64_t pd);
+
 /* The command of an opcode, NULL if there is none. */
 const struct fw_cmd *fw_cmd_find(uint32_t opcode);
 
@@ -182,7 +208,9 @@ int fw_mailbox_poll(struct fw *fw);
 /* Take one data-path event (EVT_POP) and act on it: a QP's error completion
  * moves the firmware's QP to ERR (a QP in RESET or already in ERR stays) and
  * gives the host ASYNC_EVENT_QP_FATAL; a CQ overrun gives ASYNC_EVENT_CQ_ERR
- * once per CQ. Events lost on the way count in EQ_LOST. Returns 1 if an
+ * once per CQ; an SRQ's limit reached disarms the firmware's copy of the
+ * limit and gives ASYNC_EVENT_SRQ_LIMIT_REACHED; a QP on an SRQ that reached
+ * its last WQE gives ASYNC_EVENT_QP_LAST_WQE_REACHED. Events lost on the way count in EQ_LOST. Returns 1 if an
  * event was taken. The main loop drains them before each command, so a
  * command never acts on a QP whose error the firmware has not seen. */
 int fw_event_poll(struct fw *fw);

@@ -12,6 +12,7 @@ void fw_boot(struct fw *fw)
 	dev.num_mrs = fw_mmio_read32(RNIC_REG_DEV_NUM_MRS);
 	dev.num_cqs = fw_mmio_read32(RNIC_REG_DEV_NUM_CQS);
 	dev.num_mtt = fw_mmio_read32(RNIC_REG_DEV_NUM_MTT);
+	dev.num_srqs = fw_mmio_read32(RNIC_REG_DEV_NUM_SRQS);
 	dev.num_pds = FW_MAX_PDS; /* PDs are the firmware's alone */
 	fw_init(fw, &dev);
 	fw_mmio_write32(RNIC_REG_FW_STATE, RNIC_FW_VERSION);
@@ -79,6 +80,17 @@ int fw_event_poll(struct fw *fw)
 			fw_bit_set(fw->cq_err, num);
 			fw_eq_push(fw, RNIC_ASYNC_EVENT_CQ_ERR, num);
 		}
+		break;
+	case RNIC_EVT_SRQ_LIMIT:
+		/* the data path disarmed the limit: so does QUERY_SRQ's copy */
+		if (num < fw->caps.num_srqs && fw_bit_test(fw->srq_used, num)) {
+			fw->srq[num].limit = 0;
+			fw_eq_push(fw, RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED, num);
+		}
+		break;
+	case RNIC_EVT_QP_LAST_WQE:
+		if (num < fw->caps.num_qps && fw_bit_test(fw->qp_used, num) && fw->qp[num].srqn)
+			fw_eq_push(fw, RNIC_ASYNC_EVENT_QP_LAST_WQE_REACHED, num);
 		break;
 	default:
 		break; /* a kind this firmware does not know */

@@ -160,4 +160,5 @@ void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t q
 		rnic_ctx_set(w, RNIC_QPC_DGID_LSB + 32 * i, 32, q->dgid[i]);
 	RNIC_CTX_SET(w, QPC, SQ_BASE, (uint64_t)q->sq_base_hi << 32 | q->sq_base_lo);
 	RNIC_CTX_SET(w, QPC, RQ_BASE, (uint64_t)q->rq_base_hi << 32 | q->rq_base_lo);
+	RNIC_CTX_SET(w, QPC, SRQN, q->srqn);
 }

@@ -139,7 +139,14 @@ static int cqe_to_wc(struct rnic_device *d, struct rnic_cq_priv *c, const struct
 
 	if (qpn > d->max_qp + 1 || !(q = d->qp_table[qpn]))
 		return EIO;
-	if (e->opcode & RNIC_WC_RECV) {
+	if ((e->opcode & RNIC_WC_RECV) && q->srq) {
+		/* the SRQ slot its SEND took, in any order against other QPs */
+		uint64_t wr_id;
+
+		if (q->qp.recv_cq != &c->cq || rnic_srq_complete(q->srq, counter, &wr_id))
+			return EIO;
+		wc_fill(wc, e, qpn, wr_id);
+	} else if (e->opcode & RNIC_WC_RECV) {
 		if (q->qp.recv_cq != &c->cq || q->rq_head == q->rq_tail ||
 		    counter != (uint16_t)q->rq_tail)
 			return EIO;

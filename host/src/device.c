@@ -216,6 +216,8 @@ static int query_fw_caps(struct rnic_device *d)
 	d->max_pd = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_PD);
 	d->num_mtt = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MTT);
 	d->max_rd_atomic = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_RD_ATOMIC);
+	/* SRQNs travel in 16 bits (DB_SRQ) */
+	d->max_srq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SRQ), 0xffffu);
 	return 0;
 }
 
@@ -223,6 +225,7 @@ static void free_device(struct rnic_device *d)
 {
 	free(d->qp_table);
 	free(d->cq_table);
+	free(d->srq_table);
 	free(d);
 }
 
@@ -275,7 +278,8 @@ struct rnic_context *rnic_open_backend(const struct rnic_backend_ops *ops, void 
 	rnic_write32(d, RNIC_CMD_REG(d, RNIC_REG_EQ_CI), d->eq_ci);
 	d->qp_table = calloc(d->max_qp + 2, sizeof(*d->qp_table));
 	d->cq_table = calloc(d->max_cq + 1, sizeof(*d->cq_table));
-	if (!d->qp_table || !d->cq_table) {
+	d->srq_table = calloc(d->max_srq + 1, sizeof(*d->srq_table));
+	if (!d->qp_table || !d->cq_table || !d->srq_table) {
 		err = ENOMEM;
 		goto fail;
 	}
@@ -297,7 +301,7 @@ int rnic_close_device(struct rnic_context *context)
 	if (!context)
 		return EINVAL;
 	d = rnic_dev(context);
-	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp)
+	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp || d->n_srq)
 		return EBUSY;
 	if (d->ops->close)
 		d->ops->close(d->priv);
@@ -335,6 +339,9 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->max_pd = (int)d->max_pd;
 	a->max_qp_rd_atom = (int)d->max_rd_atomic;
 	a->max_qp_init_rd_atom = (int)d->max_rd_atomic;
+	a->max_srq = (int)d->max_srq;
+	a->max_srq_wr = d->max_srq ? 1 << RNIC_CMD_MAX_LOG_SRQ_WR : 0;
+	a->max_srq_sge = d->max_srq ? RNIC_MAX_RECV_SGE : 0;
 	a->phys_port_cnt = 1;
 	a->data_width = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_DATA_WIDTH));
 	a->clock_mhz = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_CLOCK_MHZ));

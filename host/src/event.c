@@ -7,7 +7,9 @@
 #include "priv.h"
 
 _Static_assert(RNIC_EVENT_CQ_ERR == RNIC_ASYNC_EVENT_CQ_ERR &&
-	       RNIC_EVENT_QP_FATAL == RNIC_ASYNC_EVENT_QP_FATAL,
+	       RNIC_EVENT_QP_FATAL == RNIC_ASYNC_EVENT_QP_FATAL &&
+	       RNIC_EVENT_SRQ_LIMIT_REACHED == RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED &&
+	       RNIC_EVENT_QP_LAST_WQE_REACHED == RNIC_ASYNC_EVENT_QP_LAST_WQE_REACHED,
 	       "the API's event numbers are the firmware's (enum ibv_event_type)");
 
 int rnic_get_async_event(struct rnic_context *context, struct rnic_async_event *event)
@@ -45,6 +47,18 @@ int rnic_get_async_event(struct rnic_context *context, struct rnic_async_event *
 			event->event_type = RNIC_EVENT_CQ_ERR;
 			return 0;
 		}
+		if (type == RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED && num >= 1 && num <= d->max_srq &&
+		    d->srq_table[num]) {
+			event->element.srq = &d->srq_table[num]->srq;
+			event->event_type = RNIC_EVENT_SRQ_LIMIT_REACHED;
+			return 0;
+		}
+		if (type == RNIC_ASYNC_EVENT_QP_LAST_WQE_REACHED && num >= 2 && num <= d->max_qp + 1 &&
+		    d->qp_table[num]) {
+			event->element.qp = &d->qp_table[num]->qp;
+			event->event_type = RNIC_EVENT_QP_LAST_WQE_REACHED;
+			return 0;
+		}
 		/* an object destroyed since, or an event this library does not know */
 	}
 	return EAGAIN;
@@ -65,6 +79,8 @@ const char *rnic_event_type_str(enum rnic_event_type type)
 	switch (type) {
 	case RNIC_EVENT_CQ_ERR: return "CQ error";
 	case RNIC_EVENT_QP_FATAL: return "local work queue catastrophic error";
+	case RNIC_EVENT_SRQ_LIMIT_REACHED: return "SRQ limit reached";
+	case RNIC_EVENT_QP_LAST_WQE_REACHED: return "last WQE reached";
 	default: return "unknown";
 	}
 }

@@ -47,6 +47,10 @@ struct rnic_device {
 	struct rnic_qp_priv **qp_table; /* by QPN */
 	struct rnic_cq_priv **cq_table; /* by CQN */
 	unsigned int n_pd, n_mr, n_cq, n_qp;
+	/* Shared receive queues (srq.c): SRQNs 1..max_srq. */
+	uint32_t max_srq;
+	struct rnic_srq_priv **srq_table;
+	unsigned int n_srq;
 };
 
 struct rnic_pd_priv {
@@ -90,6 +94,21 @@ struct rnic_qp_priv {
 	uint32_t rq_head;  /* producer index, free running */
 	uint32_t rq_tail;  /* oldest receive WQE not yet completed, free running */
 	uint64_t *rq_wrid; /* wr_id per RQ slot */
+	struct rnic_srq_priv *srq; /* receive WQEs from this SRQ instead (no RQ) */
+};
+
+struct rnic_srq_priv {
+	struct rnic_srq srq;
+	struct rnic_recv_wqe *ring;
+	size_t ring_bytes;
+	uint64_t bus;
+	uint32_t log_size, max_sge;
+	uint32_t head;     /* producer index, free running */
+	uint32_t tail;     /* oldest slot not yet completed, free running */
+	uint64_t *wrid;    /* wr_id per slot */
+	uint8_t *busy;     /* per slot: posted and not yet completed (completions
+			    * of different QPs come in any order) */
+	unsigned int refcnt; /* QPs */
 };
 
 static inline struct rnic_device *rnic_dev(struct rnic_context *c) { return c->device; }
@@ -97,6 +116,13 @@ static inline struct rnic_pd_priv *pd_priv(struct rnic_pd *p) { return (struct r
 static inline struct rnic_mr_priv *mr_priv(struct rnic_mr *m) { return (struct rnic_mr_priv *)m; }
 static inline struct rnic_cq_priv *cq_priv(struct rnic_cq *c) { return (struct rnic_cq_priv *)c; }
 static inline struct rnic_qp_priv *qp_priv(struct rnic_qp *q) { return (struct rnic_qp_priv *)q; }
+static inline struct rnic_srq_priv *srq_priv(struct rnic_srq *s) { return (struct rnic_srq_priv *)s; }
+
+/* srq.c: the receive completion of SRQ slot idx (wqe_counter); EIO when it
+ * names no WQE posted and not yet completed. */
+int rnic_srq_complete(struct rnic_srq_priv *s, uint16_t idx, uint64_t *wr_id);
+/* The 64-byte receive WQE of wr (qp.c). */
+void rnic_recv_wqe_build(struct rnic_recv_wqe *dst, const struct rnic_recv_wr *wr);
 
 /* Register addresses: the generated map gives absolute addresses; the library
  * adds each register's offset inside its block to the base it found. */

@@ -26,7 +26,12 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	uint32_t qpn;
 	int err;
 
-	if (!pd || !ia || ia->qp_type != RNIC_QPT_RC || !ia->send_cq || !ia->recv_cq || ia->srq ||
+	/* A QP on an SRQ has no RQ of its own (max_recv_wr 0). */
+	if (pd && ia && ia->srq && (ia->srq->context != pd->context || ia->cap.max_recv_wr)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!pd || !ia || ia->qp_type != RNIC_QPT_RC || !ia->send_cq || !ia->recv_cq ||
 	    ia->cap.max_send_wr < 1 || ia->cap.max_send_wr > RNIC_LIB_MAX_QP_WR ||
 	    ia->cap.max_send_sge > RNIC_MAX_SEND_SGE ||
 	    ia->cap.max_inline_data > RNIC_MAX_INLINE_BYTES ||
@@ -77,6 +82,8 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_LOG_SIZE, q->rq_log);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_BASE, q->sq_bus);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_BASE, q->rq_bus);
+	if (ia->srq)
+		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SRQN, ia->srq->handle);
 	err = rnic_cmd(d, RNIC_CMD_OP_CREATE_QP, in, RNIC_CMD_CREATE_QP_IN_WORDS, out,
 		       RNIC_CMD_CREATE_QP_OUT_WORDS);
 	if (err)
@@ -106,6 +113,10 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	pd_priv(pd)->refcnt++;
 	cq_priv(ia->send_cq)->refcnt++;
 	cq_priv(ia->recv_cq)->refcnt++;
+	if (ia->srq) {
+		q->srq = srq_priv(ia->srq);
+		q->srq->refcnt++;
+	}
 	d->n_qp++;
 	return &q->qp;
 
@@ -291,6 +302,7 @@ int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 	init_attr->qp_context = qp->qp_context;
 	init_attr->send_cq = qp->send_cq;
 	init_attr->recv_cq = qp->recv_cq;
+	init_attr->srq = q->srq ? &q->srq->srq : NULL;
 	init_attr->cap = q->cap;
 	init_attr->qp_type = qp->qp_type;
 	init_attr->sq_sig_all = q->sq_sig_all;
@@ -322,6 +334,8 @@ int rnic_destroy_qp(struct rnic_qp *qp)
 	pd_priv(qp->pd)->refcnt--;
 	cq_priv(qp->send_cq)->refcnt--;
 	cq_priv(qp->recv_cq)->refcnt--;
+	if (q->srq)
+		q->srq->refcnt--;
 	d->n_qp--;
 	free(q);
 	return 0;
@@ -480,7 +494,7 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 /* Build the 64-byte receive WQE of wr into the RQ slot: the SGEs, then (with
  * fewer than RNIC_MAX_RECV_SGE) an SGE with lkey RNIC_INVALID_LKEY that ends
  * the list. */
-static void write_recv_wqe(struct rnic_qp_priv *q, const struct rnic_recv_wr *wr)
+void rnic_recv_wqe_build(struct rnic_recv_wqe *dst, const struct rnic_recv_wr *wr)
 {
 	struct rnic_recv_wqe w;
 
@@ -492,7 +506,7 @@ static void write_recv_wqe(struct rnic_qp_priv *q, const struct rnic_recv_wr *wr
 	}
 	if (wr->num_sge < RNIC_MAX_RECV_SGE)
 		w.sge[wr->num_sge].lkey = rnic_htole32(RNIC_INVALID_LKEY);
-	memcpy(&q->rq[q->rq_head & (q->rq_size - 1)], &w, sizeof(w));
+	memcpy(dst, &w, sizeof(w));
 }
 
 int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv_wr **bad_wr)
@@ -511,8 +525,9 @@ int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv
 	d = rnic_dev(qp->context);
 	for (; wr; wr = wr->next) {
 		/* IBTA: receives may be posted in every state but RESET; in ERR
-		 * the device flushes them. */
-		if (qp->state == RNIC_QPS_RESET) {
+		 * the device flushes them. A QP on an SRQ has no RQ: its receive
+		 * WQEs go to the SRQ (rnic_post_srq_recv). */
+		if (qp->state == RNIC_QPS_RESET || q->srq) {
 			err = EINVAL;
 			break;
 		}
@@ -525,7 +540,7 @@ int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv
 			err = ENOMEM;
 			break;
 		}
-		write_recv_wqe(q, wr);
+		rnic_recv_wqe_build(&q->rq[q->rq_head & (q->rq_size - 1)], wr);
 		q->rq_wrid[q->rq_head & (q->rq_size - 1)] = wr->wr_id;
 		q->rq_head++;
 		posted++;

@@ -132,6 +132,17 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 		sd->cq = rnic_create_cq(sd->ctx, o->cqe);
 		if (!sd->cq)
 			return fail("create_cq", errno);
+		if (s == 1 && o->srq_wr > 0) {
+			struct rnic_srq_init_attr sa;
+
+			memset(&sa, 0, sizeof(sa));
+			sa.attr.max_wr = (uint32_t)o->srq_wr;
+			sa.attr.max_sge = (uint32_t)o->max_recv_sge;
+			sa.attr.srq_limit = o->srq_limit;
+			sd->srq = rnic_create_srq(sd->pd, &sa);
+			if (!sd->srq)
+				return fail("create_srq", errno);
+		}
 		for (int i = 0; i < o->nqp; i++) {
 			struct rnic_qp_init_attr ia;
 
@@ -141,7 +152,8 @@ int sim_pair_open(struct sim_pair *p, struct rnic_world *world, const struct sim
 			ia.qp_type = RNIC_QPT_RC;
 			ia.cap.max_send_wr = (uint32_t)o->max_send_wr;
 			ia.cap.max_send_sge = RNIC_MAX_SEND_SGE;
-			ia.cap.max_recv_wr = (uint32_t)o->max_recv_wr;
+			ia.cap.max_recv_wr = sd->srq ? 0 : (uint32_t)o->max_recv_wr;
+			ia.srq = sd->srq;
 			ia.cap.max_recv_sge = (uint32_t)o->max_recv_sge;
 			ia.cap.max_inline_data = RNIC_MAX_INLINE_BYTES;
 			sd->qp[i] = rnic_create_qp(sd->pd, &ia);
@@ -195,6 +207,8 @@ void sim_pair_close(struct sim_pair *p)
 		for (int i = 0; i < p->nqp; i++)
 			if (sd->qp[i])
 				rnic_destroy_qp(sd->qp[i]);
+		if (sd->srq)
+			rnic_destroy_srq(sd->srq);
 		if (sd->cq)
 			rnic_destroy_cq(sd->cq);
 		if (sd->pd)

@@ -19,6 +19,7 @@ struct sim_pair_side {
 	union rnic_gid gid;                       /* GID table entry 0 */
 	union rnic_gid gids[RNIC_GID_TABLE_SIZE]; /* the GID table as filled */
 	int ngid;                                 /* entries filled (1, or all with all_gids) */
+	struct rnic_srq *srq;                     /* with srq_wr: the SRQ of side 1's QPs */
 };
 
 struct sim_pair {
@@ -58,6 +59,10 @@ struct sim_pair_opts {
 	 * index 0, traffic class 0, hop limit 64, flow label 0. */
 	int all_gids;
 	const struct sim_pair_av *av;
+	/* srq_wr > 0: side 1's QPs take their receive WQEs from one SRQ of
+	 * srq_wr entries (limit srq_limit, 0: not armed) instead of an RQ */
+	int srq_wr;
+	uint32_t srq_limit;
 };
 
 void sim_pair_default_opts(struct sim_pair_opts *o);

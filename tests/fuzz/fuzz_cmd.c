@@ -698,6 +698,20 @@ static void one(void)
 		return;
 	default:
 		st = run_cmd(op, in, out);
+		if (op >= RNIC_CMD_OP_CREATE_SRQ && op <= RNIC_CMD_OP_DESTROY_SRQ) {
+			/* the SRQ commands are not in the shadow: an SRQ random
+			 * input made (it holds its PD) is taken back at once */
+			if (op == RNIC_CMD_OP_CREATE_SRQ && st == RNIC_CMD_ST_OK) {
+				uint32_t pd_in = (uint32_t)RNIC_CTX_GET(in, CMD_CREATE_SRQ_IN, PD);
+
+				RNIC_CTX_SET(in, CMD_DESTROY_SRQ_IN, SRQN,
+					     RNIC_CTX_GET(out, CMD_CREATE_SRQ_OUT, SRQN));
+				RNIC_CTX_SET(in, CMD_DESTROY_SRQ_IN, PD, pd_in);
+				if (run_cmd(RNIC_CMD_OP_DESTROY_SRQ, in, out) != RNIC_CMD_ST_OK)
+					bug("DESTROY_SRQ of the SRQ just created refused");
+			}
+			return;
+		}
 		if (st != RNIC_CMD_ST_BAD_OPCODE && !(op >= RNIC_CMD_OP_QUERY_DEVICE && op <= RNIC_CMD_OP_QUERY_COUNTER))
 			bug("unknown opcode 0x%x: status %d", op, st);
 		return;
@@ -713,7 +727,7 @@ static int start(int small, unsigned int width, uint64_t seed)
 #ifdef FZ_NATIVE
 	struct fw_caps caps = {small ? 16 : FW_MAX_QPS, small ? 8 : FW_MAX_CQS,
 			       small ? 32 : FW_MAX_MRS, small ? 256 : FW_MAX_MTT,
-			       small ? 8 : FW_MAX_PDS};
+			       small ? 8 : FW_MAX_PDS, small ? 4 : FW_MAX_SRQS};
 
 	(void)width;
 	(void)seed;

@@ -16,7 +16,11 @@
  *   - a WRITE through a wrong MTT entry, onto a page the IOMMU maps but the
  *     host never granted the device (the IOMMU alone sees nothing wrong);
  *   - an SQ fetch from a CQ ring, through a QPC written with the CQ ring as
- *     its SQ (a read the device must never make).
+ *     its SQ (a read the device must never make);
+ *   - a receive WQE fetch from a CQ ring, through an SRQ context the host
+ *     never created (CTX_TABLE_SRQC written with the CQ ring as its ring)
+ *     and a QPC that names it: a SEND makes the responder read the SRQ's
+ *     WQE from a ring that is not a granted SRQ.
  *
  *   rnic-memcheck-test --width 64|512 [--seed N]
  */
@@ -322,6 +326,63 @@ static void run(void)
 				found = 1;
 		e2e_result(ok && found,
 			   "planted QPC with the CQ ring as SQ: the WQE fetch is reported as a read of the CQ ring (%llu violation(s) now)",
+			   (unsigned long long)n);
+	}
+	/* planted: SRQ 1 (never created) with the CQ ring as its ring, and QP
+	 * 2 written as RTS on it; one WQE posted (DB_SRQ), then a SEND */
+	n0 = rnic_sim_nic_violations(t.f.nic, NULL, 0);
+	memset(words, 0, sizeof(words));
+	RNIC_CTX_SET(words, SRQC, VALID, 1);
+	RNIC_CTX_SET(words, SRQC, LOG_SIZE, 4);
+	RNIC_CTX_SET(words, SRQC, PD, t.pd);
+	RNIC_CTX_SET(words, SRQC, BASE, (uintptr_t)t.cq);
+	ok = fz_ctx_write(&t.f, RNIC_CTX_TABLE_SRQC, RNIC_CTX_OP_WRITE, 1, words, RNIC_SRQC_WORDS) == 0;
+	memset(words, 0, sizeof(words));
+	RNIC_CTX_SET(words, QPC, STATE, RNIC_QPS_RTS);
+	RNIC_CTX_SET(words, QPC, PMTU, RNIC_IB_MTU_1024);
+	RNIC_CTX_SET(words, QPC, DEST_QPN, 0x56);
+	RNIC_CTX_SET(words, QPC, RQ_PSN, 0x300);
+	RNIC_CTX_SET(words, QPC, PD, t.pd);
+	RNIC_CTX_SET(words, QPC, SEND_CQN, t.cqn);
+	RNIC_CTX_SET(words, QPC, RECV_CQN, t.cqn);
+	RNIC_CTX_SET(words, QPC, SQ_LOG_SIZE, 4);
+	RNIC_CTX_SET(words, QPC, SQ_BASE, (uintptr_t)t.sq2);
+	RNIC_CTX_SET(words, QPC, SRQN, 1);
+	RNIC_CTX_SET(words, QPC, RETRY_CNT, 1);
+	RNIC_CTX_SET(words, QPC, MAX_RD_ATOMIC, 1);
+	RNIC_CTX_SET(words, QPC, UDP_SPORT, RNIC_ROCEV2_SPORT_MIN);
+	RNIC_CTX_SET(words, QPC, PKEY, RNIC_DEFAULT_PKEY);
+	RNIC_CTX_SET(words, QPC, HOP_LIMIT, RNIC_IPV4_DEFAULT_TTL);
+	fz_set_gid(words, RNIC_QPC_DGID_LSB, fz_peer_gid);
+	ok = ok && fz_ctx_write(&t.f, RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, t.qpn2, words,
+				RNIC_QPC_WORDS) == 0;
+	rnic_sim_bar_write32(t.f.nic, RNIC_REG_DB_SRQ, 1u << 16 | 1);
+	rnic_world_step(t.f.w, 2000); /* the doorbell in before the SEND */
+	{
+		struct rc_pkt p;
+		uint8_t payload[64], frame[RC_MAX_FRAME];
+		int len;
+
+		memset(payload, 0x77, sizeof(payload));
+		fz_pkt_init(&p, RNIC_OP_SEND_ONLY, t.qpn2, 0x300);
+		p.payload = payload;
+		p.payload_len = sizeof(payload);
+		len = rc_encode(&p, frame, sizeof(frame), 0);
+		ok = ok && len > 0 && rnic_sim_inject_frame(t.f.w, 0, frame, (size_t)len) >= 0;
+	}
+	rnic_world_step(t.f.w, WAIT_CYCLES);
+	{
+		struct rnic_sim_violation all[16];
+		uint64_t n = rnic_sim_nic_violations(t.f.nic, all, 16);
+		int found = 0;
+
+		for (uint64_t i = n0; i < n && i < 16; i++)
+			if (!all[i].write && all[i].addr >= (uintptr_t)t.cq &&
+			    all[i].addr < (uintptr_t)t.cq + PG && strstr(all[i].what, "CQ ring") &&
+			    strstr(all[i].what, "receive WQE"))
+				found = 1;
+		e2e_result(ok && found,
+			   "planted SRQC with the CQ ring as its ring and a QPC on it: the receive WQE fetch of a SEND is reported as a read of the CQ ring (%llu violation(s) now)",
 			   (unsigned long long)n);
 	}
 	rnic_sim_nic_memcheck_stats(t.f.nic, &st);

@@ -238,7 +238,7 @@ static void test_open_query(void)
 	CHECK_EQ(rnic_query_device(ctx, &a), 0);
 	CHECK_EQ(a.vendor_id, RNIC_PCI_VENDOR_ID);
 	CHECK_EQ(a.vendor_part_id, RNIC_PCI_DEVICE_ID);
-	CHECK_EQ(a.hw_ver, 0x10000);
+	CHECK_EQ(a.hw_ver, RNIC_BLK_DEV_VERSION);
 	CHECK(strcmp(a.fw_ver, "1.0") == 0);
 	CHECK_EQ(a.max_qp, 14);
 	CHECK_EQ(a.max_mr, 15);
@@ -2100,6 +2100,141 @@ static void test_poll_cq_recv(void)
 }
 
 /* sq_sig_all: every WQE signaled whatever its flags. */
+/* ------------------------------------------------------------ SRQ */
+
+/* Shared receive queues: create (ring in the SRQC), a QP on it (SRQN in the
+ * QPC, no RQ, post_recv refused), post_srq_recv (WQEs, one DB_SRQ), slots
+ * freed only in order though completed out of order, modify/query, the
+ * limit event, destroy refused while in use. */
+static void test_srq(void)
+{
+	struct env e;
+	struct rnic_device_attr a;
+	struct rnic_srq_init_attr si = {0};
+	struct rnic_srq *srq;
+	struct rnic_srq_attr sa;
+	struct rnic_qp_init_attr ia = {0};
+	struct rnic_qp *qp;
+	struct rnic_recv_wr wr[6], *bad = NULL;
+	struct rnic_sg_entry sge[6];
+	struct rnic_recv_wqe *ring;
+	struct rnic_async_event ev;
+	struct rnic_wc wc[4];
+	unsigned int from;
+	uint32_t pi = 0, srqn;
+
+	env_up(&e, 16, 8);
+	CHECK_EQ(rnic_query_device(e.ctx, &a), 0);
+	CHECK_EQ(a.max_srq, 7); /* 8 contexts, SRQN 0 reserved */
+	CHECK_EQ(a.max_srq_wr, 1 << RNIC_CMD_MAX_LOG_SRQ_WR);
+	CHECK_EQ(a.max_srq_sge, RNIC_MAX_RECV_SGE);
+	si.attr.max_wr = 3;
+	si.attr.max_sge = RNIC_MAX_RECV_SGE + 1;
+	CHECK(rnic_create_srq(e.pd, &si) == NULL && errno == EINVAL);
+	si.attr.max_sge = 2;
+	si.attr.srq_limit = 4; /* not below the 4 entries */
+	CHECK(rnic_create_srq(e.pd, &si) == NULL && errno == EINVAL);
+	si.attr.srq_limit = 0;
+	srq = rnic_create_srq(e.pd, &si);
+	CHECK(srq != NULL);
+	if (!srq)
+		return;
+	CHECK_EQ(si.attr.max_wr, 4);
+	CHECK_EQ(RNIC_CTX_GET(e.f->srqc[srq->handle], SRQC, VALID), 1);
+	CHECK_EQ(RNIC_CTX_GET(e.f->srqc[srq->handle], SRQC, LOG_SIZE), 2);
+	CHECK_EQ(RNIC_CTX_GET(e.f->srqc[srq->handle], SRQC, PD), e.pd->handle);
+	ring = fake_va(RNIC_CTX_GET(e.f->srqc[srq->handle], SRQC, BASE));
+
+	/* a QP on it: no RQ of its own */
+	ia.send_cq = e.cq;
+	ia.recv_cq = e.cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.srq = srq;
+	ia.cap.max_recv_wr = 1;
+	CHECK(rnic_create_qp(e.pd, &ia) == NULL && errno == EINVAL);
+	ia.cap.max_recv_wr = 0;
+	qp = rnic_create_qp(e.pd, &ia);
+	CHECK(qp != NULL);
+	if (!qp)
+		return;
+	CHECK_EQ(qp_to_rts(qp), 0);
+	CHECK_EQ(RNIC_CTX_GET(e.f->qpc[qp->qp_num], QPC, SRQN), srq->handle);
+	CHECK_EQ(RNIC_CTX_GET(e.f->qpc[qp->qp_num], QPC, RQ_BASE), 0);
+	for (int i = 0; i < 6; i++) {
+		sge[i] = (struct rnic_sg_entry){0x1000 + 0x100 * (uint64_t)i, 64, 0x100 + (uint32_t)i};
+		wr[i] = (struct rnic_recv_wr){500 + (uint64_t)i, i < 5 ? &wr[i + 1] : NULL, &sge[i], 1};
+	}
+	CHECK_EQ(rnic_post_recv(qp, wr, &bad), EINVAL);
+
+	/* four fit: one doorbell, the fifth is refused */
+	from = e.f->nlog;
+	CHECK_EQ(rnic_post_srq_recv(srq, wr, &bad), ENOMEM);
+	CHECK(bad == &wr[4]);
+	CHECK_EQ(count_writes(e.f, from, RNIC_REG_DB_SRQ), 1);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].off, RNIC_REG_DB_SRQ);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, srq->handle << 16 | 4);
+	CHECK_EQ(ring[3].sge[0].addr, 0x1300);
+	CHECK_EQ(ring[3].sge[0].lkey, 0x103);
+	CHECK_EQ(ring[3].sge[1].lkey, RNIC_INVALID_LKEY);
+
+	/* slot 2 completes first: its wr_id; nothing freed (slot 0 is busy) */
+	nic_write_recv_cqe(e.f, e.cq, pi++, qp->qp_num, 2, RNIC_WC_RECV, RNIC_WC_SUCCESS, 10, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 502);
+	CHECK_EQ(wc[0].qp_num, qp->qp_num);
+	CHECK_EQ(rnic_post_srq_recv(srq, &wr[4], &bad), ENOMEM);
+	/* slot 0: slot 0 free, slot 1 still busy */
+	nic_write_recv_cqe(e.f, e.cq, pi++, qp->qp_num, 0, RNIC_WC_RECV, RNIC_WC_SUCCESS, 10, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 500);
+	wr[4].next = NULL;
+	CHECK_EQ(rnic_post_srq_recv(srq, &wr[4], &bad), 0);
+	CHECK_EQ(e.f->log[e.f->nlog - 1].val, srq->handle << 16 | 5);
+	CHECK_EQ(rnic_post_srq_recv(srq, &wr[5], &bad), ENOMEM);
+	/* slot 2 again: not outstanding */
+	nic_write_recv_cqe(e.f, e.cq, pi++, qp->qp_num, 2, RNIC_WC_RECV, RNIC_WC_SUCCESS, 10, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), -EIO);
+	/* slot 1: slots 1 and 2 free */
+	nic_write_recv_cqe(e.f, e.cq, pi++, qp->qp_num, 1, RNIC_WC_RECV, RNIC_WC_SUCCESS, 10, NULL, 0);
+	CHECK_EQ(rnic_poll_cq(e.cq, 4, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 501);
+	CHECK_EQ(rnic_post_srq_recv(srq, &wr[5], &bad), 0);
+
+	/* the limit: armed, queried, the event, resizing refused */
+	sa.srq_limit = 2;
+	CHECK_EQ(rnic_modify_srq(srq, &sa, RNIC_SRQ_LIMIT), 0);
+	CHECK_EQ(RNIC_CTX_GET(e.f->srqc[srq->handle], SRQC, LIMIT), 2);
+	CHECK_EQ(rnic_modify_srq(srq, &sa, RNIC_SRQ_LIMIT | RNIC_SRQ_MAX_WR), EINVAL);
+	memset(&sa, 0, sizeof(sa));
+	CHECK_EQ(rnic_query_srq(srq, &sa), 0);
+	CHECK_EQ(sa.max_wr, 4);
+	CHECK_EQ(sa.max_sge, 2);
+	CHECK_EQ(sa.srq_limit, 2);
+	fake_event(e.f, RNIC_EVT_POP_VALID | RNIC_EVT_SRQ_LIMIT << RNIC_EVT_POP_TYPE_SHIFT | srq->handle);
+	fake_event(e.f, RNIC_EVT_POP_VALID | RNIC_EVT_QP_LAST_WQE << RNIC_EVT_POP_TYPE_SHIFT | qp->qp_num);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, RNIC_EVENT_SRQ_LIMIT_REACHED);
+	CHECK(ev.element.srq == srq);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, RNIC_EVENT_QP_LAST_WQE_REACHED);
+	CHECK(ev.element.qp == qp);
+	CHECK_EQ(rnic_get_async_event(e.ctx, &ev), EAGAIN);
+	CHECK_EQ(rnic_query_srq(srq, &sa), 0);
+	CHECK_EQ(sa.srq_limit, 0);
+	CHECK(strcmp(rnic_event_type_str(RNIC_EVENT_SRQ_LIMIT_REACHED), "SRQ limit reached") == 0);
+
+	/* destroy: refused while the QP uses it; it holds the PD too */
+	srqn = srq->handle;
+	CHECK_EQ(rnic_destroy_srq(srq), EBUSY);
+	CHECK_EQ(rnic_dealloc_pd(e.pd), EBUSY);
+	CHECK_EQ(rnic_destroy_qp(qp), 0);
+	CHECK_EQ(rnic_destroy_srq(srq), 0);
+	CHECK_EQ(RNIC_CTX_GET(e.f->srqc[srqn], SRQC, VALID), 0);
+	CHECK_EQ(rnic_destroy_srq(NULL), EINVAL);
+	env_down(&e);
+}
+
 static void test_sq_sig_all(void)
 {
 	struct env e;
@@ -2186,6 +2321,7 @@ int main(void)
 	test_poll_cq();
 	test_poll_cq_recv();
 	test_poll_cq_partial();
+	test_srq();
 	test_sq_sig_all();
 	test_strings();
 	printf("%u passed, %u failed\n", n_pass, n_fail);

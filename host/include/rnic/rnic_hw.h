@@ -338,6 +338,20 @@ typedef uint32_t rnic_be32;
 #define RNIC_QP_ATTR_CAP 0x80000 /* never taken (queue sizes are fixed at CREATE_QP) */
 #define RNIC_QP_ATTR_DEST_QPN 0x100000 /* dest_qp_num */
 
+/* srq: Shared receive queues: the SRQ context table, the data-path events of an SRQ and of a QP on one, the host's asynchronous events (enum ibv_event_type values) and the SRQ commands (docs/firmware.md). */
+#define RNIC_CTX_TABLE_SRQC 5 /* CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit) */
+#define RNIC_EVT_SRQ_LIMIT 3 /* data path: the SRQ's posted-but-unconsumed WQEs dropped below its armed limit; the limit is disarmed (EVT_POP number: the SRQN) */
+#define RNIC_EVT_QP_LAST_WQE 4 /* data path: a QP on an SRQ is in the error state and will take no more WQEs from it (EVT_POP number: the QPN) */
+#define RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED 0xf /* IBV_EVENT_SRQ_LIMIT_REACHED: the SRQ's limit was reached and is disarmed (EQ_ENTRY number: the SRQN) */
+#define RNIC_ASYNC_EVENT_QP_LAST_WQE_REACHED 0x10 /* IBV_EVENT_QP_LAST_WQE_REACHED: a QP on an SRQ in the error state will consume no more of its WQEs */
+#define RNIC_CMD_MAX_LOG_SRQ_WR 0xf /* largest SRQ log_size (the producer index travels mod 2^16 in DB_SRQ) */
+#define RNIC_CMD_OP_CREATE_SRQ 0x18 /* new SRQ, SRQC written (in: cmd_create_srq_in, out: cmd_create_srq_out) */
+#define RNIC_CMD_OP_MODIFY_SRQ 0x19 /* arm or change the SRQ limit (in: cmd_modify_srq_in) */
+#define RNIC_CMD_OP_QUERY_SRQ 0x1a /* SRQ attributes (in: cmd_query_srq_in, out: cmd_query_srq_out) */
+#define RNIC_CMD_OP_DESTROY_SRQ 0x1b /* free an SRQ no QP uses, SRQC cleared (in: cmd_destroy_srq_in) */
+#define RNIC_SRQ_ATTR_MAX_WR 1 /* cmd_modify_srq_in.attr_mask: IBV_SRQ_MAX_WR (resizing: not supported, refused) */
+#define RNIC_SRQ_ATTR_LIMIT 2 /* cmd_modify_srq_in.attr_mask: IBV_SRQ_LIMIT (arm the limit event at srq_limit; 0 disarms) */
+
 /* mad: Management datagrams (IBTA Vol. 1 13.4): the common MAD header and the General Services Interface QP that carries them. */
 #define RNIC_MAD_BYTES 0x100 /* a MAD, header and data */
 #define RNIC_MAD_HDR_BYTES 0x18 /* common MAD header: base version, class, class version, method, status, class specific, transaction ID, attribute ID, reserved, attribute modifier */
@@ -494,8 +508,8 @@ _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */
-#define RNIC_QPC_BITS 0x280
-#define RNIC_QPC_WORDS 0x14
+#define RNIC_QPC_BITS 0x290
+#define RNIC_QPC_WORDS 0x15
 #define RNIC_QPC_STATE_LSB 0 /* enum ibv_qp_state (QPS_*) */
 #define RNIC_QPC_STATE_W 4
 #define RNIC_QPC_PMTU_LSB 4 /* path MTU (IB_MTU_*) */
@@ -552,6 +566,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_QPC_SQ_BASE_W 0x40
 #define RNIC_QPC_RQ_BASE_LSB 0x240 /* bus address of the RQ ring */
 #define RNIC_QPC_RQ_BASE_W 0x40
+#define RNIC_QPC_SRQN_LSB 0x280 /* shared receive queue the QP takes its receive WQEs from (0: its own RQ, rq_base / rq_log_size) */
+#define RNIC_QPC_SRQN_W 0x10
 
 /* mpt: Memory protection table entry (one per MR). Index = key >> MKEY_TAG_BITS; the full key must match. */
 #define RNIC_MPT_BITS 0x100
@@ -588,8 +604,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CQC_BASE_W 0x40
 
 /* cmd_query_device_out: QUERY_DEVICE output: what the firmware can create (the DEV block's table sizes, capped by the firmware's own tables; reserved numbers left out) and the fixed limits. */
-#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x130
-#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xa
+#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x1a0
+#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xd
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB 0 /* FW_VERSION */
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_LSB 0x20 /* QPs that can exist at once (QPN 0 and 1 are reserved) */
@@ -616,6 +632,12 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_W 8
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_LSB 0x120 /* MAX_INLINE_BYTES */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_W 0x10
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_LSB 0x140 /* SRQs (SRQN 0 unused) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_LSB 0x160 /* entries per SRQ (1 << CMD_MAX_LOG_SRQ_WR) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_LSB 0x180 /* SGEs per SRQ receive WQE (MAX_RECV_SGE) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W 0x20
 
 /* cmd_alloc_pd_out: ALLOC_PD output. */
 #define RNIC_CMD_ALLOC_PD_OUT_BITS 0x20
@@ -650,8 +672,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_DESTROY_CQ_IN_CQN_W 0x20
 
 /* cmd_create_qp_in: CREATE_QP input: the QP's PD, CQs and the rings the host allocated. The QP starts in RESET; the device learns of it at the move to INIT. */
-#define RNIC_CMD_CREATE_QP_IN_BITS 0x100
-#define RNIC_CMD_CREATE_QP_IN_WORDS 8
+#define RNIC_CMD_CREATE_QP_IN_BITS 0x120
+#define RNIC_CMD_CREATE_QP_IN_WORDS 9
 #define RNIC_CMD_CREATE_QP_IN_PD_LSB 0 /* protection domain */
 #define RNIC_CMD_CREATE_QP_IN_PD_W 0x20
 #define RNIC_CMD_CREATE_QP_IN_SEND_CQN_LSB 0x20 /* CQ for send completions */
@@ -668,6 +690,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_CREATE_QP_IN_SQ_BASE_W 0x40
 #define RNIC_CMD_CREATE_QP_IN_RQ_BASE_LSB 0xc0 /* bus address of the RQ ring (aligned to RECV_WQE_BYTES) */
 #define RNIC_CMD_CREATE_QP_IN_RQ_BASE_W 0x40
+#define RNIC_CMD_CREATE_QP_IN_SRQN_LSB 0x100 /* shared receive queue (0: none); with an SRQ, rq_log_size and rq_base must be 0 */
+#define RNIC_CMD_CREATE_QP_IN_SRQN_W 0x20
 
 /* cmd_create_qp_out: CREATE_QP output. */
 #define RNIC_CMD_CREATE_QP_OUT_BITS 0x20
@@ -738,8 +762,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_QP_IN_PD_W 0x20
 
 /* cmd_query_qp_out: QUERY_QP output: the QP's state as the firmware last set it, its creation parameters and every attribute (all zero but the creation parameters in RESET). Fields as in cmd_modify_qp_in. */
-#define RNIC_CMD_QUERY_QP_OUT_BITS 0x2a0
-#define RNIC_CMD_QUERY_QP_OUT_WORDS 0x15
+#define RNIC_CMD_QUERY_QP_OUT_BITS 0x2c0
+#define RNIC_CMD_QUERY_QP_OUT_WORDS 0x16
 #define RNIC_CMD_QUERY_QP_OUT_QP_STATE_LSB 0 /* QPS_* */
 #define RNIC_CMD_QUERY_QP_OUT_QP_STATE_W 8
 #define RNIC_CMD_QUERY_QP_OUT_PATH_MTU_LSB 8
@@ -796,6 +820,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_QP_OUT_SQ_BASE_W 0x40
 #define RNIC_CMD_QUERY_QP_OUT_RQ_BASE_LSB 0x260
 #define RNIC_CMD_QUERY_QP_OUT_RQ_BASE_W 0x40
+#define RNIC_CMD_QUERY_QP_OUT_SRQN_LSB 0x2a0 /* the QP's SRQ (0: none) */
+#define RNIC_CMD_QUERY_QP_OUT_SRQN_W 0x20
 
 /* cmd_destroy_qp_in: DESTROY_QP input. A QP the device knows (not in RESET) gets an all-zero QPC first. */
 #define RNIC_CMD_DESTROY_QP_IN_BITS 0x40
@@ -873,15 +899,91 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_W 0x20
 #define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_COUNT 0x20
 
+/* srqc: Shared receive queue context. The ring holds receive WQEs (recv_wqe) as an RQ ring does; every QP whose QPC names this SRQ takes its receive WQEs from it, in posting order, through one consumer index. Writing it (CTX_OP_WRITE) zeroes the producer and consumer index; both writes set the limit: while limit is not 0, a WQE taken that leaves fewer than limit WQEs posted raises EVT_SRQ_LIMIT and sets the limit to 0 (disarmed). */
+#define RNIC_SRQC_BITS 0x80
+#define RNIC_SRQC_WORDS 4
+#define RNIC_SRQC_VALID_LSB 0 /* entry in use */
+#define RNIC_SRQC_VALID_W 1
+#define RNIC_SRQC_LOG_SIZE_LSB 1 /* log2 of SRQ entries */
+#define RNIC_SRQC_LOG_SIZE_W 5
+#define RNIC_SRQC_PD_LSB 6 /* protection domain: the lkeys of the SRQ's receive WQEs are checked against it */
+#define RNIC_SRQC_PD_W 0x10
+#define RNIC_SRQC_LIMIT_LSB 0x20 /* the armed limit (0: not armed) */
+#define RNIC_SRQC_LIMIT_W 0x10
+#define RNIC_SRQC_BASE_LSB 0x40 /* bus address of the SRQ ring */
+#define RNIC_SRQC_BASE_W 0x40
+
+/* cmd_create_srq_in: CREATE_SRQ input (ibv_create_srq): the ring the host allocated. */
+#define RNIC_CMD_CREATE_SRQ_IN_BITS 0xc0
+#define RNIC_CMD_CREATE_SRQ_IN_WORDS 6
+#define RNIC_CMD_CREATE_SRQ_IN_PD_LSB 0 /* protection domain */
+#define RNIC_CMD_CREATE_SRQ_IN_PD_W 0x20
+#define RNIC_CMD_CREATE_SRQ_IN_LOG_SIZE_LSB 0x20 /* log2 of SRQ entries (0..CMD_MAX_LOG_SRQ_WR) */
+#define RNIC_CMD_CREATE_SRQ_IN_LOG_SIZE_W 0x20
+#define RNIC_CMD_CREATE_SRQ_IN_MAX_SGE_LSB 0x40 /* SGEs per receive WQE (0..MAX_RECV_SGE) */
+#define RNIC_CMD_CREATE_SRQ_IN_MAX_SGE_W 0x20
+#define RNIC_CMD_CREATE_SRQ_IN_SRQ_LIMIT_LSB 0x60 /* the limit, armed at once unless 0 (< 2^log_size) */
+#define RNIC_CMD_CREATE_SRQ_IN_SRQ_LIMIT_W 0x20
+#define RNIC_CMD_CREATE_SRQ_IN_BASE_LSB 0x80 /* bus address of the SRQ ring (RECV_WQE_BYTES << log_size bytes, aligned to RECV_WQE_BYTES) */
+#define RNIC_CMD_CREATE_SRQ_IN_BASE_W 0x40
+
+/* cmd_create_srq_out: CREATE_SRQ output. */
+#define RNIC_CMD_CREATE_SRQ_OUT_BITS 0x20
+#define RNIC_CMD_CREATE_SRQ_OUT_WORDS 1
+#define RNIC_CMD_CREATE_SRQ_OUT_SRQN_LSB 0 /* the new SRQ number */
+#define RNIC_CMD_CREATE_SRQ_OUT_SRQN_W 0x20
+
+/* cmd_modify_srq_in: MODIFY_SRQ input (ibv_modify_srq): SRQ_ATTR_LIMIT arms the limit (re-arms it after the event); SRQ_ATTR_MAX_WR is refused (no resizing). */
+#define RNIC_CMD_MODIFY_SRQ_IN_BITS 0x80
+#define RNIC_CMD_MODIFY_SRQ_IN_WORDS 4
+#define RNIC_CMD_MODIFY_SRQ_IN_SRQN_LSB 0 /* SRQ number */
+#define RNIC_CMD_MODIFY_SRQ_IN_SRQN_W 0x20
+#define RNIC_CMD_MODIFY_SRQ_IN_PD_LSB 0x20 /* the SRQ's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_MODIFY_SRQ_IN_PD_W 0x20
+#define RNIC_CMD_MODIFY_SRQ_IN_ATTR_MASK_LSB 0x40 /* SRQ_ATTR_* bits */
+#define RNIC_CMD_MODIFY_SRQ_IN_ATTR_MASK_W 0x20
+#define RNIC_CMD_MODIFY_SRQ_IN_SRQ_LIMIT_LSB 0x60 /* the new limit (< the SRQ's entries; 0 disarms) */
+#define RNIC_CMD_MODIFY_SRQ_IN_SRQ_LIMIT_W 0x20
+
+/* cmd_query_srq_in: QUERY_SRQ input. */
+#define RNIC_CMD_QUERY_SRQ_IN_BITS 0x40
+#define RNIC_CMD_QUERY_SRQ_IN_WORDS 2
+#define RNIC_CMD_QUERY_SRQ_IN_SRQN_LSB 0 /* SRQ number */
+#define RNIC_CMD_QUERY_SRQ_IN_SRQN_W 0x20
+#define RNIC_CMD_QUERY_SRQ_IN_PD_LSB 0x20 /* the SRQ's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_QUERY_SRQ_IN_PD_W 0x20
+
+/* cmd_query_srq_out: QUERY_SRQ output (ibv_query_srq). */
+#define RNIC_CMD_QUERY_SRQ_OUT_BITS 0xc0
+#define RNIC_CMD_QUERY_SRQ_OUT_WORDS 6
+#define RNIC_CMD_QUERY_SRQ_OUT_LOG_SIZE_LSB 0 /* log2 of SRQ entries */
+#define RNIC_CMD_QUERY_SRQ_OUT_LOG_SIZE_W 0x20
+#define RNIC_CMD_QUERY_SRQ_OUT_MAX_SGE_LSB 0x20 /* as created */
+#define RNIC_CMD_QUERY_SRQ_OUT_MAX_SGE_W 0x20
+#define RNIC_CMD_QUERY_SRQ_OUT_SRQ_LIMIT_LSB 0x40 /* the armed limit; 0 once the limit event has been raised */
+#define RNIC_CMD_QUERY_SRQ_OUT_SRQ_LIMIT_W 0x20
+#define RNIC_CMD_QUERY_SRQ_OUT_QP_COUNT_LSB 0x60 /* QPs that use the SRQ */
+#define RNIC_CMD_QUERY_SRQ_OUT_QP_COUNT_W 0x20
+#define RNIC_CMD_QUERY_SRQ_OUT_BASE_LSB 0x80 /* bus address of the ring */
+#define RNIC_CMD_QUERY_SRQ_OUT_BASE_W 0x40
+
+/* cmd_destroy_srq_in: DESTROY_SRQ input. */
+#define RNIC_CMD_DESTROY_SRQ_IN_BITS 0x40
+#define RNIC_CMD_DESTROY_SRQ_IN_WORDS 2
+#define RNIC_CMD_DESTROY_SRQ_IN_SRQN_LSB 0 /* SRQ number; refused with CMD_ST_BUSY while a QP uses it */
+#define RNIC_CMD_DESTROY_SRQ_IN_SRQN_W 0x20
+#define RNIC_CMD_DESTROY_SRQ_IN_PD_LSB 0x20 /* the SRQ's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_DESTROY_SRQ_IN_PD_W 0x20
+
 /* BAR0 register map (byte addresses). Every block starts with TYPE, VERSION, NEXT. */
 #define RNIC_REG_BLK_TYPE 0
 #define RNIC_REG_BLK_VERSION 4
 #define RNIC_REG_BLK_NEXT 8
-/* dev: Device identity and capabilities. */
+/* dev: Device identity and capabilities. Version 1.1 adds DEV_NUM_SRQS. */
 #define RNIC_BLK_DEV_BASE 0
-#define RNIC_BLK_DEV_VERSION 0x10000
+#define RNIC_BLK_DEV_VERSION 0x10001
 #define RNIC_BLK_DEV_NEXT 0x100
-#define RNIC_BLK_DEV_END 0x30 /* byte address just past the block's last register */
+#define RNIC_BLK_DEV_END 0x34 /* byte address just past the block's last register */
 #define RNIC_REG_DEV_ID 0xc /* ro: vendor_id << 16 | device_id */
 #define RNIC_REG_DEV_DATA_WIDTH 0x10 /* ro: data-path width in bits */
 #define RNIC_REG_DEV_CLOCK_MHZ 0x14 /* ro: stated core clock */
@@ -890,6 +992,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DEV_NUM_CQS 0x20 /* ro: CQ contexts */
 #define RNIC_REG_DEV_MAX_INFLIGHT 0x24 /* ro: send WQEs a QP may have in flight (unacknowledged) */
 #define RNIC_REG_DEV_NUM_MTT 0x2c /* ro: MTT entries (MR pages the device can translate) */
+#define RNIC_REG_DEV_NUM_SRQS 0x30 /* ro: SRQ contexts (SRQN range 0..n-1; 0 reserved) (version 1.1) */
 #define RNIC_REG_DEV_SCRATCH 0x28 /* rw: scratch register for bus tests */
 /* port: Port 1: MAC address, link flow control and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). Version 1.1 adds link flow control (PORT_FC_*): the core asks its MAC to pause the link peer (IEEE 802.3 Annex 31B PAUSE, the MAC sends the frames and honours the peer's) while its receive frame FIFO fills faster than the data path drains it. */
 #define RNIC_BLK_PORT_BASE 0x100
@@ -970,15 +1073,16 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CMD_IN_COUNT 0x20
 #define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */
 #define RNIC_REG_CMD_OUT_COUNT 0x20
-/* db: Doorbells: posted writes, never read in the fast path. Version 1.1 adds the WQE window (DB_WQE, DB_SQ_WQE): the host writes a send WQE into the doorbell page as well as into the SQ ring, and the NIC sends it without fetching it from host memory. The window holds one WQE for the whole device: a write to any of its words forgets what it held, so a WQE overwritten before the NIC took it is fetched from the ring as usual (the ring copy is also what a retransmission reads). */
+/* db: Doorbells: posted writes, never read in the fast path. Version 1.2 adds DB_SRQ. Version 1.1 adds the WQE window (DB_WQE, DB_SQ_WQE): the host writes a send WQE into the doorbell page as well as into the SQ ring, and the NIC sends it without fetching it from host memory. The window holds one WQE for the whole device: a write to any of its words forgets what it held, so a WQE overwritten before the NIC took it is fetched from the ring as usual (the ring copy is also what a retransmission reads). */
 #define RNIC_BLK_DB_BASE 0x1000
-#define RNIC_BLK_DB_VERSION 0x10001
+#define RNIC_BLK_DB_VERSION 0x10002
 #define RNIC_BLK_DB_NEXT 0
 #define RNIC_BLK_DB_END 0x1100 /* byte address just past the block's last register */
 #define RNIC_REG_DB_SQ 0x100c /* wo: bits 31:16 QPN, 15:0 SQ producer index (WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_CQ 0x1010 /* wo: bits 31:16 CQN, 15:0 CQ consumer index (for overrun detection) */
 #define RNIC_REG_DB_RQ 0x1014 /* wo: bits 31:16 QPN, 15:0 RQ producer index (receive WQEs posted, mod 2^16) */
 #define RNIC_REG_DB_SQ_WQE 0x1018 /* wo: as DB_SQ, and DB_WQE holds the WQE at SQ index producer index - 1 of that QP (version 1.1) */
+#define RNIC_REG_DB_SRQ 0x101c /* wo: bits 31:16 SRQN, 15:0 SRQ producer index (receive WQEs posted to the shared receive queue, mod 2^16) (version 1.2) */
 #define RNIC_REG_DB_WQE 0x1080 /* wo[32]: WQE window: one send WQE (WQE_BYTES), word i at DB_WQE + 4*i, written before the DB_SQ_WQE that names it (version 1.1) */
 #define RNIC_REG_DB_WQE_COUNT 0x20
 

@@ -108,6 +108,10 @@ struct rnic_device_attr {
 	uint32_t max_inline_data;
 	uint8_t mac[6];          /* port 1 MAC address, mac[0] first on the wire */
 	int wqe_window;          /* rnic_post_send writes a single inline WQE into the doorbell page */
+	/* shared receive queues (appended: struct ibv_device_attr's names) */
+	int max_srq;
+	int max_srq_wr;
+	int max_srq_sge;
 };
 
 struct rnic_pd {
@@ -140,11 +144,39 @@ struct rnic_qp_cap {
 	uint32_t max_inline_data; /* 0..RNIC_MAX_INLINE_BYTES */
 };
 
+/* ---------------------------------------------------------------- shared receive queues */
+
+/* struct ibv_srq: receive WQEs shared by every QP created with it. */
+struct rnic_srq {
+	struct rnic_context *context;
+	void *srq_context;
+	struct rnic_pd *pd;
+	uint32_t handle;         /* SRQ number */
+};
+
+/* struct ibv_srq_attr. */
+struct rnic_srq_attr {
+	uint32_t max_wr;         /* 1..max_srq_wr; rounded up to a power of two */
+	uint32_t max_sge;        /* 0..max_srq_sge */
+	uint32_t srq_limit;      /* the limit event is armed at this many WQEs (0: not armed) */
+};
+
+struct rnic_srq_init_attr {
+	void *srq_context;
+	struct rnic_srq_attr attr;
+};
+
+/* enum ibv_srq_attr_mask, same bit values. */
+enum rnic_srq_attr_mask {
+	RNIC_SRQ_MAX_WR = 1 << 0, /* not supported (no resizing) */
+	RNIC_SRQ_LIMIT = 1 << 1,
+};
+
 struct rnic_qp_init_attr {
 	void *qp_context;
 	struct rnic_cq *send_cq;
 	struct rnic_cq *recv_cq;
-	void *srq;               /* must be NULL */
+	struct rnic_srq *srq;    /* take receive WQEs from this SRQ (then max_recv_wr 0), or NULL */
 	struct rnic_qp_cap cap;
 	enum rnic_qp_type qp_type;
 	int sq_sig_all;          /* every WQE signaled, whatever its send_flags */
@@ -286,6 +318,15 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
  * (in ERR the device flushes them with RNIC_WC_WR_FLUSH_ERR). */
 int rnic_post_recv(struct rnic_qp *qp, struct rnic_recv_wr *wr, struct rnic_recv_wr **bad_wr);
 
+/* Shared receive queues (ibv_create_srq and friends; docs/api.md). */
+struct rnic_srq *rnic_create_srq(struct rnic_pd *pd, struct rnic_srq_init_attr *srq_init_attr);
+int rnic_modify_srq(struct rnic_srq *srq, struct rnic_srq_attr *srq_attr, int srq_attr_mask);
+int rnic_query_srq(struct rnic_srq *srq, struct rnic_srq_attr *srq_attr);
+/* EBUSY while a QP uses the SRQ. */
+int rnic_destroy_srq(struct rnic_srq *srq);
+int rnic_post_srq_recv(struct rnic_srq *srq, struct rnic_recv_wr *recv_wr,
+		       struct rnic_recv_wr **bad_recv_wr);
+
 /* Port 1 addressing. A GID table entry is an IPv6 address or an IPv4-mapped
  * one (::ffff:a.b.c.d, made by rnic_gid_from_ipv4); a QP whose dgid is
  * IPv4-mapped sends IPv4. These return 0 or an errno (EINVAL: bad index). */
@@ -302,12 +343,15 @@ int rnic_read_counter(struct rnic_context *context, uint32_t reg, uint32_t *valu
 enum rnic_event_type {
 	RNIC_EVENT_CQ_ERR = 0,   /* the CQ overran: completions were lost */
 	RNIC_EVENT_QP_FATAL = 1, /* the device moved the QP to the error state */
+	RNIC_EVENT_SRQ_LIMIT_REACHED = 15,   /* the SRQ's WQEs fell below its limit (now disarmed) */
+	RNIC_EVENT_QP_LAST_WQE_REACHED = 16, /* a QP on an SRQ, in error, takes no more of its WQEs */
 };
 
 struct rnic_async_event {
 	union {
 		struct rnic_cq *cq;
 		struct rnic_qp *qp;
+		struct rnic_srq *srq;
 	} element;
 	enum rnic_event_type event_type;
 };

@@ -4,14 +4,21 @@
 /*
  * rnic_rwqe_cache testbench (8 ways of 16 WQEs, as in the responder).
  *
- * Host memory holds the receive rings of NQ QPs (2 to 256 WQEs, some
- * crossing a 4 GiB line); every WQE is filled with words that encode its
- * QP, context generation and 16-bit index. A behavioural DMA reader serves
+ * Host memory holds the receive rings of NQ receive queues (2 to 256 WQEs,
+ * some crossing a 4 GiB line); every WQE is filled with words that encode
+ * its queue, context generation and 16-bit index. Nine queues are QPs' own
+ * RQs (key {0, QPN}), three are shared receive queues (key {1, SRQN}, each
+ * SRQN equal to the number of one of the RQ queues, so a cache that
+ * ignored the key's top bit would mix them up) with three QPs each: the
+ * responder model picks a QP and drives its queue's key and indices, so
+ * the QPs of an SRQ take its WQEs in posting order from one consumer index
+ * and a read one of them caused is found at hand by another. QP resets of
+ * QPs on an SRQ (key {0, QPN}) must leave the SRQ's way alone. A behavioural DMA reader serves
  * the cache's descriptors with random latency, gappy data and the status
  * pulse before, with or after the last beat; a seeded share of the reads
  * fail (error status, garbage data). A responder model works like rnic_resp:
- * it loads a QP's context (from a set of 5 QPs, kept in the ways, or of all
- * NQ, which replaces ways), may raise ahead early, raises want, waits for hit
+ * it loads a QP's context (from a set of 8 QPs on 5 queues, kept in the
+ * ways, or of all 18 QPs on NQ queues, which replaces ways), may raise ahead early, raises want, waits for hit
  * or err_hit, reads and checks every beat of the WQE, serves the message
  * with ahead high (ATOMICs take the reader: rd_free low, with their own data
  * and status on the shared ports), consumes the WQE and often goes on with
@@ -30,7 +37,9 @@
  * and err_hit never together; want never waits 5000 cycles with the reader
  * free. At the end the counts must show misses, reads ahead, WQEs found at
  * hand that a read ahead brought, failures, replacements, resets (some while
- * a read of the QP was being sized) and reads left stale by them. +trace
+ * a read of the QP was being sized) and reads left stale by them, WQEs of
+ * an SRQ found at hand by another QP than the one whose read brought them,
+ * and resets of QPs on an SRQ that kept the SRQ's way. +trace
  * prints the reads, hits and resets.
  */
 module tb #(
@@ -40,21 +49,24 @@ module tb #(
     localparam int RB = 64 / KW;                // beats of a WQE
     localparam int WPB = DATA_WIDTH / 64;       // 64-bit words a beat
     localparam int QW = 10;
+    localparam int KEYW = QW + 1;               // key: {SRQ, number}
     localparam int WAYS_LOG2 = 3, WQES_LOG2 = 4;
     localparam int WQES = 2 ** WQES_LOG2;
-    localparam int NQ = 12;                     // QPs in all (> 8 ways)
-    localparam int NQ_KEPT = 5;                 // QPs of the phases that keep their ways
+    localparam int NQ = 12;                     // receive queues in all (> 8 ways)
+    localparam int NQ_RQ = 9;                   // ... QPs' own RQs; the rest SRQs
+    localparam int NP = NQ_RQ + 3 * (NQ - NQ_RQ); // QPs: 3 on each SRQ
+    localparam int NP_KEPT = 8;                 // QPs (on 5 queues) of the phases that keep their ways
     localparam int TARGET = 2000;               // WQEs to consume
     localparam int MAX_CYCLES = 2000000;
     localparam int TIMEOUT = 5000;
     localparam int FAIL_PCT = 4;                // failed DMA reads
 
     logic                  clk = 1'b0, rst = 1'b1;
-    logic [QW-1:0]         qpn = '0, qp_reset_qpn = '0;
+    logic [KEYW-1:0]         key = '0, key_reset = '0;
     logic [15:0]           rq_ci = '0, rq_pi = '0;
     logic [63:0]           rq_base = '0;
     logic [4:0]            rq_log = 5'd1;
-    logic                  want = 1'b0, ahead = 1'b0, err_take = 1'b0, rd_free = 1'b1, qp_reset_valid = 1'b0;
+    logic                  want = 1'b0, ahead = 1'b0, err_take = 1'b0, rd_free = 1'b1, key_reset_valid = 1'b0;
     logic                  hit, err_hit, busy;
     logic [7:0]            rd_beat = '0;
     logic [DATA_WIDTH-1:0] rd_data;
@@ -66,13 +78,13 @@ module tb #(
 
     always #5 clk = !clk;
 
-    rnic_rwqe_cache #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QW), .WAYS_LOG2(WAYS_LOG2), .WQES_LOG2(WQES_LOG2)) dut (
+    rnic_rwqe_cache #(.DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(KEYW), .WAYS_LOG2(WAYS_LOG2), .WQES_LOG2(WQES_LOG2)) dut (
         .clk, .rst,
-        .qpn, .rq_ci, .rq_pi, .rq_base, .rq_log,
+        .key, .rq_ci, .rq_pi, .rq_base, .rq_log,
         .want, .ahead, .hit, .err_hit, .err_take,
         .rd_beat, .rd_data,
         .rd_free, .busy,
-        .qp_reset_valid, .qp_reset_qpn,
+        .key_reset_valid, .key_reset,
         .m_axis_desc_addr(desc_addr), .m_axis_desc_len(desc_len), .m_axis_desc_valid(desc_valid),
         .m_axis_desc_ready(desc_ready),
         .s_axis_tdata(tdata), .s_axis_tvalid(tvalid), .s_axis_tready(tready),
@@ -85,7 +97,8 @@ module tb #(
     integer failed_reads = 0, err_hits = 0, replacements = 0, resets = 0, stale_reads = 0, atomics = 0;
     integer reset_in_read [8];
     initial for (int i = 0; i < 8; i++) reset_in_read[i] = 0;
-    logic [QW-1:0] f_qpn_q;
+    logic [KEYW-1:0] f_qpn_q;
+    integer shared_hits = 0, srq_qp_resets = 0, srq_way_kept = 0;
     integer        f_state_q;
     integer others = 0, atomic_wait = 0, early_status = 0, late_status = 0, wraps = 0, rnr = 0;
 
@@ -116,6 +129,7 @@ module tb #(
     // a failed read covered, and of the WQE a read ahead brought last
     logic [63:0] failed_tag [NQ * 1024];
     logic [63:0] ahead_tag [NQ * 1024];
+    integer      ahead_qp [NQ * 1024];    // the QP served when that read started
 
     function automatic integer tslot(input integer q, input logic [15:0] idx);
         return q * 1024 + integer'(idx & 16'd1023);
@@ -158,7 +172,7 @@ module tb #(
     // ------------------------------------------------------------------
     // the QPs and their rings
     // ------------------------------------------------------------------
-    logic [QW-1:0] qn [NQ];
+    logic [KEYW-1:0] qn [NQ];       // the queue's key
     integer        ep [NQ];
     logic [63:0]   base [NQ];
     integer        lg [NQ];
@@ -167,7 +181,11 @@ module tb #(
     integer        ring [NQ];     // the ring's number
     integer        hslot [NQ];    // where its memory is kept
 
-    function automatic integer q_of(input logic [QW-1:0] n);
+    // the QPs: their queue and QPN
+    integer        qp_q [NP];
+    logic [QW-1:0] qp_num [NP];
+
+    function automatic integer q_of(input logic [KEYW-1:0] n);
         for (int i = 0; i < NQ; i++) if (qn[i] == n) return i;
         return -1;
     endfunction
@@ -226,7 +244,12 @@ module tb #(
     // the read the cache started (seen when busy rises), for its descriptor
     // ------------------------------------------------------------------
     bit          r_valid = 0, r_desc = 0, r_want;
-    integer      r_q, r_ep;
+    integer      r_q, r_ep, r_p;
+    integer      cur_p = -1;   // the QP served
+    // ways of SRQ keys before a QP-on-SRQ reset, checked after it
+    bit          srq_reset_chk = 0;
+    logic [7:0]  srq_used_q;
+    logic [KEYW-1:0] srq_key_q [8];
     logic [63:0] r_base;
     integer      r_lg;
     logic [15:0] r_ci, r_pi;
@@ -245,8 +268,8 @@ module tb #(
             if (!rd_free) fail("read started while rd_free was low");
             if (!want && !ahead) fail("read started without want or ahead");
             if (r_valid) fail("read started before the last one ended");
-            r_q = q_of(qpn);
-            if (r_q < 0) fail($sformatf("read started for unknown QPN %0d", qpn));
+            r_q = q_of(key);
+            if (r_q < 0) fail($sformatf("read started for unknown key %h", key));
             else begin
                 r_valid = 1;
                 r_want = want;
@@ -257,23 +280,32 @@ module tb #(
                 r_pi = rq_pi;
                 if (rq_base != base[r_q] || rq_log != lg[r_q]) fail("responder model drove a stale ring");
                 if (want) misses = misses + 1; else reads_ahead = reads_ahead + 1;
-                if ($test$plusargs("trace")) $display("START cyc %0d qpn %0d want %b ci %0d pi %0d way %0d", cyc, qpn, want, rq_ci, rq_pi, dut.f_way_reg);
+                r_p = cur_p;
+                if ($test$plusargs("trace")) $display("START cyc %0d key %h want %b ci %0d pi %0d way %0d", cyc, key, want, rq_ci, rq_pi, dut.f_way_reg);
                 if (want) read_in_want = 1;
                 // a way taken from another QP
-                if (dut.used_reg[dut.f_way_reg] && dut.w_qpn_reg[dut.f_way_reg] != qpn) replacements = replacements + 1;
+                if (dut.used_reg[dut.f_way_reg] && dut.w_key_reg[dut.f_way_reg] != key) replacements = replacements + 1;
             end
         end
         // resets of a QP whose read is being set up (sized: state 1, 2) or in flight
-        if (qp_reset_valid && busy_q && f_qpn_q == qp_reset_qpn) reset_in_read[f_state_q] = reset_in_read[f_state_q] + 1;
-        f_qpn_q = dut.f_qpn_reg;
+        if (key_reset_valid && busy_q && f_qpn_q == key_reset) reset_in_read[f_state_q] = reset_in_read[f_state_q] + 1;
+        // a QP on an SRQ reset at the edge just passed: the SRQ ways stay
+        if (srq_reset_chk) begin
+            for (int w = 0; w < 8; w++)
+                if (srq_used_q[w] && !dut.used_reg[w] && !(busy && dut.f_way_reg == 3'(w)))
+                    fail($sformatf("the reset of QP %0d on an SRQ dropped way %0d of SRQ key %h", key_reset[QW-1:0], w, srq_key_q[w]));
+                else if (srq_used_q[w]) srq_way_kept = srq_way_kept + 1;
+            srq_reset_chk = 0;
+        end
+        f_qpn_q = dut.f_key_reg;
         f_state_q = dut.f_state_reg;
         busy_q = busy;
         if (atomic_owns && (busy || desc_valid)) fail("the cache uses the reader while an ATOMIC owns it");
         // the responder never waits forever
         if (want && !hit && !err_hit) begin
             if (rd_free) want_cyc = want_cyc + 1;
-            if (want_cyc == TIMEOUT) fail($sformatf("want high %0d cycles without hit or err_hit (QPN %0d ci %0d pi %0d)",
-                                                    TIMEOUT, qpn, rq_ci, rq_pi));
+            if (want_cyc == TIMEOUT) fail($sformatf("want high %0d cycles without hit or err_hit (key %h ci %0d pi %0d)",
+                                                    TIMEOUT, key, rq_ci, rq_pi));
         end else begin
             want_cyc = 0;
         end
@@ -357,7 +389,10 @@ module tb #(
                     idx = r_ci + 16'(d + k);
                     t = mk_tag(r_q, r_ep, idx);
                     if (fail_rd) failed_tag[tslot(r_q, idx)] = t;
-                    else ahead_tag[tslot(r_q, idx)] = r_want ? 64'd0 : t;
+                    else begin
+                        ahead_tag[tslot(r_q, idx)] = r_want ? 64'd0 : t;
+                        ahead_qp[tslot(r_q, idx)] = r_p;
+                    end
                 end
                 if (fail_rd) failed_reads = failed_reads + 1;
                 beats = n * RB;
@@ -421,10 +456,24 @@ module tb #(
         integer r;
         @(negedge clk);
         #1;
-        qp_reset_valid = 1'b0;
+        key_reset_valid = 1'b0;
         if (rnd() % 1000 < 1) begin
             r = rnd() % NQ;
             if (r != cur) reset_qp(r);
+        end
+        if (!key_reset_valid && rnd() % 1000 < 3) begin
+            // a QP on an SRQ gets a new context: {0, QPN}; its SRQ stays
+            r = urand(0, NP - 1);
+            if (qp_q[r] >= NQ_RQ) begin
+                key_reset_valid = 1'b1;
+                key_reset = {1'b0, qp_num[r]};
+                srq_qp_resets = srq_qp_resets + 1;
+                srq_reset_chk = 1;
+                for (int w = 0; w < 8; w++) begin
+                    srq_used_q[w] = dut.used_reg[w] && dut.w_key_reg[w][QW];
+                    srq_key_q[w] = dut.w_key_reg[w];
+                end
+            end
         end
         if (rnd() % 100 < 2) begin
             r = rnd() % NQ;
@@ -434,17 +483,17 @@ module tb #(
 
     // a QP reset: its context starts anew with a new ring
     task automatic reset_qp(input integer r);
-        if (!qp_reset_valid) begin
+        if (!key_reset_valid) begin
             new_ring(r);
-            qp_reset_valid = 1'b1;
-            qp_reset_qpn = qn[r];
-            if ($test$plusargs("trace")) $display("RESET cyc %0d q %0d qpn %0d ep %0d ci %0d pi %0d lg %0d base %h", cyc, r, qn[r], ep[r], ci[r], pi[r], lg[r], base[r]);
+            key_reset_valid = 1'b1;
+            key_reset = qn[r];
+            if ($test$plusargs("trace")) $display("RESET cyc %0d q %0d key %h ep %0d ci %0d pi %0d lg %0d base %h", cyc, r, qn[r], ep[r], ci[r], pi[r], lg[r], base[r]);
             resets = resets + 1;
         end
     endtask
 
     task automatic load(input integer q);
-        qpn = qn[q];
+        key = qn[q];
         rq_ci = ci[q];
         rq_pi = pi[q];
         rq_base = base[q];
@@ -478,7 +527,7 @@ module tb #(
     endtask
 
     initial begin : responder
-        integer q, g, n;
+        integer q, g, n, pq;
         bit first, same, got, gerr, bq;
         logic [63:0] t;
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
@@ -488,11 +537,23 @@ module tb #(
             ahead_tag[i] = '0;
         end
         for (int i = 0; i < RINGS_KEPT; i++) hmem_ring[i] = -1;
+        // queue keys: SRQ j has the number of RQ queue j
         for (int i = 0; i < NQ; i++) begin
-            qn[i] = QW'(i * 67 + 3);
+            qn[i] = (i < NQ_RQ) ? {1'b0, QW'(i * 67 + 3)} : {1'b1, QW'((i - NQ_RQ) * 67 + 3)};
             ep[i] = 0;
             ci[i] = '0;
             new_ring(i);
+        end
+        for (int k = 0; k < NQ * 1024; k++) ahead_qp[k] = -1;
+        // the QPs, the first NP_KEPT on 5 queues: 3 on SRQ 9, RQs 0 and 1,
+        // 3 on SRQ 10; then RQ 2, ..., RQ 8 and 3 on SRQ 11
+        for (int p = 0; p < NP; p++) begin
+            if (p < 3) qp_q[p] = NQ_RQ;
+            else if (p < 5) qp_q[p] = p - 3;
+            else if (p < 8) qp_q[p] = NQ_RQ + 1;
+            else if (p < 15) qp_q[p] = p - 6;
+            else qp_q[p] = NQ_RQ + 2;
+            qp_num[p] = (qp_q[p] < NQ_RQ) ? qn[qp_q[p]][QW-1:0] : QW'(500 + p);
         end
         repeat (4) @(posedge clk);
         #1 rst = 1'b0;
@@ -501,6 +562,7 @@ module tb #(
         while (consumed < TARGET && cyc < MAX_CYCLES && errors < 10 && want_cyc < TIMEOUT) begin
             // idle between packets; the QP just served may be reset now
             cur = -1;
+            cur_p = -1;
             want = 1'b0;
             ahead = 1'b0;
             // now and then the QP just served is reset as soon as the
@@ -511,8 +573,10 @@ module tb #(
                 same = 0;
             end
             repeat (urand(1, 4)) step();
-            if (!same) q = rnd() % (((consumed / 250) % 2) ? NQ : NQ_KEPT);
+            if (!same) pq = rnd() % (((consumed / 250) % 2) ? NP : NP_KEPT);
+            q = qp_q[pq];
             cur = q;
+            cur_p = pq;
             if (rnd() % 4 == 0) post_some(q, urand(1, 6));
             load(q);
             // context read, PSN check: ahead from the opcode check on
@@ -567,11 +631,14 @@ module tb #(
             if (!got && !gerr) begin
                 // given up (the errors say why)
             end else if (got) begin
-                if ($test$plusargs("trace")) $display("GOT cyc %0d qpn %0d ci %0d first %b way %0d lo %0d hi %0d req %0d", cyc, qpn, rq_ci, first, dut.way_cc, dut.w_lo_reg[dut.way_cc], dut.w_hi_reg[dut.way_cc], dut.w_req_reg[dut.way_cc]);
+                if ($test$plusargs("trace")) $display("GOT cyc %0d key %h ci %0d first %b way %0d lo %0d hi %0d req %0d", cyc, key, rq_ci, first, dut.way_cc, dut.w_lo_reg[dut.way_cc], dut.w_hi_reg[dut.way_cc], dut.w_req_reg[dut.way_cc]);
                 if (first) begin
                     at_hand_first = at_hand_first + 1;
                     if (ahead_tag[tslot(q, ci[q])] == t) at_hand_ra = at_hand_ra + 1;
                 end
+                // an SRQ's WQE another QP's read brought
+                if (q >= NQ_RQ && !read_in_want && ahead_qp[tslot(q, ci[q])] >= 0 && ahead_qp[tslot(q, ci[q])] != pq)
+                    shared_hits = shared_hits + 1;
                 if (!read_in_want) hits_no_read = hits_no_read + 1;
                 // read the WQE beat by beat: the beat addressed in a cycle
                 // is on rd_data in the next
@@ -581,13 +648,13 @@ module tb #(
                     rd_beat = 8'(b);
                     step();
                     if (rd_data !== wqe_beat(t, b))
-                        fail($sformatf("QPN %0d WQE %0d beat %0d: %h, want %h (a failed read covered it: %0d)", qn[q], ci[q],
+                        fail($sformatf("key %h WQE %0d beat %0d: %h, want %h (a failed read covered it: %0d)", qn[q], ci[q],
                                        b, rd_data, wqe_beat(t, b), failed_tag[tslot(q, ci[q])] == t));
                 end
                 rd_beat = 8'(rnd());
                 serve((rnd() % 5 == 0) ? urand(50, 400) : urand(0, 40));
             end else begin
-                if (failed_tag[tslot(q, ci[q])] != t) fail($sformatf("err_hit for QPN %0d WQE %0d that no failed read covered", qn[q], ci[q]));
+                if (failed_tag[tslot(q, ci[q])] != t) fail($sformatf("err_hit for key %h WQE %0d that no failed read covered", qn[q], ci[q]));
                 err_hits = err_hits + 1;
                 err_take = 1'b1;
                 step();
@@ -611,6 +678,9 @@ module tb #(
                  err_hits, replacements, resets, stale_reads, atomics, atomic_wait, wraps, early_status, late_status, rnr);
         $display("resets during a read of the QP: %0d sizing (1), %0d sizing (2), %0d asking, %0d data",
                  reset_in_read[1], reset_in_read[2], reset_in_read[3], reset_in_read[4]);
+        $display("SRQs: %0d WQEs found at hand by another QP than the one whose read brought them; %0d resets of QPs on an SRQ (%0d SRQ ways kept)",
+                 shared_hits, srq_qp_resets, srq_way_kept);
+        if (shared_hits == 0 || srq_qp_resets == 0 || srq_way_kept == 0) fail("weak run: SRQ sharing not exercised");
         if (consumed < TARGET) fail($sformatf("only %0d WQEs consumed", consumed));
         if (at_hand_ra < consumed / 40) fail($sformatf("read ahead weak: %0d WQEs found at hand from a read ahead", at_hand_ra));
         if (misses == 0 || reads_ahead < misses / 4 || failed_reads == 0 || err_hits == 0 || replacements == 0
