@@ -15,7 +15,7 @@
 #include "rnic/verbs.h"
 
 struct cardnic {
-	char device[96];
+	char device[192];
 };
 
 static uint64_t card_now(void *arg)
@@ -36,7 +36,9 @@ int perf_nic_open_card(struct perf_nic *nic, const struct perf_link_opts *o, con
 {
 	struct cardnic *c;
 	struct rnic_pci_attr pa;
+	struct rnic_device_attr da;
 	union rnic_gid g;
+	char where[64];
 	static const uint8_t zero[16];
 	int e;
 
@@ -73,10 +75,20 @@ int perf_nic_open_card(struct perf_nic *nic, const struct perf_link_opts *o, con
 		fprintf(stderr, "rnic-perf: the card's GID 0 is not set: give --ip A.B.C.D\n");
 		return 1;
 	}
+	if ((e = rnic_query_device(nic->ctx, &da))) {
+		fprintf(stderr, "rnic-perf: query_device: %s\n", strerror(e));
+		return 1;
+	}
 	if (rnic_pci_query(nic->ctx, &pa) == 0)
-		snprintf(c->device, sizeof(c->device), "the card at %s (%s DMA)", pa.bdf, pa.dma_mode);
+		snprintf(where, sizeof(where), "the card at %s (%s DMA)", pa.bdf, pa.dma_mode);
 	else
-		snprintf(c->device, sizeof(c->device), "the card");
+		snprintf(where, sizeof(where), "the card");
+	/* the port's address as the peer's neighbour entry and GID need it */
+	snprintf(c->device, sizeof(c->device),
+		 "%s, MAC %02x:%02x:%02x:%02x:%02x:%02x, GID %x:%x:%x:%x:%x:%x:%x:%x", where, da.mac[0], da.mac[1],
+		 da.mac[2], da.mac[3], da.mac[4], da.mac[5], g.raw[0] << 8 | g.raw[1], g.raw[2] << 8 | g.raw[3],
+		 g.raw[4] << 8 | g.raw[5], g.raw[6] << 8 | g.raw[7], g.raw[8] << 8 | g.raw[9],
+		 g.raw[10] << 8 | g.raw[11], g.raw[12] << 8 | g.raw[13], g.raw[14] << 8 | g.raw[15]);
 	nic->device = c->device;
 	nic->tick_mhz = 1000;
 	nic->now = card_now;
