@@ -77,7 +77,7 @@
 #define CYCLE_BUFFER 4096u   /* what we offer as perftest's cycle buffer */
 #define CACHE_LINE 64u
 #define WAIT_MS 100
-#define ALL_SLOTS_MAX (4u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
+#define ALL_SLOTS_MAX (16u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
 
 /* The peer's requests on one QP as they arrived on the wire, accepted in
  * PSN order as a correct responder accepts them (duplicates and packets
@@ -410,7 +410,11 @@ static int setup(struct lk *k)
 		k->q[i].psn = (uint32_t)mix64(o->seed ^ 0x50534eull ^ ((uint64_t)i << 32)) & 0xffffff;
 	}
 
-	k->l_len = ((size_t)k->max_depth * stride_of(k->max_size) + 4095) & ~(size_t)4095;
+	k->l_len = (size_t)k->max_depth * stride_of(k->max_size);
+	/* -a: fewer slots in flight for the large sizes (set_size) */
+	if (k->nsizes > 1 && k->l_len > ALL_SLOTS_MAX)
+		k->l_len = stride_of(k->max_size) > ALL_SLOTS_MAX ? stride_of(k->max_size) : ALL_SLOTS_MAX;
+	k->l_len = (k->l_len + 4095) & ~(size_t)4095;
 	k->r_len = ((k->max_size > CYCLE_BUFFER ? k->max_size : CYCLE_BUFFER) + 4095) & ~(size_t)4095;
 	k->mr_len = (size_t)k->nqp * (k->l_len + k->r_len);
 	k->buf_len = k->mr_len + 4096;
