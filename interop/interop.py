@@ -148,9 +148,9 @@ class Guest:
         self.log.close()
 
 
-def perftest_args(test, mtu, size, iters):
-    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)]
-    if test != 'atomic_bw':
+def perftest_args(test, mtu, size, iters, opts=()):
+    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + list(opts)
+    if test != 'atomic_bw' and '-a' not in opts:
         args += ['-s', str(size)]
     return ' '.join(args)
 
@@ -206,18 +206,19 @@ def wait_listen(port, proc, timeout):
     return False
 
 
-def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed):
-    """One case; returns (passed, note)."""
+def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed, opts=()):
+    """One case; opts: perftest's options on both sides (-q N, -a); returns (passed, note)."""
     udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
-    tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '')
+    tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '') + ''.join(o.replace('-', '_') for o in opts)
     perf = ['-m', str(mtu), '-n', str(iters), '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
             '--peer-mac', GUEST_MAC, '--mac', NIC_MAC, '--ip', NIC_IP, '--width', '64',
             '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90', '--seed', str(seed)]
     if loss and nic_loss > 0:
         perf += ['--drop', str(nic_loss / 100)]
-    if test != 'atomic_bw':
+    perf += list(opts)
+    if test != 'atomic_bw' and '-a' not in opts:
         perf += ['-s', str(size)]
-    guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters)}'
+    guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters, opts)}'
     out = open(os.path.join(logdir, tag + '.rnic-perf.log'), 'w')
     g.sh('rm -f /tmp/pt.log')
     if role == 'guest-server':
@@ -302,14 +303,20 @@ def main():
     for t in tests:
         if t not in TESTS:
             die(f'unknown test {t} (one of {",".join(TESTS)})')
-    cases = [(t, r, m, False) for m in mtus for t in tests for r in roles]
+    cases = [(t, r, m, False, ()) for m in mtus for t in tests for r in roles]
     if a.loss > 0:
-        cases += [(t, r, mtus[0], True) for t in tests for r in roles]
+        cases += [(t, r, mtus[0], True, ()) for t in tests for r in roles]
+    # perftest's -q (a key line per QP) and -a; -a only where rnic-perf drives
+    # (the guest's server waits): its sizes stop at 1 MiB, perftest's at 8 MiB
+    cases += [(t, r, mtus[0], False, ('-q', '4')) for t in ('write_bw', 'send_bw') if t in tests
+              for r in roles]
+    cases += [(t, 'guest-server', mtus[0], False, ('-a',)) for t in ('write_bw', 'read_bw') if t in tests
+              and 'guest-server' in roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, and a lossy one
-        cases = [('write_bw', 'guest-server', 1024, False), ('read_bw', 'guest-client', 1024, False),
-                 ('atomic_bw', 'guest-server', 1024, False), ('send_bw', 'guest-client', 4096, False),
-                 ('write_lat', 'guest-server', 4096, False), ('read_bw', 'guest-server', 1024, True)]
+        cases = [('write_bw', 'guest-server', 1024, False, ()), ('read_bw', 'guest-client', 1024, False, ()),
+                 ('atomic_bw', 'guest-server', 1024, False, ()), ('send_bw', 'guest-client', 4096, False, ()),
+                 ('write_lat', 'guest-server', 4096, False, ()), ('read_bw', 'guest-server', 1024, True, ())]
         if a.loss <= 0:
             cases = [c for c in cases if not c[3]]
 
@@ -323,7 +330,7 @@ def main():
         print(f'interop: guest up in {time.time() - t0:.1f} s (rdma_rxe, {a.out})', flush=True)
         netem = False
         drops = 0
-        for test, role, mtu, loss in cases:
+        for test, role, mtu, loss, opts in cases:
             if loss != netem:
                 r = g.sh(f'/usr/sbin/tc qdisc {"add" if loss else "del"} dev eth0 root'
                          + (f' netem loss {a.loss:g}%' if loss else ''))
@@ -334,16 +341,20 @@ def main():
             size = (4 * mtu if bw else 64)
             # with loss, enough frames that some are lost (about 1 in 100)
             iters = a.iters or ((64 if bw else 50) if loss else (16 if bw else 20))
+            if '-a' in opts:
+                iters = 2   # 2 B .. 1 MiB, about 4 MiB in all
             t1 = time.time()
             before = netem_drops(g) if loss else 0
             ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,
-                                a.nic_loss, len(results) + 1)
+                                a.nic_loss, len(results) + 1, opts)
             lost = (netem_drops(g) - before) if loss else 0
             drops += lost
-            results.append((test, role, mtu, loss, ok, note, time.time() - t1))
-            print(f'{"PASS" if ok else "FAIL"} {test:<10} {role:<13} mtu {mtu:<5} '
+            name = ' '.join((test,) + opts)
+            results.append((name, role, mtu, loss, ok, note, time.time() - t1))
+            print(f'{"PASS" if ok else "FAIL"} {name:<10} {role:<13} mtu {mtu:<5} '
                   f'{"loss " + format(a.loss, "g") + "%" if loss else "no loss":<9} '
-                  f'{time.time() - t1:5.1f} s  {iters} x {size if test != "atomic_bw" else 8} B'
+                  f'{time.time() - t1:5.1f} s  {iters} x '
+                  f'{"2..1048576" if "-a" in opts else size if test != "atomic_bw" else 8} B'
                   f'{f", {lost} frames lost" if loss else ""}  {note}', flush=True)
     finally:
         g.stop()
@@ -355,14 +366,14 @@ def main():
             cols.append((r, m, l))
     names = {c: f'{"srv" if c[0] == "guest-server" else "cli"}/{c[1]}{"/loss" if c[2] else ""}' for c in cols}
     print('\nguest perftest role / IB MTU / 1% loss in the guest (srv: guest is the server)')
-    print(f'{"":<10} ' + ' '.join(f'{names[c]:>14}' for c in cols))
-    for t in tests:
+    print(f'{"":<15} ' + ' '.join(f'{names[c]:>14}' for c in cols))
+    for t in dict.fromkeys(x[0] for x in results):
         row = []
         for c in cols:
             hit = [x for x in results if x[0] == t and (x[1], x[2], x[3]) == c]
             row.append('-' if not hit else ('pass' if hit[0][4] else 'FAIL'))
         if any(x != '-' for x in row):
-            print(f'{t:<10} ' + ' '.join(f'{x:>14}' for x in row))
+            print(f'{t:<15} ' + ' '.join(f'{x:>14}' for x in row))
     npass = sum(1 for x in results if x[4])
     nfail = len(results) - npass
     nloss = sum(1 for x in results if x[3])

@@ -142,7 +142,8 @@ $(E2E_ATOMIC_BIN): $(TOOLS_BUILD)/obj-san/e2e_atomic.o $(TOOLS_BUILD)/obj-san/e2
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
 # rnic-perf opens cards (the pci backend) and simulations
-$(PERF_BIN): $(TOOLS_BUILD)/obj/rnic_perf.o $(TOOLS_BUILD)/obj/perf_oob.o $(TOOLS_BUILD)/obj/perf_link.o $(TOOLS_BUILD)/obj/stream.o \
+$(PERF_BIN): $(TOOLS_BUILD)/obj/rnic_perf.o $(TOOLS_BUILD)/obj/perf_oob.o $(TOOLS_BUILD)/obj/perf_link.o $(TOOLS_BUILD)/obj/perf_link_sim.o \
+		$(TOOLS_BUILD)/obj/perf_link_card.o $(TOOLS_BUILD)/obj/stream.o \
 		$(TOOLS_BUILD)/obj/sim_pair.o $(HOST_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -lm -o $@

@@ -1,14 +1,20 @@
-/* rnic-perf --sim-link (perf_link.h): our side of a perftest run against a
- * stock perftest on Linux rdma_rxe, the NIC simulated, its port a UDP
- * socket.
+/* rnic-perf against a stock perftest (perf_link.h): the peer session, the
+ * same code on a card and on a simulated NIC (--sim-link).
  *
- * Memory: one registered region of two parts, L (the local slots: the
- * requester's sources and READ/ATOMIC destinations, the receive buffers of
- * send_bw; tx-depth slots, each the message rounded up to 64 B plus 64
- * guard bytes) and R (max(size, 4096) bytes, its address the vaddr in our
- * key: what the peer WRITEs, READs and adds to, as perftest's own second
- * buffer half). L starts as the guard byte 0xa5, R as a pattern from the
- * seed; a guard page after the region is never registered.
+ * Memory: one registered region of two parts per QP, L (the local slots:
+ * the requester's sources and READ/ATOMIC destinations, the receive
+ * buffers of send_bw; tx-depth slots, each the message rounded up to 64 B
+ * plus 64 guard bytes; with -a as many as fit the largest size's) and R
+ * (the largest size, at least 4096 bytes, its address the vaddr in the
+ * QP's key: what the peer WRITEs, READs and adds to, as perftest's own
+ * second buffer half). L starts as the guard byte 0xa5, R as a pattern
+ * from the seed; a guard page after the region is never registered.
+ *
+ * perftest's options: -q N runs N QPs, each with its own key in the
+ * exchange, every QP -n messages (perftest's count is per QP), posted
+ * round robin; -a runs every size from 2 B by powers of two to our cap
+ * (perf_link_all_max), each size -n messages; -I N sends WRITEs and SENDs
+ * of at most N bytes inline.
  *
  * Who drives the traffic is perftest's choice: the client of the bw tests
  * and of read_lat is the requester, the server only answers; write_lat is
@@ -17,42 +23,44 @@
  * last byte of its message into the peer's buffer).
  *
  * What is checked, besides the exchange itself and every completion
- * (status, opcode, order):
- *   the wire model      every frame from the peer passes a model of a
- *                       correct responder (wire_frame): requests accepted in
- *                       PSN order only, from the PSN in the peer's key; it
- *                       applies accepted WRITEs and FETCH_ADDs to a copy of
- *                       R and keeps every SEND's bytes. At the end R must
- *                       equal that copy byte for byte (so R is untouched
+ * (status, opcode, QP, order within the QP):
+ *   the wire model      (a simulated NIC only) every frame from the peer
+ *                       passes a model of a correct responder per QP
+ *                       (wire_frame): requests accepted in PSN order only,
+ *                       from the PSN in the peer's key; it applies accepted
+ *                       WRITEs and FETCH_ADDs to a copy of the QP's R and
+ *                       keeps every SEND's bytes. At the end each R must
+ *                       equal its copy byte for byte (so R is untouched
  *                       where the peer only READ or only answered), and
  *                       every receive must equal its SEND on the wire; when
  *                       the peer drove the traffic the model must have
  *                       accepted its requests
  *   requester READ      each READ lands in its slot byte for byte equal to
- *                       the first READ of the same remote bytes (slots are
+ *                       the QP's first READ of the same size (slots are
  *                       refilled with alternating bytes before each READ, so
  *                       data not written cannot pass); guard bytes untouched
- *   requester FETCH_ADD adds 1 each time to the peer's first word: the k-th
- *                       returns the first's value plus k
- *   responder           L untouched where the peer only addressed R
- * and at the end: no DMA outside a mapped range, the guard page untouched.
+ *   requester FETCH_ADD adds 1 each time to the first word of the QP's
+ *                       remote buffer: the values a QP gets back increase,
+ *                       and those of all QPs on the same remote word are
+ *                       consecutive (one QP: the k-th returns the first's
+ *                       value plus k)
+ *   responder           L untouched where the peer only addressed R; every
+ *                       receive of send_bw its size, in order per QP
+ * and at the end: no DMA outside a mapped range (simulated), the guard page
+ * untouched.
  *
- * Time: the peer runs on the wall clock, the NIC in simulated cycles, far
- * slower. While we wait for the peer's TCP message the world runs as long
- * as anything moves in it (and QUIET_CYCLES more), then blocks in
- * rnic_sim_udp_wait with simulated time standing still until a frame or
- * the TCP message arrives. While we are the requester the world runs
- * without pause, so the NIC's ACK timer (-u, code 8: 1.05 ms simulated,
- * a second or so of this machine's time) runs too and recovers lost frames;
- * the peer's answers, milliseconds away on the wall clock, come back after
- * some thousands of cycles, far inside it. Timings are simulated cycles
- * from the first post to the last completion at the stated clock: the
- * peer's wall-clock delays count as the few cycles they took to arrive, so
- * the figures describe neither side and are printed for completeness.
+ * On a card the wire model cannot run (no frame reaches the host): the
+ * checks that need it are left out, every other one is made, and times are
+ * the wall clock's. In --sim-link mode (perf_link_sim.c) the NIC runs in
+ * simulated cycles: timings are simulated cycles from the first post to the
+ * last completion at the stated clock; the peer's wall-clock delays count
+ * as the few cycles they took to arrive, so the figures describe neither
+ * side and are printed for completeness.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -64,18 +72,16 @@
 
 #include "perf_link.h"
 #include "rnic/verbs.h"
-#include "rnic_sim.h"
 
 #define GUARD 0xa5
 #define CYCLE_BUFFER 4096u   /* what we offer as perftest's cycle buffer */
 #define CACHE_LINE 64u
-#define QUIET_CYCLES 25000u  /* run this long after the last activity before blocking */
-#define STEP_CYCLES 256u
 #define WAIT_MS 100
+#define ALL_SLOTS_MAX (16u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
 
-/* The peer's requests as they arrived on the wire, accepted in PSN order as
- * a correct responder accepts them (duplicates and packets after a gap
- * ignored): what R and the receive buffers must hold. */
+/* The peer's requests on one QP as they arrived on the wire, accepted in
+ * PSN order as a correct responder accepts them (duplicates and packets
+ * after a gap ignored): what R and the receive buffers must hold. */
 struct wire {
 	int on;            /* the peer's first PSN is known */
 	uint32_t epsn;     /* next PSN to accept */
@@ -86,36 +92,63 @@ struct wire {
 	uint64_t va;       /* where the next WRITE payload byte goes */
 	int bad_va;        /* a WRITE or FETCH_ADD outside R */
 	uint64_t accepted; /* requests (packets) accepted */
-	uint8_t *msgs;     /* SEND messages, `size` bytes apart */
+	uint8_t *msgs;     /* SEND messages of the current size, `size` bytes apart */
 	size_t msg_size;
 	uint64_t nmsgs, maxmsgs;
 	size_t msg_len;    /* bytes of the message being assembled */
 };
 
+struct lk;
+
+/* One QP and its part of the memory. */
+struct lq {
+	struct rnic_qp *qp;
+	uint32_t psn;
+	const struct oob_key *pk; /* the peer's key for it */
+	uint8_t *L, *R, *pat;
+	uint64_t posted, done;    /* requester: this size's messages */
+	uint64_t rposted, rdone;  /* send_bw responder: this size's receives */
+	uint8_t *first;           /* the first READ's bytes */
+	int have_first;
+	uint64_t last_atomic;
+	struct wire wire;
+};
+
+struct row {
+	size_t bytes;
+	uint64_t ticks;
+	double bw_avg, msg_rate;
+	double t_min, t_max, t_typical, t_avg, t_stdev, t_p99, t_p999;
+};
+
 struct lk {
 	const struct perf_link_opts *o;
-	struct rnic_world *w;
+	const struct perf_nic *nic;
 	struct rnic_context *ctx;
 	struct rnic_pd *pd;
 	struct rnic_cq *cq;
-	struct rnic_qp *qp;
 	struct rnic_mr *mr;
-	uint8_t *buf, *L, *R, *pat;
-	size_t buf_len, l_len, r_len, mr_len, stride;
-	int depth;
-	uint32_t psn;
+	struct lq *q;
+	int nqp;
+	uint8_t *buf;
+	size_t buf_len, l_len, r_len, mr_len, max_size;
+	size_t size, stride; /* the current size, its slot stride */
+	int depth, max_depth;
+	size_t sizes[OOB_MAX_SIZES];
+	int nsizes, cur;     /* sizes, the current one's index */
+	struct row rows[OOB_MAX_SIZES];
+	int nrows;
+	enum oob_step_kind plan[OOB_MAX_STEPS];
 	struct oob_session s;
-	int connected, active, failed;
-	uint64_t last_busy;
+	struct oob_key pk0;  /* the peer's QP 0, from the first handshake */
+	int cur_traffic;     /* traffic steps begun */
+	int connected, active, failed, recv_open;
 	struct timespec deadline;
-	/* send_bw responder */
-	uint64_t rposted, rdone;
-	uint8_t *first; /* the first READ's bytes */
-	uint64_t first_atomic;
-	uint64_t cycles;
+	uint64_t ticks;
+	uint64_t *atomics;   /* FETCH_ADD: the value each message got back */
 	uint64_t *lat;
 	uint64_t nlat;
-	struct wire wire;
+	uint64_t accepted;   /* the wire models' requests, all QPs */
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -162,11 +195,49 @@ static int is_server(const struct lk *k)
 	return k->o->host == NULL;
 }
 
-static uint8_t *slot(const struct lk *k, uint64_t i)
+static size_t stride_of(size_t size)
 {
-	return k->L + (size_t)(i % (uint64_t)k->depth) * k->stride;
+	return ((size + 63) & ~(size_t)63) + 64;
 }
 
+static uint8_t *slot(const struct lk *k, const struct lq *q, uint64_t i)
+{
+	return q->L + (size_t)(i % (uint64_t)k->depth) * k->stride;
+}
+
+static size_t count_diff(const uint8_t *a, uint8_t b, size_t n)
+{
+	size_t d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d += a[i] != b;
+	return d;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The NIC's time, and letting it run (a card runs by itself). */
+static uint64_t now(const struct lk *k)
+{
+	return k->nic->now(k->nic->arg);
+}
+
+static void step(const struct lk *k, uint64_t ticks)
+{
+	if (k->nic->progress)
+		k->nic->progress(k->nic->arg, ticks);
+}
+
+size_t perf_link_all_max(const struct perf_nic *nic)
+{
+	/* a simulated NIC moves a few MB of this machine's time a second */
+	return nic->progress ? PERF_LINK_ALL_MAX_SIM : PERF_LINK_ALL_MAX_CARD;
+}
 
 /* ------------------------------------------------------- the wire model */
 
@@ -205,14 +276,15 @@ static void wire_send(struct wire *m, const uint8_t *d, size_t n, int last)
  * port -1): IPv4 RoCEv2 requests of the peer into the model. */
 static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
 {
-	struct wire *m = arg;
+	struct lk *k = arg;
+	struct wire *m = NULL;
 	const uint8_t *ip = f + RNIC_ETH_HDR_BYTES, *udp, *bth, *p, *end;
 	size_t ihl, tot;
 	uint32_t psn, n;
 	uint8_t op;
 
 	(void)cycle;
-	if (port != -1 || !m->on || len < RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES ||
+	if (port != -1 || !k->connected || len < RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES ||
 	    (f[12] << 8 | f[13]) != RNIC_ETHERTYPE_IPV4 || ip[9] != IPPROTO_UDP)
 		return;
 	ihl = (size_t)(ip[0] & 15) * 4;
@@ -223,6 +295,12 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	if ((udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
 		return;
 	bth = udp + RNIC_UDP_HDR_BYTES;
+	/* the QP it is for */
+	for (int q = 0; q < k->nqp; q++)
+		if (k->q[q].qp->qp_num == (be32(bth + 4) & 0xffffff))
+			m = &k->q[q].wire;
+	if (!m || !m->on)
+		return;
 	op = bth[0];
 	psn = be32(bth + 8) & 0xffffff;
 	if (psn != m->epsn)
@@ -298,91 +376,81 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	m->accepted++;
 }
 
+
 /* ---------------------------------------------------------------- setup */
 
 static int setup(struct lk *k)
 {
 	const struct perf_link_opts *o = k->o;
-	struct rnic_sim_cfg cfg;
-	struct rnic_sim_udp_cfg uc;
 	struct rnic_qp_init_attr ia;
-	union rnic_gid gid;
-	int e;
+	int send = perf_test_opcode(o->test) == RNIC_WR_SEND;
+	size_t pat_len;
 
-	rnic_sim_cfg_default(&cfg);
-	cfg.num_nics = 1;
-	cfg.data_width = (unsigned)o->width;
-	cfg.seed = o->seed;
-	cfg.pcap_path = o->pcap;
-	cfg.p_drop = o->drop;
-	k->w = rnic_world_create(&cfg);
-	if (!k->w)
-		return err(k, "simulator: %s", strerror(errno));
-	memset(&uc, 0, sizeof(uc));
-	uc.local = o->local;
-	uc.remote = o->remote;
-	memcpy(uc.mac, o->mac, 6);
-	memcpy(uc.ipv4, o->ip, 4);
-	e = rnic_sim_attach_udp(k->w, 0, &uc);
-	if (e)
-		return err(k, "--sim-link: %s", strerror(-e));
-	k->ctx = rnic_open_sim(k->w, 0);
-	if (!k->ctx)
-		return err(k, "open_sim: %s", strerror(errno));
-	rnic_gid_from_ipv4(&gid, o->ip);
-	if ((e = rnic_set_port_mac(k->ctx, o->mac)) || (e = rnic_set_gid(k->ctx, 0, &gid)))
-		return err(k, "port address: %s", strerror(e));
+	k->ctx = k->nic->ctx;
 	k->pd = rnic_alloc_pd(k->ctx);
-	k->cq = k->pd ? rnic_create_cq(k->ctx, 2 * k->depth + 16) : NULL;
+	k->cq = k->pd ? rnic_create_cq(k->ctx, k->nqp * (2 * k->max_depth + 16)) : NULL;
 	if (!k->cq)
 		return err(k, "alloc_pd/create_cq: %s", strerror(errno));
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = k->cq;
-	ia.recv_cq = k->cq;
-	ia.qp_type = RNIC_QPT_RC;
-	ia.cap.max_send_wr = (uint32_t)k->depth;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_wr = perf_test_opcode(o->test) == RNIC_WR_SEND ? (uint32_t)k->depth : 0;
-	ia.cap.max_recv_sge = perf_test_opcode(o->test) == RNIC_WR_SEND ? 1 : 0;
-	k->qp = rnic_create_qp(k->pd, &ia);
-	if (!k->qp)
-		return err(k, "create_qp: %s", strerror(errno));
-
-	k->stride = ((o->size + 63) & ~(size_t)63) + 64;
-	k->l_len = ((size_t)k->depth * k->stride + 4095) & ~(size_t)4095;
-	k->r_len = ((o->size > CYCLE_BUFFER ? o->size : CYCLE_BUFFER) + 4095) & ~(size_t)4095;
-	k->mr_len = k->l_len + k->r_len;
-	k->buf_len = k->mr_len + 4096;
-	k->buf = aligned_alloc(4096, k->buf_len);
-	k->pat = malloc(k->r_len);
-	k->first = malloc(o->size);
-	if (!k->buf || !k->pat || !k->first)
+	k->q = calloc((size_t)k->nqp, sizeof(*k->q));
+	if (!k->q)
 		return err(k, "out of memory");
-	k->L = k->buf;
-	k->R = k->buf + k->l_len;
-	memset(k->buf, GUARD, k->buf_len);
-	for (size_t i = 0; i < k->r_len; i += 8) {
-		uint64_t v = mix64(o->seed ^ (0x52ull << 56) ^ i);
-
-		memcpy(k->pat + i, &v, 8);
+	for (int i = 0; i < k->nqp; i++) {
+		memset(&ia, 0, sizeof(ia));
+		ia.send_cq = k->cq;
+		ia.recv_cq = k->cq;
+		ia.qp_type = RNIC_QPT_RC;
+		ia.cap.max_send_wr = (uint32_t)k->max_depth;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_wr = send ? (uint32_t)k->max_depth : 0;
+		ia.cap.max_recv_sge = send ? 1 : 0;
+		ia.cap.max_inline_data = o->inline_size;
+		k->q[i].qp = rnic_create_qp(k->pd, &ia);
+		if (!k->q[i].qp)
+			return err(k, "create_qp %d: %s", i, strerror(errno));
+		k->q[i].psn = (uint32_t)mix64(o->seed ^ 0x50534eull ^ ((uint64_t)i << 32)) & 0xffffff;
 	}
-	memcpy(k->R, k->pat, k->r_len);
-	k->wire.shadow = malloc(k->r_len);
-	k->wire.msg_size = o->size;
-	k->wire.maxmsgs = perf_test_opcode(o->test) == RNIC_WR_SEND ? o->iters : 0;
-	k->wire.msgs = malloc(k->wire.maxmsgs * o->size + 1);
-	if (!k->wire.shadow || !k->wire.msgs)
+
+	k->l_len = (size_t)k->max_depth * stride_of(k->max_size);
+	/* -a: fewer slots in flight for the large sizes (set_size) */
+	if (k->nsizes > 1 && k->l_len > ALL_SLOTS_MAX)
+		k->l_len = stride_of(k->max_size) > ALL_SLOTS_MAX ? stride_of(k->max_size) : ALL_SLOTS_MAX;
+	k->l_len = (k->l_len + 4095) & ~(size_t)4095;
+	k->r_len = ((k->max_size > CYCLE_BUFFER ? k->max_size : CYCLE_BUFFER) + 4095) & ~(size_t)4095;
+	k->mr_len = (size_t)k->nqp * (k->l_len + k->r_len);
+	k->buf_len = k->mr_len + 4096;
+	pat_len = (size_t)k->nqp * k->r_len;
+	k->buf = aligned_alloc(4096, k->buf_len);
+	if (!k->buf)
 		return err(k, "out of memory");
-	memcpy(k->wire.shadow, k->pat, k->r_len);
-	k->wire.base = (uint64_t)(uintptr_t)k->R;
-	k->wire.len = k->r_len;
-	rnic_world_set_frame_hook(k->w, wire_frame, &k->wire);
+	memset(k->buf, GUARD, k->buf_len);
+	for (int i = 0; i < k->nqp; i++) {
+		struct lq *q = &k->q[i];
+
+		q->L = k->buf + (size_t)i * k->l_len;
+		q->R = k->buf + (size_t)k->nqp * k->l_len + (size_t)i * k->r_len;
+		q->pat = malloc(k->r_len);
+		q->first = malloc(k->max_size);
+		q->wire.shadow = malloc(k->r_len);
+		if (!q->pat || !q->first || !q->wire.shadow)
+			return err(k, "out of memory");
+		for (size_t j = 0; j < k->r_len; j += 8) {
+			uint64_t v = mix64(o->seed ^ (0x52ull << 56) ^ ((size_t)i * k->r_len + j));
+
+			memcpy(q->pat + j, &v, 8);
+		}
+		memcpy(q->R, q->pat, k->r_len);
+		memcpy(q->wire.shadow, q->pat, k->r_len);
+		q->wire.base = (uint64_t)(uintptr_t)q->R;
+		q->wire.len = k->r_len;
+	}
+	(void)pat_len;
+	if (k->nic->sim_frame_hook)
+		k->nic->sim_frame_hook(k->nic->arg, wire_frame, k);
 	k->mr = rnic_reg_mr(k->pd, k->buf, k->mr_len,
 			    RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
 				    RNIC_ACCESS_REMOTE_ATOMIC);
 	if (!k->mr)
 		return err(k, "reg_mr: %s", strerror(errno));
-	k->psn = (uint32_t)mix64(o->seed ^ 0x50534eull) & 0xffffff;
 	return 0;
 }
 
@@ -390,28 +458,28 @@ static void teardown(struct lk *k)
 {
 	if (k->mr)
 		rnic_dereg_mr(k->mr);
-	if (k->qp)
-		rnic_destroy_qp(k->qp);
+	for (int i = 0; k->q && i < k->nqp; i++) {
+		if (k->q[i].qp)
+			rnic_destroy_qp(k->q[i].qp);
+		free(k->q[i].pat);
+		free(k->q[i].first);
+		free(k->q[i].wire.shadow);
+		free(k->q[i].wire.msgs);
+	}
 	if (k->cq)
 		rnic_destroy_cq(k->cq);
 	if (k->pd)
 		rnic_dealloc_pd(k->pd);
-	if (k->ctx)
-		rnic_close_device(k->ctx);
-	if (k->w)
-		rnic_world_destroy(k->w);
+	free(k->q);
 	free(k->buf);
-	free(k->pat);
-	free(k->first);
 	free(k->lat);
-	free(k->wire.shadow);
-	free(k->wire.msgs);
+	free(k->atomics);
 }
 
 /* INIT, RTR and RTS from the peer's key. */
-static int connect_qp(struct lk *k)
+static int connect_qp(struct lk *k, struct lq *q)
 {
-	const struct oob_key *pk = &k->s.peer_key;
+	const struct oob_key *pk = q->pk;
 	struct rnic_qp_attr a;
 	int e;
 
@@ -419,7 +487,7 @@ static int connect_qp(struct lk *k)
 	a.qp_state = RNIC_QPS_INIT;
 	a.port_num = 1;
 	a.qp_access_flags = RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
-	e = rnic_modify_qp(k->qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS);
+	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_ACCESS_FLAGS);
 	if (e)
 		return err(k, "modify_qp INIT: %s", strerror(e));
 	memset(&a, 0, sizeof(a));
@@ -435,54 +503,92 @@ static int connect_qp(struct lk *k)
 	a.ah_attr.grh.sgid_index = 0;
 	a.ah_attr.grh.hop_limit = 64;
 	memcpy(a.ah_attr.dmac, k->o->peer_mac, 6);
-	e = rnic_modify_qp(k->qp, &a, RNIC_QP_STATE | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN |
+	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_AV | RNIC_QP_PATH_MTU | RNIC_QP_DEST_QPN |
 					      RNIC_QP_RQ_PSN | RNIC_QP_MAX_DEST_RD_ATOMIC | RNIC_QP_MIN_RNR_TIMER);
 	if (e)
 		return err(k, "modify_qp RTR: %s", strerror(e));
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_RTS;
-	a.sq_psn = k->psn;
+	a.sq_psn = q->psn;
 	a.timeout = k->o->timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	/* never more READs/atomics outstanding than the peer said it serves */
 	a.max_rd_atomic = pk->out_reads && pk->out_reads < RNIC_MAX_RD_ATOMIC ? (uint8_t)pk->out_reads
 									 : RNIC_MAX_RD_ATOMIC;
-	e = rnic_modify_qp(k->qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT |
+	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN | RNIC_QP_TIMEOUT | RNIC_QP_RETRY_CNT |
 					      RNIC_QP_RNR_RETRY | RNIC_QP_MAX_QP_RD_ATOMIC);
 	if (e)
 		return err(k, "modify_qp RTS: %s", strerror(e));
-	k->connected = 1;
-	k->wire.epsn = pk->psn & 0xffffff;
-	k->wire.mtu = 128u << k->s.active_mtu;
-	k->wire.on = 1;
+	q->wire.epsn = pk->psn & 0xffffff;
+	q->wire.mtu = 128u << k->s.active_mtu;
+	q->wire.on = 1;
 	return 0;
+}
+
+/* The size with index i: slots as deep as fit L. */
+static void set_size(struct lk *k, int i)
+{
+	k->cur = i;
+	k->size = k->sizes[i];
+	k->stride = stride_of(k->size);
+	k->depth = k->max_depth;
+	while (k->depth > 1 && (size_t)k->depth * k->stride > k->l_len)
+		k->depth /= 2;
+	for (int j = 0; j < k->nqp; j++) {
+		struct lq *q = &k->q[j];
+
+		q->posted = q->done = q->rposted = q->rdone = 0;
+		q->have_first = 0;
+	}
+}
+
+static struct lq *qp_of(struct lk *k, uint32_t qp_num)
+{
+	for (int i = 0; i < k->nqp; i++)
+		if (k->q[i].qp->qp_num == qp_num)
+			return &k->q[i];
+	return NULL;
 }
 
 /* ------------------------------------------------------- the responder side */
 
-static int post_recv(struct lk *k)
+static int post_recv(struct lk *k, struct lq *q)
 {
-	uint8_t *b = slot(k, k->rposted);
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->o->size, k->mr->lkey};
-	struct rnic_recv_wr wr = {.wr_id = k->rposted, .sg_list = &sge, .num_sge = 1}, *bad;
+	uint8_t *b = slot(k, q, q->rposted);
+	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
+	struct rnic_recv_wr wr = {.wr_id = q->rposted, .sg_list = &sge, .num_sge = 1}, *bad;
 	int e;
 
 	memset(b, GUARD, k->stride);
-	e = rnic_post_recv(k->qp, &wr, &bad);
+	e = rnic_post_recv(q->qp, &wr, &bad);
 	if (e)
 		return err(k, "post_recv: %s", strerror(e));
-	k->rposted++;
+	q->rposted++;
 	return 0;
 }
 
-static size_t count_diff(const uint8_t *a, uint8_t b, size_t n)
+/* send_bw's responder, before a size's traffic: every QP's receives posted
+ * and its wire model's messages kept for this size. */
+static int open_receives(struct lk *k)
 {
-	size_t d = 0;
+	for (int i = 0; i < k->nqp; i++) {
+		struct lq *q = &k->q[i];
 
-	for (size_t i = 0; i < n; i++)
-		d += a[i] != b;
-	return d;
+		free(q->wire.msgs);
+		q->wire.msg_size = k->size;
+		q->wire.maxmsgs = k->nic->sim_frame_hook ? k->o->iters : 0;
+		q->wire.nmsgs = 0;
+		q->wire.msg_len = 0;
+		q->wire.msgs = malloc(q->wire.maxmsgs * k->size + 1);
+		if (!q->wire.msgs)
+			return err(k, "out of memory");
+		while (q->rposted < k->o->iters && q->rposted < (uint64_t)k->depth)
+			if (post_recv(k, q))
+				return -1;
+	}
+	k->recv_open = 1;
+	return 0;
 }
 
 /* Completions while we answer: receives of send_bw; anything else is wrong. */
@@ -494,28 +600,62 @@ static int drain_cq(struct lk *k)
 	if (n < 0)
 		return err(k, "poll_cq: %s", strerror(-n));
 	for (int i = 0; i < n; i++) {
-		const uint8_t *b = slot(k, wc[i].wr_id);
+		struct lq *q = qp_of(k, wc[i].qp_num);
+		const uint8_t *b;
 
-		if (wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV || wc[i].wr_id != k->rdone ||
-		    wc[i].byte_len != k->o->size)
-			return err(k, "completion wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B): %s, "
-				   "opcode %u, byte_len %u", wc[i].wr_id, k->rdone, k->o->size,
+		if (!q || !k->recv_open || wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
+		    wc[i].wr_id != q->rdone || wc[i].byte_len != k->size)
+			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B): %s, "
+				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size,
 				   rnic_wc_status_str(wc[i].status), wc[i].opcode, wc[i].byte_len);
-		if (count_diff(b + k->o->size, GUARD, k->stride - k->o->size))
-			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", k->rdone, k->o->size);
-		if (k->rdone >= k->wire.nmsgs)
-			return err(k, "receive %" PRIu64 ": completed, but only %" PRIu64 " SENDs were on the wire",
-				   k->rdone, k->wire.nmsgs);
-		if (memcmp(b, k->wire.msgs + k->rdone * k->o->size, k->o->size))
-			return err(k, "receive %" PRIu64 ": differs from the SEND on the wire", k->rdone);
-		k->rdone++;
-		if (k->rposted < k->o->iters && post_recv(k))
+		b = slot(k, q, wc[i].wr_id);
+		if (count_diff(b + k->size, GUARD, k->stride - k->size))
+			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size);
+		if (k->nic->sim_frame_hook) {
+			if (q->rdone >= q->wire.nmsgs)
+				return err(k, "receive %" PRIu64 ": completed, but only %" PRIu64 " SENDs were on the wire",
+					   q->rdone, q->wire.nmsgs);
+			if (memcmp(b, q->wire.msgs + q->rdone * k->size, k->size))
+				return err(k, "receive %" PRIu64 " of QP %#x: differs from the SEND on the wire", q->rdone,
+					   q->qp->qp_num);
+		}
+		q->rdone++;
+		if (q->rposted < k->o->iters && post_recv(k, q))
 			return -1;
 	}
 	return 0;
 }
 
-/* Run the world until fd is readable (oob's wait_readable). */
+/* send_bw's responder after a size: every receive of every QP completed. */
+static int close_receives(struct lk *k)
+{
+	for (;;) {
+		int all = 1;
+
+		if (drain_cq(k))
+			return -1;
+		for (int i = 0; i < k->nqp; i++)
+			all &= k->q[i].rdone == k->o->iters;
+		if (all)
+			break;
+		if (past_deadline(k)) {
+			uint64_t got = 0;
+
+			for (int i = 0; i < k->nqp; i++)
+				got += k->q[i].rdone;
+			return err(k, "%" PRIu64 " of %" PRIu64 " SENDs of %zu B received", got,
+				   k->o->iters * (uint64_t)k->nqp, k->size);
+		}
+		if (k->nic->progress)
+			step(k, 256);
+		else
+			poll(NULL, 0, 1);
+	}
+	k->recv_open = 0;
+	return 0;
+}
+
+/* Run the NIC until fd is readable (oob's wait_readable). */
 static int pump(void *arg, int fd)
 {
 	struct lk *k = arg;
@@ -529,29 +669,25 @@ static int pump(void *arg, int fd)
 			return err(k, "the peer did not answer within %u s", k->o->wall_limit);
 		if (k->connected && drain_cq(k))
 			return -1;
-		if (rnic_world_busy(k->w) || rnic_sim_rx_pending(k->w, 0)) {
-			rnic_world_step(k->w, STEP_CYCLES);
-			k->last_busy = rnic_world_cycle(k->w);
-		} else if (rnic_world_cycle(k->w) - k->last_busy < QUIET_CYCLES) {
-			rnic_world_step(k->w, STEP_CYCLES);
-		} else {
-			int r = rnic_sim_udp_wait(k->w, fd, WAIT_MS);
+		if (k->nic->idle) {
+			int r = k->nic->idle(k->nic->arg, fd, WAIT_MS);
 
 			if (r < 0)
 				return err(k, "waiting: %s", strerror(-r));
-			if (r > 0)
-				k->last_busy = rnic_world_cycle(k->w);
+		} else {
+			poll(&p, 1, k->connected ? 1 : WAIT_MS);
 		}
 	}
 }
 
 /* ------------------------------------------------------- the requester side */
 
-static int post_one(struct lk *k, uint64_t i)
+static int post_one(struct lk *k, struct lq *q, uint64_t i)
 {
-	const struct oob_key *pk = &k->s.peer_key;
-	uint8_t *b = slot(k, i);
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->o->size, k->mr->lkey};
+	const struct oob_key *pk = q->pk;
+	uint8_t *b = slot(k, q, i);
+	size_t size = k->size;
+	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)size, k->mr->lkey};
 	struct rnic_send_wr wr, *bad;
 	int e;
 
@@ -570,109 +706,171 @@ static int post_one(struct lk *k, uint64_t i)
 		break;
 	case RNIC_WR_RDMA_READ:
 		/* alternate fills: a READ that writes nothing cannot match */
-		memset(b, (i & 1) ? 0x5a : GUARD, k->o->size);
-		memset(b + k->o->size, GUARD, k->stride - k->o->size);
+		memset(b, (i & 1) ? 0x5a : GUARD, size);
+		memset(b + size, GUARD, k->stride - size);
 		wr.wr.rdma.remote_addr = pk->vaddr;
 		wr.wr.rdma.rkey = pk->rkey;
 		break;
 	default:
-		for (size_t j = 0; j < k->o->size; j++)
+		for (size_t j = 0; j < size; j++)
 			b[j] = (uint8_t)(mix64(k->o->seed ^ (i << 32) ^ (j >> 3)) >> (8 * (j & 7)));
 		wr.wr.rdma.remote_addr = pk->vaddr;
 		wr.wr.rdma.rkey = pk->rkey;
+		if (size <= k->o->inline_size)
+			wr.send_flags |= RNIC_SEND_INLINE;
 		break;
 	}
-	e = rnic_post_send(k->qp, &wr, &bad);
+	e = rnic_post_send(q->qp, &wr, &bad);
 	if (e)
 		return err(k, "post_send %" PRIu64 ": %s", i, strerror(e));
 	return 0;
 }
 
-static int check_done(struct lk *k, const struct rnic_wc *wc, uint64_t want)
+static int check_done(struct lk *k, struct lq *q, const struct rnic_wc *wc)
 {
 	static const uint32_t wc_op[] = {
 		[RNIC_WR_RDMA_WRITE] = RNIC_WC_RDMA_WRITE, [RNIC_WR_SEND] = RNIC_WC_SEND,
 		[RNIC_WR_RDMA_READ] = RNIC_WC_RDMA_READ, [RNIC_WR_ATOMIC_FETCH_AND_ADD] = RNIC_WC_FETCH_ADD,
 	};
 	uint32_t op = perf_test_opcode(k->o->test);
-	const uint8_t *b = slot(k, wc->wr_id);
+	uint64_t want = q->done;
+	const uint8_t *b = slot(k, q, want);
+	size_t size = k->size;
 
 	if (wc->status != RNIC_WC_SUCCESS || wc->opcode != wc_op[op] || wc->wr_id != want)
-		return err(k, "completion wr_id %" PRIu64 " (want %" PRIu64 "): %s, opcode %u, vendor_err 0x%x",
-			   wc->wr_id, want, rnic_wc_status_str(wc->status), wc->opcode, wc->vendor_err);
+		return err(k, "completion QP %#x wr_id %" PRIu64 " (want %" PRIu64 "): %s, opcode %u, vendor_err 0x%x",
+			   wc->qp_num, wc->wr_id, want, rnic_wc_status_str(wc->status), wc->opcode, wc->vendor_err);
 	if (op == RNIC_WR_RDMA_READ) {
-		if (want == 0)
-			memcpy(k->first, b, k->o->size);
-		else if (memcmp(k->first, b, k->o->size))
-			return err(k, "READ %" PRIu64 ": its data differ from the first READ of the same bytes", want);
-		if (count_diff(b + k->o->size, GUARD, k->stride - k->o->size))
-			return err(k, "READ %" PRIu64 ": written beyond its %zu bytes", want, k->o->size);
+		if (!q->have_first) {
+			memcpy(q->first, b, size);
+			q->have_first = 1;
+		} else if (memcmp(q->first, b, size)) {
+			return err(k, "READ %" PRIu64 " of QP %#x: its data differ from the first READ of the same bytes",
+				   want, q->qp->qp_num);
+		}
+		if (count_diff(b + size, GUARD, k->stride - size))
+			return err(k, "READ %" PRIu64 ": written beyond its %zu bytes", want, size);
 	} else if (op == RNIC_WR_ATOMIC_FETCH_AND_ADD) {
 		uint64_t v = get64(b);
 
-		if (want == 0)
-			k->first_atomic = v;
-		else if (v != k->first_atomic + want)
-			return err(k, "FETCH_ADD %" PRIu64 ": returned 0x%016" PRIx64 ", want 0x%016" PRIx64, want, v,
-				   k->first_atomic + want);
+		if (q->have_first && v <= q->last_atomic)
+			return err(k, "FETCH_ADD %" PRIu64 " of QP %#x: returned 0x%016" PRIx64 ", not above the "
+				   "previous 0x%016" PRIx64, want, q->qp->qp_num, v, q->last_atomic);
+		q->have_first = 1;
+		q->last_atomic = v;
+		k->atomics[(size_t)(q - k->q) * k->o->iters + want] = v;
 		if (count_diff(b + 8, GUARD, k->stride - 8))
 			return err(k, "FETCH_ADD %" PRIu64 ": written beyond its 8 bytes", want);
 	}
 	return 0;
 }
 
+/* FETCH_ADD: the values of all QPs that add to the same remote word are
+ * consecutive. */
+static int check_atomics(struct lk *k)
+{
+	uint64_t n = k->o->iters, *v = malloc((size_t)k->nqp * n * sizeof(*v));
+
+	if (!v)
+		return err(k, "out of memory");
+	for (int i = 0; i < k->nqp; i++) {
+		uint64_t m = 0;
+		int first = 1;
+
+		for (int j = 0; j < k->nqp; j++) {
+			if (k->q[j].pk->vaddr != k->q[i].pk->vaddr || k->q[j].pk->rkey != k->q[i].pk->rkey)
+				continue;
+			if (j < i)
+				first = 0;
+			memcpy(v + m, k->atomics + (size_t)j * n, n * sizeof(*v));
+			m += n;
+		}
+		if (!first)
+			continue;
+		qsort(v, m, sizeof(*v), cmp_u64);
+		for (uint64_t j = 1; j < m; j++)
+			if (v[j] != v[0] + j) {
+				uint64_t a = v[j], b = v[j - 1];
+
+				free(v);
+				return err(k, "FETCH_ADD: the %" PRIu64 " values returned for the word of QP %#x are not "
+					   "consecutive (0x%016" PRIx64 " after 0x%016" PRIx64 ")", m, k->q[i].qp->qp_num,
+					   a, b);
+			}
+	}
+	free(v);
+	return 0;
+}
+
+/* One size: every QP -n messages, posted round robin. */
 static int run_requester(struct lk *k)
 {
-	uint64_t n = k->o->iters, posted = 0, done = 0, c0 = rnic_world_cycle(k->w), t_post[1024];
+	uint64_t n = k->o->iters, left = n * (uint64_t)k->nqp, t0 = now(k), t_post[1024];
 	unsigned int polls = 0;
 
-	while (done < n) {
+	while (left) {
 		struct rnic_wc wc[16];
-		int got;
+		int got, posted = 1;
 
-		while (posted < n && posted - done < (uint64_t)k->depth) {
-			t_post[posted % 1024] = rnic_world_cycle(k->w);
-			if (post_one(k, posted))
-				return -1;
-			posted++;
+		while (posted) {
+			posted = 0;
+			for (int i = 0; i < k->nqp; i++) {
+				struct lq *q = &k->q[i];
+
+				if (q->posted < n && q->posted - q->done < (uint64_t)k->depth) {
+					if (k->lat)
+						t_post[q->posted % 1024] = now(k);
+					if (post_one(k, q, q->posted))
+						return -1;
+					q->posted++;
+					posted = 1;
+				}
+			}
 		}
 		got = rnic_poll_cq(k->cq, 16, wc);
 		if (got < 0)
 			return err(k, "poll_cq: %s", strerror(-got));
 		for (int i = 0; i < got; i++) {
-			if (check_done(k, &wc[i], done))
+			struct lq *q = qp_of(k, wc[i].qp_num);
+
+			if (!q)
+				return err(k, "completion of QP %#x, not ours", wc[i].qp_num);
+			if (check_done(k, q, &wc[i]))
 				return -1;
-			if (k->lat && done < k->o->iters)
-				k->lat[k->nlat++] = rnic_world_cycle(k->w) - t_post[done % 1024];
-			done++;
+			if (k->lat)
+				k->lat[k->nlat++] = now(k) - t_post[q->done % 1024];
+			q->done++;
+			left--;
 		}
 		if (++polls % 4096 == 0 && past_deadline(k))
-			return err(k, "%" PRIu64 " of %" PRIu64 " messages done after %u s", done, n, k->o->wall_limit);
+			return err(k, "%" PRIu64 " of %" PRIu64 " messages of %zu B done after %u s",
+				   n * (uint64_t)k->nqp - left, n * (uint64_t)k->nqp, k->size, k->o->wall_limit);
 	}
-	k->cycles = rnic_world_cycle(k->w) - c0;
+	k->ticks = now(k) - t0;
 	return 0;
 }
 
-/* write_lat: perftest's ping-pong of WRITEs. */
+/* write_lat: perftest's ping-pong of WRITEs (one QP). */
 static int wait_byte(struct lk *k, uint8_t want)
 {
-	volatile uint8_t *p = k->R + k->o->size - 1;
+	volatile uint8_t *p = k->q[0].R + k->size - 1;
 	unsigned int n = 0;
 
 	while (*p != want) {
-		rnic_world_step(k->w, 16);
+		step(k, 16);
 		if (++n % 4096 == 0 && past_deadline(k))
-			return err(k, "write_lat: no message %u from the peer", want);
+			return err(k, "write_lat: no message %u of %zu B from the peer", want, k->size);
 	}
 	return 0;
 }
 
 static int run_pingpong(struct lk *k)
 {
-	uint64_t n = k->o->iters, scnt = 0, rcnt = 0, ccnt = 0, c0 = rnic_world_cycle(k->w), t = 0;
-	uint8_t *b = slot(k, 0);
+	struct lq *q = &k->q[0];
+	uint64_t n = k->o->iters, scnt = 0, rcnt = 0, ccnt = 0, t0 = now(k), t = 0;
+	uint8_t *b = slot(k, q, 0);
 
-	for (size_t j = 0; j < k->o->size; j++)
+	for (size_t j = 0; j < k->size; j++)
 		b[j] = (uint8_t)(mix64(k->o->seed ^ (j >> 3)) >> (8 * (j & 7)));
 	while (scnt < n || ccnt < n || rcnt < n) {
 		if (rcnt < n && !(scnt < 1 && is_server(k))) {
@@ -680,25 +878,24 @@ static int run_pingpong(struct lk *k)
 			if (wait_byte(k, (uint8_t)rcnt))
 				return -1;
 			if (scnt)
-				k->lat[k->nlat++] = rnic_world_cycle(k->w) - t;
+				k->lat[k->nlat++] = now(k) - t;
 		}
 		if (scnt < n) {
-			const struct oob_key *pk = &k->s.peer_key;
-			struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->o->size, k->mr->lkey};
+			struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
 			struct rnic_send_wr wr, *bad;
 			int e;
 
 			memset(&wr, 0, sizeof(wr));
-			b[k->o->size - 1] = (uint8_t)++scnt;
+			b[k->size - 1] = (uint8_t)++scnt;
 			wr.wr_id = scnt - 1;
 			wr.sg_list = &sge;
 			wr.num_sge = 1;
 			wr.opcode = RNIC_WR_RDMA_WRITE;
-			wr.send_flags = RNIC_SEND_SIGNALED;
-			wr.wr.rdma.remote_addr = pk->vaddr;
-			wr.wr.rdma.rkey = pk->rkey;
-			t = rnic_world_cycle(k->w);
-			e = rnic_post_send(k->qp, &wr, &bad);
+			wr.send_flags = RNIC_SEND_SIGNALED | (k->size <= k->o->inline_size ? RNIC_SEND_INLINE : 0);
+			wr.wr.rdma.remote_addr = q->pk->vaddr;
+			wr.wr.rdma.rkey = q->pk->rkey;
+			t = now(k);
+			e = rnic_post_send(q->qp, &wr, &bad);
 			if (e)
 				return err(k, "post_send: %s", strerror(e));
 		}
@@ -710,47 +907,109 @@ static int run_pingpong(struct lk *k)
 			while ((got = rnic_poll_cq(k->cq, 1, &wc)) == 0)
 				if (++polls % 4096 == 0 && past_deadline(k))
 					return err(k, "write_lat: no completion of WRITE %" PRIu64, ccnt);
-			if (got < 0 || check_done(k, &wc, ccnt))
+			q->done = ccnt;
+			if (got < 0 || check_done(k, q, &wc))
 				return got < 0 ? err(k, "poll_cq: %s", strerror(-got)) : -1;
 			ccnt++;
 		}
 	}
-	k->cycles = rnic_world_cycle(k->w) - c0;
-	/* nothing of R beyond the message */
-	if (memcmp(k->R + k->o->size, k->pat + k->o->size, k->r_len - k->o->size))
-		return err(k, "write_lat: the peer wrote beyond its %zu bytes", k->o->size);
+	k->ticks = now(k) - t0;
 	return 0;
 }
 
 /* ---------------------------------------------------------------- the exchange */
 
-static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *arg)
+static void lat_row(struct lk *k, struct row *r)
+{
+	double mhz = k->nic->tick_mhz, sum = 0, sq = 0;
+	uint64_t n = k->nlat, *v = k->lat;
+
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (uint64_t i = 0; i < n; i++)
+		sum += (double)v[i];
+	r->t_avg = sum / (double)n / mhz;
+	for (uint64_t i = 0; i < n; i++)
+		sq += ((double)v[i] / mhz - r->t_avg) * ((double)v[i] / mhz - r->t_avg);
+	r->t_stdev = sqrt(sq / (double)n);
+	r->t_min = (double)v[0] / mhz;
+	r->t_max = (double)v[n - 1] / mhz;
+	r->t_typical = (double)v[n / 2] / mhz;
+	/* the smallest value with at least p * n samples at or below it */
+	r->t_p99 = (double)v[(uint64_t)(0.99 * (double)n + 0.999999) - 1] / mhz;
+	r->t_p999 = (double)v[(uint64_t)(0.999 * (double)n + 0.999999) - 1] / mhz;
+}
+
+/* The traffic of size index i that we drive, and its row. */
+static int run_size(struct lk *k, int i)
+{
+	struct row *r = &k->rows[k->nrows];
+
+	set_size(k, i);
+	k->nlat = 0;
+	if (k->o->test == PERF_WRITE_LAT ? run_pingpong(k) : run_requester(k))
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->bytes = k->size;
+	r->ticks = k->ticks;
+	if (k->lat) {
+		lat_row(k, r);
+	} else if (k->ticks) {
+		double secs = (double)k->ticks / (k->nic->tick_mhz * 1e6), msgs = (double)k->o->iters * k->nqp;
+
+		r->bw_avg = (double)k->size * msgs / secs / 1048576.0;
+		r->msg_rate = msgs / secs / 1e6;
+	}
+	k->nrows++;
+	return 0;
+}
+
+static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void *arg)
 {
 	struct lk *k = arg;
+	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && !k->active;
+	int traffic_next = step_i + 1 < OOB_MAX_STEPS && k->plan[step_i + 1] == OOB_STEP_TRAFFIC;
 
-	(void)step;
-	if (kind == OOB_STEP_KEYS && s->handshakes == 1 && !k->connected) {
-		if (connect_qp(k))
+	if (kind == OOB_STEP_KEYS && s->handshakes == k->nqp && !k->connected) {
+		for (int i = 0; i < k->nqp; i++) {
+			k->q[i].pk = i ? &s->peer_qp_key[i] : &s->peer_key;
+			if (connect_qp(k, &k->q[i]))
+				return -1;
+		}
+		/* later handshakes carry QP 0's key again: keep the first */
+		memcpy(&k->pk0, &s->peer_key, sizeof(k->pk0));
+		k->q[0].pk = &k->pk0;
+		k->connected = 1;
+		set_size(k, 0);
+	}
+	if (kind == OOB_STEP_KEYS && step_i > 0 && k->plan[step_i - 1] == OOB_STEP_TRAFFIC && k->recv_open &&
+	    close_receives(k))
+		return -1;
+	if (kind == OOB_STEP_KEYS && traffic_next && send_passive && k->connected) {
+		set_size(k, k->cur_traffic);
+		if (open_receives(k))
 			return -1;
-		if (perf_test_opcode(k->o->test) == RNIC_WR_SEND && !k->active)
-			while (k->rposted < k->o->iters && k->rposted < (uint64_t)k->depth)
-				if (post_recv(k))
-					return -1;
 	}
 	if (kind == OOB_STEP_TRAFFIC) {
-		if (k->o->test == PERF_WRITE_LAT)
-			return run_pingpong(k);
-		if (k->active)
-			return run_requester(k);
-	}
-	if (kind == OOB_STEP_REPORTS && k->active && k->cycles) {
-		double secs = (double)k->cycles / (rnic_world_cfg(k->w)->clock_mhz * 1e6);
+		int t = k->cur_traffic++;
 
-		s->report.size = k->o->size;
+		if (!k->active)
+			return 0;
+		if (k->o->test == PERF_SEND_BW)
+			return run_size(k, t);
+		for (int i = 0; i < k->nsizes; i++)
+			if (run_size(k, i))
+				return -1;
+	}
+	if (kind == OOB_STEP_REPORTS && k->active && k->nrows) {
+		const struct row *r = &k->rows[k->nrows - 1];
+
+		s->report.size = r->bytes;
 		s->report.iters = k->o->iters;
-		s->report.bw_avg = (double)k->o->size * (double)k->o->iters / secs / 1048576.0;
-		s->report.bw_peak = s->report.bw_avg;
-		s->report.msg_rate = (double)k->o->iters / secs / 1e6;
+		s->report.bw_avg = r->bw_avg;
+		s->report.bw_peak = r->bw_avg;
+		s->report.msg_rate = r->msg_rate;
 	}
 	return 0;
 }
@@ -760,73 +1019,138 @@ static int check_memory(struct lk *k)
 {
 	const struct perf_link_opts *o = k->o;
 	uint32_t op = perf_test_opcode(o->test);
-	uint64_t faults = rnic_sim_nic_faults(rnic_world_nic(k->w, 0), NULL, 0);
+	uint64_t faults = k->nic->sim_faults ? k->nic->sim_faults(k->nic->arg) : 0;
 
 	if (faults)
 		return err(k, "the NIC made %" PRIu64 " DMA accesses outside mapped memory", faults);
 	if (count_diff(k->buf + k->mr_len, GUARD, 4096))
 		return err(k, "the page after the registered region changed");
-	if (k->wire.bad_va)
-		return err(k, "the peer addressed memory outside R (the wire model saw it)");
-	/* the peer's requests drove this side: the model must have seen them */
-	if ((!k->active || o->test == PERF_WRITE_LAT) && !k->wire.accepted)
-		return err(k, "no request of the peer was seen on the wire");
-	for (size_t i = 0; i < k->r_len; i++)
-		if (k->R[i] != k->wire.shadow[i])
-			return err(k, "R+%zu is 0x%02x, but the requests on the wire leave 0x%02x there (R+%zu.. as "
-				   "the peer's accepted WRITEs and FETCH_ADDs write it)", i, k->R[i], k->wire.shadow[i], i);
-	if (!k->active && op != RNIC_WR_SEND && count_diff(k->L, GUARD, k->l_len))
-		return err(k, "L changed, but the peer only addressed R");
-	if (op == RNIC_WR_ATOMIC_FETCH_AND_ADD && !k->active)
-		fprintf(stderr, "rnic-perf: the %" PRIu64 " FETCH_ADDs left R as the wire says\n", o->iters);
+	if (op == RNIC_WR_ATOMIC_FETCH_AND_ADD && k->active && check_atomics(k))
+		return -1;
+	for (int i = 0; i < k->nqp; i++) {
+		struct lq *q = &k->q[i];
+
+		if (!k->active && op != RNIC_WR_SEND && count_diff(q->L, GUARD, k->l_len))
+			return err(k, "L of QP %#x changed, but the peer only addressed R", q->qp->qp_num);
+		if (o->test == PERF_WRITE_LAT &&
+		    memcmp(q->R + k->max_size, q->pat + k->max_size, k->r_len - k->max_size))
+			return err(k, "write_lat: the peer wrote beyond its %zu bytes", k->max_size);
+		if (!k->nic->sim_frame_hook)
+			continue; /* a card: the frames never reach the host */
+		if (q->wire.bad_va)
+			return err(k, "the peer addressed memory outside R of QP %#x (the wire model saw it)",
+				   q->qp->qp_num);
+		for (size_t j = 0; j < k->r_len; j++)
+			if (q->R[j] != q->wire.shadow[j])
+				return err(k, "R+%zu of QP %#x is 0x%02x, but the requests on the wire leave 0x%02x there "
+					   "(as the peer's accepted WRITEs and FETCH_ADDs write it)", j, q->qp->qp_num,
+					   q->R[j], q->wire.shadow[j]);
+		k->accepted += q->wire.accepted;
+		/* the peer's requests drove this side: the model must have seen them on every QP */
+		if ((!k->active || o->test == PERF_WRITE_LAT) && !q->wire.accepted)
+			return err(k, "no request of the peer was seen on the wire for QP %#x", q->qp->qp_num);
+	}
+	if (op == RNIC_WR_ATOMIC_FETCH_AND_ADD && !k->active && k->nic->sim_frame_hook)
+		fprintf(stderr, "rnic-perf: the %" PRIu64 " FETCH_ADDs left R as the wire says\n",
+			o->iters * (uint64_t)k->nqp);
 	return 0;
 }
+
+#define RULE "---------------------------------------------------------------------------------------\n"
 
 static void print_results(struct lk *k)
 {
 	const struct perf_link_opts *o = k->o;
-	unsigned mhz = rnic_world_cfg(k->w)->clock_mhz;
-	struct rnic_sim_udp_stats us;
-	struct rnic_sim_link_stats ls;
+	unsigned mhz = k->nic->tick_mhz;
+	const char *clk = k->nic->progress ? "simulated cycles" : "wall clock";
+	int lat = !perf_test_is_bw(o->test);
 
-	printf("---------------------------------------------------------------------------------------\n");
-	printf(" %s %s against perftest %d.%02d over the simulated NIC's UDP link %s -> %s\n",
-	       perf_test_name(o->test), is_server(k) ? "server" : "client", k->s.peer_major, k->s.peer_minor,
-	       o->local, o->remote);
-	printf(" Mtu : %u[B]  local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", 128u << k->s.active_mtu,
-	       k->qp->qp_num, k->psn, k->s.peer_key.qpn, k->s.peer_key.psn);
-	printf("---------------------------------------------------------------------------------------\n");
-	if (k->cycles && k->lat && k->nlat) {
-		uint64_t mn = k->lat[0], mx = k->lat[0], sum = 0;
+	printf(RULE);
+	printf(" %s %s against perftest %d.%02d over %s\n", perf_test_name(o->test),
+	       is_server(k) ? "server" : "client", k->s.peer_major, k->s.peer_minor, k->nic->device);
+	for (int i = 0; i < k->nqp; i++) {
+		const struct lq *q = &k->q[i];
 
-		for (uint64_t i = 0; i < k->nlat; i++) {
-			mn = k->lat[i] < mn ? k->lat[i] : mn;
-			mx = k->lat[i] > mx ? k->lat[i] : mx;
-			sum += k->lat[i];
+		if (i == 0)
+			printf(" Mtu : %u[B] ", 128u << k->s.active_mtu);
+		else
+			printf(" QP %-2d       ", i);
+		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp->qp_num, q->psn,
+		       q->pk ? q->pk->qpn : 0, q->pk ? q->pk->psn : 0);
+	}
+	printf(" Number of qps : %d  Max inline data : %u[B]\n", k->nqp, o->inline_size);
+	printf(RULE);
+	if (k->nrows && lat) {
+		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
+		       "t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec]   (%s at %u MHz)\n", clk, mhz);
+		for (int i = 0; i < k->nrows; i++) {
+			const struct row *r = &k->rows[i];
+
+			printf(" %-7zu %-10" PRIu64 "      %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f"
+			       "\t\t%-7.2f \t\t%-7.2f\n", r->bytes, o->iters, r->t_min, r->t_max, r->t_typical, r->t_avg,
+			       r->t_stdev, r->t_p99, r->t_p999);
 		}
-		printf(" #bytes #iterations    t_min[usec]    t_max[usec]    t_avg[usec]   (simulated cycles at %u MHz)\n", mhz);
-		printf(" %-7zu %-10" PRIu64 "      %-7.2f        %-7.2f        %-7.2f\n", o->size, o->iters,
-		       (double)mn / mhz, (double)mx / mhz, (double)sum / (double)k->nlat / mhz);
-	} else if (k->cycles) {
-		double secs = (double)k->cycles / (mhz * 1e6);
-
-		printf(" #bytes     #iterations    BW average[MB/sec]   MsgRate[Mpps]   (simulated cycles at %u MHz)\n", mhz);
-		printf(" %-7zu    %-10" PRIu64 "       %-7.2f              %-7.6f\n", o->size, o->iters,
-		       (double)o->size * (double)o->iters / secs / 1048576.0, (double)o->iters / secs / 1e6);
+	} else if (k->nrows) {
+		printf(" #bytes     #iterations    BW average[MB/sec]   MsgRate[Mpps]   (%s at %u MHz)\n", clk, mhz);
+		for (int i = 0; i < k->nrows; i++)
+			printf(" %-7zu    %-10" PRIu64 "       %-7.2f              %-7.6f\n", k->rows[i].bytes, o->iters,
+			       k->rows[i].bw_avg, k->rows[i].msg_rate);
 	} else {
 		printf(" #bytes     #iterations    (the peer drove the traffic)\n");
-		printf(" %-7zu    %-10" PRIu64 "\n", o->size, o->iters);
+		for (int i = 0; i < k->nsizes; i++)
+			printf(" %-7zu    %-10" PRIu64 "\n", k->sizes[i], o->iters);
 	}
-	rnic_sim_udp_stats(k->w, 0, &us);
-	rnic_world_link_stats(k->w, &ls);
-	printf(" link: %" PRIu64 " frames sent, %" PRIu64 " lost (--drop), %" PRIu64 " received, %" PRIu64
-	       " ARP replies; the peer's request packets in PSN order: %" PRIu64 "; verified: %s\n",
-	       us.tx_frames, ls.dropped, us.rx_frames, us.arp_replies, k->wire.accepted, k->failed ? "NO" : "yes");
-	printf("---------------------------------------------------------------------------------------\n");
+	if (k->nic->sim_link_line)
+		k->nic->sim_link_line(k->nic->arg, k->accepted, k->failed);
+	else
+		printf(" card: every completion and the data checked; verified: %s\n", k->failed ? "NO" : "yes");
+	printf(RULE);
 	fflush(stdout);
 }
 
-int perf_link_run(const struct perf_link_opts *o)
+/* --json: rnic-perf --sim's rows, a row per size, with this side's role and
+ * peer; the side whose peer drove the traffic has no timings. */
+static int write_json(struct lk *k)
+{
+	const struct perf_link_opts *o = k->o;
+	int n = k->nrows ? k->nrows : k->nsizes;
+	FILE *f = fopen(o->json, "w");
+
+	if (!f) {
+		fprintf(stderr, "rnic-perf: %s: %s\n", o->json, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "[\n");
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &k->rows[i];
+
+		fprintf(f, "  {\"test\": \"%s\", \"bytes\": %zu, \"iterations\": %" PRIu64 ", \"qps\": %d, "
+			"\"mtu\": %u, \"tx_depth\": %d, \"inline_size\": %u, ", perf_test_name(o->test),
+			k->nrows ? r->bytes : k->sizes[i], o->iters, k->nqp, 128u << k->s.active_mtu, o->tx_depth,
+			o->inline_size);
+		if (k->nic->progress)
+			fprintf(f, "\"width_bits\": %d, ", o->width);
+		fprintf(f, "\"seed\": %" PRIu64 ", \"role\": \"%s\", \"peer\": \"perftest %d.%02d\", \"device\": \"%s\", ",
+			o->seed, is_server(k) ? "server" : "client", k->s.peer_major, k->s.peer_minor,
+			k->nic->progress ? "simulated" : "card");
+		if (!k->nrows)
+			fprintf(f, "\"peer_drove\": true, ");
+		else if (perf_test_is_bw(o->test))
+			fprintf(f, "\"clock_mhz\": %u, \"cycles\": %" PRIu64 ", \"bw_peak_mb_per_sec\": %.2f, "
+				"\"bw_avg_mb_per_sec\": %.2f, \"msg_rate_mpps\": %.6f, ", k->nic->tick_mhz, r->ticks,
+				r->bw_avg, r->bw_avg, r->msg_rate);
+		else
+			fprintf(f, "\"clock_mhz\": %u, \"cycles\": %" PRIu64 ", \"t_min_usec\": %.2f, \"t_max_usec\": %.2f, "
+				"\"t_typical_usec\": %.2f, \"t_avg_usec\": %.2f, \"t_stdev_usec\": %.2f, "
+				"\"t_p99_usec\": %.2f, \"t_p999_usec\": %.2f, ", k->nic->tick_mhz, r->ticks, r->t_min,
+				r->t_max, r->t_typical, r->t_avg, r->t_stdev, r->t_p99, r->t_p999);
+		fprintf(f, "\"verified\": %s}%s\n", k->failed ? "false" : "true", i + 1 == n ? "" : ",");
+	}
+	fprintf(f, "]\n");
+	return fclose(f) ? -1 : 0;
+}
+
+int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 {
 	struct lk k;
 	char e[160];
@@ -834,21 +1158,34 @@ int perf_link_run(const struct perf_link_opts *o)
 
 	memset(&k, 0, sizeof(k));
 	k.o = o;
+	k.nic = nic;
 	k.s.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &k.deadline);
 	k.deadline.tv_sec += o->wall_limit;
 	k.active = o->test == PERF_WRITE_LAT || !is_server(&k);
-	k.depth = perf_test_is_bw(o->test) ? o->tx_depth : 1;
-	if ((uint64_t)k.depth > o->iters)
-		k.depth = (int)o->iters;
-	if (perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && o->iters > (uint64_t)k.depth)
-		k.depth = o->iters < 512 ? (int)o->iters : 512; /* receives kept posted */
-	if (!perf_test_is_bw(o->test)) {
+	k.nqp = o->qps > 1 ? o->qps : 1;
+	if (o->all) {
+		size_t max = perf_link_all_max(nic);
+
+		for (size_t s = 2; s <= max && k.nsizes < OOB_MAX_SIZES; s <<= 1)
+			k.sizes[k.nsizes++] = s;
+	} else {
+		k.sizes[k.nsizes++] = o->size;
+	}
+	k.max_size = k.sizes[k.nsizes - 1];
+	k.max_depth = perf_test_is_bw(o->test) ? o->tx_depth : 1;
+	if ((uint64_t)k.max_depth > o->iters)
+		k.max_depth = (int)o->iters;
+	if (perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && o->iters > (uint64_t)k.max_depth)
+		k.max_depth = o->iters < 512 ? (int)o->iters : 512; /* receives kept posted */
+	oob_plan_qs(o->test, k.nqp, k.nsizes, k.plan);
+	if (!perf_test_is_bw(o->test))
 		k.lat = calloc(o->iters, sizeof(*k.lat));
-		if (!k.lat) {
-			fprintf(stderr, "rnic-perf: out of memory\n");
-			return 1;
-		}
+	if (o->test == PERF_ATOMIC_BW)
+		k.atomics = calloc((size_t)k.nqp * o->iters, sizeof(*k.atomics));
+	if ((!perf_test_is_bw(o->test) && !k.lat) || (o->test == PERF_ATOMIC_BW && !k.atomics)) {
+		err(&k, "out of memory");
+		goto out;
 	}
 	if (setup(&k))
 		goto out;
@@ -879,16 +1216,26 @@ int perf_link_run(const struct perf_link_opts *o)
 	k.s.cycle_buffer = CYCLE_BUFFER;
 	k.s.cache_line = CACHE_LINE;
 	k.s.mtu = o->mtu;
-	k.s.key.out_reads = RNIC_MAX_RD_ATOMIC;
-	k.s.key.qpn = k.qp->qp_num;
-	k.s.key.psn = k.psn;
-	k.s.key.rkey = k.mr->rkey;
-	k.s.key.vaddr = (uint64_t)(uintptr_t)k.R;
+	k.s.nqp = k.nqp;
+	k.s.nsizes = k.nsizes;
 	{
 		union rnic_gid g;
+		int ge = rnic_query_gid(k.ctx, 1, 0, &g);
 
-		rnic_gid_from_ipv4(&g, o->ip);
-		memcpy(k.s.key.gid, g.raw, 16);
+		if (ge) {
+			err(&k, "query_gid 0: %s", strerror(ge));
+			goto out;
+		}
+		for (int i = 0; i < k.nqp; i++) {
+			struct oob_key *key = i ? &k.s.qp_key[i] : &k.s.key;
+
+			key->out_reads = RNIC_MAX_RD_ATOMIC;
+			key->qpn = k.q[i].qp->qp_num;
+			key->psn = k.q[i].psn;
+			key->rkey = k.mr->rkey;
+			key->vaddr = (uint64_t)(uintptr_t)k.q[i].R;
+			memcpy(key->gid, g.raw, 16);
+		}
 	}
 	k.s.wait_readable = pump;
 	k.s.wait_arg = &k;
@@ -898,12 +1245,13 @@ int perf_link_run(const struct perf_link_opts *o)
 		k.failed = 1;
 	} else if (!k.failed) {
 		/* what the peer's last frames (its final ACKs) still need */
-		rnic_world_step(k.w, QUIET_CYCLES);
-		if (drain_cq(&k) == 0 && perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && k.rdone != o->iters)
-			err(&k, "%" PRIu64 " of %" PRIu64 " SENDs received", k.rdone, o->iters);
-		check_memory(&k);
+		step(&k, nic->quiet_ticks);
+		if (!(k.recv_open ? close_receives(&k) : drain_cq(&k)))
+			check_memory(&k);
 	}
 	print_results(&k);
+	if (o->json && k.connected && write_json(&k))
+		k.failed = 1;
 	rc = k.failed;
 out:
 	if (k.s.fd >= 0)

@@ -277,29 +277,45 @@ const char *oob_step_name(enum oob_step_kind k)
 	return (unsigned)k <= OOB_STEP_CLOSE ? names[k] : "?";
 }
 
-int oob_plan(enum perf_test t, enum oob_step_kind steps[OOB_MAX_STEPS])
+int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[OOB_MAX_STEPS])
 {
-	int n = 0, before;
+	int n = 0;
 
+	if (nqp < 1)
+		nqp = 1;
+	if (nsizes < 1 || t != PERF_SEND_BW)
+		nsizes = 1;
 	steps[n++] = OOB_STEP_VERSION;
 	steps[n++] = OOB_STEP_CYCLE_BUFFER;
 	steps[n++] = OOB_STEP_CACHE_LINE;
 	steps[n++] = OOB_STEP_MTU;
-	before = (t == PERF_WRITE_BW || t == PERF_READ_BW || t == PERF_ATOMIC_BW) ? 3 : 4;
-	for (int i = 0; i < before; i++)
+	for (int i = 0; i < nqp; i++)
 		steps[n++] = OOB_STEP_KEYS;
-	steps[n++] = OOB_STEP_TRAFFIC;
-	if (t == PERF_WRITE_LAT) {
-		steps[n++] = OOB_STEP_CLOSE;
-		return n;
-	}
 	steps[n++] = OOB_STEP_KEYS;
-	if (before == 3) {
+	if (t == PERF_WRITE_BW || t == PERF_READ_BW || t == PERF_ATOMIC_BW) {
+		steps[n++] = OOB_STEP_KEYS;
+		steps[n++] = OOB_STEP_TRAFFIC;
+		steps[n++] = OOB_STEP_KEYS;
 		steps[n++] = OOB_STEP_REPORTS;
 		steps[n++] = OOB_STEP_KEYS;
+		steps[n++] = OOB_STEP_DONE;
+		return n;
 	}
-	steps[n++] = OOB_STEP_DONE;
+	for (int i = 0; i < nqp; i++)
+		steps[n++] = OOB_STEP_KEYS;
+	for (int i = 0; i < nsizes; i++) {
+		steps[n++] = OOB_STEP_KEYS;
+		steps[n++] = OOB_STEP_TRAFFIC;
+		if (t != PERF_WRITE_LAT)
+			steps[n++] = OOB_STEP_KEYS;
+	}
+	steps[n++] = t == PERF_WRITE_LAT ? OOB_STEP_CLOSE : OOB_STEP_DONE;
 	return n;
+}
+
+int oob_plan(enum perf_test t, enum oob_step_kind steps[OOB_MAX_STEPS])
+{
+	return oob_plan_qs(t, 1, 1, steps);
 }
 
 /* ---------------------------------------------------------------- the exchange */
@@ -411,14 +427,18 @@ static int step(struct oob_session *s, enum oob_step_kind k)
 			return fail(s, "the peer's MTU message is malformed");
 		s->active_mtu = s->mtu < s->peer_mtu ? s->mtu : s->peer_mtu;
 		return 0;
-	case OOB_STEP_KEYS:
-		oob_key_format((char *)out, &s->key);
+	case OOB_STEP_KEYS: {
+		/* the QP rounds' i-th handshake carries QP i's key, any other QP 0's */
+		int q = s->qp_round;
+
+		oob_key_format((char *)out, q ? &s->qp_key[q] : &s->key);
 		if (xchg(s, k, out, in))
 			return -1;
-		if (oob_key_parse((const char *)in, len, &s->peer_key))
+		if (oob_key_parse((const char *)in, len, q ? &s->peer_qp_key[q] : &s->peer_key))
 			return fail(s, "the peer's key message is malformed: '%.107s'", (const char *)in);
 		s->handshakes++;
 		return 0;
+	}
 	case OOB_STEP_REPORTS:
 		/* perftest's xchg_bw_reports: five exchanges of one 8-byte value each */
 		oob_report_format(out, &s->report);
@@ -441,11 +461,18 @@ static int step(struct oob_session *s, enum oob_step_kind k)
 int oob_run(struct oob_session *s, oob_hook hook, void *arg)
 {
 	enum oob_step_kind plan[OOB_MAX_STEPS];
-	int n = oob_plan(s->test, plan);
+	int nqp = s->nqp > 1 ? s->nqp : 1, n, r2;
 
+	if (nqp > OOB_MAX_QPS || s->nsizes > OOB_MAX_SIZES)
+		return fail(s, "%d QPs, %d sizes: at most %d and %d", nqp, s->nsizes, OOB_MAX_QPS, OOB_MAX_SIZES);
+	n = oob_plan_qs(s->test, nqp, s->nsizes, plan);
+	/* where the QP rounds are: right after the MTU, and (but in write_bw,
+	 * read_bw and atomic_bw) again after the handshake that follows */
+	r2 = s->test == PERF_WRITE_BW || s->test == PERF_READ_BW || s->test == PERF_ATOMIC_BW ? -1 : 4 + nqp + 1;
 	s->err[0] = 0;
 	s->handshakes = 0;
 	for (int i = 0; i < n; i++) {
+		s->qp_round = i >= 4 && i < 4 + nqp ? i - 4 : r2 >= 0 && i >= r2 && i < r2 + nqp ? i - r2 : 0;
 		if (hook && hook(s, i, plan[i], arg)) {
 			if (!s->err[0])
 				fail(s, "stopped before the %s step", oob_step_name(plan[i]));

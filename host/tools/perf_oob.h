@@ -27,7 +27,9 @@
 #define OOB_VERSION_LEN 16
 #define OOB_KEY_LEN 108
 #define OOB_REPORT_LEN 40
-#define OOB_MAX_STEPS 24
+#define OOB_MAX_QPS 64
+#define OOB_MAX_SIZES 23  /* -a: 2^1 .. 2^23 */
+#define OOB_MAX_STEPS (8 + 2 * OOB_MAX_QPS + 3 * OOB_MAX_SIZES)
 
 enum perf_test {
 	PERF_WRITE_BW,
@@ -102,6 +104,12 @@ const char *oob_step_name(enum oob_step_kind k);
  * reports, 1, done; send_bw, read_lat, send_lat: 4, traffic, 1, done;
  * write_lat: 4, traffic, close). Returns the number of steps. */
 int oob_plan(enum perf_test t, enum oob_step_kind steps[OOB_MAX_STEPS]);
+/* The same with perftest's -q and -a: the handshakes that exchange every
+ * QP's key (the first of write_bw, read_bw and atomic_bw; the first and the
+ * third of the others) become nqp of them, one per QP; send_bw's traffic
+ * with its handshake before and after is repeated for each of nsizes
+ * sizes (the other tests run all their sizes in one traffic step). */
+int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[OOB_MAX_STEPS]);
 
 /* What one side brings and what it learns. */
 struct oob_session {
@@ -110,15 +118,20 @@ struct oob_session {
 	enum perf_test test;
 	/* ours */
 	uint32_t cycle_buffer, cache_line, mtu;
-	struct oob_key key;
+	struct oob_key key;         /* QP 0's, and the one of every later handshake */
+	int nqp;                    /* -q: QPs (0 or 1: one) */
+	int nsizes;                 /* -a: sizes (0 or 1: one) */
+	struct oob_key qp_key[OOB_MAX_QPS]; /* QP 1.. nqp-1's keys (qp_key[0] unused) */
 	struct oob_report report;   /* sent at OOB_STEP_REPORTS */
 	/* the peer's */
 	int peer_major, peer_minor;
 	uint32_t peer_cycle_buffer, peer_cache_line, peer_mtu;
 	uint32_t active_mtu;        /* the smaller of the two */
-	struct oob_key peer_key;
+	struct oob_key peer_key;    /* the peer's QP 0, and of every later handshake */
+	struct oob_key peer_qp_key[OOB_MAX_QPS]; /* its QP 1.. nqp-1 */
 	struct oob_report peer_report;
 	int handshakes;             /* key handshakes done */
+	int qp_round;               /* the QP whose key the current handshake carries */
 	char err[160];              /* why oob_run failed */
 	/* NULL, or called before every read of the peer's message with the
 	 * socket: it returns 0 once fd is readable (meanwhile doing what the

@@ -2,13 +2,15 @@
  * OpenRNIC, with perftest's options where they mean the same and its
  * result table.
  *
- *   --sim    both sides inside one simulation (two NICs back to back); every
- *            time is counted in simulated cycles and reported at the stated
- *            clock, never measured on the wall clock;
- *   TCP      server without a host name, client with one: perftest's
- *            out-of-band exchange (perf_oob.h) on port -p, so that a stock
- *            perftest on a Linux host can be the peer; the card is opened
- *            through the pci backend first.
+ *   --sim      both sides inside one simulation (two NICs back to back); every
+ *              time is counted in simulated cycles and reported at the stated
+ *              clock, never measured on the wall clock;
+ *   a card     server without a host name, client with one: perftest's
+ *              out-of-band exchange (perf_oob.h) on port -p, so that a stock
+ *              perftest on a Linux host can be the peer; the card opened
+ *              through the pci backend runs the peer session (perf_link.c);
+ *   --sim-link the same peer session on a simulated NIC whose Ethernet port
+ *              is a UDP socket (perf_link_sim.c).
  *
  * Every run checks its data (the destination byte for byte; atomics'
  * returned and final values) and every completion; a failure exits 1.
@@ -61,7 +63,7 @@ struct perf_opts {
 	/* --sim-link */
 	const char *link_local, *link_remote;
 	uint8_t mac[6], ip[4], peer_mac[6];
-	int peer_mac_set;
+	int peer_mac_set, mac_set, ip_set;
 	int timeout;
 	const char *pcap;
 	unsigned int time_limit;
@@ -101,19 +103,21 @@ static void usage(FILE *f, const char *prog)
 		"  -s, --size N         message size (bw: 65536, lat: 2, atomic: 8)\n"
 		"  -n, --iters N        messages (bw: 5000, with --sim 64; lat: 1000)\n"
 		"  -m, --mtu N          IB MTU 256|512|1024|2048|4096 (1024)\n"
-		"  -q, --qp N           QPs, messages split round robin (1..%d)\n"
-		"  -a, --all            every size 2 B .. 8 MiB by powers of two (--sim: to 1 MiB,\n"
-		"                       at most -n and about 16 MiB per size)\n"
+		"  -q, --qp N           QPs (1..%d; against perftest at most %d, each -n messages,\n"
+		"                       as perftest; --sim: the messages split round robin)\n"
+		"  -a, --all            every size 2 B .. 8 MiB by powers of two (--sim and\n"
+		"                       --sim-link: to 1 MiB, the simulation's cap; --sim at most -n\n"
+		"                       and about 16 MiB per size; a card: to 8 MiB)\n"
 		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
 		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
-		"      --json FILE      the result rows as JSON as well\n"
+		"      --json FILE      the result rows as JSON as well, a row per size\n"
 		"      --width 64|512   --sim: data path width (64: 10 Gb/s link, 512: 100 Gb/s; 512)\n"
 		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
 		"      --sim            both sides in one simulation; times in simulated cycles at\n"
 		"                       the stated clock\n"
 		"--sim: the host and link model (the defaults follow --width)\n",
-		prog, SIM_PAIR_MAX_QPS, RNIC_MAX_INLINE_BYTES);
+		prog, SIM_PAIR_MAX_QPS, OOB_MAX_QPS, RNIC_MAX_INLINE_BYTES);
 	rnic_sim_model_help(f, 6, 23);
 	fprintf(f,
 		"      --sim-link udp:LHOST:LPORT,RHOST:RPORT\n"
@@ -121,20 +125,21 @@ static void usage(FILE *f, const char *prog)
 		"                       socket bound to LHOST:LPORT, sending to RHOST:RPORT (one\n"
 		"                       datagram per frame: QEMU's -netdev dgram); the peer is a\n"
 		"                       stock perftest (server without SERVER, client with it)\n"
-		"      --peer-mac MAC   --sim-link: the peer's MAC (required)\n"
-		"      --mac MAC        --sim-link: our MAC (02:00:00:00:00:0b)\n"
-		"      --ip A.B.C.D     --sim-link: our IPv4 address, GID ::ffff:A.B.C.D, answered in\n"
-		"                       ARP (198.18.0.2)\n"
-		"  -u, --qp-timeout N   --sim-link: our ACK timeout code, 4.096 us * 2^N (8)\n"
+		"      --peer-mac MAC   against perftest (a card, --sim-link): the peer's MAC, its\n"
+		"                       static neighbour entry (required)\n"
+		"      --mac MAC        our MAC (--sim-link: 02:00:00:00:00:0b; a card: its own)\n"
+		"      --ip A.B.C.D     our IPv4 address, GID 0 ::ffff:A.B.C.D (--sim-link:\n"
+		"                       198.18.0.2, answered in ARP; a card: its GID 0 as set)\n"
+		"  -u, --qp-timeout N   against perftest: our ACK timeout code, 4.096 us * 2^N (8)\n"
 		"      --pcap FILE      --sim-link: capture both directions of the link\n"
 		"      --drop P         --sim-link: the NIC's link loses each frame it sends with\n"
 		"                       probability P (0..0.5; 0), seeded by --seed\n"
-		"      --time-limit S   --sim-link: wall-clock seconds the run may take (300)\n"
+		"      --time-limit S   against perftest: wall-clock seconds the run may take (300)\n"
 		"      --help\n"
 		"Without --sim: the server runs without SERVER, the client with it; perftest's\n"
-		"out-of-band exchange, the card through the pci backend (the card is opened first;\n"
-		"the RDMA traffic against a card is not available yet).\n"
-		"--sim-link checks every completion and the data it can (docs/interop.md).\n");
+		"out-of-band exchange with a stock perftest, on the card (the pci backend; times\n"
+		"on the wall clock) or with --sim-link on a simulated NIC: the same session, every\n"
+		"completion and the data checked (docs/interop.md, docs/bringup.md).\n");
 }
 
 static int num_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
@@ -284,12 +289,14 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		case 'A':
 			if (parse_mac("--mac", optarg, o->mac))
 				return -1;
+			o->mac_set = 1;
 			break;
 		case 'i':
 			if (inet_pton(AF_INET, optarg, o->ip) != 1) {
 				fprintf(stderr, "rnic-perf: --ip: '%s' is not an IPv4 address\n", optarg);
 				return -1;
 			}
+			o->ip_set = 1;
 			break;
 		case 'u':
 			if (num_arg("-u", optarg, 1, 31, &v))
@@ -348,26 +355,33 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		fprintf(stderr, "rnic-perf: --mem-bw, --mem-latency and --link-latency go with --sim\n");
 		return -1;
 	}
-	if (o->link_local) {
-		if (o->sim) {
-			fprintf(stderr, "rnic-perf: --sim and --sim-link exclude each other\n");
-			return -1;
-		}
+	if (o->link_local && o->sim) {
+		fprintf(stderr, "rnic-perf: --sim and --sim-link exclude each other\n");
+		return -1;
+	}
+	if (!o->link_local && (o->pcap || o->drop > 0)) {
+		fprintf(stderr, "rnic-perf: --pcap and --drop go with --sim-link\n");
+		return -1;
+	}
+	if (o->sim && (o->timeout >= 0 || o->peer_mac_set || o->mac_set || o->ip_set)) {
+		fprintf(stderr, "rnic-perf: -u, --peer-mac, --mac and --ip go with --sim-link or a card\n");
+		return -1;
+	}
+	if (!o->sim) {
+		/* against a stock perftest: a card, or --sim-link */
 		if (!o->peer_mac_set) {
-			fprintf(stderr, "rnic-perf: --sim-link needs --peer-mac (the peer's static neighbour entry)\n");
+			fprintf(stderr, "rnic-perf: --peer-mac is needed (the peer's static neighbour entry)\n");
 			return -1;
 		}
 		if (o->test == PERF_SEND_LAT) {
-			fprintf(stderr, "rnic-perf: --sim-link runs write_bw, write_lat, read_bw, read_lat, send_bw and atomic_bw\n");
+			fprintf(stderr, "rnic-perf: against perftest: write_bw, write_lat, read_bw, read_lat, send_bw "
+				"and atomic_bw\n");
 			return -1;
 		}
-		if (o->qps != 1 || o->all || o->inline_size || o->json) {
-			fprintf(stderr, "rnic-perf: --sim-link runs one QP and one size (no -q, -a, -I, --json)\n");
+		if (o->qps > OOB_MAX_QPS) {
+			fprintf(stderr, "rnic-perf: -q: at most %d QPs against perftest\n", OOB_MAX_QPS);
 			return -1;
 		}
-	} else if (o->timeout >= 0 || o->pcap || o->peer_mac_set || o->drop > 0) {
-		fprintf(stderr, "rnic-perf: -u, --pcap, --drop and --peer-mac go with --sim-link\n");
-		return -1;
 	}
 	if (!o->size_set)
 		o->size = o->test == PERF_ATOMIC_BW ? 8 : perf_test_is_bw(o->test) ? 65536 : 2;
@@ -654,22 +668,51 @@ static int run_sim(const struct perf_opts *o)
 	return failed;
 }
 
-/* ---------------------------------------------------------------- a card */
+/* ------------------------------------------------ against a stock perftest */
 
-static int run_card(const struct perf_opts *o)
+/* The peer session (perf_link.h) on a card or, with --sim-link, on a
+ * simulated NIC whose port is a UDP socket: the same session code either way. */
+static int run_peer(const struct perf_opts *o)
 {
-	struct rnic_context *ctx = rnic_open_pci(NULL);
+	struct perf_link_opts lo;
+	struct perf_nic nic;
+	int rc;
 
-	if (!ctx) {
-		/* the library has said what is missing and why */
-		fprintf(stderr, "rnic-perf: %s: cannot open an OpenRNIC: %s\n", o->host ? "client" : "server",
-			strerror(errno));
-		return 1;
+	memset(&lo, 0, sizeof(lo));
+	lo.test = o->test;
+	lo.size = o->size;
+	lo.iters = o->iters;
+	lo.tx_depth = o->tx_depth;
+	lo.qps = o->qps;
+	lo.all = o->all;
+	lo.inline_size = o->inline_size;
+	lo.json = o->json;
+	if (o->link_local) {
+		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */
+		lo.iters = o->iters_set ? o->iters : 100;
+		lo.tx_depth = o->tx_depth > 16 ? 16 : o->tx_depth;
 	}
-	fprintf(stderr, "rnic-perf: the TCP mode against a card is not available in this version; "
-		"use --sim\n");
-	rnic_close_device(ctx);
-	return 1;
+	lo.mtu = mtu_code(o->mtu_bytes);
+	lo.port = o->port;
+	lo.host = o->host;
+	lo.local = o->link_local;
+	lo.remote = o->link_remote;
+	memcpy(lo.mac, o->mac, 6);
+	memcpy(lo.ip, o->ip, 4);
+	lo.mac_set = o->mac_set;
+	lo.ip_set = o->ip_set;
+	memcpy(lo.peer_mac, o->peer_mac, 6);
+	lo.timeout = (uint8_t)(o->timeout >= 0 ? o->timeout : 8);
+	lo.width = o->width;
+	lo.seed = o->seed;
+	lo.pcap = o->pcap;
+	lo.drop = o->drop;
+	lo.wall_limit = o->time_limit;
+	rc = o->link_local ? perf_nic_open_sim(&nic, &lo) : perf_nic_open_card(&nic, &lo, o->host ? "client" : "server");
+	if (!rc)
+		rc = perf_link_run(&lo, &nic);
+	perf_nic_close(&nic);
+	return rc ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -679,30 +722,5 @@ int main(int argc, char **argv)
 	stream_prog = "rnic-perf";
 	if (parse_args(argc, argv, &o))
 		return 2;
-	if (o.link_local) {
-		struct perf_link_opts lo;
-
-		memset(&lo, 0, sizeof(lo));
-		lo.test = o.test;
-		lo.size = o.size;
-		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */
-		lo.iters = o.iters_set ? o.iters : 100;
-		lo.mtu = mtu_code(o.mtu_bytes);
-		lo.tx_depth = o.tx_depth > 16 ? 16 : o.tx_depth;
-		lo.port = o.port;
-		lo.host = o.host;
-		lo.local = o.link_local;
-		lo.remote = o.link_remote;
-		memcpy(lo.mac, o.mac, 6);
-		memcpy(lo.ip, o.ip, 4);
-		memcpy(lo.peer_mac, o.peer_mac, 6);
-		lo.timeout = (uint8_t)(o.timeout >= 0 ? o.timeout : 8);
-		lo.width = o.width;
-		lo.seed = o.seed;
-		lo.pcap = o.pcap;
-		lo.drop = o.drop;
-		lo.wall_limit = o.time_limit;
-		return perf_link_run(&lo);
-	}
-	return o.sim ? run_sim(&o) : run_card(&o);
+	return o.sim ? run_sim(&o) : run_peer(&o);
 }

@@ -163,6 +163,16 @@ static void test_plans(void)
 	CHECK(oob_plan(PERF_READ_LAT, s) == 11 && oob_plan(PERF_SEND_LAT, s) == 11);
 	n = oob_plan(PERF_WRITE_LAT, s);
 	CHECK(n == 10 && count(s, n, OOB_STEP_KEYS) == 4 && s[8] == OOB_STEP_TRAFFIC && s[9] == OOB_STEP_CLOSE);
+	/* -q 64 -a (23 sizes): the largest plan fits; send_bw: two QP rounds,
+	 * a traffic step per size; write_bw: one QP round, sizes in one step */
+	n = oob_plan_qs(PERF_SEND_BW, OOB_MAX_QPS, OOB_MAX_SIZES, s);
+	CHECK(n <= OOB_MAX_STEPS && count(s, n, OOB_STEP_TRAFFIC) == OOB_MAX_SIZES &&
+	      count(s, n, OOB_STEP_KEYS) == 2 * OOB_MAX_QPS + 1 + 2 * OOB_MAX_SIZES && s[n - 1] == OOB_STEP_DONE);
+	n = oob_plan_qs(PERF_WRITE_BW, 4, OOB_MAX_SIZES, s);
+	CHECK(n == 15 && count(s, n, OOB_STEP_TRAFFIC) == 1 && count(s, n, OOB_STEP_KEYS) == 8 &&
+	      s[10] == OOB_STEP_TRAFFIC);
+	n = oob_plan_qs(PERF_WRITE_LAT, 1, 5, s);
+	CHECK(n == 10 && count(s, n, OOB_STEP_TRAFFIC) == 1);
 }
 
 /* ---------------------------------------------------------------- loopback */
@@ -190,7 +200,7 @@ static int hook(struct oob_session *s, int step, enum oob_step_kind kind, void *
 
 	(void)step;
 	if (kind == OOB_STEP_TRAFFIC) {
-		if (s->handshakes < 3)
+		if (s->handshakes < 3 + (s->nqp > 1 ? s->nqp - 1 : 0))
 			return -1;
 		sd->traffic++;
 		s->report.size = 4096;
@@ -318,6 +328,48 @@ static void test_loopback(void)
 	}
 }
 
+/* perftest's -q and -a: a key handshake per QP in each QP round (one round
+ * in write_bw, read_bw and atomic_bw, two in the others), every QP's key
+ * arriving as the peer's QP of the same index; send_bw's traffic and the
+ * handshakes around it once per size. */
+static void test_loopback_qps(void)
+{
+	static const enum perf_test tests[] = {PERF_WRITE_BW, PERF_SEND_BW, PERF_READ_LAT};
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		enum perf_test t = tests[i];
+		int nqp = 3, nsizes = 4, rounds = t == PERF_WRITE_BW ? 1 : 2;
+		int traffic = t == PERF_SEND_BW ? nsizes : 1;
+		struct side srv, cli;
+
+		init_side(&srv, 0, t, 3);
+		init_side(&cli, 1, t, 3);
+		srv.s.nqp = cli.s.nqp = nqp;
+		srv.s.nsizes = cli.s.nsizes = nsizes;
+		for (int q = 1; q < nqp; q++) {
+			srv.s.qp_key[q] = srv.s.key;
+			srv.s.qp_key[q].qpn = 0x100 + (uint32_t)q;
+			srv.s.qp_key[q].vaddr += (uint64_t)q << 20;
+			cli.s.qp_key[q] = cli.s.key;
+			cli.s.qp_key[q].qpn = 0x200 + (uint32_t)q;
+			cli.s.qp_key[q].psn = 0x1000 * (uint32_t)q;
+		}
+		loopback(&srv, &cli);
+		if (srv.rc || cli.rc)
+			fprintf(stderr, "%s -q: server '%s', client '%s'\n", perf_test_name(t), srv.s.err, cli.s.err);
+		CHECK(srv.rc == 0 && cli.rc == 0);
+		CHECK(srv.traffic == traffic && cli.traffic == traffic);
+		CHECK(same_key(&srv.s.peer_key, &cli.s.key) && same_key(&cli.s.peer_key, &srv.s.key));
+		for (int q = 1; q < nqp; q++) {
+			CHECK(same_key(&srv.s.peer_qp_key[q], &cli.s.qp_key[q]));
+			CHECK(same_key(&cli.s.peer_qp_key[q], &srv.s.qp_key[q]));
+		}
+		CHECK(srv.s.handshakes == 5 + rounds * (nqp - 1) + (t == PERF_SEND_BW ? 2 * (nsizes - 1) : 0));
+		printf("loopback %-9s -q %d -a (%d sizes): ok (%d handshakes)\n", perf_test_name(t), nqp, nsizes,
+		       srv.s.handshakes);
+	}
+}
+
 static void test_bad_peers(void)
 {
 	struct side srv, cli;
@@ -363,6 +415,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(what, "unit")) {
 		test_loopback();
+		test_loopback_qps();
 		test_bad_peers();
 	}
 	if (failures) {

@@ -10,8 +10,16 @@ one each; write_lat: both sides one per message), and both links must have
 carried frames both ways. The docs/interop.md runs have Linux rdma_rxe as
 the peer; this one needs neither QEMU nor root.
 
-    rnic_perf_link_pair.py [TEST...]
+perftest's options, each on both sides: -q 4 (four QPs, each with its own
+key line; every QP -n messages, so four times the requests, and every QP's
+QPN printed), -a (every size 2 B .. 1 MiB, -n 2: the requests of all
+sizes), -I 64 (64-byte WRITEs and SENDs inline) and --json (both files
+parsed: a row per size, the client's with its timings, the server's
+marked as driven by the peer, all verified).
+
+    rnic_perf_link_pair.py [CASE...]     (CASE: a test name, or one of CASES' names)
 """
+import json
 import os
 import re
 import socket
@@ -31,27 +39,81 @@ def free_port(kind):
     return p
 
 
-def expected(test, drives):
+ALL_MAX = 1 << 20                      # -a with --sim-link: 2 B .. 1 MiB
+
+# name: (test, options of both sides, size (None: the test's own), iterations, QPs, sizes)
+CASES = {
+    'write_bw-q4': ('write_bw', ['-q', '4'], SIZE, ITERS, 4, None),
+    'send_bw-q4': ('send_bw', ['-q', '4'], SIZE, ITERS, 4, None),
+    'read_bw-a': ('read_bw', ['-a', '-n', '1', '-m', '4096', '--width', '512'], None, 1, 1, 'all'),
+    'send_bw-a-q2': ('send_bw', ['-a', '-n', '1', '-q', '2', '-m', '4096', '--width', '512'], None, 1, 2, 'all'),
+    'write_lat-a': ('write_lat', ['-a', '-n', '2', '-m', '4096', '--width', '512'], None, 2, 1, 'all'),
+    'write_bw-a': ('write_bw', ['-a', '-n', '1', '-m', '4096', '--width', '512'], None, 1, 1, 'all'),
+    'send_bw-I64': ('send_bw', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
+    'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
+    'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
+    'write_bw-json': ('write_bw', ['--json', '{json}'], SIZE, ITERS, 1, None),
+}
+
+
+def sizes_of(size, sizes):
+    if sizes == 'all':
+        return [1 << i for i in range(1, ALL_MAX.bit_length())]
+    return [size or SIZE]
+
+
+def expected(test, drives, size=SIZE, iters=ITERS, qps=1, sizes=None, mtu=MTU):
     """Request packets the passive side's wire model must accept."""
-    pkts = -(-SIZE // MTU)
-    if test == 'write_lat':
-        return ITERS * pkts
-    if drives:
-        return 0
-    return {'write_bw': ITERS * pkts, 'send_bw': ITERS * pkts, 'read_bw': ITERS,
-            'read_lat': ITERS, 'atomic_bw': ITERS}[test]
+    n = 0
+    for s in sizes_of(size, sizes):
+        pkts = -(-s // mtu)
+        if test == 'write_lat':
+            n += iters * pkts
+        elif not drives:
+            n += {'write_bw': iters * pkts, 'send_bw': iters * pkts, 'read_bw': iters,
+                  'read_lat': iters, 'atomic_bw': iters}[test]
+    return n * qps
 
 
-def run(test):
+def check_json(path, test, side, size, iters, qps, sizes, mtu=MTU):
+    try:
+        with open(path) as f:
+            rows = json.load(f)
+    except (OSError, ValueError) as e:
+        return f'{path}: {e}'
+    want = sizes_of(size, sizes)
+    if [r.get('bytes') for r in rows] != want:
+        return f'{path}: sizes {[r.get("bytes") for r in rows]}, want {want}'
+    for r in rows:
+        if (r.get('test') != test or r.get('iterations') != iters or r.get('qps') != qps
+                or r.get('verified') is not True or r.get('role') != side or r.get('mtu') != mtu):
+            return f'{path}: row {r}'
+        if side == 'client':
+            rate = r.get('bw_avg_mb_per_sec', r.get('t_avg_usec'))
+            if not (isinstance(rate, float) and rate > 0 and r.get('cycles', 0) > 0):
+                return f'{path}: no timing in {r}'
+        elif r.get('peer_drove') is not True or 'cycles' in r:
+            return f'{path}: the server has timings: {r}'
+    return None
+
+
+def run(name):
+    test, extra, size, iters, qps, sizes = CASES.get(name, (name, [], SIZE, ITERS, 1, None))
+    if test == 'atomic_bw':
+        size = 8
     ua, ub = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
     tcp = free_port(socket.SOCK_STREAM)
     common = ['-m', str(MTU), '-n', str(ITERS), '-p', str(tcp), '--time-limit', '120', '--width', '64']
-    if test != 'atomic_bw':
+    if size == SIZE:
         common += ['-s', str(SIZE)]
+    tmp = os.environ.get('TMPDIR', '/tmp')
+    jpath = {side: os.path.join(tmp, f'rnic_perf_link_{os.getpid()}_{side}.json') for side in ('server', 'client')}
+    opts = {side: [a.replace('{json}', jpath[side]) for a in extra] for side in jpath}
     srv = [PERF, test, '--sim-link', f'udp:127.0.0.1:{ua},127.0.0.1:{ub}', '--mac', '02:00:00:00:00:0a',
-           '--ip', '198.18.0.1', '--peer-mac', '02:00:00:00:00:0b', '--seed', '7'] + common
+           '--ip', '198.18.0.1', '--peer-mac', '02:00:00:00:00:0b', '--seed', '7'] + common + opts['server']
     cli = [PERF, test, '--sim-link', f'udp:127.0.0.1:{ub},127.0.0.1:{ua}', '--mac', '02:00:00:00:00:0b',
-           '--ip', '198.18.0.2', '--peer-mac', '02:00:00:00:00:0a', '--seed', '8'] + common + ['127.0.0.1']
+           '--ip', '198.18.0.2', '--peer-mac', '02:00:00:00:00:0a', '--seed', '8'] + common + opts['client'] + \
+        ['127.0.0.1']
     ps = subprocess.Popen(srv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     # the server listens once its NIC is up; the client retries until then
     for _ in range(100):
@@ -62,19 +124,39 @@ def run(test):
     ok = True
     for side, rc, out, drives in (('server', ps.returncode, out_s, False), ('client', pc.returncode, pc.stdout, True)):
         m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
-        want = expected(test, drives)
+        mtu = int(extra[extra.index('-m') + 1]) if '-m' in extra else MTU
+        want = expected(test, drives, size, iters, qps, sizes, mtu)
         good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(1)) > 0
                 and int(m.group(2)) > 0 and int(m.group(3)) == want)
+        why = '' if good else f'want {want} requests in PSN order'
+        # every QP's line, each with a QPN of its own
+        qpns = re.findall(r'local QPN (0x[0-9a-f]+) PSN 0x[0-9a-f]+  remote QPN (0x[0-9a-f]+)', out)
+        if good and (len(qpns) != qps or len({q[0] for q in qpns}) != qps or len({q[1] for q in qpns}) != qps):
+            good, why = False, f'{len(qpns)} QP lines, want {qps} different ones'
+        inl = re.search(r'Max inline data : (\d+)\[B\]', out)
+        want_inl = extra[extra.index('-I') + 1] if '-I' in extra else '0'
+        if good and (inl is None or inl.group(1) != want_inl):
+            good, why = False, f'max inline data, want {want_inl}'
+        if good and drives and test != 'write_lat' or good and test == 'write_lat':
+            rows = re.findall(r'^ (\d+) +(\d+) +\d+\.\d+', out, re.M)
+            if [int(r[0]) for r in rows] != sizes_of(size, sizes) or any(int(r[1]) != iters for r in rows):
+                good, why = False, f'result rows {rows}, want sizes {sizes_of(size, sizes)} x {iters}'
+        if good and '--json' in extra:
+            why = check_json(jpath[side], test, side, size, iters, qps, sizes, mtu)
+            good = why is None
         if not good:
-            print(f'{test} {side}: exit {rc}, want {want} requests in PSN order\n{out}')
+            print(f'{name} {side}: exit {rc}, {why}\n{out}')
         ok &= good
-    print(f'{test:<10} {"ok" if ok else "FAILED"}')
+    for p in jpath.values():
+        if os.path.exists(p):
+            os.unlink(p)
+    print(f'{name:<18} {"ok" if ok else "FAILED"}')
     return ok
 
 
 def main():
-    tests = sys.argv[1:] or ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
-    results = [run(t) for t in tests]
+    names = sys.argv[1:] or ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
+    results = [run(t) for t in names]
     print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
     sys.exit(0 if all(results) else 1)
 

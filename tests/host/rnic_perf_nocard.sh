@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# rnic-perf's TCP mode on a machine without a card: server and client both
-# stop before any network traffic with the library's "no OpenRNIC device
-# found" message and exit 1; bad options exit 2.
+# rnic-perf against a card (the peer session of host/tools/perf_link.c on
+# the pci backend) on a machine without one: server and client both stop
+# before any network traffic with the library's "no OpenRNIC device found"
+# message and exit 1, and say nothing else; bad options exit 2.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -20,28 +21,32 @@ fi
 want="rnic: no OpenRNIC device found: no PCI device $ids on this machine (check \`lspci -d $ids\`; is the FPGA programmed and the bus rescanned? echo 1 > /sys/bus/pci/rescan)"
 [ -d /sys/bus/pci/devices ] || want="rnic: no OpenRNIC device found: this system exposes no PCI bus (/sys/bus/pci/devices is missing)"
 for role in server client; do
-	args=(write_bw -p 18599)
+	args=(write_bw -p 18599 --peer-mac 02:00:00:00:00:0a)
 	[ $role = client ] && args+=(127.0.0.1)
 	out=$(timeout 20 $perf "${args[@]}" 2>&1); rc=$?
 	[ $rc -eq 1 ] || fail "$role: exit status $rc, want 1: $out"
 	grep -qxF "$want" <<<"$out" || fail "$role: no library message: '$out'"
 	grep -qx "rnic-perf: $role: cannot open an OpenRNIC: No such device" <<<"$out" || fail "$role: '$out'"
+	[ "$(wc -l <<<"$out")" -eq 2 ] || fail "$role: more than the two lines: '$out'"
+	grep -qi "not available" <<<"$out" && fail "$role: '$out'"
 	echo "$role: $out"
 done
 # RNIC_PCI_ID: the library looks for that pair instead; a malformed one is refused
 if [ -d /sys/bus/pci/devices ]; then
-	out=$(RNIC_PCI_ID=1234:abcd timeout 20 $perf write_bw -p 18599 2>&1); rc=$?
+	out=$(RNIC_PCI_ID=1234:abcd timeout 20 $perf write_bw -p 18599 --peer-mac 02:00:00:00:00:0a 2>&1); rc=$?
 	[ $rc -eq 1 ] || fail "RNIC_PCI_ID=1234:abcd: exit status $rc, want 1: $out"
 	grep -qxF "${want//$ids/1234:abcd}" <<<"$out" || fail "RNIC_PCI_ID=1234:abcd: '$out'"
 fi
-out=$(RNIC_PCI_ID=xyz timeout 20 $perf write_bw -p 18599 2>&1); rc=$?
+out=$(RNIC_PCI_ID=xyz timeout 20 $perf write_bw -p 18599 --peer-mac 02:00:00:00:00:0a 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "RNIC_PCI_ID=xyz: exit status $rc, want 1: $out"
 grep -qxF 'rnic: RNIC_PCI_ID="xyz" is not a PCI ID pair (vvvv:dddd, hexadecimal, as `lspci -n` prints)' <<<"$out" ||
 	fail "RNIC_PCI_ID=xyz: '$out'"
 # nothing may listen on the port afterwards (it never opened one)
 if command -v ss >/dev/null && ss -ltn | grep ':18599 ' >/dev/null; then fail "port 18599 left listening"; fi
 for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "write_bw --sim host" \
-	"atomic_bw -s 16 --sim" "write_lat -t 4 --sim" "write_bw --width 128 --sim" "write_bw -I 65 --sim"; do
+	"atomic_bw -s 16 --sim" "write_lat -t 4 --sim" "write_bw --width 128 --sim" "write_bw -I 65 --sim" \
+	"write_bw 127.0.0.1" "write_bw --peer-mac 02:00:00:00:00:0a --pcap x.pcap" \
+	"write_bw --sim --peer-mac 02:00:00:00:00:0a" "send_lat --peer-mac 02:00:00:00:00:0a"; do
 	$perf $bad >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] || fail "'rnic-perf $bad': exit status $rc, want 2"
 done
