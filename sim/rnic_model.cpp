@@ -5,8 +5,8 @@
 //
 // Build switches: RNIC_SIM_HAVE_W64 / RNIC_SIM_HAVE_W512 say which models
 // are compiled in (their generated headers on the include path);
-// RNIC_SIM_HAVE_BOARDS adds the board models (Vrnic_au250_sim,
-// Vrnic_kcu105_sim: a board top with models of its vendor IP).
+// RNIC_SIM_HAVE_BOARDS adds the board models (Vrnic_board_au250,
+// Vrnic_board_kcu105: a board top with models of its vendor IP).
 
 #include <cerrno>
 #include <cstring>
@@ -23,8 +23,8 @@
 #endif
 
 #if RNIC_SIM_HAVE_BOARDS
-#include "Vrnic_au250_sim.h"
-#include "Vrnic_kcu105_sim.h"
+#include "Vrnic_board_au250.h"
+#include "Vrnic_board_kcu105.h"
 #endif
 
 #include "rnic_model.h"
@@ -311,10 +311,10 @@ struct rnic_model *rnic_model_create_board(struct rnic_vctx *c, int board, const
 	switch (board) {
 #if RNIC_SIM_HAVE_BOARDS
 	case RNIC_MODEL_BOARD_AU250: // 512-bit streams, 512-bit bridge
-		m = new (std::nothrow) BoardOf<Vrnic_au250_sim>(&c->ctx, name, 64, 64);
+		m = new (std::nothrow) BoardOf<Vrnic_board_au250>(&c->ctx, name, 64, 64);
 		break;
 	case RNIC_MODEL_BOARD_KCU105: // 64-bit streams, 256-bit bridge
-		m = new (std::nothrow) BoardOf<Vrnic_kcu105_sim>(&c->ctx, name, 8, 32);
+		m = new (std::nothrow) BoardOf<Vrnic_board_kcu105>(&c->ctx, name, 8, 32);
 		break;
 #endif
 	default:

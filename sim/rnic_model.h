@@ -85,8 +85,8 @@ uint64_t rnic_vctx_time(const struct rnic_vctx *c);
 /* Non-zero once the RTL executed $finish (or a fatal assertion). */
 int rnic_vctx_got_finish(const struct rnic_vctx *c);
 
-/* Board models (boards/<board>/sim/rnic_<board>_sim.sv: the board's top with
- * models of its vendor IP): the same pins as the core's, the DMA port at the
+/* Board models (boards/sim/rnic_board_sim.sv: the board's top with models of
+ * its vendor IP): the same pins as the core's, the DMA port at the
  * PCIe bridge's width, and three clocks. Compiled only into programs linked
  * with the board library (sim/rules.mk: SIM_BOARD_LIB). */
 enum rnic_model_board {

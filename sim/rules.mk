@@ -140,24 +140,27 @@ $(SIM_TDUT_LIB): $(SIM_SAN_OBJS) $(SIM_TDUT_PARTS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# The board designs (boards/<board>/sim/rnic_<board>_sim.sv: the board's top
-# with the models of its vendor IP in boards/sim/), one model per board, in
-# a library of their own: only programs that simulate boards (rnic-soak-board)
-# wait for them. The models reach the simulation top's ports through
-# `RNIC_SIM_TOP; the bridge's AXI width and lane count are the board's.
+# The board designs (boards/sim/rnic_board_sim.sv around the board's top,
+# which boards/<board>/sim/rnic_sim_board.sv instantiates, with the models of
+# its vendor IP in boards/sim/), one model per board, in a library of their
+# own: only programs that simulate boards (rnic-soak-board) wait for them.
+# The models reach the simulation top's ports through `RNIC_SIM_TOP; the
+# bridge's AXI width and lane count, the core's width and the LEDs are the
+# board's.
 SIM_BOARD_BUILD := $(SIM_BUILD)/boards
 SIM_BOARD_LIB := $(SIM_BOARD_BUILD)/librnic_sim_boards.a
 SIM_BOARD_MODEL_SRCS := $(ROOT)/boards/sim/lint.vlt $(sort $(filter-out %/lint.vlt,$(wildcard $(ROOT)/boards/sim/*.sv)))
 # $(call sim_board_srcs,BOARD)
 sim_board_srcs = $(ROOT)/rtl/lint.vlt $(SIM_BOARD_MODEL_SRCS) $(filter-out $(ROOT)/rtl/lint.vlt,$(SIM_RTL_SRCS)) \
-	$(ROOT)/boards/$(1)/rtl/rnic_$(1).sv $(ROOT)/boards/$(1)/sim/rnic_$(1)_sim.sv
-# $(call sim_board_flags,BOARD,PCIE_DW,PCIE_LANES)
-sim_board_flags = --top-module rnic_$(1)_sim -GFW_HEX='"$(SIM_FW_HEX)"' +define+RNIC_SIM_TOP=rnic_$(1)_sim \
-	+define+RNIC_SIM_PCIE_DW=$(2) +define+RNIC_SIM_PCIE_LANES=$(3)
-$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_au250,Vrnic_au250_sim,,$(call sim_board_srcs,au250),$(call sim_board_flags,au250,512,16)))
-$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_kcu105,Vrnic_kcu105_sim,,$(call sim_board_srcs,kcu105),$(call sim_board_flags,kcu105,256,8)))
-SIM_BOARD_MODEL_OBJS := $(SIM_BOARD_BUILD)/obj_au250/Vrnic_au250_sim__model.o \
-	$(SIM_BOARD_BUILD)/obj_kcu105/Vrnic_kcu105_sim__model.o
+	$(ROOT)/boards/$(1)/rtl/rnic_$(1).sv $(ROOT)/boards/$(1)/sim/rnic_sim_board.sv
+# $(call sim_board_flags,PCIE_DW,PCIE_LANES,CORE_DW,LEDS)
+sim_board_flags = --top-module rnic_board_sim -GFW_HEX='"$(SIM_FW_HEX)"' +define+RNIC_SIM_TOP=rnic_board_sim \
+	+define+RNIC_SIM_PCIE_DW=$(1) +define+RNIC_SIM_PCIE_LANES=$(2) +define+RNIC_SIM_CORE_DW=$(3) \
+	+define+RNIC_SIM_LEDS=$(4)
+$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_au250,Vrnic_board_au250,,$(call sim_board_srcs,au250),$(call sim_board_flags,512,16,512,3)))
+$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_kcu105,Vrnic_board_kcu105,,$(call sim_board_srcs,kcu105),$(call sim_board_flags,256,8,64,4)))
+SIM_BOARD_MODEL_OBJS := $(SIM_BOARD_BUILD)/obj_au250/Vrnic_board_au250__model.o \
+	$(SIM_BOARD_BUILD)/obj_kcu105/Vrnic_board_kcu105__model.o
 
 $(SIM_BOARD_BUILD)/rnic_model.o: $(SIM_DIR)/rnic_model.cpp $(SIM_MODEL_OBJS) $(SIM_BOARD_MODEL_OBJS)
 	@mkdir -p $(@D)
