@@ -219,6 +219,7 @@ package rnic_pkg;
   localparam logic [31:0] CTX_TABLE_MPT = 32'h00000002;  // memory protection table (one entry per MR)
   localparam logic [31:0] CTX_TABLE_CQC = 32'h00000003;  // completion queue context
   localparam logic [31:0] CTX_TABLE_MTT = 32'h00000004;  // memory translation table: the bus address of each page of the MRs (one entry per page)
+  localparam logic [31:0] CTX_TABLE_AH = 32'h00000005;  // address handles of UD sends (one entry per AH)
 
   // ctx_op: CTX_CMD.op.
   localparam logic [31:0] CTX_OP_WRITE = 32'h00000001;  // copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase)
@@ -239,6 +240,7 @@ package rnic_pkg;
 
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
+  localparam logic [31:0] WC_FLAG_GRH = 32'h00000001;  // UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES)
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
@@ -263,6 +265,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_OP_WRITE_MTT = 32'h0000000b;  // next chunk of an MR's page list; the chunk with the last page writes the MPT entry (in: cmd_write_mtt_in, out: cmd_write_mtt_out)
   localparam logic [31:0] CMD_OP_DEREG_MR = 32'h0000000c;  // MPT entry invalidated, then the key and MTT run freed (in: cmd_dereg_mr_in)
   localparam logic [31:0] CMD_OP_QUERY_COUNTER = 32'h0000000d;  // STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out)
+  localparam logic [31:0] CMD_OP_CREATE_AH = 32'h0000000e;  // new address handle, AH entry written (in: cmd_create_ah_in, out: cmd_create_ah_out)
+  localparam logic [31:0] CMD_OP_DESTROY_AH = 32'h0000000f;  // AH entry invalidated, number freed (in: cmd_destroy_ah_in)
 
   // cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word.
   localparam logic [31:0] CMD_ST_OK = 32'h00000000;  // done; CMD_OUT holds the output record
@@ -304,7 +308,9 @@ package rnic_pkg;
   // cmd_limits: Limits of the command set.
   localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)
   localparam logic [31:0] CMD_MAX_LOG_CQE = 32'h0000000f;  // largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ)
-  localparam logic [31:0] QP_TYPE_RC = 32'h00000002;  // cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC); the only type
+  localparam logic [31:0] QP_TYPE_RC = 32'h00000002;  // cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC)
+  localparam logic [31:0] QP_TYPE_UD = 32'h00000004;  // cmd_create_qp_in.qp_type: unreliable datagram (IBV_QPT_UD)
+  localparam logic [31:0] QP_TYPE_GSI = 32'h000000f0;  // cmd_create_qp_in.qp_type: the general services QP, a UD QP with QPN GSI_QPN (one per device); queried back as QP_TYPE_UD
 
   // qp_attr: MODIFY_QP attribute mask bits: the values of enum ibv_qp_attr_mask.
   localparam logic [31:0] QP_ATTR_STATE = 32'h00000001;  // qp_state
@@ -313,7 +319,7 @@ package rnic_pkg;
   localparam logic [31:0] QP_ATTR_ACCESS_FLAGS = 32'h00000008;  // qp_access_flags
   localparam logic [31:0] QP_ATTR_PKEY_INDEX = 32'h00000010;  // pkey_index (must be 0)
   localparam logic [31:0] QP_ATTR_PORT = 32'h00000020;  // port_num (must be 1)
-  localparam logic [31:0] QP_ATTR_QKEY = 32'h00000040;  // UD only: never taken
+  localparam logic [31:0] QP_ATTR_QKEY = 32'h00000040;  // qkey (UD only)
   localparam logic [31:0] QP_ATTR_AV = 32'h00000080;  // address vector: is_global (must be 1), dgid, sgid_index, flow_label, hop_limit, traffic_class, dmac
   localparam logic [31:0] QP_ATTR_PATH_MTU = 32'h00000100;  // path_mtu
   localparam logic [31:0] QP_ATTR_TIMEOUT = 32'h00000200;  // timeout
@@ -328,6 +334,15 @@ package rnic_pkg;
   localparam logic [31:0] QP_ATTR_PATH_MIG_STATE = 32'h00040000;  // not supported (no automatic path migration)
   localparam logic [31:0] QP_ATTR_CAP = 32'h00080000;  // never taken (queue sizes are fixed at CREATE_QP)
   localparam logic [31:0] QP_ATTR_DEST_QPN = 32'h00100000;  // dest_qp_num
+
+  // ud: The unreliable datagram transport: its header, opcodes and fixed numbers (IBTA Vol. 1 9.3.2, Table 38 UD prefix 011b, 10.2.5, 13.4).
+  localparam logic [31:0] DETH_BYTES = 32'h00000008;  // Datagram Extended Transport Header: Q_Key (32), reserved (8), source QP (24)
+  localparam logic [31:0] OP_UD_SEND_ONLY = 32'h00000064;  // UD SEND only: BTH, DETH, payload
+  localparam logic [31:0] OP_UD_SEND_ONLY_IMM = 32'h00000065;  // UD SEND only with immediate: BTH, DETH, ImmDt, payload
+  localparam logic [31:0] UD_QKEY_USE_QP = 32'h80000000;  // a send WQE Q_Key with this bit set sends the QP's own Q_Key (IBA 10.2.5: controlled Q_Keys)
+  localparam logic [31:0] GSI_QPN = 32'h00000001;  // the general services QP (QP1): MADs go to this QPN
+  localparam logic [31:0] GSI_QKEY = 32'h80010000;  // the well-known Q_Key of QP1 (IBA 13.4.7)
+  localparam logic [31:0] GRH_BYTES = 32'h00000028;  // the GRH area at the start of a UD receive buffer
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -351,6 +366,12 @@ package rnic_pkg;
   localparam logic [31:0] WQE_COMPARE_ADD_BITS = 32'h00000040;
   localparam logic [31:0] WQE_SWAP_OFF = 32'h00000020;
   localparam logic [31:0] WQE_SWAP_BITS = 32'h00000040;
+  localparam logic [31:0] WQE_UD_AH_OFF = 32'h00000028;
+  localparam logic [31:0] WQE_UD_AH_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_UD_REMOTE_QPN_OFF = 32'h0000002c;
+  localparam logic [31:0] WQE_UD_REMOTE_QPN_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_UD_REMOTE_QKEY_OFF = 32'h00000030;
+  localparam logic [31:0] WQE_UD_REMOTE_QKEY_BITS = 32'h00000020;
   localparam logic [31:0] WQE_SGE_OFF = 32'h00000040;
   localparam logic [31:0] WQE_SGE_BITS = 32'h00000080;
   localparam logic [31:0] WQE_SGE_COUNT = 32'h00000004;
@@ -394,8 +415,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
   // qpc context: bit positions within the record
-  localparam logic [31:0] QPC_BITS = 32'h00000280;
-  localparam logic [31:0] QPC_WORDS = 32'h00000014;
+  localparam logic [31:0] QPC_BITS = 32'h000002c0;
+  localparam logic [31:0] QPC_WORDS = 32'h00000016;
   localparam logic [31:0] QPC_STATE_LSB = 32'h00000000;
   localparam logic [31:0] QPC_STATE_W = 32'h00000004;
   localparam logic [31:0] QPC_PMTU_LSB = 32'h00000004;
@@ -452,6 +473,10 @@ package rnic_pkg;
   localparam logic [31:0] QPC_SQ_BASE_W = 32'h00000040;
   localparam logic [31:0] QPC_RQ_BASE_LSB = 32'h00000240;
   localparam logic [31:0] QPC_RQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] QPC_UD_LSB = 32'h00000280;
+  localparam logic [31:0] QPC_UD_W = 32'h00000001;
+  localparam logic [31:0] QPC_QKEY_LSB = 32'h000002a0;
+  localparam logic [31:0] QPC_QKEY_W = 32'h00000020;
 
   // mpt context: bit positions within the record
   localparam logic [31:0] MPT_BITS = 32'h00000100;
@@ -488,8 +513,8 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
   // cmd_query_device_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000130;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000a;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000160;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000b;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
@@ -516,6 +541,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_RD_ATOMIC_W = 32'h00000008;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_LSB = 32'h00000120;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_INLINE_DATA_W = 32'h00000010;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_LSB = 32'h00000140;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_W = 32'h00000020;
 
   // cmd_alloc_pd_out context: bit positions within the record
   localparam logic [31:0] CMD_ALLOC_PD_OUT_BITS = 32'h00000020;
@@ -576,8 +603,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_CREATE_QP_OUT_QPN_W = 32'h00000020;
 
   // cmd_modify_qp_in context: bit positions within the record
-  localparam logic [31:0] CMD_MODIFY_QP_IN_BITS = 32'h00000240;
-  localparam logic [31:0] CMD_MODIFY_QP_IN_WORDS = 32'h00000012;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_BITS = 32'h00000260;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_WORDS = 32'h00000013;
   localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_LSB = 32'h00000000;
   localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_W = 32'h00000020;
   localparam logic [31:0] CMD_MODIFY_QP_IN_PD_LSB = 32'h00000020;
@@ -628,6 +655,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DMAC_W = 32'h00000030;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_LSB = 32'h000001c0;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_W = 32'h00000080;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QKEY_LSB = 32'h00000240;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QKEY_W = 32'h00000020;
 
   // cmd_query_qp_in context: bit positions within the record
   localparam logic [31:0] CMD_QUERY_QP_IN_BITS = 32'h00000040;
@@ -638,8 +667,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_IN_PD_W = 32'h00000020;
 
   // cmd_query_qp_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002a0;
-  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000015;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002c0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000016;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_W = 32'h00000008;
   localparam logic [31:0] CMD_QUERY_QP_OUT_PATH_MTU_LSB = 32'h00000008;
@@ -696,6 +725,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_OUT_SQ_BASE_W = 32'h00000040;
   localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_LSB = 32'h00000260;
   localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_W = 32'h00000040;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QKEY_LSB = 32'h000002a0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QKEY_W = 32'h00000020;
 
   // cmd_destroy_qp_in context: bit positions within the record
   localparam logic [31:0] CMD_DESTROY_QP_IN_BITS = 32'h00000040;
@@ -773,11 +804,67 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_COUNT = 32'h00000020;
 
+  // ah context: bit positions within the record
+  localparam logic [31:0] AH_BITS = 32'h00000120;
+  localparam logic [31:0] AH_WORDS = 32'h00000009;
+  localparam logic [31:0] AH_VALID_LSB = 32'h00000000;
+  localparam logic [31:0] AH_VALID_W = 32'h00000001;
+  localparam logic [31:0] AH_IPV6_LSB = 32'h00000001;
+  localparam logic [31:0] AH_IPV6_W = 32'h00000001;
+  localparam logic [31:0] AH_SGID_INDEX_LSB = 32'h00000002;
+  localparam logic [31:0] AH_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] AH_PD_LSB = 32'h0000000a;
+  localparam logic [31:0] AH_PD_W = 32'h00000010;
+  localparam logic [31:0] AH_TRAFFIC_CLASS_LSB = 32'h00000020;
+  localparam logic [31:0] AH_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] AH_HOP_LIMIT_LSB = 32'h00000028;
+  localparam logic [31:0] AH_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] AH_UDP_SPORT_LSB = 32'h00000030;
+  localparam logic [31:0] AH_UDP_SPORT_W = 32'h00000010;
+  localparam logic [31:0] AH_FLOW_LABEL_LSB = 32'h00000040;
+  localparam logic [31:0] AH_FLOW_LABEL_W = 32'h00000014;
+  localparam logic [31:0] AH_DST_MAC_LSB = 32'h00000060;
+  localparam logic [31:0] AH_DST_MAC_W = 32'h00000030;
+  localparam logic [31:0] AH_DGID_LSB = 32'h000000a0;
+  localparam logic [31:0] AH_DGID_W = 32'h00000080;
+
+  // cmd_create_ah_in context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_AH_IN_BITS = 32'h00000120;
+  localparam logic [31:0] CMD_CREATE_AH_IN_WORDS = 32'h00000009;
+  localparam logic [31:0] CMD_CREATE_AH_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_AH_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_SGID_INDEX_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_HOP_LIMIT_LSB = 32'h00000028;
+  localparam logic [31:0] CMD_CREATE_AH_IN_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_TRAFFIC_CLASS_LSB = 32'h00000030;
+  localparam logic [31:0] CMD_CREATE_AH_IN_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_FLOW_LABEL_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_AH_IN_FLOW_LABEL_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DMAC_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DMAC_W = 32'h00000030;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DGID_LSB = 32'h000000a0;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DGID_W = 32'h00000080;
+
+  // cmd_create_ah_out context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_AH_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_AH_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_AH_W = 32'h00000020;
+
+  // cmd_destroy_ah_in context: bit positions within the record
+  localparam logic [31:0] CMD_DESTROY_AH_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_AH_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_AH_W = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_PD_W = 32'h00000020;
+
   // BAR0 register map: byte addresses
   localparam logic [31:0] BLK_DEV_BASE = 32'h00000000;
-  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_DEV_NEXT = 32'h00000100;
-  localparam logic [31:0] BLK_DEV_END = 32'h00000030;
+  localparam logic [31:0] BLK_DEV_END = 32'h00000034;
   localparam logic [31:0] REG_DEV_ID = 32'h0000000c;
   localparam logic [31:0] REG_DEV_DATA_WIDTH = 32'h00000010;
   localparam logic [31:0] REG_DEV_CLOCK_MHZ = 32'h00000014;
@@ -786,11 +873,12 @@ package rnic_pkg;
   localparam logic [31:0] REG_DEV_NUM_CQS = 32'h00000020;
   localparam logic [31:0] REG_DEV_MAX_INFLIGHT = 32'h00000024;
   localparam logic [31:0] REG_DEV_NUM_MTT = 32'h0000002c;
+  localparam logic [31:0] REG_DEV_NUM_AHS = 32'h00000030;
   localparam logic [31:0] REG_DEV_SCRATCH = 32'h00000028;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
-  localparam logic [31:0] BLK_PORT_VERSION = 32'h00010001;
+  localparam logic [31:0] BLK_PORT_VERSION = 32'h00010002;
   localparam logic [31:0] BLK_PORT_NEXT = 32'h00000200;
-  localparam logic [31:0] BLK_PORT_END = 32'h00000168;
+  localparam logic [31:0] BLK_PORT_END = 32'h0000016c;
   localparam logic [31:0] REG_PORT_MAC_LO = 32'h0000010c;
   localparam logic [31:0] REG_PORT_MAC_HI = 32'h00000110;
   localparam logic [31:0] REG_PORT_FC_CTRL = 32'h00000114;
@@ -798,6 +886,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_PORT_FC_XON = 32'h0000011c;
   localparam logic [31:0] REG_PORT_RX_FIFO_BYTES = 32'h00000160;
   localparam logic [31:0] REG_PORT_FC_STALL = 32'h00000164;
+  localparam logic [31:0] REG_PORT_UD_MTU = 32'h00000168;
   localparam logic [31:0] REG_PORT_GID = 32'h00000120;
   localparam logic [31:0] REG_PORT_GID_COUNT = 32'h00000010;
   localparam logic [31:0] BLK_CTX_BASE = 32'h00000200;
@@ -810,9 +899,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
-  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010003;
+  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010004;
   localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
-  localparam logic [31:0] BLK_STAT_END = 32'h00000484;
+  localparam logic [31:0] BLK_STAT_END = 32'h0000048c;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -843,6 +932,8 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RX_PAUSE_REQ = 32'h00000478;
   localparam logic [31:0] REG_STAT_RX_PAUSE_STALL = 32'h0000047c;
   localparam logic [31:0] REG_STAT_TX_STALE = 32'h00000480;
+  localparam logic [31:0] REG_STAT_RX_QKEY_DROP = 32'h00000484;
+  localparam logic [31:0] REG_STAT_RX_UD_NO_WQE = 32'h00000488;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
   localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;

@@ -238,7 +238,7 @@ static void test_open_query(void)
 	CHECK_EQ(rnic_query_device(ctx, &a), 0);
 	CHECK_EQ(a.vendor_id, RNIC_PCI_VENDOR_ID);
 	CHECK_EQ(a.vendor_part_id, RNIC_PCI_DEVICE_ID);
-	CHECK_EQ(a.hw_ver, 0x10000);
+	CHECK_EQ(a.hw_ver, RNIC_BLK_DEV_VERSION);
 	CHECK(strcmp(a.fw_ver, "1.0") == 0);
 	CHECK_EQ(a.max_qp, 14);
 	CHECK_EQ(a.max_mr, 15);
