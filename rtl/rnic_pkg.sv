@@ -244,7 +244,7 @@ package rnic_pkg;
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
-  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 68 KiB) and the stack
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
   localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
