@@ -17,7 +17,7 @@ module tb #(
 );
     localparam int KW = DATA_WIDTH / 8;
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
-    localparam int NPKT = 400;
+    localparam int NPKT = 240;
 
     logic clk = 1'b0, rst = 1'b1;
     always #2 clk = !clk;
