@@ -33,7 +33,7 @@ enum rnic_qp_type {
 	RNIC_QPT_RC = 2, /* IBV_QPT_RC */
 	RNIC_QPT_UD = 4, /* IBV_QPT_UD */
 	/* The general services QP: a UD QP that gets QPN 1 (RNIC_GSI_QPN), one
-	 * per device, for a MAD agent (as IB_QPT_GSI is in the kernel). */
+	 * per device, for the management datagram (MAD) software (as IB_QPT_GSI is in the kernel). */
 	RNIC_QPT_GSI = RNIC_QP_TYPE_GSI,
 };
 
