@@ -69,6 +69,9 @@ module rnic_compl #(
     input  wire logic [7:0]                         s_ack_opcode,
     input  wire logic [15:0]                        s_ack_plen,
     input  wire logic [63:0]                        s_ack_orig,     // AtomicAckETH
+    // the ACK stands for a UD frame handed to the MAC (rnic_ud_txdone): no
+    // ACK came from the wire, so STAT_RX_ACK does not count it
+    input  wire logic                               s_ack_local,
 
     // READ response payloads: place (WQE, offset) or drop, one per response
     output      logic                               m_place_valid,
@@ -396,6 +399,7 @@ module rnic_compl #(
 
     // new events wait while a QP context write does
     wire ack_in = s_ack_valid && !ctx_pend;
+    logic ack_local_reg;
     wire local_in = s_local_valid && !ctx_pend && !s_ack_valid;
     wire scan_in = scan_due && !ctx_pend && !s_ack_valid && !s_local_valid;
     assign s_ack_ready = state_reg == S_IDLE && !ctx_pend;
@@ -669,6 +673,7 @@ module rnic_compl #(
                     opc_reg <= s_ack_opcode;
                     plen_reg <= s_ack_plen;
                     orig_reg <= s_ack_orig;
+                    ack_local_reg <= s_ack_local;
                     load_next_reg <= S_ACK;
                 end else if (local_in) begin
                     qpn_reg <= s_local_qpn;
@@ -722,7 +727,7 @@ module rnic_compl #(
                         after_place_reg <= S_POST;
                     end
                 end else if (syn_kind == 3'(rnic_pkg::AETH_KIND_ACK)) begin
-                    stat_rx_ack <= 1'b1;
+                    stat_rx_ack <= !ack_local_reg;
                     if (in_window) begin
                         gap_reg <= 1'b0;
                         acked_reg <= psn_reg;

@@ -21,6 +21,8 @@ module rnic_core #(
     // shared receive queue contexts: 2^SRQN_WIDTH (SRQN 0 unused), at most
     // one per QP (a core of 2^QPN_WIDTH QPs has that many)
     parameter int SRQN_WIDTH = 8,
+    // address handles of UD sends: 2^AH_INDEX_WIDTH entries (AH 0 unused)
+    parameter int AH_INDEX_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // SGE lists of outstanding READs / ATOMICs kept for their responses:
     // 2^RD_PLACE_LOG2 entries (4 QPs with a full window of 16 by default)
@@ -195,6 +197,7 @@ module rnic_core #(
         .CQN_WIDTH(CQN_WIDTH),
         .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH),
         .SRQN_WIDTH(SRQ_W),
+        .AH_INDEX_WIDTH(AH_INDEX_WIDTH),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .STAT_COUNT(STAT_COUNT),
         .CTX_BITS(CTX_BITS),
@@ -268,7 +271,7 @@ module rnic_core #(
     logic srqc_clear_done;
     wire  tables_clear = compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
                       && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done
-                      && srqc_clear_done;
+                      && srqc_clear_done && ah_clear_done;
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
@@ -362,6 +365,16 @@ module rnic_core #(
         .clk, .rst, .wr_en(mpt_we), .wr_addr(ctx_wr_index[MR_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::MPT_BITS-1:0]),
         .rd_en(rr_mpt_rd_en), .rd_addr(rr_mpt_rd_addr), .rd_data(rr_mpt_rd_data),
         .init_done(mpt_rdrsp_clear_done));
+    // address handles (UD), read by the requester; written through the
+    // context window like the MPT (no engine keeps per-AH state)
+    logic                          ah_rd_en, ah_clear_done;
+    logic [AH_INDEX_WIDTH-1:0]     ah_rd_addr;
+    logic [rnic_pkg::AH_BITS-1:0]  ah_rd_data;
+    wire ah_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_AH[3:0];
+    rnic_ram_1w1r #(.WIDTH(rnic_pkg::AH_BITS), .ADDR_WIDTH(AH_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) ah_ram (
+        .clk, .rst, .wr_en(ah_we), .wr_addr(ctx_wr_index[AH_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::AH_BITS-1:0]),
+        .rd_en(ah_rd_en), .rd_addr(ah_rd_addr), .rd_data(ah_rd_data),
+        .init_done(ah_clear_done));
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::CQC_BITS), .ADDR_WIDTH(CQN_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) cqc_ram (
         .clk, .rst, .wr_en(cqc_we), .wr_addr(ctx_wr_index[CQN_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::CQC_BITS-1:0]),
         .rd_en(cqc_rd_en), .rd_addr(cqc_rd_addr), .rd_data(cqc_rd_data),
@@ -456,13 +469,15 @@ module rnic_core #(
         .QPN_WIDTH(QPN_WIDTH),
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
-        .INF_BITS(INF_BITS)
+        .INF_BITS(INF_BITS),
+        .AH_INDEX_WIDTH(AH_INDEX_WIDTH)
     ) req_tx_inst (
         .clk, .rst, .now(now_reg),
         .s_qp_valid(sq_valid), .s_qp_ready(sq_ready), .s_qp_qpn(sq_qpn), .s_qp_pi(sq_pi),
         .m_done_valid(done_valid), .m_done_qpn(done_qpn), .m_done_ci(done_ci), .m_done_requeue(done_requeue),
         .qpc_rd_en(req_qpc_rd_en), .qpc_rd_addr(req_qpc_rd_addr), .qpc_rd_data(req_qpc_rd_data),
         .mpt_rd_en(req_mpt_rd_en), .mpt_rd_addr(req_mpt_rd_addr), .mpt_rd_data(req_mpt_rd_data),
+        .ah_rd_en, .ah_rd_addr, .ah_rd_data,
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .ctx_pend(qp_ctx_pend), .ctx_ready(req_ctx_ready),
@@ -537,6 +552,12 @@ module rnic_core #(
         .rd_en(inf_rd_en), .rd_addr(inf_rd_addr), .rd_data(inf_rd_data), .init_done(inflight_init_unused));
 
     logic                 ack_valid, ack_ready;
+    // UD frames handed to the MAC (rnic_ud_txdone) retire their WQEs as
+    // an ACK at their PSN would; they go first, the wire's ACKs wait
+    logic                 ud_done_valid, cmp_ack_ready;
+    logic [QPN_WIDTH-1:0] ud_done_qpn;
+    logic [23:0]          ud_done_psn;
+    assign ack_ready = cmp_ack_ready && !ud_done_valid;
     logic [QPN_WIDTH-1:0] ack_qpn;
     logic [23:0]          ack_psn;
     logic [7:0]           ack_syndrome, ack_opcode;
@@ -590,9 +611,13 @@ module rnic_core #(
         .INF_BITS(INF_BITS)
     ) compl_inst (
         .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_pending_reg != 0),
-        .s_ack_valid(ack_valid), .s_ack_ready(ack_ready), .s_ack_qpn(ack_qpn),
-        .s_ack_psn(ack_psn), .s_ack_syndrome(ack_syndrome), .s_ack_opcode(ack_opcode), .s_ack_plen(ack_plen),
-        .s_ack_orig(ack_orig), .m_place_atomic(place_atomic), .m_place_data(place_data),
+        .s_ack_valid(ack_valid || ud_done_valid), .s_ack_ready(cmp_ack_ready),
+        .s_ack_qpn(ud_done_valid ? ud_done_qpn : ack_qpn),
+        .s_ack_psn(ud_done_valid ? ud_done_psn : ack_psn),
+        .s_ack_syndrome(ud_done_valid ? 8'(rnic_pkg::AETH_CREDITS_INVALID) : ack_syndrome),
+        .s_ack_opcode(ud_done_valid ? rnic_pkg::OP_ACKNOWLEDGE[7:0] : ack_opcode),
+        .s_ack_plen(ud_done_valid ? 16'd0 : ack_plen),
+        .s_ack_orig(ack_orig), .s_ack_local(ud_done_valid), .m_place_atomic(place_atomic), .m_place_data(place_data),
         .m_place_valid(place_valid), .m_place_ready(place_ready), .m_place_drop(place_drop),
         .m_place_qpn(place_qpn), .m_place_idx(place_idx), .m_place_off(place_off), .m_place_len(place_len),
         .place_busy,
@@ -985,9 +1010,19 @@ module rnic_core #(
         end
     end
 
+    // UD send completions: which frames leaving the builder were UD sends
+    logic ptx_hdr_ready, ud_room;
+    assign tx_hdr_ready = ptx_hdr_ready && ud_room;
+    rnic_ud_txdone #(.QPN_WIDTH(QPN_WIDTH)) ud_txdone_inst (
+        .clk, .rst,
+        .s_hdr_take(tx_hdr_valid && tx_hdr_ready), .s_hdr(tx_hdr), .room(ud_room),
+        .s_frame_done(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast),
+        .m_valid(ud_done_valid), .m_ready(cmp_ack_ready), .m_qpn(ud_done_qpn), .m_psn(ud_done_psn)
+    );
+
     rnic_pkt_tx #(.DATA_WIDTH(DATA_WIDTH)) pkt_tx_inst (
         .clk, .rst,
-        .s_hdr_valid(tx_hdr_valid), .s_hdr_ready(tx_hdr_ready), .s_hdr(tx_hdr),
+        .s_hdr_valid(tx_hdr_valid && ud_room), .s_hdr_ready(ptx_hdr_ready), .s_hdr(tx_hdr),
         .s_axis_payload_tdata(txp_tdata), .s_axis_payload_tkeep(txp_tkeep),
         .s_axis_payload_tvalid(txp_tvalid), .s_axis_payload_tready(txp_tready),
         .s_axis_payload_tlast(txp_tlast),
@@ -1160,6 +1195,22 @@ module rnic_core #(
     logic resp_rqdb_ready;
     assign db_rq_ready = resp_rqdb_ready || !db_rq_qpn_ok;
 
+    // UD requests: the GRH area in front of the payload
+    logic                  ug_valid, ug_ready, stat_qkey_drop, stat_ud_no_wqe;
+    logic [HB-1:0]         ug_hdr;
+    logic [DATA_WIDTH-1:0] ug_tdata;
+    logic [KEEP_WIDTH-1:0] ug_tkeep;
+    logic                  ug_tvalid, ug_tready, ug_tlast;
+    rnic_ud_grh #(.DATA_WIDTH(DATA_WIDTH)) ud_grh_inst (
+        .clk, .rst,
+        .s_hdr_valid(rq_valid), .s_hdr_ready(rq_ready), .s_hdr(rq_hdr),
+        .s_axis_tdata(req_pay_tdata), .s_axis_tkeep(req_pay_tkeep), .s_axis_tvalid(req_pay_tvalid),
+        .s_axis_tready(req_pay_tready), .s_axis_tlast(req_pay_tlast),
+        .m_hdr_valid(ug_valid), .m_hdr_ready(ug_ready), .m_hdr(ug_hdr),
+        .m_axis_tdata(ug_tdata), .m_axis_tkeep(ug_tkeep), .m_axis_tvalid(ug_tvalid),
+        .m_axis_tready(ug_tready), .m_axis_tlast(ug_tlast)
+    );
+
     rnic_resp #(
         .DATA_WIDTH(DATA_WIDTH),
         .QPN_WIDTH(QPN_WIDTH),
@@ -1167,10 +1218,10 @@ module rnic_core #(
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH)
     ) resp_inst (
         .clk, .rst,
-        .s_hdr_valid(rq_valid), .s_hdr_ready(rq_ready), .s_hdr(rq_hdr),
-        .s_axis_payload_tdata(req_pay_tdata), .s_axis_payload_tkeep(req_pay_tkeep),
-        .s_axis_payload_tvalid(req_pay_tvalid), .s_axis_payload_tready(req_pay_tready),
-        .s_axis_payload_tlast(req_pay_tlast),
+        .s_hdr_valid(ug_valid), .s_hdr_ready(ug_ready), .s_hdr(ug_hdr),
+        .s_axis_payload_tdata(ug_tdata), .s_axis_payload_tkeep(ug_tkeep),
+        .s_axis_payload_tvalid(ug_tvalid), .s_axis_payload_tready(ug_tready),
+        .s_axis_payload_tlast(ug_tlast),
         .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),
         .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi), .s_rqdb_srq(db_rq_srq),
         .s_errev_valid(errev_valid), .s_errev_ready(errev_ready), .s_errev_qpn(errev_qpn),
@@ -1206,7 +1257,8 @@ module rnic_core #(
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
         .m_cqe_src_qp(rcqe_src_qp),
-        .stat_drop_qpn(stat_resp_drop_qpn), .stat_psn_err, .stat_duplicate, .stat_access_err,
+        .stat_drop_qpn(stat_resp_drop_qpn), .stat_qkey_drop, .stat_ud_no_wqe,
+        .stat_psn_err, .stat_duplicate, .stat_access_err,
         .stat_tx_ack, .stat_tx_nak, .stat_tx_rnr, .stat_recv_cqe
     );
 
@@ -1256,6 +1308,8 @@ module rnic_core #(
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_REQ) +: 16] = 16'(stat_pause_rise);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_PAUSE_STALL) +: 16] = 16'(stat_pause_stall);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_STALE) +: 16] = 16'(req_hdr_valid && req_hdr_ready && req_hdr_dead);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_QKEY_DROP) +: 16] = 16'(stat_qkey_drop);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_UD_NO_WQE) +: 16] = 16'(stat_ud_no_wqe);
     end
     always_ff @(posedge clk) stat_inc <= rst ? '0 : stat_inc_d;
 

@@ -77,7 +77,22 @@ package rnic_hdr_pkg;
   localparam int HDR_ATOMICACK_ORIG_LSB = 823;
   localparam int HDR_ATOMICACK_ORIG_W = 64;  // original remote data
 
-  localparam int HDR_BITS = 887;
+  // DETH (UD): Q_Key and source QP
+  localparam int HDR_HAS_DETH_LSB = 887;
+  localparam int HDR_HAS_DETH_W = 1;
+  localparam int HDR_DETH_QKEY_LSB = 888;
+  localparam int HDR_DETH_QKEY_W = 32;
+  localparam int HDR_DETH_SRC_QPN_LSB = 920;
+  localparam int HDR_DETH_SRC_QPN_W = 24;
+
+  // IPv4 identification and flags / fragment offset, as received (a UD
+  // receive buffer gets the IP header in its GRH area); 0 when sent
+  localparam int HDR_IP_ID_LSB = 944;
+  localparam int HDR_IP_ID_W = 16;
+  localparam int HDR_IP_FRAG_LSB = 960;
+  localparam int HDR_IP_FRAG_W = 16;
+
+  localparam int HDR_BITS = 976;
 
 endpackage
 

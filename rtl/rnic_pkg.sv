@@ -219,6 +219,7 @@ package rnic_pkg;
   localparam logic [31:0] CTX_TABLE_MPT = 32'h00000002;  // memory protection table (one entry per MR)
   localparam logic [31:0] CTX_TABLE_CQC = 32'h00000003;  // completion queue context
   localparam logic [31:0] CTX_TABLE_MTT = 32'h00000004;  // memory translation table: the bus address of each page of the MRs (one entry per page)
+  localparam logic [31:0] CTX_TABLE_AH = 32'h00000005;  // address handles of UD sends (one entry per AH)
 
   // ctx_op: CTX_CMD.op.
   localparam logic [31:0] CTX_OP_WRITE = 32'h00000001;  // copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase)
@@ -239,10 +240,11 @@ package rnic_pkg;
 
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
+  localparam logic [31:0] WC_FLAG_GRH = 32'h00000001;  // UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES)
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
-  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 68 KiB) and the stack
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
   localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
@@ -263,6 +265,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_OP_WRITE_MTT = 32'h0000000b;  // next chunk of an MR's page list; the chunk with the last page writes the MPT entry (in: cmd_write_mtt_in, out: cmd_write_mtt_out)
   localparam logic [31:0] CMD_OP_DEREG_MR = 32'h0000000c;  // MPT entry invalidated, then the key and MTT run freed (in: cmd_dereg_mr_in)
   localparam logic [31:0] CMD_OP_QUERY_COUNTER = 32'h0000000d;  // STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out)
+  localparam logic [31:0] CMD_OP_CREATE_AH = 32'h0000000e;  // new address handle, AH entry written (in: cmd_create_ah_in, out: cmd_create_ah_out)
+  localparam logic [31:0] CMD_OP_DESTROY_AH = 32'h0000000f;  // AH entry invalidated, number freed (in: cmd_destroy_ah_in)
 
   // cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word.
   localparam logic [31:0] CMD_ST_OK = 32'h00000000;  // done; CMD_OUT holds the output record
@@ -304,7 +308,9 @@ package rnic_pkg;
   // cmd_limits: Limits of the command set.
   localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)
   localparam logic [31:0] CMD_MAX_LOG_CQE = 32'h0000000f;  // largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ)
-  localparam logic [31:0] QP_TYPE_RC = 32'h00000002;  // cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC); the only type
+  localparam logic [31:0] QP_TYPE_RC = 32'h00000002;  // cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC)
+  localparam logic [31:0] QP_TYPE_UD = 32'h00000004;  // cmd_create_qp_in.qp_type: unreliable datagram (IBV_QPT_UD)
+  localparam logic [31:0] QP_TYPE_GSI = 32'h000000f0;  // cmd_create_qp_in.qp_type: the general services QP, a UD QP with QPN GSI_QPN (one per device); queried back as QP_TYPE_UD
 
   // qp_attr: MODIFY_QP attribute mask bits: the values of enum ibv_qp_attr_mask.
   localparam logic [31:0] QP_ATTR_STATE = 32'h00000001;  // qp_state
@@ -313,7 +319,7 @@ package rnic_pkg;
   localparam logic [31:0] QP_ATTR_ACCESS_FLAGS = 32'h00000008;  // qp_access_flags
   localparam logic [31:0] QP_ATTR_PKEY_INDEX = 32'h00000010;  // pkey_index (must be 0)
   localparam logic [31:0] QP_ATTR_PORT = 32'h00000020;  // port_num (must be 1)
-  localparam logic [31:0] QP_ATTR_QKEY = 32'h00000040;  // UD only: never taken
+  localparam logic [31:0] QP_ATTR_QKEY = 32'h00000040;  // qkey (UD only)
   localparam logic [31:0] QP_ATTR_AV = 32'h00000080;  // address vector: is_global (must be 1), dgid, sgid_index, flow_label, hop_limit, traffic_class, dmac
   localparam logic [31:0] QP_ATTR_PATH_MTU = 32'h00000100;  // path_mtu
   localparam logic [31:0] QP_ATTR_TIMEOUT = 32'h00000200;  // timeout
@@ -330,7 +336,7 @@ package rnic_pkg;
   localparam logic [31:0] QP_ATTR_DEST_QPN = 32'h00100000;  // dest_qp_num
 
   // srq: Shared receive queues: the SRQ context table, the data-path events of an SRQ and of a QP on one, the host's asynchronous events (enum ibv_event_type values) and the SRQ commands (docs/firmware.md).
-  localparam logic [31:0] CTX_TABLE_SRQC = 32'h00000005;  // CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit)
+  localparam logic [31:0] CTX_TABLE_SRQC = 32'h00000006;  // CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit)
   localparam logic [31:0] EVT_SRQ_LIMIT = 32'h00000003;  // data path: the SRQ's posted-but-unconsumed WQEs dropped below its armed limit; the limit is disarmed (EVT_POP number: the SRQN)
   localparam logic [31:0] EVT_QP_LAST_WQE = 32'h00000004;  // data path: a QP on an SRQ is in the error state and will take no more WQEs from it (EVT_POP number: the QPN)
   localparam logic [31:0] ASYNC_EVENT_SRQ_LIMIT_REACHED = 32'h0000000f;  // IBV_EVENT_SRQ_LIMIT_REACHED: the SRQ's limit was reached and is disarmed (EQ_ENTRY number: the SRQN)
@@ -342,6 +348,13 @@ package rnic_pkg;
   localparam logic [31:0] CMD_OP_DESTROY_SRQ = 32'h0000001b;  // free an SRQ no QP uses, SRQC cleared (in: cmd_destroy_srq_in)
   localparam logic [31:0] SRQ_ATTR_MAX_WR = 32'h00000001;  // cmd_modify_srq_in.attr_mask: IBV_SRQ_MAX_WR (resizing: not supported, refused)
   localparam logic [31:0] SRQ_ATTR_LIMIT = 32'h00000002;  // cmd_modify_srq_in.attr_mask: IBV_SRQ_LIMIT (arm the limit event at srq_limit; 0 disarms)
+
+  // ud: The unreliable datagram transport: its header, opcodes and fixed numbers (IBTA Vol. 1 9.3.2, Table 38 UD prefix 011b, 10.2.5, 13.4).
+  localparam logic [31:0] DETH_BYTES = 32'h00000008;  // Datagram Extended Transport Header: Q_Key (32), reserved (8), source QP (24)
+  localparam logic [31:0] OP_UD_SEND_ONLY = 32'h00000064;  // UD SEND only: BTH, DETH, payload
+  localparam logic [31:0] OP_UD_SEND_ONLY_IMM = 32'h00000065;  // UD SEND only with immediate: BTH, DETH, ImmDt, payload
+  localparam logic [31:0] UD_QKEY_USE_QP = 32'h80000000;  // a send WQE Q_Key with this bit set sends the QP's own Q_Key (IBA 10.2.5: controlled Q_Keys)
+  localparam logic [31:0] GRH_BYTES = 32'h00000028;  // the GRH area at the start of a UD receive buffer
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -365,6 +378,12 @@ package rnic_pkg;
   localparam logic [31:0] WQE_COMPARE_ADD_BITS = 32'h00000040;
   localparam logic [31:0] WQE_SWAP_OFF = 32'h00000020;
   localparam logic [31:0] WQE_SWAP_BITS = 32'h00000040;
+  localparam logic [31:0] WQE_UD_AH_OFF = 32'h00000028;
+  localparam logic [31:0] WQE_UD_AH_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_UD_REMOTE_QPN_OFF = 32'h0000002c;
+  localparam logic [31:0] WQE_UD_REMOTE_QPN_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_UD_REMOTE_QKEY_OFF = 32'h00000030;
+  localparam logic [31:0] WQE_UD_REMOTE_QKEY_BITS = 32'h00000020;
   localparam logic [31:0] WQE_SGE_OFF = 32'h00000040;
   localparam logic [31:0] WQE_SGE_BITS = 32'h00000080;
   localparam logic [31:0] WQE_SGE_COUNT = 32'h00000004;
@@ -408,8 +427,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
   // qpc context: bit positions within the record
-  localparam logic [31:0] QPC_BITS = 32'h00000290;
-  localparam logic [31:0] QPC_WORDS = 32'h00000015;
+  localparam logic [31:0] QPC_BITS = 32'h000002c0;
+  localparam logic [31:0] QPC_WORDS = 32'h00000016;
   localparam logic [31:0] QPC_STATE_LSB = 32'h00000000;
   localparam logic [31:0] QPC_STATE_W = 32'h00000004;
   localparam logic [31:0] QPC_PMTU_LSB = 32'h00000004;
@@ -468,6 +487,10 @@ package rnic_pkg;
   localparam logic [31:0] QPC_RQ_BASE_W = 32'h00000040;
   localparam logic [31:0] QPC_SRQN_LSB = 32'h00000280;
   localparam logic [31:0] QPC_SRQN_W = 32'h00000010;
+  localparam logic [31:0] QPC_UD_LSB = 32'h00000290;
+  localparam logic [31:0] QPC_UD_W = 32'h00000001;
+  localparam logic [31:0] QPC_QKEY_LSB = 32'h000002a0;
+  localparam logic [31:0] QPC_QKEY_W = 32'h00000020;
 
   // mpt context: bit positions within the record
   localparam logic [31:0] MPT_BITS = 32'h00000100;
@@ -504,8 +527,8 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
   // cmd_query_device_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h000001a0;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000d;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h000001c0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000e;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
@@ -538,6 +561,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_LSB = 32'h00000180;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_LSB = 32'h000001a0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_W = 32'h00000020;
 
   // cmd_alloc_pd_out context: bit positions within the record
   localparam logic [31:0] CMD_ALLOC_PD_OUT_BITS = 32'h00000020;
@@ -600,8 +625,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_CREATE_QP_OUT_QPN_W = 32'h00000020;
 
   // cmd_modify_qp_in context: bit positions within the record
-  localparam logic [31:0] CMD_MODIFY_QP_IN_BITS = 32'h00000240;
-  localparam logic [31:0] CMD_MODIFY_QP_IN_WORDS = 32'h00000012;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_BITS = 32'h00000260;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_WORDS = 32'h00000013;
   localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_LSB = 32'h00000000;
   localparam logic [31:0] CMD_MODIFY_QP_IN_QPN_W = 32'h00000020;
   localparam logic [31:0] CMD_MODIFY_QP_IN_PD_LSB = 32'h00000020;
@@ -652,6 +677,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DMAC_W = 32'h00000030;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_LSB = 32'h000001c0;
   localparam logic [31:0] CMD_MODIFY_QP_IN_DGID_W = 32'h00000080;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QKEY_LSB = 32'h00000240;
+  localparam logic [31:0] CMD_MODIFY_QP_IN_QKEY_W = 32'h00000020;
 
   // cmd_query_qp_in context: bit positions within the record
   localparam logic [31:0] CMD_QUERY_QP_IN_BITS = 32'h00000040;
@@ -662,8 +689,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_IN_PD_W = 32'h00000020;
 
   // cmd_query_qp_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002c0;
-  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000016;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_BITS = 32'h000002e0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_WORDS = 32'h00000017;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_QP_OUT_QP_STATE_W = 32'h00000008;
   localparam logic [31:0] CMD_QUERY_QP_OUT_PATH_MTU_LSB = 32'h00000008;
@@ -722,6 +749,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_QP_OUT_RQ_BASE_W = 32'h00000040;
   localparam logic [31:0] CMD_QUERY_QP_OUT_SRQN_LSB = 32'h000002a0;
   localparam logic [31:0] CMD_QUERY_QP_OUT_SRQN_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QKEY_LSB = 32'h000002c0;
+  localparam logic [31:0] CMD_QUERY_QP_OUT_QKEY_W = 32'h00000020;
 
   // cmd_destroy_qp_in context: bit positions within the record
   localparam logic [31:0] CMD_DESTROY_QP_IN_BITS = 32'h00000040;
@@ -875,11 +904,67 @@ package rnic_pkg;
   localparam logic [31:0] CMD_DESTROY_SRQ_IN_PD_LSB = 32'h00000020;
   localparam logic [31:0] CMD_DESTROY_SRQ_IN_PD_W = 32'h00000020;
 
+  // ah context: bit positions within the record
+  localparam logic [31:0] AH_BITS = 32'h00000120;
+  localparam logic [31:0] AH_WORDS = 32'h00000009;
+  localparam logic [31:0] AH_VALID_LSB = 32'h00000000;
+  localparam logic [31:0] AH_VALID_W = 32'h00000001;
+  localparam logic [31:0] AH_IPV6_LSB = 32'h00000001;
+  localparam logic [31:0] AH_IPV6_W = 32'h00000001;
+  localparam logic [31:0] AH_SGID_INDEX_LSB = 32'h00000002;
+  localparam logic [31:0] AH_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] AH_PD_LSB = 32'h0000000a;
+  localparam logic [31:0] AH_PD_W = 32'h00000010;
+  localparam logic [31:0] AH_TRAFFIC_CLASS_LSB = 32'h00000020;
+  localparam logic [31:0] AH_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] AH_HOP_LIMIT_LSB = 32'h00000028;
+  localparam logic [31:0] AH_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] AH_UDP_SPORT_LSB = 32'h00000030;
+  localparam logic [31:0] AH_UDP_SPORT_W = 32'h00000010;
+  localparam logic [31:0] AH_FLOW_LABEL_LSB = 32'h00000040;
+  localparam logic [31:0] AH_FLOW_LABEL_W = 32'h00000014;
+  localparam logic [31:0] AH_DST_MAC_LSB = 32'h00000060;
+  localparam logic [31:0] AH_DST_MAC_W = 32'h00000030;
+  localparam logic [31:0] AH_DGID_LSB = 32'h000000a0;
+  localparam logic [31:0] AH_DGID_W = 32'h00000080;
+
+  // cmd_create_ah_in context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_AH_IN_BITS = 32'h00000120;
+  localparam logic [31:0] CMD_CREATE_AH_IN_WORDS = 32'h00000009;
+  localparam logic [31:0] CMD_CREATE_AH_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_AH_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_SGID_INDEX_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_SGID_INDEX_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_HOP_LIMIT_LSB = 32'h00000028;
+  localparam logic [31:0] CMD_CREATE_AH_IN_HOP_LIMIT_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_TRAFFIC_CLASS_LSB = 32'h00000030;
+  localparam logic [31:0] CMD_CREATE_AH_IN_TRAFFIC_CLASS_W = 32'h00000008;
+  localparam logic [31:0] CMD_CREATE_AH_IN_FLOW_LABEL_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_CREATE_AH_IN_FLOW_LABEL_W = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DMAC_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DMAC_W = 32'h00000030;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DGID_LSB = 32'h000000a0;
+  localparam logic [31:0] CMD_CREATE_AH_IN_DGID_W = 32'h00000080;
+
+  // cmd_create_ah_out context: bit positions within the record
+  localparam logic [31:0] CMD_CREATE_AH_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_AH_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_CREATE_AH_OUT_AH_W = 32'h00000020;
+
+  // cmd_destroy_ah_in context: bit positions within the record
+  localparam logic [31:0] CMD_DESTROY_AH_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_AH_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_AH_W = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DESTROY_AH_IN_PD_W = 32'h00000020;
+
   // BAR0 register map: byte addresses
   localparam logic [31:0] BLK_DEV_BASE = 32'h00000000;
   localparam logic [31:0] BLK_DEV_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_DEV_NEXT = 32'h00000100;
-  localparam logic [31:0] BLK_DEV_END = 32'h00000034;
+  localparam logic [31:0] BLK_DEV_END = 32'h00000038;
   localparam logic [31:0] REG_DEV_ID = 32'h0000000c;
   localparam logic [31:0] REG_DEV_DATA_WIDTH = 32'h00000010;
   localparam logic [31:0] REG_DEV_CLOCK_MHZ = 32'h00000014;
@@ -889,11 +974,12 @@ package rnic_pkg;
   localparam logic [31:0] REG_DEV_MAX_INFLIGHT = 32'h00000024;
   localparam logic [31:0] REG_DEV_NUM_MTT = 32'h0000002c;
   localparam logic [31:0] REG_DEV_NUM_SRQS = 32'h00000030;
+  localparam logic [31:0] REG_DEV_NUM_AHS = 32'h00000034;
   localparam logic [31:0] REG_DEV_SCRATCH = 32'h00000028;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
-  localparam logic [31:0] BLK_PORT_VERSION = 32'h00010001;
+  localparam logic [31:0] BLK_PORT_VERSION = 32'h00010002;
   localparam logic [31:0] BLK_PORT_NEXT = 32'h00000200;
-  localparam logic [31:0] BLK_PORT_END = 32'h00000168;
+  localparam logic [31:0] BLK_PORT_END = 32'h0000016c;
   localparam logic [31:0] REG_PORT_MAC_LO = 32'h0000010c;
   localparam logic [31:0] REG_PORT_MAC_HI = 32'h00000110;
   localparam logic [31:0] REG_PORT_FC_CTRL = 32'h00000114;
@@ -901,6 +987,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_PORT_FC_XON = 32'h0000011c;
   localparam logic [31:0] REG_PORT_RX_FIFO_BYTES = 32'h00000160;
   localparam logic [31:0] REG_PORT_FC_STALL = 32'h00000164;
+  localparam logic [31:0] REG_PORT_UD_MTU = 32'h00000168;
   localparam logic [31:0] REG_PORT_GID = 32'h00000120;
   localparam logic [31:0] REG_PORT_GID_COUNT = 32'h00000010;
   localparam logic [31:0] BLK_CTX_BASE = 32'h00000200;
@@ -913,9 +1000,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
-  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010003;
+  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010004;
   localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
-  localparam logic [31:0] BLK_STAT_END = 32'h00000484;
+  localparam logic [31:0] BLK_STAT_END = 32'h0000048c;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -946,6 +1033,8 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RX_PAUSE_REQ = 32'h00000478;
   localparam logic [31:0] REG_STAT_RX_PAUSE_STALL = 32'h0000047c;
   localparam logic [31:0] REG_STAT_TX_STALE = 32'h00000480;
+  localparam logic [31:0] REG_STAT_RX_QKEY_DROP = 32'h00000484;
+  localparam logic [31:0] REG_STAT_RX_UD_NO_WQE = 32'h00000488;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
   localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;

@@ -12,12 +12,14 @@
  * the length is 0. The header is handed over before any payload beat of its
  * frame.
  *
- * Extension headers follow from the BTH opcode (IBTA Vol. 1 Table 38, RC):
- * RETH, AETH, ImmDt, AtomicETH (its VA and rkey into the RETH VA / RKEY
- * fields, RETH length 0, has_reth 0) and AtomicAckETH are parsed into the
- * record; IETH is skipped. payload_len = UDP length - UDP - BTH - extension
+ * Extension headers follow from the BTH opcode (IBTA Vol. 1 Table 38, RC
+ * and UD SEND ONLY): RETH, AETH, ImmDt, AtomicETH (its VA and rkey into the
+ * RETH VA / RKEY fields, RETH length 0, has_reth 0), AtomicAckETH and DETH
+ * are parsed into the record; IETH is skipped. The IPv4 identification and
+ * flags / fragment offset go into the record too (a UD receive rebuilds the
+ * IP header from it). payload_len = UDP length - UDP - BTH - extension
  * headers - pad - ICRC.
- * m_hdr_bad: not an IP frame, opcode not an RC opcode, BTH TVer not 0,
+ * m_hdr_bad: not an IP frame, opcode neither an RC opcode nor UD SEND ONLY, BTH TVer not 0,
  * negative payload length, or the frame ends before its UDP length. A bad
  * header comes with payload_len 0 and its frame is dropped here.
  *
@@ -66,6 +68,7 @@ module rnic_pkt_rx #(
     localparam int ICRC_B   = rnic_pkg::ICRC_BYTES;
     // IETH (Invalidate ETH, IBTA Vol. 1 9.3.8): one 4-byte R_Key
     localparam int IETH_B   = rnic_pkg::IETH_BYTES;
+    localparam int DETH_B   = rnic_pkg::DETH_BYTES;
     // longest header: Ethernet, IPv6, UDP, BTH, AtomicETH
     localparam int HMAX = ETH_B + IPV6_B + UDP_B + BTH_B + ATOM_B;
     localparam int NB = (HMAX + KEEP_WIDTH - 1) / KEEP_WIDTH;     // beats captured at most
@@ -96,9 +99,14 @@ module rnic_pkt_rx #(
         op_is = {24'h0, op} == code;
     endfunction
 
+    // UD SEND ONLY (with immediate): DETH (IBTA Vol. 1 Table 38, UD)
+    function automatic logic op_deth(input logic [7:0] op);
+        op_deth = op_is(op, rnic_pkg::OP_UD_SEND_ONLY) || op_is(op, rnic_pkg::OP_UD_SEND_ONLY_IMM);
+    endfunction
+
     function automatic logic op_known(input logic [7:0] op);
         op_known = op <= 8'(rnic_pkg::OP_FETCH_ADD) || op_is(op, rnic_pkg::OP_SEND_LAST_INV) ||
-               op_is(op, rnic_pkg::OP_SEND_ONLY_INV);
+               op_is(op, rnic_pkg::OP_SEND_ONLY_INV) || op_deth(op);
     endfunction
 
     function automatic logic op_reth(input logic [7:0] op);
@@ -114,7 +122,8 @@ module rnic_pkt_rx #(
 
     function automatic logic op_immdt(input logic [7:0] op);
         op_immdt = op_is(op, rnic_pkg::OP_SEND_LAST_IMM) || op_is(op, rnic_pkg::OP_SEND_ONLY_IMM) ||
-               op_is(op, rnic_pkg::OP_RDMA_WRITE_LAST_IMM) || op_is(op, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM);
+               op_is(op, rnic_pkg::OP_RDMA_WRITE_LAST_IMM) || op_is(op, rnic_pkg::OP_RDMA_WRITE_ONLY_IMM) ||
+               op_is(op, rnic_pkg::OP_UD_SEND_ONLY_IMM);
     endfunction
 
     // bytes of all extension headers after the BTH
@@ -127,6 +136,7 @@ module rnic_pkt_rx #(
         if (op_is(op, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE)) n = n + 8'(ATOMACK_B);
         if (op_is(op, rnic_pkg::OP_COMPARE_SWAP) || op_is(op, rnic_pkg::OP_FETCH_ADD)) n = n + 8'(ATOM_B);
         if (op_is(op, rnic_pkg::OP_SEND_LAST_INV) || op_is(op, rnic_pkg::OP_SEND_ONLY_INV)) n = n + 8'(IETH_B);
+        if (op_deth(op)) n = n + 8'(DETH_B);
         ext_len = n;
     endfunction
 
@@ -249,6 +259,7 @@ module rnic_pkt_rx #(
     wire         has_immdt = op_immdt(opcode);
     wire         has_atom  = op_is(opcode, rnic_pkg::OP_COMPARE_SWAP) || op_is(opcode, rnic_pkg::OP_FETCH_ADD);
     wire         has_atomack = op_is(opcode, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE);
+    wire         has_deth = op_deth(opcode);
     wire [7:0]   ext_bytes = ext_len(opcode);
     wire [15:0]  hlen    = 16'(ext_bytes) + (ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
     // UDP length minus everything that is not payload; negative: bad
@@ -289,9 +300,9 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = has_aeth ? ext0[31:24] : 8'h0;
     assign rec[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W] = has_aeth ? ext0[23:0] : 24'h0;
     assign rec[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = has_immdt;
-    // ImmDt follows the RETH when there is one
+    // ImmDt follows the RETH or the DETH when there is one
     assign rec[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] =
-        !has_immdt ? 32'h0 : has_reth ? ext4 : ext0;
+        !has_immdt ? 32'h0 : has_reth ? ext4 : has_deth ? ext2 : ext0;
     assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = plen16;
     // AtomicETH: VA, rkey, swap/add data, compare data; AtomicAckETH after the AETH
     assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICETH_W] = has_atom;
@@ -299,6 +310,13 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W] = has_atom ? {ext5, ext6} : 64'h0;
     assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_W] = has_atomack;
     assign rec[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W] = has_atomack ? {ext1, ext2} : 64'h0;
+    // DETH: Q_Key, reserved byte, source QP
+    assign rec[rnic_hdr_pkg::HDR_HAS_DETH_LSB] = has_deth;
+    assign rec[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W] = has_deth ? ext0 : 32'h0;
+    assign rec[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W] = has_deth ? ext1[23:0] : 24'h0;
+    // IPv4 identification, flags and fragment offset
+    assign rec[rnic_hdr_pkg::HDR_IP_ID_LSB +: rnic_hdr_pkg::HDR_IP_ID_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 4);
+    assign rec[rnic_hdr_pkg::HDR_IP_FRAG_LSB +: rnic_hdr_pkg::HDR_IP_FRAG_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 6);
 
     // ------------------------------------------------------------------
     // control

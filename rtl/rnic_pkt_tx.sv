@@ -11,6 +11,7 @@
  *   Ethernet II / IPv4 (header checksum, DF, id 0) or IPv6 / UDP (checksum 0,
  *   destination port 4791) / BTH / RETH / AETH / ImmDt / payload /
  *   BTH pad (zero bytes) / ICRC
+ * (a UD SEND: BTH / DETH / ImmDt / payload / pad / ICRC)
  * or, for ATOMIC requests and acknowledgements, BTH / AtomicETH and
  * BTH / AETH / AtomicAckETH. The extension headers are present as the
  * descriptor's has_* flags say, in IBTA order (RETH before ImmDt, AETH
@@ -65,6 +66,7 @@ module rnic_pkt_tx #(
     localparam int ATOM_B  = rnic_pkg::ATOMICETH_BYTES;
     localparam int ATOMACK_B = rnic_pkg::ATOMICACKETH_BYTES;
     localparam int ICRC_B  = rnic_pkg::ICRC_BYTES;
+    localparam int DETH_B  = rnic_pkg::DETH_BYTES;
     // extension headers this builder can emit, all at once at most:
     // RETH + AETH + ImmDt, AtomicETH, or AETH + AtomicAckETH
     localparam int EXT_RAI = RETH_B + AETH_B + IMMDT_B;
@@ -172,6 +174,14 @@ module rnic_pkt_tx #(
                          >> (h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8 * AETH_B : 0));
         end
 
+        // DETH right behind the BTH (UD: only an ImmDt follows, which the
+        // shift keeps: DETH + ImmDt is shorter than RETH + AETH + ImmDt)
+        if (h[rnic_hdr_pkg::HDR_HAS_DETH_LSB]) begin
+            ext = {h[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W], 8'h00,
+                   h[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W],
+                   {(8 * (EXT_MAX - DETH_B)){1'b0}}} | (ext >> (8 * DETH_B));
+        end
+
         if (ipv6) be = {eth, ip6, udp, bth, ext};
         else      be = {eth, ip4, udp, bth, ext, {(8 * V4_SLACK){1'b0}}};
 
@@ -210,7 +220,8 @@ module rnic_pkt_tx #(
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8'(AETH_B) : 8'd0) +
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 8'(IMMDT_B) : 8'd0) +
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] ? 8'(ATOM_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] ? 8'(ATOMACK_B) : 8'd0);
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] ? 8'(ATOMACK_B) : 8'd0) +
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB] ? 8'(DETH_B) : 8'd0);
 
     assign s_hdr_ready = !d_valid_reg || load;
 

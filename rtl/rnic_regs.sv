@@ -35,6 +35,8 @@ module rnic_regs #(
     parameter int MTT_INDEX_WIDTH = 16,
     parameter int CQN_WIDTH = 10,
     parameter int SRQN_WIDTH = 8,
+    // address handles of UD sends: 2^AH_INDEX_WIDTH entries
+    parameter int AH_INDEX_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 4,
     // counters: STAT_TX_FRAMES to the end of the stat block, one word each
     parameter int STAT_COUNT = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4,
@@ -164,6 +166,7 @@ module rnic_regs #(
     logic [47:0] port_mac_reg;
     logic        fc_en_reg;
     logic [31:0] fc_xoff_reg, fc_xon_reg, fc_stall_reg;
+    logic [2:0]  ud_mtu_reg;     // PORT_UD_MTU: read by the firmware for UD QPCs
     logic [31:0] gid_reg [GIDS*4];
     logic [31:0] ctx_data_reg [CTX_WORDS];
     logic        ctx_err_reg;
@@ -265,6 +268,8 @@ module rnic_regs #(
                 ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_SRQC[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << SRQN_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_AH[3:0])
+                ctx_cmd_ok = cmd_index < 24'(1 << AH_INDEX_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
             ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
@@ -348,6 +353,8 @@ module rnic_regs #(
                 fc_xon_reg <= wdata;
             end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin
                 fc_stall_reg <= wdata;
+            end else if (wsel == waddr(rnic_pkg::REG_PORT_UD_MTU)) begin
+                ud_mtu_reg <= wdata[2:0];
             end else if (wsel >= waddr(rnic_pkg::REG_PORT_GID)
                          && wsel < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
                 gid_reg[4'(wsel - waddr(rnic_pkg::REG_PORT_GID))] <= wdata;
@@ -462,6 +469,7 @@ module rnic_regs #(
             fc_xoff_reg <= 32'(RX_FIFO_BYTES / 2);
             fc_xon_reg <= 32'(RX_FIFO_BYTES / 4);
             fc_stall_reg <= 32'd1024;
+            ud_mtu_reg <= 3'(rnic_pkg::IB_MTU_4096);
             cmd_busy_reg <= 1'b0;
             cmd_overrun_reg <= 1'b0;
             cmd_st_reg <= '0;
@@ -534,6 +542,7 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_MTT)) begin rd_val = 32'(1 << MTT_INDEX_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_SRQS)) begin rd_val = 32'(1 << SRQN_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_AHS)) begin rd_val = 32'(1 << AH_INDEX_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end
@@ -542,6 +551,7 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_PORT_FC_XOFF)) begin rd_val = fc_xoff_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_FC_XON)) begin rd_val = fc_xon_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin rd_val = fc_stall_reg; rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_PORT_UD_MTU)) begin rd_val = {29'h0, ud_mtu_reg}; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_RX_FIFO_BYTES)) begin rd_val = 32'(RX_FIFO_BYTES); rd_hit = 1'b1; end
         if (ra >= waddr(rnic_pkg::REG_PORT_GID) && ra < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
             rd_val = gid_reg[4'(ra - waddr(rnic_pkg::REG_PORT_GID))]; rd_hit = 1'b1;

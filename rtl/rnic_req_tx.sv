@@ -42,6 +42,17 @@
  * and fetch-and-add: one request with an AtomicETH (operands from the WQE),
  * one 8-byte local SGE checked for LOCAL_WRITE, counted against
  * max_rd_atomic like a READ. Other opcodes complete with LOC_QP_OP_ERR.
+ *
+ * UD QPs (QPC ud): SEND and SEND with immediate only (else LOC_QP_OP_ERR),
+ * one packet per message (more than the path MTU: LOC_LEN_ERR), BTH (UD
+ * SEND ONLY opcode, no AckReq) + DETH (the WQE's Q_Key, or the QP's when its
+ * bit 31 is set; this QP as source) + ImmDt; the addressing comes from the
+ * address handle the WQE names (AH table, read in S_PARSE), which must be
+ * valid and of the QP's PD (else LOC_QP_OP_ERR), and the destination QP
+ * from the WQE. rnic_ud_txdone reports each UD frame handed to the MAC to
+ * the completion engine, which retires the WQE then (no ACK comes); the
+ * record is written two cycles after the packet's header is queued, long
+ * before its frame can leave the packet builder.
  */
 module rnic_req_tx #(
     parameter int DATA_WIDTH = 64,
@@ -56,7 +67,9 @@ module rnic_req_tx #(
     // message yields and resumes at its next PSN on the QP's next turn
     parameter int TURN_PKTS = 16,
     // WQEs the cache holds (and one read fetches at most)
-    parameter int WQE_CACHE_LOG2 = 4
+    parameter int WQE_CACHE_LOG2 = 4,
+    // address handles (UD)
+    parameter int AH_INDEX_WIDTH = 10
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -80,6 +93,11 @@ module rnic_req_tx #(
     output      logic                             mpt_rd_en,
     output      logic [MR_INDEX_WIDTH-1:0]        mpt_rd_addr,
     input  wire logic [rnic_pkg::MPT_BITS-1:0]    mpt_rd_data,
+
+    // address handles of UD sends (registered RAM port)
+    output      logic                             ah_rd_en,
+    output      logic [AH_INDEX_WIDTH-1:0]        ah_rd_addr,
+    input  wire logic [rnic_pkg::AH_BITS-1:0]     ah_rd_data,
 
     input  wire logic [47:0]                      cfg_port_mac,
     input  wire logic [4*128-1:0]                 cfg_gid,
@@ -299,6 +317,8 @@ module rnic_req_tx #(
     wire [23:0]  qpc_dest_qpn = qpc_reg[rnic_pkg::QPC_DEST_QPN_LSB +: rnic_pkg::QPC_DEST_QPN_W];
     wire [15:0]  qpc_pd       = qpc_reg[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W];
     wire [15:0]  qpc_send_cqn = qpc_reg[rnic_pkg::QPC_SEND_CQN_LSB +: rnic_pkg::QPC_SEND_CQN_W];
+    wire         qpc_ud       = qpc_reg[rnic_pkg::QPC_UD_LSB];
+    wire [31:0]  qpc_qkey     = qpc_reg[rnic_pkg::QPC_QKEY_LSB +: rnic_pkg::QPC_QKEY_W];
 
     wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
     wire [7:0]   wqe_flags   = wqe_reg[8*rnic_pkg::WQE_FLAGS_OFF +: 8];
@@ -310,6 +330,11 @@ module rnic_req_tx #(
     wire [63:0]  wqe_raddr   = wqe_reg[8*rnic_pkg::WQE_REMOTE_ADDR_OFF +: 64];
     wire [31:0]  wqe_rkey    = wqe_reg[8*rnic_pkg::WQE_RKEY_OFF +: 32];
     wire [31:0]  wqe_length  = wqe_reg[8*rnic_pkg::WQE_LENGTH_OFF +: 32];
+    // UD: address handle, destination QP, Q_Key
+    wire [31:0]  wqe_ud_ah   = wqe_reg[8*rnic_pkg::WQE_UD_AH_OFF +: 32];
+    wire [31:0]  wqe_ud_qpn  = wqe_reg[8*rnic_pkg::WQE_UD_REMOTE_QPN_OFF +: 32];
+    wire [31:0]  wqe_ud_qkey = wqe_reg[8*rnic_pkg::WQE_UD_REMOTE_QKEY_OFF +: 32];
+    wire [31:0]  ud_qkey     = (wqe_ud_qkey & rnic_pkg::UD_QKEY_USE_QP) != 0 ? qpc_qkey : wqe_ud_qkey;
 
     function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input int i);
         sge_addr = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
@@ -364,7 +389,9 @@ module rnic_req_tx #(
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
     logic [7:0] pkt_opcode;
     always_comb begin
-        if (op_read) begin
+        if (qpc_ud) begin
+            pkt_opcode = op_imm ? rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0] : rnic_pkg::OP_UD_SEND_ONLY[7:0];
+        end else if (op_read) begin
             pkt_opcode = rnic_pkg::OP_RDMA_READ_REQUEST[7:0];
         end else if (op_atomic) begin
             pkt_opcode = op_cas ? rnic_pkg::OP_COMPARE_SWAP[7:0] : rnic_pkg::OP_FETCH_ADD[7:0];
@@ -383,8 +410,20 @@ module rnic_req_tx #(
         end
     end
 
-    logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr;
-    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
+    logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr, qp_addr_hdr, ah_addr_hdr;
+    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(qp_addr_hdr));
+    rnic_ah_hdr ah_hdr_inst (
+        .ah(ah_rd_data), .pkey(qpc_reg[rnic_pkg::QPC_PKEY_LSB +: rnic_pkg::QPC_PKEY_W]),
+        .dest_qpn(wqe_ud_qpn[23:0]), .cfg_port_mac, .cfg_gid, .hdr(ah_addr_hdr));
+    assign addr_hdr = qpc_ud ? ah_addr_hdr : qp_addr_hdr;
+
+    // UD: the AH the WQE names (read in S_PARSE, held since) must be in
+    // use and of the QP's PD
+    assign ah_rd_en = state_reg == S_PARSE;
+    assign ah_rd_addr = wqe_ud_ah[AH_INDEX_WIDTH-1:0];
+    wire   ah_ok = (wqe_ud_ah >> AH_INDEX_WIDTH) == 32'd0 && ah_rd_data[rnic_pkg::AH_VALID_LSB]
+                   && ah_rd_data[rnic_pkg::AH_PD_LSB +: rnic_pkg::AH_PD_W] == qpc_pd;
+    wire   ud_bad_ah = qpc_ud && !ah_ok;
 
     always_comb begin
         m_hdr = addr_hdr;
@@ -410,6 +449,14 @@ module rnic_req_tx #(
             m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
             m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr;
             m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = 32'h0;
+        end
+        // UD: DETH, no RETH, no ACK asked for
+        m_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB] = qpc_ud;
+        m_hdr[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W] = ud_qkey;
+        m_hdr[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W] = 24'(qpn_reg);
+        if (qpc_ud) begin
+            m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = 1'b0;
+            m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = 1'b0;
         end
     end
 
@@ -693,7 +740,7 @@ module rnic_req_tx #(
     assign mpt_rd_addr = (state_reg == S_PARSE) ? sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH]
                                                 : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
-    assign m_hdr_valid = state_reg == S_PKT_HDR;
+    assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah;
     assign m_hdr_qpn = qpn_reg;
 
     assign m_done_valid = state_reg == S_DONE;
@@ -714,7 +761,7 @@ module rnic_req_tx #(
     wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : op_read ? rnic_pkg::WC_RDMA_READ[7:0]
                          : op_cas ? rnic_pkg::WC_COMP_SWAP[7:0] : op_atomic ? rnic_pkg::WC_FETCH_ADD[7:0]
                          : rnic_pkg::WC_RDMA_WRITE[7:0];
-    assign inf_wr_data = {qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
+    assign inf_wr_data = {qpc_ud ? wqe_ud_qpn[23:0] : qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
     assign m_rd_wqe_valid = record && op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
@@ -906,11 +953,12 @@ module rnic_req_tx #(
                     // READ kicks the QP back
                     state_reg <= S_DONE;
                 end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
-                             || (op_rd_atomic && wqe_inline)) begin
+                             || (op_rd_atomic && wqe_inline) || (qpc_ud && !op_send)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
-                end else if (wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                                        : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8))) begin
+                end else if ((wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
+                                         : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8)))
+                             || (qpc_ud && wqe_length > mtu_bytes)) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (p_skip_past) begin
@@ -972,7 +1020,13 @@ module rnic_req_tx #(
             end
             S_PKT_HDR: begin
                 seg_left_reg <= seg_len;
-                if (m_hdr_ready) state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
+                if (ud_bad_ah) begin
+                    // no such address handle (or another PD's): nothing sent
+                    status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end else if (m_hdr_ready) begin
+                    state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
+                end
             end
             S_PAY_DESC: begin
                 if (!room_ok) begin
@@ -1188,7 +1242,7 @@ module rnic_req_tx #(
 `endif
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey, wqe_ud_qpn[31:24]};
 
 endmodule
 

@@ -92,6 +92,15 @@
  * holds (taken by a SEND not yet complete), never the SRQ's, and raises
  * EVT_QP_LAST_WQE once (IBTA 11.2.3: last WQE reached). DB_SRQ doorbells
  * come in on the RQ doorbell port with s_rqdb_srq set.
+ * UD QPs (QPC ud) take UD SEND ONLY (with immediate) alone, and RC QPs no
+ * UD opcode (dropped, STAT_RX_DROP_QPN). No PSN check, no ACK or NAK, no
+ * RNR: a DETH whose Q_Key is not the QP's is dropped (STAT_RX_QKEY_DROP),
+ * as is a packet that finds no receive WQE posted (STAT_RX_UD_NO_WQE).
+ * rnic_ud_grh has put the 40-byte GRH area in front of the payload (and in
+ * the payload length), so the packet is a SEND ONLY of GRH_BYTES more: it
+ * is scattered over the receive SGEs, a receive buffer too small for it
+ * completes with LOC_LEN_ERR, and the receive CQE carries the DETH's source
+ * QP and WC_FLAG_GRH.
  */
 module rnic_resp #(
     parameter int DATA_WIDTH = 64,
@@ -246,6 +255,8 @@ module rnic_resp #(
     output      logic [23:0]                       m_cqe_src_qp,
 
     output      logic                              stat_drop_qpn,
+    output      logic                              stat_qkey_drop,
+    output      logic                              stat_ud_no_wqe,
     output      logic                              stat_psn_err,
     output      logic                              stat_duplicate,
     output      logic                              stat_access_err,
@@ -388,6 +399,10 @@ module rnic_resp #(
     wire [31:0] h_imm    = hdr_reg[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W];
     wire [15:0] h_plen   = hdr_reg[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
     wire [23:0] h_dqpn   = hdr_reg[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
+    // UD: the DETH
+    wire        h_ud     = hdr_reg[rnic_hdr_pkg::HDR_HAS_DETH_LSB];
+    wire [31:0] h_qkey   = hdr_reg[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W];
+    wire [23:0] h_sqpn   = hdr_reg[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
 
     wire [3:0]   qpc_state  = qpc_reg[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
     wire [2:0]   qpc_pmtu   = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
@@ -397,6 +412,8 @@ module rnic_resp #(
     wire [15:0]  qpc_rcqn   = qpc_reg[rnic_pkg::QPC_RECV_CQN_LSB +: rnic_pkg::QPC_RECV_CQN_W];
     wire [4:0]   qpc_rq_log = qpc_reg[rnic_pkg::QPC_RQ_LOG_SIZE_LSB +: rnic_pkg::QPC_RQ_LOG_SIZE_W];
     wire [63:0]  qpc_rq_base = qpc_reg[rnic_pkg::QPC_RQ_BASE_LSB +: rnic_pkg::QPC_RQ_BASE_W];
+    wire         qpc_ud     = qpc_reg[rnic_pkg::QPC_UD_LSB];
+    wire [31:0]  qpc_qkey   = qpc_reg[rnic_pkg::QPC_QKEY_LSB +: rnic_pkg::QPC_QKEY_W];
     wire [4:0]   qpc_rnr_timer = qpc_reg[rnic_pkg::QPC_MIN_RNR_TIMER_LSB +: rnic_pkg::QPC_MIN_RNR_TIMER_W];
     wire [4:0]   qpc_max_dest = qpc_reg[rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_DEST_RD_ATOMIC_W];
     // the QP's SRQ (0: its own RQ), and the SRQ's context: read in S_QPC
@@ -464,8 +481,9 @@ module rnic_resp #(
         sm  = is_op(op, rnic_pkg::OP_SEND_MIDDLE[7:0]);
         sli = is_op(op, rnic_pkg::OP_SEND_LAST_IMM[7:0]);
         sl  = is_op(op, rnic_pkg::OP_SEND_LAST[7:0]) || sli;
-        soi = is_op(op, rnic_pkg::OP_SEND_ONLY_IMM[7:0]);
-        so  = is_op(op, rnic_pkg::OP_SEND_ONLY[7:0]) || soi;
+        // a UD SEND ONLY is a SEND ONLY here (its QP is a UD QP: S_PSN)
+        soi = is_op(op, rnic_pkg::OP_SEND_ONLY_IMM[7:0]) || is_op(op, rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0]);
+        so  = is_op(op, rnic_pkg::OP_SEND_ONLY[7:0]) || is_op(op, rnic_pkg::OP_UD_SEND_ONLY[7:0]) || soi;
         rd  = is_op(op, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
         cas = is_op(op, rnic_pkg::OP_COMPARE_SWAP[7:0]);
         at  = cas || is_op(op, rnic_pkg::OP_FETCH_ADD[7:0]);
@@ -521,6 +539,8 @@ module rnic_resp #(
     // S_EXEC: its inputs (header, QPC, rem_reg) do not change in the cycle
     // before it (rem_reg is loaded in S_MPT, two states earlier)
     wire plen_le_mtu = pge(65'(mtu_bytes), 65'(plen));
+    // UD: the GRH area and at most an MTU of payload
+    wire plen_le_ud = pge(65'(mtu_bytes) + 65'(rnic_pkg::GRH_BYTES), 65'(plen));
     wire plen_lt_rem = !pge(65'(plen), 65'(rem_reg));
     logic len_ok, len_ok_reg;
     always_comb begin
@@ -531,6 +551,7 @@ module rnic_resp #(
         else if (w_only) len_ok = plen_le_mtu && plen == rem_reg;
         else if (s_first || s_middle) len_ok = plen == mtu_bytes;
         else if (s_last) len_ok = plen != 0 && plen_le_mtu;
+        else if (qpc_ud) len_ok = plen_le_ud;
         else len_ok = plen_le_mtu;
     end
     always_ff @(posedge clk) len_ok_reg <= len_ok;
@@ -671,12 +692,13 @@ module rnic_resp #(
     assign msn_cur = msn_mem[qpn_reg];
     assign since_cur = since_ack_mem[qpn_reg];
     wire [64:0] psn_diff = psub(65'(h_psn), 65'(epsn_cur));
-    wire        psn_eq = h_psn == epsn_cur;
-    wire        psn_dup = psn_diff[23];    // behind the expected PSN (IBTA 9.7.5.1.2)
+    // UD: no PSN sequence at all (every packet is taken as the next one)
+    wire        psn_eq = h_psn == epsn_cur || qpc_ud;
+    wire        psn_dup = psn_diff[23] && !qpc_ud;    // behind the expected PSN (IBTA 9.7.5.1.2)
     wire        qp_err_any = err_mem[qpn_reg] || werr_mem[qpn_reg] || ext_err_val
                              || qpc_state == 4'(rnic_pkg::QPS_ERR);
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
-                        && !qp_err_any && h_dqpn < 24'(NUM_QPS);
+                        && !qp_err_any && h_dqpn < 24'(NUM_QPS) && qpc_ud == h_ud;
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
 
     wire take_db = s_rqdb_valid && !ctx_pend;
@@ -916,8 +938,9 @@ module rnic_resp #(
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
-                end else if (needs_rwqe && rq_empty) begin
+                end else if (needs_rwqe && rq_empty && !qpc_ud) begin
                     // receiver not ready: the requester retries this PSN later
+                    // (UD has no RNR: the packet is dropped, S_OP)
                     act_push = 1'b1;
                     act_push_syn = {3'(rnic_pkg::AETH_KIND_RNR), qpc_rnr_timer};
                     upd = 1'b1;
@@ -1030,6 +1053,8 @@ module rnic_resp #(
             end
             default: ;
         endcase
+        // UD: no ACK or NAK ever goes back
+        if (qpc_ud) act_push_send = 1'b0;
     end
 
     // A QP on an SRQ takes the WQE at the SRQ's consumer index with its
@@ -1149,6 +1174,8 @@ module rnic_resp #(
 
     always_ff @(posedge clk) begin
         stat_drop_qpn <= 1'b0;
+        stat_qkey_drop <= 1'b0;
+        stat_ud_no_wqe <= 1'b0;
         stat_psn_err <= 1'b0;
         stat_duplicate <= 1'b0;
         stat_access_err <= 1'b0;
@@ -1203,6 +1230,10 @@ module rnic_resp #(
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
                     state_reg <= after_drop;
+                end else if (qpc_ud && h_qkey != qpc_qkey) begin
+                    // UD: a foreign Q_Key (IBA 10.2.5); the packet is dropped
+                    stat_qkey_drop <= 1'b1;
+                    state_reg <= after_drop;
                 end else if (psn_eq) begin
                     state_reg <= S_OP;
                 end else if (psn_dup && (op_read || op_atomic)) begin
@@ -1221,6 +1252,10 @@ module rnic_resp #(
             S_OP: begin
                 if (act_push) begin
                     if (act_push_syn[7:5] == 3'(rnic_pkg::AETH_KIND_RNR)) stat_tx_rnr <= 1'b1;
+                    state_reg <= after_drop;
+                end else if (qpc_ud && rq_empty) begin
+                    // UD: no receive WQE posted, the packet is dropped
+                    stat_ud_no_wqe <= 1'b1;
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
@@ -1497,8 +1532,10 @@ module rnic_resp #(
             act_gen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= push_gen;
             act_imm_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? h_imm : 32'h0;
             act_flags_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
-                (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0;
-            act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_dqpn;
+                ((op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0)
+                | (qpc_ud && h_ud ? rnic_pkg::WC_FLAG_GRH[7:0] : 8'h0);
+            // UD: the sender is the DETH's source QP
+            act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (qpc_ud && h_ud) ? h_sqpn : qpc_dqpn;
             act_vld_reg[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= 1'b1;
             act_wr_reg <= act_wr_reg + 1'b1;
         end
@@ -1834,6 +1871,7 @@ module rnic_resp #(
         else if (w_only) ref_len_ok = plen <= ref_mtu && plen == rem_reg;
         else if (s_first || s_middle) ref_len_ok = plen == ref_mtu;
         else if (s_last) ref_len_ok = plen != 0 && plen <= ref_mtu;
+        else if (qpc_ud) ref_len_ok = plen <= ref_mtu + 32'(rnic_pkg::GRH_BYTES);
         else ref_len_ok = plen <= ref_mtu;
     end
     logic [34:0] ref_rs_total;
@@ -1858,7 +1896,7 @@ module rnic_resp #(
         rst_q2 <= rst;
         if (!rst && !rst_q2) begin
             if (state_reg != S_IDLE && src_reg == 2'd0) assert (opf_reg == op_decode(ref_opcode));
-            if (state_reg == S_PSN) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
+            if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
             if (state_reg == S_PUSH) assert (req_psns_reg == ref_req_psns);

@@ -90,7 +90,7 @@ module rnic_rx_dispatch #(
         end
     end
 
-    // requests are the RC opcodes a requester sends (IBTA Table 38)
+    // requests are the RC opcodes a requester sends (IBTA Table 38) and UD SEND ONLY
     wire is_rd_resp = h_opcode >= rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0]
                       && h_opcode <= rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
     wire is_ack = h_opcode == rnic_pkg::OP_ACKNOWLEDGE[7:0] || is_rd_resp
@@ -99,7 +99,9 @@ module rnic_rx_dispatch #(
                       || h_opcode == rnic_pkg::OP_COMPARE_SWAP[7:0]
                       || h_opcode == rnic_pkg::OP_FETCH_ADD[7:0]
                       || h_opcode == rnic_pkg::OP_SEND_LAST_INV[7:0]
-                      || h_opcode == rnic_pkg::OP_SEND_ONLY_INV[7:0];
+                      || h_opcode == rnic_pkg::OP_SEND_ONLY_INV[7:0]
+                      || h_opcode == rnic_pkg::OP_UD_SEND_ONLY[7:0]
+                      || h_opcode == rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0];
     wire addressed = h_dmac == cfg_port_mac && ip_ours;
     wire qpn_ok = h_dqpn < 24'(NUM_QPS);
 

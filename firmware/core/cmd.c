@@ -7,6 +7,7 @@
 #include "core/ctx.h"
 #include "core/fw.h"
 #include "hal/mmio.h"
+#include "rnic/roce.h"
 
 #define IN(rec, f) RNIC_CTX_GET(in, CMD_##rec##_IN, f)
 #define OUT(rec, f, v) RNIC_CTX_SET(out, CMD_##rec##_OUT, f, (v))
@@ -33,12 +34,14 @@ void fw_init(struct fw *fw, const struct fw_caps *dev)
 	fw->caps.num_mtt = min_u32(dev->num_mtt, FW_MAX_MTT);
 	fw->caps.num_pds = min_u32(dev->num_pds, FW_MAX_PDS);
 	fw->caps.num_srqs = min_u32(dev->num_srqs, FW_MAX_SRQS);
+	fw->caps.num_ahs = min_u32(dev->num_ahs, FW_MAX_AHS);
 }
 
 /* ---------------------------------------------------------------- handles */
 
-/* PD 0, CQN 0, MPT index 0 and QPN 0 and 1 are never handed out, so that a
- * zeroed key or context never names a live object. */
+/* PD 0, CQN 0, MPT index 0, AH 0 and QPN 0 are never handed out, so that a
+ * zeroed key or context never names a live object; QPN 1 only to the GSI
+ * QP (CREATE_QP with QP_TYPE_GSI). */
 FW_MUST_CHECK static enum fw_status pd_check(const struct fw *fw, uint64_t pd)
 {
 	if (pd == 0 || pd >= fw->caps.num_pds || !fw_bit_test(fw->pd_used, (uint32_t)pd))
@@ -55,7 +58,7 @@ FW_MUST_CHECK static enum fw_status cq_check(const struct fw *fw, uint64_t cqn)
 
 FW_MUST_CHECK static enum fw_status qp_check(const struct fw *fw, uint64_t qpn, uint64_t pd)
 {
-	if (qpn < 2 || qpn >= fw->caps.num_qps || !fw_bit_test(fw->qp_used, (uint32_t)qpn))
+	if (qpn == 0 || qpn >= fw->caps.num_qps || !fw_bit_test(fw->qp_used, (uint32_t)qpn))
 		return FW_BAD_HANDLE;
 	if (fw->qp[qpn].pd != pd)
 		return FW_PD_MISMATCH;
@@ -107,6 +110,7 @@ static enum fw_status cmd_query_device(struct fw *fw, const uint32_t *in, uint32
 	OUT(QUERY_DEVICE, MAX_SRQ, c->num_srqs > 1 ? c->num_srqs - 1 : 0);
 	OUT(QUERY_DEVICE, MAX_SRQ_WR, 1u << RNIC_CMD_MAX_LOG_SRQ_WR);
 	OUT(QUERY_DEVICE, MAX_SRQ_SGE, RNIC_MAX_RECV_SGE);
+	OUT(QUERY_DEVICE, MAX_AH, c->num_ahs > 1 ? c->num_ahs - 1 : 0);
 	return FW_OK;
 }
 
@@ -192,11 +196,13 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 	uint64_t sq_log = IN(CREATE_QP, SQ_LOG_SIZE), rq_log = IN(CREATE_QP, RQ_LOG_SIZE);
 	uint64_t sq_base = IN(CREATE_QP, SQ_BASE), rq_base = IN(CREATE_QP, RQ_BASE);
 	uint64_t srqn = IN(CREATE_QP, SRQN);
+	uint64_t type = IN(CREATE_QP, QP_TYPE);
 	enum fw_status st;
 	struct fw_qp *q;
 	int32_t qpn;
 
-	if (IN(CREATE_QP, QP_TYPE) != RNIC_QP_TYPE_RC || sq_log > RNIC_CMD_MAX_LOG_WR ||
+	if ((type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UD && type != RNIC_QP_TYPE_GSI) ||
+	    sq_log > RNIC_CMD_MAX_LOG_WR ||
 	    rq_log > RNIC_CMD_MAX_LOG_WR || sq_base % RNIC_WQE_BYTES ||
 	    rq_base % RNIC_RECV_WQE_BYTES)
 		return FW_BAD_PARAM;
@@ -205,20 +211,30 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 		st = cq_check(fw, scq);
 	if (st == FW_OK)
 		st = cq_check(fw, rcq);
-	/* a QP on an SRQ has no RQ ring of its own; the SRQ may be of any PD */
+	/* a QP on an SRQ has no RQ ring of its own; the SRQ may be of any PD.
+	 * The data path takes SRQ WQEs for RC receives only: a UD or GSI QP
+	 * on an SRQ is refused rather than served wrongly. */
 	if (st == FW_OK && srqn) {
 		st = fw_srq_live(fw, srqn) ? FW_OK : FW_BAD_HANDLE;
-		if (st == FW_OK && (rq_log || rq_base))
+		if (st == FW_OK && (rq_log || rq_base || type != RNIC_QP_TYPE_RC))
 			st = FW_BAD_PARAM;
 	}
 	if (st != FW_OK)
 		return st;
-	qpn = fw_bit_find_clear(fw->qp_used, 2, fw->caps.num_qps, fw->qp_hint);
-	if (qpn < 0)
-		return FW_NO_RESOURCES;
+	if (type == RNIC_QP_TYPE_GSI) {
+		/* QP1: one per device, never handed out otherwise */
+		if (fw->caps.num_qps <= RNIC_GSI_QPN || fw_bit_test(fw->qp_used, RNIC_GSI_QPN))
+			return FW_NO_RESOURCES;
+		qpn = RNIC_GSI_QPN;
+	} else {
+		qpn = fw_bit_find_clear(fw->qp_used, 2, fw->caps.num_qps, fw->qp_hint);
+		if (qpn < 0)
+			return FW_NO_RESOURCES;
+	}
 	q = &fw->qp[qpn];
 	*q = (struct fw_qp){ 0 };
 	q->state = RNIC_QPS_RESET;
+	q->type = type == RNIC_QP_TYPE_RC ? FW_QPT_RC : FW_QPT_UD;
 	q->pd = (uint16_t)pd;
 	q->send_cqn = (uint16_t)scq;
 	q->recv_cqn = (uint16_t)rcq;
@@ -235,7 +251,8 @@ static enum fw_status cmd_create_qp(struct fw *fw, const uint32_t *in, uint32_t 
 	fw->pd_refcnt[pd]++;
 	fw->cq_refcnt[scq]++;
 	fw->cq_refcnt[rcq]++;
-	fw->qp_hint = (uint32_t)qpn + 1;
+	if (qpn != RNIC_GSI_QPN)
+		fw->qp_hint = (uint32_t)qpn + 1;
 	OUT(CREATE_QP, QPN, (uint32_t)qpn);
 	return FW_OK;
 }
@@ -315,6 +332,8 @@ static void qp_attr_apply(struct fw_qp *q, const uint32_t *in, uint32_t mask)
 		q->max_rd_atomic = (uint32_t)V(MAX_RD_ATOMIC);
 	if (M(MAX_DEST_RD_ATOMIC))
 		q->max_dest_rd_atomic = (uint32_t)V(MAX_DEST_RD_ATOMIC);
+	if (M(QKEY))
+		q->qkey = (uint32_t)V(QKEY);
 #undef M
 #undef V
 }
@@ -331,8 +350,8 @@ static enum fw_status cmd_modify_qp(struct fw *fw, const uint32_t *in, uint32_t 
 	if (st != FW_OK)
 		return st;
 	cur = fw->qp[qpn].state;
-	st = fw_qp_check_mask(cur, mask, (uint32_t)IN(MODIFY_QP, QP_STATE),
-			      (uint32_t)IN(MODIFY_QP, CUR_QP_STATE), &next);
+	st = fw_qp_check_mask_type(fw->qp[qpn].type, cur, mask, (uint32_t)IN(MODIFY_QP, QP_STATE),
+				   (uint32_t)IN(MODIFY_QP, CUR_QP_STATE), &next);
 	if (st != FW_OK)
 		return st;
 	st = qp_attr_check(in, mask);
@@ -353,9 +372,17 @@ static enum fw_status cmd_modify_qp(struct fw *fw, const uint32_t *in, uint32_t 
 		r.rq_base_lo = q.rq_base_lo;
 		r.rq_base_hi = q.rq_base_hi;
 		r.srqn = q.srqn;
+		r.type = q.type;
 		q = r;
 	} else {
 		qp_attr_apply(&q, in, mask);
+		if (q.type == FW_QPT_UD) {
+			/* UD has no path: its MTU is the port's (PORT_UD_MTU) */
+			uint32_t mtu = fw_mmio_read32(RNIC_REG_PORT_UD_MTU);
+
+			q.pmtu = mtu < RNIC_IB_MTU_256 ? RNIC_IB_MTU_256 :
+				 mtu > RNIC_IB_MTU_4096 ? RNIC_IB_MTU_4096 : mtu;
+		}
 	}
 	q.state = next;
 	/* The device knows the QP from INIT on: every modify but
@@ -395,7 +422,8 @@ static enum fw_status cmd_query_qp(struct fw *fw, const uint32_t *in, uint32_t *
 	OUT(QUERY_QP, MAX_DEST_RD_ATOMIC, q->max_dest_rd_atomic);
 	OUT(QUERY_QP, HOP_LIMIT, q->hop_limit);
 	OUT(QUERY_QP, TRAFFIC_CLASS, q->traffic_class);
-	OUT(QUERY_QP, QP_TYPE, RNIC_QP_TYPE_RC);
+	OUT(QUERY_QP, QP_TYPE, q->type == FW_QPT_UD ? RNIC_QP_TYPE_UD : RNIC_QP_TYPE_RC);
+	OUT(QUERY_QP, QKEY, q->qkey);
 	OUT(QUERY_QP, SQ_LOG_SIZE, q->sq_log);
 	OUT(QUERY_QP, RQ_LOG_SIZE, q->rq_log);
 	OUT(QUERY_QP, SEND_CQN, q->send_cqn);
@@ -647,6 +675,75 @@ static enum fw_status cmd_query_counter(struct fw *fw, const uint32_t *in, uint3
 	return FW_OK;
 }
 
+/* ---------------------------------------------------------------- AH */
+
+/* An IPv4-mapped GID is ::ffff:a.b.c.d (dgid[0] holds bits 31:0). */
+static int ah_dgid_v4_mapped(const uint32_t dgid[4])
+{
+	return dgid[3] == 0 && dgid[2] == 0 && dgid[1] == 0xffff;
+}
+
+static enum fw_status cmd_create_ah(struct fw *fw, const uint32_t *in, uint32_t *out)
+{
+	uint64_t pd = IN(CREATE_AH, PD), sgid = IN(CREATE_AH, SGID_INDEX);
+	uint64_t fl = IN(CREATE_AH, FLOW_LABEL), hop = IN(CREATE_AH, HOP_LIMIT);
+	uint32_t w[RNIC_AH_WORDS] = { 0 }, dgid[4];
+	enum fw_status st = pd_check(fw, pd);
+	int32_t ah;
+
+	if (st != FW_OK)
+		return st;
+	if (sgid >= RNIC_GID_TABLE_SIZE || fl >> RNIC_AH_FLOW_LABEL_W)
+		return FW_BAD_PARAM;
+	ah = fw_bit_find_clear(fw->ah_used, 1, fw->caps.num_ahs, fw->ah_hint);
+	if (ah < 0)
+		return FW_NO_RESOURCES;
+	for (uint32_t i = 0; i < 4; i++)
+		dgid[i] = (uint32_t)rnic_ctx_get(in, RNIC_CMD_CREATE_AH_IN_DGID_LSB + 32 * i, 32);
+	RNIC_CTX_SET(w, AH, VALID, 1);
+	RNIC_CTX_SET(w, AH, IPV6, !ah_dgid_v4_mapped(dgid));
+	RNIC_CTX_SET(w, AH, SGID_INDEX, sgid);
+	RNIC_CTX_SET(w, AH, PD, pd);
+	RNIC_CTX_SET(w, AH, TRAFFIC_CLASS, IN(CREATE_AH, TRAFFIC_CLASS));
+	RNIC_CTX_SET(w, AH, HOP_LIMIT, hop ? hop : RNIC_IPV4_DEFAULT_TTL);
+	/* no QP pair to derive entropy from: the flow label alone, as the
+	 * source port of an AH's every datagram */
+	RNIC_CTX_SET(w, AH, UDP_SPORT, rnic_rocev2_udp_sport(0, 0, (uint32_t)fl));
+	RNIC_CTX_SET(w, AH, FLOW_LABEL, fl);
+	RNIC_CTX_SET(w, AH, DST_MAC, IN(CREATE_AH, DMAC));
+	for (uint32_t i = 0; i < 4; i++)
+		rnic_ctx_set(w, RNIC_AH_DGID_LSB + 32 * i, 32, dgid[i]);
+	st = fw_ctx_write(RNIC_CTX_TABLE_AH, RNIC_CTX_OP_WRITE, (uint32_t)ah, w, RNIC_AH_WORDS);
+	if (st != FW_OK)
+		return st;
+	fw_bit_set(fw->ah_used, (uint32_t)ah);
+	fw->ah_pd[ah] = (uint16_t)pd;
+	fw->pd_refcnt[pd]++;
+	fw->ah_hint = (uint32_t)ah + 1;
+	OUT(CREATE_AH, AH, (uint32_t)ah);
+	return FW_OK;
+}
+
+static enum fw_status cmd_destroy_ah(struct fw *fw, const uint32_t *in, uint32_t *out)
+{
+	uint64_t ah = IN(DESTROY_AH, AH), pd = IN(DESTROY_AH, PD);
+	uint32_t w[RNIC_AH_WORDS] = { 0 };
+	enum fw_status st;
+
+	(void)out;
+	if (ah == 0 || ah >= fw->caps.num_ahs || !fw_bit_test(fw->ah_used, (uint32_t)ah))
+		return FW_BAD_HANDLE;
+	if (fw->ah_pd[ah] != pd)
+		return FW_PD_MISMATCH;
+	/* invalid from now on: a send naming it fails (LOC_QP_OP_ERR) */
+	st = fw_ctx_write(RNIC_CTX_TABLE_AH, RNIC_CTX_OP_WRITE, (uint32_t)ah, w, RNIC_AH_WORDS);
+	if (st != FW_OK)
+		return st;
+	fw_bit_clear(fw->ah_used, (uint32_t)ah);
+	fw->pd_refcnt[pd]--;
+	return FW_OK;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 #define CMD(op, in_words, out_words, fn) \
@@ -672,6 +769,8 @@ static const struct fw_cmd cmds[] = {
 	CMD(MODIFY_SRQ, RNIC_CMD_MODIFY_SRQ_IN_WORDS, 0, fw_cmd_modify_srq),
 	CMD(QUERY_SRQ, RNIC_CMD_QUERY_SRQ_IN_WORDS, RNIC_CMD_QUERY_SRQ_OUT_WORDS, fw_cmd_query_srq),
 	CMD(DESTROY_SRQ, RNIC_CMD_DESTROY_SRQ_IN_WORDS, 0, fw_cmd_destroy_srq),
+	CMD(CREATE_AH, RNIC_CMD_CREATE_AH_IN_WORDS, RNIC_CMD_CREATE_AH_OUT_WORDS, cmd_create_ah),
+	CMD(DESTROY_AH, RNIC_CMD_DESTROY_AH_IN_WORDS, 0, cmd_destroy_ah),
 };
 
 const struct fw_cmd *fw_cmd_find(uint32_t opcode)

@@ -39,6 +39,7 @@ enum fw_status {
 #define FW_MAX_MTT 16384
 #define FW_MAX_PDS 1024
 #define FW_MAX_SRQS 256
+#define FW_MAX_AHS 512
 /* MRs registered whose page list is not complete yet (REG_MR done, not every
  * WRITE_MTT): each holds va, length and access until the MPT entry is
  * written. */
@@ -51,7 +52,11 @@ enum fw_status {
 #define FW_ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | \
 		       RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
 
-/* Every attribute a QPC is built from, packed: 68 bytes per QP. The
+/* QP transport types (fw_qp.type). */
+#define FW_QPT_RC 0
+#define FW_QPT_UD 1 /* QP1 (the GSI QP) is a UD QP with QPN RNIC_GSI_QPN */
+
+/* Every attribute a QPC is built from, packed: 72 bytes per QP. The
  * creation parameters (pd, CQs, rings) stay from CREATE_QP to DESTROY_QP;
  * the attributes are zero in RESET. */
 struct fw_qp {
@@ -64,10 +69,12 @@ struct fw_qp {
 	uint32_t rq_psn : 24, sgid_index : 4, rnr_retry : 4;
 	uint32_t flow_label : 20, timeout : 6, min_rnr_timer : 6;
 	uint32_t sq_log : 5, rq_log : 5, max_rd_atomic : 5, max_dest_rd_atomic : 5;
+	uint32_t type : 2;             /* FW_QPT_* */
 	uint8_t traffic_class, hop_limit;
 	uint16_t dmac_hi;              /* MAC bits 47:32 */
 	uint16_t pd, send_cqn, recv_cqn;
 	uint16_t srqn;                 /* shared receive queue, 0: its own RQ */
+	uint32_t qkey;                 /* UD */
 };
 
 /* One MR: the key's tag, its PD and the first entry of its MTT run (the
@@ -88,6 +95,7 @@ struct fw_pending_mr {
 /* Table sizes in use: the DEV block's, capped by the firmware's arrays. */
 struct fw_caps {
 	uint32_t num_qps, num_cqs, num_mrs, num_mtt, num_pds, num_srqs;
+	uint32_t num_ahs;
 };
 
 /* One shared receive queue: its ring, PD, WQE size, the limit as armed
@@ -121,9 +129,13 @@ struct fw {
 	uint32_t srq_used[FW_BITMAP_WORDS(FW_MAX_SRQS)];
 	struct fw_srq srq[FW_MAX_SRQS];
 	uint32_t srq_hint;
+	/* Address handles (UD): used bits and each one's PD. */
+	uint32_t ah_used[FW_BITMAP_WORDS(FW_MAX_AHS)];
+	uint16_t ah_pd[FW_MAX_AHS];
+	uint32_t ah_hint;
 };
 
-_Static_assert(sizeof(struct fw_qp) == 68, "fw_qp packs into 68 bytes");
+_Static_assert(sizeof(struct fw_qp) == 72, "fw_qp packs into 72 bytes");
 _Static_assert(sizeof(struct fw_mr) == 4, "fw_mr packs into 4 bytes");
 _Static_assert(sizeof(struct fw_srq) == 16, "fw_srq packs into 16 bytes");
 _Static_assert(RNIC_CMD_MAX_LOG_SRQ_WR < 16 && RNIC_SRQC_LIMIT_W == 16, "SRQ sizes and limits fit 16 bits");
@@ -150,6 +162,13 @@ FW_MUST_CHECK enum fw_status fw_qp_transition(uint32_t cur, uint32_t next, uint3
  * cur_qp_state, the transition, required and forbidden attributes. */
 FW_MUST_CHECK enum fw_status fw_qp_check_mask(uint32_t cur, uint32_t mask, uint32_t qp_state,
 					      uint32_t cur_qp_state, uint32_t *next);
+/* The same for a QP of type FW_QPT_* (UD: IBTA Vol. 1 10.3.1 and
+ * ibv_modify_qp(3): Q_Key at INIT, nothing at RTR, SQ PSN at RTS). */
+FW_MUST_CHECK enum fw_status fw_qp_check_mask_type(uint32_t type, uint32_t cur, uint32_t mask,
+						   uint32_t qp_state, uint32_t cur_qp_state,
+						   uint32_t *next);
+FW_MUST_CHECK enum fw_status fw_qp_transition_type(uint32_t type, uint32_t cur, uint32_t next,
+						   uint32_t *req, uint32_t *opt);
 /* Attribute bits the firmware does not implement: never taken. */
 #define FW_QP_ATTR_UNSUPPORTED (RNIC_QP_ATTR_EN_SQD_ASYNC_NOTIFY | RNIC_QP_ATTR_ALT_PATH | \
 				RNIC_QP_ATTR_PATH_MIG_STATE)

@@ -71,19 +71,76 @@ static const struct qp_trans qp_table[S(ERR) + 1][S(ERR) + 1] = {
 	},
 };
 
-enum fw_status fw_qp_transition(uint32_t cur, uint32_t next, uint32_t *req, uint32_t *opt)
+/* [cur][next], UD (IBTA Vol. 1 10.3.1, ibv_modify_qp(3)): Q_Key and the
+ * P_Key index / port at INIT; nothing at RTR (no path: the address comes
+ * with each send); the SQ PSN at RTS; the Q_Key may change later. */
+static const struct qp_trans ud_table[S(ERR) + 1][S(ERR) + 1] = {
+	[S(RESET)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(INIT)] = { 1, A(PKEY_INDEX) | A(PORT) | A(QKEY), 0 },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(INIT)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(INIT)] = { 1, 0, A(PKEY_INDEX) | A(PORT) | A(QKEY) },
+		[S(RTR)] = { 1, 0, A(PKEY_INDEX) | A(QKEY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(RTR)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, A(SQ_PSN), A(CUR_STATE) | A(QKEY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(RTS)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0, A(CUR_STATE) | A(QKEY) },
+		[S(SQD)] = { 1, 0, A(EN_SQD_ASYNC_NOTIFY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(SQD)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0, A(CUR_STATE) | A(QKEY) },
+		[S(SQD)] = { 1, 0, A(PKEY_INDEX) | A(QKEY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(SQE)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(RTS)] = { 1, 0, A(CUR_STATE) | A(QKEY) },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+	[S(ERR)] = {
+		[S(RESET)] = { 1, 0, 0 },
+		[S(ERR)] = { 1, 0, 0 },
+	},
+};
+
+enum fw_status fw_qp_transition_type(uint32_t type, uint32_t cur, uint32_t next, uint32_t *req,
+				     uint32_t *opt)
 {
+	const struct qp_trans(*t)[S(ERR) + 1] = type == FW_QPT_UD ? ud_table : qp_table;
+
 	*req = 0;
 	*opt = 0;
-	if (cur > S(ERR) || next > S(ERR) || !qp_table[cur][next].valid)
+	if (type > FW_QPT_UD || cur > S(ERR) || next > S(ERR) || !t[cur][next].valid)
 		return FW_BAD_STATE;
-	*req = qp_table[cur][next].req;
-	*opt = qp_table[cur][next].opt;
+	*req = t[cur][next].req;
+	*opt = t[cur][next].opt;
 	return FW_OK;
+}
+
+enum fw_status fw_qp_transition(uint32_t cur, uint32_t next, uint32_t *req, uint32_t *opt)
+{
+	return fw_qp_transition_type(FW_QPT_RC, cur, next, req, opt);
 }
 
 enum fw_status fw_qp_check_mask(uint32_t cur, uint32_t mask, uint32_t qp_state,
 				uint32_t cur_qp_state, uint32_t *next)
+{
+	return fw_qp_check_mask_type(FW_QPT_RC, cur, mask, qp_state, cur_qp_state, next);
+}
+
+enum fw_status fw_qp_check_mask_type(uint32_t type, uint32_t cur, uint32_t mask, uint32_t qp_state,
+				     uint32_t cur_qp_state, uint32_t *next)
 {
 	uint32_t req, opt, n;
 	enum fw_status st;
@@ -97,7 +154,7 @@ enum fw_status fw_qp_check_mask(uint32_t cur, uint32_t mask, uint32_t qp_state,
 	if ((mask & A(CUR_STATE)) && cur_qp_state != cur)
 		return FW_BAD_STATE;
 	n = (mask & A(STATE)) ? qp_state : cur;
-	st = fw_qp_transition(cur, n, &req, &opt);
+	st = fw_qp_transition_type(type, cur, n, &req, &opt);
 	if (st != FW_OK)
 		return st;
 	if ((mask & req) != req)
@@ -161,4 +218,6 @@ void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t q
 	RNIC_CTX_SET(w, QPC, SQ_BASE, (uint64_t)q->sq_base_hi << 32 | q->sq_base_lo);
 	RNIC_CTX_SET(w, QPC, RQ_BASE, (uint64_t)q->rq_base_hi << 32 | q->rq_base_lo);
 	RNIC_CTX_SET(w, QPC, SRQN, q->srqn);
+	RNIC_CTX_SET(w, QPC, UD, q->type == FW_QPT_UD);
+	RNIC_CTX_SET(w, QPC, QKEY, q->qkey);
 }

@@ -218,6 +218,7 @@ static int query_fw_caps(struct rnic_device *d)
 	d->max_rd_atomic = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_RD_ATOMIC);
 	/* SRQNs travel in 16 bits (DB_SRQ) */
 	d->max_srq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SRQ), 0xffffu);
+	d->max_ah = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_AH);
 	return 0;
 }
 
@@ -348,6 +349,8 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->max_inflight = rnic_read32(d, RNIC_DEV_REG(d, RNIC_REG_DEV_MAX_INFLIGHT));
 	a->max_inline_data = RNIC_MAX_INLINE_BYTES;
 	a->wqe_window = d->wqe_window;
+	a->max_ah = (int)d->max_ah;
+	a->max_ud_payload = 128u << rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_UD_MTU));
 	lo = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_LO));
 	hi = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_HI));
 	a->mac[0] = (uint8_t)(hi >> 8);

@@ -58,6 +58,14 @@ int rnic_query_gid(struct rnic_context *context, uint8_t port_num, int index, un
 	return 0;
 }
 
+int rnic_set_port_mtu(struct rnic_context *context, uint32_t mtu)
+{
+	if (!context || mtu < RNIC_IB_MTU_256 || mtu > RNIC_IB_MTU_4096)
+		return EINVAL;
+	rnic_write32(rnic_dev(context), RNIC_PORT_REG(rnic_dev(context), RNIC_REG_PORT_UD_MTU), mtu);
+	return 0;
+}
+
 void rnic_gid_from_ipv4(union rnic_gid *gid, const uint8_t ip[4])
 {
 	memset(gid->raw, 0, sizeof(gid->raw));

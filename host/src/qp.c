@@ -26,12 +26,16 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	uint32_t qpn;
 	int err;
 
-	/* A QP on an SRQ has no RQ of its own (max_recv_wr 0). */
-	if (pd && ia && ia->srq && (ia->srq->context != pd->context || ia->cap.max_recv_wr)) {
+	/* A QP on an SRQ has no RQ of its own (max_recv_wr 0); only RC QPs take
+	 * their receive WQEs from one (the firmware refuses the others too). */
+	if (pd && ia && ia->srq && (ia->srq->context != pd->context || ia->cap.max_recv_wr ||
+				    ia->qp_type != RNIC_QPT_RC)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!pd || !ia || ia->qp_type != RNIC_QPT_RC || !ia->send_cq || !ia->recv_cq ||
+	if (!pd || !ia ||
+	    (ia->qp_type != RNIC_QPT_RC && ia->qp_type != RNIC_QPT_UD && ia->qp_type != RNIC_QPT_GSI) ||
+	    !ia->send_cq || !ia->recv_cq ||
 	    ia->cap.max_send_wr < 1 || ia->cap.max_send_wr > RNIC_LIB_MAX_QP_WR ||
 	    ia->cap.max_send_sge > RNIC_MAX_SEND_SGE ||
 	    ia->cap.max_inline_data > RNIC_MAX_INLINE_BYTES ||
@@ -77,7 +81,9 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, PD, pd->handle);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SEND_CQN, ia->send_cq->handle);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RECV_CQN, ia->recv_cq->handle);
-	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, RNIC_QP_TYPE_RC);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE,
+		     ia->qp_type == RNIC_QPT_GSI ? RNIC_QP_TYPE_GSI :
+		     ia->qp_type == RNIC_QPT_UD ? RNIC_QP_TYPE_UD : RNIC_QP_TYPE_RC);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_LOG_SIZE, q->sq_log);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_LOG_SIZE, q->rq_log);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_BASE, q->sq_bus);
@@ -89,8 +95,10 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	if (err)
 		goto fail;
 	qpn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_QP_OUT, QPN);
-	if (qpn < 2 || qpn > d->max_qp + 1 || d->qp_table[qpn]) {
-		rnic_log("CREATE_QP answered QPN %u, not a free QPN in 2..%u", qpn, d->max_qp + 1);
+	if ((ia->qp_type == RNIC_QPT_GSI ? qpn != RNIC_GSI_QPN : qpn < 2) || qpn > d->max_qp + 1 ||
+	    d->qp_table[qpn]) {
+		rnic_log("CREATE_QP answered QPN %u, not a free QPN in 2..%u (1 for the GSI QP)", qpn,
+			 d->max_qp + 1);
 		err = EIO;
 		goto fail;
 	}
@@ -102,7 +110,7 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 	q->qp.handle = qpn;
 	q->qp.qp_num = qpn;
 	q->qp.state = RNIC_QPS_RESET;
-	q->qp.qp_type = RNIC_QPT_RC;
+	q->qp.qp_type = ia->qp_type;
 	q->sq_sig_all = ia->sq_sig_all;
 	/* Report what the QP really has, as ibv_create_qp does. */
 	ia->cap.max_send_wr = 1u << q->sq_log;
@@ -232,6 +240,7 @@ int rnic_modify_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask)
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, SQ_PSN, attr->sq_psn);
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, FLOW_LABEL, g->flow_label);
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, DMAC, mac_num(attr->ah_attr.dmac));
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QKEY, attr->qkey);
 	gid_set(in, RNIC_CMD_MODIFY_QP_IN_DGID_LSB, g->dgid.raw);
 	err = rnic_cmd(d, RNIC_CMD_OP_MODIFY_QP, in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 	if (err)
@@ -293,6 +302,7 @@ int rnic_query_qp(struct rnic_qp *qp, struct rnic_qp_attr *attr, int attr_mask,
 	g->traffic_class = (uint8_t)Q(TRAFFIC_CLASS);
 	g->flow_label = (uint32_t)Q(FLOW_LABEL);
 	mac = Q(DMAC);
+	attr->qkey = (uint32_t)Q(QKEY);
 #undef Q
 	for (int i = 5; i >= 0; i--, mac >>= 8)
 		attr->ah_attr.dmac[i] = (uint8_t)mac;
@@ -352,6 +362,14 @@ static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr,
 	uint64_t total = 0;
 
 	if (wr->opcode > RNIC_WR_ATOMIC_FETCH_AND_ADD || (wr->send_flags & ~SEND_FLAGS_ALL))
+		return EINVAL;
+	/* UD: a SEND names an AH of the QP's context and a 24-bit QPN (other
+	 * opcodes and a destroyed or foreign AH are the device's to refuse:
+	 * an error completion, as rxe gives) */
+	if (q->qp.qp_type != RNIC_QPT_RC &&
+	    (wr->opcode == RNIC_WR_SEND || wr->opcode == RNIC_WR_SEND_WITH_IMM) &&
+	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != q->qp.context ||
+	     wr->wr.ud.remote_qpn >> RNIC_QPN_BITS))
 		return EINVAL;
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->cap.max_send_sge ||
 	    (wr->num_sge > 0 && !wr->sg_list))
@@ -413,6 +431,11 @@ static void write_wqe(struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uin
 		break;
 	case RNIC_WR_SEND:
 	case RNIC_WR_SEND_WITH_IMM:
+		if (q->qp.qp_type != RNIC_QPT_RC) {
+			w.ud_ah = rnic_htole32(wr->wr.ud.ah->handle);
+			w.ud_remote_qpn = rnic_htole32(wr->wr.ud.remote_qpn);
+			w.ud_remote_qkey = rnic_htole32(wr->wr.ud.remote_qkey);
+		}
 		break;
 	default: /* RDMA WRITE, WRITE_WITH_IMM, READ */
 		w.remote_addr = rnic_htole64(wr->wr.rdma.remote_addr);

@@ -86,6 +86,9 @@ static const char *const op_names[256] = {
 	OPNAME(FETCH_ADD),
 	OPNAME(SEND_LAST_INV),
 	OPNAME(SEND_ONLY_INV),
+	/* UD */
+	[RNIC_OP_UD_SEND_ONLY] = "UD_SEND_ONLY",
+	[RNIC_OP_UD_SEND_ONLY_IMM] = "UD_SEND_ONLY_IMM",
 };
 #undef OPNAME
 

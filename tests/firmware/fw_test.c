@@ -21,6 +21,7 @@ void t_init(uint32_t qps, uint32_t cqs, uint32_t mrs, uint32_t mtt, uint32_t pds
 		.num_mtt = mtt ? mtt : FW_MAX_MTT,
 		.num_pds = pds ? pds : FW_MAX_PDS,
 		.num_srqs = FW_MAX_SRQS,
+		.num_ahs = FW_MAX_AHS,
 	};
 
 	/* The RAM at boot holds anything: fw_init leaves the QP attributes

@@ -18,7 +18,7 @@ static void clear_in(void)
 
 static void test_opcode(void)
 {
-	static const uint32_t bad[] = { 0, RNIC_CMD_OP_QUERY_COUNTER + 1, RNIC_CMD_OP_CREATE_SRQ - 1,
+	static const uint32_t bad[] = { 0, RNIC_CMD_OP_DESTROY_AH + 1, RNIC_CMD_OP_CREATE_SRQ - 1,
 					RNIC_CMD_OP_DESTROY_SRQ + 1, 0x7f, 0xff, 0x100 };
 
 	t_init(0, 0, 0, 0, 0);

@@ -459,6 +459,8 @@ static void one(void)
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SEND_CQN, q.scq);
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RECV_CQN, q.rcq);
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, rn(20) ? RNIC_QP_TYPE_RC : rn(256));
+		if (rn(20) == 0)
+			RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, rn(2) ? RNIC_QP_TYPE_UD : RNIC_QP_TYPE_GSI);
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_LOG_SIZE, q.sq_log);
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_LOG_SIZE, q.rq_log);
 		RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_BASE, q.sq_base);
@@ -468,6 +470,25 @@ static void one(void)
 			int slot = -1;
 
 			q.qpn = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_QP_OUT, QPN);
+			if (RNIC_CTX_GET(in, CMD_CREATE_QP_IN, QP_TYPE) != RNIC_QP_TYPE_RC) {
+				/* UD and GSI QPs: the number (QP1 for GSI only, never
+				 * an RC QP's) and the parameters, then gone again (the
+				 * shadow follows RC transitions only) */
+				int gsi = RNIC_CTX_GET(in, CMD_CREATE_QP_IN, QP_TYPE) == RNIC_QP_TYPE_GSI;
+
+				if ((gsi ? q.qpn != RNIC_GSI_QPN : q.qpn < 2) || find_qp(q.qpn))
+					bug("CREATE_QP (type %u) gave qpn %u", (unsigned)RNIC_CTX_GET(in, CMD_CREATE_QP_IN, QP_TYPE), q.qpn);
+				if (!has(S.pd, S.npd, q.pd) || !has(S.cq, S.ncq, q.scq) || !has(S.cq, S.ncq, q.rcq) ||
+				    q.sq_log > RNIC_CMD_MAX_LOG_WR || q.rq_log > RNIC_CMD_MAX_LOG_WR ||
+				    q.sq_base % RNIC_WQE_BYTES || q.rq_base % RNIC_RECV_WQE_BYTES)
+					bug("CREATE_QP (UD) accepted bad parameters");
+				memset(in, 0, sizeof(in));
+				RNIC_CTX_SET(in, CMD_DESTROY_QP_IN, QPN, q.qpn);
+				RNIC_CTX_SET(in, CMD_DESTROY_QP_IN, PD, q.pd);
+				if (run_cmd(RNIC_CMD_OP_DESTROY_QP, in, out) != RNIC_CMD_ST_OK)
+					bug("DESTROY_QP of the UD QP %u just made failed", q.qpn);
+				return;
+			}
 			q.live = 1;
 			q.state = RNIC_QPS_RESET;
 			if (q.qpn < 2 || find_qp(q.qpn))
@@ -712,8 +733,19 @@ static void one(void)
 			}
 			return;
 		}
-		if (st != RNIC_CMD_ST_BAD_OPCODE && !(op >= RNIC_CMD_OP_QUERY_DEVICE && op <= RNIC_CMD_OP_QUERY_COUNTER))
+		if (st != RNIC_CMD_ST_BAD_OPCODE && !(op >= RNIC_CMD_OP_QUERY_DEVICE && op <= RNIC_CMD_OP_DESTROY_AH))
 			bug("unknown opcode 0x%x: status %d", op, st);
+		if (op == RNIC_CMD_OP_CREATE_AH && st == RNIC_CMD_ST_OK) {
+			/* an AH holds its PD: free it, so the shadow's PDs stay right */
+			uint32_t ah = (uint32_t)RNIC_CTX_GET(out, CMD_CREATE_AH_OUT, AH);
+			uint32_t apd = (uint32_t)RNIC_CTX_GET(in, CMD_CREATE_AH_IN, PD);
+
+			memset(in, 0, sizeof(in));
+			RNIC_CTX_SET(in, CMD_DESTROY_AH_IN, AH, ah);
+			RNIC_CTX_SET(in, CMD_DESTROY_AH_IN, PD, apd);
+			if (run_cmd(RNIC_CMD_OP_DESTROY_AH, in, out) != RNIC_CMD_ST_OK)
+				bug("DESTROY_AH of AH %u just made failed", ah);
+		}
 		return;
 	}
 }
@@ -727,7 +759,8 @@ static int start(int small, unsigned int width, uint64_t seed)
 #ifdef FZ_NATIVE
 	struct fw_caps caps = {small ? 16 : FW_MAX_QPS, small ? 8 : FW_MAX_CQS,
 			       small ? 32 : FW_MAX_MRS, small ? 256 : FW_MAX_MTT,
-			       small ? 8 : FW_MAX_PDS, small ? 4 : FW_MAX_SRQS};
+			       small ? 8 : FW_MAX_PDS, small ? 4 : FW_MAX_SRQS,
+			       small ? 4 : FW_MAX_AHS};
 
 	(void)width;
 	(void)seed;

@@ -58,6 +58,12 @@
 #define FZ_MEM_BASE 0x4a0000000000ull /* high memory, clear of ASan's shadow and heap */
 #define FZ_MEM_PAGES 64
 #define NQP 3
+/* The QP the re-arm makes a UD QP (its Q_Key UD_QKEY); the firmware's
+ * recycle makes it an RC QP again until the next re-arm, so UD frames meet
+ * both. UD frames (a SEND turned into UD SEND ONLY, a DETH put in) go to it
+ * mostly, with its Q_Key mostly; some have their DETH cut short. */
+#define UD_SLOT 2
+#define UD_QKEY 0x1d2d3d4du
 #define NMR 5
 #define RQ_LOG 5
 #define CQ_LOG 12
@@ -112,7 +118,7 @@ struct fz {
 	uint64_t batch_no;
 	int done;
 	/* statistics */
-	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms;
+	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms, ud;
 	uint64_t cycles_rx;
 	struct rnic_sim_memcheck_stats mc;
 };
@@ -327,6 +333,10 @@ static int rearm(struct fz *z)
 		fz_set_gid(w, RNIC_QPC_DGID_LSB, fz_peer_gid);
 		RNIC_CTX_SET(w, QPC, SQ_BASE, (uintptr_t)q->sq);
 		RNIC_CTX_SET(w, QPC, RQ_BASE, (uintptr_t)q->rq);
+		if (q->slot == UD_SLOT) {
+			RNIC_CTX_SET(w, QPC, UD, 1);
+			RNIC_CTX_SET(w, QPC, QKEY, UD_QKEY);
+		}
 		if (fz_ctx_write(&z->f, RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, q->qpn, w,
 				 RNIC_QPC_WORDS))
 			return -1;
@@ -618,18 +628,72 @@ static void mutate_raw(struct fz *z, struct frame *fr)
 		z->repaired++;
 }
 
+/* A valid SEND ONLY (with immediate) frame made a UD SEND ONLY: the DETH
+ * (Q_Key, source QP) put in behind the BTH, the lengths, the IPv4 checksum
+ * and the ICRC fixed. One time in eight the DETH is cut short (the UDP and
+ * IP lengths say a few bytes of it are there, the frame ends after them). */
+static void to_ud(struct fz *z, struct frame *fr, int ipv6)
+{
+	uint32_t bth = RNIC_ETH_HDR_BYTES + (ipv6 ? RNIC_IPV6_HDR_BYTES : RNIC_IPV4_HDR_BYTES) +
+		       RNIC_UDP_HDR_BYTES;
+	uint32_t ext = bth + RNIC_BTH_BYTES, udp = bth - RNIC_UDP_HDR_BYTES, ip = RNIC_ETH_HDR_BYTES;
+	uint32_t qkey = rnd_n(z, 4) ? UD_QKEY : (uint32_t)rnd(z), add = RNIC_DETH_BYTES, v;
+	uint32_t src = (uint32_t)rnd(z) & 0xffffff;
+	uint8_t deth[RNIC_DETH_BYTES] = {(uint8_t)(qkey >> 24), (uint8_t)(qkey >> 16), (uint8_t)(qkey >> 8),
+					 (uint8_t)qkey, 0, (uint8_t)(src >> 16), (uint8_t)(src >> 8), (uint8_t)src};
+
+	if (fr->len < ext || fr->len + RNIC_DETH_BYTES > sizeof(fr->b))
+		return;
+	if (fr->b[bth] != RNIC_OP_SEND_ONLY && fr->b[bth] != RNIC_OP_SEND_ONLY_IMM)
+		return;
+	fr->b[bth] = fr->b[bth] == RNIC_OP_SEND_ONLY ? RNIC_OP_UD_SEND_ONLY : RNIC_OP_UD_SEND_ONLY_IMM;
+	if (rnd_n(z, 8) == 0) {
+		/* cut: the frame ends inside the DETH */
+		add = 1 + rnd_n(z, RNIC_DETH_BYTES - 1);
+		memcpy(fr->b + ext, deth, add);
+		fr->len = ext + add + RNIC_ICRC_BYTES;
+		v = fr->len - udp;
+	} else {
+		memmove(fr->b + ext + add, fr->b + ext, fr->len - ext);
+		memcpy(fr->b + ext, deth, add);
+		fr->len += add;
+		v = ((uint32_t)fr->b[udp + 4] << 8 | fr->b[udp + 5]) + add;
+	}
+	fr->b[udp + 4] = (uint8_t)(v >> 8);
+	fr->b[udp + 5] = (uint8_t)v;
+	if (ipv6) {
+		fr->b[ip + 4] = (uint8_t)(v >> 8);
+		fr->b[ip + 5] = (uint8_t)v;
+	} else {
+		fr->b[ip + 2] = (uint8_t)((v + RNIC_IPV4_HDR_BYTES) >> 8);
+		fr->b[ip + 3] = (uint8_t)(v + RNIC_IPV4_HDR_BYTES);
+	}
+	repair(fr->b, fr->len);
+	z->ud++;
+}
+
 /* The next frame into fr. */
 static void make_frame(struct fz *z, struct frame *fr)
 {
 	struct rc_pkt p;
-	struct fz_qp *q = &z->qp[rnd_n(z, 8) < 6 ? 0 : rnd_n(z, NQP)];
+	int ud = rnd_n(z, 8) == 0;
+	struct fz_qp *q = &z->qp[ud && rnd_n(z, 4) ? UD_SLOT : rnd_n(z, 8) < 6 ? 0 : rnd_n(z, NQP)];
 	unsigned int enc = 0, nmut;
 	int len;
 
-	if (z->ncorpus && rnd_n(z, 4) == 0 && from_corpus(z, &p, q) == 0)
+	if (z->ncorpus && !ud && rnd_n(z, 4) == 0 && from_corpus(z, &p, q) == 0)
 		z->from_corpus++;
 	else
 		gen_packet(z, &p, q);
+	if (ud) {
+		/* a UD SEND ONLY: from a SEND ONLY of at most the UD QP's MTU */
+		p.opcode = rnd_n(z, 2) ? RNIC_OP_SEND_ONLY : RNIC_OP_SEND_ONLY_IMM;
+		p.imm = (uint32_t)rnd(z);
+		if (p.payload_len > mtu_bytes(q->mtu))
+			p.payload_len = mtu_bytes(q->mtu);
+		if (rc_op_flags(p.opcode) & RC_OPF_REQUEST)
+			p.psn = (uint32_t)rnd(z) & 0xffffff;
+	}
 	nmut = rnd_n(z, 3) == 0 ? 0 : 1 + rnd_n(z, 3);
 	for (unsigned int i = 0; i < nmut; i++)
 		mutate_field(z, &p, &enc);
@@ -650,6 +714,8 @@ static void make_frame(struct fz *z, struct frame *fr)
 		}
 	} else {
 		fr->len = (uint32_t)len;
+		if (ud)
+			to_ud(z, fr, p.ipv6);
 	}
 	if (rnd_n(z, 10) < 3) {
 		mutate_raw(z, fr);
@@ -1155,13 +1221,13 @@ int main(int argc, char **argv)
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	rnic_sim_nic_memcheck_stats(z.f.nic, &z.mc);
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
-	       "repaired, %llu from the corpus) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
+	       "repaired, %llu from the corpus, %llu UD) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
 	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
 	       "opened, %llu refused, %llu violations; RX drops: "
-	       "ICRC %u, malformed %u, QPN %u; NAKs sent %u; %s\n",
+	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u; receive CQEs %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
-	       (unsigned long long)z.repaired, (unsigned long long)z.from_corpus,
+	       (unsigned long long)z.repaired, (unsigned long long)z.from_corpus, (unsigned long long)z.ud,
 	       (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
 	       z.frames ? (double)z.cycles_rx / (double)z.frames : 0.0,
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
@@ -1170,6 +1236,9 @@ int main(int argc, char **argv)
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_ICRC),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_MALFORMED),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_QPN),
+	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_QKEY_DROP),
+	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_UD_NO_WQE),
+	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RECV_CQE),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_TX_NAK), rc ? "FAILED" : "ok");
 	z.done = 1;
 	teardown(&z);

@@ -43,6 +43,7 @@ struct fake_nic {
 	uint32_t mpt[FAKE_ENTRIES][RNIC_MPT_WORDS];
 	uint32_t cqc[FAKE_ENTRIES][RNIC_CQC_WORDS];
 	uint32_t srqc[FAKE_ENTRIES][RNIC_SRQC_WORDS];
+	uint32_t ah[FAKE_ENTRIES][RNIC_AH_WORDS];
 	uint64_t mtt[FAKE_MTT];        /* page field of each MTT entry written */
 	uint64_t next_page;            /* bus pages handed out by dma_map_pages */
 	unsigned int ncmd, npage_maps; /* ncmd: CTX_CMD writes */
@@ -90,6 +91,8 @@ static inline void fake_init(struct fake_nic *f)
 	fake_set(f, RNIC_REG_DEV_MAX_INFLIGHT, 8);
 	fake_set(f, RNIC_REG_DEV_NUM_MTT, FAKE_MTT);
 	fake_set(f, RNIC_REG_DEV_NUM_SRQS, 8);
+	fake_set(f, RNIC_REG_DEV_NUM_AHS, 8);
+	fake_set(f, RNIC_REG_PORT_UD_MTU, RNIC_IB_MTU_4096); /* its reset value */
 	fake_set(f, RNIC_REG_PORT_MAC_LO, 0x33445566);
 	fake_set(f, RNIC_REG_PORT_MAC_HI, 0x0211);
 }
@@ -124,6 +127,8 @@ static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val
 			memcpy(f->cqc[index], f->ctx_data, sizeof(f->cqc[index]));
 		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_SRQC)
 			memcpy(f->srqc[index], f->ctx_data, sizeof(f->srqc[index]));
+		else if (index < FAKE_ENTRIES && table == RNIC_CTX_TABLE_AH)
+			memcpy(f->ah[index], f->ctx_data, sizeof(f->ah[index]));
 		else if (index < FAKE_MTT && table == RNIC_CTX_TABLE_MTT)
 			f->mtt[index] = RNIC_CTX_GET(f->ctx_data, MTT, PAGE);
 	} else if (off >= RNIC_REG_PORT_MAC_LO && off < RNIC_BLK_PORT_NEXT) {

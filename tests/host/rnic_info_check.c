@@ -1,7 +1,8 @@
 /* What a simulated OpenRNIC reports about itself, read straight from its DEV
  * block through the simulator (no host library), for tests/host/rnic_info_sim.py
  * to hold rnic-info's output against. Prints "key value" lines for NIC 0 of
- * a fresh two-NIC world: rnic_query_device's derivations of the raw
+ * a fresh two-NIC world (and the firmware's version once it has booted):
+ * rnic_query_device's derivations of the raw
  * registers (max_qp = DEV_NUM_QPS - 2, ...) as docs/api.md states them.
  *   rnic_info_check [--width 64|512] */
 #include <stdio.h>
@@ -16,7 +17,7 @@ int main(int argc, char **argv)
 	struct rnic_sim_cfg cfg;
 	struct rnic_world *w;
 	struct rnic_sim_nic *nic;
-	uint32_t id, ver, qps, mrs, cqs, mtt;
+	uint32_t id, ver, qps, mrs, cqs, mtt, fw;
 
 	rnic_sim_cfg_default(&cfg);
 	cfg.num_nics = 2;
@@ -39,7 +40,16 @@ int main(int argc, char **argv)
 	mrs = rnic_sim_bar_read32(nic, RNIC_REG_DEV_NUM_MRS);
 	cqs = rnic_sim_bar_read32(nic, RNIC_REG_DEV_NUM_CQS);
 	mtt = rnic_sim_bar_read32(nic, RNIC_REG_DEV_NUM_MTT);
-	printf("fw_ver %u.%u\n", ver >> 16, ver & 0xffff);
+	/* fw_ver is the firmware's (FW_STATE, once it has booted); hw_ver the
+	 * DEV block's version */
+	for (int i = 0; i < 1000 && !rnic_sim_bar_read32(nic, RNIC_REG_FW_STATE); i++)
+		rnic_world_step(w, 1000);
+	fw = rnic_sim_bar_read32(nic, RNIC_REG_FW_STATE);
+	if (!fw) {
+		fprintf(stderr, "rnic_info_check: the firmware did not boot\n");
+		return 1;
+	}
+	printf("fw_ver %u.%u\n", fw >> 16, fw & 0xffff);
 	printf("hw_ver 0x%x\n", ver);
 	printf("vendor_id 0x%04x\n", id >> 16);
 	printf("vendor_part_id %u\n", id & 0xffff);

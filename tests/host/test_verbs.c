@@ -2251,6 +2251,97 @@ static void test_sq_sig_all(void)
 	env_down(&e);
 }
 
+/* Address handles: the AH record the firmware writes for what the library
+ * sends (the next-hop MAC as given for a unicast GID, derived for a
+ * multicast one: 01:00:5e + 23 bits, 33:33 + 32 bits), the PD held, the
+ * record zeroed at DESTROY_AH; argument checks; query_device's max_ah and
+ * max_ud_payload from PORT_UD_MTU (rnic_set_port_mtu). */
+static void test_address_handles(void)
+{
+	static const struct {
+		uint8_t gid[16];
+		uint8_t mac[6];
+	} c[] = {
+		{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2}, {0x02, 0, 0, 0, 0, 2}},
+		{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 239, 0x81, 2, 3}, {0x01, 0x00, 0x5e, 0x01, 2, 3}},
+		{{0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0x00, 0xab, 0xcd}, {0x33, 0x33, 0xff, 0x00, 0xab, 0xcd}},
+		{{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7}, {0x02, 0, 0, 0, 0, 2}},
+	};
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	struct rnic_ah *ah[4];
+	struct rnic_ah_attr a;
+	struct rnic_device_attr da;
+
+	CHECK(pd != NULL);
+	for (unsigned int i = 0; i < 4; i++) {
+		uint64_t mac = 0;
+		uint32_t *w;
+
+		memset(&a, 0, sizeof(a));
+		a.is_global = 1;
+		a.grh.sgid_index = (uint8_t)(i % RNIC_GID_TABLE_SIZE);
+		a.grh.hop_limit = (uint8_t)(i ? 9 : 0);
+		a.grh.traffic_class = 0x20;
+		a.grh.flow_label = 0x12345 * i & 0xfffff;
+		memcpy(a.grh.dgid.raw, c[i].gid, 16);
+		memcpy(a.dmac, peer_mac, 6);
+		ah[i] = rnic_create_ah(pd, &a);
+		CHECK(ah[i] != NULL);
+		if (!ah[i] || ah[i]->handle >= FAKE_ENTRIES)
+			continue;
+		w = f->ah[ah[i]->handle];
+		for (int k = 0; k < 6; k++)
+			mac = mac << 8 | c[i].mac[k];
+		CHECK_EQ(RNIC_CTX_GET(w, AH, VALID), 1u);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, DST_MAC), mac);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, IPV6), (uint64_t)(i >= 2));
+		CHECK_EQ(RNIC_CTX_GET(w, AH, PD), pd->handle);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, SGID_INDEX), a.grh.sgid_index);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, HOP_LIMIT), i ? 9u : (uint64_t)RNIC_IPV4_DEFAULT_TTL);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, TRAFFIC_CLASS), 0x20u);
+		CHECK_EQ(RNIC_CTX_GET(w, AH, FLOW_LABEL), a.grh.flow_label);
+		/* the GID as a 128-bit number: its first byte on top */
+		CHECK_EQ(rnic_ctx_get(w, RNIC_AH_DGID_LSB + 96, 32),
+			 (uint64_t)c[i].gid[0] << 24 | c[i].gid[1] << 16 | c[i].gid[2] << 8 | c[i].gid[3]);
+		CHECK_EQ(rnic_ctx_get(w, RNIC_AH_DGID_LSB, 32),
+			 (uint64_t)c[i].gid[12] << 24 | c[i].gid[13] << 16 | c[i].gid[14] << 8 | c[i].gid[15]);
+	}
+	/* the PD is busy while they exist */
+	CHECK_EQ(rnic_dealloc_pd(pd), EBUSY);
+	memset(&a, 0, sizeof(a));
+	CHECK(rnic_create_ah(pd, &a) == NULL && errno == EINVAL); /* is_global 0 */
+	a.is_global = 1;
+	a.grh.sgid_index = RNIC_GID_TABLE_SIZE;
+	CHECK(rnic_create_ah(pd, &a) == NULL && errno == EINVAL);
+	a.grh.sgid_index = 0;
+	a.grh.flow_label = 1u << 20;
+	CHECK(rnic_create_ah(pd, &a) == NULL && errno == EINVAL);
+	CHECK(rnic_create_ah(NULL, &a) == NULL);
+	CHECK_EQ(rnic_destroy_ah(NULL), EINVAL);
+	for (unsigned int i = 0; i < 4; i++) {
+		uint32_t h = ah[i] ? ah[i]->handle : 0;
+
+		if (!ah[i])
+			continue;
+		CHECK_EQ(rnic_destroy_ah(ah[i]), 0);
+		if (h < FAKE_ENTRIES)
+			CHECK_EQ(RNIC_CTX_GET(f->ah[h], AH, VALID), 0u);
+	}
+	CHECK_EQ(rnic_query_device(ctx, &da), 0);
+	CHECK_EQ(da.max_ah, 7);
+	CHECK_EQ(da.max_ud_payload, 4096u);
+	CHECK_EQ(rnic_set_port_mtu(ctx, RNIC_IB_MTU_1024), 0);
+	CHECK_EQ(f->regs[RNIC_REG_PORT_UD_MTU / 4], (uint32_t)RNIC_IB_MTU_1024);
+	CHECK_EQ(rnic_query_device(ctx, &da), 0);
+	CHECK_EQ(da.max_ud_payload, 1024u);
+	CHECK_EQ(rnic_set_port_mtu(ctx, RNIC_IB_MTU_4096 + 1), EINVAL);
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
 static void test_strings(void)
 {
 	CHECK(strcmp(rnic_wc_status_str(RNIC_WC_SUCCESS), "success") == 0);
@@ -2323,6 +2414,7 @@ int main(void)
 	test_poll_cq_partial();
 	test_srq();
 	test_sq_sig_all();
+	test_address_handles();
 	test_strings();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;

@@ -54,7 +54,9 @@ def load_ref():
 REF = load_ref()
 P = rv.PKG
 NAMES = ["ok", "not_roce", "bad_udp_port", "bad_ip_csum", "bad_icrc", "malformed"]
-OP_NAMES = {v: "RC_" + k[len("OP_"):] for k, v in P.items() if k.startswith("OP_")}
+# RC opcodes as RC_<name>, UD ones (OP_UD_<name>) as UD_<name>
+OP_NAMES = {v: ("" if k.startswith("OP_UD_") else "RC_") + k[len("OP_"):] for k, v in P.items()
+            if k.startswith("OP_")}
 ALWAYS = {"frame", "len", "ts_ns", "ethertype", "verdict", "ip_version", "ip_csum_ok", "icrc_ok"}
 PARSED = {"hdr_bad", "opcode", "opcode_name", "dest_qpn", "psn", "ack_req", "solicited", "migreq",
           "pad", "pkey", "eth_dst", "eth_src", "ip_src", "ip_dst", "tclass", "ttl", "udp_sport",
@@ -67,7 +69,7 @@ def scapy_op_name(op):
     name = BTH.opcode.i2s.get(op) if hasattr(BTH, "opcode") else None
     if name is None:
         name = BTH().get_field("opcode").i2s.get(op)
-    if name is None or not name.startswith("RC_"):
+    if name is None or not (name.startswith("RC_") or name.startswith("UD_")):
         return None
     return name.replace("_WITH_IMMEDIATE", "_IMM")
 

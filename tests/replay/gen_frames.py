@@ -209,7 +209,7 @@ def main():
     # the checker passes them, the parser refuses them
     add(roce(True, P["OP_SEND_ONLY"], 40, 90, version=1), "malformed", hdr_bad=True, ip_version=6)
     add(roce(False, P["OP_RDMA_WRITE_ONLY"], 12, 91, version=15), "malformed", hdr_bad=True, ip_version=4)
-    add(roce(True, 0x64, 16, 92, ext=b""), "malformed", hdr_bad=True, ip_version=6)   # UD SEND ONLY
+    add(roce(True, P["OP_UD_SEND_ONLY"], 0, 92, ext=b"\0" * 4), "malformed", hdr_bad=True, ip_version=6)  # DETH cut short
     add(roce(True, 0x81, 16, 93, ext=b""), "malformed", hdr_bad=True, ip_version=6)   # CNP
     add(roce(True, P["OP_RDMA_WRITE_FIRST"], 0, 94, ext=b""), "malformed", hdr_bad=True, ip_version=6)
     add(roce(False, P["OP_ACKNOWLEDGE"], 0, 95, ext=b""), "malformed", hdr_bad=True, ip_version=4)

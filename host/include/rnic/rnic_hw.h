@@ -228,6 +228,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_TABLE_MPT 2 /* memory protection table (one entry per MR) */
 #define RNIC_CTX_TABLE_CQC 3 /* completion queue context */
 #define RNIC_CTX_TABLE_MTT 4 /* memory translation table: the bus address of each page of the MRs (one entry per page) */
+#define RNIC_CTX_TABLE_AH 5 /* address handles of UD sends (one entry per AH) */
 
 /* ctx_op: CTX_CMD.op. */
 #define RNIC_CTX_OP_WRITE 1 /* copy CTX_DATA into the entry and reset its dynamic state (QPC: PSNs, SQ/RQ indices, MSN, error state; CQC: producer index and phase) */
@@ -248,10 +249,11 @@ typedef uint32_t rnic_be32;
 
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
+#define RNIC_WC_FLAG_GRH 1 /* UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES) */
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
-#define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 68 KiB) and the stack */
+#define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
 #define RNIC_FW_STACK_BYTES 0x2000 /* stack at the top of the RAM */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
@@ -272,6 +274,8 @@ typedef uint32_t rnic_be32;
 #define RNIC_CMD_OP_WRITE_MTT 0xb /* next chunk of an MR's page list; the chunk with the last page writes the MPT entry (in: cmd_write_mtt_in, out: cmd_write_mtt_out) */
 #define RNIC_CMD_OP_DEREG_MR 0xc /* MPT entry invalidated, then the key and MTT run freed (in: cmd_dereg_mr_in) */
 #define RNIC_CMD_OP_QUERY_COUNTER 0xd /* STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out) */
+#define RNIC_CMD_OP_CREATE_AH 0xe /* new address handle, AH entry written (in: cmd_create_ah_in, out: cmd_create_ah_out) */
+#define RNIC_CMD_OP_DESTROY_AH 0xf /* AH entry invalidated, number freed (in: cmd_destroy_ah_in) */
 
 /* cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word. */
 #define RNIC_CMD_ST_OK 0 /* done; CMD_OUT holds the output record */
@@ -313,7 +317,9 @@ typedef uint32_t rnic_be32;
 /* cmd_limits: Limits of the command set. */
 #define RNIC_CMD_MAX_LOG_WR 0xf /* largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ) */
 #define RNIC_CMD_MAX_LOG_CQE 0xf /* largest CQ log_size (the consumer index travels mod 2^16 in DB_CQ) */
-#define RNIC_QP_TYPE_RC 2 /* cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC); the only type */
+#define RNIC_QP_TYPE_RC 2 /* cmd_create_qp_in.qp_type: reliable connected (IBV_QPT_RC) */
+#define RNIC_QP_TYPE_UD 4 /* cmd_create_qp_in.qp_type: unreliable datagram (IBV_QPT_UD) */
+#define RNIC_QP_TYPE_GSI 0xf0 /* cmd_create_qp_in.qp_type: the general services QP, a UD QP with QPN GSI_QPN (one per device); queried back as QP_TYPE_UD */
 
 /* qp_attr: MODIFY_QP attribute mask bits: the values of enum ibv_qp_attr_mask. */
 #define RNIC_QP_ATTR_STATE 1 /* qp_state */
@@ -322,7 +328,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_QP_ATTR_ACCESS_FLAGS 8 /* qp_access_flags */
 #define RNIC_QP_ATTR_PKEY_INDEX 0x10 /* pkey_index (must be 0) */
 #define RNIC_QP_ATTR_PORT 0x20 /* port_num (must be 1) */
-#define RNIC_QP_ATTR_QKEY 0x40 /* UD only: never taken */
+#define RNIC_QP_ATTR_QKEY 0x40 /* qkey (UD only) */
 #define RNIC_QP_ATTR_AV 0x80 /* address vector: is_global (must be 1), dgid, sgid_index, flow_label, hop_limit, traffic_class, dmac */
 #define RNIC_QP_ATTR_PATH_MTU 0x100 /* path_mtu */
 #define RNIC_QP_ATTR_TIMEOUT 0x200 /* timeout */
@@ -339,7 +345,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_QP_ATTR_DEST_QPN 0x100000 /* dest_qp_num */
 
 /* srq: Shared receive queues: the SRQ context table, the data-path events of an SRQ and of a QP on one, the host's asynchronous events (enum ibv_event_type values) and the SRQ commands (docs/firmware.md). */
-#define RNIC_CTX_TABLE_SRQC 5 /* CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit) */
+#define RNIC_CTX_TABLE_SRQC 6 /* CTX_CMD.table: shared receive queue context (CTX_OP_WRITE also zeroes the SRQ's producer and consumer index; CTX_OP_MODIFY keeps them and sets the limit) */
 #define RNIC_EVT_SRQ_LIMIT 3 /* data path: the SRQ's posted-but-unconsumed WQEs dropped below its armed limit; the limit is disarmed (EVT_POP number: the SRQN) */
 #define RNIC_EVT_QP_LAST_WQE 4 /* data path: a QP on an SRQ is in the error state and will take no more WQEs from it (EVT_POP number: the QPN) */
 #define RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED 0xf /* IBV_EVENT_SRQ_LIMIT_REACHED: the SRQ's limit was reached and is disarmed (EQ_ENTRY number: the SRQN) */
@@ -435,6 +441,13 @@ typedef uint32_t rnic_be32;
 #define RNIC_XRCETH_BYTES 4 /* XRC Extended Transport Header: with IPV6_HDR_BYTES, UDP_HDR_BYTES, BTH_BYTES, ATOMICETH_BYTES and ICRC_BYTES the overhead a RoCE path MTU leaves room for (Linux iboe_get_mtu: 1500 -> 1024, 9000 -> 4096) */
 #define RNIC_RDMA_CM_MRA_SERVICE_TIMEOUT 0x18 /* service timeout of the rdma_cm's MRA (CMA_CM_MRA_SETTING): 68.7 s */
 
+/* ud: The unreliable datagram transport: its header, opcodes and fixed numbers (IBTA Vol. 1 9.3.2, Table 38 UD prefix 011b, 10.2.5, 13.4). */
+#define RNIC_DETH_BYTES 8 /* Datagram Extended Transport Header: Q_Key (32), reserved (8), source QP (24) */
+#define RNIC_OP_UD_SEND_ONLY 0x64 /* UD SEND only: BTH, DETH, payload */
+#define RNIC_OP_UD_SEND_ONLY_IMM 0x65 /* UD SEND only with immediate: BTH, DETH, ImmDt, payload */
+#define RNIC_UD_QKEY_USE_QP 0x80000000u /* a send WQE Q_Key with this bit set sends the QP's own Q_Key (IBA 10.2.5: controlled Q_Keys) */
+#define RNIC_GRH_BYTES 0x28 /* the GRH area at the start of a UD receive buffer */
+
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
 	rnic_le64 addr; /* virtual address inside the MR named by lkey */
@@ -458,7 +471,10 @@ struct rnic_wqe {
 	rnic_le32 length; /* total payload bytes (sum of SGE lengths, or inline_len) */
 	rnic_le64 compare_add; /* atomic compare (CMP_AND_SWP) or add (FETCH_AND_ADD) operand */
 	rnic_le64 swap; /* atomic swap operand */
-	uint8_t rsvd0[24];
+	rnic_le32 ud_ah; /* UD: address handle number (AH table index) of the destination */
+	rnic_le32 ud_remote_qpn; /* UD: destination QP number (bits 23:0) */
+	rnic_le32 ud_remote_qkey; /* UD: Q_Key for the DETH; with bit 31 set (UD_QKEY_USE_QP) the QP's own Q_Key is sent instead (IBA 10.2.5) */
+	uint8_t rsvd0[12];
 	struct rnic_sge sge[4]; /* scatter/gather list, or inline payload bytes */
 } __attribute__((packed));
 _Static_assert(sizeof(struct rnic_wqe) == 128, "wqe size");
@@ -472,6 +488,9 @@ _Static_assert(offsetof(struct rnic_wqe, rkey) == 16, "wqe.rkey");
 _Static_assert(offsetof(struct rnic_wqe, length) == 20, "wqe.length");
 _Static_assert(offsetof(struct rnic_wqe, compare_add) == 24, "wqe.compare_add");
 _Static_assert(offsetof(struct rnic_wqe, swap) == 32, "wqe.swap");
+_Static_assert(offsetof(struct rnic_wqe, ud_ah) == 40, "wqe.ud_ah");
+_Static_assert(offsetof(struct rnic_wqe, ud_remote_qpn) == 44, "wqe.ud_remote_qpn");
+_Static_assert(offsetof(struct rnic_wqe, ud_remote_qkey) == 48, "wqe.ud_remote_qkey");
 _Static_assert(offsetof(struct rnic_wqe, sge) == 64, "wqe.sge");
 
 /* Receive WQE (64 bytes, in the RQ ring): up to 4 SGEs; an SGE with lkey INVALID_LKEY ends the list. */
@@ -508,8 +527,8 @@ _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */
-#define RNIC_QPC_BITS 0x290
-#define RNIC_QPC_WORDS 0x15
+#define RNIC_QPC_BITS 0x2c0
+#define RNIC_QPC_WORDS 0x16
 #define RNIC_QPC_STATE_LSB 0 /* enum ibv_qp_state (QPS_*) */
 #define RNIC_QPC_STATE_W 4
 #define RNIC_QPC_PMTU_LSB 4 /* path MTU (IB_MTU_*) */
@@ -568,6 +587,10 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_QPC_RQ_BASE_W 0x40
 #define RNIC_QPC_SRQN_LSB 0x280 /* shared receive queue the QP takes its receive WQEs from (0: its own RQ, rq_base / rq_log_size) */
 #define RNIC_QPC_SRQN_W 0x10
+#define RNIC_QPC_UD_LSB 0x290 /* 1: unreliable datagram QP (destination per WQE through an AH; no ACKs, PSN checks or RNR) */
+#define RNIC_QPC_UD_W 1
+#define RNIC_QPC_QKEY_LSB 0x2a0 /* UD: the QP's Q_Key: received DETHs must carry it, and a WQE Q_Key with bit 31 set sends it */
+#define RNIC_QPC_QKEY_W 0x20
 
 /* mpt: Memory protection table entry (one per MR). Index = key >> MKEY_TAG_BITS; the full key must match. */
 #define RNIC_MPT_BITS 0x100
@@ -604,8 +627,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CQC_BASE_W 0x40
 
 /* cmd_query_device_out: QUERY_DEVICE output: what the firmware can create (the DEV block's table sizes, capped by the firmware's own tables; reserved numbers left out) and the fixed limits. */
-#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x1a0
-#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xd
+#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x1c0
+#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xe
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB 0 /* FW_VERSION */
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_LSB 0x20 /* QPs that can exist at once (QPN 0 and 1 are reserved) */
@@ -638,6 +661,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_WR_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_LSB 0x180 /* SGEs per SRQ receive WQE (MAX_RECV_SGE) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_AH_LSB 0x1a0 /* address handles (AH number 0 unused) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_AH_W 0x20
 
 /* cmd_alloc_pd_out: ALLOC_PD output. */
 #define RNIC_CMD_ALLOC_PD_OUT_BITS 0x20
@@ -680,7 +705,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_CREATE_QP_IN_SEND_CQN_W 0x20
 #define RNIC_CMD_CREATE_QP_IN_RECV_CQN_LSB 0x40 /* CQ for receive completions */
 #define RNIC_CMD_CREATE_QP_IN_RECV_CQN_W 0x20
-#define RNIC_CMD_CREATE_QP_IN_QP_TYPE_LSB 0x60 /* QP_TYPE_RC */
+#define RNIC_CMD_CREATE_QP_IN_QP_TYPE_LSB 0x60 /* QP_TYPE_RC, QP_TYPE_UD or QP_TYPE_GSI (UD on QPN GSI_QPN) */
 #define RNIC_CMD_CREATE_QP_IN_QP_TYPE_W 8
 #define RNIC_CMD_CREATE_QP_IN_SQ_LOG_SIZE_LSB 0x68 /* log2 of SQ entries (0..CMD_MAX_LOG_WR) */
 #define RNIC_CMD_CREATE_QP_IN_SQ_LOG_SIZE_W 8
@@ -700,8 +725,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_CREATE_QP_OUT_QPN_W 0x20
 
 /* cmd_modify_qp_in: MODIFY_QP input (ibv_modify_qp): the attributes named in attr_mask; the others are ignored. The next state is qp_state with QP_ATTR_STATE, else the current state. docs/firmware.md has the table of transitions and their attributes. After a move to ERR the host rings DB_SQ and DB_RQ at its producer indices so that the device flushes both queues. */
-#define RNIC_CMD_MODIFY_QP_IN_BITS 0x240
-#define RNIC_CMD_MODIFY_QP_IN_WORDS 0x12
+#define RNIC_CMD_MODIFY_QP_IN_BITS 0x260
+#define RNIC_CMD_MODIFY_QP_IN_WORDS 0x13
 #define RNIC_CMD_MODIFY_QP_IN_QPN_LSB 0 /* QP number */
 #define RNIC_CMD_MODIFY_QP_IN_QPN_W 0x20
 #define RNIC_CMD_MODIFY_QP_IN_PD_LSB 0x20 /* the QP's protection domain (else CMD_ST_PD_MISMATCH) */
@@ -752,6 +777,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_MODIFY_QP_IN_DMAC_W 0x30
 #define RNIC_CMD_MODIFY_QP_IN_DGID_LSB 0x1c0 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
 #define RNIC_CMD_MODIFY_QP_IN_DGID_W 0x80
+#define RNIC_CMD_MODIFY_QP_IN_QKEY_LSB 0x240 /* UD: the QP's Q_Key */
+#define RNIC_CMD_MODIFY_QP_IN_QKEY_W 0x20
 
 /* cmd_query_qp_in: QUERY_QP input. */
 #define RNIC_CMD_QUERY_QP_IN_BITS 0x40
@@ -762,8 +789,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_QP_IN_PD_W 0x20
 
 /* cmd_query_qp_out: QUERY_QP output: the QP's state as the firmware last set it, its creation parameters and every attribute (all zero but the creation parameters in RESET). Fields as in cmd_modify_qp_in. */
-#define RNIC_CMD_QUERY_QP_OUT_BITS 0x2c0
-#define RNIC_CMD_QUERY_QP_OUT_WORDS 0x16
+#define RNIC_CMD_QUERY_QP_OUT_BITS 0x2e0
+#define RNIC_CMD_QUERY_QP_OUT_WORDS 0x17
 #define RNIC_CMD_QUERY_QP_OUT_QP_STATE_LSB 0 /* QPS_* */
 #define RNIC_CMD_QUERY_QP_OUT_QP_STATE_W 8
 #define RNIC_CMD_QUERY_QP_OUT_PATH_MTU_LSB 8
@@ -794,7 +821,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_QP_OUT_HOP_LIMIT_W 8
 #define RNIC_CMD_QUERY_QP_OUT_TRAFFIC_CLASS_LSB 0x78
 #define RNIC_CMD_QUERY_QP_OUT_TRAFFIC_CLASS_W 8
-#define RNIC_CMD_QUERY_QP_OUT_QP_TYPE_LSB 0x80 /* QP_TYPE_RC */
+#define RNIC_CMD_QUERY_QP_OUT_QP_TYPE_LSB 0x80 /* QP_TYPE_RC, QP_TYPE_UD or QP_TYPE_GSI */
 #define RNIC_CMD_QUERY_QP_OUT_QP_TYPE_W 8
 #define RNIC_CMD_QUERY_QP_OUT_SQ_LOG_SIZE_LSB 0x88
 #define RNIC_CMD_QUERY_QP_OUT_SQ_LOG_SIZE_W 8
@@ -822,6 +849,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_QP_OUT_RQ_BASE_W 0x40
 #define RNIC_CMD_QUERY_QP_OUT_SRQN_LSB 0x2a0 /* the QP's SRQ (0: none) */
 #define RNIC_CMD_QUERY_QP_OUT_SRQN_W 0x20
+#define RNIC_CMD_QUERY_QP_OUT_QKEY_LSB 0x2c0 /* UD */
+#define RNIC_CMD_QUERY_QP_OUT_QKEY_W 0x20
 
 /* cmd_destroy_qp_in: DESTROY_QP input. A QP the device knows (not in RESET) gets an all-zero QPC first. */
 #define RNIC_CMD_DESTROY_QP_IN_BITS 0x40
@@ -975,15 +1004,71 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_DESTROY_SRQ_IN_PD_LSB 0x20 /* the SRQ's protection domain (else CMD_ST_PD_MISMATCH) */
 #define RNIC_CMD_DESTROY_SRQ_IN_PD_W 0x20
 
+/* ah: Address handle entry (one per AH, written by CREATE_AH / DESTROY_AH): everything a UD send needs for its Ethernet, IP and UDP headers. Index = the AH number a send WQE names (ud_ah). */
+#define RNIC_AH_BITS 0x120
+#define RNIC_AH_WORDS 9
+#define RNIC_AH_VALID_LSB 0 /* entry in use */
+#define RNIC_AH_VALID_W 1
+#define RNIC_AH_IPV6_LSB 1 /* 1: dgid is an IPv6 GID; 0: IPv4-mapped, send IPv4 */
+#define RNIC_AH_IPV6_W 1
+#define RNIC_AH_SGID_INDEX_LSB 2 /* index into the port GID table */
+#define RNIC_AH_SGID_INDEX_W 8
+#define RNIC_AH_PD_LSB 0xa /* protection domain: a WQE of a QP of another PD fails */
+#define RNIC_AH_PD_W 0x10
+#define RNIC_AH_TRAFFIC_CLASS_LSB 0x20 /* IPv4 DSCP/ECN byte or IPv6 traffic class */
+#define RNIC_AH_TRAFFIC_CLASS_W 8
+#define RNIC_AH_HOP_LIMIT_LSB 0x28 /* IPv4 TTL or IPv6 hop limit */
+#define RNIC_AH_HOP_LIMIT_W 8
+#define RNIC_AH_UDP_SPORT_LSB 0x30 /* UDP source port (flow entropy) */
+#define RNIC_AH_UDP_SPORT_W 0x10
+#define RNIC_AH_FLOW_LABEL_LSB 0x40 /* IPv6 flow label (0: none) */
+#define RNIC_AH_FLOW_LABEL_W 0x14
+#define RNIC_AH_DST_MAC_LSB 0x60 /* next-hop MAC address */
+#define RNIC_AH_DST_MAC_W 0x30
+#define RNIC_AH_DGID_LSB 0xa0 /* destination GID (IPv6 or IPv4-mapped ::ffff:a.b.c.d), network order as a 128-bit number */
+#define RNIC_AH_DGID_W 0x80
+
+/* cmd_create_ah_in: CREATE_AH input (ibv_create_ah with is_global set, RoCE): the destination, the source GID index and the next-hop MAC the host resolved. */
+#define RNIC_CMD_CREATE_AH_IN_BITS 0x120
+#define RNIC_CMD_CREATE_AH_IN_WORDS 9
+#define RNIC_CMD_CREATE_AH_IN_PD_LSB 0 /* protection domain */
+#define RNIC_CMD_CREATE_AH_IN_PD_W 0x20
+#define RNIC_CMD_CREATE_AH_IN_SGID_INDEX_LSB 0x20 /* source GID index (< GID_TABLE_SIZE) */
+#define RNIC_CMD_CREATE_AH_IN_SGID_INDEX_W 8
+#define RNIC_CMD_CREATE_AH_IN_HOP_LIMIT_LSB 0x28 /* IPv4 TTL / IPv6 hop limit; 0 = IPV4_DEFAULT_TTL */
+#define RNIC_CMD_CREATE_AH_IN_HOP_LIMIT_W 8
+#define RNIC_CMD_CREATE_AH_IN_TRAFFIC_CLASS_LSB 0x30 /* IPv4 DSCP/ECN byte or IPv6 traffic class */
+#define RNIC_CMD_CREATE_AH_IN_TRAFFIC_CLASS_W 8
+#define RNIC_CMD_CREATE_AH_IN_FLOW_LABEL_LSB 0x40 /* IPv6 flow label (< 2^20) */
+#define RNIC_CMD_CREATE_AH_IN_FLOW_LABEL_W 0x20
+#define RNIC_CMD_CREATE_AH_IN_DMAC_LSB 0x60 /* next-hop MAC address, the first byte on the wire in bits 47:40 */
+#define RNIC_CMD_CREATE_AH_IN_DMAC_W 0x30
+#define RNIC_CMD_CREATE_AH_IN_DGID_LSB 0xa0 /* destination GID, network order as a 128-bit number */
+#define RNIC_CMD_CREATE_AH_IN_DGID_W 0x80
+
+/* cmd_create_ah_out: CREATE_AH output. */
+#define RNIC_CMD_CREATE_AH_OUT_BITS 0x20
+#define RNIC_CMD_CREATE_AH_OUT_WORDS 1
+#define RNIC_CMD_CREATE_AH_OUT_AH_LSB 0 /* the new AH number (1..max_ah) */
+#define RNIC_CMD_CREATE_AH_OUT_AH_W 0x20
+
+/* cmd_destroy_ah_in: DESTROY_AH input. */
+#define RNIC_CMD_DESTROY_AH_IN_BITS 0x40
+#define RNIC_CMD_DESTROY_AH_IN_WORDS 2
+#define RNIC_CMD_DESTROY_AH_IN_AH_LSB 0 /* AH number */
+#define RNIC_CMD_DESTROY_AH_IN_AH_W 0x20
+#define RNIC_CMD_DESTROY_AH_IN_PD_LSB 0x20 /* the AH's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_DESTROY_AH_IN_PD_W 0x20
+
 /* BAR0 register map (byte addresses). Every block starts with TYPE, VERSION, NEXT. */
 #define RNIC_REG_BLK_TYPE 0
 #define RNIC_REG_BLK_VERSION 4
 #define RNIC_REG_BLK_NEXT 8
-/* dev: Device identity and capabilities. Version 1.1 adds DEV_NUM_SRQS. */
+/* dev: Device identity and capabilities. Version 1.1 adds DEV_NUM_SRQS and DEV_NUM_AHS. */
 #define RNIC_BLK_DEV_BASE 0
 #define RNIC_BLK_DEV_VERSION 0x10001
 #define RNIC_BLK_DEV_NEXT 0x100
-#define RNIC_BLK_DEV_END 0x34 /* byte address just past the block's last register */
+#define RNIC_BLK_DEV_END 0x38 /* byte address just past the block's last register */
 #define RNIC_REG_DEV_ID 0xc /* ro: vendor_id << 16 | device_id */
 #define RNIC_REG_DEV_DATA_WIDTH 0x10 /* ro: data-path width in bits */
 #define RNIC_REG_DEV_CLOCK_MHZ 0x14 /* ro: stated core clock */
@@ -993,12 +1078,13 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DEV_MAX_INFLIGHT 0x24 /* ro: send WQEs a QP may have in flight (unacknowledged) */
 #define RNIC_REG_DEV_NUM_MTT 0x2c /* ro: MTT entries (MR pages the device can translate) */
 #define RNIC_REG_DEV_NUM_SRQS 0x30 /* ro: SRQ contexts (SRQN range 0..n-1; 0 reserved) (version 1.1) */
+#define RNIC_REG_DEV_NUM_AHS 0x34 /* ro: address-handle entries (AH numbers 0..n-1; 0 reserved) (version 1.1) */
 #define RNIC_REG_DEV_SCRATCH 0x28 /* rw: scratch register for bus tests */
-/* port: Port 1: MAC address, link flow control and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). Version 1.1 adds link flow control (PORT_FC_*): the core asks its MAC to pause the link peer (IEEE 802.3 Annex 31B PAUSE, the MAC sends the frames and honours the peer's) while its receive frame FIFO fills faster than the data path drains it. */
+/* port: Port 1: MAC address, link flow control and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). Version 1.1 adds link flow control (PORT_FC_*): the core asks its MAC to pause the link peer (IEEE 802.3 Annex 31B PAUSE, the MAC sends the frames and honours the peer's) while its receive frame FIFO fills faster than the data path drains it. Version 1.2 adds PORT_UD_MTU. */
 #define RNIC_BLK_PORT_BASE 0x100
-#define RNIC_BLK_PORT_VERSION 0x10001
+#define RNIC_BLK_PORT_VERSION 0x10002
 #define RNIC_BLK_PORT_NEXT 0x200
-#define RNIC_BLK_PORT_END 0x168 /* byte address just past the block's last register */
+#define RNIC_BLK_PORT_END 0x16c /* byte address just past the block's last register */
 #define RNIC_REG_PORT_MAC_LO 0x10c /* rw: MAC address bits 31:0 */
 #define RNIC_REG_PORT_MAC_HI 0x110 /* rw: MAC address bits 47:32 */
 #define RNIC_REG_PORT_FC_CTRL 0x114 /* rw: bit 0: request PAUSE from the MAC (mac_pause_req) by the receive FIFO level, PORT_FC_XOFF / PORT_FC_XON (1 after reset); bits 31:1 read 0 */
@@ -1006,6 +1092,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_PORT_FC_XON 0x11c /* rw: receive FIFO bytes at or below which a raised pause request falls; after reset a quarter of the FIFO */
 #define RNIC_REG_PORT_RX_FIFO_BYTES 0x160 /* ro: receive frame FIFO capacity in bytes (what PORT_FC_XOFF and PORT_FC_XON are measured against) */
 #define RNIC_REG_PORT_FC_STALL 0x164 /* rw: cycles the pause request may stay high while the receive FIFO gives no beat to the data path (1024 after reset; 0: no limit). Then the request falls and stays down until the FIFO drains to PORT_FC_XON, frames that find it full are dropped, and STAT_RX_PAUSE_STALL counts it: a receive path that waits for its own transmit, which a paused peer holds, would otherwise keep both directions of the link paused forever */
+#define RNIC_REG_PORT_UD_MTU 0x168 /* rw: the port's active MTU (IB_MTU_* code, IB_MTU_4096 after reset): the path MTU of every UD QP, whose payload may not exceed it (version 1.2) */
 #define RNIC_REG_PORT_GID 0x120 /* rw[16]: GID_TABLE_SIZE entries of 4 words; entry i word j at PORT_GID + 16*i + 4*j */
 #define RNIC_REG_PORT_GID_COUNT 0x10
 /* ctx: Context window: fill CTX_DATA, then write CTX_CMD; poll CTX_STATUS.busy. */
@@ -1018,11 +1105,11 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE. */
+/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE, 1.4 STAT_RX_QKEY_DROP and STAT_RX_UD_NO_WQE. */
 #define RNIC_BLK_STAT_BASE 0x400
-#define RNIC_BLK_STAT_VERSION 0x10003
+#define RNIC_BLK_STAT_VERSION 0x10004
 #define RNIC_BLK_STAT_NEXT 0x600
-#define RNIC_BLK_STAT_END 0x484 /* byte address just past the block's last register */
+#define RNIC_BLK_STAT_END 0x48c /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -1053,6 +1140,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_PAUSE_REQ 0x478 /* ro: times the pause request to the MAC rose (the receive FIFO reached PORT_FC_XOFF) */
 #define RNIC_REG_STAT_RX_PAUSE_STALL 0x47c /* ro: times the pause request was dropped because the receive FIFO did not drain for PORT_FC_STALL cycles */
 #define RNIC_REG_STAT_TX_STALE 0x480 /* ro: requester packets dropped before the wire: they were queued for the packet builder when their QP restarted (go-back-N sends them again) or was reset */
+#define RNIC_REG_STAT_RX_QKEY_DROP 0x484 /* ro: UD packets dropped: the DETH's Q_Key is not the QP's */
+#define RNIC_REG_STAT_RX_UD_NO_WQE 0x488 /* ro: UD packets dropped: no receive WQE posted (UD has no RNR) */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000

@@ -31,6 +31,10 @@ struct rnic_world; /* the simulator (sim/include/rnic_sim.h) */
 
 enum rnic_qp_type {
 	RNIC_QPT_RC = 2, /* IBV_QPT_RC */
+	RNIC_QPT_UD = 4, /* IBV_QPT_UD */
+	/* The general services QP: a UD QP that gets QPN 1 (RNIC_GSI_QPN), one
+	 * per device, for the management datagram (MAD) software (as IB_QPT_GSI is in the kernel). */
+	RNIC_QPT_GSI = RNIC_QP_TYPE_GSI,
 };
 
 /* enum ibv_qp_attr_mask, same bit values. */
@@ -41,7 +45,7 @@ enum rnic_qp_attr_mask {
 	RNIC_QP_ACCESS_FLAGS = 1 << 3,
 	RNIC_QP_PKEY_INDEX = 1 << 4,
 	RNIC_QP_PORT = 1 << 5,
-	RNIC_QP_QKEY = 1 << 6, /* not supported (UD only) */
+	RNIC_QP_QKEY = 1 << 6, /* UD only */
 	RNIC_QP_AV = 1 << 7,
 	RNIC_QP_PATH_MTU = 1 << 8,
 	RNIC_QP_TIMEOUT = 1 << 9,
@@ -112,6 +116,9 @@ struct rnic_device_attr {
 	int max_srq;
 	int max_srq_wr;
 	int max_srq_sge;
+	/* UD */
+	int max_ah;              /* address handles */
+	uint32_t max_ud_payload; /* bytes a UD SEND may carry: the port's MTU (rnic_set_port_mtu) */
 };
 
 struct rnic_pd {
@@ -223,6 +230,14 @@ struct rnic_qp_attr {
 	uint8_t timeout;
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
+	uint32_t qkey;           /* UD: Q_Key (RNIC_QP_QKEY) */
+};
+
+/* ibv_ah: the destination of UD sends (rnic_create_ah). */
+struct rnic_ah {
+	struct rnic_context *context;
+	struct rnic_pd *pd;
+	uint32_t handle;         /* AH number (the AH table index a send WQE names) */
 };
 
 struct rnic_qp {
@@ -263,6 +278,11 @@ struct rnic_send_wr {
 			uint64_t swap;
 			uint32_t rkey;
 		} atomic;
+		struct {             /* UD QPs */
+			struct rnic_ah *ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey; /* bit 31 set: send the QP's own Q_Key */
+		} ud;
 	} wr;
 };
 
@@ -326,6 +346,12 @@ int rnic_query_srq(struct rnic_srq *srq, struct rnic_srq_attr *srq_attr);
 int rnic_destroy_srq(struct rnic_srq *srq);
 int rnic_post_srq_recv(struct rnic_srq *srq, struct rnic_recv_wr *recv_wr,
 		       struct rnic_recv_wr **bad_recv_wr);
+/* Address handles (UD): is_global must be 1 (RoCE); grh.dgid IPv6 or
+ * IPv4-mapped; dmac the next hop's MAC as for an RC path, except for a
+ * multicast dgid, whose MAC the library derives (01:00:5e + the low 23 bits
+ * of an IPv4 group, 33:33 + the low 32 bits of an IPv6 one). */
+struct rnic_ah *rnic_create_ah(struct rnic_pd *pd, struct rnic_ah_attr *attr);
+int rnic_destroy_ah(struct rnic_ah *ah);
 
 /* Port 1 addressing. A GID table entry is an IPv6 address or an IPv4-mapped
  * one (::ffff:a.b.c.d, made by rnic_gid_from_ipv4); a QP whose dgid is
@@ -333,6 +359,9 @@ int rnic_post_srq_recv(struct rnic_srq *srq, struct rnic_recv_wr *recv_wr,
 int rnic_set_port_mac(struct rnic_context *context, const uint8_t mac[6]);
 int rnic_set_gid(struct rnic_context *context, int index, const union rnic_gid *gid);
 int rnic_query_gid(struct rnic_context *context, uint8_t port_num, int index, union rnic_gid *gid);
+/* The port's active MTU (RNIC_IB_MTU_*, 256..4096): every UD QP's path MTU
+ * from its next move to INIT on; RNIC_IB_MTU_4096 after reset. */
+int rnic_set_port_mtu(struct rnic_context *context, uint32_t mtu);
 void rnic_gid_from_ipv4(union rnic_gid *gid, const uint8_t ip[4]);
 
 /* Read one STAT_* counter (reg is an RNIC_REG_STAT_* address). */

@@ -5,9 +5,11 @@ Every RoCEv2 frame of the Linux rxe captures in tests/vectors/rxe
 (Ethernet without FCS, ICRC at the end), decoded with scapy (Ether / IP / UDP
 / scapy.contrib.roce BTH; RETH and AETH read from the bytes after the BTH),
 plus frames made with scapy: IPv6 and IPv4 with every extension-header kind
-(RETH, AETH, ImmDt, RETH+ImmDt, AtomicETH, AETH+AtomicAckETH, IETH), every
-pad value, a MAC-padded minimum frame, and bad ones (TVer != 0, opcodes that
-are not RC, UDP length too short for the opcode's headers).
+(RETH, AETH, ImmDt, RETH+ImmDt, AtomicETH, AETH+AtomicAckETH, IETH, and
+UD SEND ONLY's DETH and DETH+ImmDt), every pad value, IPv4 identification
+and flags, a MAC-padded minimum frame, and bad ones (TVer != 0, opcodes that
+are neither RC nor UD SEND ONLY, UDP length too short for the opcode's
+headers, a DETH cut short).
 
 Output in build/vectors/rnic_pkt_rx/:
   data.hex   frame bytes, one per line, frames back to back
@@ -50,7 +52,8 @@ def expected(frame):
     else:
         ip = p[IP]
         f.update(IPV6=0, IP_SRC=ip_to_int4(ip.src), IP_DST=ip_to_int4(ip.dst),
-                 IP_TCLASS=ip.tos, IP_TTL=ip.ttl, IP_FLOW_LABEL=0)
+                 IP_TCLASS=ip.tos, IP_TTL=ip.ttl, IP_FLOW_LABEL=0,
+                 IP_ID=ip.id, IP_FRAG=int(ip.flags) << 13 | ip.frag)
     udp = p[UDP]
     bth = p[BTH]
     f.update(UDP_SPORT=udp.sport, BTH_OPCODE=bth.opcode, BTH_SE=bth.solicited,
@@ -59,8 +62,12 @@ def expected(frame):
     op = bth.opcode
     bth_off = 14 + (40 if f["IPV6"] else 20) + 8
     ext_off = bth_off + 12
-    reth, aeth, imm, other = rv.ext_of(op)
-    known = op in rv.RC_OPCODES
+    ud = op in rv.UD_OPCODES
+    if ud:
+        reth, aeth, imm, other = False, False, op == P["OP_UD_SEND_ONLY_IMM"], P["DETH_BYTES"]
+    else:
+        reth, aeth, imm, other = rv.ext_of(op)
+    known = op in rv.RC_OPCODES or ud
     ext = (16 if reth else 0) + (4 if aeth else 0) + (4 if imm else 0) + other
     e = frame[ext_off:] + bytes(32)   # (short in bad frames; fields unchecked then)
     f["HAS_RETH"], f["HAS_AETH"], f["HAS_IMMDT"] = int(reth), int(aeth), int(imm)
@@ -70,7 +77,11 @@ def expected(frame):
         f["AETH_SYNDROME"] = e[0]
         f["AETH_MSN"] = int.from_bytes(e[1:4], "big")
     if imm:
-        f["IMMDT"] = struct.unpack("!I", e[16:20] if reth else e[:4])[0]
+        f["IMMDT"] = struct.unpack("!I", e[16:20] if reth else e[8:12] if ud else e[:4])[0]
+    if ud:
+        f["HAS_DETH"] = 1
+        f["DETH_QKEY"] = struct.unpack("!I", e[:4])[0]
+        f["DETH_SRC_QPN"] = int.from_bytes(e[5:8], "big")
     if op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"]):
         # AtomicETH: VA and rkey into the RETH fields, swap/add data, compare data
         f["HAS_ATOMICETH"] = 1
@@ -99,6 +110,8 @@ def ip_to_int6(s):
 
 def make(op, plen, ipv6, pad=None, version=0, ext=None, udp_len=None, seed=0):
     reth, aeth, imm, other = rv.ext_of(op) if op in rv.RC_OPCODES else (False, False, False, 0)
+    if op in rv.UD_OPCODES:
+        imm, other = op == P["OP_UD_SEND_ONLY_IMM"], P["DETH_BYTES"]
     if ext is None:
         ext = bytes(((seed * 31 + i * 17) & 0xFF) for i in range((16 if reth else 0) + (4 if aeth else 0) +
                                                                  (4 if imm else 0) + other))
@@ -111,7 +124,7 @@ def make(op, plen, ipv6, pad=None, version=0, ext=None, udp_len=None, seed=0):
                   fl=(seed * 7919) & 0xFFFFF, hlim=(seed * 3 + 1) & 0xFF)
     else:
         ip = IP(src="10.0.%d.1" % (seed & 0xFF), dst="10.1.%d.2" % (seed & 0xFF), tos=(seed * 37) & 0xFF,
-                ttl=(seed * 3 + 1) & 0xFF, flags="DF", id=0)
+                ttl=(seed * 3 + 1) & 0xFF, flags="DF" if seed % 3 else 0, id=(seed * 7777) & 0xFFFF)
     u = UDP(sport=0xC000 + seed, dport=P["ROCEV2_UDP_PORT"], chksum=0)
     if udp_len is not None:
         u.len = udp_len
@@ -135,7 +148,7 @@ def main():
                           "OP_RDMA_WRITE_LAST_IMM", "OP_RDMA_WRITE_ONLY", "OP_RDMA_WRITE_ONLY_IMM",
                           "OP_RDMA_READ_RESPONSE_FIRST", "OP_RDMA_READ_RESPONSE_MIDDLE",
                           "OP_RDMA_READ_RESPONSE_LAST", "OP_RDMA_READ_RESPONSE_ONLY",
-                          "OP_SEND_LAST_INV", "OP_SEND_ONLY_INV")]
+                          "OP_SEND_LAST_INV", "OP_SEND_ONLY_INV", "OP_UD_SEND_ONLY", "OP_UD_SEND_ONLY_IMM")]
     no_pay = [P[k] for k in ("OP_RDMA_READ_REQUEST", "OP_ACKNOWLEDGE", "OP_ATOMIC_ACKNOWLEDGE",
                              "OP_COMPARE_SWAP", "OP_FETCH_ADD")]
     for ipv6 in (True, False):
@@ -152,12 +165,14 @@ def main():
     # bad: TVer, opcodes that are not RC, UDP length too short for the headers
     frames.append(make(P["OP_SEND_ONLY"], 40, True, version=1, seed=seed + 1))
     frames.append(make(P["OP_RDMA_WRITE_ONLY"], 12, False, version=15, seed=seed + 2))
-    for op in (0x15, 0x18, 0x1F, 0x24, 0x64, 0x81, 0xFF):
+    for op in (0x15, 0x18, 0x1F, 0x24, 0x66, 0x81, 0xFF):
         frames.append(make(op, 16, op & 1 == 0, ext=b"", seed=seed + op))
     frames.append(make(P["OP_RDMA_WRITE_FIRST"], 0, False, ext=b"", seed=seed + 3))     # no room for RETH
     frames.append(make(P["OP_ACKNOWLEDGE"], 0, True, ext=b"", seed=seed + 4))           # no room for AETH
     frames.append(make(P["OP_COMPARE_SWAP"], 0, False, ext=b"\0" * 20, seed=seed + 5))  # AtomicETH cut
     frames.append(make(P["OP_SEND_ONLY"], 0, True, pad=3, seed=seed + 6))                # pad longer than payload
+    frames.append(make(P["OP_UD_SEND_ONLY"], 0, False, ext=b"\0" * 6, seed=seed + 7))     # DETH cut
+    frames.append(make(P["OP_UD_SEND_ONLY_IMM"], 0, True, ext=b"\0" * 10, seed=seed + 8)) # ImmDt cut
 
     d = rv.outdir("rnic_pkt_rx")
     nbad = 0

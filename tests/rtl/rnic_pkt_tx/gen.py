@@ -3,7 +3,7 @@
 
 Random packet descriptors (RDMA WRITE FIRST/MIDDLE/LAST/ONLY with RETH,
 WRITE ONLY with immediate, SEND ONLY with immediate, READ REQUEST, READ
-RESPONSE FIRST, ACK with AETH, COMPARE_SWAP and FETCH_ADD with AtomicETH,
+RESPONSE FIRST, ACK with AETH, UD SEND ONLY with DETH (and ImmDt), COMPARE_SWAP and FETCH_ADD with AtomicETH,
 ATOMIC ACKNOWLEDGE with AETH and AtomicAckETH; IPv4 and IPv6; payloads of
 0..4096 bytes with every pad value) and, for each, the frame scapy builds for
 it:
@@ -46,7 +46,11 @@ def ip6(v):
 
 
 def build(rng, op, plen, ipv6):
-    reth, aeth, imm, _ = rv.ext_of(op)
+    ud = op in rv.UD_OPCODES
+    if ud:
+        reth, aeth, imm = False, False, op == P["OP_UD_SEND_ONLY_IMM"]
+    else:
+        reth, aeth, imm, _ = rv.ext_of(op)
     atom = op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"])
     atomack = op == P["OP_ATOMIC_ACKNOWLEDGE"]
     pad = (-plen) % 4
@@ -58,13 +62,14 @@ def build(rng, op, plen, ipv6):
         BTH_MIGREQ=rng.getrandbits(1), BTH_PAD=pad, BTH_PKEY=rng.getrandbits(16),
         BTH_DEST_QPN=rng.getrandbits(24), BTH_ACKREQ=rng.getrandbits(1), BTH_PSN=rng.getrandbits(24),
         HAS_RETH=int(reth), HAS_AETH=int(aeth), HAS_IMMDT=int(imm), PAYLOAD_LEN=plen,
-        HAS_ATOMICETH=int(atom), HAS_ATOMICACKETH=int(atomack))
+        HAS_ATOMICETH=int(atom), HAS_ATOMICACKETH=int(atomack), HAS_DETH=int(ud))
     # fields the packet does not carry hold garbage half of the time (must be ignored)
     junk = rng.random() < 0.5
     # (an AtomicETH takes its VA and rkey from the RETH fields)
     for k, w, on in (("RETH_VA", 64, reth or atom), ("RETH_RKEY", 32, reth or atom), ("RETH_LEN", 32, reth),
                      ("AETH_SYNDROME", 8, aeth), ("AETH_MSN", 24, aeth), ("IMMDT", 32, imm),
-                     ("ATOMIC_SWAP", 64, atom), ("ATOMIC_CMP", 64, atom), ("ATOMICACK_ORIG", 64, atomack)):
+                     ("ATOMIC_SWAP", 64, atom), ("ATOMIC_CMP", 64, atom), ("ATOMICACK_ORIG", 64, atomack),
+                     ("DETH_QKEY", 32, ud), ("DETH_SRC_QPN", 24, ud)):
         f[k] = rng.getrandbits(w) if (on or junk) else 0
     if not ipv6 and not junk:
         f["IP_SRC"] &= 0xFFFFFFFF
@@ -83,6 +88,8 @@ def build(rng, op, plen, ipv6):
               version=0, pkey=f["BTH_PKEY"], dqpn=f["BTH_DEST_QPN"], ackreq=f["BTH_ACKREQ"],
               psn=f["BTH_PSN"])
     ext = b""
+    if ud:
+        ext += struct.pack("!II", f["DETH_QKEY"], f["DETH_SRC_QPN"])
     if reth:
         ext += struct.pack("!QII", f["RETH_VA"], f["RETH_RKEY"], f["RETH_LEN"])
     if imm:
@@ -108,7 +115,8 @@ def main():
     ops = [P["OP_RDMA_WRITE_FIRST"], P["OP_RDMA_WRITE_MIDDLE"], P["OP_RDMA_WRITE_LAST"],
            P["OP_RDMA_WRITE_ONLY"], P["OP_ACKNOWLEDGE"], P["OP_RDMA_WRITE_ONLY_IMM"],
            P["OP_SEND_ONLY_IMM"], P["OP_RDMA_READ_REQUEST"], P["OP_RDMA_READ_RESPONSE_FIRST"],
-           P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"], P["OP_ATOMIC_ACKNOWLEDGE"]]
+           P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"], P["OP_ATOMIC_ACKNOWLEDGE"],
+           P["OP_UD_SEND_ONLY"], P["OP_UD_SEND_ONLY_IMM"]]
     no_payload = (P["OP_ACKNOWLEDGE"], P["OP_RDMA_READ_REQUEST"], P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"],
                   P["OP_ATOMIC_ACKNOWLEDGE"])
     recs = []

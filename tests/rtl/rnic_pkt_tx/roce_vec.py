@@ -95,7 +95,9 @@ def ext_of(op):
     return reth, aeth, imm, other
 
 
-RC_OPCODES = sorted(v for k, v in PKG.items() if k.startswith("OP_"))
+# the RC opcodes (transport prefix 000b); UD's (011b) carry a DETH
+RC_OPCODES = sorted(v for k, v in PKG.items() if k.startswith("OP_") and v >> 5 == 0)
+UD_OPCODES = sorted(v for k, v in PKG.items() if k.startswith("OP_UD_"))
 
 
 def icrc_model(frame_no_icrc):

@@ -1,0 +1,86 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * UD send completion: a UD SEND is complete when its frame has been handed
+ * to the MAC (no ACK comes back). This block watches the packet builder: it
+ * notes every packet descriptor the builder takes (a UD one by its DETH:
+ * source QP and PSN), in order, and when a frame's last beat leaves for the
+ * MAC (frames leave in descriptor order) it reports that frame's UD source
+ * QP and PSN to the completion engine, which retires the WQE as an ACK at
+ * that PSN would (rnic_compl, s_ack_local). Other frames are forgotten.
+ *
+ * The builder holds a few frames at once (its descriptor register, the frame
+ * being built, the packer's and ICRC stages); DEPTH entries cover them, and
+ * a full table holds the next descriptor back (s_hdr_ready low).
+ */
+module rnic_ud_txdone #(
+    parameter int QPN_WIDTH = 10,
+    parameter int DEPTH_LOG2 = 4
+) (
+    input  wire logic                              clk,
+    input  wire logic                              rst,
+
+    // the builder takes a descriptor (s_hdr_valid && s_hdr_ready); this block
+    // may refuse it (room low): the builder sees valid && room
+    input  wire logic                              s_hdr_take,
+    input  wire logic [rnic_hdr_pkg::HDR_BITS-1:0] s_hdr,
+    output      logic                              room,
+    // a frame's last beat went to the MAC
+    input  wire logic                              s_frame_done,
+
+    // UD frames sent: (QP, PSN), in order
+    output      logic                              m_valid,
+    input  wire logic                              m_ready,
+    output      logic [QPN_WIDTH-1:0]              m_qpn,
+    output      logic [23:0]                       m_psn
+);
+
+    localparam int N = 2 ** DEPTH_LOG2;
+
+    logic                 ud_mem  [N];
+    logic [QPN_WIDTH-1:0] qpn_mem [N];
+    logic [23:0]          psn_mem [N];
+    logic [DEPTH_LOG2:0]  wr_reg, done_reg, rd_reg;
+
+    wire [DEPTH_LOG2-1:0] ra = rd_reg[DEPTH_LOG2-1:0];
+    wire head_done = rd_reg != done_reg;
+    assign room = (wr_reg - rd_reg) != (DEPTH_LOG2+1)'(N);
+    assign m_valid = head_done && ud_mem[ra];
+    assign m_qpn = qpn_mem[ra];
+    assign m_psn = psn_mem[ra];
+    wire pop = head_done && (!ud_mem[ra] || m_ready);
+
+    wire [23:0] src_qpn = s_hdr[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
+
+    always_ff @(posedge clk) begin
+        if (s_hdr_take) begin
+            ud_mem[wr_reg[DEPTH_LOG2-1:0]] <= s_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB];
+            qpn_mem[wr_reg[DEPTH_LOG2-1:0]] <= src_qpn[QPN_WIDTH-1:0];
+            psn_mem[wr_reg[DEPTH_LOG2-1:0]] <= s_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
+            wr_reg <= wr_reg + 1'b1;
+        end
+        if (s_frame_done) done_reg <= done_reg + 1'b1;
+        if (pop) rd_reg <= rd_reg + 1'b1;
+        if (rst) begin
+            wr_reg <= '0;
+            done_reg <= '0;
+            rd_reg <= '0;
+        end
+    end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // a frame leaves only after its descriptor was taken
+    always_ff @(posedge clk) begin
+        if (!rst && s_frame_done) assert (done_reg != wr_reg);
+    end
+`endif
+`endif
+
+    wire unused_ok = ^{src_qpn};
+
+endmodule
+
+`resetall
