@@ -48,7 +48,7 @@
  * gap are paid (host/tools/wire.c); seed, loss rate, ACK timeout code, the
  * host and link model in force and the counters come with every row.
  *
- *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING]
+ *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING] [--skip SUBSTRING]
  *              [--trace-iter N] [--per-iteration]
  *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
@@ -563,13 +563,14 @@ int main(int argc, char **argv)
 		{"quick", no_argument, NULL, 'q'},
 		{"seed", required_argument, NULL, 's'},
 		{"only", required_argument, NULL, 'o'},
+		{"skip", required_argument, NULL, 'k'},
 		{"trace-iter", required_argument, NULL, 't'},
 		{"per-iteration", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		RNIC_SIM_MODEL_LONGOPTS('M'),
 		{NULL, 0, NULL, 0},
 	};
-	const char *json = "build/bench/results.json", *only = NULL;
+	const char *json = "build/bench/results.json", *only = NULL, *skip = NULL;
 	struct bench_case cases[MAX_RECORDS];
 	struct record rec[MAX_RECORDS];
 	int ncase, nrec = 0, quick = 0, c, li, failed = 0, widths = 0;
@@ -580,7 +581,7 @@ int main(int argc, char **argv)
 
 	stream_prog = "rnic-bench";
 	rnic_sim_cfg_default(&base);
-	while ((c = getopt_long(argc, argv, "j:qs:o:t:h", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:qs:o:k:t:h", opts, &li)) != -1) {
 		switch (c) {
 		case 'j': json = optarg; break;
 		case 'q': quick = 1; break;
@@ -592,6 +593,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'o': only = optarg; break;
+		case 'k': skip = optarg; break;
 		case 'P': per_iteration = 1; break;
 		case 't':
 			trace_iter = strtol(optarg, &end, 0);
@@ -606,12 +608,13 @@ int main(int argc, char **argv)
 			break;
 		default:
 			printf("usage: %s [--json FILE] [--quick] [--seed N] [--only SUBSTRING]\n"
-			       "          [--trace-iter N] [--per-iteration]\n"
+			       "          [--skip SUBSTRING] [--trace-iter N] [--per-iteration]\n"
 			       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 			       "RDMA WRITE, READ and SEND goodput, WRITE message rate over 1/8/64 QPs, WRITE goodput\n"
 			       "under link loss and WRITE/READ latency of two simulated NICs, in simulated cycles at\n"
 			       "the stated clock; every message is checked. --quick: fewer messages per case;\n"
-			       "--only: the cases whose name contains SUBSTRING. Every latency row prints where its\n"
+			       "--only: the cases whose name contains SUBSTRING; --skip: not those whose name\n"
+			       "contains SUBSTRING. Every latency row prints where its\n"
 			       "cycles went; --trace-iter N: the harness events of its iteration N; --per-iteration:\n"
 			       "each iteration's breakdown in the JSON. The host and link model (the\n"
 			       "defaults follow the width; each row of the results records what it assumed):\n",
@@ -636,7 +639,7 @@ int main(int argc, char **argv)
 		int bit = cases[i].width == 512;
 
 		case_name(&cases[i], name, sizeof(name));
-		if ((only && !strstr(name, only)) || widths & 1 << bit)
+		if ((only && !strstr(name, only)) || (skip && strstr(name, skip)) || widths & 1 << bit)
 			continue;
 		widths |= 1 << bit;
 		print_model(&base, cases[i].width);
@@ -648,7 +651,7 @@ int main(int argc, char **argv)
 		char name[48];
 
 		case_name(&cases[i], name, sizeof(name));
-		if (only && !strstr(name, only))
+		if ((only && !strstr(name, only)) || (skip && strstr(name, skip)))
 			continue;
 		if (run_case(&cases[i], &base, seed, r))
 			failed = 1;
