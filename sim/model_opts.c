@@ -23,15 +23,34 @@ static int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return errno || end == s || *end || s[0] == '-' || *v < min || *v > max ? -1 : 0;
 }
 
+/* The boards a world can simulate, as the options and the reports name
+ * them; what the world itself needs of each (clocks, bus width, LEDs) is in
+ * world.c. The core's width is the board top's (boards/<board>/). */
+static const struct {
+	const char *name;
+	unsigned int data_width;
+} sim_boards[RNIC_SIM_BOARD_COUNT] = {
+	[RNIC_SIM_BOARD_NONE] = {"none", 0},
+	[RNIC_SIM_BOARD_AU250] = {"au250", 512},
+	[RNIC_SIM_BOARD_KCU105] = {"kcu105", 64},
+};
+
 int rnic_sim_board_parse(const char *name)
 {
-	/* the order of enum rnic_sim_board */
-	static const char *const names[RNIC_SIM_BOARD_COUNT] = {"none", "au250", "kcu105"};
-
 	for (int b = 0; name && b < RNIC_SIM_BOARD_COUNT; b++)
-		if (!strcmp(name, names[b]))
+		if (!strcmp(name, sim_boards[b].name))
 			return b;
 	return -1;
+}
+
+const char *rnic_sim_board_name(unsigned int board)
+{
+	return board < RNIC_SIM_BOARD_COUNT ? sim_boards[board].name : "?";
+}
+
+unsigned int rnic_sim_board_width(unsigned int board)
+{
+	return board < RNIC_SIM_BOARD_COUNT ? sim_boards[board].data_width : 0;
 }
 
 int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *name, const char *val)
@@ -79,10 +98,8 @@ int rnic_sim_model_opt(struct rnic_sim_cfg *cfg, const char *prog, const char *n
 			return -EINVAL;
 		}
 		cfg->board = (unsigned int)b;
-		if (b == RNIC_SIM_BOARD_AU250)
-			cfg->data_width = 512;
-		else if (b == RNIC_SIM_BOARD_KCU105)
-			cfg->data_width = 64;
+		if (rnic_sim_board_width(cfg->board))
+			cfg->data_width = rnic_sim_board_width(cfg->board);
 		return 0;
 	}
 	return -ENOENT;

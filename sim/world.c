@@ -41,17 +41,16 @@ struct board_clk {
 	int level;
 };
 
-/* What the simulator knows of each board (boards/<board>/sim/). */
+/* What the world needs of each board (boards/<board>/sim/); its name and
+ * core width are model_opts.c's (rnic_sim_board_name/_width). */
 static const struct board_info {
-	const char *name;
 	int model;                 /* RNIC_MODEL_BOARD_* */
-	unsigned int data_width;   /* the core's */
 	unsigned int mem_bytes;    /* the PCIe bridge's AXI width */
 	double mac_mhz;            /* the MAC's user clock, nominal */
 	uint8_t up_leds;           /* LEDs lit once PCIe and the link are up */
 } boards[] = {
-	[RNIC_SIM_BOARD_AU250] = {"au250", RNIC_MODEL_BOARD_AU250, 512, 64, 322.265625, 0x3},
-	[RNIC_SIM_BOARD_KCU105] = {"kcu105", RNIC_MODEL_BOARD_KCU105, 64, 32, 156.25, 0x3},
+	[RNIC_SIM_BOARD_AU250] = {RNIC_MODEL_BOARD_AU250, 64, 322.265625, 0x3},
+	[RNIC_SIM_BOARD_KCU105] = {RNIC_MODEL_BOARD_KCU105, 32, 156.25, 0x3},
 };
 
 struct rnic_sim_nic {
@@ -566,7 +565,7 @@ static int board_wait_up(struct rnic_world *w)
 	}
 	for (unsigned int k = 0; k < w->cfg.num_nics; k++)
 		fprintf(stderr, "rnic-sim: %s board %u: LEDs 0x%x after %llu cycles, want 0x%x lit "
-			"(PCIe and link up)\n", w->board->name, k, w->nics[k].out.leds,
+			"(PCIe and link up)\n", rnic_sim_board_name(w->cfg.board), k, w->nics[k].out.leds,
 			(unsigned long long)BOARD_UP_TIMEOUT, w->board->up_leds);
 	return -1;
 }
@@ -591,16 +590,17 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	}
 	if (cfg->board) {
 		const struct board_info *b = &boards[cfg->board];
+		const char *name = rnic_sim_board_name(cfg->board);
 
-		if (cfg->data_width != b->data_width) {
-			fprintf(stderr, "rnic-sim: the %s board's core is %u bits wide, not %u\n", b->name,
-				b->data_width, cfg->data_width);
+		if (cfg->data_width != rnic_sim_board_width(cfg->board)) {
+			fprintf(stderr, "rnic-sim: the %s board's core is %u bits wide, not %u\n", name,
+				rnic_sim_board_width(cfg->board), cfg->data_width);
 			errno = EINVAL;
 			return NULL;
 		}
 		if (!rnic_model_board_available(b->model)) {
 			fprintf(stderr, "rnic-sim: this program has no model of the %s board (programs "
-				"linked with sim/rules.mk's SIM_BOARD_LIB have)\n", b->name);
+				"linked with sim/rules.mk's SIM_BOARD_LIB have)\n", name);
 			errno = ENODEV;
 			return NULL;
 		}

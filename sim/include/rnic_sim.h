@@ -46,6 +46,10 @@ enum rnic_sim_board {
 
 /* "au250", "kcu105" (or "none") -> RNIC_SIM_BOARD_*, or -1. */
 int rnic_sim_board_parse(const char *name);
+/* A board's name ("none" for the bare core) and its core's data-path width
+ * in bits (0 for the bare core: any width). */
+const char *rnic_sim_board_name(unsigned int board);
+unsigned int rnic_sim_board_width(unsigned int board);
 
 struct rnic_sim_cfg {
 	unsigned int num_nics;   /* 1..RNIC_SIM_MAX_NICS (default 2) */

@@ -42,10 +42,8 @@ int e2e_parse_args(int argc, char **argv, const char *prog, const char *help)
 			}
 			e2e_board = (unsigned int)b;
 			/* a board's width is its own */
-			if (b == RNIC_SIM_BOARD_AU250)
-				e2e_width = 512;
-			else if (b == RNIC_SIM_BOARD_KCU105)
-				e2e_width = 64;
+			if (rnic_sim_board_width(e2e_board))
+				e2e_width = (int)rnic_sim_board_width(e2e_board);
 			break;
 		case 'w': e2e_width = atoi(optarg); break;
 		case 's': e2e_seed = strtoull(optarg, NULL, 0); break;
@@ -308,7 +306,7 @@ int e2e_world_up(struct e2e_world *x)
 		if (rnic_world_board_clocks(x->w, &core, &mac, &ref, &up) == 0 && x->generation == 0)
 			printf("  %s: %s boards: PCIe and link up (LEDs) at cycle %llu; clocks: core %.4f MHz, "
 			       "MAC %.4f MHz, PCIe reference %.4f MHz\n", x->tag,
-			       e2e_board == RNIC_SIM_BOARD_AU250 ? "au250" : "kcu105",
+			       rnic_sim_board_name(e2e_board),
 			       (unsigned long long)up, core, mac, ref);
 	}
 	buf_cache_flush();
