@@ -100,7 +100,6 @@ module rnic_bar_dwidth #(
 );
 
     localparam int LB = $clog2(SW / 8);
-    localparam int QB = $clog2(DEPTH);
 
     // one burst: its ID, the lane offset of its next beat, beat size, INCR
     typedef struct packed {
@@ -128,15 +127,14 @@ module rnic_bar_dwidth #(
     // ------------------------------------------------------------------
     // writes
     // ------------------------------------------------------------------
-    burst_t            wq [DEPTH];   // bursts whose W beats are to convert
-    logic [3:0]        bq [DEPTH];   // their IDs, for the B responses
-    logic [QB:0]       wq_n, bq_n;
-    logic [QB-1:0]     wq_rd, wq_wr, bq_rd, bq_wr;
+    burst_t            w_cur;        // the head burst whose W beats are to convert
+    logic              wq_empty, wq_full, bq_empty, bq_full;
+    logic [3:0]        b_id;         // the head burst's ID, for its B response
     logic [4:0]        w_sub;        // narrow beats of the current wide beat done
-    burst_t            w_cur;
 
-    wire aw_room = wq_n < (QB + 1)'(DEPTH) && bq_n < (QB + 1)'(DEPTH);
+    wire aw_room = !wq_full && !bq_full;
     wire [4:0] aw_k = sub_beats(s_axi_awsize);
+    wire aw_take = s_axi_awvalid && s_axi_awready;
 
     assign m_axi_awaddr = s_axi_awaddr;
     assign m_axi_awlen = 8'((9'(s_axi_awlen) + 9'd1) * 9'(aw_k) - 9'd1);
@@ -150,59 +148,46 @@ module rnic_bar_dwidth #(
     assign m_axi_awvalid = s_axi_awvalid && aw_room;
     assign s_axi_awready = m_axi_awready && aw_room;
 
-    assign w_cur = wq[wq_rd];
-    wire w_have = wq_n != 0;
+    wire w_have = !wq_empty;
     wire w_last_sub = w_sub == sub_beats(w_cur.size) - 5'd1;
+    wire w_take = m_axi_wvalid && m_axi_wready;
     assign m_axi_wdata = s_axi_wdata[32 * 32'(w_cur.addr[LB-1:2]) +: 32];
     assign m_axi_wstrb = s_axi_wstrb[4 * 32'(w_cur.addr[LB-1:2]) +: 4];
     assign m_axi_wlast = s_axi_wlast && w_last_sub;
     assign m_axi_wvalid = s_axi_wvalid && w_have;
     assign s_axi_wready = m_axi_wready && w_have && w_last_sub;
 
-    assign s_axi_bid = bq[bq_rd];
+    assign s_axi_bid = b_id;
     assign s_axi_bresp = m_axi_bresp;
-    assign s_axi_bvalid = m_axi_bvalid && bq_n != 0;
-    assign m_axi_bready = s_axi_bready && bq_n != 0;
+    assign s_axi_bvalid = m_axi_bvalid && !bq_empty;
+    assign m_axi_bready = s_axi_bready && !bq_empty;
+
+    rnic_sim_queue #(.W($bits(burst_t)), .DEPTH(DEPTH)) wq (
+        .clk(s_axi_aclk), .rst_n(s_axi_aresetn),
+        .push(aw_take), .push_data({s_axi_awid, s_axi_awaddr[LB-1:0], s_axi_awsize, s_axi_awburst == 2'b01}),
+        .pop(w_take && w_last_sub && s_axi_wlast),
+        .set_head(w_take),
+        .set_data({w_cur.id, next_addr(w_cur.addr, w_cur.size, w_cur.incr), w_cur.size, w_cur.incr}),
+        .head(w_cur), .empty(wq_empty), .full(wq_full));
+    rnic_sim_queue #(.W(4), .DEPTH(DEPTH)) bq (
+        .clk(s_axi_aclk), .rst_n(s_axi_aresetn),
+        .push(aw_take), .push_data(s_axi_awid),
+        .pop(m_axi_bvalid && m_axi_bready), .set_head(1'b0), .set_data(4'd0),
+        .head(b_id), .empty(bq_empty), .full(bq_full));
 
     always_ff @(posedge s_axi_aclk) begin
-        if (!s_axi_aresetn) begin
-            wq_n <= '0;
-            wq_rd <= '0;
-            wq_wr <= '0;
-            bq_n <= '0;
-            bq_rd <= '0;
-            bq_wr <= '0;
-            w_sub <= '0;
-        end else begin
-            if (s_axi_awvalid && s_axi_awready) begin
-                wq[wq_wr] <= {s_axi_awid, s_axi_awaddr[LB-1:0], s_axi_awsize, s_axi_awburst == 2'b01};
-                wq_wr <= wq_wr + 1'b1;
-                bq[bq_wr] <= s_axi_awid;
-                bq_wr <= bq_wr + 1'b1;
-            end
-            if (m_axi_wvalid && m_axi_wready) begin
-                wq[wq_rd] <= {w_cur.id, next_addr(w_cur.addr, w_cur.size, w_cur.incr), w_cur.size, w_cur.incr};
-                w_sub <= w_last_sub ? 5'd0 : w_sub + 5'd1;
-                if (w_last_sub && s_axi_wlast) wq_rd <= wq_rd + 1'b1;
-            end
-            if (m_axi_bvalid && m_axi_bready) bq_rd <= bq_rd + 1'b1;
-            wq_n <= wq_n + (QB + 1)'(s_axi_awvalid && s_axi_awready) -
-                    (QB + 1)'(m_axi_wvalid && m_axi_wready && w_last_sub && s_axi_wlast);
-            bq_n <= bq_n + (QB + 1)'(s_axi_awvalid && s_axi_awready) -
-                    (QB + 1)'(m_axi_bvalid && m_axi_bready);
-        end
+        if (!s_axi_aresetn) w_sub <= '0;
+        else if (w_take) w_sub <= w_last_sub ? 5'd0 : w_sub + 5'd1;
     end
 
     // ------------------------------------------------------------------
     // reads
     // ------------------------------------------------------------------
-    burst_t            rq [DEPTH];
-    logic [QB:0]       rq_n;
-    logic [QB-1:0]     rq_rd, rq_wr;
+    burst_t            r_cur;        // the head burst whose R beats are to gather
+    logic              rq_empty, rq_full;
     logic [4:0]        r_sub;
     logic [SW-1:0]     r_buf;        // narrow beats of the wide beat so far
     logic [1:0]        r_resp;
-    burst_t            r_cur;
 
     wire [4:0] ar_k = sub_beats(s_axi_arsize);
     assign m_axi_araddr = s_axi_araddr;
@@ -214,11 +199,11 @@ module rnic_bar_dwidth #(
     assign m_axi_arprot = s_axi_arprot;
     assign m_axi_arregion = s_axi_arregion;
     assign m_axi_arqos = s_axi_arqos;
-    assign m_axi_arvalid = s_axi_arvalid && rq_n < (QB + 1)'(DEPTH);
-    assign s_axi_arready = m_axi_arready && rq_n < (QB + 1)'(DEPTH);
+    assign m_axi_arvalid = s_axi_arvalid && !rq_full;
+    assign s_axi_arready = m_axi_arready && !rq_full;
 
-    assign r_cur = rq[rq_rd];
     wire r_last_sub = r_sub == sub_beats(r_cur.size) - 5'd1;
+    wire r_take = m_axi_rvalid && m_axi_rready;
     logic [SW-1:0] r_beat;
     always_comb begin
         r_beat = r_buf;
@@ -230,37 +215,33 @@ module rnic_bar_dwidth #(
     assign s_axi_rdata = r_beat;
     assign s_axi_rresp = r_resp_all;
     assign s_axi_rlast = m_axi_rlast;
-    assign s_axi_rvalid = m_axi_rvalid && rq_n != 0 && r_last_sub;
-    assign m_axi_rready = rq_n != 0 && (!r_last_sub || s_axi_rready);
+    assign s_axi_rvalid = m_axi_rvalid && !rq_empty && r_last_sub;
+    assign m_axi_rready = !rq_empty && (!r_last_sub || s_axi_rready);
+
+    rnic_sim_queue #(.W($bits(burst_t)), .DEPTH(DEPTH)) rq (
+        .clk(s_axi_aclk), .rst_n(s_axi_aresetn),
+        .push(s_axi_arvalid && s_axi_arready),
+        .push_data({s_axi_arid, s_axi_araddr[LB-1:0], s_axi_arsize, s_axi_arburst == 2'b01}),
+        .pop(r_take && r_last_sub && m_axi_rlast),
+        .set_head(r_take),
+        .set_data({r_cur.id, next_addr(r_cur.addr, r_cur.size, r_cur.incr), r_cur.size, r_cur.incr}),
+        .head(r_cur), .empty(rq_empty), .full(rq_full));
 
     always_ff @(posedge s_axi_aclk) begin
         if (!s_axi_aresetn) begin
-            rq_n <= '0;
-            rq_rd <= '0;
-            rq_wr <= '0;
             r_sub <= '0;
             r_buf <= '0;
             r_resp <= 2'b00;
-        end else begin
-            if (s_axi_arvalid && s_axi_arready) begin
-                rq[rq_wr] <= {s_axi_arid, s_axi_araddr[LB-1:0], s_axi_arsize, s_axi_arburst == 2'b01};
-                rq_wr <= rq_wr + 1'b1;
+        end else if (r_take) begin
+            if (r_last_sub) begin
+                r_sub <= '0;
+                r_buf <= '0;
+                r_resp <= 2'b00;
+            end else begin
+                r_sub <= r_sub + 5'd1;
+                r_buf <= r_beat;
+                r_resp <= r_resp_all;
             end
-            if (m_axi_rvalid && m_axi_rready) begin
-                rq[rq_rd] <= {r_cur.id, next_addr(r_cur.addr, r_cur.size, r_cur.incr), r_cur.size, r_cur.incr};
-                if (r_last_sub) begin
-                    r_sub <= '0;
-                    r_buf <= '0;
-                    r_resp <= 2'b00;
-                end else begin
-                    r_sub <= r_sub + 5'd1;
-                    r_buf <= r_beat;
-                    r_resp <= r_resp_all;
-                end
-                if (r_last_sub && m_axi_rlast) rq_rd <= rq_rd + 1'b1;
-            end
-            rq_n <= rq_n + (QB + 1)'(s_axi_arvalid && s_axi_arready) -
-                    (QB + 1)'(m_axi_rvalid && m_axi_rready && r_last_sub && m_axi_rlast);
         end
     end
 
@@ -279,9 +260,9 @@ module rnic_bar_dwidth #(
                  (s_axi_arsize > 3'd2 && s_axi_arburst != 2'b01)))
                 $error("rnic_bar_dwidth model: read burst the model cannot split (len %0d size %0d addr %h)",
                        s_axi_arlen, s_axi_arsize, s_axi_araddr);
-            if (m_axi_bvalid && bq_n == 0)
+            if (m_axi_bvalid && bq_empty)
                 $error("rnic_bar_dwidth model: B response without a burst");
-            if (m_axi_rvalid && rq_n == 0)
+            if (m_axi_rvalid && rq_empty)
                 $error("rnic_bar_dwidth model: R beat without a burst");
         end
     end

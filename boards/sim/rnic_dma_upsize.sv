@@ -107,7 +107,6 @@ module rnic_dma_upsize #(
     localparam int RB = $clog2(R);
     localparam int SB = $clog2(SW / 8);       // bytes of a narrow beat, log2
     localparam int MB = $clog2(MW / 8);
-    localparam int QB = $clog2(DEPTH);
 
     // the wide burst's beat count for a narrow burst of len+1 beats at addr
     function automatic logic [7:0] wide_len(input logic [MB-SB-1:0] lane, input logic [7:0] len);
@@ -120,9 +119,8 @@ module rnic_dma_upsize #(
     // ------------------------------------------------------------------
     // writes
     // ------------------------------------------------------------------
-    logic [RB-1:0]   wq [DEPTH];   // lane of each accepted burst's next beat
-    logic [QB:0]     wq_n;
-    logic [QB-1:0]   wq_rd, wq_wr;
+    logic [RB-1:0]   w_lane;       // the lane of the head burst's next beat
+    logic            wq_empty, wq_full;
     logic [MW-1:0]   w_buf;
     logic [MW/8-1:0] w_strb;
 
@@ -136,11 +134,11 @@ module rnic_dma_upsize #(
     assign m_axi_awprot = s_axi_awprot;
     assign m_axi_awregion = s_axi_awregion;
     assign m_axi_awqos = s_axi_awqos;
-    assign m_axi_awvalid = s_axi_awvalid && wq_n < (QB + 1)'(DEPTH);
-    assign s_axi_awready = m_axi_awready && wq_n < (QB + 1)'(DEPTH);
+    assign m_axi_awvalid = s_axi_awvalid && !wq_full;
+    assign s_axi_awready = m_axi_awready && !wq_full;
 
-    wire [RB-1:0] w_lane = wq[wq_rd];
-    wire w_have = wq_n != 0;
+    wire w_have = !wq_empty;
+    wire w_take = s_axi_wvalid && s_axi_wready;
     wire w_emit = w_lane == RB'(R - 1) || s_axi_wlast;
     always_comb begin
         m_axi_wdata = w_buf;
@@ -157,31 +155,19 @@ module rnic_dma_upsize #(
     assign s_axi_bvalid = m_axi_bvalid;
     assign m_axi_bready = s_axi_bready;
 
+    rnic_sim_queue #(.W(RB), .DEPTH(DEPTH)) wq (
+        .clk(s_axi_aclk), .rst_n(s_axi_aresetn),
+        .push(s_axi_awvalid && s_axi_awready), .push_data(s_axi_awaddr[MB-1:SB]),
+        .pop(w_take && s_axi_wlast), .set_head(w_take), .set_data(RB'(w_lane + 1'b1)),
+        .head(w_lane), .empty(wq_empty), .full(wq_full));
+
     always_ff @(posedge s_axi_aclk) begin
-        if (!s_axi_aresetn) begin
-            wq_n <= '0;
-            wq_rd <= '0;
-            wq_wr <= '0;
+        if (!s_axi_aresetn || (w_take && w_emit)) begin
             w_buf <= '0;
             w_strb <= '0;
-        end else begin
-            if (s_axi_awvalid && s_axi_awready) begin
-                wq[wq_wr] <= s_axi_awaddr[MB-1:SB];
-                wq_wr <= wq_wr + 1'b1;
-            end
-            if (s_axi_wvalid && s_axi_wready) begin
-                wq[wq_rd] <= w_lane + 1'b1;
-                if (w_emit) begin
-                    w_buf <= '0;
-                    w_strb <= '0;
-                end else begin
-                    w_buf <= m_axi_wdata;
-                    w_strb <= m_axi_wstrb;
-                end
-                if (s_axi_wlast) wq_rd <= wq_rd + 1'b1;
-            end
-            wq_n <= wq_n + (QB + 1)'(s_axi_awvalid && s_axi_awready) -
-                    (QB + 1)'(s_axi_wvalid && s_axi_wready && s_axi_wlast);
+        end else if (w_take) begin
+            w_buf <= m_axi_wdata;
+            w_strb <= m_axi_wstrb;
         end
     end
 
@@ -192,9 +178,7 @@ module rnic_dma_upsize #(
         logic [RB-1:0] lane;   // lane of the next narrow beat
         logic [7:0]    left;   // narrow beats after it
     } rburst_t;
-    rburst_t       rq [DEPTH];
-    logic [QB:0]   rq_n;
-    logic [QB-1:0] rq_rd, rq_wr;
+    logic          rq_empty, rq_full;
 
     assign m_axi_arid = s_axi_arid;
     assign m_axi_araddr = s_axi_araddr;
@@ -206,12 +190,12 @@ module rnic_dma_upsize #(
     assign m_axi_arprot = s_axi_arprot;
     assign m_axi_arregion = s_axi_arregion;
     assign m_axi_arqos = s_axi_arqos;
-    assign m_axi_arvalid = s_axi_arvalid && rq_n < (QB + 1)'(DEPTH);
-    assign s_axi_arready = m_axi_arready && rq_n < (QB + 1)'(DEPTH);
+    assign m_axi_arvalid = s_axi_arvalid && !rq_full;
+    assign s_axi_arready = m_axi_arready && !rq_full;
 
-    rburst_t r_cur;
-    assign r_cur = rq[rq_rd];
-    wire r_have = rq_n != 0;
+    rburst_t r_cur;                // the head burst: its next narrow beat
+    wire r_have = !rq_empty;
+    wire r_take = s_axi_rvalid && s_axi_rready;
     wire r_last = r_cur.left == 8'd0;
     wire r_next_wide = r_cur.lane == RB'(R - 1) || r_last;
 
@@ -222,24 +206,12 @@ module rnic_dma_upsize #(
     assign s_axi_rvalid = m_axi_rvalid && r_have;
     assign m_axi_rready = r_have && s_axi_rready && r_next_wide;
 
-    always_ff @(posedge s_axi_aclk) begin
-        if (!s_axi_aresetn) begin
-            rq_n <= '0;
-            rq_rd <= '0;
-            rq_wr <= '0;
-        end else begin
-            if (s_axi_arvalid && s_axi_arready) begin
-                rq[rq_wr] <= {s_axi_araddr[MB-1:SB], s_axi_arlen};
-                rq_wr <= rq_wr + 1'b1;
-            end
-            if (s_axi_rvalid && s_axi_rready) begin
-                rq[rq_rd] <= {RB'(r_cur.lane + 1'b1), 8'(r_cur.left - 8'd1)};
-                if (r_last) rq_rd <= rq_rd + 1'b1;
-            end
-            rq_n <= rq_n + (QB + 1)'(s_axi_arvalid && s_axi_arready) -
-                    (QB + 1)'(s_axi_rvalid && s_axi_rready && r_last);
-        end
-    end
+    rnic_sim_queue #(.W($bits(rburst_t)), .DEPTH(DEPTH)) rq (
+        .clk(s_axi_aclk), .rst_n(s_axi_aresetn),
+        .push(s_axi_arvalid && s_axi_arready), .push_data({s_axi_araddr[MB-1:SB], s_axi_arlen}),
+        .pop(r_take && r_last), .set_head(r_take),
+        .set_data({RB'(r_cur.lane + 1'b1), 8'(r_cur.left - 8'd1)}),
+        .head(r_cur), .empty(rq_empty), .full(rq_full));
 
 `ifndef SYNTHESIS
     always_ff @(posedge s_axi_aclk) begin

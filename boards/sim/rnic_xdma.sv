@@ -163,18 +163,14 @@ module rnic_xdma #(
     // ------------------------------------------------------------------
     // BAR0: the host's 32-bit accesses as one-beat AXI4 bursts
     // ------------------------------------------------------------------
-    // write addresses accepted, waiting for their data (the lanes)
-    logic [LB-1:0]        waddr_q [QD];
-    logic [$clog2(QD):0]  waddr_n;
-    logic [$clog2(QD)-1:0] waddr_rd, waddr_wr;
-    // read addresses accepted, waiting for their data
-    logic [LB-1:0]        raddr_q [QD];
-    logic [$clog2(QD):0]  raddr_n;
-    logic [$clog2(QD)-1:0] raddr_rd, raddr_wr;
+    // write and read addresses accepted, waiting for their data: the byte
+    // lane offset of the oldest of each
+    logic [LB-1:0] waddr, raddr;
+    logic          waddr_empty, waddr_full, raddr_empty, raddr_full;
 
-    wire aw_go = bar_up && `RNIC_SIM_TOP.s_axil_awvalid && waddr_n < ($clog2(QD) + 1)'(QD);
-    wire w_go = bar_up && `RNIC_SIM_TOP.s_axil_wvalid && waddr_n != 0;
-    wire ar_go = bar_up && `RNIC_SIM_TOP.s_axil_arvalid && raddr_n < ($clog2(QD) + 1)'(QD);
+    wire aw_go = bar_up && `RNIC_SIM_TOP.s_axil_awvalid && !waddr_full;
+    wire w_go = bar_up && `RNIC_SIM_TOP.s_axil_wvalid && !waddr_empty;
+    wire ar_go = bar_up && `RNIC_SIM_TOP.s_axil_arvalid && !raddr_full;
 
     assign m_axib_awid = '0;
     assign m_axib_awaddr = {48'd0, `RNIC_SIM_TOP.s_axil_awaddr};
@@ -186,7 +182,7 @@ module rnic_xdma #(
     assign m_axib_awcache = 4'b0011;
     assign m_axib_awvalid = aw_go;
     assign m_axib_wdata = {(DW / 32){`RNIC_SIM_TOP.s_axil_wdata}};
-    assign m_axib_wstrb = (DW / 8)'(`RNIC_SIM_TOP.s_axil_wstrb) << waddr_q[waddr_rd];
+    assign m_axib_wstrb = (DW / 8)'(`RNIC_SIM_TOP.s_axil_wstrb) << waddr;
     assign m_axib_wlast = 1'b1;
     assign m_axib_wvalid = w_go;
     assign m_axib_bready = `RNIC_SIM_TOP.s_axil_bready;
@@ -213,38 +209,24 @@ module rnic_xdma #(
     assign h_axil_arready = ar_go && m_axib_arready;
     assign h_axil_rvalid = m_axib_rvalid;
     assign h_axil_rresp = m_axib_rresp;
-    assign h_axil_rdata = m_axib_rdata[32 * 32'(raddr_q[raddr_rd][LB-1:2]) +: 32];
+    assign h_axil_rdata = m_axib_rdata[32 * 32'(raddr[LB-1:2]) +: 32];
 
-    always_ff @(posedge axi_aclk) begin
-        if (!axi_aresetn) begin
-            waddr_n <= '0;
-            waddr_rd <= '0;
-            waddr_wr <= '0;
-            raddr_n <= '0;
-            raddr_rd <= '0;
-            raddr_wr <= '0;
-        end else begin
-            if (h_axil_awready) begin
-                waddr_q[waddr_wr] <= {`RNIC_SIM_TOP.s_axil_awaddr[LB-1:2], 2'b00};
-                waddr_wr <= waddr_wr + 1'b1;
-            end
-            if (h_axil_wready) waddr_rd <= waddr_rd + 1'b1;
-            waddr_n <= waddr_n + ($clog2(QD) + 1)'(h_axil_awready) - ($clog2(QD) + 1)'(h_axil_wready);
-            if (h_axil_arready) begin
-                raddr_q[raddr_wr] <= {`RNIC_SIM_TOP.s_axil_araddr[LB-1:2], 2'b00};
-                raddr_wr <= raddr_wr + 1'b1;
-            end
-            if (m_axib_rvalid && m_axib_rready) raddr_rd <= raddr_rd + 1'b1;
-            raddr_n <= raddr_n + ($clog2(QD) + 1)'(h_axil_arready) -
-                       ($clog2(QD) + 1)'(m_axib_rvalid && m_axib_rready);
-        end
-    end
+    rnic_sim_queue #(.W(LB), .DEPTH(QD)) waddr_q (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .push(h_axil_awready), .push_data({`RNIC_SIM_TOP.s_axil_awaddr[LB-1:2], 2'b00}),
+        .pop(h_axil_wready), .set_head(1'b0), .set_data('0),
+        .head(waddr), .empty(waddr_empty), .full(waddr_full));
+    rnic_sim_queue #(.W(LB), .DEPTH(QD)) raddr_q (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .push(h_axil_arready), .push_data({`RNIC_SIM_TOP.s_axil_araddr[LB-1:2], 2'b00}),
+        .pop(m_axib_rvalid && m_axib_rready), .set_head(1'b0), .set_data('0),
+        .head(raddr), .empty(raddr_empty), .full(raddr_full));
 
 `ifndef SYNTHESIS
     // one-beat bursts come back as one beat each, with the bridge's ID
     always_ff @(posedge axi_aclk) begin
         if (axi_aresetn) begin
-            if (m_axib_rvalid && m_axib_rready && (!m_axib_rlast || m_axib_rid != 4'd0 || raddr_n == 0))
+            if (m_axib_rvalid && m_axib_rready && (!m_axib_rlast || m_axib_rid != 4'd0 || raddr_empty))
                 $error("rnic_xdma model: BAR read answered with a bad beat (rlast %0d rid %0d)",
                        m_axib_rlast, m_axib_rid);
             if (m_axib_bvalid && m_axib_bready && m_axib_bid != 4'd0)
@@ -278,7 +260,7 @@ module rnic_xdma #(
     assign pci_exp_txp = '0;
     assign pci_exp_txn = '1;
 
-    wire unused_ok = &{1'b0, sys_clk, sys_clk_gt, pci_exp_rxp, pci_exp_rxn, usr_irq_req,
+    wire unused_ok = &{1'b0, raddr[1:0], sys_clk, sys_clk_gt, pci_exp_rxp, pci_exp_rxn, usr_irq_req,
                        s_axib_awregion, s_axib_arregion};
 
 endmodule
