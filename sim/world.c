@@ -83,7 +83,6 @@ struct rnic_world {
 	struct pcap_cap *pcap;
 	struct memcheck_frames *frames;
 	uint64_t cycle;
-	uint64_t half_ps;
 	int rst;
 	int tracing;
 	void (*cycle_hook)(void *arg, uint64_t cycle);
@@ -328,7 +327,7 @@ static void sock_read(struct rnic_world *w, unsigned int i)
 	int n;
 
 	while ((n = lsock_recv(nic->sock, w->rx_buf, LINK_MAX_FRAME)) > 0)
-		link_ext_rx(w->link, i, w->board ? w->mac_cycle : w->cycle, w->rx_buf, (size_t)n);
+		link_ext_rx(w->link, i, w->mac_cycle, w->rx_buf, (size_t)n);
 }
 
 static void sock_send(void *arg, unsigned int port, const uint8_t *frame, size_t len)
@@ -339,57 +338,90 @@ static void sock_send(void *arg, unsigned int port, const uint8_t *frame, size_t
 }
 
 static void after_cycle(struct rnic_world *w, uint64_t c);
-static void board_cycle(struct rnic_world *w);
+static void world_time_to(struct rnic_world *w, uint64_t t);
+static void world_eval(struct rnic_world *w, int dump);
 
+/* One core cycle: every edge of every clock up to and including the core
+ * clock's next rising edge. The bare core has one clock, on which the link
+ * runs too; a board world has three (board_clocks). At a falling edge each
+ * domain's models drive their pins, then the RTL settles; at a rising edge
+ * the models sample the pins as they settled, then the RTL takes the edge. */
 static void cycle_once(struct rnic_world *w)
 {
 	unsigned int n = w->cfg.num_nics;
+	int nclk = w->board ? NUM_CLKS : 1;
+	int mac = w->board ? CLK_MAC : CLK_CORE; /* the link's clock */
 	uint64_t c = w->cycle;
+	int core_rose = 0;
 
-	if (w->board) {
-		board_cycle(w);
-		return;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		struct rnic_sim_nic *nic = &w->nics[i];
+	while (!core_rose) {
+		uint64_t t = UINT64_MAX;
+		int fall[NUM_CLKS] = {0}, rise[NUM_CLKS] = {0};
 
-		nic->in.rst = (uint8_t)w->rst;
-		hostmem_drive(nic->mem, c, &nic->in);
-		bar_drive(nic->bar, c, &nic->in);
-		link_drive(w->link, i, c, &nic->in);
-		rnic_model_set_inputs(nic->model, &nic->in);
-		rnic_model_set_clk(nic->model, 0);
-		rnic_model_eval(nic->model);
-		if (w->tracing)
-			rnic_model_trace_dump(nic->model);
-		rnic_model_get_outputs(nic->model, &nic->out);
-	}
-	/* In reset the core's outputs are not yet meaningful (randomized
-	 * state before the first edge): the models take no handshake. */
-	for (unsigned int i = 0; i < n && !w->rst; i++) {
-		struct rnic_sim_nic *nic = &w->nics[i];
+		for (int k = 0; k < nclk; k++)
+			if (w->clk[k].next_fs < t)
+				t = w->clk[k].next_fs;
+		world_time_to(w, t);
+		for (int k = 0; k < nclk; k++) {
+			if (w->clk[k].next_fs != t)
+				continue;
+			w->clk[k].next_fs += w->clk[k].half_fs;
+			if (w->clk[k].level)
+				fall[k] = 1;
+			else
+				rise[k] = 1;
+		}
+		for (int k = 0; k < nclk; k++)
+			if (fall[k])
+				w->clk[k].level = 0;
+		for (unsigned int i = 0; i < n; i++) {
+			struct rnic_sim_nic *nic = &w->nics[i];
 
-		hostmem_edge(nic->mem, c, &nic->in, &nic->out);
-		memcheck_edge(nic->mc, c, &nic->in, &nic->out);
-		bar_edge(nic->bar, c, &nic->in, &nic->out);
-		link_edge(w->link, i, c, &nic->in, &nic->out);
-		port_events_host(w, nic, c);
-		port_events_eth(w, nic, c);
-	}
-	link_tick(w->link, c);
-	for (unsigned int i = 0; i < n; i++)
-		if (w->nics[i].sock && c % w->nics[i].sock_poll == 0)
-			sock_read(w, i);
-	rnic_vctx_time_inc(w->vctx, w->half_ps);
-	for (unsigned int i = 0; i < n; i++) {
-		struct rnic_sim_nic *nic = &w->nics[i];
+			nic->in.rst = (uint8_t)w->rst;
+			if (fall[CLK_CORE]) {
+				hostmem_drive(nic->mem, c, &nic->in);
+				bar_drive(nic->bar, c, &nic->in);
+			}
+			if (fall[mac])
+				link_drive(w->link, i, w->mac_cycle, &nic->in);
+		}
+		/* the waveform gets one dump per instant: after the last evaluation */
+		int any_rise = rise[CLK_CORE] || rise[CLK_MAC] || rise[CLK_REF];
 
-		rnic_model_set_clk(nic->model, 1);
-		rnic_model_eval(nic->model);
-		if (w->tracing)
-			rnic_model_trace_dump(nic->model);
+		world_eval(w, !any_rise);
+		/* In reset the core's outputs are not yet meaningful (randomized
+		 * state before the first edge): the models take no handshake. */
+		if (rise[CLK_CORE] && !w->rst)
+			for (unsigned int i = 0; i < n; i++) {
+				struct rnic_sim_nic *nic = &w->nics[i];
+
+				hostmem_edge(nic->mem, c, &nic->in, &nic->out);
+				memcheck_edge(nic->mc, c, &nic->in, &nic->out);
+				bar_edge(nic->bar, c, &nic->in, &nic->out);
+				port_events_host(w, nic, c);
+			}
+		if (rise[mac]) {
+			if (!w->rst)
+				for (unsigned int i = 0; i < n; i++) {
+					struct rnic_sim_nic *nic = &w->nics[i];
+
+					link_edge(w->link, i, w->mac_cycle, &nic->in, &nic->out);
+					port_events_eth(w, nic, c);
+				}
+			link_tick(w->link, w->mac_cycle);
+			for (unsigned int i = 0; i < n; i++)
+				if (w->nics[i].sock && w->mac_cycle % w->nics[i].sock_poll == 0)
+					sock_read(w, i);
+			w->mac_cycle++;
+		}
+		if (any_rise) {
+			for (int k = 0; k < nclk; k++)
+				if (rise[k])
+					w->clk[k].level = 1;
+			world_eval(w, 1);
+		}
+		core_rose = rise[CLK_CORE];
 	}
-	rnic_vctx_time_inc(w->vctx, w->half_ps);
 	w->cycle++;
 	after_cycle(w, c);
 }
@@ -409,7 +441,7 @@ static void after_cycle(struct rnic_world *w, uint64_t c)
 }
 
 /* Hand the Verilator context the time up to t (fs; it counts ps). */
-static void board_time_to(struct rnic_world *w, uint64_t t)
+static void world_time_to(struct rnic_world *w, uint64_t t)
 {
 	uint64_t ps = t / 1000u;
 
@@ -420,96 +452,20 @@ static void board_time_to(struct rnic_world *w, uint64_t t)
 	w->t_fs = t;
 }
 
-static void board_eval(struct rnic_world *w)
+static void world_eval(struct rnic_world *w, int dump)
 {
 	for (unsigned int i = 0; i < w->cfg.num_nics; i++) {
 		struct rnic_sim_nic *nic = &w->nics[i];
 
 		rnic_model_set_inputs(nic->model, &nic->in);
 		rnic_model_set_clk(nic->model, w->clk[CLK_CORE].level);
-		rnic_model_set_board_clks(nic->model, w->clk[CLK_MAC].level, w->clk[CLK_REF].level);
+		if (w->board)
+			rnic_model_set_board_clks(nic->model, w->clk[CLK_MAC].level, w->clk[CLK_REF].level);
 		rnic_model_eval(nic->model);
-		if (w->tracing)
+		if (w->tracing && dump)
 			rnic_model_trace_dump(nic->model);
 		rnic_model_get_outputs(nic->model, &nic->out);
 	}
-}
-
-/* One core cycle of a board world: every edge of every clock up to and
- * including the core clock's next rising edge. */
-static void board_cycle(struct rnic_world *w)
-{
-	unsigned int n = w->cfg.num_nics;
-	uint64_t c = w->cycle;
-	int core_rose = 0;
-
-	while (!core_rose) {
-		uint64_t t = UINT64_MAX;
-		int fall[NUM_CLKS] = {0}, rise[NUM_CLKS] = {0};
-
-		for (int k = 0; k < NUM_CLKS; k++)
-			if (w->clk[k].next_fs < t)
-				t = w->clk[k].next_fs;
-		board_time_to(w, t);
-		for (int k = 0; k < NUM_CLKS; k++) {
-			if (w->clk[k].next_fs != t)
-				continue;
-			w->clk[k].next_fs += w->clk[k].half_fs;
-			if (w->clk[k].level)
-				fall[k] = 1;
-			else
-				rise[k] = 1;
-		}
-		/* falling edges: each domain's models drive their pins */
-		for (int k = 0; k < NUM_CLKS; k++)
-			if (fall[k])
-				w->clk[k].level = 0;
-		for (unsigned int i = 0; i < n; i++) {
-			struct rnic_sim_nic *nic = &w->nics[i];
-
-			nic->in.rst = (uint8_t)w->rst;
-			if (fall[CLK_CORE]) {
-				hostmem_drive(nic->mem, c, &nic->in);
-				bar_drive(nic->bar, c, &nic->in);
-			}
-			if (fall[CLK_MAC])
-				link_drive(w->link, i, w->mac_cycle, &nic->in);
-		}
-		board_eval(w);
-		/* rising edges: the models sample the pins as they settled */
-		if (rise[CLK_CORE] && !w->rst)
-			for (unsigned int i = 0; i < n; i++) {
-				struct rnic_sim_nic *nic = &w->nics[i];
-
-				hostmem_edge(nic->mem, c, &nic->in, &nic->out);
-				memcheck_edge(nic->mc, c, &nic->in, &nic->out);
-				bar_edge(nic->bar, c, &nic->in, &nic->out);
-				port_events_host(w, nic, c);
-			}
-		if (rise[CLK_MAC]) {
-			if (!w->rst)
-				for (unsigned int i = 0; i < n; i++) {
-					struct rnic_sim_nic *nic = &w->nics[i];
-
-					link_edge(w->link, i, w->mac_cycle, &nic->in, &nic->out);
-					port_events_eth(w, nic, c);
-				}
-			link_tick(w->link, w->mac_cycle);
-			for (unsigned int i = 0; i < n; i++)
-				if (w->nics[i].sock && w->mac_cycle % w->nics[i].sock_poll == 0)
-					sock_read(w, i);
-			w->mac_cycle++;
-		}
-		if (rise[CLK_CORE] || rise[CLK_MAC] || rise[CLK_REF]) {
-			for (int k = 0; k < NUM_CLKS; k++)
-				if (rise[k])
-					w->clk[k].level = 1;
-			board_eval(w);
-		}
-		core_rose = rise[CLK_CORE];
-	}
-	w->cycle++;
-	after_cycle(w, c);
 }
 
 static int cfg_valid(const struct rnic_sim_cfg *cfg)
@@ -619,8 +575,11 @@ struct rnic_world *rnic_world_create(const struct rnic_sim_cfg *cfg)
 	w->fst_path = dup_str(cfg->fst_path);
 	w->cfg.pcap_path = w->pcap_path;
 	w->cfg.fst_path = w->fst_path;
-	/* half a period in ps, rounded; the pcap uses the exact ns figure */
-	w->half_ps = (500000u + cfg->clock_mhz / 2) / cfg->clock_mhz;
+	/* half a period in whole ps (the pcap uses the exact ns figure); the
+	 * bare core's one clock starts high: its first edge, at 0, falls */
+	w->clk[CLK_CORE].half_fs = 1000u * ((500000u + cfg->clock_mhz / 2) / cfg->clock_mhz);
+	w->clk[CLK_CORE].next_fs = 0;
+	w->clk[CLK_CORE].level = 1;
 	w->tracing = cfg->fst_path != NULL;
 
 	seed_state = cfg->seed;
@@ -962,7 +921,7 @@ int rnic_sim_inject_frame(struct rnic_world *w, int nic, const void *frame, size
 {
 	if (nic < 0 || (unsigned int)nic >= w->cfg.num_nics)
 		return -EINVAL;
-	return link_inject(w->link, (unsigned int)nic, w->board ? w->mac_cycle : w->cycle, frame, len);
+	return link_inject(w->link, (unsigned int)nic, w->mac_cycle, frame, len);
 }
 
 struct inject_ctx {
