@@ -150,22 +150,29 @@ $(SIM_TDUT_LIB): $(SIM_SAN_OBJS) $(SIM_TDUT_PARTS)
 SIM_BOARD_BUILD := $(SIM_BUILD)/boards
 SIM_BOARD_LIB := $(SIM_BOARD_BUILD)/librnic_sim_boards.a
 SIM_BOARD_MODEL_SRCS := $(ROOT)/boards/sim/lint.vlt $(sort $(filter-out %/lint.vlt,$(wildcard $(ROOT)/boards/sim/*.sv)))
+# Each board's top and model directory may be given on the command line:
+# tests/boards/planted_miswiring.py builds a board model from an altered
+# copy of a top beside the real one.
+SIM_BOARD_TOP_au250 ?= $(ROOT)/boards/au250/rtl/rnic_au250.sv
+SIM_BOARD_TOP_kcu105 ?= $(ROOT)/boards/kcu105/rtl/rnic_kcu105.sv
+SIM_BOARD_OBJ_au250 ?= $(SIM_BOARD_BUILD)/obj_au250
+SIM_BOARD_OBJ_kcu105 ?= $(SIM_BOARD_BUILD)/obj_kcu105
 # $(call sim_board_srcs,BOARD)
 sim_board_srcs = $(ROOT)/rtl/lint.vlt $(SIM_BOARD_MODEL_SRCS) $(filter-out $(ROOT)/rtl/lint.vlt,$(SIM_RTL_SRCS)) \
-	$(ROOT)/boards/$(1)/rtl/rnic_$(1).sv $(ROOT)/boards/$(1)/sim/rnic_sim_board.sv
+	$(SIM_BOARD_TOP_$(1)) $(ROOT)/boards/$(1)/sim/rnic_sim_board.sv
 # $(call sim_board_flags,PCIE_DW,PCIE_LANES,CORE_DW,LEDS)
 sim_board_flags = --top-module rnic_board_sim -GFW_HEX='"$(SIM_FW_HEX)"' +define+RNIC_SIM_TOP=rnic_board_sim \
 	+define+RNIC_SIM_PCIE_DW=$(1) +define+RNIC_SIM_PCIE_LANES=$(2) +define+RNIC_SIM_CORE_DW=$(3) \
 	+define+RNIC_SIM_LEDS=$(4)
-$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_au250,Vrnic_board_au250,,$(call sim_board_srcs,au250),$(call sim_board_flags,512,16,512,3)))
-$(eval $(call sim_verilate,$(SIM_BOARD_BUILD)/obj_kcu105,Vrnic_board_kcu105,,$(call sim_board_srcs,kcu105),$(call sim_board_flags,256,8,64,4)))
-SIM_BOARD_MODEL_OBJS := $(SIM_BOARD_BUILD)/obj_au250/Vrnic_board_au250__model.o \
-	$(SIM_BOARD_BUILD)/obj_kcu105/Vrnic_board_kcu105__model.o
+$(eval $(call sim_verilate,$(SIM_BOARD_OBJ_au250),Vrnic_board_au250,,$(call sim_board_srcs,au250),$(call sim_board_flags,512,16,512,3)))
+$(eval $(call sim_verilate,$(SIM_BOARD_OBJ_kcu105),Vrnic_board_kcu105,,$(call sim_board_srcs,kcu105),$(call sim_board_flags,256,8,64,4)))
+SIM_BOARD_MODEL_OBJS := $(SIM_BOARD_OBJ_au250)/Vrnic_board_au250__model.o \
+	$(SIM_BOARD_OBJ_kcu105)/Vrnic_board_kcu105__model.o
 
 $(SIM_BOARD_BUILD)/rnic_model.o: $(SIM_DIR)/rnic_model.cpp $(SIM_MODEL_OBJS) $(SIM_BOARD_MODEL_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) $(SIM_VL_CXXFLAGS) $(SIM_SHIM_FLAGS) -DRNIC_SIM_HAVE_BOARDS=1 -I$(SIM_OBJ_W64) -I$(SIM_OBJ_W512) \
-		-I$(SIM_BOARD_BUILD)/obj_au250 -I$(SIM_BOARD_BUILD)/obj_kcu105 -c $< -o $@
+		-I$(SIM_BOARD_OBJ_au250) -I$(SIM_BOARD_OBJ_kcu105) -c $< -o $@
 
 $(SIM_BOARD_LIB): $(SIM_OBJS) $(SIM_BOARD_BUILD)/rnic_model.o $(SIM_MODEL_OBJS) $(SIM_BOARD_MODEL_OBJS) \
 		$(SIM_VL_RT_OBJS) | $(SIM_FW_HEX)
