@@ -227,6 +227,10 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
         r = g.sh(f'i=0; while ! netstat -ltn | grep -q ":{PERFTEST_PORT} " && [ $i -lt 200 ]; '
                  f'do sleep 0.1; i=$((i+1)); done; netstat -ltn | grep -q ":{PERFTEST_PORT} "', 60)
         if not r or r[0]:
+            # keep what perftest said (an option it refused, a device error)
+            r = g.sh('cat /tmp/pt.log', 10)
+            with open(os.path.join(logdir, tag + '.perftest.log'), 'w') as f:
+                f.write(r[1] if r else '(console timeout)')
             return False, 'guest server did not listen'
         ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_fwd), '127.0.0.1'],
                                 stdout=out, stderr=subprocess.STDOUT)
@@ -312,6 +316,9 @@ def main():
               for r in roles]
     cases += [(t, 'guest-server', mtus[0], False, ('-a',)) for t in ('write_bw', 'read_bw') if t in tests
               and 'guest-server' in roles]
+    # --use-srq: the receiving side's QPs share one SRQ (ours as server, the
+    # guest's as server)
+    cases += [('send_bw', r, mtus[0], False, ('-q', '4', '--use-srq')) for r in roles if 'send_bw' in tests]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, and a lossy one
         cases = [('write_bw', 'guest-server', 1024, False, ()), ('read_bw', 'guest-client', 1024, False, ()),

@@ -127,6 +127,7 @@ struct lk {
 	struct rnic_context *ctx;
 	struct rnic_pd *pd;
 	struct rnic_cq *cq;
+	struct rnic_srq *srq; /* --use-srq: the receive queue of every QP */
 	struct rnic_mr *mr;
 	struct lq *q;
 	int nqp;
@@ -149,6 +150,10 @@ struct lk {
 	uint64_t *lat;
 	uint64_t nlat;
 	uint64_t accepted;   /* the wire models' requests, all QPs */
+	/* --use-srq: receives posted to the SRQ this size (wr_id = the count
+	 * before), and which of them have completed */
+	uint64_t srq_posted;
+	uint8_t *srq_done;
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -394,6 +399,16 @@ static int setup(struct lk *k)
 	k->q = calloc((size_t)k->nqp, sizeof(*k->q));
 	if (!k->q)
 		return err(k, "out of memory");
+	if (o->use_srq) {
+		/* perftest's --use-srq: one SRQ for all QPs, tx-depth
+		 * receives per QP */
+		struct rnic_srq_init_attr sa = {.attr = {.max_wr = (uint32_t)(k->nqp * k->max_depth), .max_sge = 1}};
+
+		k->srq = rnic_create_srq(k->pd, &sa);
+		k->srq_done = calloc(o->iters * (uint64_t)k->nqp, 1);
+		if (!k->srq || !k->srq_done)
+			return err(k, "create_srq: %s", k->srq ? "out of memory" : strerror(errno));
+	}
 	for (int i = 0; i < k->nqp; i++) {
 		memset(&ia, 0, sizeof(ia));
 		ia.send_cq = k->cq;
@@ -401,8 +416,9 @@ static int setup(struct lk *k)
 		ia.qp_type = RNIC_QPT_RC;
 		ia.cap.max_send_wr = (uint32_t)k->max_depth;
 		ia.cap.max_send_sge = 1;
-		ia.cap.max_recv_wr = send ? (uint32_t)k->max_depth : 0;
-		ia.cap.max_recv_sge = send ? 1 : 0;
+		ia.srq = k->srq;
+		ia.cap.max_recv_wr = send && !k->srq ? (uint32_t)k->max_depth : 0;
+		ia.cap.max_recv_sge = send && !k->srq ? 1 : 0;
 		ia.cap.max_inline_data = o->inline_size;
 		k->q[i].qp = rnic_create_qp(k->pd, &ia);
 		if (!k->q[i].qp)
@@ -466,6 +482,9 @@ static void teardown(struct lk *k)
 		free(k->q[i].wire.shadow);
 		free(k->q[i].wire.msgs);
 	}
+	if (k->srq)
+		rnic_destroy_srq(k->srq);
+	free(k->srq_done);
 	if (k->cq)
 		rnic_destroy_cq(k->cq);
 	if (k->pd)
@@ -541,6 +560,9 @@ static void set_size(struct lk *k, int i)
 		q->posted = q->done = q->rposted = q->rdone = 0;
 		q->have_first = 0;
 	}
+	k->srq_posted = 0;
+	if (k->srq_done)
+		memset(k->srq_done, 0, k->o->iters * (uint64_t)k->nqp);
 }
 
 static struct lq *qp_of(struct lk *k, uint32_t qp_num)
@@ -568,6 +590,35 @@ static int post_recv(struct lk *k, struct lq *q)
 	return 0;
 }
 
+/* --use-srq: receive n of a size goes to a slot of QP n % nqp's L, slot
+ * n / nqp, which receive n - nqp * depth held before it; so n is posted
+ * only once that one has completed (with several QPs the SRQ's WQEs may
+ * complete out of their order: a QP takes the next WQE at a message's
+ * first packet and completes it at its last). */
+static uint8_t *srq_slot(const struct lk *k, uint64_t n)
+{
+	return slot(k, &k->q[n % (uint64_t)k->nqp], n / (uint64_t)k->nqp);
+}
+
+static int post_srq_recvs(struct lk *k)
+{
+	uint64_t total = k->o->iters * (uint64_t)k->nqp, ring = (uint64_t)k->depth * (uint64_t)k->nqp;
+
+	while (k->srq_posted < total && (k->srq_posted < ring || k->srq_done[k->srq_posted - ring])) {
+		uint8_t *b = srq_slot(k, k->srq_posted);
+		struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
+		struct rnic_recv_wr wr = {.wr_id = k->srq_posted, .sg_list = &sge, .num_sge = 1}, *bad;
+		int e;
+
+		memset(b, GUARD, k->stride);
+		e = rnic_post_srq_recv(k->srq, &wr, &bad);
+		if (e)
+			return err(k, "post_srq_recv: %s", strerror(e));
+		k->srq_posted++;
+	}
+	return 0;
+}
+
 /* send_bw's responder, before a size's traffic: every QP's receives posted
  * and its wire model's messages kept for this size. */
 static int open_receives(struct lk *k)
@@ -583,10 +634,12 @@ static int open_receives(struct lk *k)
 		q->wire.msgs = malloc(q->wire.maxmsgs * k->size + 1);
 		if (!q->wire.msgs)
 			return err(k, "out of memory");
-		while (q->rposted < k->o->iters && q->rposted < (uint64_t)k->depth)
+		while (!k->srq && q->rposted < k->o->iters && q->rposted < (uint64_t)k->depth)
 			if (post_recv(k, q))
 				return -1;
 	}
+	if (k->srq && post_srq_recvs(k))
+		return -1;
 	k->recv_open = 1;
 	return 0;
 }
@@ -603,12 +656,19 @@ static int drain_cq(struct lk *k)
 		struct lq *q = qp_of(k, wc[i].qp_num);
 		const uint8_t *b;
 
+		/* a QP's receives complete in its order; from an SRQ, each of
+		 * its WQEs once, to one QP, a QP's in the SRQ's order */
+		int order_ok = k->srq ? q && wc[i].wr_id < k->srq_posted && !k->srq_done[wc[i].wr_id] &&
+					    (q->rdone == 0 || wc[i].wr_id > q->rposted)
+				      : q && wc[i].wr_id == q->rdone;
+
 		if (!q || !k->recv_open || wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
-		    wc[i].wr_id != q->rdone || wc[i].byte_len != k->size)
-			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B): %s, "
+		    !order_ok || wc[i].byte_len != k->size)
+			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B%s): %s, "
 				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size,
-				   rnic_wc_status_str(wc[i].status), wc[i].opcode, wc[i].byte_len);
-		b = slot(k, q, wc[i].wr_id);
+				   k->srq ? " from the SRQ" : "", rnic_wc_status_str(wc[i].status), wc[i].opcode,
+				   wc[i].byte_len);
+		b = k->srq ? srq_slot(k, wc[i].wr_id) : slot(k, q, wc[i].wr_id);
 		if (count_diff(b + k->size, GUARD, k->stride - k->size))
 			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size);
 		if (k->nic->sim_frame_hook) {
@@ -620,8 +680,15 @@ static int drain_cq(struct lk *k)
 					   q->qp->qp_num);
 		}
 		q->rdone++;
-		if (q->rposted < k->o->iters && post_recv(k, q))
+		if (k->srq) {
+			/* rposted: the QP's last SRQ receive, for the order check */
+			q->rposted = wc[i].wr_id;
+			k->srq_done[wc[i].wr_id] = 1;
+			if (post_srq_recvs(k))
+				return -1;
+		} else if (q->rposted < k->o->iters && post_recv(k, q)) {
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -1078,7 +1145,8 @@ static void print_results(struct lk *k)
 		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp->qp_num, q->psn,
 		       q->pk ? q->pk->qpn : 0, q->pk ? q->pk->psn : 0);
 	}
-	printf(" Number of qps : %d  Max inline data : %u[B]\n", k->nqp, o->inline_size);
+	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s\n", k->nqp, o->inline_size,
+	       k->srq ? "ON" : "OFF");
 	printf(RULE);
 	if (k->nrows && lat) {
 		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "

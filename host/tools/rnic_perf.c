@@ -39,6 +39,7 @@
 #define SIM_ALL_MAX (1u << 20) /* -a in simulation: 2 B .. 1 MiB */
 #define SIM_ALL_BYTES (16u << 20) /* -a in simulation: about this many bytes per size */
 #define ACK_TIMEOUT 5
+#define OPT_USE_SRQ 0x100 /* long options without a short form */
 #define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
 
 struct perf_opts {
@@ -50,6 +51,7 @@ struct perf_opts {
 	unsigned mtu_bytes;
 	int qps;
 	int all;
+	int use_srq;
 	uint32_t inline_size;
 	uint16_t port;
 	int tx_depth;
@@ -109,6 +111,8 @@ static void usage(FILE *f, const char *prog)
 		"                       --sim-link: to 1 MiB, the simulation's cap; --sim at most -n\n"
 		"                       and about 16 MiB per size; a card: to 8 MiB)\n"
 		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
+		"      --use-srq        send_bw's receives from one shared receive queue for all QPs\n"
+		"                       (against perftest: a card or --sim-link)\n"
 		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
 		"      --json FILE      the result rows as JSON as well, a row per size\n"
@@ -204,6 +208,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
 		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
+		{"use-srq", no_argument, NULL, OPT_USE_SRQ},
 		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
 		{NULL, 0, NULL, 0},
 	};
@@ -249,6 +254,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			o->qps = (int)v;
 			break;
 		case 'a': o->all = 1; break;
+		case OPT_USE_SRQ: o->use_srq = 1; break;
 		case 'I':
 			if (num_arg("-I", optarg, 0, RNIC_MAX_INLINE_BYTES, &v))
 				return -1;
@@ -361,6 +367,10 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	}
 	if (!o->link_local && (o->pcap || o->drop > 0)) {
 		fprintf(stderr, "rnic-perf: --pcap and --drop go with --sim-link\n");
+		return -1;
+	}
+	if (o->sim && o->use_srq) {
+		fprintf(stderr, "rnic-perf: --use-srq goes with --sim-link or a card\n");
 		return -1;
 	}
 	if (o->sim && (o->timeout >= 0 || o->peer_mac_set || o->mac_set || o->ip_set)) {
@@ -686,6 +696,7 @@ static int run_peer(const struct perf_opts *o)
 	lo.qps = o->qps;
 	lo.all = o->all;
 	lo.inline_size = o->inline_size;
+	lo.use_srq = o->use_srq;
 	lo.json = o->json;
 	if (o->link_local) {
 		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */

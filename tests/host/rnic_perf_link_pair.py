@@ -50,6 +50,9 @@ CASES = {
     'write_lat-a': ('write_lat', ['-a', '-n', '2', '-m', '4096', '--width', '512'], None, 2, 1, 'all'),
     'write_bw-a': ('write_bw', ['-a', '-n', '1', '-m', '4096', '--width', '512'], None, 1, 1, 'all'),
     'send_bw-I64': ('send_bw', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
+    # one SRQ for 4 QPs, 2 receives each in flight: slots reused, WQEs taken
+    # by the QPs in turn and completed out of the SRQ's order
+    'send_bw-q4-srq': ('send_bw', ['-q', '4', '--use-srq', '-t', '2'], SIZE, ITERS, 4, None),
     'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
     'write_bw-json': ('write_bw', ['--json', '{json}'], SIZE, ITERS, 1, None),
@@ -137,6 +140,10 @@ def run(name):
         want_inl = extra[extra.index('-I') + 1] if '-I' in extra else '0'
         if good and (inl is None or inl.group(1) != want_inl):
             good, why = False, f'max inline data, want {want_inl}'
+        srq = re.search(r'Using SRQ : (ON|OFF)', out)
+        want_srq = 'ON' if '--use-srq' in extra else 'OFF'
+        if good and (srq is None or srq.group(1) != want_srq):
+            good, why = False, f'Using SRQ, want {want_srq}'
         if good and drives and test != 'write_lat' or good and test == 'write_lat':
             rows = re.findall(r'^ (\d+) +(\d+) +\d+\.\d+', out, re.M)
             if [int(r[0]) for r in rows] != sizes_of(size, sizes) or any(int(r[1]) != iters for r in rows):
