@@ -319,11 +319,15 @@ def main():
     # --use-srq: the receiving side's QPs share one SRQ (ours as server, the
     # guest's as server)
     cases += [('send_bw', r, mtus[0], False, ('-q', '4', '--use-srq')) for r in roles if 'send_bw' in tests]
+    # unreliable datagram (perftest's -c UD): messages of one MTU
+    cases += [('send_bw', r, mtus[0], False, ('-c', 'UD')) for r in roles if 'send_bw' in tests]
     if a.quick:
-        # one of each kind of traffic in each role, both MTUs, and a lossy one
+        # one of each kind of traffic in each role, both MTUs, a lossy one
+        # and a UD one
         cases = [('write_bw', 'guest-server', 1024, False, ()), ('read_bw', 'guest-client', 1024, False, ()),
                  ('atomic_bw', 'guest-server', 1024, False, ()), ('send_bw', 'guest-client', 4096, False, ()),
-                 ('write_lat', 'guest-server', 4096, False, ()), ('read_bw', 'guest-server', 1024, True, ())]
+                 ('write_lat', 'guest-server', 4096, False, ()), ('read_bw', 'guest-server', 1024, True, ()),
+                 ('send_bw', 'guest-server', 1024, False, ('-c', 'UD'))]
         if a.loss <= 0:
             cases = [c for c in cases if not c[3]]
 
@@ -345,11 +349,12 @@ def main():
                     die(f'tc netem in the guest failed: {r}')
                 netem = loss
             bw = test.endswith('_bw')
-            size = (4 * mtu if bw else 64)
+            # UD: one packet per message, as perftest caps it
+            size = (mtu if 'UD' in opts else 4 * mtu) if bw else 64
             # with loss, enough frames that some are lost (about 1 in 100)
             iters = a.iters or ((64 if bw else 50) if loss else (16 if bw else 20))
             if '-a' in opts:
-                iters = 2   # 2 B .. 1 MiB, about 4 MiB in all
+                iters = 5   # perftest's least; 2 B .. 1 MiB, about 10 MiB in all
             t1 = time.time()
             before = netem_drops(g) if loss else 0
             ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,

@@ -10,6 +10,11 @@
  * second buffer half). L starts as the guard byte 0xa5, R as a pattern
  * from the seed; a guard page after the region is never registered.
  *
+ * -c UD (send_bw): UD QPs, as perftest's: Q_Key 0x11111111 (perftest's
+ * DEFF_QKEY), one message per packet (the size at most the MTU), an address
+ * handle per QP toward the peer's GID, receive buffers 40 bytes longer for
+ * the GRH area (which must hold the peer's IPv4 header).
+ *
  * perftest's options: -q N runs N QPs, each with its own key in the
  * exchange, every QP -n messages (perftest's count is per QP), posted
  * round robin; -a runs every size from 2 B by powers of two to our cap
@@ -78,6 +83,7 @@
 #define CACHE_LINE 64u
 #define WAIT_MS 100
 #define ALL_SLOTS_MAX (16u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
+#define UD_QKEY 0x11111111u  /* perftest's DEFF_QKEY */
 
 /* The peer's requests on one QP as they arrived on the wire, accepted in
  * PSN order as a correct responder accepts them (duplicates and packets
@@ -103,6 +109,7 @@ struct lk;
 /* One QP and its part of the memory. */
 struct lq {
 	struct rnic_qp *qp;
+	struct rnic_ah *ah;       /* -c UD: toward the peer's QP */
 	uint32_t psn;
 	const struct oob_key *pk; /* the peer's key for it */
 	uint8_t *L, *R, *pat;
@@ -154,6 +161,7 @@ struct lk {
 	 * before), and which of them have completed */
 	uint64_t srq_posted;
 	uint8_t *srq_done;
+	size_t grh;          /* -c UD: the GRH area ahead of every receive (RNIC_GRH_BYTES), else 0 */
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -345,6 +353,16 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 			return;
 		wire_send(m, p + RNIC_IMMDT_BYTES, (size_t)(end - p) - RNIC_IMMDT_BYTES, 1);
 		break;
+	case RNIC_OP_UD_SEND_ONLY:
+	case RNIC_OP_UD_SEND_ONLY_IMM:
+		/* the DETH's Q_Key must be ours: the NIC drops it otherwise */
+		if (!k->grh || end < p + RNIC_DETH_BYTES || be32(p) != UD_QKEY)
+			return;
+		p += RNIC_DETH_BYTES + (op == RNIC_OP_UD_SEND_ONLY_IMM ? RNIC_IMMDT_BYTES : 0);
+		if (end < p)
+			return;
+		wire_send(m, p, (size_t)(end - p), 1);
+		break;
 	case RNIC_OP_RDMA_READ_REQUEST: {
 		uint32_t dma_len = end >= p + RNIC_RETH_BYTES ? be32(p + 12) : 0;
 
@@ -413,7 +431,7 @@ static int setup(struct lk *k)
 		memset(&ia, 0, sizeof(ia));
 		ia.send_cq = k->cq;
 		ia.recv_cq = k->cq;
-		ia.qp_type = RNIC_QPT_RC;
+		ia.qp_type = o->ud ? RNIC_QPT_UD : RNIC_QPT_RC;
 		ia.cap.max_send_wr = (uint32_t)k->max_depth;
 		ia.cap.max_send_sge = 1;
 		ia.srq = k->srq;
@@ -426,10 +444,12 @@ static int setup(struct lk *k)
 		k->q[i].psn = (uint32_t)mix64(o->seed ^ 0x50534eull ^ ((uint64_t)i << 32)) & 0xffffff;
 	}
 
-	k->l_len = (size_t)k->max_depth * stride_of(k->max_size);
+	k->grh = o->ud ? RNIC_GRH_BYTES : 0;
+	k->l_len = (size_t)k->max_depth * stride_of(k->max_size + k->grh);
 	/* -a: fewer slots in flight for the large sizes (set_size) */
 	if (k->nsizes > 1 && k->l_len > ALL_SLOTS_MAX)
-		k->l_len = stride_of(k->max_size) > ALL_SLOTS_MAX ? stride_of(k->max_size) : ALL_SLOTS_MAX;
+		k->l_len = stride_of(k->max_size + k->grh) > ALL_SLOTS_MAX ? stride_of(k->max_size + k->grh)
+									     : ALL_SLOTS_MAX;
 	k->l_len = (k->l_len + 4095) & ~(size_t)4095;
 	k->r_len = ((k->max_size > CYCLE_BUFFER ? k->max_size : CYCLE_BUFFER) + 4095) & ~(size_t)4095;
 	k->mr_len = (size_t)k->nqp * (k->l_len + k->r_len);
@@ -477,6 +497,8 @@ static void teardown(struct lk *k)
 	for (int i = 0; k->q && i < k->nqp; i++) {
 		if (k->q[i].qp)
 			rnic_destroy_qp(k->q[i].qp);
+		if (k->q[i].ah)
+			rnic_destroy_ah(k->q[i].ah);
 		free(k->q[i].pat);
 		free(k->q[i].first);
 		free(k->q[i].wire.shadow);
@@ -495,6 +517,50 @@ static void teardown(struct lk *k)
 	free(k->atomics);
 }
 
+/* -c UD: INIT (perftest's Q_Key), RTR, RTS, and the address handle toward
+ * the peer's QP; the port's MTU (every UD QP's) the one agreed. */
+static int connect_ud(struct lk *k, struct lq *q)
+{
+	const struct oob_key *pk = q->pk;
+	struct rnic_ah_attr ah;
+	struct rnic_qp_attr a;
+	int e;
+
+	e = rnic_set_port_mtu(k->ctx, k->s.active_mtu);
+	if (e)
+		return err(k, "set_port_mtu: %s", strerror(e));
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = UD_QKEY;
+	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
+	if (!e) {
+		a.qp_state = RNIC_QPS_RTR;
+		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE);
+	}
+	if (!e) {
+		a.qp_state = RNIC_QPS_RTS;
+		a.sq_psn = q->psn;
+		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
+	}
+	if (e)
+		return err(k, "modify_qp (UD) to %d: %s", a.qp_state, strerror(e));
+	memset(&ah, 0, sizeof(ah));
+	ah.is_global = 1;
+	ah.port_num = 1;
+	memcpy(ah.grh.dgid.raw, pk->gid, 16);
+	ah.grh.sgid_index = 0;
+	ah.grh.hop_limit = 64;
+	memcpy(ah.dmac, k->o->peer_mac, 6);
+	q->ah = rnic_create_ah(k->pd, &ah);
+	if (!q->ah)
+		return err(k, "create_ah: %s", strerror(errno));
+	q->wire.epsn = pk->psn & 0xffffff;
+	q->wire.mtu = 128u << k->s.active_mtu;
+	q->wire.on = 1;
+	return 0;
+}
+
 /* INIT, RTR and RTS from the peer's key. */
 static int connect_qp(struct lk *k, struct lq *q)
 {
@@ -502,6 +568,8 @@ static int connect_qp(struct lk *k, struct lq *q)
 	struct rnic_qp_attr a;
 	int e;
 
+	if (k->grh)
+		return connect_ud(k, q);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_INIT;
 	a.port_num = 1;
@@ -550,7 +618,7 @@ static void set_size(struct lk *k, int i)
 {
 	k->cur = i;
 	k->size = k->sizes[i];
-	k->stride = stride_of(k->size);
+	k->stride = stride_of(k->size + k->grh);
 	k->depth = k->max_depth;
 	while (k->depth > 1 && (size_t)k->depth * k->stride > k->l_len)
 		k->depth /= 2;
@@ -578,7 +646,7 @@ static struct lq *qp_of(struct lk *k, uint32_t qp_num)
 static int post_recv(struct lk *k, struct lq *q)
 {
 	uint8_t *b = slot(k, q, q->rposted);
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
+	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)(k->size + k->grh), k->mr->lkey};
 	struct rnic_recv_wr wr = {.wr_id = q->rposted, .sg_list = &sge, .num_sge = 1}, *bad;
 	int e;
 
@@ -606,7 +674,7 @@ static int post_srq_recvs(struct lk *k)
 
 	while (k->srq_posted < total && (k->srq_posted < ring || k->srq_done[k->srq_posted - ring])) {
 		uint8_t *b = srq_slot(k, k->srq_posted);
-		struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
+		struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)(k->size + k->grh), k->mr->lkey};
 		struct rnic_recv_wr wr = {.wr_id = k->srq_posted, .sg_list = &sge, .num_sge = 1}, *bad;
 		int e;
 
@@ -663,14 +731,29 @@ static int drain_cq(struct lk *k)
 				      : q && wc[i].wr_id == q->rdone;
 
 		if (!q || !k->recv_open || wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
-		    !order_ok || wc[i].byte_len != k->size)
+		    !order_ok || wc[i].byte_len != k->size + k->grh)
 			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B%s): %s, "
-				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size,
+				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size + k->grh,
 				   k->srq ? " from the SRQ" : "", rnic_wc_status_str(wc[i].status), wc[i].opcode,
 				   wc[i].byte_len);
 		b = k->srq ? srq_slot(k, wc[i].wr_id) : slot(k, q, wc[i].wr_id);
-		if (count_diff(b + k->size, GUARD, k->stride - k->size))
-			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size);
+		if (count_diff(b + k->size + k->grh, GUARD, k->stride - k->size - k->grh))
+			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size + k->grh);
+		if (k->grh) {
+			/* UD: from the peer's QP, and the GRH area as for an IPv4
+			 * packet: 20 zero bytes, then its IPv4 header, from the
+			 * peer's address to ours */
+			const uint8_t *ip = b + RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES;
+
+			if (!(wc[i].wc_flags & RNIC_WC_GRH) || wc[i].src_qp != q->pk->qpn ||
+			    count_diff(b, 0, RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES) || ip[0] != 0x45 ||
+			    ip[9] != IPPROTO_UDP || memcmp(ip + 12, q->pk->gid + 12, 4) ||
+			    memcmp(ip + 16, k->s.key.gid + 12, 4))
+				return err(k, "UD receive %" PRIu64 " of QP %#x: source QP %#x (want %#x), flags %#x, or "
+					   "its GRH area not the IPv4 header from the peer", q->rdone, q->qp->qp_num,
+					   wc[i].src_qp, q->pk->qpn, wc[i].wc_flags);
+			b += k->grh;
+		}
 		if (k->nic->sim_frame_hook) {
 			if (q->rdone >= q->wire.nmsgs)
 				return err(k, "receive %" PRIu64 ": completed, but only %" PRIu64 " SENDs were on the wire",
@@ -781,8 +864,14 @@ static int post_one(struct lk *k, struct lq *q, uint64_t i)
 	default:
 		for (size_t j = 0; j < size; j++)
 			b[j] = (uint8_t)(mix64(k->o->seed ^ (i << 32) ^ (j >> 3)) >> (8 * (j & 7)));
-		wr.wr.rdma.remote_addr = pk->vaddr;
-		wr.wr.rdma.rkey = pk->rkey;
+		if (k->grh) {
+			wr.wr.ud.ah = q->ah;
+			wr.wr.ud.remote_qpn = pk->qpn;
+			wr.wr.ud.remote_qkey = UD_QKEY;
+		} else {
+			wr.wr.rdma.remote_addr = pk->vaddr;
+			wr.wr.rdma.rkey = pk->rkey;
+		}
 		if (size <= k->o->inline_size)
 			wr.send_flags |= RNIC_SEND_INLINE;
 		break;
@@ -1145,8 +1234,8 @@ static void print_results(struct lk *k)
 		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp->qp_num, q->psn,
 		       q->pk ? q->pk->qpn : 0, q->pk ? q->pk->psn : 0);
 	}
-	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s\n", k->nqp, o->inline_size,
-	       k->srq ? "ON" : "OFF");
+	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s  Connection type : %s\n", k->nqp,
+	       o->inline_size, k->srq ? "ON" : "OFF", k->grh ? "UD" : "RC");
 	printf(RULE);
 	if (k->nrows && lat) {
 		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
@@ -1235,6 +1324,9 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	if (o->all) {
 		size_t max = perf_link_all_max(nic);
 
+		/* UD: one packet per message, as perftest's -a */
+		if (o->ud && max > (size_t)(128u << o->mtu))
+			max = 128u << o->mtu;
 		for (size_t s = 2; s <= max && k.nsizes < OOB_MAX_SIZES; s <<= 1)
 			k.sizes[k.nsizes++] = s;
 	} else {

@@ -52,6 +52,8 @@ CASES = {
     'send_bw-I64': ('send_bw', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     # one SRQ for 4 QPs, 2 receives each in flight: slots reused, WQEs taken
     # by the QPs in turn and completed out of the SRQ's order
+    # UD (perftest's -c UD): 1 KiB messages at MTU 1024, GRH area checked
+    'send_bw-ud-q2': ('send_bw', ['-c', 'UD', '-q', '2', '-s', '1024'], 1024, ITERS, 2, None),
     'send_bw-q4-srq': ('send_bw', ['-q', '4', '--use-srq', '-t', '2'], SIZE, ITERS, 4, None),
     'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
@@ -129,8 +131,12 @@ def run(name):
         m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
         mtu = int(extra[extra.index('-m') + 1]) if '-m' in extra else MTU
         want = expected(test, drives, size, iters, qps, sizes, mtu)
-        good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(1)) > 0
-                and int(m.group(2)) > 0 and int(m.group(3)) == want)
+        # UD: no ACKs, so the receiving side sends nothing and the
+        # sending side receives nothing
+        ud = 'UD' in extra
+        good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(3)) == want
+                and (int(m.group(1)) == 0 if ud and not drives else int(m.group(1)) > 0)
+                and (int(m.group(2)) == 0 if ud and drives else int(m.group(2)) > 0))
         why = '' if good else f'want {want} requests in PSN order'
         # every QP's line, each with a QPN of its own
         qpns = re.findall(r'local QPN (0x[0-9a-f]+) PSN 0x[0-9a-f]+  remote QPN (0x[0-9a-f]+)', out)
@@ -144,6 +150,10 @@ def run(name):
         want_srq = 'ON' if '--use-srq' in extra else 'OFF'
         if good and (srq is None or srq.group(1) != want_srq):
             good, why = False, f'Using SRQ, want {want_srq}'
+        conn = re.search(r'Connection type : (RC|UD)', out)
+        want_conn = 'UD' if 'UD' in extra else 'RC'
+        if good and (conn is None or conn.group(1) != want_conn):
+            good, why = False, f'connection type, want {want_conn}'
         if good and drives and test != 'write_lat' or good and test == 'write_lat':
             rows = re.findall(r'^ (\d+) +(\d+) +\d+\.\d+', out, re.M)
             if [int(r[0]) for r in rows] != sizes_of(size, sizes) or any(int(r[1]) != iters for r in rows):
