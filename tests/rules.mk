@@ -243,3 +243,14 @@ TEST_BUILD_DEPS += $(E2E_SRQ_BIN)
 $(TOOLS_BUILD)/obj-san/e2e_srq.o: $(ROOT)/tests/e2e/e2e_srq.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+# memory windows: build/bin/rnic-e2e-mw (tests/e2e/e2e_mw.c)
+E2E_MW_BIN := $(BUILD)/bin/rnic-e2e-mw
+$(E2E_MW_BIN): $(TOOLS_BUILD)/obj-san/e2e_mw.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/e2e_ops.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+.PHONY: rnic-e2e-mw
+rnic-e2e-mw: $(E2E_MW_BIN)
+TEST_BUILD_DEPS += $(E2E_MW_BIN)
+$(TOOLS_BUILD)/obj-san/e2e_mw.o: $(ROOT)/tests/e2e/e2e_mw.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@

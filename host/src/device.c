@@ -219,6 +219,7 @@ static int query_fw_caps(struct rnic_device *d)
 	/* SRQNs travel in 16 bits (DB_SRQ) */
 	d->max_srq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SRQ), 0xffffu);
 	d->max_ah = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_AH);
+	d->max_mw = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MW);
 	return 0;
 }
 
@@ -302,7 +303,7 @@ int rnic_close_device(struct rnic_context *context)
 	if (!context)
 		return EINVAL;
 	d = rnic_dev(context);
-	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp || d->n_srq)
+	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp || d->n_srq || d->n_mw)
 		return EBUSY;
 	if (d->ops->close)
 		d->ops->close(d->priv);
@@ -350,6 +351,7 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->max_inline_data = RNIC_MAX_INLINE_BYTES;
 	a->wqe_window = d->wqe_window;
 	a->max_ah = (int)d->max_ah;
+	a->max_mw = (int)d->max_mw;
 	a->max_ud_payload = 128u << rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_UD_MTU));
 	lo = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_LO));
 	hi = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_HI));
