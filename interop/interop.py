@@ -29,7 +29,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.join(ROOT, 'interop')
 
-TESTS = ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
+TESTS = ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat']
 GUEST_MAC = '52:54:00:00:00:0a'
 GUEST_IP = '198.18.0.1'
 NIC_MAC = '02:00:00:00:00:0b'
@@ -320,7 +320,8 @@ def main():
     # guest's as server)
     cases += [('send_bw', r, mtus[0], False, ('-q', '4', '--use-srq')) for r in roles if 'send_bw' in tests]
     # unreliable datagram (perftest's -c UD): messages of one MTU
-    cases += [('send_bw', r, mtus[0], False, ('-c', 'UD')) for r in roles if 'send_bw' in tests]
+    cases += [(t, r, mtus[0], False, ('-c', 'UD')) for t in ('send_bw', 'send_lat') if t in tests
+              for r in roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
         # and a UD one

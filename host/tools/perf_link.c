@@ -84,6 +84,7 @@
 #define WAIT_MS 100
 #define ALL_SLOTS_MAX (16u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
 #define UD_QKEY 0x11111111u  /* perftest's DEFF_QKEY */
+#define SEND_LAT_SQ 16u      /* send_lat: SENDs that may wait for their ACK */
 
 /* The peer's requests on one QP as they arrived on the wire, accepted in
  * PSN order as a correct responder accepts them (duplicates and packets
@@ -432,7 +433,8 @@ static int setup(struct lk *k)
 		ia.send_cq = k->cq;
 		ia.recv_cq = k->cq;
 		ia.qp_type = o->ud ? RNIC_QPT_UD : RNIC_QPT_RC;
-		ia.cap.max_send_wr = (uint32_t)k->max_depth;
+		/* send_lat: the next SEND may go before the last one's ACK */
+		ia.cap.max_send_wr = o->test == PERF_SEND_LAT ? SEND_LAT_SQ : (uint32_t)k->max_depth;
 		ia.cap.max_send_sge = 1;
 		ia.srq = k->srq;
 		ia.cap.max_recv_wr = send && !k->srq ? (uint32_t)k->max_depth : 0;
@@ -643,6 +645,8 @@ static struct lq *qp_of(struct lk *k, uint32_t qp_num)
 
 /* ------------------------------------------------------- the responder side */
 
+static int check_done(struct lk *k, struct lq *q, const struct rnic_wc *wc);
+
 static int post_recv(struct lk *k, struct lq *q)
 {
 	uint8_t *b = slot(k, q, q->rposted);
@@ -723,6 +727,14 @@ static int drain_cq(struct lk *k)
 	for (int i = 0; i < n; i++) {
 		struct lq *q = qp_of(k, wc[i].qp_num);
 		const uint8_t *b;
+
+		/* send_lat: our SENDs complete beside the peer's */
+		if (k->o->test == PERF_SEND_LAT && q && !(wc[i].opcode & RNIC_WC_RECV)) {
+			if (check_done(k, q, &wc[i]))
+				return -1;
+			q->done++;
+			continue;
+		}
 
 		/* a QP's receives complete in its order; from an SRQ, each of
 		 * its WQEs once, to one QP, a QP's in the SRQ's order */
@@ -879,6 +891,76 @@ static int post_one(struct lk *k, struct lq *q, uint64_t i)
 	e = rnic_post_send(q->qp, &wr, &bad);
 	if (e)
 		return err(k, "post_send %" PRIu64 ": %s", i, strerror(e));
+	return 0;
+}
+
+/* send_lat: a ping-pong of SENDs; the client sends first, each side sends
+ * its next message once the peer's has arrived (drain_cq takes it, checks
+ * it and posts the receive for the one after). The messages come from R,
+ * which nothing writes. */
+static int run_send_pingpong(struct lk *k)
+{
+	struct lq *q = &k->q[0];
+	uint64_t n = k->o->iters, scnt = 0, t0 = now(k), t = 0;
+	unsigned int polls = 0;
+
+	while (scnt < n || q->rdone < n) {
+		if (q->rdone < n && !(scnt < 1 && !is_server(k))) {
+			uint64_t want = q->rdone + 1;
+
+			while (q->rdone < want) {
+				if (drain_cq(k))
+					return -1;
+				if (q->rdone < want) {
+					step(k, 16);
+					if (++polls % 4096 == 0 && past_deadline(k))
+						return err(k, "send_lat: no message %" PRIu64 " of %zu B from the peer",
+							   want, k->size);
+				}
+			}
+			if (scnt)
+				k->lat[k->nlat++] = now(k) - t;
+		}
+		/* room in the SQ: the peer may answer before our ACK comes */
+		while (scnt < n && scnt - q->done >= SEND_LAT_SQ) {
+			if (drain_cq(k))
+				return -1;
+			step(k, 16);
+			if (++polls % 4096 == 0 && past_deadline(k))
+				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
+		}
+		if (scnt < n) {
+			struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)q->R, (uint32_t)k->size, k->mr->lkey};
+			struct rnic_send_wr wr, *bad;
+			int e;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = scnt++;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = RNIC_WR_SEND;
+			wr.send_flags = RNIC_SEND_SIGNALED | (k->size <= k->o->inline_size ? RNIC_SEND_INLINE : 0);
+			if (k->grh) {
+				wr.wr.ud.ah = q->ah;
+				wr.wr.ud.remote_qpn = q->pk->qpn;
+				wr.wr.ud.remote_qkey = UD_QKEY;
+			}
+			t = now(k);
+			e = rnic_post_send(q->qp, &wr, &bad);
+			if (e)
+				return err(k, "post_send: %s", strerror(e));
+		}
+	}
+	while (q->done < n) {
+		if (drain_cq(k))
+			return -1;
+		if (q->done < n) {
+			step(k, 16);
+			if (++polls % 4096 == 0 && past_deadline(k))
+				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
+		}
+	}
+	k->ticks = now(k) - t0;
 	return 0;
 }
 
@@ -1102,9 +1184,13 @@ static int run_size(struct lk *k, int i)
 {
 	struct row *r = &k->rows[k->nrows];
 
-	set_size(k, i);
+	/* send_lat: the receives the handshake before opened stay */
+	if (!k->recv_open)
+		set_size(k, i);
 	k->nlat = 0;
-	if (k->o->test == PERF_WRITE_LAT ? run_pingpong(k) : run_requester(k))
+	if (k->o->test == PERF_WRITE_LAT ? run_pingpong(k)
+	    : k->o->test == PERF_SEND_LAT ? run_send_pingpong(k)
+					  : run_requester(k))
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->bytes = k->size;
@@ -1124,7 +1210,8 @@ static int run_size(struct lk *k, int i)
 static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void *arg)
 {
 	struct lk *k = arg;
-	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && !k->active;
+	/* who takes SENDs: send_bw's passive side, both sides of send_lat */
+	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && (!k->active || k->o->test == PERF_SEND_LAT);
 	int traffic_next = step_i + 1 < OOB_MAX_STEPS && k->plan[step_i + 1] == OOB_STEP_TRAFFIC;
 
 	if (kind == OOB_STEP_KEYS && s->handshakes == k->nqp && !k->connected) {
@@ -1319,7 +1406,7 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	k.s.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &k.deadline);
 	k.deadline.tv_sec += o->wall_limit;
-	k.active = o->test == PERF_WRITE_LAT || !is_server(&k);
+	k.active = o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT || !is_server(&k);
 	k.nqp = o->qps > 1 ? o->qps : 1;
 	if (o->all) {
 		size_t max = perf_link_all_max(nic);

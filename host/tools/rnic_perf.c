@@ -112,7 +112,7 @@ static void usage(FILE *f, const char *prog)
 		"                       --sim-link: to 1 MiB, the simulation's cap; --sim at most -n\n"
 		"                       and about 16 MiB per size; a card: to 8 MiB)\n"
 		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
-		"  -c, --connection RC|UD  transport (RC); UD: send_bw against perftest (a card or\n"
+		"  -c, --connection RC|UD  transport (RC); UD: send_bw, send_lat against perftest (a card or\n"
 		"                       --sim-link), messages of at most the MTU, as perftest's -c UD\n"
 		"      --use-srq        send_bw's receives from one shared receive queue for all QPs\n"
 		"                       (against perftest: a card or --sim-link)\n"
@@ -379,8 +379,13 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		fprintf(stderr, "rnic-perf: --pcap and --drop go with --sim-link\n");
 		return -1;
 	}
-	if (o->ud && (o->sim || o->test != PERF_SEND_BW || o->use_srq)) {
-		fprintf(stderr, "rnic-perf: -c UD: send_bw against perftest (a card or --sim-link), without an SRQ\n");
+	if (!o->sim && o->test == PERF_SEND_LAT && o->all) {
+		fprintf(stderr, "rnic-perf: send_lat against perftest: one size (no -a)\n");
+		return -1;
+	}
+	if (o->ud && (o->sim || (o->test != PERF_SEND_BW && o->test != PERF_SEND_LAT) || o->use_srq)) {
+		fprintf(stderr, "rnic-perf: -c UD: send_bw or send_lat against perftest (a card or --sim-link), "
+			"without an SRQ\n");
 		return -1;
 	}
 	if (o->sim && o->use_srq) {
@@ -395,11 +400,6 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		/* against a stock perftest: a card, or --sim-link */
 		if (!o->peer_mac_set) {
 			fprintf(stderr, "rnic-perf: --peer-mac is needed (the peer's static neighbour entry)\n");
-			return -1;
-		}
-		if (o->test == PERF_SEND_LAT) {
-			fprintf(stderr, "rnic-perf: against perftest: write_bw, write_lat, read_bw, read_lat, send_bw "
-				"and atomic_bw\n");
 			return -1;
 		}
 		if (o->qps > OOB_MAX_QPS) {
