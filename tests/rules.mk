@@ -219,7 +219,7 @@ bench: deps
 	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
 
 # rping's exchange (host/tools/rping.c) between the two simulated NICs, the
-# connection manager's MADs over the in-memory carrier (ASan/UBSan)
+# connection manager's MADs over each NIC's QP1 (ASan/UBSan)
 RPING_SIM_BIN := $(BUILD)/bin/rnic-rping-sim
 $(TOOLS_BUILD)/obj-san/rping_sim.o: $(ROOT)/tests/host/rping_sim.c
 	@mkdir -p $(@D)

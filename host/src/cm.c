@@ -86,6 +86,7 @@ struct rnic_cm_event_channel {
 	struct rnic_context *context;
 	const struct rnic_cm_transport_ops *transport;
 	void *transport_priv;
+	struct rnic_cm_gsi *gsi; /* the QP1 carrier the channel opened, or NULL */
 	uint64_t (*now_ns)(void *);
 	void *clock_priv;
 	uint64_t rng;
@@ -1018,7 +1019,7 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 	struct rnic_cm_event_channel *ch;
 	struct rnic_device_attr da;
 
-	if (!attr || !attr->context || !attr->transport || !attr->transport->send || !attr->transport->recv) {
+	if (!attr || !attr->context || (attr->transport && (!attr->transport->send || !attr->transport->recv))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -1034,6 +1035,23 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 	ch->context = attr->context;
 	ch->transport = attr->transport;
 	ch->transport_priv = attr->transport_priv;
+	ch->path_mtu = iboe_mtu(attr->if_mtu ? attr->if_mtu : 1500);
+	if (!ch->path_mtu) {
+		free(ch);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!ch->transport) {
+		int err = rnic_cm_gsi_open(attr->context, &ch->gsi);
+
+		if (err) {
+			free(ch);
+			errno = err;
+			return NULL;
+		}
+		ch->transport = &rnic_cm_gsi_transport;
+		ch->transport_priv = ch->gsi;
+	}
 	ch->now_ns = attr->now_ns ? attr->now_ns : clock_mono;
 	ch->clock_priv = attr->clock_priv;
 	ch->rng = attr->seed ? attr->seed : clock_mono(NULL) ^ (uint64_t)(uintptr_t)ch;
@@ -1046,17 +1064,13 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 		ch->ca_guid = (uint64_t)(da.mac[0] ^ 2) << 56 | (uint64_t)da.mac[1] << 48 | (uint64_t)da.mac[2] << 40 |
 			      0xfffeull << 24 | (uint64_t)da.mac[3] << 16 | (uint64_t)da.mac[4] << 8 | da.mac[5];
 	}
-	ch->path_mtu = iboe_mtu(attr->if_mtu ? attr->if_mtu : 1500);
-	if (!ch->path_mtu) {
-		free(ch);
-		errno = EINVAL;
-		return NULL;
-	}
 	return ch;
 }
 
 int rnic_cm_destroy_event_channel(struct rnic_cm_event_channel *ch)
 {
+	int err = 0;
+
 	if (!ch)
 		return EINVAL;
 	for (struct id_priv *p = ch->ids; p; p = p->next)
@@ -1078,8 +1092,15 @@ int rnic_cm_destroy_event_channel(struct rnic_cm_event_channel *ch)
 		ch->neigh = n->next;
 		free(n);
 	}
+	if (ch->gsi)
+		err = rnic_cm_gsi_close(ch->gsi);
 	free(ch);
-	return 0;
+	return err;
+}
+
+struct rnic_cm_gsi *rnic_cm_channel_gsi(struct rnic_cm_event_channel *ch)
+{
+	return ch ? ch->gsi : NULL;
 }
 
 int rnic_cm_set_neighbour(struct rnic_cm_event_channel *ch, const struct sockaddr *addr, const uint8_t mac[6])
