@@ -302,6 +302,11 @@ int main(int argc, char **argv)
 			r.err[0] ? r.err : strerror(err));
 		goto out;
 	}
+	if (server) {
+		/* a harness starting the client waits for this line */
+		printf("rnic-rping: server: listening on %s port %d\n", inet_ntoa(addr.sin_addr), port);
+		fflush(stdout);
+	}
 	t0 = wall_s();
 	for (;;) {
 		int over = rping_poll(&r);

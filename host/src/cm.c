@@ -430,7 +430,10 @@ static void rtr_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
 		a->qp_access_flags |= RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
 	a->path_mtu = p->id.route.path_mtu;
 	a->dest_qp_num = p->remote_qpn;
-	a->rq_psn = p->remote_psn;
+	/* Linux's meaning of a REQ's or REP's Starting PSN (cm.c: the active
+	 * side's sq_psn is the REP's, the passive side's the REQ's): the PSN
+	 * its sender expects to receive */
+	a->rq_psn = p->local_psn;
 	a->max_dest_rd_atomic = p->resp_res;
 	a->min_rnr_timer = 0; /* as ib_cm_init_qp_attr */
 	a->ah_attr.is_global = 1;
@@ -449,7 +452,7 @@ static void rts_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
 {
 	memset(a, 0, sizeof(*a));
 	a->qp_state = RNIC_QPS_RTS;
-	a->sq_psn = p->local_psn;
+	a->sq_psn = p->remote_psn;
 	a->timeout = p->ack_timeout;
 	a->retry_cnt = p->retry_count;
 	a->rnr_retry = p->rnr_retry_count;

@@ -326,6 +326,17 @@ static void check_connected(struct world *w)
 	CHECK_EQ(a.rq_psn, b.sq_psn);
 	CHECK_EQ(b.rq_psn, a.sq_psn);
 	CHECK(a.sq_psn != b.sq_psn); /* random PSNs of two seeds */
+	{
+		/* Linux's meaning of the Starting PSN (its cm_rep_handler sets
+		 * the active side's sq_psn from the REP): the PSN the message's
+		 * sender expects to receive */
+		struct cm_msg req, rep;
+
+		CHECK_EQ(cm_mad_decode(w->net.last[RNIC_CM_ATTR_REQ], &req), 0);
+		CHECK_EQ(cm_mad_decode(w->net.last[RNIC_CM_ATTR_REP], &rep), 0);
+		CHECK_EQ(req.u.req.starting_psn, a.rq_psn);
+		CHECK_EQ(rep.u.rep.starting_psn, a.sq_psn);
+	}
 	CHECK_EQ(a.path_mtu, RNIC_IB_MTU_1024); /* a 1500-byte Ethernet */
 	CHECK_EQ(b.path_mtu, RNIC_IB_MTU_1024);
 	CHECK(!memcmp(a.ah_attr.grh.dgid.raw, w->s[1].ep->gid[0].raw, 16));
