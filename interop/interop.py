@@ -319,7 +319,7 @@ def run_rping_case(g, ports, rnic_rping, role, loss, count, size, logdir, seed):
         ours = subprocess.Popen(ours_cmd + ['-c', '-a', GUEST_IP, '-I', NIC_IP, '-C', str(count), '-V'],
                                 stdout=out, stderr=subprocess.STDOUT)
     else:
-        ours = subprocess.Popen(ours_cmd + ['-s', '-a', NIC_IP, '--peer-ip', GUEST_IP],
+        ours = subprocess.Popen(ours_cmd + ['-s', '-a', NIC_IP],
                                 stdout=out, stderr=subprocess.STDOUT)
         end = time.time() + 60
         while time.time() < end and ours.poll() is None:

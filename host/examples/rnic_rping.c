@@ -11,10 +11,9 @@
  *   LINK: --peer-mac MAC [--peer-ip A.B.C.D] [--ip A.B.C.D] [--mac MAC]
  *         [--sim-link udp:LHOST:LPORT,RHOST:RPORT [--width 64|512] [--pcap FILE]]
  *
- * The library has no ARP: --peer-mac is the peer's MAC (the next hop of
- * both directions); the server also needs the client's address
- * (--peer-ip) for its neighbour entry, since a received MAD's completion
- * does not carry the source MAC. */
+ * The library has no ARP: --peer-mac is the peer's MAC, the default next
+ * hop of the CM's neighbour table (a received MAD's completion does not
+ * carry the source MAC, so a server needs it for its client's REP). */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,7 +47,7 @@ static void usage(void)
 		"  -V                 validate each ping's data (client)\n"
 		"  -d                 debug: the CM's events and the carrier's counters\n"
 		"  --peer-mac MAC     the peer's MAC (required: the library has no ARP)\n"
-		"  --peer-ip A.B.C.D  the peer's address (client: default -a; server: required)\n"
+		"  --peer-ip A.B.C.D  the only address --peer-mac is for (default: every address)\n"
 		"  --ip A.B.C.D       our address, GID 0 (a card: default its own GID 0;\n"
 		"                     --sim-link: default -a for a server, -I for a client)\n"
 		"  --mac MAC          our MAC (--sim-link default 02:00:00:00:00:0b; a card: its own)\n"
@@ -252,14 +251,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rnic-rping: --peer-mac is required (the library has no ARP)\n");
 		return 2;
 	}
-	if (!server && !have_peer_ip) {
-		memcpy(peer_ip, a_ip, 4);
-		have_peer_ip = 1;
-	}
-	if (server && !have_peer_ip) {
-		fprintf(stderr, "rnic-rping: a server needs --peer-ip (the client's address: its MAC's neighbour entry)\n");
-		return 2;
-	}
 	sim = o.local != NULL;
 	if (!o.ip_set) {
 		const uint8_t *own = server ? a_ip : src_ip;
@@ -289,7 +280,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rnic-rping: rnic_cm_create_event_channel: %s\n", strerror(errno));
 		goto out;
 	}
-	peer = ip4(peer_ip, 0);
+	/* the peer's MAC is the default next hop (the entry of 0.0.0.0): a
+	 * server learns its client's address only from the REQ */
+	peer = ip4(have_peer_ip ? peer_ip : zero, 0);
 	if ((err = rnic_cm_set_neighbour(ch, (struct sockaddr *)&peer, o.peer_mac))) {
 		fprintf(stderr, "rnic-rping: rnic_cm_set_neighbour: %s\n", strerror(err));
 		goto out;

@@ -237,16 +237,24 @@ static int sa_is_any(const struct sockaddr_storage *ss)
 
 /* The next-hop MAC of a GID: the static neighbour table, else the EUI-64
  * interface ID of an IPv6 link-local address (fe80::/64, ff:fe in the
- * middle), as rdma-core's rdma_get_ll_mac. ENOENT when neither. */
+ * middle), as rdma-core's rdma_get_ll_mac, else the entry of the family's
+ * unspecified address (0.0.0.0 or ::: the default next hop). ENOENT when
+ * none. */
 static int neigh_lookup(struct rnic_cm_event_channel *ch, const union rnic_gid *gid, uint8_t mac[6])
 {
 	static const uint8_t ll[8] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0};
+	static const union rnic_gid any6, any4 = {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0}};
+	const union rnic_gid *any = gid_is_v4(gid) ? &any4 : &any6;
+	const struct neigh *dflt = NULL;
 
-	for (struct neigh *n = ch->neigh; n; n = n->next)
+	for (struct neigh *n = ch->neigh; n; n = n->next) {
 		if (!memcmp(n->gid.raw, gid->raw, 16)) {
 			memcpy(mac, n->mac, 6);
 			return 0;
 		}
+		if (!memcmp(n->gid.raw, any->raw, 16))
+			dflt = n;
+	}
 	if (!memcmp(gid->raw, ll, 8) && gid->raw[11] == 0xff && gid->raw[12] == 0xfe) {
 		mac[0] = gid->raw[8] ^ 2;
 		mac[1] = gid->raw[9];
@@ -254,6 +262,10 @@ static int neigh_lookup(struct rnic_cm_event_channel *ch, const union rnic_gid *
 		mac[3] = gid->raw[13];
 		mac[4] = gid->raw[14];
 		mac[5] = gid->raw[15];
+		return 0;
+	}
+	if (dflt) {
+		memcpy(mac, dflt->mac, 6);
 		return 0;
 	}
 	return ENOENT;

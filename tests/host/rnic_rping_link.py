@@ -58,7 +58,7 @@ def main():
 def run(args, pcap):
     ps, pc = free_port(), free_port()
     common = ['-p', '7174', '-S', str(args.size), '-v', '-d', '--timeout', '120', '--width', str(args.width)]
-    srv = subprocess.Popen([RPING, '-s', '-a', SERVER_IP, '--peer-ip', CLIENT_IP, '--peer-mac', CLIENT_MAC,
+    srv = subprocess.Popen([RPING, '-s', '-a', SERVER_IP, '--peer-mac', CLIENT_MAC,
                             '--mac', SERVER_MAC, '--sim-link', f'udp:127.0.0.1:{ps},127.0.0.1:{pc}'] + common,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     cli = subprocess.run([RPING, '-c', '-a', SERVER_IP, '-I', CLIENT_IP, '--peer-mac', SERVER_MAC,

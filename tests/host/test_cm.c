@@ -837,6 +837,44 @@ static void test_resolve(void)
 		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), EAGAIN);
 	}
 	CHECK_EQ(rnic_cm_destroy_id(id), 0);
+	{
+		/* a default next hop (the entry of 0.0.0.0) serves any IPv4
+		 * address without an entry of its own, and no IPv6 one */
+		static const uint8_t gw[6] = {0x02, 0x66, 0, 0, 0, 0x01};
+		struct sockaddr_in any = ip4(0, 0);
+		struct sockaddr_in6 d6;
+		struct rnic_cm_event *ev;
+
+		any.sin_addr.s_addr = 0;
+		CHECK_EQ(rnic_cm_set_neighbour(w.s[0].ch, (struct sockaddr *)&any, gw), 0);
+		CHECK_EQ(rnic_cm_create_id(w.s[0].ch, &id, NULL, RNIC_PS_TCP), 0);
+		CHECK_EQ(rnic_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 100), 0);
+		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), 0);
+		CHECK_EQ(ev->event, RNIC_CM_EVENT_ADDR_RESOLVED);
+		CHECK_EQ(rnic_cm_ack_event(ev), 0);
+		CHECK_EQ(rnic_cm_resolve_route(id, 100), 0);
+		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), 0);
+		CHECK_EQ(ev->event, RNIC_CM_EVENT_ROUTE_RESOLVED);
+		CHECK_EQ(rnic_cm_ack_event(ev), 0);
+		CHECK(!memcmp(id->route.dmac, gw, 6));
+		CHECK_EQ(rnic_cm_destroy_id(id), 0);
+		memset(&d6, 0, sizeof(d6));
+		d6.sin6_family = AF_INET6;
+		d6.sin6_addr.s6_addr[0] = 0x20;
+		d6.sin6_addr.s6_addr[15] = 9;
+		CHECK_EQ(rnic_cm_create_id(w.s[0].ch, &id, NULL, RNIC_PS_TCP), 0);
+		if (rnic_cm_resolve_addr(id, NULL, (struct sockaddr *)&d6, 100) == 0 &&
+		    rnic_cm_get_event(w.s[0].ch, &ev) == 0) {
+			int resolved = ev->event == RNIC_CM_EVENT_ADDR_RESOLVED;
+
+			CHECK_EQ(rnic_cm_ack_event(ev), 0);
+			if (resolved && rnic_cm_resolve_route(id, 100) == 0 && rnic_cm_get_event(w.s[0].ch, &ev) == 0) {
+				CHECK_EQ(ev->event, RNIC_CM_EVENT_ROUTE_ERROR);
+				CHECK_EQ(rnic_cm_ack_event(ev), 0);
+			}
+		}
+		CHECK_EQ(rnic_cm_destroy_id(id), 0);
+	}
 
 	/* IPv6 link-local: no table entry needed, the MAC is in the address;
 	 * the port has no IPv6 GID: ADDR_ERROR */
