@@ -135,6 +135,9 @@ public:
 		h.aeth_msn = v_.m_hdr_aeth_msn;
 		h.has_immdt = v_.m_hdr_has_immdt;
 		h.immdt = v_.m_hdr_immdt;
+		h.has_deth = v_.m_hdr_has_deth;
+		h.deth_qkey = v_.m_hdr_deth_qkey;
+		h.deth_src_qpn = v_.m_hdr_deth_src_qpn;
 		h.payload_len = v_.m_hdr_payload_len;
 		get(v_.m_axis_payload_tdata, o.m_axis_payload_tdata, bytes_);
 		o.m_axis_payload_tkeep = v_.m_axis_payload_tkeep;

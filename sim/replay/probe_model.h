@@ -45,6 +45,8 @@ struct rnic_probe_hdr {
 	uint32_t aeth_msn;
 	uint8_t has_immdt;
 	uint32_t immdt;
+	uint8_t has_deth;
+	uint32_t deth_qkey, deth_src_qpn;
 	uint16_t payload_len;
 };
 

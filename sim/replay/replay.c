@@ -128,7 +128,7 @@ static unsigned int hdr_bytes(const struct rnic_probe_hdr *h)
 	return RNIC_ETH_HDR_BYTES + (h->ipv6 ? RNIC_IPV6_HDR_BYTES : RNIC_IPV4_HDR_BYTES) +
 	       RNIC_UDP_HDR_BYTES + RNIC_BTH_BYTES + (h->has_reth ? RNIC_RETH_BYTES : 0) +
 	       (h->has_aeth ? RNIC_AETH_BYTES : 0) + (h->has_immdt ? RNIC_IMMDT_BYTES : 0) +
-	       e.atomiceth + e.atomicacketh + e.ieth;
+	       (h->has_deth ? RNIC_DETH_BYTES : 0) + e.atomiceth + e.atomicacketh + e.ieth;
 }
 
 /* One frame on its way through the probe. */
@@ -426,11 +426,11 @@ static void print_frame(FILE *o, uint64_t n, const struct pcap_pkthdr *ph,
 	fprintf(o, ", \"udp_sport\": %u", h->udp_sport);
 	fprintf(o, ", \"hdr_len\": {\"eth\": %u, \"ip\": %u, \"udp\": %u, \"bth\": %u, "
 		   "\"reth\": %u, \"aeth\": %u, \"immdt\": %u, \"atomiceth\": %u, "
-		   "\"atomicacketh\": %u, \"ieth\": %u}",
+		   "\"atomicacketh\": %u, \"ieth\": %u, \"deth\": %u}",
 		RNIC_ETH_HDR_BYTES, v6 ? RNIC_IPV6_HDR_BYTES : RNIC_IPV4_HDR_BYTES,
 		RNIC_UDP_HDR_BYTES, RNIC_BTH_BYTES, h->has_reth ? RNIC_RETH_BYTES : 0,
 		h->has_aeth ? RNIC_AETH_BYTES : 0, h->has_immdt ? RNIC_IMMDT_BYTES : 0,
-		e.atomiceth, e.atomicacketh, e.ieth);
+		e.atomiceth, e.atomicacketh, e.ieth, h->has_deth ? RNIC_DETH_BYTES : 0);
 	fprintf(o, ", \"payload_len\": %u, \"payload_streamed\": %" PRIu32
 		   ", \"payload_data_ok\": %s",
 		h->payload_len, f->pay_bytes, bool_s(f->pay_data_ok));
@@ -442,6 +442,9 @@ static void print_frame(FILE *o, uint64_t n, const struct pcap_pkthdr *ph,
 			h->aeth_msn);
 	if (h->has_immdt)
 		fprintf(o, ", \"immdt\": %" PRIu32, h->immdt);
+	if (h->has_deth)
+		fprintf(o, ", \"deth\": {\"qkey\": %" PRIu32 ", \"src_qpn\": %" PRIu32 "}", h->deth_qkey,
+			h->deth_src_qpn);
 	fprintf(o, "}\n");
 }
 

@@ -74,6 +74,9 @@ module rnic_rx_probe #(
     output      logic [rnic_hdr_pkg::HDR_AETH_MSN_W-1:0]      m_hdr_aeth_msn,
     output      logic                                         m_hdr_has_immdt,
     output      logic [rnic_hdr_pkg::HDR_IMMDT_W-1:0]         m_hdr_immdt,
+    output      logic                                         m_hdr_has_deth,
+    output      logic [rnic_hdr_pkg::HDR_DETH_QKEY_W-1:0]     m_hdr_deth_qkey,
+    output      logic [rnic_hdr_pkg::HDR_DETH_SRC_QPN_W-1:0]  m_hdr_deth_src_qpn,
     output      logic [rnic_hdr_pkg::HDR_PAYLOAD_LEN_W-1:0]   m_hdr_payload_len,
 
     output      logic [DATA_WIDTH-1:0] m_axis_payload_tdata,
@@ -195,6 +198,9 @@ module rnic_rx_probe #(
     assign m_hdr_aeth_msn      = rxh[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W];
     assign m_hdr_has_immdt     = rxh[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB];
     assign m_hdr_immdt         = rxh[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W];
+    assign m_hdr_has_deth      = rxh[rnic_hdr_pkg::HDR_HAS_DETH_LSB];
+    assign m_hdr_deth_qkey     = rxh[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W];
+    assign m_hdr_deth_src_qpn  = rxh[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
     assign m_hdr_payload_len   = rxh[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
 
 endmodule

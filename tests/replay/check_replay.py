@@ -61,7 +61,8 @@ ALWAYS = {"frame", "len", "ts_ns", "ethertype", "verdict", "ip_version", "ip_csu
 PARSED = {"hdr_bad", "opcode", "opcode_name", "dest_qpn", "psn", "ack_req", "solicited", "migreq",
           "pad", "pkey", "eth_dst", "eth_src", "ip_src", "ip_dst", "tclass", "ttl", "udp_sport",
           "hdr_len", "payload_len", "payload_streamed", "payload_data_ok"}
-OPTIONAL = {"orig_len", "flow_label", "reth", "aeth", "immdt"}
+OPTIONAL = {"orig_len", "flow_label", "reth", "aeth", "immdt", "deth"}
+EXTS = ("reth", "aeth", "immdt", "deth")
 
 
 def scapy_op_name(op):
@@ -108,9 +109,14 @@ def expected(frame, ts_ns, wirelen):
     bth_off = 14 + ip_len + 8
     ext_off = bth_off + 12
     op = bth.opcode
-    known = op in rv.RC_OPCODES
-    reth, aeth, imm, other = rv.ext_of(op) if known else (False, False, False, 0)
-    ext = reth * P["RETH_BYTES"] + aeth * P["AETH_BYTES"] + imm * P["IMMDT_BYTES"] + other
+    ud = op in rv.UD_OPCODES   # BTH, DETH (, ImmDt)
+    known = op in rv.RC_OPCODES or ud
+    if ud:
+        reth, aeth, imm, other = False, False, op == P["OP_UD_SEND_ONLY_IMM"], 0
+    else:
+        reth, aeth, imm, other = rv.ext_of(op) if known else (False, False, False, 0)
+    deth = P["DETH_BYTES"] if ud else 0
+    ext = reth * P["RETH_BYTES"] + aeth * P["AETH_BYTES"] + imm * P["IMMDT_BYTES"] + other + deth
     plen = udp.len - 8 - 12 - ext - bth.padcount - 4
     bad = not known or bth.version != 0 or plen < 0
     if cls == "ok" and bad:
@@ -130,7 +136,8 @@ def expected(frame, ts_ns, wirelen):
                     "immdt": P["IMMDT_BYTES"] if imm else 0,
                     "atomiceth": other if op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"]) else 0,
                     "atomicacketh": other if op == P["OP_ATOMIC_ACKNOWLEDGE"] else 0,
-                    "ieth": other if op in (P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"]) else 0}
+                    "ieth": other if op in (P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"]) else 0,
+                    "deth": deth}
     e["payload_len"] = 0 if bad else plen
     e["payload_streamed"] = e["payload_len"]
     e["payload_data_ok"] = True
@@ -143,7 +150,10 @@ def expected(frame, ts_ns, wirelen):
         if aeth:
             e["aeth"] = {"syndrome": x[0], "msn": int.from_bytes(x[1:4], "big")}
         if imm:
-            e["immdt"] = struct.unpack("!I", x[16:20] if reth else x[:4])[0]
+            e["immdt"] = struct.unpack("!I", x[16:20] if reth else x[8:12] if ud else x[:4])[0]
+        if ud:
+            qkey, sqp = struct.unpack("!II", x[:8])
+            e["deth"] = {"qkey": qkey, "src_qpn": sqp & 0xFFFFFF}
     return e, not bad
 
 
@@ -169,7 +179,7 @@ def compare(n, exp, has_ext, got, label, problems):
         bad("error", None, got["error"])
         return
     for k, v in exp.items():
-        if k in ("reth", "aeth", "immdt") and not has_ext:
+        if k in EXTS and not has_ext:
             continue
         if got.get(k, "(absent)") != v:
             bad(k, v, got.get(k, "(absent)"))
@@ -179,7 +189,7 @@ def compare(n, exp, has_ext, got, label, problems):
         if k not in allowed:
             bad(k, "(absent)", got[k])
     if parsed:
-        for k in ("reth", "aeth", "immdt"):
+        for k in EXTS:
             if has_ext and (k in got) != (k in exp):
                 bad(k, exp.get(k, "(absent)"), got.get(k, "(absent)"))
     for k, v in (label or {}).items():

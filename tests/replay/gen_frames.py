@@ -3,7 +3,8 @@
 verdict the receive front end must give it.
 
 RoCEv2 over IPv6 (and IPv4 for comparison) made with scapy, with every RC
-opcode and extension-header layout, payload lengths 0..8192, every pad value,
+opcode (and UD SEND only, with its DETH) and extension-header layout,
+payload lengths 0..8192, every pad value,
 varied traffic class / flow label / hop limit, UDP checksum zero or set. The
 ICRC is scapy's (scapy.contrib.roce, Annex A17 masks: IPv6 traffic class,
 flow label and hop limit, IPv4 TOS, TTL and header checksum, UDP checksum,
@@ -55,6 +56,8 @@ NAMES = ["ok", "not_roce", "bad_udp_port", "bad_ip_csum", "bad_icrc", "malformed
 
 
 def ext_bytes(op):
+    if op in rv.UD_OPCODES:   # DETH (, ImmDt)
+        return P["DETH_BYTES"] + (P["IMMDT_BYTES"] if op == P["OP_UD_SEND_ONLY_IMM"] else 0)
     if op not in rv.RC_OPCODES:
         return 0
     reth, aeth, imm, other = rv.ext_of(op)
@@ -128,6 +131,7 @@ def main():
     no_pay = [P[k] for k in ("OP_RDMA_READ_REQUEST", "OP_ACKNOWLEDGE", "OP_ATOMIC_ACKNOWLEDGE",
                              "OP_COMPARE_SWAP", "OP_FETCH_ADD")]
     assert sorted(pay_ops + no_pay) == rv.RC_OPCODES
+    pay_ops += rv.UD_OPCODES   # UD SEND only (with immediate): BTH, DETH (, ImmDt)
     seed = 1
     # good frames: IPv6 every opcode and several lengths (every pad value), IPv4 a subset
     for ipv6, lens in ((True, (0, 1, 2, 3, 5, 62, 257, 1024)), (False, (0, 3, 61, 300))):
