@@ -33,7 +33,7 @@ help:
 	@echo "  make soak     two NICs, every RC operation on 3 QP pairs, 1 GiB over a faulty link (SOAK_ARGS=...)"
 	@echo "  make interop  Linux rdma_rxe in QEMU against the simulated NIC: perftest matrix (docs/interop.md)"
 	@echo "  make fuzz     10^7 fuzzed frames into the receive path, firmware command fuzzing (hours; docs/memcheck.md)"
-	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic-perf, rnic.pc under PREFIX (/usr/local)"
+	@echo "  make install  librnic (static, shared), headers, rnic-info, rnic-perf, rnic-rping, rnic.pc under PREFIX (/usr/local)"
 	@echo "  make firmware build the control processor firmware (build/firmware/rnic_fw.hex), check its size"
 	@echo "  make formats  regenerate rtl/rnic_pkg.sv, rtl/rnic_icrc_pkg.sv, host/include/rnic/rnic_hw.h, docs/regs.md, boards/common/rnic_formats.tcl"
 	@echo "  make bitstream BOARD=au250|kcu105  Vivado in batch mode: the board's bitstream and reports in build/boards/BOARD"

@@ -118,6 +118,8 @@ HOST_MAP := $(HOST_DIR)/librnic.map
 RNIC_INFO_BIN := $(BUILD)/bin/rnic-info
 # built by tests/rules.mk (PERF_BIN), named here because that file comes later
 RNIC_PERF_INST := $(BUILD)/bin/rnic-perf
+# rnic-rping's rule is tests/rules.mk's (RPING_BIN)
+RNIC_RPING_INST := $(BUILD)/bin/rnic-rping
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -160,7 +162,7 @@ $(HOST_BUILD)/tests/rnic_info_check: $(ROOT)/tests/host/rnic_info_check.c $(SIM_
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -I$(ROOT)/sim/include $< $(SIM_LIB) $(SIM_LDLIBS) -o $@
 
-install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) $(RNIC_PERF_INST)
+install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) $(RNIC_PERF_INST) $(RNIC_RPING_INST)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/rnic $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(HOST_DIST_LIB) $(DESTDIR)$(LIBDIR)/librnic.a
 	install -m 755 $(HOST_SO) $(DESTDIR)$(LIBDIR)/
@@ -169,6 +171,7 @@ install: $(HOST_SO) $(HOST_DIST_LIB) $(RNIC_INFO_BIN) $(RNIC_PERF_INST)
 	install -m 644 $(wildcard $(HOST_DIR)/include/rnic/*.h) $(DESTDIR)$(INCLUDEDIR)/rnic/
 	install -m 755 $(RNIC_INFO_BIN) $(DESTDIR)$(BINDIR)/rnic-info
 	install -m 755 $(RNIC_PERF_INST) $(DESTDIR)$(BINDIR)/rnic-perf
+	install -m 755 $(RNIC_RPING_INST) $(DESTDIR)$(BINDIR)/rnic-rping
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(RNIC_LIB_VERSION)|' $(HOST_DIR)/rnic.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/rnic.pc
 

@@ -32,9 +32,10 @@
 #define DEFAULT_SIZE 64
 #define STEP_CYCLES 256
 
-static void usage(void)
+/* --help on stdout; a usage error on stderr */
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: rnic-rping -s|-c [options]\n"
 		"  -s                 server (listens on -a, or on every address)\n"
 		"  -c                 client (connects to -a)\n"
@@ -235,12 +236,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 	}
 	if (optind != argc || server < 0) {
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	if (!server && !have_a) {

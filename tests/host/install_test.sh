@@ -16,12 +16,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 prefix=$tmp/prefix
 make -s install PREFIX="$prefix" >/dev/null
-for f in lib/librnic.a lib/librnic.so lib/librnic.so.0 lib/pkgconfig/rnic.pc bin/rnic-info bin/rnic-perf \
+for f in lib/librnic.a lib/librnic.so lib/librnic.so.0 lib/pkgconfig/rnic.pc bin/rnic-info bin/rnic-perf bin/rnic-rping \
 	include/rnic/verbs.h include/rnic/pci.h include/rnic/backend.h include/rnic/rnic_hw.h; do
 	[ -e "$prefix/$f" ] || fail "$f not installed"
 done
 # the installed tools run from the prefix
-for t in rnic-info rnic-perf; do
+for t in rnic-info rnic-perf rnic-rping; do
 	[ -x "$prefix/bin/$t" ] || fail "bin/$t is not executable"
 	"$prefix/bin/$t" --help | grep '^usage: \(.*/\)\?'"$t"' ' >/dev/null || fail "$t --help from the prefix"
 	cmp -s "$prefix/bin/$t" "build/bin/$t" || fail "bin/$t differs from build/bin/$t"
