@@ -35,6 +35,7 @@ void fw_init(struct fw *fw, const struct fw_caps *dev)
 	fw->caps.num_pds = min_u32(dev->num_pds, FW_MAX_PDS);
 	fw->caps.num_srqs = min_u32(dev->num_srqs, FW_MAX_SRQS);
 	fw->caps.num_ahs = min_u32(dev->num_ahs, FW_MAX_AHS);
+	fw->caps.num_mcgs = dev->num_mcgs == FW_MAX_MCGS ? FW_MAX_MCGS : 0;
 }
 
 /* ---------------------------------------------------------------- handles */
@@ -111,6 +112,9 @@ static enum fw_status cmd_query_device(struct fw *fw, const uint32_t *in, uint32
 	OUT(QUERY_DEVICE, MAX_SRQ_WR, 1u << RNIC_CMD_MAX_LOG_SRQ_WR);
 	OUT(QUERY_DEVICE, MAX_SRQ_SGE, RNIC_MAX_RECV_SGE);
 	OUT(QUERY_DEVICE, MAX_AH, c->num_ahs > 1 ? c->num_ahs - 1 : 0);
+	OUT(QUERY_DEVICE, MAX_MCAST_GRP, c->num_mcgs);
+	OUT(QUERY_DEVICE, MAX_MCAST_QP_ATTACH, c->num_mcgs ? RNIC_MCAST_GROUP_QPS : 0);
+	OUT(QUERY_DEVICE, MAX_TOTAL_MCAST_QP_ATTACH, c->num_mcgs * RNIC_MCAST_GROUP_QPS);
 	return FW_OK;
 }
 
@@ -452,6 +456,10 @@ static enum fw_status cmd_destroy_qp(struct fw *fw, const uint32_t *in, uint32_t
 	if (st != FW_OK)
 		return st;
 	q = &fw->qp[qpn];
+	/* no multicast copy for it once it is gone */
+	st = fw_mcast_detach_qp(fw, (uint32_t)qpn);
+	if (st != FW_OK)
+		return st;
 	if (q->state != RNIC_QPS_RESET) {
 		/* The device knows this QP: stop it before its rings go away. */
 		st = fw_ctx_write(RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, (uint32_t)qpn, w,
@@ -771,6 +779,9 @@ static const struct fw_cmd cmds[] = {
 	CMD(DESTROY_SRQ, RNIC_CMD_DESTROY_SRQ_IN_WORDS, 0, fw_cmd_destroy_srq),
 	CMD(CREATE_AH, RNIC_CMD_CREATE_AH_IN_WORDS, RNIC_CMD_CREATE_AH_OUT_WORDS, cmd_create_ah),
 	CMD(DESTROY_AH, RNIC_CMD_DESTROY_AH_IN_WORDS, 0, cmd_destroy_ah),
+	/* multicast (core/mcast.c) */
+	CMD(ATTACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_attach_mcast),
+	CMD(DETACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_detach_mcast),
 };
 
 const struct fw_cmd *fw_cmd_find(uint32_t opcode)
