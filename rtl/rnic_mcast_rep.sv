@@ -171,6 +171,7 @@ module rnic_mcast_rep #(
             match[w] = way_data[w][0] && way_data[w][1 +: CW] != '0 && way_data[w][1 + CW +: 128] == hdr_gid;
     end
 
+    wire [CW-1:0] sel_count = hit_reg[0] ? way_data[0][1 +: CW] : way_data[1][1 +: CW];
     wire in_beat = s_axis_tvalid && s_axis_tready;
     wire q_pop = state_reg == S_OUT_PAY && m_axis_tvalid && m_axis_tready;
     wire last_member = 32'(member_reg) + 1 >= 32'(count_reg);
@@ -239,7 +240,8 @@ module rnic_mcast_rep #(
             end
             S_SELECT: begin
                 found_reg <= hit_reg != 2'd0;
-                count_reg <= hit_reg[0] ? way_data[0][1 +: CW] : way_data[1][1 +: CW];
+                // (a count above MCAST_GROUP_QPS, which no firmware writes, reads as the most)
+                count_reg <= sel_count > CW'(NQ) ? CW'(NQ) : sel_count;
                 members_reg <= hit_reg[0] ? way_data[0][1 + CW + 128 +: NQ * QPN_WIDTH]
                                           : way_data[1][1 + CW + 128 +: NQ * QPN_WIDTH];
                 member_reg <= '0;

@@ -14,7 +14,8 @@
  * gaps, output header and payload taken with random ready. Halfway the
  * table is rewritten while the block is idle (a member of group 0 detached,
  * group 1 removed): later packets must follow the new table. The copy and
- * drop counters must match.
+ * drop counters must match. Group 2's entry says 15 members for its 8: the
+ * block must stop at MCAST_GROUP_QPS.
  */
 module tb #(
     parameter int DATA_WIDTH = 64
@@ -94,7 +95,8 @@ module tb #(
         d = '0;
         if (g_cnt[g] != 0) begin
             d[rnic_pkg::MCG_VALID_LSB] = 1'b1;
-            d[rnic_pkg::MCG_COUNT_LSB +: 4] = 4'(g_cnt[g]);
+            // group 2 with 8 members says 15: the block must send 8 copies
+            d[rnic_pkg::MCG_COUNT_LSB +: 4] = g == 2 && g_cnt[g] == 8 ? 4'd15 : 4'(g_cnt[g]);
             d[rnic_pkg::MCG_MGID_LSB +: 128] = g_gid[g];
             for (int i = 0; i < g_cnt[g]; i++) d[rnic_pkg::MCG_QPN_LSB + 32*i +: 32] = 32'(g_qpn[8*g + i]);
         end
@@ -184,6 +186,7 @@ module tb #(
         end
         g_cnt[0] = g_cnt[0] > 1 ? g_cnt[0] : 2;
         g_cnt[1] = g_cnt[1] > 0 ? g_cnt[1] : 1;
+        if (g_slot[2] >= 0) g_cnt[2] = 8;
         if (g_slot[0] < 0 || g_slot[1] < 0) fail("groups 0 and 1 must have a slot");
         for (int i = 0; i < NPKT / 2; i++) make(i);
         n_exp_phase1 = n_exp;
