@@ -2,8 +2,8 @@
 # Build the Soft-RoCE peer: a Debian 12 kernel (downloaded with apt-get
 # download and unpacked with dpkg-deb -x, never installed) and an initramfs
 # with rdma_rxe, sch_netem, static busybox, the RDMA tools of this machine
-# (rdma-core's ibv_devinfo, perftest's ib_*, iproute2's rdma and tc, with
-# their shared libraries) and interop/init.
+# (rdma-core's ibv_devinfo, rdmacm-utils' rping, perftest's ib_*, iproute2's
+# rdma and tc, with their shared libraries) and interop/init.
 #
 #   build_initramfs.sh OUTDIR     writes OUTDIR/vmlinuz, OUTDIR/initrd.cpio.gz
 #
@@ -25,10 +25,10 @@ for tool in apt-get dpkg-deb depmod modprobe cpio gzip ldd; do
 done
 BINS=(/usr/bin/rdma /usr/sbin/tc /usr/bin/ibv_devinfo /usr/bin/ibv_devices
       /usr/bin/ib_write_bw /usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
-      /usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_atomic_bw)
+      /usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_atomic_bw /usr/bin/rping)
 PROV=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 for f in /bin/busybox "${BINS[@]}" "$PROV" /etc/libibverbs.d/rxe.driver; do
-  [ -e "$f" ] || die "$f is missing (make deps installs busybox-static, ibverbs-utils, ibverbs-providers, perftest, iproute2)"
+  [ -e "$f" ] || die "$f is missing (make deps installs busybox-static, ibverbs-utils, ibverbs-providers, perftest, rdmacm-utils, iproute2)"
 done
 ldd /bin/busybox >/dev/null 2>&1 && die "/bin/busybox is not the static one (busybox-static)"
 
@@ -83,6 +83,11 @@ done | sort -u | while read -r lib; do
   mkdir -p "$r$(dirname "$lib")"
   cp "$(readlink -f "$lib")" "$r$lib"
 done
+# glibc loads libgcc_s at run time (rping's threads end with pthread_exit,
+# which unwinds through it): ldd does not list it
+gcc_s=/lib/x86_64-linux-gnu/libgcc_s.so.1
+[ -e "$gcc_s" ] || die "$gcc_s is missing"
+cp "$(readlink -f "$gcc_s")" "$r$gcc_s"
 printf '/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n' > "$r/etc/ld.so.conf"
 echo "root:x:0:0:root:/root:/bin/sh" > "$r/etc/passwd"
 echo "root:x:0:" > "$r/etc/group"

@@ -11,7 +11,12 @@ rnic-perf's checks held). Prints a pass/fail matrix and `N passed, N failed`,
 exits 1 on any failure.
 
     interop.py [--quick] [--tests write_bw,...] [--mtus 1024,4096] [--loss 1]
+               [--rping guest-server,guest-client|none] [--rping-count N] [--rping-size N]
                [--keep-logs DIR]
+
+--rping: stock rping (rdmacm-utils) in the guest against rnic-rping, the
+connection manager over QP1 on both sides; by default both roles with 300
+pings (--quick: the guest as server, 10 pings); --tests '' runs only those.
 
 --quick: the reduced matrix of `make test` (see docs/interop.md).
 """
@@ -29,7 +34,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.join(ROOT, 'interop')
 
-TESTS = ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
+TESTS = ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat']
 GUEST_MAC = '52:54:00:00:00:0a'
 GUEST_IP = '198.18.0.1'
 NIC_MAC = '02:00:00:00:00:0b'
@@ -227,6 +232,10 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
         r = g.sh(f'i=0; while ! netstat -ltn | grep -q ":{PERFTEST_PORT} " && [ $i -lt 200 ]; '
                  f'do sleep 0.1; i=$((i+1)); done; netstat -ltn | grep -q ":{PERFTEST_PORT} "', 60)
         if not r or r[0]:
+            # keep what perftest said (an option it refused, a device error)
+            r = g.sh('cat /tmp/pt.log', 10)
+            with open(os.path.join(logdir, tag + '.perftest.log'), 'w') as f:
+                f.write(r[1] if r else '(console timeout)')
             return False, 'guest server did not listen'
         ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_fwd), '127.0.0.1'],
                                 stdout=out, stderr=subprocess.STDOUT)
@@ -272,6 +281,109 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
     return passed, note
 
 
+RPING_PORT = 7174
+
+
+def rping_text(k, size):
+    """rping's ping k: "rdma-ping-K: " and letters from 'A' + k % 58 on,
+    wrapping after 'z', NUL-terminated at size - 1."""
+    head = f'rdma-ping-{k}: '
+    c, tail = 65 + k % 58, []
+    for _ in range(len(head), size - 1):
+        tail.append(chr(c))
+        c = 65 if c + 1 > 122 else c + 1
+    return (head + ''.join(tail))[:size - 1]
+
+
+def run_rping_case(g, ports, rnic_rping, role, loss, count, size, logdir, seed):
+    """Stock rping (rdmacm-utils) in the guest against rnic-rping on the
+    simulated NIC, the connection manager over QP1 on both: both exit 0, the
+    client validates every ping (-V), both print every ping as rping makes
+    it (-v), and the capture holds REQ, REP and RTU from the right sides,
+    then DREQ and DREP, every frame good for tshark and scapy's ICRC."""
+    udp_guest, udp_nic, _, _ = ports
+    tag = f'rping_{role}' + ('_loss' if loss else '')
+    pcap = os.path.join(logdir, tag + '.pcap')
+    ours_cmd = [rnic_rping, '-p', str(RPING_PORT), '-S', str(size), '-v', '-d', '--peer-mac', GUEST_MAC,
+                '--mac', NIC_MAC, '--ip', NIC_IP, '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
+                '--pcap', pcap, '--timeout', str(60 + count // 2)]
+    guest_opts = f'-p {RPING_PORT} -S {size} -C {count} -v -V'
+    logf = os.path.join(logdir, tag + '.rnic-rping.log')
+    out = open(logf, 'w')
+    # rping's event messages (stderr) apart from its ping lines (stdout, buffered)
+    g.sh('rm -f /tmp/rp.log /tmp/rp.err')
+    if role == 'guest-server':
+        g.sh(f"setsid sh -c 'rping -s -a {GUEST_IP} {guest_opts} 2>/tmp/rp.err; echo RPING_RC=$?' "
+             "</dev/null >/tmp/rp.log 2>&1 &")
+        # rping listens once its cm_id is bound: rdma's resource list shows it
+        r = g.sh('i=0; while ! rdma res show cm_id | grep -q LISTEN && [ $i -lt 200 ]; '
+                 'do sleep 0.1; i=$((i+1)); done; rdma res show cm_id | grep -q LISTEN', 60)
+        if not r or r[0]:
+            return False, 'guest rping -s did not listen'
+        ours = subprocess.Popen(ours_cmd + ['-c', '-a', GUEST_IP, '-I', NIC_IP, '-C', str(count), '-V'],
+                                stdout=out, stderr=subprocess.STDOUT)
+    else:
+        ours = subprocess.Popen(ours_cmd + ['-s', '-a', NIC_IP],
+                                stdout=out, stderr=subprocess.STDOUT)
+        end = time.time() + 60
+        while time.time() < end and ours.poll() is None:
+            with open(logf) as f:
+                if 'listening on' in f.read():
+                    break
+            time.sleep(0.05)
+        else:
+            ours.kill()
+            ours.wait()
+            out.close()
+            return False, 'rnic-rping -s did not listen within 60 s'
+        g.sh(f"setsid sh -c 'rping -c -a {NIC_IP} -I {GUEST_IP} {guest_opts} 2>/tmp/rp.err; echo RPING_RC=$?' "
+             "</dev/null >/tmp/rp.log 2>&1 &")
+    try:
+        ours_rc = ours.wait(90 + count // 2)
+    except subprocess.TimeoutExpired:
+        ours.kill()
+        ours_rc = ours.wait()
+    out.close()
+    r = g.sh('i=0; while ! grep -q RPING_RC /tmp/rp.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; '
+             'cat /tmp/rp.log', 60)
+    guest_log = r[1] if r else '(console timeout)'
+    e = g.sh('cat /tmp/rp.err', 30)
+    with open(os.path.join(logdir, tag + '.rping.log'), 'w') as f:
+        f.write(guest_log + '\n--- stderr\n' + (e[1] if e else '(console timeout)'))
+    # the console's prompt may start the first line
+    guest_log = re.sub(r'^(/ # )+', '', guest_log, flags=re.M)
+    m = re.search(r'RPING_RC=(\d+)', guest_log)
+    guest_rc = int(m.group(1)) if m else None
+    if guest_rc is None:
+        g.sh('pkill rping; sleep 0.5')
+    if ours_rc != 0 or guest_rc != 0:
+        return False, f'rnic-rping rc {ours_rc}, rping rc {guest_rc}'
+    with open(logf) as f:
+        ours_log = f.read()
+    want = [rping_text(k, size) for k in range(count)]
+    if role == 'guest-server':
+        cli_lines = re.findall(r'^ping data: (.*)$', ours_log, re.M)
+        srv_lines = re.findall(r'^server ping data: (.*?)\r?$', guest_log, re.M)
+        client, server = NIC_IP, GUEST_IP
+    else:
+        cli_lines = re.findall(r'^ping data: (.*?)\r?$', guest_log, re.M)
+        srv_lines = re.findall(r'^server ping data: (.*)$', ours_log, re.M)
+        client, server = GUEST_IP, NIC_IP
+    if cli_lines != want or srv_lines != want:
+        return False, (f'ping data: client {len(cli_lines)} lines, server {len(srv_lines)}, '
+                       f'want {count} as rping makes them')
+    if role == 'guest-server' and not re.search(rf'client: {count} pings of {size} bytes, validated', ours_log):
+        return False, 'rnic-rping did not validate every ping'
+    roce = os.path.join(logdir, tag + '.roce.pcap')
+    n = roce_only(pcap, roce)
+    cm = f'REQ@{client},REP@{server},RTU@{client},DREQ@{client},DREP@{server}'
+    chk = subprocess.run(['python3', os.path.join(ROOT, 'tests', 'e2e', 'check_pcap.py'), '--cm', cm, roce],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if n == 0 or chk.returncode:
+        return False, f'capture check failed ({n} RoCE frames): {chk.stdout.strip()[-400:]}'
+    return True, f'{count} pings validated, {n} RoCE frames'
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--quick', action='store_true', help='the reduced matrix of make test')
@@ -283,6 +395,11 @@ def main():
                     help='percent of its frames the simulated link loses in the loss runs too (0)')
     ap.add_argument('--iters', type=int, default=0)
     ap.add_argument('--out', default=os.path.join(ROOT, 'build', 'interop'))
+    ap.add_argument('--rping', default=None,
+                    help='rping cases (rdmacm-utils against rnic-rping): ROLE[,ROLE] of guest-server, '
+                         'guest-client, or none (default: both; --quick: guest-server)')
+    ap.add_argument('--rping-count', type=int, default=None, help='pings per rping case (300; --quick: 10)')
+    ap.add_argument('--rping-size', type=int, default=64)
     a = ap.parse_args()
 
     for tool in ('qemu-system-x86_64', 'python3'):
@@ -290,14 +407,25 @@ def main():
             die(f'{tool} is missing (make deps installs qemu-system-x86)')
     kernel, initrd = os.path.join(a.out, 'vmlinuz'), os.path.join(a.out, 'initrd.cpio.gz')
     rnic_perf = os.path.join(ROOT, 'build', 'bin', 'rnic-perf')
-    for f in (kernel, initrd, rnic_perf):
+    for f in (kernel, initrd) + ((rnic_perf,) if a.tests else ()):
         if not os.path.exists(f):
             die(f'{f} is missing (make interop builds it)')
     logdir = os.path.join(a.out, 'logs')
     shutil.rmtree(logdir, ignore_errors=True)
     os.makedirs(logdir)
 
-    tests = a.tests.split(',')
+    rnic_rping = os.path.join(ROOT, 'build', 'bin', 'rnic-rping')
+    if a.rping is None:
+        a.rping = 'guest-server' if a.quick else 'guest-server,guest-client'
+    if a.rping_count is None:
+        a.rping_count = 10 if a.quick else 300
+    rping_roles = [r for r in a.rping.split(',') if r and r != 'none']
+    for r in rping_roles:
+        if r not in ('guest-server', 'guest-client'):
+            die(f'--rping: unknown role {r}')
+    if rping_roles and not os.path.exists(rnic_rping):
+        die(f'{rnic_rping} is missing (make rnic-rping)')
+    tests = [t for t in a.tests.split(',') if t]
     mtus = [int(m) for m in a.mtus.split(',')]
     roles = a.roles.split(',')
     for t in tests:
@@ -312,13 +440,23 @@ def main():
               for r in roles]
     cases += [(t, 'guest-server', mtus[0], False, ('-a',)) for t in ('write_bw', 'read_bw') if t in tests
               and 'guest-server' in roles]
+    # --use-srq: the receiving side's QPs share one SRQ (ours as server, the
+    # guest's as server)
+    cases += [('send_bw', r, mtus[0], False, ('-q', '4', '--use-srq')) for r in roles if 'send_bw' in tests]
+    # unreliable datagram (perftest's -c UD): messages of one MTU
+    cases += [(t, r, mtus[0], False, ('-c', 'UD')) for t in ('send_bw', 'send_lat') if t in tests
+              for r in roles]
+    rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
-        # one of each kind of traffic in each role, both MTUs, and a lossy one
+        # one of each kind of traffic in each role, both MTUs, a lossy one
+        # and a UD one
         cases = [('write_bw', 'guest-server', 1024, False, ()), ('read_bw', 'guest-client', 1024, False, ()),
                  ('atomic_bw', 'guest-server', 1024, False, ()), ('send_bw', 'guest-client', 4096, False, ()),
-                 ('write_lat', 'guest-server', 4096, False, ()), ('read_bw', 'guest-server', 1024, True, ())]
+                 ('write_lat', 'guest-server', 4096, False, ()), ('read_bw', 'guest-server', 1024, True, ()),
+                 ('send_bw', 'guest-server', 1024, False, ('-c', 'UD'))]
         if a.loss <= 0:
             cases = [c for c in cases if not c[3]]
+    cases += rping_cases
 
     ports = (free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM),
              free_port(socket.SOCK_STREAM), free_port(socket.SOCK_STREAM))
@@ -337,12 +475,21 @@ def main():
                 if not r or r[0]:
                     die(f'tc netem in the guest failed: {r}')
                 netem = loss
+            if test == 'rping':
+                t1 = time.time()
+                ok, note = run_rping_case(g, ports, rnic_rping, role, loss, a.rping_count, a.rping_size,
+                                          logdir, len(results) + 1)
+                results.append((test, role, 'cm', loss, ok, note, time.time() - t1))
+                print(f'{"PASS" if ok else "FAIL"} {"rping":<10} {role:<13} {"rdma_cm":<9} {"no loss":<9} '
+                      f'{time.time() - t1:5.1f} s  {a.rping_count} x {a.rping_size} B  {note}', flush=True)
+                continue
             bw = test.endswith('_bw')
-            size = (4 * mtu if bw else 64)
+            # UD: one packet per message, as perftest caps it
+            size = (mtu if 'UD' in opts else 4 * mtu) if bw else 64
             # with loss, enough frames that some are lost (about 1 in 100)
             iters = a.iters or ((64 if bw else 50) if loss else (16 if bw else 20))
             if '-a' in opts:
-                iters = 2   # 2 B .. 1 MiB, about 4 MiB in all
+                iters = 5   # perftest's least; 2 B .. 1 MiB, about 10 MiB in all
             t1 = time.time()
             before = netem_drops(g) if loss else 0
             ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,

@@ -8,8 +8,10 @@
 #   make interop        the full matrix (docs/interop.md): guest perftest
 #                       ib_{write,read,send,atomic}_bw, ib_{write,read}_lat,
 #                       as server and as client, IB MTU 1024 and 4096, and
-#                       every case again with 1% loss in the guest; a
-#                       pass/fail matrix and "N passed, N failed"
+#                       every case again with 1% loss in the guest; stock
+#                       rping (rdmacm-utils) against rnic-rping in both
+#                       roles, 300 pings; a pass/fail matrix and "N passed,
+#                       N failed"
 # `make test` runs a reduced matrix (tests/list.d/60-interop.list).
 
 INTEROP_DIR := $(ROOT)/interop
@@ -24,5 +26,5 @@ $(INTEROP_IMAGE): $(INTEROP_DIR)/build_initramfs.sh $(INTEROP_DIR)/init
 interop-image: $(INTEROP_IMAGE)
 
 interop: deps
-	$(MAKE) -C $(ROOT) $(PERF_BIN) $(INTEROP_IMAGE)
+	$(MAKE) -C $(ROOT) $(PERF_BIN) $(RPING_BIN) $(INTEROP_IMAGE)
 	python3 $(INTEROP_DIR)/interop.py

@@ -88,7 +88,7 @@ module rnic_mcast_rep #(
     wire [127:0] h_gid   = h_ipv6 ? h_ipdst : {V4_MAPPED, h_ipdst[31:0]};
     wire         h_mc    = h_dqpn == rnic_pkg::MCAST_QPN[23:0];
 
-    // h ^ h >> BB ^ h >> 2*BB, cut to BB bits (BB = 5: bits 14:0 of h)
+    // h ^ h >> BB ^ h >> 2*BB, cut to BB bits (bits 3*BB-1:0 of h; BB <= 5)
     function automatic logic [BB-1:0] fold(input logic [3*BB-1:0] h);
         fold = h[BB-1:0] ^ h[BB +: BB] ^ h[2 * BB +: BB];
     endfunction
@@ -131,7 +131,7 @@ module rnic_mcast_rep #(
         .init_done(buf_init_done)
     );
     // (a buffer without the clear: only written beats are read)
-    wire unused_ok = buf_init_done ^ hash0[15] ^ hash1[15];
+    wire unused_ok = buf_init_done ^ (^hash0[15:3*BB]) ^ (^hash1[15:3*BB]);
 
     // ---------------------------------------------------------------- control
     typedef enum logic [2:0] {

@@ -6,8 +6,9 @@
  * rnic_mr_check in two register stages, with the same checks and result:
  * the entry valid, its key the presented one (index and tag), its PD the
  * QP's, its access flags a superset of need_access, and [va, va + len)
- * inside [mr.va, mr.va + mr.length) with no wrap-around past 2^64; pa the
- * bus address of va.
+ * inside [mr.va, mr.va + mr.length) with no wrap-around past 2^64, a
+ * window's entry for a remote check only (and a type 2 window's for its QP
+ * only); pa the bus address of va.
  *
  * Both stages advance when `en` is high: ok and pa (registers) are the
  * result for the inputs presented in the en cycle before the last one, and
@@ -32,6 +33,8 @@ module rnic_mr_check_pipe (
     input  wire logic [31:0]                   len,
     input  wire logic [15:0]                   pd,
     input  wire logic [7:0]                    need_access,
+    input  wire logic                          remote,
+    input  wire logic [23:0]                   qpn,
     output      logic                          ok,
     output      logic [63:0]                   pa
 );
@@ -43,6 +46,10 @@ module rnic_mr_check_pipe (
     wire [63:0]  mr_va     = mpt[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W];
     wire [63:0]  mr_length = mpt[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W];
     wire [63:0]  mr_pa     = mpt[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W];
+    // a window's entry: an rkey only, a type 2 one for its QP only
+    wire         mw        = mpt[rnic_pkg::MPT_MW_LSB];
+    wire         mw_type2  = mpt[rnic_pkg::MPT_MW_TYPE2_LSB];
+    wire [23:0]  mw_qpn    = mpt[rnic_pkg::MPT_QPN_LSB +: rnic_pkg::MPT_QPN_W];
 
     // pieces: 4 x 16 bits for va - mr.va, 8 x 8 for pa (its carry-save step
     // comes first), 6 x 11 for the 66 bits below the end compare's sign
@@ -109,7 +116,8 @@ module rnic_mr_check_pipe (
     logic [NE-1:0] s1_e_c0, s1_e_c1;
     always_ff @(posedge clk) begin
         if (en) begin
-            s1_misc <= mr_valid && mr_key == key && mr_pd == pd && (mr_access & need_access) == need_access;
+            s1_misc <= mr_valid && mr_key == key && mr_pd == pd && (mr_access & need_access) == need_access
+                       && (!mw || (remote && (!mw_type2 || mw_qpn == qpn)));
             s1_ge_c0 <= ge_c0;
             s1_ge_c1 <= ge_c1;
             s1_pa_c0 <= pa_c0;
@@ -155,7 +163,7 @@ module rnic_mr_check_pipe (
     logic [63:0] ref_pa, ref_pa1, ref_pa2;
     logic [1:0]  ref_fill = 2'd0;
     rnic_mr_check ref_inst (
-        .mpt, .key, .va, .len, .pd, .need_access, .ok(ref_ok), .pa(ref_pa)
+        .mpt, .key, .va, .len, .pd, .need_access, .remote, .qpn, .ok(ref_ok), .pa(ref_pa)
     );
     always_ff @(posedge clk) begin
         if (en) begin

@@ -108,6 +108,8 @@ package rnic_pkg;
   localparam logic [31:0] ACCESS_REMOTE_WRITE = 32'h00000002;
   localparam logic [31:0] ACCESS_REMOTE_READ = 32'h00000004;
   localparam logic [31:0] ACCESS_REMOTE_ATOMIC = 32'h00000008;
+  localparam logic [31:0] ACCESS_MW_BIND = 32'h00000010;  // MR: memory windows may be bound to it (IBA 10.6.7)
+  localparam logic [31:0] ACCESS_ZERO_BASED = 32'h00000020;  // window bind: the window's addresses are offsets from 0 (type 2 windows only; IBV_ACCESS_ZERO_BASED)
 
   // wr_opcode: Send WQE opcodes, the values of enum ibv_wr_opcode.
   localparam logic [31:0] WR_RDMA_WRITE = 32'h00000000;
@@ -117,6 +119,9 @@ package rnic_pkg;
   localparam logic [31:0] WR_RDMA_READ = 32'h00000004;
   localparam logic [31:0] WR_ATOMIC_CMP_AND_SWP = 32'h00000005;
   localparam logic [31:0] WR_ATOMIC_FETCH_AND_ADD = 32'h00000006;
+  localparam logic [31:0] WR_LOCAL_INV = 32'h00000007;  // invalidate the type 2 window or the MR named by rkey (docs/mw.md)
+  localparam logic [31:0] WR_BIND_MW = 32'h00000008;  // bind the window named by rkey to an MR (rnic_bind_mw for type 1, a posted WQE for type 2)
+  localparam logic [31:0] WR_SEND_WITH_INV = 32'h00000009;  // SEND whose IETH asks the responder to invalidate rkey (a type 2 window)
 
   // wqe_flag: Send WQE flag bits (byte 1 of the WQE).
   localparam logic [31:0] WQE_FLAG_SIGNALED = 32'h00000001;  // write a CQE when the WQE completes successfully
@@ -130,6 +135,8 @@ package rnic_pkg;
   localparam logic [31:0] WC_RDMA_READ = 32'h00000002;
   localparam logic [31:0] WC_COMP_SWAP = 32'h00000003;
   localparam logic [31:0] WC_FETCH_ADD = 32'h00000004;
+  localparam logic [31:0] WC_BIND_MW = 32'h00000005;
+  localparam logic [31:0] WC_LOCAL_INV = 32'h00000006;
   localparam logic [31:0] WC_RECV = 32'h00000080;
   localparam logic [31:0] WC_RECV_RDMA_WITH_IMM = 32'h00000081;
 
@@ -139,6 +146,7 @@ package rnic_pkg;
   localparam logic [31:0] WC_LOC_QP_OP_ERR = 32'h00000002;
   localparam logic [31:0] WC_LOC_PROT_ERR = 32'h00000004;  // local key, bounds or access check failed
   localparam logic [31:0] WC_WR_FLUSH_ERR = 32'h00000005;
+  localparam logic [31:0] WC_MW_BIND_ERR = 32'h00000006;  // a BIND_MW the firmware refused (docs/mw.md)
   localparam logic [31:0] WC_BAD_RESP_ERR = 32'h00000007;
   localparam logic [31:0] WC_LOC_ACCESS_ERR = 32'h00000008;
   localparam logic [31:0] WC_REM_INV_REQ_ERR = 32'h00000009;  // peer answered NAK invalid request
@@ -241,12 +249,17 @@ package rnic_pkg;
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
   localparam logic [31:0] WC_FLAG_GRH = 32'h00000001;  // UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES)
+  localparam logic [31:0] WC_FLAG_WITH_INV = 32'h00000008;  // receive of a SEND with invalidate: invalidated_rkey names the window the responder invalidated
+
+  // mw: Memory windows (IBA 10.6.7; docs/mw.md).
+  localparam logic [31:0] MW_TYPE_1 = 32'h00000001;  // IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated
+  localparam logic [31:0] MW_TYPE_2 = 32'h00000002;  // IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
   localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
-  localparam logic [31:0] FW_STACK_BYTES = 32'h00001000;  // stack at the top of the RAM (the deepest command path, gcc -fstack-usage: under 1 KiB)
+  localparam logic [31:0] FW_STACK_BYTES = 32'h00000c00;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
   localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
   localparam logic [31:0] FW_VERSION = 32'h00010000;  // firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below
@@ -267,6 +280,8 @@ package rnic_pkg;
   localparam logic [31:0] CMD_OP_QUERY_COUNTER = 32'h0000000d;  // STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out)
   localparam logic [31:0] CMD_OP_CREATE_AH = 32'h0000000e;  // new address handle, AH entry written (in: cmd_create_ah_in, out: cmd_create_ah_out)
   localparam logic [31:0] CMD_OP_DESTROY_AH = 32'h0000000f;  // AH entry invalidated, number freed (in: cmd_destroy_ah_in)
+  localparam logic [31:0] CMD_OP_ALLOC_MW = 32'h00000010;  // new memory window, not bound (in: cmd_alloc_mw_in, out: cmd_alloc_mw_out)
+  localparam logic [31:0] CMD_OP_DEALLOC_MW = 32'h00000011;  // free a window; a bound window is invalidated first (in: cmd_dealloc_mw_in)
 
   // cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word.
   localparam logic [31:0] CMD_ST_OK = 32'h00000000;  // done; CMD_OUT holds the output record
@@ -359,7 +374,7 @@ package rnic_pkg;
   // mcast: Multicast groups of UD QPs: the group table the receive path looks a packet for the multicast QPN up in (docs/multicast.md), its hash and its commands. The table has two ways of 2^MCAST_BUCKET_BITS buckets, one group per bucket; a group lives in way 0 at bucket mcast_hash0(MGID) or in way 1 at bucket mcast_hash1(MGID) (CTX_CMD.index = way << MCAST_BUCKET_BITS | bucket). mcast_hash0: h = XOR of the MGID's eight 16-bit words (word i = bits 16i+15:16i of the MGID as a 128-bit number); mcast_hash1: the same with word i rotated left by i bits first; either hash's bucket is (h ^ h >> MCAST_BUCKET_BITS ^ h >> 2*MCAST_BUCKET_BITS) mod 2^MCAST_BUCKET_BITS.
   localparam logic [31:0] CTX_TABLE_MCG = 32'h00000008;  // CTX_CMD.table: multicast group table (one entry per group; CTX_OP_WRITE)
   localparam logic [31:0] MCAST_QPN = 32'h00ffffff;  // the BTH destination QPN of a multicast packet (IBTA 10.5.2.2): delivered to every QP attached to the destination group
-  localparam logic [31:0] MCAST_BUCKET_BITS = 32'h00000005;  // log2 of the buckets of each way of the group table
+  localparam logic [31:0] MCAST_BUCKET_BITS = 32'h00000004;  // log2 of the buckets of each way of the group table (at most 5: the hash folds 16 bits three times)
   localparam logic [31:0] MCAST_WAYS = 32'h00000002;  // ways of the group table: 2 * 2^MCAST_BUCKET_BITS groups at most
   localparam logic [31:0] MCAST_GROUP_QPS = 32'h00000008;  // QPs one group can have attached (max_mcast_qp_attach)
   localparam logic [31:0] CMD_OP_ATTACH_MCAST = 32'h00000020;  // attach a UD QP to a multicast group, group table entry written (in: cmd_mcast_in)
@@ -393,6 +408,12 @@ package rnic_pkg;
   localparam logic [31:0] WQE_UD_REMOTE_QPN_BITS = 32'h00000020;
   localparam logic [31:0] WQE_UD_REMOTE_QKEY_OFF = 32'h00000030;
   localparam logic [31:0] WQE_UD_REMOTE_QKEY_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_MW_NEW_RKEY_OFF = 32'h00000034;
+  localparam logic [31:0] WQE_MW_NEW_RKEY_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_BIND_LKEY_OFF = 32'h00000038;
+  localparam logic [31:0] WQE_BIND_LKEY_BITS = 32'h00000020;
+  localparam logic [31:0] WQE_BIND_ACCESS_OFF = 32'h0000003c;
+  localparam logic [31:0] WQE_BIND_ACCESS_BITS = 32'h00000020;
   localparam logic [31:0] WQE_SGE_OFF = 32'h00000040;
   localparam logic [31:0] WQE_SGE_BITS = 32'h00000080;
   localparam logic [31:0] WQE_SGE_COUNT = 32'h00000004;
@@ -432,6 +453,8 @@ package rnic_pkg;
   localparam logic [31:0] CQE_WC_FLAGS_BITS = 32'h00000008;
   localparam logic [31:0] CQE_SYNDROME_OFF = 32'h00000015;
   localparam logic [31:0] CQE_SYNDROME_BITS = 32'h00000008;
+  localparam logic [31:0] CQE_INVALIDATED_RKEY_OFF = 32'h00000018;
+  localparam logic [31:0] CQE_INVALIDATED_RKEY_BITS = 32'h00000020;
   localparam logic [31:0] CQE_OWNER_OFF = 32'h0000001f;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 
@@ -502,14 +525,18 @@ package rnic_pkg;
   localparam logic [31:0] QPC_QKEY_W = 32'h00000020;
 
   // mpt context: bit positions within the record
-  localparam logic [31:0] MPT_BITS = 32'h00000100;
-  localparam logic [31:0] MPT_WORDS = 32'h00000008;
+  localparam logic [31:0] MPT_BITS = 32'h00000118;
+  localparam logic [31:0] MPT_WORDS = 32'h00000009;
   localparam logic [31:0] MPT_VALID_LSB = 32'h00000000;
   localparam logic [31:0] MPT_VALID_W = 32'h00000001;
   localparam logic [31:0] MPT_ACCESS_LSB = 32'h00000001;
   localparam logic [31:0] MPT_ACCESS_W = 32'h00000008;
   localparam logic [31:0] MPT_PD_LSB = 32'h00000009;
   localparam logic [31:0] MPT_PD_W = 32'h00000010;
+  localparam logic [31:0] MPT_MW_LSB = 32'h00000019;
+  localparam logic [31:0] MPT_MW_W = 32'h00000001;
+  localparam logic [31:0] MPT_MW_TYPE2_LSB = 32'h0000001a;
+  localparam logic [31:0] MPT_MW_TYPE2_W = 32'h00000001;
   localparam logic [31:0] MPT_KEY_LSB = 32'h00000020;
   localparam logic [31:0] MPT_KEY_W = 32'h00000020;
   localparam logic [31:0] MPT_VA_LSB = 32'h00000040;
@@ -518,6 +545,8 @@ package rnic_pkg;
   localparam logic [31:0] MPT_LENGTH_W = 32'h00000040;
   localparam logic [31:0] MPT_PA_LSB = 32'h000000c0;
   localparam logic [31:0] MPT_PA_W = 32'h00000040;
+  localparam logic [31:0] MPT_QPN_LSB = 32'h00000100;
+  localparam logic [31:0] MPT_QPN_W = 32'h00000018;
 
   // mtt context: bit positions within the record
   localparam logic [31:0] MTT_BITS = 32'h00000034;
@@ -536,8 +565,8 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
   // cmd_query_device_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000220;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h00000011;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000240;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h00000012;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
@@ -572,11 +601,13 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_LSB = 32'h000001a0;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_W = 32'h00000020;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB = 32'h000001c0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MW_LSB = 32'h000001c0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MW_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB = 32'h000001e0;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_W = 32'h00000020;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB = 32'h000001e0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB = 32'h00000200;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_W = 32'h00000020;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB = 32'h00000200;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB = 32'h00000220;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_W = 32'h00000020;
 
   // cmd_alloc_pd_out context: bit positions within the record
@@ -842,6 +873,28 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_COUNTER_OUT_VALUE_COUNT = 32'h00000020;
+
+  // cmd_alloc_mw_in context: bit positions within the record
+  localparam logic [31:0] CMD_ALLOC_MW_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_ALLOC_MW_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_ALLOC_MW_IN_PD_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_ALLOC_MW_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_ALLOC_MW_IN_TYPE_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_ALLOC_MW_IN_TYPE_W = 32'h00000020;
+
+  // cmd_alloc_mw_out context: bit positions within the record
+  localparam logic [31:0] CMD_ALLOC_MW_OUT_BITS = 32'h00000020;
+  localparam logic [31:0] CMD_ALLOC_MW_OUT_WORDS = 32'h00000001;
+  localparam logic [31:0] CMD_ALLOC_MW_OUT_RKEY_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_ALLOC_MW_OUT_RKEY_W = 32'h00000020;
+
+  // cmd_dealloc_mw_in context: bit positions within the record
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_BITS = 32'h00000040;
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_WORDS = 32'h00000002;
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_RKEY_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_RKEY_W = 32'h00000020;
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_DEALLOC_MW_IN_PD_W = 32'h00000020;
 
   // srqc context: bit positions within the record
   localparam logic [31:0] SRQC_BITS = 32'h00000080;

@@ -268,7 +268,7 @@ module rnic_rd_place #(
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_MPT_CHK || state_reg == S_MPT_C2),
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
-        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .ok(lkey_ok), .pa(lkey_pa)
+        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .remote(1'b0), .qpn(24'h0), .ok(lkey_ok), .pa(lkey_pa)
     );
 
     wire [31:0] sge_room = cur_len - off_reg;

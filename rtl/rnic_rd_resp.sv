@@ -285,7 +285,8 @@ module rnic_rd_resp #(
     rnic_mr_check_pipe rkey_check_inst (
         .clk, .en(state_reg == S_CHK || state_reg == S_CHK2),
         .mpt(mpt_rd_data), .key(rkey), .va(va_reg), .len(32'(seg_reg)),
-        .pd(job_pd_mem[head]), .need_access(rnic_pkg::ACCESS_REMOTE_READ[7:0]), .ok(mr_ok), .pa(mr_pa)
+        .pd(job_pd_mem[head]), .need_access(rnic_pkg::ACCESS_REMOTE_READ[7:0]),
+        .remote(1'b1), .qpn(24'(job_qpn_mem[head])), .ok(mr_ok), .pa(mr_pa)
     );
     // a READ packet that fails its check (a zero-length one has no range)
     wire chk_bad = !raw && !mr_ok && seg_nz_reg;

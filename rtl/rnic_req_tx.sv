@@ -779,7 +779,8 @@ module rnic_req_tx #(
     // present the SGE, S_LKEY_CHKD takes the result
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
-        .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .ok(lkey_ok), .pa(lkey_pa)
+        .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .remote(1'b0), .qpn(24'h0),
+        .ok(lkey_ok), .pa(lkey_pa)
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;

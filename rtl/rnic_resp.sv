@@ -610,7 +610,7 @@ module rnic_resp #(
         .clk,
         .en(state_reg == S_MPT || state_reg == S_RLKEY_CHK || state_reg == S_MPT2 || state_reg == S_RLKEY_C2),
         .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
-        .need_access(ck_need), .ok(cb_ok), .pa(cb_pa)
+        .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(cb_ok), .pa(cb_pa)
     );
     wire        access_ok = cb_ok;
     wire        lkey_ok = cb_ok;
@@ -1843,7 +1843,7 @@ module rnic_resp #(
     logic [63:0] ref_mr_pa;
     rnic_mr_check ref_check_inst (
         .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
-        .need_access(ck_need), .ok(ref_mr_ok), .pa(ref_mr_pa)
+        .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(ref_mr_ok), .pa(ref_mr_pa)
     );
     logic        ref_a_ok, ref_b_ok;
     logic [63:0] ref_a_pa, ref_b_pa;

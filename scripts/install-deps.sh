@@ -13,7 +13,7 @@ DEB_PKGS=(
   # make interop: a Soft-RoCE (rdma_rxe) peer in QEMU; the guest kernel is
   # downloaded with apt-get download, never installed (interop/)
   qemu-system-x86 cpio kmod busybox-static iproute2
-  ibverbs-utils ibverbs-providers perftest
+  ibverbs-utils ibverbs-providers perftest rdmacm-utils
   # boards/: the board builds' Tcl runs under plain tclsh against a recording
   # stub of the vendor commands (tests/boards/); make flash loads the KCU105
   # with openFPGALoader

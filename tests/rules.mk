@@ -166,6 +166,22 @@ $(PERF_BIN): $(TOOLS_BUILD)/obj/rnic_perf.o $(TOOLS_BUILD)/obj/perf_oob.o $(TOOL
 	@mkdir -p $(@D)
 	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -lm -o $@
 
+# rnic-rping (host/examples/rnic_rping.c): rping's peer on a card or a
+# simulated NIC on a UDP link (perf_link_sim.c), the CM over the NIC's QP1
+RPING_BIN := $(BUILD)/bin/rnic-rping
+$(TOOLS_BUILD)/obj/rnic_rping.o: $(HOST_DIR)/examples/rnic_rping.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) -c $< -o $@
+
+$(RPING_BIN): $(TOOLS_BUILD)/obj/rnic_rping.o $(TOOLS_BUILD)/obj/rping.o $(TOOLS_BUILD)/obj/perf_link_sim.o \
+		$(TOOLS_BUILD)/obj/perf_link_card.o $(HOST_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) $(HOST_LIB) $(SIM_LIB) $(SIM_LDLIBS) $(HOST_LDLIBS) -lm -o $@
+
+.PHONY: rnic-rping
+rnic-rping: $(RPING_BIN)
+TEST_BUILD_DEPS += $(RPING_BIN)
+
 $(TOOLS_BUILD)/obj-san/test_perf_oob.o: $(ROOT)/tests/host/perf_oob_test.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
@@ -229,7 +245,7 @@ bench: deps
 	@$(E2E_FW_BIN) --width 64 | grep -E 'booted|QUERY_DEVICE:|CREATE_QP:|RESET -> RTS|reg_mr of'
 
 # rping's exchange (host/tools/rping.c) between the two simulated NICs, the
-# connection manager's MADs over the in-memory carrier (ASan/UBSan)
+# connection manager's MADs over each NIC's QP1 (ASan/UBSan)
 RPING_SIM_BIN := $(BUILD)/bin/rnic-rping-sim
 $(TOOLS_BUILD)/obj-san/rping_sim.o: $(ROOT)/tests/host/rping_sim.c
 	@mkdir -p $(@D)
@@ -251,5 +267,16 @@ $(E2E_SRQ_BIN): $(TOOLS_BUILD)/obj-san/e2e_srq.o $(TOOLS_BUILD)/obj-san/e2e_comm
 rnic-e2e-srq: $(E2E_SRQ_BIN)
 TEST_BUILD_DEPS += $(E2E_SRQ_BIN)
 $(TOOLS_BUILD)/obj-san/e2e_srq.o: $(ROOT)/tests/e2e/e2e_srq.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+# memory windows: build/bin/rnic-e2e-mw (tests/e2e/e2e_mw.c)
+E2E_MW_BIN := $(BUILD)/bin/rnic-e2e-mw
+$(E2E_MW_BIN): $(TOOLS_BUILD)/obj-san/e2e_mw.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/e2e_ops.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+.PHONY: rnic-e2e-mw
+rnic-e2e-mw: $(E2E_MW_BIN)
+TEST_BUILD_DEPS += $(E2E_MW_BIN)
+$(TOOLS_BUILD)/obj-san/e2e_mw.o: $(ROOT)/tests/e2e/e2e_mw.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@

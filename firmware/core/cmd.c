@@ -72,7 +72,7 @@ FW_MUST_CHECK static enum fw_status mr_check(const struct fw *fw, uint64_t key, 
 	uint32_t i = (uint32_t)(key >> RNIC_MKEY_TAG_BITS);
 
 	if (i == 0 || i >= fw->caps.num_mrs || !fw_bit_test(fw->mr_used, i) ||
-	    fw->mr[i].tag != (key & ((1u << RNIC_MKEY_TAG_BITS) - 1)))
+	    fw_bit_test(fw->mw, i) || fw->mr[i].tag != (key & ((1u << RNIC_MKEY_TAG_BITS) - 1)))
 		return FW_BAD_HANDLE;
 	if (fw->mr[i].pd != pd)
 		return FW_PD_MISMATCH;
@@ -112,6 +112,7 @@ static enum fw_status cmd_query_device(struct fw *fw, const uint32_t *in, uint32
 	OUT(QUERY_DEVICE, MAX_SRQ_WR, 1u << RNIC_CMD_MAX_LOG_SRQ_WR);
 	OUT(QUERY_DEVICE, MAX_SRQ_SGE, RNIC_MAX_RECV_SGE);
 	OUT(QUERY_DEVICE, MAX_AH, c->num_ahs > 1 ? c->num_ahs - 1 : 0);
+	OUT(QUERY_DEVICE, MAX_MW, c->num_mrs > 1 ? c->num_mrs - 1 : 0);
 	OUT(QUERY_DEVICE, MAX_MCAST_GRP, c->num_mcgs);
 	OUT(QUERY_DEVICE, MAX_MCAST_QP_ATTACH, c->num_mcgs ? RNIC_MCAST_GROUP_QPS : 0);
 	OUT(QUERY_DEVICE, MAX_TOTAL_MCAST_QP_ATTACH, c->num_mcgs * RNIC_MCAST_GROUP_QPS);
@@ -499,7 +500,7 @@ static enum fw_status cmd_reg_mr(struct fw *fw, const uint32_t *in, uint32_t *ou
 	st = pd_check(fw, pd);
 	if (st != FW_OK)
 		return st;
-	if (access & ~(uint64_t)FW_ACCESS_ALL)
+	if (access & ~(uint64_t)(FW_ACCESS_ALL | RNIC_ACCESS_MW_BIND))
 		return FW_BAD_PARAM;
 	/* As ibv_reg_mr: remote write or atomic access needs local write. */
 	if ((access & (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_ATOMIC)) &&
@@ -641,6 +642,10 @@ static enum fw_status cmd_dereg_mr(struct fw *fw, const uint32_t *in, uint32_t *
 	st = mr_check(fw, IN(DEREG_MR, KEY), IN(DEREG_MR, PD), &idx);
 	if (st != FW_OK)
 		return st;
+	/* a bound window's MPT entry is a copy of part of this MR's: it must
+	 * go first (IBA 10.6.7.1: deregistration fails while windows are bound) */
+	if (fw_mr_has_windows(fw, idx))
+		return FW_BUSY;
 	/* Invalidate the entry before its MTT entries may be reused. An MR
 	 * whose page list is incomplete never had its entry written (and the
 	 * index's previous MR invalidated it): nothing to undo on the device,
@@ -779,6 +784,9 @@ static const struct fw_cmd cmds[] = {
 	CMD(DESTROY_SRQ, RNIC_CMD_DESTROY_SRQ_IN_WORDS, 0, fw_cmd_destroy_srq),
 	CMD(CREATE_AH, RNIC_CMD_CREATE_AH_IN_WORDS, RNIC_CMD_CREATE_AH_OUT_WORDS, cmd_create_ah),
 	CMD(DESTROY_AH, RNIC_CMD_DESTROY_AH_IN_WORDS, 0, cmd_destroy_ah),
+	/* memory windows (core/mw.c) */
+	CMD(ALLOC_MW, RNIC_CMD_ALLOC_MW_IN_WORDS, RNIC_CMD_ALLOC_MW_OUT_WORDS, fw_cmd_alloc_mw),
+	CMD(DEALLOC_MW, RNIC_CMD_DEALLOC_MW_IN_WORDS, 0, fw_cmd_dealloc_mw),
 	/* multicast (core/mcast.c) */
 	CMD(ATTACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_attach_mcast),
 	CMD(DETACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_detach_mcast),

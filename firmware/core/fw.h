@@ -81,10 +81,15 @@ struct fw_qp {
 
 /* One MR: the key's tag, its PD and the first entry of its MTT run (the
  * run's length is in the MTT run-start bitmap). Whether the MR is valid
- * (MPT written) or pending is in mr_valid. */
+ * (MPT written) or pending is in mr_valid. A memory window (its bit set in
+ * fw.mw) takes an entry too: tag and PD as an MR's, mtt_base holding the
+ * MPT index of the MR it is bound to (FW_MW_MR_MASK, 0: not bound) and
+ * FW_MW_TYPE2; mr_valid set while it is bound (its MPT entry valid). */
 struct fw_mr {
 	uint32_t mtt_base : 14, pd : 10, tag : 8;
 };
+#define FW_MW_MR_MASK 0xfffu
+#define FW_MW_TYPE2 0x1000u
 
 struct fw_pending_mr {
 	uint32_t mr_index; /* 0: slot free (MPT index 0 is never used) */
@@ -125,6 +130,7 @@ struct fw {
 	uint32_t qp_used[FW_BITMAP_WORDS(FW_MAX_QPS)];
 	uint32_t mr_used[FW_BITMAP_WORDS(FW_MAX_MRS)];
 	uint32_t mr_valid[FW_BITMAP_WORDS(FW_MAX_MRS)];
+	uint32_t mw[FW_BITMAP_WORDS(FW_MAX_MRS)];        /* the entry is a memory window */
 	uint32_t mtt_used[FW_BITMAP_WORDS(FW_MAX_MTT)];
 	uint32_t mtt_start[FW_BITMAP_WORDS(FW_MAX_MTT)]; /* first entry of each run */
 	uint16_t pd_refcnt[FW_MAX_PDS];                  /* QPs and MRs */
@@ -153,6 +159,8 @@ _Static_assert(sizeof(struct fw_mr) == 4, "fw_mr packs into 4 bytes");
 _Static_assert(sizeof(struct fw_srq) == 16, "fw_srq packs into 16 bytes");
 _Static_assert(RNIC_CMD_MAX_LOG_SRQ_WR < 16 && RNIC_SRQC_LIMIT_W == 16, "SRQ sizes and limits fit 16 bits");
 _Static_assert(FW_MAX_MTT <= 1 << 14, "fw_mr.mtt_base is 14 bits");
+_Static_assert(FW_MAX_MRS <= FW_MW_MR_MASK + 1 && FW_MW_TYPE2 < 1 << 14,
+	       "a window's MR index and type fit fw_mr.mtt_base");
 _Static_assert(FW_MAX_PDS <= 1 << 10, "fw_mr.pd is 10 bits");
 _Static_assert(RNIC_MKEY_TAG_BITS == 8, "fw_mr.tag is 8 bits");
 _Static_assert(RNIC_CMD_MAX_LOG_WR < 32 && RNIC_CMD_MAX_LOG_CQE < 32, "log sizes fit 5 bits");
@@ -224,6 +232,37 @@ enum fw_status fw_cmd_modify_srq(struct fw *fw, const uint32_t *in, uint32_t *ou
 enum fw_status fw_cmd_query_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
 enum fw_status fw_cmd_destroy_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
 FW_MUST_CHECK enum fw_status fw_srq_check(const struct fw *fw, uint64_t srqn, uint64_t pd);
+
+/* Memory windows (core/mw.c, docs/mw.md). */
+enum fw_status fw_cmd_alloc_mw(struct fw *fw, const uint32_t *in, uint32_t *out);
+enum fw_status fw_cmd_dealloc_mw(struct fw *fw, const uint32_t *in, uint32_t *out);
+/* Whether any window is bound to the MR at MPT index mr (DEREG_MR waits). */
+int fw_mr_has_windows(const struct fw *fw, uint32_t mr);
+
+/* A BIND_MW work request as the requester hands it over: the WQE's fields
+ * and what its lkey check of bind_lkey over [addr, addr + length) found in
+ * the MR's MPT entry (the check passed: key, PD of the QP, range). */
+struct fw_mw_bind {
+	uint32_t qpn;               /* the QP that posted it */
+	uint32_t mw_rkey, new_rkey; /* the window's key before and after */
+	uint32_t mr_key;            /* bind_lkey */
+	uint32_t access;            /* bind_access */
+	uint32_t mr_access;         /* the MR's ACCESS_* bits */
+	uint64_t addr, length;      /* length 0: unbind (type 1) */
+	uint64_t pa;                /* the MR's pa translated for addr */
+};
+/* Bind (or, type 1 with length 0, unbind) a window: every check of IBA
+ * 10.6.7 the firmware can make, then the window's MPT entry. Returns the
+ * WC status of the WQE: WC_SUCCESS, WC_MW_BIND_ERR (refused, nothing
+ * changed) or WC_GENERAL_ERR (the context write failed). */
+FW_MUST_CHECK uint32_t fw_mw_bind(struct fw *fw, const struct fw_mw_bind *b);
+/* Invalidate the type 2 window rkey names, for a LOCAL_INV posted on qpn
+ * (remote 0) or a SEND with invalidate received on qpn (remote 1). Returns
+ * WC_SUCCESS; WC_LOC_QP_OP_ERR (local) or WC_REM_INV_REQ_ERR (remote) when
+ * refused: rkey not a window's current key, a type 1 window, a window not
+ * bound, another PD than the QP's (an MR's key: MRs are not invalidated by
+ * a work request here); WC_GENERAL_ERR if the context write failed. */
+FW_MUST_CHECK uint32_t fw_mw_invalidate(struct fw *fw, uint32_t qpn, uint32_t rkey, int remote);
 
 /* The command of an opcode, NULL if there is none. */
 const struct fw_cmd *fw_cmd_find(uint32_t opcode);

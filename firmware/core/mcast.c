@@ -55,6 +55,12 @@ static int mcg_find(const struct fw *fw, const uint32_t gid[4])
 	return -1;
 }
 
+/* The record's GID and QPNs are whole words: written as words (the bit
+ * packer, inlined at every use, costs RAM the firmware does not have). */
+_Static_assert(RNIC_MCG_MGID_LSB % 32 == 0 && RNIC_MCG_QPN_LSB % 32 == 0 && RNIC_MCG_QPN_W == 32 &&
+		       RNIC_CMD_MCAST_IN_MGID_LSB % 32 == 0,
+	       "mcg words");
+
 FW_MUST_CHECK static enum fw_status mcg_write(const struct fw_mcg *g, uint32_t slot)
 {
 	uint32_t w[RNIC_MCG_WORDS] = { 0 };
@@ -63,9 +69,9 @@ FW_MUST_CHECK static enum fw_status mcg_write(const struct fw_mcg *g, uint32_t s
 		RNIC_CTX_SET(w, MCG, VALID, 1);
 		RNIC_CTX_SET(w, MCG, COUNT, g->count);
 		for (unsigned int i = 0; i < 4; i++)
-			rnic_ctx_set(w, RNIC_MCG_MGID_LSB + 32 * i, 32, g->mgid[i]);
+			w[RNIC_MCG_MGID_LSB / 32 + i] = g->mgid[i];
 		for (unsigned int i = 0; i < g->count; i++)
-			RNIC_CTX_SET_I(w, MCG, QPN, i, g->qpn[i]);
+			w[RNIC_MCG_QPN_LSB / 32 + i] = g->qpn[i];
 	}
 	return fw_ctx_write(RNIC_CTX_TABLE_MCG, RNIC_CTX_OP_WRITE, slot, w, RNIC_MCG_WORDS);
 }
@@ -79,7 +85,7 @@ FW_MUST_CHECK static enum fw_status mcast_args(const struct fw *fw, const uint32
 	if (fw->qp[qpn].pd != IN(MCAST, PD))
 		return FW_PD_MISMATCH;
 	for (unsigned int i = 0; i < 4; i++)
-		gid[i] = (uint32_t)rnic_ctx_get(in, RNIC_CMD_MCAST_IN_MGID_LSB + 32 * i, 32);
+		gid[i] = in[RNIC_CMD_MCAST_IN_MGID_LSB / 32 + i];
 	/* only UD QPs take multicast (IBTA 10.5.2.2), QP1 none */
 	if (fw->qp[qpn].type != FW_QPT_UD || qpn == RNIC_GSI_QPN || IN(MCAST, LID) != 0 ||
 	    !mgid_is_multicast(gid))

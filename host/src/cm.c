@@ -86,6 +86,7 @@ struct rnic_cm_event_channel {
 	struct rnic_context *context;
 	const struct rnic_cm_transport_ops *transport;
 	void *transport_priv;
+	struct rnic_cm_gsi *gsi; /* the QP1 carrier the channel opened, or NULL */
 	uint64_t (*now_ns)(void *);
 	void *clock_priv;
 	uint64_t rng;
@@ -236,16 +237,24 @@ static int sa_is_any(const struct sockaddr_storage *ss)
 
 /* The next-hop MAC of a GID: the static neighbour table, else the EUI-64
  * interface ID of an IPv6 link-local address (fe80::/64, ff:fe in the
- * middle), as rdma-core's rdma_get_ll_mac. ENOENT when neither. */
+ * middle), as rdma-core's rdma_get_ll_mac, else the entry of the family's
+ * unspecified address (0.0.0.0 or ::: the default next hop). ENOENT when
+ * none. */
 static int neigh_lookup(struct rnic_cm_event_channel *ch, const union rnic_gid *gid, uint8_t mac[6])
 {
 	static const uint8_t ll[8] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0};
+	static const union rnic_gid any6, any4 = {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0}};
+	const union rnic_gid *any = gid_is_v4(gid) ? &any4 : &any6;
+	const struct neigh *dflt = NULL;
 
-	for (struct neigh *n = ch->neigh; n; n = n->next)
+	for (struct neigh *n = ch->neigh; n; n = n->next) {
 		if (!memcmp(n->gid.raw, gid->raw, 16)) {
 			memcpy(mac, n->mac, 6);
 			return 0;
 		}
+		if (!memcmp(n->gid.raw, any->raw, 16))
+			dflt = n;
+	}
 	if (!memcmp(gid->raw, ll, 8) && gid->raw[11] == 0xff && gid->raw[12] == 0xfe) {
 		mac[0] = gid->raw[8] ^ 2;
 		mac[1] = gid->raw[9];
@@ -253,6 +262,10 @@ static int neigh_lookup(struct rnic_cm_event_channel *ch, const union rnic_gid *
 		mac[3] = gid->raw[13];
 		mac[4] = gid->raw[14];
 		mac[5] = gid->raw[15];
+		return 0;
+	}
+	if (dflt) {
+		memcpy(mac, dflt->mac, 6);
 		return 0;
 	}
 	return ENOENT;
@@ -429,7 +442,10 @@ static void rtr_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
 		a->qp_access_flags |= RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC;
 	a->path_mtu = p->id.route.path_mtu;
 	a->dest_qp_num = p->remote_qpn;
-	a->rq_psn = p->remote_psn;
+	/* Linux's meaning of a REQ's or REP's Starting PSN (cm.c: the active
+	 * side's sq_psn is the REP's, the passive side's the REQ's): the PSN
+	 * its sender expects to receive */
+	a->rq_psn = p->local_psn;
 	a->max_dest_rd_atomic = p->resp_res;
 	a->min_rnr_timer = 0; /* as ib_cm_init_qp_attr */
 	a->ah_attr.is_global = 1;
@@ -448,7 +464,7 @@ static void rts_attr(const struct id_priv *p, struct rnic_qp_attr *a, int *mask)
 {
 	memset(a, 0, sizeof(*a));
 	a->qp_state = RNIC_QPS_RTS;
-	a->sq_psn = p->local_psn;
+	a->sq_psn = p->remote_psn;
 	a->timeout = p->ack_timeout;
 	a->retry_cnt = p->retry_count;
 	a->rnr_retry = p->rnr_retry_count;
@@ -1018,7 +1034,7 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 	struct rnic_cm_event_channel *ch;
 	struct rnic_device_attr da;
 
-	if (!attr || !attr->context || !attr->transport || !attr->transport->send || !attr->transport->recv) {
+	if (!attr || !attr->context || (attr->transport && (!attr->transport->send || !attr->transport->recv))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -1034,6 +1050,23 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 	ch->context = attr->context;
 	ch->transport = attr->transport;
 	ch->transport_priv = attr->transport_priv;
+	ch->path_mtu = iboe_mtu(attr->if_mtu ? attr->if_mtu : 1500);
+	if (!ch->path_mtu) {
+		free(ch);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!ch->transport) {
+		int err = rnic_cm_gsi_open(attr->context, &ch->gsi);
+
+		if (err) {
+			free(ch);
+			errno = err;
+			return NULL;
+		}
+		ch->transport = &rnic_cm_gsi_transport;
+		ch->transport_priv = ch->gsi;
+	}
 	ch->now_ns = attr->now_ns ? attr->now_ns : clock_mono;
 	ch->clock_priv = attr->clock_priv;
 	ch->rng = attr->seed ? attr->seed : clock_mono(NULL) ^ (uint64_t)(uintptr_t)ch;
@@ -1046,17 +1079,13 @@ struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_
 		ch->ca_guid = (uint64_t)(da.mac[0] ^ 2) << 56 | (uint64_t)da.mac[1] << 48 | (uint64_t)da.mac[2] << 40 |
 			      0xfffeull << 24 | (uint64_t)da.mac[3] << 16 | (uint64_t)da.mac[4] << 8 | da.mac[5];
 	}
-	ch->path_mtu = iboe_mtu(attr->if_mtu ? attr->if_mtu : 1500);
-	if (!ch->path_mtu) {
-		free(ch);
-		errno = EINVAL;
-		return NULL;
-	}
 	return ch;
 }
 
 int rnic_cm_destroy_event_channel(struct rnic_cm_event_channel *ch)
 {
+	int err = 0;
+
 	if (!ch)
 		return EINVAL;
 	for (struct id_priv *p = ch->ids; p; p = p->next)
@@ -1078,8 +1107,15 @@ int rnic_cm_destroy_event_channel(struct rnic_cm_event_channel *ch)
 		ch->neigh = n->next;
 		free(n);
 	}
+	if (ch->gsi)
+		err = rnic_cm_gsi_close(ch->gsi);
 	free(ch);
-	return 0;
+	return err;
+}
+
+struct rnic_cm_gsi *rnic_cm_channel_gsi(struct rnic_cm_event_channel *ch)
+{
+	return ch ? ch->gsi : NULL;
 }
 
 int rnic_cm_set_neighbour(struct rnic_cm_event_channel *ch, const struct sockaddr *addr, const uint8_t mac[6])

@@ -219,6 +219,7 @@ static int query_fw_caps(struct rnic_device *d)
 	/* SRQNs travel in 16 bits (DB_SRQ) */
 	d->max_srq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SRQ), 0xffffu);
 	d->max_ah = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_AH);
+	d->max_mw = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MW);
 	d->max_mcast_grp = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MCAST_GRP);
 	d->max_mcast_qp_attach = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MCAST_QP_ATTACH);
 	d->max_total_mcast_qp_attach =
@@ -306,7 +307,7 @@ int rnic_close_device(struct rnic_context *context)
 	if (!context)
 		return EINVAL;
 	d = rnic_dev(context);
-	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp || d->n_srq)
+	if (d->n_pd || d->n_mr || d->n_cq || d->n_qp || d->n_srq || d->n_mw)
 		return EBUSY;
 	if (d->ops->close)
 		d->ops->close(d->priv);
@@ -354,6 +355,7 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->max_inline_data = RNIC_MAX_INLINE_BYTES;
 	a->wqe_window = d->wqe_window;
 	a->max_ah = (int)d->max_ah;
+	a->max_mw = (int)d->max_mw;
 	a->max_mcast_grp = (int)d->max_mcast_grp;
 	a->max_mcast_qp_attach = (int)d->max_mcast_qp_attach;
 	a->max_total_mcast_qp_attach = (int)d->max_total_mcast_qp_attach;

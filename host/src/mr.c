@@ -55,7 +55,7 @@ int rnic_dealloc_pd(struct rnic_pd *pd)
 }
 
 #define ACCESS_ALL (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | \
-		    RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
+		    RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC | RNIC_ACCESS_MW_BIND)
 
 /* Pin [addr, addr + length) for the device and fill pages[] with the bus
  * address of each of its npages 4 KiB pages. */
@@ -222,5 +222,64 @@ int rnic_dereg_mr(struct rnic_mr *mr)
 	pd_priv(mr->pd)->refcnt--;
 	d->n_mr--;
 	free(mr_priv(mr));
+	return 0;
+}
+
+/* ---------------------------------------------------------------- memory windows */
+
+struct rnic_mw *rnic_alloc_mw(struct rnic_pd *pd, int type)
+{
+	uint32_t in[RNIC_CMD_ALLOC_MW_IN_WORDS] = {0}, out[RNIC_CMD_ALLOC_MW_OUT_WORDS];
+	struct rnic_device *d;
+	struct rnic_mw *mw;
+	int err;
+
+	if (!pd || (type != RNIC_MW_TYPE_1 && type != RNIC_MW_TYPE_2)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = rnic_dev(pd->context);
+	mw = calloc(1, sizeof(*mw));
+	if (!mw) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, PD, pd->handle);
+	RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, TYPE, (uint32_t)type);
+	err = rnic_cmd(d, RNIC_CMD_OP_ALLOC_MW, in, RNIC_CMD_ALLOC_MW_IN_WORDS, out,
+		       RNIC_CMD_ALLOC_MW_OUT_WORDS);
+	if (err) {
+		free(mw);
+		errno = err;
+		return NULL;
+	}
+	mw->context = pd->context;
+	mw->pd = pd;
+	mw->type = type;
+	mw->rkey = (uint32_t)RNIC_CTX_GET(out, CMD_ALLOC_MW_OUT, RKEY);
+	mw->handle = mw->rkey >> RNIC_MKEY_TAG_BITS;
+	pd_priv(pd)->refcnt++;
+	d->n_mw++;
+	return mw;
+}
+
+int rnic_dealloc_mw(struct rnic_mw *mw)
+{
+	uint32_t in[RNIC_CMD_DEALLOC_MW_IN_WORDS] = {0};
+	struct rnic_device *d;
+	int err;
+
+	if (!mw)
+		return EINVAL;
+	d = rnic_dev(mw->context);
+	/* a bound window is invalidated first, by the firmware */
+	RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, RKEY, mw->rkey);
+	RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, PD, mw->pd->handle);
+	err = rnic_cmd(d, RNIC_CMD_OP_DEALLOC_MW, in, RNIC_CMD_DEALLOC_MW_IN_WORDS, NULL, 0);
+	if (err)
+		return err;
+	pd_priv(mw->pd)->refcnt--;
+	d->n_mw--;
+	free(mw);
 	return 0;
 }

@@ -40,6 +40,7 @@ struct rnic_device {
 	uint32_t fw_version;
 	uint32_t max_qp, max_cq, max_mr, max_pd, max_rd_atomic;
 	uint32_t max_ah;
+	uint32_t max_mw; /* memory windows: the MRs' MPT indices, shared */
 	uint32_t max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach;
 	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
 	uint32_t cmd_token;
@@ -48,7 +49,7 @@ struct rnic_device {
 
 	struct rnic_qp_priv **qp_table; /* by QPN */
 	struct rnic_cq_priv **cq_table; /* by CQN */
-	unsigned int n_pd, n_mr, n_cq, n_qp, n_ah;
+	unsigned int n_pd, n_mr, n_cq, n_qp, n_ah, n_mw;
 	/* Shared receive queues (srq.c): SRQNs 1..max_srq. */
 	uint32_t max_srq;
 	struct rnic_srq_priv **srq_table;
@@ -57,7 +58,7 @@ struct rnic_device {
 
 struct rnic_pd_priv {
 	struct rnic_pd pd;
-	unsigned int refcnt; /* MRs, QPs and AHs */
+	unsigned int refcnt; /* MRs, QPs, AHs and memory windows */
 };
 
 struct rnic_mr_priv {

@@ -45,6 +45,10 @@ struct rnic_qp *rnic_create_qp(struct rnic_pd *pd, struct rnic_qp_init_attr *ia)
 		return NULL;
 	}
 	d = rnic_dev(pd->context);
+	if (ia->qp_type == RNIC_QPT_GSI && d->qp_table[RNIC_GSI_QPN]) {
+		errno = EBUSY; /* the device has one QP1 */
+		return NULL;
+	}
 	q = calloc(1, sizeof(*q));
 	if (!q) {
 		errno = ENOMEM;

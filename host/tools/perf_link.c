@@ -10,6 +10,11 @@
  * second buffer half). L starts as the guard byte 0xa5, R as a pattern
  * from the seed; a guard page after the region is never registered.
  *
+ * -c UD (send_bw): UD QPs, as perftest's: Q_Key 0x11111111 (perftest's
+ * DEFF_QKEY), one message per packet (the size at most the MTU), an address
+ * handle per QP toward the peer's GID, receive buffers 40 bytes longer for
+ * the GRH area (which must hold the peer's IPv4 header).
+ *
  * perftest's options: -q N runs N QPs, each with its own key in the
  * exchange, every QP -n messages (perftest's count is per QP), posted
  * round robin; -a runs every size from 2 B by powers of two to our cap
@@ -78,6 +83,8 @@
 #define CACHE_LINE 64u
 #define WAIT_MS 100
 #define ALL_SLOTS_MAX (16u << 20) /* -a: L of a QP at most this (or one slot of the largest size) */
+#define UD_QKEY 0x11111111u  /* perftest's DEFF_QKEY */
+#define SEND_LAT_SQ 16u      /* send_lat: SENDs that may wait for their ACK */
 
 /* The peer's requests on one QP as they arrived on the wire, accepted in
  * PSN order as a correct responder accepts them (duplicates and packets
@@ -103,6 +110,7 @@ struct lk;
 /* One QP and its part of the memory. */
 struct lq {
 	struct rnic_qp *qp;
+	struct rnic_ah *ah;       /* -c UD: toward the peer's QP */
 	uint32_t psn;
 	const struct oob_key *pk; /* the peer's key for it */
 	uint8_t *L, *R, *pat;
@@ -127,6 +135,7 @@ struct lk {
 	struct rnic_context *ctx;
 	struct rnic_pd *pd;
 	struct rnic_cq *cq;
+	struct rnic_srq *srq; /* --use-srq: the receive queue of every QP */
 	struct rnic_mr *mr;
 	struct lq *q;
 	int nqp;
@@ -149,6 +158,11 @@ struct lk {
 	uint64_t *lat;
 	uint64_t nlat;
 	uint64_t accepted;   /* the wire models' requests, all QPs */
+	/* --use-srq: receives posted to the SRQ this size (wr_id = the count
+	 * before), and which of them have completed */
+	uint64_t srq_posted;
+	uint8_t *srq_done;
+	size_t grh;          /* -c UD: the GRH area ahead of every receive (RNIC_GRH_BYTES), else 0 */
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -340,6 +354,16 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 			return;
 		wire_send(m, p + RNIC_IMMDT_BYTES, (size_t)(end - p) - RNIC_IMMDT_BYTES, 1);
 		break;
+	case RNIC_OP_UD_SEND_ONLY:
+	case RNIC_OP_UD_SEND_ONLY_IMM:
+		/* the DETH's Q_Key must be ours: the NIC drops it otherwise */
+		if (!k->grh || end < p + RNIC_DETH_BYTES || be32(p) != UD_QKEY)
+			return;
+		p += RNIC_DETH_BYTES + (op == RNIC_OP_UD_SEND_ONLY_IMM ? RNIC_IMMDT_BYTES : 0);
+		if (end < p)
+			return;
+		wire_send(m, p, (size_t)(end - p), 1);
+		break;
 	case RNIC_OP_RDMA_READ_REQUEST: {
 		uint32_t dma_len = end >= p + RNIC_RETH_BYTES ? be32(p + 12) : 0;
 
@@ -394,15 +418,27 @@ static int setup(struct lk *k)
 	k->q = calloc((size_t)k->nqp, sizeof(*k->q));
 	if (!k->q)
 		return err(k, "out of memory");
+	if (o->use_srq) {
+		/* perftest's --use-srq: one SRQ for all QPs, tx-depth
+		 * receives per QP */
+		struct rnic_srq_init_attr sa = {.attr = {.max_wr = (uint32_t)(k->nqp * k->max_depth), .max_sge = 1}};
+
+		k->srq = rnic_create_srq(k->pd, &sa);
+		k->srq_done = calloc(o->iters * (uint64_t)k->nqp, 1);
+		if (!k->srq || !k->srq_done)
+			return err(k, "create_srq: %s", k->srq ? "out of memory" : strerror(errno));
+	}
 	for (int i = 0; i < k->nqp; i++) {
 		memset(&ia, 0, sizeof(ia));
 		ia.send_cq = k->cq;
 		ia.recv_cq = k->cq;
-		ia.qp_type = RNIC_QPT_RC;
-		ia.cap.max_send_wr = (uint32_t)k->max_depth;
+		ia.qp_type = o->ud ? RNIC_QPT_UD : RNIC_QPT_RC;
+		/* send_lat: the next SEND may go before the last one's ACK */
+		ia.cap.max_send_wr = o->test == PERF_SEND_LAT ? SEND_LAT_SQ : (uint32_t)k->max_depth;
 		ia.cap.max_send_sge = 1;
-		ia.cap.max_recv_wr = send ? (uint32_t)k->max_depth : 0;
-		ia.cap.max_recv_sge = send ? 1 : 0;
+		ia.srq = k->srq;
+		ia.cap.max_recv_wr = send && !k->srq ? (uint32_t)k->max_depth : 0;
+		ia.cap.max_recv_sge = send && !k->srq ? 1 : 0;
 		ia.cap.max_inline_data = o->inline_size;
 		k->q[i].qp = rnic_create_qp(k->pd, &ia);
 		if (!k->q[i].qp)
@@ -410,10 +446,12 @@ static int setup(struct lk *k)
 		k->q[i].psn = (uint32_t)mix64(o->seed ^ 0x50534eull ^ ((uint64_t)i << 32)) & 0xffffff;
 	}
 
-	k->l_len = (size_t)k->max_depth * stride_of(k->max_size);
+	k->grh = o->ud ? RNIC_GRH_BYTES : 0;
+	k->l_len = (size_t)k->max_depth * stride_of(k->max_size + k->grh);
 	/* -a: fewer slots in flight for the large sizes (set_size) */
 	if (k->nsizes > 1 && k->l_len > ALL_SLOTS_MAX)
-		k->l_len = stride_of(k->max_size) > ALL_SLOTS_MAX ? stride_of(k->max_size) : ALL_SLOTS_MAX;
+		k->l_len = stride_of(k->max_size + k->grh) > ALL_SLOTS_MAX ? stride_of(k->max_size + k->grh)
+									     : ALL_SLOTS_MAX;
 	k->l_len = (k->l_len + 4095) & ~(size_t)4095;
 	k->r_len = ((k->max_size > CYCLE_BUFFER ? k->max_size : CYCLE_BUFFER) + 4095) & ~(size_t)4095;
 	k->mr_len = (size_t)k->nqp * (k->l_len + k->r_len);
@@ -461,11 +499,16 @@ static void teardown(struct lk *k)
 	for (int i = 0; k->q && i < k->nqp; i++) {
 		if (k->q[i].qp)
 			rnic_destroy_qp(k->q[i].qp);
+		if (k->q[i].ah)
+			rnic_destroy_ah(k->q[i].ah);
 		free(k->q[i].pat);
 		free(k->q[i].first);
 		free(k->q[i].wire.shadow);
 		free(k->q[i].wire.msgs);
 	}
+	if (k->srq)
+		rnic_destroy_srq(k->srq);
+	free(k->srq_done);
 	if (k->cq)
 		rnic_destroy_cq(k->cq);
 	if (k->pd)
@@ -476,6 +519,50 @@ static void teardown(struct lk *k)
 	free(k->atomics);
 }
 
+/* -c UD: INIT (perftest's Q_Key), RTR, RTS, and the address handle toward
+ * the peer's QP; the port's MTU (every UD QP's) the one agreed. */
+static int connect_ud(struct lk *k, struct lq *q)
+{
+	const struct oob_key *pk = q->pk;
+	struct rnic_ah_attr ah;
+	struct rnic_qp_attr a;
+	int e;
+
+	e = rnic_set_port_mtu(k->ctx, k->s.active_mtu);
+	if (e)
+		return err(k, "set_port_mtu: %s", strerror(e));
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = UD_QKEY;
+	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
+	if (!e) {
+		a.qp_state = RNIC_QPS_RTR;
+		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE);
+	}
+	if (!e) {
+		a.qp_state = RNIC_QPS_RTS;
+		a.sq_psn = q->psn;
+		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
+	}
+	if (e)
+		return err(k, "modify_qp (UD) to %d: %s", a.qp_state, strerror(e));
+	memset(&ah, 0, sizeof(ah));
+	ah.is_global = 1;
+	ah.port_num = 1;
+	memcpy(ah.grh.dgid.raw, pk->gid, 16);
+	ah.grh.sgid_index = 0;
+	ah.grh.hop_limit = 64;
+	memcpy(ah.dmac, k->o->peer_mac, 6);
+	q->ah = rnic_create_ah(k->pd, &ah);
+	if (!q->ah)
+		return err(k, "create_ah: %s", strerror(errno));
+	q->wire.epsn = pk->psn & 0xffffff;
+	q->wire.mtu = 128u << k->s.active_mtu;
+	q->wire.on = 1;
+	return 0;
+}
+
 /* INIT, RTR and RTS from the peer's key. */
 static int connect_qp(struct lk *k, struct lq *q)
 {
@@ -483,6 +570,8 @@ static int connect_qp(struct lk *k, struct lq *q)
 	struct rnic_qp_attr a;
 	int e;
 
+	if (k->grh)
+		return connect_ud(k, q);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RNIC_QPS_INIT;
 	a.port_num = 1;
@@ -531,7 +620,7 @@ static void set_size(struct lk *k, int i)
 {
 	k->cur = i;
 	k->size = k->sizes[i];
-	k->stride = stride_of(k->size);
+	k->stride = stride_of(k->size + k->grh);
 	k->depth = k->max_depth;
 	while (k->depth > 1 && (size_t)k->depth * k->stride > k->l_len)
 		k->depth /= 2;
@@ -541,6 +630,9 @@ static void set_size(struct lk *k, int i)
 		q->posted = q->done = q->rposted = q->rdone = 0;
 		q->have_first = 0;
 	}
+	k->srq_posted = 0;
+	if (k->srq_done)
+		memset(k->srq_done, 0, k->o->iters * (uint64_t)k->nqp);
 }
 
 static struct lq *qp_of(struct lk *k, uint32_t qp_num)
@@ -553,10 +645,12 @@ static struct lq *qp_of(struct lk *k, uint32_t qp_num)
 
 /* ------------------------------------------------------- the responder side */
 
+static int check_done(struct lk *k, struct lq *q, const struct rnic_wc *wc);
+
 static int post_recv(struct lk *k, struct lq *q)
 {
 	uint8_t *b = slot(k, q, q->rposted);
-	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)k->size, k->mr->lkey};
+	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)(k->size + k->grh), k->mr->lkey};
 	struct rnic_recv_wr wr = {.wr_id = q->rposted, .sg_list = &sge, .num_sge = 1}, *bad;
 	int e;
 
@@ -565,6 +659,35 @@ static int post_recv(struct lk *k, struct lq *q)
 	if (e)
 		return err(k, "post_recv: %s", strerror(e));
 	q->rposted++;
+	return 0;
+}
+
+/* --use-srq: receive n of a size goes to a slot of QP n % nqp's L, slot
+ * n / nqp, which receive n - nqp * depth held before it; so n is posted
+ * only once that one has completed (with several QPs the SRQ's WQEs may
+ * complete out of their order: a QP takes the next WQE at a message's
+ * first packet and completes it at its last). */
+static uint8_t *srq_slot(const struct lk *k, uint64_t n)
+{
+	return slot(k, &k->q[n % (uint64_t)k->nqp], n / (uint64_t)k->nqp);
+}
+
+static int post_srq_recvs(struct lk *k)
+{
+	uint64_t total = k->o->iters * (uint64_t)k->nqp, ring = (uint64_t)k->depth * (uint64_t)k->nqp;
+
+	while (k->srq_posted < total && (k->srq_posted < ring || k->srq_done[k->srq_posted - ring])) {
+		uint8_t *b = srq_slot(k, k->srq_posted);
+		struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)b, (uint32_t)(k->size + k->grh), k->mr->lkey};
+		struct rnic_recv_wr wr = {.wr_id = k->srq_posted, .sg_list = &sge, .num_sge = 1}, *bad;
+		int e;
+
+		memset(b, GUARD, k->stride);
+		e = rnic_post_srq_recv(k->srq, &wr, &bad);
+		if (e)
+			return err(k, "post_srq_recv: %s", strerror(e));
+		k->srq_posted++;
+	}
 	return 0;
 }
 
@@ -583,10 +706,12 @@ static int open_receives(struct lk *k)
 		q->wire.msgs = malloc(q->wire.maxmsgs * k->size + 1);
 		if (!q->wire.msgs)
 			return err(k, "out of memory");
-		while (q->rposted < k->o->iters && q->rposted < (uint64_t)k->depth)
+		while (!k->srq && q->rposted < k->o->iters && q->rposted < (uint64_t)k->depth)
 			if (post_recv(k, q))
 				return -1;
 	}
+	if (k->srq && post_srq_recvs(k))
+		return -1;
 	k->recv_open = 1;
 	return 0;
 }
@@ -603,14 +728,44 @@ static int drain_cq(struct lk *k)
 		struct lq *q = qp_of(k, wc[i].qp_num);
 		const uint8_t *b;
 
+		/* send_lat: our SENDs complete beside the peer's */
+		if (k->o->test == PERF_SEND_LAT && q && !(wc[i].opcode & RNIC_WC_RECV)) {
+			if (check_done(k, q, &wc[i]))
+				return -1;
+			q->done++;
+			continue;
+		}
+
+		/* a QP's receives complete in its order; from an SRQ, each of
+		 * its WQEs once, to one QP, a QP's in the SRQ's order */
+		int order_ok = k->srq ? q && wc[i].wr_id < k->srq_posted && !k->srq_done[wc[i].wr_id] &&
+					    (q->rdone == 0 || wc[i].wr_id > q->rposted)
+				      : q && wc[i].wr_id == q->rdone;
+
 		if (!q || !k->recv_open || wc[i].status != RNIC_WC_SUCCESS || wc[i].opcode != RNIC_WC_RECV ||
-		    wc[i].wr_id != q->rdone || wc[i].byte_len != k->size)
-			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B): %s, "
-				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size,
-				   rnic_wc_status_str(wc[i].status), wc[i].opcode, wc[i].byte_len);
-		b = slot(k, q, wc[i].wr_id);
-		if (count_diff(b + k->size, GUARD, k->stride - k->size))
-			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size);
+		    !order_ok || wc[i].byte_len != k->size + k->grh)
+			return err(k, "completion QP %#x wr_id %" PRIu64 " (want receive %" PRIu64 " of %zu B%s): %s, "
+				   "opcode %u, byte_len %u", wc[i].qp_num, wc[i].wr_id, q ? q->rdone : 0, k->size + k->grh,
+				   k->srq ? " from the SRQ" : "", rnic_wc_status_str(wc[i].status), wc[i].opcode,
+				   wc[i].byte_len);
+		b = k->srq ? srq_slot(k, wc[i].wr_id) : slot(k, q, wc[i].wr_id);
+		if (count_diff(b + k->size + k->grh, GUARD, k->stride - k->size - k->grh))
+			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size + k->grh);
+		if (k->grh) {
+			/* UD: from the peer's QP, and the GRH area as for an IPv4
+			 * packet: 20 zero bytes, then its IPv4 header, from the
+			 * peer's address to ours */
+			const uint8_t *ip = b + RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES;
+
+			if (!(wc[i].wc_flags & RNIC_WC_GRH) || wc[i].src_qp != q->pk->qpn ||
+			    count_diff(b, 0, RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES) || ip[0] != 0x45 ||
+			    ip[9] != IPPROTO_UDP || memcmp(ip + 12, q->pk->gid + 12, 4) ||
+			    memcmp(ip + 16, k->s.key.gid + 12, 4))
+				return err(k, "UD receive %" PRIu64 " of QP %#x: source QP %#x (want %#x), flags %#x, or "
+					   "its GRH area not the IPv4 header from the peer", q->rdone, q->qp->qp_num,
+					   wc[i].src_qp, q->pk->qpn, wc[i].wc_flags);
+			b += k->grh;
+		}
 		if (k->nic->sim_frame_hook) {
 			if (q->rdone >= q->wire.nmsgs)
 				return err(k, "receive %" PRIu64 ": completed, but only %" PRIu64 " SENDs were on the wire",
@@ -620,8 +775,15 @@ static int drain_cq(struct lk *k)
 					   q->qp->qp_num);
 		}
 		q->rdone++;
-		if (q->rposted < k->o->iters && post_recv(k, q))
+		if (k->srq) {
+			/* rposted: the QP's last SRQ receive, for the order check */
+			q->rposted = wc[i].wr_id;
+			k->srq_done[wc[i].wr_id] = 1;
+			if (post_srq_recvs(k))
+				return -1;
+		} else if (q->rposted < k->o->iters && post_recv(k, q)) {
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -714,8 +876,14 @@ static int post_one(struct lk *k, struct lq *q, uint64_t i)
 	default:
 		for (size_t j = 0; j < size; j++)
 			b[j] = (uint8_t)(mix64(k->o->seed ^ (i << 32) ^ (j >> 3)) >> (8 * (j & 7)));
-		wr.wr.rdma.remote_addr = pk->vaddr;
-		wr.wr.rdma.rkey = pk->rkey;
+		if (k->grh) {
+			wr.wr.ud.ah = q->ah;
+			wr.wr.ud.remote_qpn = pk->qpn;
+			wr.wr.ud.remote_qkey = UD_QKEY;
+		} else {
+			wr.wr.rdma.remote_addr = pk->vaddr;
+			wr.wr.rdma.rkey = pk->rkey;
+		}
 		if (size <= k->o->inline_size)
 			wr.send_flags |= RNIC_SEND_INLINE;
 		break;
@@ -723,6 +891,76 @@ static int post_one(struct lk *k, struct lq *q, uint64_t i)
 	e = rnic_post_send(q->qp, &wr, &bad);
 	if (e)
 		return err(k, "post_send %" PRIu64 ": %s", i, strerror(e));
+	return 0;
+}
+
+/* send_lat: a ping-pong of SENDs; the client sends first, each side sends
+ * its next message once the peer's has arrived (drain_cq takes it, checks
+ * it and posts the receive for the one after). The messages come from R,
+ * which nothing writes. */
+static int run_send_pingpong(struct lk *k)
+{
+	struct lq *q = &k->q[0];
+	uint64_t n = k->o->iters, scnt = 0, t0 = now(k), t = 0;
+	unsigned int polls = 0;
+
+	while (scnt < n || q->rdone < n) {
+		if (q->rdone < n && !(scnt < 1 && !is_server(k))) {
+			uint64_t want = q->rdone + 1;
+
+			while (q->rdone < want) {
+				if (drain_cq(k))
+					return -1;
+				if (q->rdone < want) {
+					step(k, 16);
+					if (++polls % 4096 == 0 && past_deadline(k))
+						return err(k, "send_lat: no message %" PRIu64 " of %zu B from the peer",
+							   want, k->size);
+				}
+			}
+			if (scnt)
+				k->lat[k->nlat++] = now(k) - t;
+		}
+		/* room in the SQ: the peer may answer before our ACK comes */
+		while (scnt < n && scnt - q->done >= SEND_LAT_SQ) {
+			if (drain_cq(k))
+				return -1;
+			step(k, 16);
+			if (++polls % 4096 == 0 && past_deadline(k))
+				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
+		}
+		if (scnt < n) {
+			struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)q->R, (uint32_t)k->size, k->mr->lkey};
+			struct rnic_send_wr wr, *bad;
+			int e;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = scnt++;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = RNIC_WR_SEND;
+			wr.send_flags = RNIC_SEND_SIGNALED | (k->size <= k->o->inline_size ? RNIC_SEND_INLINE : 0);
+			if (k->grh) {
+				wr.wr.ud.ah = q->ah;
+				wr.wr.ud.remote_qpn = q->pk->qpn;
+				wr.wr.ud.remote_qkey = UD_QKEY;
+			}
+			t = now(k);
+			e = rnic_post_send(q->qp, &wr, &bad);
+			if (e)
+				return err(k, "post_send: %s", strerror(e));
+		}
+	}
+	while (q->done < n) {
+		if (drain_cq(k))
+			return -1;
+		if (q->done < n) {
+			step(k, 16);
+			if (++polls % 4096 == 0 && past_deadline(k))
+				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
+		}
+	}
+	k->ticks = now(k) - t0;
 	return 0;
 }
 
@@ -946,9 +1184,13 @@ static int run_size(struct lk *k, int i)
 {
 	struct row *r = &k->rows[k->nrows];
 
-	set_size(k, i);
+	/* send_lat: the receives the handshake before opened stay */
+	if (!k->recv_open)
+		set_size(k, i);
 	k->nlat = 0;
-	if (k->o->test == PERF_WRITE_LAT ? run_pingpong(k) : run_requester(k))
+	if (k->o->test == PERF_WRITE_LAT ? run_pingpong(k)
+	    : k->o->test == PERF_SEND_LAT ? run_send_pingpong(k)
+					  : run_requester(k))
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->bytes = k->size;
@@ -968,7 +1210,8 @@ static int run_size(struct lk *k, int i)
 static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void *arg)
 {
 	struct lk *k = arg;
-	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && !k->active;
+	/* who takes SENDs: send_bw's passive side, both sides of send_lat */
+	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && (!k->active || k->o->test == PERF_SEND_LAT);
 	int traffic_next = step_i + 1 < OOB_MAX_STEPS && k->plan[step_i + 1] == OOB_STEP_TRAFFIC;
 
 	if (kind == OOB_STEP_KEYS && s->handshakes == k->nqp && !k->connected) {
@@ -1078,7 +1321,8 @@ static void print_results(struct lk *k)
 		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp->qp_num, q->psn,
 		       q->pk ? q->pk->qpn : 0, q->pk ? q->pk->psn : 0);
 	}
-	printf(" Number of qps : %d  Max inline data : %u[B]\n", k->nqp, o->inline_size);
+	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s  Connection type : %s\n", k->nqp,
+	       o->inline_size, k->srq ? "ON" : "OFF", k->grh ? "UD" : "RC");
 	printf(RULE);
 	if (k->nrows && lat) {
 		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
@@ -1162,11 +1406,14 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	k.s.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &k.deadline);
 	k.deadline.tv_sec += o->wall_limit;
-	k.active = o->test == PERF_WRITE_LAT || !is_server(&k);
+	k.active = o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT || !is_server(&k);
 	k.nqp = o->qps > 1 ? o->qps : 1;
 	if (o->all) {
 		size_t max = perf_link_all_max(nic);
 
+		/* UD: one packet per message, as perftest's -a */
+		if (o->ud && max > (size_t)(128u << o->mtu))
+			max = 128u << o->mtu;
 		for (size_t s = 2; s <= max && k.nsizes < OOB_MAX_SIZES; s <<= 1)
 			k.sizes[k.nsizes++] = s;
 	} else {

@@ -28,6 +28,8 @@ struct perf_link_opts {
 	int qps;                /* -q: QPs (1..OOB_MAX_QPS), each with its own key */
 	int all;                /* -a: 2 B .. perf_link_all_max by powers of two */
 	uint32_t inline_size;   /* -I: WRITEs and SENDs of at most this many bytes inline */
+	int use_srq;            /* --use-srq: receives from one SRQ for all QPs */
+	int ud;                 /* -c UD: UD QPs (send_bw; size at most the MTU) */
 	const char *json;       /* --json FILE, or NULL */
 	uint32_t mtu;           /* RNIC_IB_MTU_* we offer; the smaller one wins */
 	int tx_depth;

@@ -291,8 +291,10 @@ int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[
 	steps[n++] = OOB_STEP_MTU;
 	for (int i = 0; i < nqp; i++)
 		steps[n++] = OOB_STEP_KEYS;
-	steps[n++] = OOB_STEP_KEYS;
 	if (t == PERF_WRITE_BW || t == PERF_READ_BW || t == PERF_ATOMIC_BW) {
+		/* a round per QP before and after connecting, then one */
+		for (int i = 0; i < nqp; i++)
+			steps[n++] = OOB_STEP_KEYS;
 		steps[n++] = OOB_STEP_KEYS;
 		steps[n++] = OOB_STEP_TRAFFIC;
 		steps[n++] = OOB_STEP_KEYS;
@@ -301,6 +303,7 @@ int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[
 		steps[n++] = OOB_STEP_DONE;
 		return n;
 	}
+	steps[n++] = OOB_STEP_KEYS;
 	for (int i = 0; i < nqp; i++)
 		steps[n++] = OOB_STEP_KEYS;
 	for (int i = 0; i < nsizes; i++) {
@@ -466,9 +469,10 @@ int oob_run(struct oob_session *s, oob_hook hook, void *arg)
 	if (nqp > OOB_MAX_QPS || s->nsizes > OOB_MAX_SIZES)
 		return fail(s, "%d QPs, %d sizes: at most %d and %d", nqp, s->nsizes, OOB_MAX_QPS, OOB_MAX_SIZES);
 	n = oob_plan_qs(s->test, nqp, s->nsizes, plan);
-	/* where the QP rounds are: right after the MTU, and (but in write_bw,
-	 * read_bw and atomic_bw) again after the handshake that follows */
-	r2 = s->test == PERF_WRITE_BW || s->test == PERF_READ_BW || s->test == PERF_ATOMIC_BW ? -1 : 4 + nqp + 1;
+	/* where the QP rounds are: right after the MTU, and again right after
+	 * it (write_bw, read_bw, atomic_bw) or after the handshake that follows
+	 * (the others), as perftest's main()s run them */
+	r2 = s->test == PERF_WRITE_BW || s->test == PERF_READ_BW || s->test == PERF_ATOMIC_BW ? 4 + nqp : 4 + nqp + 1;
 	s->err[0] = 0;
 	s->handshakes = 0;
 	for (int i = 0; i < n; i++) {

@@ -105,8 +105,8 @@ const char *oob_step_name(enum oob_step_kind k);
  * write_lat: 4, traffic, close). Returns the number of steps. */
 int oob_plan(enum perf_test t, enum oob_step_kind steps[OOB_MAX_STEPS]);
 /* The same with perftest's -q and -a: the handshakes that exchange every
- * QP's key (the first of write_bw, read_bw and atomic_bw; the first and the
- * third of the others) become nqp of them, one per QP; send_bw's traffic
+ * QP's key (the first and the second of write_bw, read_bw and atomic_bw;
+ * the first and the third of the others) become nqp of them, one per QP; send_bw's traffic
  * with its handshake before and after is repeated for each of nsizes
  * sizes (the other tests run all their sizes in one traffic step). */
 int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[OOB_MAX_STEPS]);

@@ -39,6 +39,7 @@
 #define SIM_ALL_MAX (1u << 20) /* -a in simulation: 2 B .. 1 MiB */
 #define SIM_ALL_BYTES (16u << 20) /* -a in simulation: about this many bytes per size */
 #define ACK_TIMEOUT 5
+#define OPT_USE_SRQ 0x100 /* long options without a short form */
 #define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
 
 struct perf_opts {
@@ -50,6 +51,8 @@ struct perf_opts {
 	unsigned mtu_bytes;
 	int qps;
 	int all;
+	int use_srq;
+	int ud;                 /* -c UD */
 	uint32_t inline_size;
 	uint16_t port;
 	int tx_depth;
@@ -109,6 +112,10 @@ static void usage(FILE *f, const char *prog)
 		"                       --sim-link: to 1 MiB, the simulation's cap; --sim at most -n\n"
 		"                       and about 16 MiB per size; a card: to 8 MiB)\n"
 		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
+		"  -c, --connection RC|UD  transport (RC); UD: send_bw, send_lat against perftest (a card or\n"
+		"                       --sim-link), messages of at most the MTU, as perftest's -c UD\n"
+		"      --use-srq        send_bw's receives from one shared receive queue for all QPs\n"
+		"                       (against perftest: a card or --sim-link)\n"
 		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
 		"      --json FILE      the result rows as JSON as well, a row per size\n"
@@ -204,6 +211,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
 		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
+		{"use-srq", no_argument, NULL, OPT_USE_SRQ}, {"connection", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
 		{NULL, 0, NULL, 0},
 	};
@@ -221,7 +229,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	o->timeout = -1;
 	o->time_limit = 300;
 	rnic_sim_cfg_default(&o->model);
-	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:h", lopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:c:h", lopts, &li)) != -1) {
 		switch (c) {
 		case 's':
 			if (num_arg("-s", optarg, 1, 8u << 20, &v))
@@ -249,6 +257,14 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			o->qps = (int)v;
 			break;
 		case 'a': o->all = 1; break;
+		case OPT_USE_SRQ: o->use_srq = 1; break;
+		case 'c':
+			if (strcmp(optarg, "RC") && strcmp(optarg, "UD")) {
+				fprintf(stderr, "rnic-perf: -c: RC or UD, not '%s'\n", optarg);
+				return -1;
+			}
+			o->ud = !strcmp(optarg, "UD");
+			break;
 		case 'I':
 			if (num_arg("-I", optarg, 0, RNIC_MAX_INLINE_BYTES, &v))
 				return -1;
@@ -363,6 +379,19 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		fprintf(stderr, "rnic-perf: --pcap and --drop go with --sim-link\n");
 		return -1;
 	}
+	if (!o->sim && o->test == PERF_SEND_LAT && o->all) {
+		fprintf(stderr, "rnic-perf: send_lat against perftest: one size (no -a)\n");
+		return -1;
+	}
+	if (o->ud && (o->sim || (o->test != PERF_SEND_BW && o->test != PERF_SEND_LAT) || o->use_srq)) {
+		fprintf(stderr, "rnic-perf: -c UD: send_bw or send_lat against perftest (a card or --sim-link), "
+			"without an SRQ\n");
+		return -1;
+	}
+	if (o->sim && o->use_srq) {
+		fprintf(stderr, "rnic-perf: --use-srq goes with --sim-link or a card\n");
+		return -1;
+	}
 	if (o->sim && (o->timeout >= 0 || o->peer_mac_set || o->mac_set || o->ip_set)) {
 		fprintf(stderr, "rnic-perf: -u, --peer-mac, --mac and --ip go with --sim-link or a card\n");
 		return -1;
@@ -373,11 +402,6 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			fprintf(stderr, "rnic-perf: --peer-mac is needed (the peer's static neighbour entry)\n");
 			return -1;
 		}
-		if (o->test == PERF_SEND_LAT) {
-			fprintf(stderr, "rnic-perf: against perftest: write_bw, write_lat, read_bw, read_lat, send_bw "
-				"and atomic_bw\n");
-			return -1;
-		}
 		if (o->qps > OOB_MAX_QPS) {
 			fprintf(stderr, "rnic-perf: -q: at most %d QPs against perftest\n", OOB_MAX_QPS);
 			return -1;
@@ -385,6 +409,13 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	}
 	if (!o->size_set)
 		o->size = o->test == PERF_ATOMIC_BW ? 8 : perf_test_is_bw(o->test) ? 65536 : 2;
+	if (o->ud && o->size > o->mtu_bytes) {
+		/* as perftest: one packet per UD message */
+		if (o->size_set)
+			fprintf(stderr, "rnic-perf: the largest UD message is the MTU, %u bytes: -s %zu becomes %u\n",
+				o->mtu_bytes, o->size, o->mtu_bytes);
+		o->size = o->mtu_bytes;
+	}
 	if (o->test == PERF_ATOMIC_BW && (o->size != 8 || o->all)) {
 		fprintf(stderr, "rnic-perf: atomic_bw: atomics are 8 bytes (-s 8, no -a)\n");
 		return -1;
@@ -686,6 +717,8 @@ static int run_peer(const struct perf_opts *o)
 	lo.qps = o->qps;
 	lo.all = o->all;
 	lo.inline_size = o->inline_size;
+	lo.use_srq = o->use_srq;
+	lo.ud = o->ud;
 	lo.json = o->json;
 	if (o->link_local) {
 		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */

@@ -6,10 +6,13 @@ malformed-packet flag and no expert message of warning severity or worse, and
 (2) carry the ICRC that scapy's RoCE layer computes for it. The one exception
 is link flow control: a frame the MACs send themselves must be an IEEE 802.3
 Annex 31B PAUSE frame (tshark: MAC Control, opcode 1; scapy: 60 bytes, to
-01-80-C2-00-00-01). Prints one line per file and exits non-zero on the first
-file with a failing frame.
+01-80-C2-00-00-01). With --cm, the frames to QP1 must be exactly the
+connection manager messages listed, in that order, each from the given IP
+source, as tshark dissects them (MgmtClass CM, the attribute ID). Prints one
+line per file and exits non-zero on the first file with a failing frame.
 
-    check_pcap.py [--min-frames N] FILE.pcap...
+    check_pcap.py [--min-frames N] [--cm MSG@SRC,...] FILE.pcap...
+    e.g. --cm REQ@10.0.0.1,REP@10.0.0.2,RTU@10.0.0.1
 """
 import argparse
 import subprocess
@@ -108,19 +111,61 @@ def icrc_problems(path):
     return problems
 
 
+# IBTA Vol. 1 table 99: the CM's attribute IDs
+CM_ATTRS = {"REQ": 0x10, "MRA": 0x11, "REJ": 0x12, "REP": 0x13, "RTU": 0x14, "DREQ": 0x15, "DREP": 0x16}
+MGMT_CLASS_CM = 0x07
+GSI_QPN = 1
+
+
+def cm_problems(path, want):
+    """The frames to QP1 against want: [(message name, IP source)]."""
+    out = subprocess.run(
+        ["tshark", "-r", path] + payload_heuristics(path) + ["-Y", f"infiniband.bth.destqp == {GSI_QPN}",
+         "-T", "fields", "-E", "separator=|", "-e", "frame.number", "-e", "infiniband.mad.mgmtclass",
+         "-e", "infiniband.mad.attributeid", "-e", "ip.src", "-e", "ipv6.src"],
+        check=True, capture_output=True, text=True).stdout
+    names = {v: k for k, v in CM_ATTRS.items()}
+    got = []
+    problems = []
+    for line in out.splitlines():
+        num, mclass, attr, src4, src6 = (line.split("|") + [""] * 5)[:5]
+        if not mclass or int(mclass, 0) != MGMT_CLASS_CM or not attr:
+            problems.append(f"frame {num}: to QP1 but no CM MAD (class {mclass!r})")
+            continue
+        got.append((names.get(int(attr, 0), attr), src4 or src6, num))
+    if [(n, s) for n, s, _ in got] != want:
+        problems.append("CM messages to QP1: " + (", ".join(f"{n}@{s} (frame {f})" for n, s, f in got) or "none") +
+                        "; want " + ", ".join(f"{n}@{s}" for n, s in want))
+    return problems, len(got)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--min-frames", type=int, default=1, help="fail if a file holds fewer frames")
+    ap.add_argument("--cm", help="the CM messages to QP1 the capture must hold, in order: MSG@IP,...")
     ap.add_argument("pcaps", nargs="+")
     args = ap.parse_args()
+    want_cm = None
+    if args.cm:
+        want_cm = []
+        for item in args.cm.split(","):
+            name, _, src = item.partition("@")
+            if name not in CM_ATTRS or not src:
+                ap.error(f"--cm: {item!r} is not MSG@IP with MSG one of {', '.join(CM_ATTRS)}")
+            want_cm.append((name, src))
     failed = False
     for path in args.pcaps:
         frames, pauses, problems = tshark_problems(path)
         problems += icrc_problems(path)
         if frames < args.min_frames:
             problems.append(f"only {frames} frames (want at least {args.min_frames})")
+        n_cm = 0
+        if want_cm is not None:
+            cm_p, n_cm = cm_problems(path, want_cm)
+            problems += cm_p
         status = "ok" if not problems else "FAIL"
-        print(f"{status} {path}: {frames} frames" + (f" ({pauses} PAUSE)" if pauses else ""))
+        print(f"{status} {path}: {frames} frames" + (f" ({pauses} PAUSE)" if pauses else "") +
+              (f", {n_cm} CM MADs to QP1" if want_cm is not None else ""))
         for msg in problems[:20]:
             print(f"  {msg}")
         failed |= bool(problems)

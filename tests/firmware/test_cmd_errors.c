@@ -18,7 +18,7 @@ static void clear_in(void)
 
 static void test_opcode(void)
 {
-	static const uint32_t bad[] = { 0, RNIC_CMD_OP_DESTROY_AH + 1, RNIC_CMD_OP_CREATE_SRQ - 1,
+	static const uint32_t bad[] = { 0, RNIC_CMD_OP_DEALLOC_MW + 1, RNIC_CMD_OP_CREATE_SRQ - 1,
 					RNIC_CMD_OP_DESTROY_SRQ + 1, 0x7f, 0xff, 0x100 };
 
 	t_init(0, 0, 0, 0, 0);
@@ -240,7 +240,8 @@ static void test_mr(void)
 	pd2 = t_alloc_pd();
 	reg_fails(0, lw, 0x1000, 0x1000, FW_BAD_HANDLE);
 	reg_fails(5, lw, 0x1000, 0x1000, FW_BAD_HANDLE);
-	reg_fails(pd, 0x10, 0x1000, 0x1000, FW_BAD_PARAM);
+	reg_fails(pd, RNIC_ACCESS_ZERO_BASED, 0x1000, 0x1000, FW_BAD_PARAM); /* MRs are VA-based */
+	reg_fails(pd, 0x40, 0x1000, 0x1000, FW_BAD_PARAM);
 	reg_fails(pd, 0x100, 0x1000, 0x1000, FW_BAD_PARAM);
 	reg_fails(pd, RNIC_ACCESS_REMOTE_WRITE, 0x1000, 0x1000, FW_BAD_PARAM);
 	reg_fails(pd, RNIC_ACCESS_REMOTE_ATOMIC | RNIC_ACCESS_REMOTE_READ, 0x1000, 0x1000,

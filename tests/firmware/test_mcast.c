@@ -52,7 +52,8 @@ static uint32_t hash(const uint32_t gid[4], int way)
 			v = ((v << i) | (v >> ((16 - i) % 16))) & 0xffff;
 		h ^= v;
 	}
-	return (h ^ (h >> 5) ^ (h >> 10)) & 31;
+	return (h ^ (h >> RNIC_MCAST_BUCKET_BITS) ^ (h >> (2 * RNIC_MCAST_BUCKET_BITS))) &
+	       ((1u << RNIC_MCAST_BUCKET_BITS) - 1);
 }
 
 /* Expect exactly this entry written at slot by the next command. */
@@ -156,7 +157,7 @@ static void test_mcast(void)
 		CHECK_EQ(fw_cmd_run(&fw, OP(ATTACH_MCAST), in, out), FW_OK);
 		CHECK_MOCK("group in way 0");
 		mc_in(ud[9], pd, 0, coll[1]);
-		expect_entry(32 + hash(coll[1], 1), coll[1], &ud[9], 1);
+		expect_entry((1u << RNIC_MCAST_BUCKET_BITS) + hash(coll[1], 1), coll[1], &ud[9], 1);
 		CHECK_EQ(fw_cmd_run(&fw, OP(ATTACH_MCAST), in, out), FW_OK);
 		CHECK_MOCK("group in way 1");
 		mc_in(ud[9], pd, 0, coll[2]);
@@ -169,14 +170,14 @@ static void test_mcast(void)
 	PUT(DESTROY_QP_IN, PD, pd);
 	CHECK_EQ(t_cmd(OP(DESTROY_QP), in, NULL), FW_OK);
 	CHECK_EQ(fw.mcg[hash(coll[0], 0)].count, 0);
-	CHECK_EQ(fw.mcg[32 + hash(coll[1], 1)].count, 0);
+	CHECK_EQ(fw.mcg[(1u << RNIC_MCAST_BUCKET_BITS) + hash(coll[1], 1)].count, 0);
 	CHECK_EQ(fw.mcg[slot].count, RNIC_MCAST_GROUP_QPS - 1);
 
 	/* QUERY_DEVICE tells the limits */
 	CHECK_EQ(t_cmd(OP(QUERY_DEVICE), in, out), FW_OK);
-	CHECK_EQ(t_get(out, RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB, 32), 64);
+	CHECK_EQ(t_get(out, RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB, 32), FW_MAX_MCGS);
 	CHECK_EQ(t_get(out, RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB, 32), RNIC_MCAST_GROUP_QPS);
-	CHECK_EQ(t_get(out, RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB, 32), 64 * RNIC_MCAST_GROUP_QPS);
+	CHECK_EQ(t_get(out, RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB, 32), FW_MAX_MCGS * RNIC_MCAST_GROUP_QPS);
 }
 
 int main(void)

@@ -67,8 +67,16 @@ struct s_mr {
 	uint64_t va, len;
 };
 
+/* A memory window: ALLOC_MW .. DEALLOC_MW (never bound here: binds come
+ * from the data path). */
+struct s_mw {
+	int live;
+	uint32_t key, pd, type;
+};
+
 static struct {
 	uint32_t pd[MAXO], cq[MAXO];
+	struct s_mw mw[MAXO];
 	int npd, ncq;
 	struct s_qp qp[MAXO];
 	struct s_mr mr[MAXO];
@@ -214,8 +222,18 @@ static int pd_users(uint32_t pd)
 	int n = 0;
 
 	for (int i = 0; i < MAXO; i++)
-		n += (S.qp[i].live && S.qp[i].pd == pd) + (S.mr[i].live && S.mr[i].pd == pd);
+		n += (S.qp[i].live && S.qp[i].pd == pd) + (S.mr[i].live && S.mr[i].pd == pd) +
+		     (S.mw[i].live && S.mw[i].pd == pd);
 	return n;
+}
+
+/* The live window of an MPT index (any tag names it for DEALLOC_MW). */
+static struct s_mw *find_mw(uint32_t key)
+{
+	for (int i = 0; i < MAXO; i++)
+		if (S.mw[i].live && S.mw[i].key >> RNIC_MKEY_TAG_BITS == key >> RNIC_MKEY_TAG_BITS)
+			return &S.mw[i];
+	return NULL;
 }
 
 static int cq_users(uint32_t cq)
@@ -362,7 +380,7 @@ static void one(void)
 		RNIC_CMD_OP_MODIFY_QP, RNIC_CMD_OP_MODIFY_QP, RNIC_CMD_OP_MODIFY_QP,
 		RNIC_CMD_OP_QUERY_QP, RNIC_CMD_OP_DESTROY_QP, RNIC_CMD_OP_REG_MR,
 		RNIC_CMD_OP_WRITE_MTT, RNIC_CMD_OP_WRITE_MTT, RNIC_CMD_OP_DEREG_MR,
-		RNIC_CMD_OP_QUERY_COUNTER,
+		RNIC_CMD_OP_QUERY_COUNTER, RNIC_CMD_OP_ALLOC_MW, RNIC_CMD_OP_DEALLOC_MW,
 	};
 	uint32_t in[INW], out[OUTW], op, pd;
 	int st;
@@ -630,7 +648,7 @@ static void one(void)
 		m.npages = (uint32_t)RNIC_CTX_GET(out, CMD_REG_MR_OUT, NPAGES);
 		m.live = 1;
 		if (m.len == 0 || m.va + m.len < m.va || !has(S.pd, S.npd, m.pd) ||
-		    (m.access & ~0xfu) ||
+		    (m.access & ~(0xfu | RNIC_ACCESS_MW_BIND)) ||
 		    ((m.access & (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_ATOMIC)) &&
 		     !(m.access & RNIC_ACCESS_LOCAL_WRITE))) {
 			bug("REG_MR accepted pd %u access 0x%x va 0x%llx length 0x%llx", m.pd, m.access,
@@ -640,8 +658,8 @@ static void one(void)
 		pages = ((m.va + m.len - 1) >> RNIC_MTT_PAGE_SHIFT) - (m.va >> RNIC_MTT_PAGE_SHIFT) + 1;
 		if (m.npages != pages)
 			bug("REG_MR: npages %u, the range spans %llu", m.npages, (unsigned long long)pages);
-		if (find_mr(m.key))
-			bug("REG_MR gave key 0x%x of a live MR", m.key);
+		if (find_mr(m.key) || find_mw(m.key))
+			bug("REG_MR gave key 0x%x of a live MR or window", m.key);
 		for (int i = 0; i < MAXO; i++)
 			if (S.mr[i].live && m.mtt_base < S.mr[i].mtt_base + S.mr[i].npages &&
 			    S.mr[i].mtt_base < m.mtt_base + m.npages)
@@ -705,6 +723,66 @@ static void one(void)
 			m->live = 0;
 		else if (m && m->pd == pd)
 			bug("DEREG_MR of live key 0x%x with its PD: status %d", key, st);
+		return;
+	}
+	case RNIC_CMD_OP_ALLOC_MW: {
+		struct s_mw w = { 1, 0, pick(S.pd, S.npd, S.max_pd),
+				  rn(8) ? 1 + rn(2) : (rn(2) ? rn(5) : (uint32_t)rnd()) };
+
+		RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, PD, w.pd);
+		RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, TYPE, w.type);
+		st = run_cmd(op, in, out);
+		if (st != RNIC_CMD_ST_OK) {
+			if (has(S.pd, S.npd, w.pd) && (w.type == RNIC_MW_TYPE_1 || w.type == RNIC_MW_TYPE_2) &&
+			    st != RNIC_CMD_ST_NO_RESOURCES)
+				bug("ALLOC_MW pd %u type %u refused: status %d", w.pd, w.type, st);
+			return;
+		}
+		w.key = (uint32_t)RNIC_CTX_GET(out, CMD_ALLOC_MW_OUT, RKEY);
+		if (!has(S.pd, S.npd, w.pd) || (w.type != RNIC_MW_TYPE_1 && w.type != RNIC_MW_TYPE_2)) {
+			bug("ALLOC_MW accepted pd %u type %u", w.pd, w.type);
+			return;
+		}
+		if (w.key >> RNIC_MKEY_TAG_BITS == 0 || w.key >> RNIC_MKEY_TAG_BITS > S.max_mr ||
+		    find_mw(w.key))
+			bug("ALLOC_MW gave key 0x%x (max_mr %u, index live: %d)", w.key, S.max_mr,
+			    find_mw(w.key) != NULL);
+		for (int i = 0; i < MAXO; i++)
+			if (S.mr[i].live && S.mr[i].key >> RNIC_MKEY_TAG_BITS == w.key >> RNIC_MKEY_TAG_BITS)
+				bug("ALLOC_MW gave key 0x%x, the index of MR 0x%x", w.key, S.mr[i].key);
+		for (int i = 0; i < MAXO; i++)
+			if (!S.mw[i].live) {
+				S.mw[i] = w;
+				return;
+			}
+		RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, RKEY, w.key);
+		RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, PD, w.pd);
+		if (run_cmd(RNIC_CMD_OP_DEALLOC_MW, in, out) != RNIC_CMD_ST_OK)
+			bug("DEALLOC_MW of the window just made refused");
+		return;
+	}
+	case RNIC_CMD_OP_DEALLOC_MW: {
+		uint32_t live[MAXO], key;
+		struct s_mw *w;
+		int n = 0;
+
+		for (int i = 0; i < MAXO; i++)
+			if (S.mw[i].live)
+				live[n++] = S.mw[i].key;
+		key = rn(6) ? pick(live, n, S.max_mr << RNIC_MKEY_TAG_BITS) : pick_key(&pd);
+		if (rn(10) == 0)
+			key ^= 1u << rn(RNIC_MKEY_TAG_BITS);
+		w = find_mw(key);
+		pd = w && rn(8) ? w->pd : pick(S.pd, S.npd, S.max_pd);
+		RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, RKEY, key);
+		RNIC_CTX_SET(in, CMD_DEALLOC_MW_IN, PD, pd);
+		st = run_cmd(op, in, out);
+		if (st == RNIC_CMD_ST_OK && (!w || w->pd != pd))
+			bug("DEALLOC_MW key 0x%x pd %u accepted (live: %d)", key, pd, w != NULL);
+		else if (st == RNIC_CMD_ST_OK)
+			w->live = 0;
+		else if (w && w->pd == pd)
+			bug("DEALLOC_MW of live window 0x%x with its PD: status %d", key, st);
 		return;
 	}
 	case RNIC_CMD_OP_QUERY_COUNTER:

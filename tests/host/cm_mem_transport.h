@@ -56,6 +56,7 @@ struct memnet {
 	struct memnet_log log[MEMNET_LOG];
 	int nlog;
 	unsigned int overflow;   /* MADs lost because the queue was full */
+	uint8_t last[RNIC_CM_ATTR_APR + 1][RNIC_MAD_BYTES]; /* the last MAD sent of each CM attribute */
 };
 
 static inline uint64_t memnet_rnd(struct memnet *n)
@@ -128,6 +129,8 @@ static inline int memnet_send(void *priv, const struct rnic_cm_mad_addr *dst, co
 		drop = 1;
 	if (n->nlog < MEMNET_LOG)
 		n->log[n->nlog++] = (struct memnet_log){n->now, e->index, attr, drop};
+	if (attr <= RNIC_CM_ATTR_APR)
+		memcpy(n->last[attr], mad, RNIC_MAD_BYTES);
 	for (int i = 0; i < n->nep && to < 0; i++)
 		for (int g = 0; g < RNIC_GID_TABLE_SIZE; g++)
 			if (i != e->index && !memcmp(n->ep[i].gid[g].raw, dst->gid.raw, 16)) {

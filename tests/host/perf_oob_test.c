@@ -164,13 +164,14 @@ static void test_plans(void)
 	n = oob_plan(PERF_WRITE_LAT, s);
 	CHECK(n == 10 && count(s, n, OOB_STEP_KEYS) == 4 && s[8] == OOB_STEP_TRAFFIC && s[9] == OOB_STEP_CLOSE);
 	/* -q 64 -a (23 sizes): the largest plan fits; send_bw: two QP rounds,
-	 * a traffic step per size; write_bw: one QP round, sizes in one step */
+	 * a traffic step per size; write_bw: two QP rounds back to back (before
+	 * and after perftest's ctx_connect), sizes in one step */
 	n = oob_plan_qs(PERF_SEND_BW, OOB_MAX_QPS, OOB_MAX_SIZES, s);
 	CHECK(n <= OOB_MAX_STEPS && count(s, n, OOB_STEP_TRAFFIC) == OOB_MAX_SIZES &&
 	      count(s, n, OOB_STEP_KEYS) == 2 * OOB_MAX_QPS + 1 + 2 * OOB_MAX_SIZES && s[n - 1] == OOB_STEP_DONE);
 	n = oob_plan_qs(PERF_WRITE_BW, 4, OOB_MAX_SIZES, s);
-	CHECK(n == 15 && count(s, n, OOB_STEP_TRAFFIC) == 1 && count(s, n, OOB_STEP_KEYS) == 8 &&
-	      s[10] == OOB_STEP_TRAFFIC);
+	CHECK(n == 18 && count(s, n, OOB_STEP_TRAFFIC) == 1 && count(s, n, OOB_STEP_KEYS) == 11 &&
+	      s[13] == OOB_STEP_TRAFFIC);
 	n = oob_plan_qs(PERF_WRITE_LAT, 1, 5, s);
 	CHECK(n == 10 && count(s, n, OOB_STEP_TRAFFIC) == 1);
 }
@@ -338,7 +339,7 @@ static void test_loopback_qps(void)
 
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		enum perf_test t = tests[i];
-		int nqp = 3, nsizes = 4, rounds = t == PERF_WRITE_BW ? 1 : 2;
+		int nqp = 3, nsizes = 4, rounds = 2; /* QP rounds: two in every test */
 		int traffic = t == PERF_SEND_BW ? nsizes : 1;
 		struct side srv, cli;
 

@@ -50,6 +50,12 @@ CASES = {
     'write_lat-a': ('write_lat', ['-a', '-n', '2', '-m', '4096', '--width', '512'], None, 2, 1, 'all'),
     'write_bw-a': ('write_bw', ['-a', '-n', '1', '-m', '4096', '--width', '512'], None, 1, 1, 'all'),
     'send_bw-I64': ('send_bw', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
+    # one SRQ for 4 QPs, 2 receives each in flight: slots reused, WQEs taken
+    # by the QPs in turn and completed out of the SRQ's order
+    # UD (perftest's -c UD): 1 KiB messages at MTU 1024, GRH area checked
+    'send_bw-ud-q2': ('send_bw', ['-c', 'UD', '-q', '2', '-s', '1024'], 1024, ITERS, 2, None),
+    'send_lat-ud': ('send_lat', ['-c', 'UD'], 2, ITERS, 1, None),
+    'send_bw-q4-srq': ('send_bw', ['-q', '4', '--use-srq', '-t', '2'], SIZE, ITERS, 4, None),
     'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
     'write_bw-json': ('write_bw', ['--json', '{json}'], SIZE, ITERS, 1, None),
@@ -67,7 +73,7 @@ def expected(test, drives, size=SIZE, iters=ITERS, qps=1, sizes=None, mtu=MTU):
     n = 0
     for s in sizes_of(size, sizes):
         pkts = -(-s // mtu)
-        if test == 'write_lat':
+        if test in ('write_lat', 'send_lat'):
             n += iters * pkts
         elif not drives:
             n += {'write_bw': iters * pkts, 'send_bw': iters * pkts, 'read_bw': iters,
@@ -126,8 +132,12 @@ def run(name):
         m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
         mtu = int(extra[extra.index('-m') + 1]) if '-m' in extra else MTU
         want = expected(test, drives, size, iters, qps, sizes, mtu)
-        good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(1)) > 0
-                and int(m.group(2)) > 0 and int(m.group(3)) == want)
+        # UD: no ACKs, so the receiving side sends nothing and the
+        # sending side receives nothing
+        ud = 'UD' in extra and test == 'send_bw'   # send_lat: both sides send
+        good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(3)) == want
+                and (int(m.group(1)) == 0 if ud and not drives else int(m.group(1)) > 0)
+                and (int(m.group(2)) == 0 if ud and drives else int(m.group(2)) > 0))
         why = '' if good else f'want {want} requests in PSN order'
         # every QP's line, each with a QPN of its own
         qpns = re.findall(r'local QPN (0x[0-9a-f]+) PSN 0x[0-9a-f]+  remote QPN (0x[0-9a-f]+)', out)
@@ -137,7 +147,16 @@ def run(name):
         want_inl = extra[extra.index('-I') + 1] if '-I' in extra else '0'
         if good and (inl is None or inl.group(1) != want_inl):
             good, why = False, f'max inline data, want {want_inl}'
-        if good and drives and test != 'write_lat' or good and test == 'write_lat':
+        srq = re.search(r'Using SRQ : (ON|OFF)', out)
+        want_srq = 'ON' if '--use-srq' in extra else 'OFF'
+        if good and (srq is None or srq.group(1) != want_srq):
+            good, why = False, f'Using SRQ, want {want_srq}'
+        conn = re.search(r'Connection type : (RC|UD)', out)
+        want_conn = 'UD' if 'UD' in extra else 'RC'
+        if good and (conn is None or conn.group(1) != want_conn):
+            good, why = False, f'connection type, want {want_conn}'
+        lat_pingpong = test in ('write_lat', 'send_lat')   # both sides time it
+        if good and drives and not lat_pingpong or good and lat_pingpong:
             rows = re.findall(r'^ (\d+) +(\d+) +\d+\.\d+', out, re.M)
             if [int(r[0]) for r in rows] != sizes_of(size, sizes) or any(int(r[1]) != iters for r in rows):
                 good, why = False, f'result rows {rows}, want sizes {sizes_of(size, sizes)} x {iters}'
@@ -155,7 +174,7 @@ def run(name):
 
 
 def main():
-    names = sys.argv[1:] or ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat']
+    names = sys.argv[1:] or ['write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat']
     results = [run(t) for t in names]
     print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
     sys.exit(0 if all(results) else 1)

@@ -46,7 +46,9 @@ if command -v ss >/dev/null && ss -ltn | grep ':18599 ' >/dev/null; then fail "p
 for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "write_bw --sim host" \
 	"atomic_bw -s 16 --sim" "write_lat -t 4 --sim" "write_bw --width 128 --sim" "write_bw -I 65 --sim" \
 	"write_bw 127.0.0.1" "write_bw --peer-mac 02:00:00:00:00:0a --pcap x.pcap" \
-	"write_bw --sim --peer-mac 02:00:00:00:00:0a" "send_lat --peer-mac 02:00:00:00:00:0a"; do
+	"write_bw --sim --peer-mac 02:00:00:00:00:0a" "send_lat -a --peer-mac 02:00:00:00:00:0a" \
+	"write_bw -c UD --peer-mac 02:00:00:00:00:0a" "send_bw -c XY --sim" "send_bw -c UD --sim" \
+	"send_bw --use-srq --sim" "send_bw -c UD --use-srq --peer-mac 02:00:00:00:00:0a"; do
 	$perf $bad >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] || fail "'rnic-perf $bad': exit status $rc, want 2"
 done

@@ -1,10 +1,12 @@
 /* rping between the two NICs of a simulation: host/tools/rping.c as the
  * server on NIC 1 and the client on NIC 0, the connection manager's MADs
- * over the in-memory carrier (cm_mem_transport.h, on the simulation's
- * clock), the pings themselves (SEND, RDMA READ, RDMA WRITE) through the
- * RTL and its link. Checks: every ping read, written back and validated,
- * the last ping's text as rping makes it, one REQ/REP/RTU and DREQ/DREP,
- * both QPs in ERR after the disconnect. ASan/UBSan on our C code.
+ * over each NIC's QP1 (the channels' default carrier, rnic_cm_gsi: UD
+ * SENDs on the simulated wire), the pings themselves (SEND, RDMA READ,
+ * RDMA WRITE) through the RTL and its link. Checks: every ping read,
+ * written back and validated, the last ping's text as rping makes it, one
+ * REQ/REP/RTU and DREQ/DREP on the wire to QP1 from the side that sends
+ * it, the carriers' counts, both QPs in ERR after the disconnect.
+ * ASan/UBSan on our C code.
  *
  *   rnic-rping-sim [--width 64|512] [--count N] [--size N] [--pcap FILE] */
 #include <arpa/inet.h>
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cm_mem_transport.h"
+#include "rnic/rnic_cm.h"
 #include "rnic_sim.h"
 #include "rping.h"
 
@@ -27,6 +29,43 @@ static unsigned int n_fail;
 			printf("FAIL %s:%d: %s\n", __func__, __LINE__, #c);    \
 		}                                                              \
 	} while (0)
+
+/* CM MADs on the wire, by attribute and sending NIC. */
+struct cm_tally {
+	unsigned int n[2][RNIC_CM_ATTR_APR + 1];
+	unsigned int other; /* frames to QP1 that are no CM MAD */
+};
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct cm_tally *t = arg;
+	size_t bth, mad;
+	uint16_t attr;
+
+	(void)cycle;
+	if (port < 0 || port > 1 || len < RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES)
+		return;
+	if (get16(f + 12) == RNIC_ETHERTYPE_IPV4)
+		bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+	else if (get16(f + 12) == RNIC_ETHERTYPE_IPV6)
+		bth = RNIC_ETH_HDR_BYTES + RNIC_IPV6_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+	else
+		return;
+	mad = bth + RNIC_BTH_BYTES + RNIC_DETH_BYTES;
+	if (len < bth + RNIC_BTH_BYTES || ((uint32_t)f[bth + 5] << 16 | get16(f + bth + 6)) != RNIC_GSI_QPN)
+		return;
+	if (len < mad + RNIC_MAD_BYTES || f[bth] != RNIC_GSI_BTH_OPCODE || f[mad + 1] != RNIC_MGMT_CLASS_CM ||
+	    (attr = get16(f + mad + 16)) > RNIC_CM_ATTR_APR) {
+		t->other++;
+		return;
+	}
+	t->n[port][attr]++;
+}
 
 static uint64_t world_ns(void *priv)
 {
@@ -69,11 +108,11 @@ int main(int argc, char **argv)
 	struct rnic_world *w;
 	struct rnic_context *ctx[2];
 	struct rnic_cm_event_channel *ch[2];
-	static struct memnet net;
-	struct memnet_ep *ep[2];
+	static struct cm_tally tally;
+	struct rnic_cm_gsi_stats gs[2];
 	static const uint8_t mac[2][6] = {{0x02, 0, 0, 0, 0, 0x0a}, {0x02, 0, 0, 0, 0, 0x0b}};
 	static struct rping cli, srv;
-	struct sockaddr_in any = ip4(0, 7174), server = ip4(0x0a000002, 7174);
+	struct sockaddr_in any = ip4(0, 7174), server = ip4(0x0a000002, 7174), client = ip4(0x0a000001, 0);
 	uint64_t c0, limit;
 	int ok_c = 0, ok_s = 0;
 
@@ -100,7 +139,7 @@ int main(int argc, char **argv)
 		printf("FAIL: simulation\n");
 		return 1;
 	}
-	memnet_init(&net, 7, 2000); /* a MAD takes 2 us */
+	rnic_world_set_frame_hook(w, frame_hook, &tally);
 	for (int i = 0; i < 2; i++) {
 		struct rnic_cm_channel_attr ca;
 		union rnic_gid gid;
@@ -114,28 +153,36 @@ int main(int argc, char **argv)
 		rnic_gid_from_ipv4(&gid, ip);
 		CHECK(rnic_set_port_mac(ctx[i], mac[i]) == 0);
 		CHECK(rnic_set_gid(ctx[i], 0, &gid) == 0);
-		ep[i] = memnet_add(&net, mac[i]);
-		ep[i]->gid[0] = gid;
 		memset(&ca, 0, sizeof(ca));
-		ca.context = ctx[i];
-		ca.transport = &memnet_ops;
-		ca.transport_priv = ep[i];
+		ca.context = ctx[i]; /* no transport: the CM opens the NIC's QP1 */
 		ca.now_ns = world_ns;
 		ca.clock_priv = w;
 		ca.seed = 100 + (uint64_t)i;
 		ch[i] = rnic_cm_create_event_channel(&ca);
 		CHECK(ch[i] != NULL);
-		if (!ch[i])
+		if (!ch[i]) {
+			printf("rnic_cm_create_event_channel: %s\n", strerror(errno));
 			return 1;
+		}
+		CHECK(rnic_cm_channel_gsi(ch[i]) != NULL);
+		CHECK(rnic_cm_gsi_qp(rnic_cm_channel_gsi(ch[i])) && rnic_cm_gsi_qp(rnic_cm_channel_gsi(ch[i]))->qp_num == RNIC_GSI_QPN);
 	}
+	{
+		/* one QP1 per device: a second carrier on it is refused */
+		struct rnic_cm_gsi *g2 = NULL;
+
+		CHECK(rnic_cm_gsi_open(ctx[0], &g2) != 0 && g2 == NULL);
+	}
+	/* both ways: the CQE does not carry a frame's source MAC, so the
+	 * passive side finds the client's MAC in its neighbour table */
 	CHECK(rnic_cm_set_neighbour(ch[0], (struct sockaddr *)&server, mac[1]) == 0);
+	CHECK(rnic_cm_set_neighbour(ch[1], (struct sockaddr *)&client, mac[0]) == 0);
 	CHECK(rping_start_server(&srv, ch[1], (struct sockaddr *)&any, size) == 0);
 	CHECK(rping_start_client(&cli, ch[0], (struct sockaddr *)&server, size, count, 1) == 0);
 
 	c0 = rnic_world_cycle(w);
 	limit = c0 + 2000000ull + (uint64_t)count * 200000ull;
 	while (rnic_world_cycle(w) < limit) {
-		net.now = world_ns(w);
 		ok_c = rping_poll(&cli);
 		ok_s = rping_poll(&srv);
 		if (ok_c && ok_s)
@@ -160,11 +207,25 @@ int main(int argc, char **argv)
 		CHECK(cli.rdma_buf && !memcmp(cli.rdma_buf, want, (size_t)size));
 		free(want);
 	}
-	CHECK(memnet_count(&net, RNIC_CM_ATTR_REQ, 0) == 1);
-	CHECK(memnet_count(&net, RNIC_CM_ATTR_REP, 1) == 1);
-	CHECK(memnet_count(&net, RNIC_CM_ATTR_RTU, 0) == 1);
-	CHECK(memnet_count(&net, RNIC_CM_ATTR_DREQ, 0) == 1);
-	CHECK(memnet_count(&net, RNIC_CM_ATTR_DREP, 1) == 1);
+	/* the MADs on the wire, each once from its sender and nothing else */
+	for (int s = 0; s < 2; s++)
+		for (int a = 0; a <= RNIC_CM_ATTR_APR; a++) {
+			unsigned int want = (s == 0 && (a == RNIC_CM_ATTR_REQ || a == RNIC_CM_ATTR_RTU ||
+							 a == RNIC_CM_ATTR_DREQ)) ||
+					    (s == 1 && (a == RNIC_CM_ATTR_REP || a == RNIC_CM_ATTR_DREP));
+
+			if (tally.n[s][a] != want) {
+				printf("NIC %d sent %u CM MADs of attribute 0x%02x, want %u\n", s, tally.n[s][a], a, want);
+				n_fail++;
+			}
+		}
+	CHECK(tally.other == 0);
+	rnic_cm_gsi_get_stats(rnic_cm_channel_gsi(ch[0]), &gs[0]);
+	rnic_cm_gsi_get_stats(rnic_cm_channel_gsi(ch[1]), &gs[1]);
+	CHECK(gs[0].sent == 3 && gs[0].received == 2 && gs[1].sent == 2 && gs[1].received == 3);
+	for (int i = 0; i < 2; i++)
+		CHECK(gs[i].ahs_created == 1 && !gs[i].recv_dropped && !gs[i].recv_errors && !gs[i].send_errors &&
+		      !gs[i].send_full && !gs[i].repost_errors);
 	if (cli.qp && srv.qp) {
 		CHECK(cli.qp->state == RNIC_QPS_ERR);
 		CHECK(srv.qp->state == RNIC_QPS_ERR);

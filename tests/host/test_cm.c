@@ -326,6 +326,17 @@ static void check_connected(struct world *w)
 	CHECK_EQ(a.rq_psn, b.sq_psn);
 	CHECK_EQ(b.rq_psn, a.sq_psn);
 	CHECK(a.sq_psn != b.sq_psn); /* random PSNs of two seeds */
+	{
+		/* Linux's meaning of the Starting PSN (its cm_rep_handler sets
+		 * the active side's sq_psn from the REP): the PSN the message's
+		 * sender expects to receive */
+		struct cm_msg req, rep;
+
+		CHECK_EQ(cm_mad_decode(w->net.last[RNIC_CM_ATTR_REQ], &req), 0);
+		CHECK_EQ(cm_mad_decode(w->net.last[RNIC_CM_ATTR_REP], &rep), 0);
+		CHECK_EQ(req.u.req.starting_psn, a.rq_psn);
+		CHECK_EQ(rep.u.rep.starting_psn, a.sq_psn);
+	}
 	CHECK_EQ(a.path_mtu, RNIC_IB_MTU_1024); /* a 1500-byte Ethernet */
 	CHECK_EQ(b.path_mtu, RNIC_IB_MTU_1024);
 	CHECK(!memcmp(a.ah_attr.grh.dgid.raw, w->s[1].ep->gid[0].raw, 16));
@@ -826,6 +837,44 @@ static void test_resolve(void)
 		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), EAGAIN);
 	}
 	CHECK_EQ(rnic_cm_destroy_id(id), 0);
+	{
+		/* a default next hop (the entry of 0.0.0.0) serves any IPv4
+		 * address without an entry of its own, and no IPv6 one */
+		static const uint8_t gw[6] = {0x02, 0x66, 0, 0, 0, 0x01};
+		struct sockaddr_in any = ip4(0, 0);
+		struct sockaddr_in6 d6;
+		struct rnic_cm_event *ev;
+
+		any.sin_addr.s_addr = 0;
+		CHECK_EQ(rnic_cm_set_neighbour(w.s[0].ch, (struct sockaddr *)&any, gw), 0);
+		CHECK_EQ(rnic_cm_create_id(w.s[0].ch, &id, NULL, RNIC_PS_TCP), 0);
+		CHECK_EQ(rnic_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 100), 0);
+		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), 0);
+		CHECK_EQ(ev->event, RNIC_CM_EVENT_ADDR_RESOLVED);
+		CHECK_EQ(rnic_cm_ack_event(ev), 0);
+		CHECK_EQ(rnic_cm_resolve_route(id, 100), 0);
+		CHECK_EQ(rnic_cm_get_event(w.s[0].ch, &ev), 0);
+		CHECK_EQ(ev->event, RNIC_CM_EVENT_ROUTE_RESOLVED);
+		CHECK_EQ(rnic_cm_ack_event(ev), 0);
+		CHECK(!memcmp(id->route.dmac, gw, 6));
+		CHECK_EQ(rnic_cm_destroy_id(id), 0);
+		memset(&d6, 0, sizeof(d6));
+		d6.sin6_family = AF_INET6;
+		d6.sin6_addr.s6_addr[0] = 0x20;
+		d6.sin6_addr.s6_addr[15] = 9;
+		CHECK_EQ(rnic_cm_create_id(w.s[0].ch, &id, NULL, RNIC_PS_TCP), 0);
+		if (rnic_cm_resolve_addr(id, NULL, (struct sockaddr *)&d6, 100) == 0 &&
+		    rnic_cm_get_event(w.s[0].ch, &ev) == 0) {
+			int resolved = ev->event == RNIC_CM_EVENT_ADDR_RESOLVED;
+
+			CHECK_EQ(rnic_cm_ack_event(ev), 0);
+			if (resolved && rnic_cm_resolve_route(id, 100) == 0 && rnic_cm_get_event(w.s[0].ch, &ev) == 0) {
+				CHECK_EQ(ev->event, RNIC_CM_EVENT_ROUTE_ERROR);
+				CHECK_EQ(rnic_cm_ack_event(ev), 0);
+			}
+		}
+		CHECK_EQ(rnic_cm_destroy_id(id), 0);
+	}
 
 	/* IPv6 link-local: no table entry needed, the MAC is in the address;
 	 * the port has no IPv6 GID: ADDR_ERROR */
@@ -915,6 +964,83 @@ static void test_resolve(void)
 		CHECK_EQ(rnic_close_device(ctx), 0);
 		free(f);
 	}
+}
+
+/* The QP1 carrier on the fake device: what a channel gets without a
+ * transport (QP1 in RTS, 32 receives posted), one per device, the refusals
+ * of send, nothing to receive, and everything freed (ASan). The MADs on a
+ * wire are rnic-rping-sim's. */
+static void test_gsi_carrier(void)
+{
+	struct fake_nic *f = malloc(sizeof(*f));
+	struct rnic_context *ctx;
+	struct rnic_cm_channel_attr ca;
+	struct rnic_cm_event_channel *ch;
+	struct rnic_cm_gsi *g, *g2 = NULL;
+	struct rnic_cm_mad_addr a, src;
+	struct rnic_cm_gsi_stats st;
+	struct rnic_qp_attr qa;
+	struct rnic_qp_init_attr qia;
+	uint8_t mad[RNIC_MAD_BYTES];
+	uint8_t ip[4] = {10, 0, 0, 2};
+
+	fake_init(f);
+	ctx = rnic_open_backend(&fake_ops, f);
+	memset(&ca, 0, sizeof(ca));
+	ca.context = ctx;
+	ch = rnic_cm_create_event_channel(&ca);
+	CHECK(ch != NULL);
+	g = rnic_cm_channel_gsi(ch);
+	CHECK(g != NULL);
+	if (!ch || !g) {
+		rnic_close_device(ctx);
+		free(f);
+		return;
+	}
+	CHECK_EQ(rnic_cm_gsi_qp(g)->qp_num, RNIC_GSI_QPN);
+	CHECK_EQ(rnic_cm_gsi_qp(g)->qp_type, RNIC_QPT_GSI);
+	CHECK_EQ(rnic_query_qp(rnic_cm_gsi_qp(g), &qa, RNIC_QP_STATE | RNIC_QP_QKEY, &qia), 0);
+	CHECK_EQ(qa.qp_state, RNIC_QPS_RTS);
+	CHECK_EQ(qa.qkey, RNIC_GSI_QKEY);
+	/* one QP1 per device */
+	CHECK_EQ(rnic_cm_gsi_open(ctx, &g2), EBUSY);
+	CHECK(g2 == NULL);
+	CHECK(rnic_cm_create_event_channel(&ca) == NULL);
+	CHECK_EQ(errno, EBUSY);
+	CHECK_EQ(rnic_cm_gsi_open(NULL, &g2), EINVAL);
+	/* send: QP1, the GSI Q_Key and the default P_Key only; a next hop */
+	memset(&a, 0, sizeof(a));
+	memset(mad, 0, sizeof(mad));
+	rnic_gid_from_ipv4(&a.gid, ip);
+	a.qpn = RNIC_GSI_QPN;
+	a.qkey = RNIC_GSI_QKEY;
+	a.pkey = RNIC_DEFAULT_PKEY;
+	a.mac_valid = 1;
+	memcpy(a.mac, mac_of[1], 6);
+	a.qpn = 2;
+	CHECK_EQ(rnic_cm_gsi_send(g, &a, mad), EINVAL);
+	a.qpn = RNIC_GSI_QPN;
+	a.qkey = 0x1234;
+	CHECK_EQ(rnic_cm_gsi_send(g, &a, mad), EINVAL);
+	a.qkey = RNIC_GSI_QKEY;
+	a.pkey = 0x7fff;
+	CHECK_EQ(rnic_cm_gsi_send(g, &a, mad), EINVAL);
+	a.pkey = RNIC_DEFAULT_PKEY;
+	a.mac_valid = 0;
+	CHECK_EQ(rnic_cm_gsi_send(g, &a, mad), EHOSTUNREACH);
+	CHECK_EQ(rnic_cm_gsi_send(NULL, &a, mad), EINVAL);
+	/* nothing on the wire: nothing received */
+	CHECK_EQ(rnic_cm_gsi_recv(g, &src, mad), EAGAIN);
+	rnic_cm_gsi_get_stats(g, &st);
+	CHECK(st.sent == 0 && st.received == 0 && st.ahs_created == 0);
+	CHECK_EQ(rnic_cm_destroy_event_channel(ch), 0);
+	/* QP1 is free again: a carrier of the program's own */
+	CHECK_EQ(rnic_cm_gsi_open(ctx, &g2), 0);
+	if (g2)
+		CHECK_EQ(rnic_cm_gsi_close(g2), 0);
+	CHECK_EQ(rnic_cm_gsi_close(NULL), EINVAL);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
 }
 
 /* Destroying an established id disconnects it; the peer sees DISCONNECTED. */
@@ -1235,6 +1361,7 @@ int main(void)
 	test_ipv6();
 	test_connect_response();
 	test_own_qp();
+	test_gsi_carrier();
 	printf("test_cm: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

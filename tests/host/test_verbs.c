@@ -744,6 +744,82 @@ static void test_reg_mr_bad_args(void)
 	free(f);
 }
 
+/* Memory windows: rnic_alloc_mw / rnic_dealloc_mw against the firmware
+ * (docs/mw.md): argument checks before the device, keys in the MRs' index
+ * space, the PD held, the entry left invalid until a bind, the shared pool
+ * running out, MW_BIND accepted and zero-based refused by rnic_reg_mr. */
+static void test_memory_windows(void)
+{
+	struct fake_nic *f = fake_new();
+	struct rnic_context *ctx = open_fake(f);
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	struct rnic_device_attr attr;
+	struct rnic_mw *w1, *w2, *ws[20];
+	struct rnic_mr *mr;
+	static char buf[64];
+	unsigned int from = f->nlog;
+	int n = 0;
+
+	errno = 0;
+	CHECK(rnic_alloc_mw(NULL, RNIC_MW_TYPE_1) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	for (int type = 0; type < 5; type += 3) {
+		errno = 0;
+		CHECK(rnic_alloc_mw(pd, type) == NULL);
+		CHECK_EQ(errno, EINVAL);
+	}
+	CHECK_EQ(rnic_dealloc_mw(NULL), EINVAL);
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, sizeof(buf), RNIC_ACCESS_ZERO_BASED) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(f->nlog, from); /* nothing reached the device */
+
+	CHECK_EQ(rnic_query_device(ctx, &attr), 0);
+	CHECK_EQ(attr.max_mw, attr.max_mr);
+	CHECK_EQ(attr.max_mw, 15);
+
+	mr = rnic_reg_mr(pd, buf, sizeof(buf), RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND);
+	CHECK(mr != NULL);
+	w1 = rnic_alloc_mw(pd, RNIC_MW_TYPE_1);
+	w2 = rnic_alloc_mw(pd, RNIC_MW_TYPE_2);
+	CHECK(w1 && w2);
+	if (!mr || !w1 || !w2)
+		return;
+	CHECK_EQ(w1->type, RNIC_MW_TYPE_1);
+	CHECK_EQ(w2->type, RNIC_MW_TYPE_2);
+	CHECK(w1->pd == pd && w1->context == ctx);
+	CHECK_EQ(w1->handle, w1->rkey >> RNIC_MKEY_TAG_BITS);
+	CHECK(w1->handle != mr->handle && w2->handle != mr->handle && w1->handle != w2->handle);
+	/* not bound: the entries stay invalid */
+	CHECK_EQ(RNIC_CTX_GET(f->mpt[w1->handle], MPT, VALID), 0);
+	CHECK_EQ(RNIC_CTX_GET(f->mpt[w2->handle], MPT, VALID), 0);
+	CHECK_EQ(RNIC_CTX_GET(f->mpt[mr->handle], MPT, ACCESS),
+		 RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND);
+	/* the windows hold the PD and the device */
+	CHECK_EQ(rnic_dereg_mr(mr), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd), EBUSY);
+	CHECK_EQ(rnic_close_device(ctx), EBUSY);
+	CHECK_EQ(rnic_dealloc_mw(w1), 0);
+	CHECK_EQ(rnic_dealloc_mw(w2), 0);
+
+	/* MRs and windows share the 15 MPT entries */
+	mr = rnic_reg_mr(pd, buf, sizeof(buf), 0);
+	CHECK(mr != NULL);
+	while (n < 20 && (ws[n] = rnic_alloc_mw(pd, 1 + n % 2)) != NULL)
+		n++;
+	CHECK_EQ(n, 14);
+	CHECK_EQ(errno, ENOMEM);
+	errno = 0;
+	CHECK(rnic_reg_mr(pd, buf, sizeof(buf), 0) == NULL);
+	CHECK_EQ(errno, ENOMEM);
+	while (n > 0)
+		CHECK_EQ(rnic_dealloc_mw(ws[--n]), 0);
+	CHECK_EQ(rnic_dereg_mr(mr), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd), 0);
+	CHECK_EQ(rnic_close_device(ctx), 0);
+	free(f);
+}
+
 /* ------------------------------------------------------------ CQ */
 
 static void test_create_cq(void)
@@ -1444,7 +1520,14 @@ static void test_post_send_errors(void)
 	/* other bad WRs: all EINVAL, nothing posted */
 	from = e.f->nlog;
 	wr[1].next = NULL;
-	wr[1].opcode = 7;
+	/* the window opcodes wait for the data path's half (docs/mw.md) */
+	wr[1].opcode = RNIC_WR_LOCAL_INV;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = RNIC_WR_BIND_MW;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = RNIC_WR_SEND_WITH_INV;
+	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
+	wr[1].opcode = 10;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
 	wr[1].opcode = RNIC_WR_RDMA_WRITE;
 	wr[1].num_sge = -1;
@@ -2400,6 +2483,7 @@ int main(void)
 	test_reg_mr_traffic();
 	test_reg_mr_mtt();
 	test_reg_mr_bad_args();
+	test_memory_windows();
 	test_create_cq();
 	test_modify_qp_qpc();
 	test_modify_qp_errors();

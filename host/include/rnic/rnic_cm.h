@@ -3,8 +3,9 @@
  *
  * The InfiniBand communication manager (IBTA Vol. 1 ch. 12) of RoCE, run by
  * the library: REQ, REP, RTU, REJ, MRA, DREQ and DREP with their timeouts,
- * retries and duplicates, over a MAD transport the program supplies (struct
- * rnic_cm_transport_ops: QP1 of the port, or any other carrier), and the
+ * retries and duplicates, over a MAD transport (struct
+ * rnic_cm_transport_ops): QP1 of the device by default, or any other
+ * carrier the program supplies, and the
  * RDMA IP CM service of librdmacm (the service ID of an IP port, the
  * addressing header in the REQ's private data), so the peer may be this
  * library or a Linux rdma_cm. The CM drives the QP of an rnic_cm_id through
@@ -76,9 +77,38 @@ struct rnic_cm_transport_ops {
 	int (*recv)(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad);
 };
 
+/* The MAD carrier over QP1 of a device: the GSI QP with its CQs, receive
+ * buffers (RNIC_GRH_BYTES + RNIC_MAD_BYTES) kept posted, and address handles
+ * cached by destination. A channel created without a transport opens one
+ * on its device. A device has one QP1, so one carrier (EBUSY otherwise). */
+struct rnic_cm_gsi; /* opaque */
+
+struct rnic_cm_gsi_stats {
+	uint64_t sent;           /* MADs posted */
+	uint64_t received;       /* MADs handed to recv's caller */
+	uint64_t recv_dropped;   /* receives that were not a MAD with a GRH */
+	uint64_t recv_errors;    /* receive completions in error */
+	uint64_t send_errors;    /* send completions in error */
+	uint64_t send_full;      /* sends refused: every slot in flight */
+	uint64_t repost_errors;  /* receive buffers that could not be posted again */
+	uint64_t ahs_created;    /* address handles made (the cache's misses) */
+};
+
+int rnic_cm_gsi_open(struct rnic_context *context, struct rnic_cm_gsi **gsi);
+int rnic_cm_gsi_close(struct rnic_cm_gsi *gsi);
+/* The transport calls (priv: the struct rnic_cm_gsi). send: 0, EINVAL (not
+ * QP1, the GSI Q_Key and the default P_Key), EHOSTUNREACH (no MAC),
+ * ENOBUFS (every send slot in flight), or the verbs' errno. recv: 0,
+ * EAGAIN, or EIO once the QP is in ERR. */
+int rnic_cm_gsi_send(void *priv, const struct rnic_cm_mad_addr *dst, const uint8_t *mad);
+int rnic_cm_gsi_recv(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad);
+extern const struct rnic_cm_transport_ops rnic_cm_gsi_transport;
+struct rnic_qp *rnic_cm_gsi_qp(struct rnic_cm_gsi *gsi);
+void rnic_cm_gsi_get_stats(struct rnic_cm_gsi *gsi, struct rnic_cm_gsi_stats *stats);
+
 struct rnic_cm_channel_attr {
 	struct rnic_context *context;           /* the device whose port 1 the CM serves */
-	const struct rnic_cm_transport_ops *transport;
+	const struct rnic_cm_transport_ops *transport; /* NULL: QP1 of context (rnic_cm_gsi) */
 	void *transport_priv;
 	uint64_t (*now_ns)(void *clock_priv);   /* NULL: CLOCK_MONOTONIC */
 	void *clock_priv;
@@ -142,6 +172,8 @@ struct rnic_cm_event {
 
 struct rnic_cm_event_channel *rnic_cm_create_event_channel(const struct rnic_cm_channel_attr *attr);
 int rnic_cm_destroy_event_channel(struct rnic_cm_event_channel *channel);
+/* The QP1 carrier a channel opened for itself, or NULL. */
+struct rnic_cm_gsi *rnic_cm_channel_gsi(struct rnic_cm_event_channel *channel);
 /* A static neighbour entry: the next-hop MAC of an IPv4 or IPv6 address. */
 int rnic_cm_set_neighbour(struct rnic_cm_event_channel *channel, const struct sockaddr *addr,
 			  const uint8_t mac[6]);

@@ -117,6 +117,8 @@ typedef uint32_t rnic_be32;
 #define RNIC_ACCESS_REMOTE_WRITE 2
 #define RNIC_ACCESS_REMOTE_READ 4
 #define RNIC_ACCESS_REMOTE_ATOMIC 8
+#define RNIC_ACCESS_MW_BIND 0x10 /* MR: memory windows may be bound to it (IBA 10.6.7) */
+#define RNIC_ACCESS_ZERO_BASED 0x20 /* window bind: the window's addresses are offsets from 0 (type 2 windows only; IBV_ACCESS_ZERO_BASED) */
 
 /* wr_opcode: Send WQE opcodes, the values of enum ibv_wr_opcode. */
 #define RNIC_WR_RDMA_WRITE 0
@@ -126,6 +128,9 @@ typedef uint32_t rnic_be32;
 #define RNIC_WR_RDMA_READ 4
 #define RNIC_WR_ATOMIC_CMP_AND_SWP 5
 #define RNIC_WR_ATOMIC_FETCH_AND_ADD 6
+#define RNIC_WR_LOCAL_INV 7 /* invalidate the type 2 window or the MR named by rkey (docs/mw.md) */
+#define RNIC_WR_BIND_MW 8 /* bind the window named by rkey to an MR (rnic_bind_mw for type 1, a posted WQE for type 2) */
+#define RNIC_WR_SEND_WITH_INV 9 /* SEND whose IETH asks the responder to invalidate rkey (a type 2 window) */
 
 /* wqe_flag: Send WQE flag bits (byte 1 of the WQE). */
 #define RNIC_WQE_FLAG_SIGNALED 1 /* write a CQE when the WQE completes successfully */
@@ -139,6 +144,8 @@ typedef uint32_t rnic_be32;
 #define RNIC_WC_RDMA_READ 2
 #define RNIC_WC_COMP_SWAP 3
 #define RNIC_WC_FETCH_ADD 4
+#define RNIC_WC_BIND_MW 5
+#define RNIC_WC_LOCAL_INV 6
 #define RNIC_WC_RECV 0x80
 #define RNIC_WC_RECV_RDMA_WITH_IMM 0x81
 
@@ -148,6 +155,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_WC_LOC_QP_OP_ERR 2
 #define RNIC_WC_LOC_PROT_ERR 4 /* local key, bounds or access check failed */
 #define RNIC_WC_WR_FLUSH_ERR 5
+#define RNIC_WC_MW_BIND_ERR 6 /* a BIND_MW the firmware refused (docs/mw.md) */
 #define RNIC_WC_BAD_RESP_ERR 7
 #define RNIC_WC_LOC_ACCESS_ERR 8
 #define RNIC_WC_REM_INV_REQ_ERR 9 /* peer answered NAK invalid request */
@@ -250,12 +258,17 @@ typedef uint32_t rnic_be32;
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
 #define RNIC_WC_FLAG_GRH 1 /* UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES) */
+#define RNIC_WC_FLAG_WITH_INV 8 /* receive of a SEND with invalidate: invalidated_rkey names the window the responder invalidated */
+
+/* mw: Memory windows (IBA 10.6.7; docs/mw.md). */
+#define RNIC_MW_TYPE_1 1 /* IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated */
+#define RNIC_MW_TYPE_2 2 /* IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV */
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
 #define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
-#define RNIC_FW_STACK_BYTES 0x1000 /* stack at the top of the RAM (the deepest command path, gcc -fstack-usage: under 1 KiB) */
+#define RNIC_FW_STACK_BYTES 0xc00 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
 #define RNIC_FW_RESET_PC 0 /* first instruction after reset */
 #define RNIC_FW_VERSION 0x10000 /* firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below */
@@ -276,6 +289,8 @@ typedef uint32_t rnic_be32;
 #define RNIC_CMD_OP_QUERY_COUNTER 0xd /* STAT counters (in: cmd_query_counter_in, out: cmd_query_counter_out) */
 #define RNIC_CMD_OP_CREATE_AH 0xe /* new address handle, AH entry written (in: cmd_create_ah_in, out: cmd_create_ah_out) */
 #define RNIC_CMD_OP_DESTROY_AH 0xf /* AH entry invalidated, number freed (in: cmd_destroy_ah_in) */
+#define RNIC_CMD_OP_ALLOC_MW 0x10 /* new memory window, not bound (in: cmd_alloc_mw_in, out: cmd_alloc_mw_out) */
+#define RNIC_CMD_OP_DEALLOC_MW 0x11 /* free a window; a bound window is invalidated first (in: cmd_dealloc_mw_in) */
 
 /* cmd_status: Command status (CMD_DONE / CMD_STATUS bits 15:8). A command that fails changes nothing and writes no CMD_OUT word. */
 #define RNIC_CMD_ST_OK 0 /* done; CMD_OUT holds the output record */
@@ -451,7 +466,7 @@ typedef uint32_t rnic_be32;
 /* mcast: Multicast groups of UD QPs: the group table the receive path looks a packet for the multicast QPN up in (docs/multicast.md), its hash and its commands. The table has two ways of 2^MCAST_BUCKET_BITS buckets, one group per bucket; a group lives in way 0 at bucket mcast_hash0(MGID) or in way 1 at bucket mcast_hash1(MGID) (CTX_CMD.index = way << MCAST_BUCKET_BITS | bucket). mcast_hash0: h = XOR of the MGID's eight 16-bit words (word i = bits 16i+15:16i of the MGID as a 128-bit number); mcast_hash1: the same with word i rotated left by i bits first; either hash's bucket is (h ^ h >> MCAST_BUCKET_BITS ^ h >> 2*MCAST_BUCKET_BITS) mod 2^MCAST_BUCKET_BITS. */
 #define RNIC_CTX_TABLE_MCG 8 /* CTX_CMD.table: multicast group table (one entry per group; CTX_OP_WRITE) */
 #define RNIC_MCAST_QPN 0xffffff /* the BTH destination QPN of a multicast packet (IBTA 10.5.2.2): delivered to every QP attached to the destination group */
-#define RNIC_MCAST_BUCKET_BITS 5 /* log2 of the buckets of each way of the group table */
+#define RNIC_MCAST_BUCKET_BITS 4 /* log2 of the buckets of each way of the group table (at most 5: the hash folds 16 bits three times) */
 #define RNIC_MCAST_WAYS 2 /* ways of the group table: 2 * 2^MCAST_BUCKET_BITS groups at most */
 #define RNIC_MCAST_GROUP_QPS 8 /* QPs one group can have attached (max_mcast_qp_attach) */
 #define RNIC_CMD_OP_ATTACH_MCAST 0x20 /* attach a UD QP to a multicast group, group table entry written (in: cmd_mcast_in) */
@@ -475,15 +490,17 @@ struct rnic_wqe {
 	uint8_t num_sge; /* SGEs used (0..MAX_SEND_SGE); ignored with WQE_FLAG_INLINE */
 	uint8_t inline_len; /* payload bytes in the SGE area with WQE_FLAG_INLINE */
 	rnic_be32 imm_data; /* immediate data, network order */
-	rnic_le64 remote_addr; /* RETH virtual address */
-	rnic_le32 rkey; /* RETH remote key */
+	rnic_le64 remote_addr; /* RETH virtual address; BIND_MW: the window's first address (an offset from 0 with ACCESS_ZERO_BASED) */
+	rnic_le32 rkey; /* RETH remote key; BIND_MW: the window's key before the bind; LOCAL_INV, SEND_WITH_INV: the key to invalidate */
 	rnic_le32 length; /* total payload bytes (sum of SGE lengths, or inline_len) */
-	rnic_le64 compare_add; /* atomic compare (CMP_AND_SWP) or add (FETCH_AND_ADD) operand */
+	rnic_le64 compare_add; /* atomic compare (CMP_AND_SWP) or add (FETCH_AND_ADD) operand; BIND_MW: the window's length in bytes (0 unbinds a type 1 window) */
 	rnic_le64 swap; /* atomic swap operand */
 	rnic_le32 ud_ah; /* UD: address handle number (AH table index) of the destination */
 	rnic_le32 ud_remote_qpn; /* UD: destination QP number (bits 23:0) */
 	rnic_le32 ud_remote_qkey; /* UD: Q_Key for the DETH; with bit 31 set (UD_QKEY_USE_QP) the QP's own Q_Key is sent instead (IBA 10.2.5) */
-	uint8_t rsvd0[12];
+	rnic_le32 mw_new_rkey; /* BIND_MW: the window's key after the bind: the same MPT index, the tag of the consumer's choice (type 2) or the next tag (type 1, set by rnic_bind_mw) */
+	rnic_le32 bind_lkey; /* BIND_MW: the key of the MR the window is bound to */
+	rnic_le32 bind_access; /* BIND_MW: the window's ACCESS_REMOTE_* rights, ACCESS_ZERO_BASED */
 	struct rnic_sge sge[4]; /* scatter/gather list, or inline payload bytes */
 } __attribute__((packed));
 _Static_assert(sizeof(struct rnic_wqe) == 128, "wqe size");
@@ -500,6 +517,9 @@ _Static_assert(offsetof(struct rnic_wqe, swap) == 32, "wqe.swap");
 _Static_assert(offsetof(struct rnic_wqe, ud_ah) == 40, "wqe.ud_ah");
 _Static_assert(offsetof(struct rnic_wqe, ud_remote_qpn) == 44, "wqe.ud_remote_qpn");
 _Static_assert(offsetof(struct rnic_wqe, ud_remote_qkey) == 48, "wqe.ud_remote_qkey");
+_Static_assert(offsetof(struct rnic_wqe, mw_new_rkey) == 52, "wqe.mw_new_rkey");
+_Static_assert(offsetof(struct rnic_wqe, bind_lkey) == 56, "wqe.bind_lkey");
+_Static_assert(offsetof(struct rnic_wqe, bind_access) == 60, "wqe.bind_access");
 _Static_assert(offsetof(struct rnic_wqe, sge) == 64, "wqe.sge");
 
 /* Receive WQE (64 bytes, in the RQ ring): up to 4 SGEs; an SGE with lkey INVALID_LKEY ends the list. */
@@ -520,7 +540,9 @@ struct rnic_cqe {
 	rnic_le32 src_qp; /* remote QP number (bits 23:0) */
 	uint8_t wc_flags; /* WC_FLAG_* bits */
 	uint8_t syndrome; /* AETH syndrome of the NAK that ended the WQE, else 0 */
-	uint8_t rsvd0[9];
+	uint8_t rsvd0[2];
+	rnic_le32 invalidated_rkey; /* with WC_FLAG_WITH_INV: the rkey of the IETH, which the responder invalidated before it wrote this CQE */
+	uint8_t rsvd1[3];
 	uint8_t owner; /* bit 0: phase of the pass that wrote this entry */
 } __attribute__((packed));
 _Static_assert(sizeof(struct rnic_cqe) == 32, "cqe size");
@@ -533,6 +555,7 @@ _Static_assert(offsetof(struct rnic_cqe, imm_data) == 12, "cqe.imm_data");
 _Static_assert(offsetof(struct rnic_cqe, src_qp) == 16, "cqe.src_qp");
 _Static_assert(offsetof(struct rnic_cqe, wc_flags) == 20, "cqe.wc_flags");
 _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
+_Static_assert(offsetof(struct rnic_cqe, invalidated_rkey) == 24, "cqe.invalidated_rkey");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */
@@ -601,15 +624,19 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_QPC_QKEY_LSB 0x2a0 /* UD: the QP's Q_Key: received DETHs must carry it, and a WQE Q_Key with bit 31 set sends it */
 #define RNIC_QPC_QKEY_W 0x20
 
-/* mpt: Memory protection table entry (one per MR). Index = key >> MKEY_TAG_BITS; the full key must match. */
-#define RNIC_MPT_BITS 0x100
-#define RNIC_MPT_WORDS 8
+/* mpt: Memory protection table entry (one per MR or bound memory window; docs/mw.md). Index = key >> MKEY_TAG_BITS; the full key must match. A bound window's entry is a copy of what the remote check needs: its range, rights and PD, and pa = the MR's pa + (window va - MR va), the window's va being 0 when zero-based; a window's rkey is never an lkey. */
+#define RNIC_MPT_BITS 0x118
+#define RNIC_MPT_WORDS 9
 #define RNIC_MPT_VALID_LSB 0 /* entry in use */
 #define RNIC_MPT_VALID_W 1
-#define RNIC_MPT_ACCESS_LSB 1 /* ACCESS_* rights of the MR */
+#define RNIC_MPT_ACCESS_LSB 1 /* ACCESS_* rights of the MR or window */
 #define RNIC_MPT_ACCESS_W 8
 #define RNIC_MPT_PD_LSB 9 /* protection domain */
 #define RNIC_MPT_PD_W 0x10
+#define RNIC_MPT_MW_LSB 0x19 /* 1: a bound memory window (remote access only) */
+#define RNIC_MPT_MW_W 1
+#define RNIC_MPT_MW_TYPE2_LSB 0x1a /* with mw: a type 2 window, reached only through QP qpn */
+#define RNIC_MPT_MW_TYPE2_W 1
 #define RNIC_MPT_KEY_LSB 0x20 /* lkey/rkey of this MR */
 #define RNIC_MPT_KEY_W 0x20
 #define RNIC_MPT_VA_LSB 0x40 /* first virtual address of the MR */
@@ -618,6 +645,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_MPT_LENGTH_W 0x40
 #define RNIC_MPT_PA_LSB 0xc0 /* where the MR's first byte is: with bit MPT_PA_MTT_BIT set, 2^MPT_PA_MTT_BIT + (MTT index of the MR's first page) * 2^MTT_PAGE_SHIFT + (va mod 2^MTT_PAGE_SHIFT), each page's bus address taken from the MTT; else the bus address of a physically contiguous region */
 #define RNIC_MPT_PA_W 0x40
+#define RNIC_MPT_QPN_LSB 0x100 /* with mw_type2: the QP the window is bound to */
+#define RNIC_MPT_QPN_W 0x18
 
 /* mtt: Memory translation table entry: one page of an MR. The host writes an MR's entries (consecutive indices, one per page from the page holding the MR's first byte) before its MPT entry and invalidates the MPT entry before it reuses them. */
 #define RNIC_MTT_BITS 0x34
@@ -636,8 +665,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CQC_BASE_W 0x40
 
 /* cmd_query_device_out: QUERY_DEVICE output: what the firmware can create (the DEV block's table sizes, capped by the firmware's own tables; reserved numbers left out) and the fixed limits. */
-#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x220
-#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0x11
+#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x240
+#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0x12
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB 0 /* FW_VERSION */
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_LSB 0x20 /* QPs that can exist at once (QPN 0 and 1 are reserved) */
@@ -672,11 +701,13 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_SRQ_SGE_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_AH_LSB 0x1a0 /* address handles (AH number 0 unused) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_AH_W 0x20
-#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB 0x1c0 /* multicast groups (DEV_NUM_MCGS) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MW_LSB 0x1c0 /* memory windows: they share the MPT index space with the MRs (max_mr in all) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MW_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB 0x1e0 /* multicast groups (DEV_NUM_MCGS) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_W 0x20
-#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB 0x1e0 /* QPs per multicast group (MCAST_GROUP_QPS) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB 0x200 /* QPs per multicast group (MCAST_GROUP_QPS) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_W 0x20
-#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB 0x200 /* attachments of all groups together (max_mcast_grp * max_mcast_qp_attach) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB 0x220 /* attachments of all groups together (max_mcast_grp * max_mcast_qp_attach) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_W 0x20
 
 /* cmd_alloc_pd_out: ALLOC_PD output. */
@@ -942,6 +973,28 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_LSB 0 /* counter first + i */
 #define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_W 0x20
 #define RNIC_CMD_QUERY_COUNTER_OUT_VALUE_COUNT 0x20
+
+/* cmd_alloc_mw_in: ALLOC_MW input (ibv_alloc_mw): the window takes an MPT index of its own; its key names it until DEALLOC_MW (a type 2 bind changes the tag). */
+#define RNIC_CMD_ALLOC_MW_IN_BITS 0x40
+#define RNIC_CMD_ALLOC_MW_IN_WORDS 2
+#define RNIC_CMD_ALLOC_MW_IN_PD_LSB 0 /* protection domain */
+#define RNIC_CMD_ALLOC_MW_IN_PD_W 0x20
+#define RNIC_CMD_ALLOC_MW_IN_TYPE_LSB 0x20 /* MW_TYPE_1 or MW_TYPE_2 */
+#define RNIC_CMD_ALLOC_MW_IN_TYPE_W 0x20
+
+/* cmd_alloc_mw_out: ALLOC_MW output. */
+#define RNIC_CMD_ALLOC_MW_OUT_BITS 0x20
+#define RNIC_CMD_ALLOC_MW_OUT_WORDS 1
+#define RNIC_CMD_ALLOC_MW_OUT_RKEY_LSB 0 /* MPT index << MKEY_TAG_BITS | tag; not usable for remote access until bound */
+#define RNIC_CMD_ALLOC_MW_OUT_RKEY_W 0x20
+
+/* cmd_dealloc_mw_in: DEALLOC_MW input. */
+#define RNIC_CMD_DEALLOC_MW_IN_BITS 0x40
+#define RNIC_CMD_DEALLOC_MW_IN_WORDS 2
+#define RNIC_CMD_DEALLOC_MW_IN_RKEY_LSB 0 /* the window's current rkey (any tag of its MPT index: a type 2 window may have been bound or invalidated since) */
+#define RNIC_CMD_DEALLOC_MW_IN_RKEY_W 0x20
+#define RNIC_CMD_DEALLOC_MW_IN_PD_LSB 0x20 /* the window's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_DEALLOC_MW_IN_PD_W 0x20
 
 /* srqc: Shared receive queue context. The ring holds receive WQEs (recv_wqe) as an RQ ring does; every QP whose QPC names this SRQ takes its receive WQEs from it, in posting order, through one consumer index. Writing it (CTX_OP_WRITE) zeroes the producer and consumer index; both writes set the limit: while limit is not 0, a WQE taken that leaves fewer than limit WQEs posted raises EVT_SRQ_LIMIT and sets the limit to 0 (disarmed). */
 #define RNIC_SRQC_BITS 0x80

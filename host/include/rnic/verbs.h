@@ -118,6 +118,8 @@ struct rnic_device_attr {
 	int max_srq_sge;
 	/* UD */
 	int max_ah;              /* address handles */
+	/* memory windows: they take MPT indices from the same pool as the MRs */
+	int max_mw;
 	uint32_t max_ud_payload; /* bytes a UD SEND may carry: the port's MTU (rnic_set_port_mtu) */
 	/* multicast (struct ibv_device_attr's names) */
 	int max_mcast_grp;             /* groups (the device's group table) */
@@ -138,6 +140,17 @@ struct rnic_mr {
 	uint32_t handle; /* MPT index */
 	uint32_t lkey;
 	uint32_t rkey;   /* equal to lkey */
+};
+
+/* struct ibv_mw: a memory window (docs/mw.md). type is RNIC_MW_TYPE_1 or
+ * RNIC_MW_TYPE_2; rkey is its current key (not usable for remote access
+ * until the window is bound). */
+struct rnic_mw {
+	struct rnic_context *context;
+	struct rnic_pd *pd;
+	uint32_t rkey;
+	uint32_t handle; /* MPT index */
+	int type;
 };
 
 struct rnic_cq {
@@ -325,6 +338,11 @@ struct rnic_pd *rnic_alloc_pd(struct rnic_context *context);
 int rnic_dealloc_pd(struct rnic_pd *pd);
 struct rnic_mr *rnic_reg_mr(struct rnic_pd *pd, void *addr, size_t length, int access);
 int rnic_dereg_mr(struct rnic_mr *mr);
+/* Memory windows (ibv_alloc_mw, ibv_dealloc_mw): type RNIC_MW_TYPE_1 or
+ * RNIC_MW_TYPE_2. rnic_dereg_mr of an MR with a window bound to it fails
+ * with EBUSY. */
+struct rnic_mw *rnic_alloc_mw(struct rnic_pd *pd, int type);
+int rnic_dealloc_mw(struct rnic_mw *mw);
 
 /* Completion queues. */
 struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe);

@@ -6,7 +6,8 @@
 // room left, so the formulations can disagree if one is wrong. Edge cases:
 // exact fit, one byte over, one before the start, wrap past 2^64, a region
 // ending exactly at 2^64 or wider than it, zero length, every key/PD/access
-// mismatch. The pipe gets each vector with en for two cycles, and keeps its
+// mismatch; memory windows (docs/mw.md): a window's entry through an lkey
+// check, a type 2 window's through another QP. The pipe gets each vector with en for two cycles, and keeps its
 // result while en is low and the inputs change.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int MB = rnic_pkg::MPT_BITS;
@@ -16,14 +17,17 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [63:0] va, pa;
     logic [15:0] pd;
     logic [7:0]  need;
+    logic        remote;
+    logic [23:0] qpn;
     logic        ok;
     int seed, errors, n_ok, n_bad;
 
-    rnic_mr_check dut (.mpt, .key, .va, .len, .pd, .need_access(need), .ok, .pa);
+    rnic_mr_check dut (.mpt, .key, .va, .len, .pd, .need_access(need), .remote, .qpn, .ok, .pa);
 
     logic        clk = 1'b0, en = 1'b0, p_ok;
     logic [63:0] p_pa;
-    rnic_mr_check_pipe pipe_dut (.clk, .en, .mpt, .key, .va, .len, .pd, .need_access(need), .ok(p_ok), .pa(p_pa));
+    rnic_mr_check_pipe pipe_dut (.clk, .en, .mpt, .key, .va, .len, .pd, .need_access(need), .remote, .qpn,
+                                 .ok(p_ok), .pa(p_pa));
 
     task automatic tick;
         #1 clk = 1'b1;
@@ -35,6 +39,9 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [15:0] m_pd;
     logic [31:0] m_key;
     logic [63:0] m_va, m_len, m_pa;
+    logic        m_mw, m_type2;
+    logic [23:0] m_qpn;
+    int          n_win_ok, n_win_bad;
 
     function automatic logic [63:0] rnd64();
         rnd64 = {$urandom(seed), $urandom(seed)};
@@ -51,10 +58,20 @@ module tb #(parameter int DATA_WIDTH = 64);
         mpt[rnic_pkg::MPT_VA_LSB +: rnic_pkg::MPT_VA_W] = m_va;
         mpt[rnic_pkg::MPT_LENGTH_LSB +: rnic_pkg::MPT_LENGTH_W] = m_len;
         mpt[rnic_pkg::MPT_PA_LSB +: rnic_pkg::MPT_PA_W] = m_pa;
+        mpt[rnic_pkg::MPT_MW_LSB] = m_mw;
+        mpt[rnic_pkg::MPT_MW_TYPE2_LSB] = m_type2;
+        mpt[rnic_pkg::MPT_QPN_LSB +: rnic_pkg::MPT_QPN_W] = m_qpn;
         #1;
         off = va - m_va;
         exp_ok = m_valid && key == m_key && pd == m_pd && ((m_access & need) == need)
                  && va >= m_va && off <= m_len && {32'h0, len} <= m_len - off;
+        // a window: an rkey only; type 2: its own QP only
+        if (m_mw && (!remote || (m_type2 && qpn != m_qpn))) begin
+            if (exp_ok) n_win_bad++;
+            exp_ok = 1'b0;
+        end else if (m_mw && exp_ok) begin
+            n_win_ok++;
+        end
         if (ok !== exp_ok || (exp_ok && pa !== m_pa + off)) begin
             errors++;
             if (errors < 10)
@@ -101,11 +118,18 @@ module tb #(parameter int DATA_WIDTH = 64);
         need = m_access & 8'($urandom(seed));
         va = m_va + 64'($urandom(seed) % (32'(m_len) + 1));
         len = $urandom(seed) % 100000;
+        // an MR (type bits left random: they mean nothing without mw) or
+        // a window; requests through lkeys and rkeys, on its QP or not
+        m_mw = $urandom(seed) % 3 == 0;
+        m_type2 = 1'($urandom(seed));
+        m_qpn = 24'($urandom(seed));
+        remote = 1'($urandom(seed));
+        qpn = ($urandom(seed) % 2 == 0) ? m_qpn : m_qpn ^ (24'd1 << ($urandom(seed) % 24));
     endtask
 
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
-        errors = 0; n_ok = 0; n_bad = 0;
+        errors = 0; n_ok = 0; n_bad = 0; n_win_ok = 0; n_win_bad = 0;
         for (int i = 0; i < 20000; i++) begin
             base_case();
             case ($urandom(seed) % 16)
@@ -133,8 +157,9 @@ module tb #(parameter int DATA_WIDTH = 64);
             endcase
             check_one("random");
         end
-        $display("checked %0d accepted and %0d refused requests", n_ok, n_bad);
-        if (n_ok < 1000 || n_bad < 1000) begin
+        $display("checked %0d accepted and %0d refused requests; windows: %0d accepted, %0d refused for the window alone",
+                 n_ok, n_bad, n_win_ok, n_win_bad);
+        if (n_ok < 1000 || n_bad < 1000 || n_win_ok < 200 || n_win_bad < 200) begin
             $display("TB FAIL: too few cases of one kind");
             errors++;
         end
