@@ -267,11 +267,11 @@ module rnic_core #(
     // writes wait until all of them are clear
     logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
     logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
-    logic compl_clear_done, rd_place_clear_done;
+    logic compl_clear_done, rd_place_clear_done, mcg_clear_done;
     logic srqc_clear_done;
     wire  tables_clear = compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
                       && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done
-                      && srqc_clear_done && ah_clear_done;
+                      && srqc_clear_done && ah_clear_done && mcg_clear_done;
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
@@ -1195,6 +1195,27 @@ module rnic_core #(
     logic resp_rqdb_ready;
     assign db_rq_ready = resp_rqdb_ready || !db_rq_qpn_ok;
 
+    // multicast: a packet for the multicast QPN once per attached QP
+    logic                  mc_valid, mc_ready, stat_mcast_drop, stat_mcast_copy;
+    logic [HB-1:0]         mc_hdr;
+    logic [DATA_WIDTH-1:0] mc_tdata;
+    logic [KEEP_WIDTH-1:0] mc_tkeep;
+    logic                  mc_tvalid, mc_tready, mc_tlast;
+    rnic_mcast_rep #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH)) mcast_rep_inst (
+        .clk, .rst,
+        .s_hdr_valid(rq_valid), .s_hdr_ready(rq_ready), .s_hdr(rq_hdr),
+        .s_axis_tdata(req_pay_tdata), .s_axis_tkeep(req_pay_tkeep), .s_axis_tvalid(req_pay_tvalid),
+        .s_axis_tready(req_pay_tready), .s_axis_tlast(req_pay_tlast),
+        .m_hdr_valid(mc_valid), .m_hdr_ready(mc_ready), .m_hdr(mc_hdr),
+        .m_axis_tdata(mc_tdata), .m_axis_tkeep(mc_tkeep), .m_axis_tvalid(mc_tvalid),
+        .m_axis_tready(mc_tready), .m_axis_tlast(mc_tlast),
+        .mcg_wr_en(ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MCG[3:0]),
+        .mcg_wr_index(ctx_wr_index[rnic_pkg::MCAST_BUCKET_BITS:0]),
+        .mcg_wr_data(ctx_wr_data[rnic_pkg::MCG_BITS-1:0]),
+        .init_done(mcg_clear_done),
+        .stat_drop(stat_mcast_drop), .stat_copy(stat_mcast_copy)
+    );
+
     // UD requests: the GRH area in front of the payload
     logic                  ug_valid, ug_ready, stat_qkey_drop, stat_ud_no_wqe;
     logic [HB-1:0]         ug_hdr;
@@ -1203,9 +1224,9 @@ module rnic_core #(
     logic                  ug_tvalid, ug_tready, ug_tlast;
     rnic_ud_grh #(.DATA_WIDTH(DATA_WIDTH)) ud_grh_inst (
         .clk, .rst,
-        .s_hdr_valid(rq_valid), .s_hdr_ready(rq_ready), .s_hdr(rq_hdr),
-        .s_axis_tdata(req_pay_tdata), .s_axis_tkeep(req_pay_tkeep), .s_axis_tvalid(req_pay_tvalid),
-        .s_axis_tready(req_pay_tready), .s_axis_tlast(req_pay_tlast),
+        .s_hdr_valid(mc_valid), .s_hdr_ready(mc_ready), .s_hdr(mc_hdr),
+        .s_axis_tdata(mc_tdata), .s_axis_tkeep(mc_tkeep), .s_axis_tvalid(mc_tvalid),
+        .s_axis_tready(mc_tready), .s_axis_tlast(mc_tlast),
         .m_hdr_valid(ug_valid), .m_hdr_ready(ug_ready), .m_hdr(ug_hdr),
         .m_axis_tdata(ug_tdata), .m_axis_tkeep(ug_tkeep), .m_axis_tvalid(ug_tvalid),
         .m_axis_tready(ug_tready), .m_axis_tlast(ug_tlast)
@@ -1310,6 +1331,8 @@ module rnic_core #(
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_STALE) +: 16] = 16'(req_hdr_valid && req_hdr_ready && req_hdr_dead);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_QKEY_DROP) +: 16] = 16'(stat_qkey_drop);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_UD_NO_WQE) +: 16] = 16'(stat_ud_no_wqe);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_MCAST_DROP) +: 16] = 16'(stat_mcast_drop);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_MCAST_COPY) +: 16] = 16'(stat_mcast_copy);
     end
     always_ff @(posedge clk) stat_inc <= rst ? '0 : stat_inc_d;
 

@@ -259,7 +259,7 @@ package rnic_pkg;
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
   localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
-  localparam logic [31:0] FW_STACK_BYTES = 32'h00001000;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
+  localparam logic [31:0] FW_STACK_BYTES = 32'h00000c00;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
   localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
   localparam logic [31:0] FW_VERSION = 32'h00010000;  // firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below
@@ -370,6 +370,15 @@ package rnic_pkg;
   localparam logic [31:0] OP_UD_SEND_ONLY_IMM = 32'h00000065;  // UD SEND only with immediate: BTH, DETH, ImmDt, payload
   localparam logic [31:0] UD_QKEY_USE_QP = 32'h80000000;  // a send WQE Q_Key with this bit set sends the QP's own Q_Key (IBA 10.2.5: controlled Q_Keys)
   localparam logic [31:0] GRH_BYTES = 32'h00000028;  // the GRH area at the start of a UD receive buffer
+
+  // mcast: Multicast groups of UD QPs: the group table the receive path looks a packet for the multicast QPN up in (docs/multicast.md), its hash and its commands. The table has two ways of 2^MCAST_BUCKET_BITS buckets, one group per bucket; a group lives in way 0 at bucket mcast_hash0(MGID) or in way 1 at bucket mcast_hash1(MGID) (CTX_CMD.index = way << MCAST_BUCKET_BITS | bucket). mcast_hash0: h = XOR of the MGID's eight 16-bit words (word i = bits 16i+15:16i of the MGID as a 128-bit number); mcast_hash1: the same with word i rotated left by i bits first; either hash's bucket is (h ^ h >> MCAST_BUCKET_BITS ^ h >> 2*MCAST_BUCKET_BITS) mod 2^MCAST_BUCKET_BITS.
+  localparam logic [31:0] CTX_TABLE_MCG = 32'h00000008;  // CTX_CMD.table: multicast group table (one entry per group; CTX_OP_WRITE)
+  localparam logic [31:0] MCAST_QPN = 32'h00ffffff;  // the BTH destination QPN of a multicast packet (IBTA 10.5.2.2): delivered to every QP attached to the destination group
+  localparam logic [31:0] MCAST_BUCKET_BITS = 32'h00000004;  // log2 of the buckets of each way of the group table (at most 5: the hash folds 16 bits three times)
+  localparam logic [31:0] MCAST_WAYS = 32'h00000002;  // ways of the group table: 2 * 2^MCAST_BUCKET_BITS groups at most
+  localparam logic [31:0] MCAST_GROUP_QPS = 32'h00000008;  // QPs one group can have attached (max_mcast_qp_attach)
+  localparam logic [31:0] CMD_OP_ATTACH_MCAST = 32'h00000020;  // attach a UD QP to a multicast group, group table entry written (in: cmd_mcast_in)
+  localparam logic [31:0] CMD_OP_DETACH_MCAST = 32'h00000021;  // detach a QP from a group, group table entry written (or cleared with the last member) before the command completes (in: cmd_mcast_in)
 
   // wqe (128 bytes in host memory): byte offsets and bit widths
   localparam logic [31:0] WQE_BYTES_TOTAL = 32'h00000080;
@@ -556,8 +565,8 @@ package rnic_pkg;
   localparam logic [31:0] CQC_BASE_W = 32'h00000040;
 
   // cmd_query_device_out context: bit positions within the record
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h000001e0;
-  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h0000000f;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_BITS = 32'h00000240;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_WORDS = 32'h00000012;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB = 32'h00000000;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_FW_VERSION_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_QP_LSB = 32'h00000020;
@@ -594,6 +603,12 @@ package rnic_pkg;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_AH_W = 32'h00000020;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MW_LSB = 32'h000001c0;
   localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MW_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB = 32'h000001e0;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB = 32'h00000200;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_W = 32'h00000020;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB = 32'h00000220;
+  localparam logic [31:0] CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_W = 32'h00000020;
 
   // cmd_alloc_pd_out context: bit positions within the record
   localparam logic [31:0] CMD_ALLOC_PD_OUT_BITS = 32'h00000020;
@@ -1013,11 +1028,36 @@ package rnic_pkg;
   localparam logic [31:0] CMD_DESTROY_AH_IN_PD_LSB = 32'h00000020;
   localparam logic [31:0] CMD_DESTROY_AH_IN_PD_W = 32'h00000020;
 
+  // mcg context: bit positions within the record
+  localparam logic [31:0] MCG_BITS = 32'h000001a0;
+  localparam logic [31:0] MCG_WORDS = 32'h0000000d;
+  localparam logic [31:0] MCG_VALID_LSB = 32'h00000000;
+  localparam logic [31:0] MCG_VALID_W = 32'h00000001;
+  localparam logic [31:0] MCG_COUNT_LSB = 32'h00000001;
+  localparam logic [31:0] MCG_COUNT_W = 32'h00000004;
+  localparam logic [31:0] MCG_MGID_LSB = 32'h00000020;
+  localparam logic [31:0] MCG_MGID_W = 32'h00000080;
+  localparam logic [31:0] MCG_QPN_LSB = 32'h000000a0;
+  localparam logic [31:0] MCG_QPN_W = 32'h00000020;
+  localparam logic [31:0] MCG_QPN_COUNT = 32'h00000008;
+
+  // cmd_mcast_in context: bit positions within the record
+  localparam logic [31:0] CMD_MCAST_IN_BITS = 32'h000000e0;
+  localparam logic [31:0] CMD_MCAST_IN_WORDS = 32'h00000007;
+  localparam logic [31:0] CMD_MCAST_IN_QPN_LSB = 32'h00000000;
+  localparam logic [31:0] CMD_MCAST_IN_QPN_W = 32'h00000020;
+  localparam logic [31:0] CMD_MCAST_IN_PD_LSB = 32'h00000020;
+  localparam logic [31:0] CMD_MCAST_IN_PD_W = 32'h00000020;
+  localparam logic [31:0] CMD_MCAST_IN_LID_LSB = 32'h00000040;
+  localparam logic [31:0] CMD_MCAST_IN_LID_W = 32'h00000020;
+  localparam logic [31:0] CMD_MCAST_IN_MGID_LSB = 32'h00000060;
+  localparam logic [31:0] CMD_MCAST_IN_MGID_W = 32'h00000080;
+
   // BAR0 register map: byte addresses
   localparam logic [31:0] BLK_DEV_BASE = 32'h00000000;
-  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010001;
+  localparam logic [31:0] BLK_DEV_VERSION = 32'h00010002;
   localparam logic [31:0] BLK_DEV_NEXT = 32'h00000100;
-  localparam logic [31:0] BLK_DEV_END = 32'h00000038;
+  localparam logic [31:0] BLK_DEV_END = 32'h00000044;
   localparam logic [31:0] REG_DEV_ID = 32'h0000000c;
   localparam logic [31:0] REG_DEV_DATA_WIDTH = 32'h00000010;
   localparam logic [31:0] REG_DEV_CLOCK_MHZ = 32'h00000014;
@@ -1028,6 +1068,7 @@ package rnic_pkg;
   localparam logic [31:0] REG_DEV_NUM_MTT = 32'h0000002c;
   localparam logic [31:0] REG_DEV_NUM_SRQS = 32'h00000030;
   localparam logic [31:0] REG_DEV_NUM_AHS = 32'h00000034;
+  localparam logic [31:0] REG_DEV_NUM_MCGS = 32'h00000040;
   localparam logic [31:0] REG_DEV_SCRATCH = 32'h00000028;
   localparam logic [31:0] BLK_PORT_BASE = 32'h00000100;
   localparam logic [31:0] BLK_PORT_VERSION = 32'h00010002;
@@ -1053,9 +1094,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_CTX_DATA = 32'h00000280;
   localparam logic [31:0] REG_CTX_DATA_COUNT = 32'h00000020;
   localparam logic [31:0] BLK_STAT_BASE = 32'h00000400;
-  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010004;
+  localparam logic [31:0] BLK_STAT_VERSION = 32'h00010005;
   localparam logic [31:0] BLK_STAT_NEXT = 32'h00000600;
-  localparam logic [31:0] BLK_STAT_END = 32'h0000048c;
+  localparam logic [31:0] BLK_STAT_END = 32'h000004a8;
   localparam logic [31:0] REG_STAT_TX_FRAMES = 32'h0000040c;
   localparam logic [31:0] REG_STAT_TX_BYTES = 32'h00000410;
   localparam logic [31:0] REG_STAT_RX_FRAMES = 32'h00000414;
@@ -1088,6 +1129,8 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_TX_STALE = 32'h00000480;
   localparam logic [31:0] REG_STAT_RX_QKEY_DROP = 32'h00000484;
   localparam logic [31:0] REG_STAT_RX_UD_NO_WQE = 32'h00000488;
+  localparam logic [31:0] REG_STAT_RX_MCAST_DROP = 32'h000004a0;
+  localparam logic [31:0] REG_STAT_RX_MCAST_COPY = 32'h000004a4;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
   localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;

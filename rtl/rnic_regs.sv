@@ -178,6 +178,7 @@ module rnic_regs #(
     logic [23:0]      run_index_reg;
     logic             run_pulse_reg;          // ctx_wr_valid is a run's entry ...
     logic [RUN_W-1:0] run_sel_reg;            // ... this one
+    localparam int STAT_IW = $clog2(STAT_COUNT);
     logic [31:0] stat_reg [STAT_COUNT];
     // command mailbox
     logic [31:0] cmd_in_reg [CMD_WORDS];
@@ -270,6 +271,9 @@ module rnic_regs #(
                 ctx_cmd_ok = cmd_index < 24'(1 << SRQN_WIDTH);
             else if (cmd_table == rnic_pkg::CTX_TABLE_AH[3:0])
                 ctx_cmd_ok = cmd_index < 24'(1 << AH_INDEX_WIDTH);
+            else if (cmd_table == rnic_pkg::CTX_TABLE_MCG[3:0])
+                ctx_cmd_ok = cmd_op == rnic_pkg::CTX_OP_WRITE[3:0]
+                             && cmd_index < 24'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS);
         end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
             ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
         end else if (cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
@@ -543,6 +547,10 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_SRQS)) begin rd_val = 32'(1 << SRQN_WIDTH); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_NUM_AHS)) begin rd_val = 32'(1 << AH_INDEX_WIDTH); rd_hit = 1'b1; end
+        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MCGS)) begin
+            rd_val = 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS);
+            rd_hit = 1'b1;
+        end
         if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end
@@ -567,7 +575,7 @@ module rnic_regs #(
             rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;
         end
         if (ra >= waddr(rnic_pkg::REG_STAT_TX_FRAMES) && ra < waddr(rnic_pkg::REG_STAT_TX_FRAMES) + 14'(STAT_COUNT)) begin
-            rd_val = stat_reg[5'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;
+            rd_val = stat_reg[STAT_IW'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CMD_STATUS)) begin
             rd_val = {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg};

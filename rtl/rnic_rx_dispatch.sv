@@ -5,7 +5,9 @@
 /*
  * Receive dispatcher: sits after the packet parser and sends each packet
  * where it belongs. Frames not addressed to this port (destination MAC, or a
- * destination IP that is in no GID table entry) are dropped and counted;
+ * destination IP that is in no GID table entry) are dropped and counted,
+ * but for UD SENDs to the multicast QPN with a group MAC and a multicast IP,
+ * which go on with the requests (rnic_mcast_rep replicates them);
  * malformed headers are dropped and counted; a destination QPN beyond the QP
  * table is dropped and counted. Requests (with their payload) go to the
  * responder; responses (ACK, NAK, READ responses, ATOMIC ACKNOWLEDGE) to
@@ -102,8 +104,14 @@ module rnic_rx_dispatch #(
                       || h_opcode == rnic_pkg::OP_SEND_ONLY_INV[7:0]
                       || h_opcode == rnic_pkg::OP_UD_SEND_ONLY[7:0]
                       || h_opcode == rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0];
-    wire addressed = h_dmac == cfg_port_mac && ip_ours;
-    wire qpn_ok = h_dqpn < 24'(NUM_QPS);
+    // a UD SEND for the multicast QPN to a group MAC (I/G bit) and a
+    // multicast IP (224.0.0.0/4, ff00::/8) goes on to the replicator, which
+    // drops it unless a QP of this port is attached to the group
+    wire is_ud_send = h_opcode == rnic_pkg::OP_UD_SEND_ONLY[7:0] || h_opcode == rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0];
+    wire ip_mc = h_ipv6 ? h_ipdst[127:120] == 8'hff : h_ipdst[31:28] == 4'he;
+    wire mcast = h_dmac[40] && ip_mc && is_ud_send && h_dqpn == rnic_pkg::MCAST_QPN[23:0];
+    wire addressed = (h_dmac == cfg_port_mac && ip_ours) || mcast;
+    wire qpn_ok = h_dqpn < 24'(NUM_QPS) || mcast;
 
     typedef enum logic [1:0] {
         S_HDR,     // classify the next header

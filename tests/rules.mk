@@ -27,6 +27,7 @@ E2E_FW_BIN := $(BUILD)/bin/rnic-e2e-fw
 E2E_ATOMIC_BIN := $(BUILD)/bin/rnic-e2e-atomic
 E2E_IPV6_BIN := $(BUILD)/bin/rnic-e2e-ipv6
 E2E_UD_BIN := $(BUILD)/bin/rnic-e2e-ud
+E2E_MCAST_BIN := $(BUILD)/bin/rnic-e2e-mcast
 BENCH_BIN := $(BUILD)/bin/rnic-bench
 PERF_OOB_TEST_BIN := $(BUILD)/tools/perf-oob-tests
 PERF_BIN := $(BUILD)/bin/rnic-perf
@@ -52,6 +53,10 @@ $(TOOLS_BUILD)/obj-san/e2e_faults.o: $(ROOT)/tests/e2e/e2e_faults.c
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
 $(TOOLS_BUILD)/obj-san/e2e_ipv6.o: $(ROOT)/tests/e2e/e2e_ipv6.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
+
+$(TOOLS_BUILD)/obj-san/e2e_mcast.o: $(ROOT)/tests/e2e/e2e_mcast.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(SAN) -c $< -o $@
 
@@ -142,6 +147,10 @@ $(E2E_UD_BIN): $(TOOLS_BUILD)/obj-san/e2e_ud.o $(TOOLS_BUILD)/obj-san/e2e_common
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
 
+$(E2E_MCAST_BIN): $(TOOLS_BUILD)/obj-san/e2e_mcast.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
+
 $(E2E_READ_BIN): $(TOOLS_BUILD)/obj-san/e2e_read.o $(TOOLS_BUILD)/obj-san/e2e_common.o $(TOOLS_BUILD)/obj-san/e2e_ops.o $(TOOLS_BUILD)/obj-san/sim_pair.o $(HOST_SAN_LIB) $(SIM_SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(filter %.o,$^) $(HOST_SAN_LIB) $(SIM_SAN_LIB) $(SIM_LDLIBS) -o $@
@@ -205,19 +214,20 @@ $(E2E_FW_BIN): $(TOOLS_BUILD)/obj-san/e2e_fw.o $(TOOLS_BUILD)/obj-san/e2e_common
 rnic-perf: $(PERF_BIN)
 perf-oob-tests: $(PERF_OOB_TEST_BIN)
 
-.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-ud rnic-e2e-read rnic-e2e-atomic rnic-e2e-fw rnic-bench
+.PHONY: rnic-demo rnic-e2e rnic-e2e-send rnic-e2e-faults rnic-e2e-ipv6 rnic-e2e-ud rnic-e2e-mcast rnic-e2e-read rnic-e2e-atomic rnic-e2e-fw rnic-bench
 rnic-demo: $(DEMO_BIN)
 rnic-e2e: $(E2E_BIN)
 rnic-e2e-send: $(E2E_SEND_BIN)
 rnic-e2e-faults: $(E2E_FAULTS_BIN)
 rnic-e2e-ipv6: $(E2E_IPV6_BIN)
 rnic-e2e-ud: $(E2E_UD_BIN)
+rnic-e2e-mcast: $(E2E_MCAST_BIN)
 rnic-e2e-read: $(E2E_READ_BIN)
 rnic-e2e-atomic: $(E2E_ATOMIC_BIN)
 rnic-e2e-fw: $(E2E_FW_BIN)
 rnic-bench: $(BENCH_BIN)
 
-TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_UD_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(E2E_FW_BIN) $(DEMO_BIN) $(BENCH_BIN) $(PERF_OOB_TEST_BIN) $(PERF_BIN)
+TEST_BUILD_DEPS += $(E2E_BIN) $(E2E_SEND_BIN) $(E2E_FAULTS_BIN) $(E2E_IPV6_BIN) $(E2E_UD_BIN) $(E2E_MCAST_BIN) $(E2E_READ_BIN) $(E2E_ATOMIC_BIN) $(E2E_FW_BIN) $(DEMO_BIN) $(BENCH_BIN) $(PERF_OOB_TEST_BIN) $(PERF_BIN)
 
 # the main job: build everything and run the demo
 sim: deps

@@ -35,6 +35,7 @@ void fw_init(struct fw *fw, const struct fw_caps *dev)
 	fw->caps.num_pds = min_u32(dev->num_pds, FW_MAX_PDS);
 	fw->caps.num_srqs = min_u32(dev->num_srqs, FW_MAX_SRQS);
 	fw->caps.num_ahs = min_u32(dev->num_ahs, FW_MAX_AHS);
+	fw->caps.num_mcgs = dev->num_mcgs == FW_MAX_MCGS ? FW_MAX_MCGS : 0;
 }
 
 /* ---------------------------------------------------------------- handles */
@@ -112,6 +113,9 @@ static enum fw_status cmd_query_device(struct fw *fw, const uint32_t *in, uint32
 	OUT(QUERY_DEVICE, MAX_SRQ_SGE, RNIC_MAX_RECV_SGE);
 	OUT(QUERY_DEVICE, MAX_AH, c->num_ahs > 1 ? c->num_ahs - 1 : 0);
 	OUT(QUERY_DEVICE, MAX_MW, c->num_mrs > 1 ? c->num_mrs - 1 : 0);
+	OUT(QUERY_DEVICE, MAX_MCAST_GRP, c->num_mcgs);
+	OUT(QUERY_DEVICE, MAX_MCAST_QP_ATTACH, c->num_mcgs ? RNIC_MCAST_GROUP_QPS : 0);
+	OUT(QUERY_DEVICE, MAX_TOTAL_MCAST_QP_ATTACH, c->num_mcgs * RNIC_MCAST_GROUP_QPS);
 	return FW_OK;
 }
 
@@ -453,6 +457,10 @@ static enum fw_status cmd_destroy_qp(struct fw *fw, const uint32_t *in, uint32_t
 	if (st != FW_OK)
 		return st;
 	q = &fw->qp[qpn];
+	/* no multicast copy for it once it is gone */
+	st = fw_mcast_detach_qp(fw, (uint32_t)qpn);
+	if (st != FW_OK)
+		return st;
 	if (q->state != RNIC_QPS_RESET) {
 		/* The device knows this QP: stop it before its rings go away. */
 		st = fw_ctx_write(RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, (uint32_t)qpn, w,
@@ -779,6 +787,9 @@ static const struct fw_cmd cmds[] = {
 	/* memory windows (core/mw.c) */
 	CMD(ALLOC_MW, RNIC_CMD_ALLOC_MW_IN_WORDS, RNIC_CMD_ALLOC_MW_OUT_WORDS, fw_cmd_alloc_mw),
 	CMD(DEALLOC_MW, RNIC_CMD_DEALLOC_MW_IN_WORDS, 0, fw_cmd_dealloc_mw),
+	/* multicast (core/mcast.c) */
+	CMD(ATTACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_attach_mcast),
+	CMD(DETACH_MCAST, RNIC_CMD_MCAST_IN_WORDS, 0, fw_cmd_detach_mcast),
 };
 
 const struct fw_cmd *fw_cmd_find(uint32_t opcode)

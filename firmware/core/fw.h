@@ -40,6 +40,8 @@ enum fw_status {
 #define FW_MAX_PDS 1024
 #define FW_MAX_SRQS 256
 #define FW_MAX_AHS 512
+/* multicast group table entries: the data path's (DEV_NUM_MCGS) exactly */
+#define FW_MAX_MCGS (RNIC_MCAST_WAYS << RNIC_MCAST_BUCKET_BITS)
 /* MRs registered whose page list is not complete yet (REG_MR done, not every
  * WRITE_MTT): each holds va, length and access until the MPT entry is
  * written. */
@@ -101,6 +103,15 @@ struct fw_pending_mr {
 struct fw_caps {
 	uint32_t num_qps, num_cqs, num_mrs, num_mtt, num_pds, num_srqs;
 	uint32_t num_ahs;
+	uint32_t num_mcgs; /* FW_MAX_MCGS, or 0 (no multicast) when the DEV block differs */
+};
+
+/* One multicast group table entry as written to the data path (count 0:
+ * free). */
+struct fw_mcg {
+	uint32_t mgid[4]; /* mgid[0] = bits 31:0 of the 128-bit GID */
+	uint16_t qpn[RNIC_MCAST_GROUP_QPS];
+	uint16_t count;
 };
 
 /* One shared receive queue: its ring, PD, WQE size, the limit as armed
@@ -139,6 +150,8 @@ struct fw {
 	uint32_t ah_used[FW_BITMAP_WORDS(FW_MAX_AHS)];
 	uint16_t ah_pd[FW_MAX_AHS];
 	uint32_t ah_hint;
+	/* Multicast groups (core/mcast.c), slot = way << MCAST_BUCKET_BITS | bucket. */
+	struct fw_mcg mcg[FW_MAX_MCGS];
 };
 
 _Static_assert(sizeof(struct fw_qp) == 72, "fw_qp packs into 72 bytes");
@@ -206,6 +219,14 @@ struct fw_cmd {
  * of pd (FW_BAD_HANDLE, FW_PD_MISMATCH). A QP may use an SRQ of another PD
  * (as ibv_create_qp): the SRQ's PD checks its receive WQEs' lkeys. */
 int fw_srq_live(const struct fw *fw, uint64_t srqn);
+
+/* Multicast (core/mcast.c): the commands, the bucket of a GID in way 0 or 1
+ * (the data path's hash), and the detach of a QP from every group (before
+ * DESTROY_QP frees it). */
+enum fw_status fw_cmd_attach_mcast(struct fw *fw, const uint32_t *in, uint32_t *out);
+enum fw_status fw_cmd_detach_mcast(struct fw *fw, const uint32_t *in, uint32_t *out);
+uint32_t fw_mcast_bucket(const uint32_t gid[4], int way);
+FW_MUST_CHECK enum fw_status fw_mcast_detach_qp(struct fw *fw, uint32_t qpn);
 enum fw_status fw_cmd_create_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
 enum fw_status fw_cmd_modify_srq(struct fw *fw, const uint32_t *in, uint32_t *out);
 enum fw_status fw_cmd_query_srq(struct fw *fw, const uint32_t *in, uint32_t *out);

@@ -15,6 +15,7 @@ void fw_boot(struct fw *fw)
 	dev.num_srqs = fw_mmio_read32(RNIC_REG_DEV_NUM_SRQS);
 	dev.num_pds = FW_MAX_PDS; /* PDs are the firmware's alone */
 	dev.num_ahs = fw_mmio_read32(RNIC_REG_DEV_NUM_AHS);
+	dev.num_mcgs = fw_mmio_read32(RNIC_REG_DEV_NUM_MCGS);
 	fw_init(fw, &dev);
 	fw_mmio_write32(RNIC_REG_FW_STATE, RNIC_FW_VERSION);
 }

@@ -220,6 +220,10 @@ static int query_fw_caps(struct rnic_device *d)
 	d->max_srq = min_u32((uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_SRQ), 0xffffu);
 	d->max_ah = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_AH);
 	d->max_mw = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MW);
+	d->max_mcast_grp = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MCAST_GRP);
+	d->max_mcast_qp_attach = (uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_MCAST_QP_ATTACH);
+	d->max_total_mcast_qp_attach =
+		(uint32_t)RNIC_CTX_GET(out, CMD_QUERY_DEVICE_OUT, MAX_TOTAL_MCAST_QP_ATTACH);
 	return 0;
 }
 
@@ -352,6 +356,9 @@ int rnic_query_device(struct rnic_context *context, struct rnic_device_attr *a)
 	a->wqe_window = d->wqe_window;
 	a->max_ah = (int)d->max_ah;
 	a->max_mw = (int)d->max_mw;
+	a->max_mcast_grp = (int)d->max_mcast_grp;
+	a->max_mcast_qp_attach = (int)d->max_mcast_qp_attach;
+	a->max_total_mcast_qp_attach = (int)d->max_total_mcast_qp_attach;
 	a->max_ud_payload = 128u << rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_UD_MTU));
 	lo = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_LO));
 	hi = rnic_read32(d, RNIC_PORT_REG(d, RNIC_REG_PORT_MAC_HI));

@@ -41,6 +41,7 @@ struct rnic_device {
 	uint32_t max_qp, max_cq, max_mr, max_pd, max_rd_atomic;
 	uint32_t max_ah;
 	uint32_t max_mw; /* memory windows: the MRs' MPT indices, shared */
+	uint32_t max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach;
 	uint32_t num_mtt; /* MTT entries: 4 KiB pages all MRs together may span */
 	uint32_t cmd_token;
 	uint32_t eq_ci;   /* asynchronous events taken (EQ_CI) */

@@ -22,6 +22,7 @@ void t_init(uint32_t qps, uint32_t cqs, uint32_t mrs, uint32_t mtt, uint32_t pds
 		.num_pds = pds ? pds : FW_MAX_PDS,
 		.num_srqs = FW_MAX_SRQS,
 		.num_ahs = FW_MAX_AHS,
+		.num_mcgs = FW_MAX_MCGS,
 	};
 
 	/* The RAM at boot holds anything: fw_init leaves the QP attributes

@@ -16,6 +16,7 @@ static void test_boot(void)
 	mock_mmio_expect_read(RNIC_REG_DEV_NUM_MTT, 1u << 20);
 	mock_mmio_expect_read(RNIC_REG_DEV_NUM_SRQS, 16);
 	mock_mmio_expect_read(RNIC_REG_DEV_NUM_AHS, 1u << 12);
+	mock_mmio_expect_read(RNIC_REG_DEV_NUM_MCGS, FW_MAX_MCGS);
 	mock_mmio_expect_write(RNIC_REG_FW_STATE, RNIC_FW_VERSION);
 	fw_boot(&fw);
 	CHECK_MOCK("boot");
@@ -26,6 +27,7 @@ static void test_boot(void)
 	CHECK_EQ(fw.caps.num_mtt, FW_MAX_MTT);
 	CHECK_EQ(fw.caps.num_srqs, 16);
 	CHECK_EQ(fw.caps.num_ahs, FW_MAX_AHS);
+	CHECK_EQ(fw.caps.num_mcgs, FW_MAX_MCGS);
 }
 
 static void test_idle(void)

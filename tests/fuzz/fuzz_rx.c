@@ -64,6 +64,12 @@
  * mostly, with its Q_Key mostly; some have their DETH cut short. */
 #define UD_SLOT 2
 #define UD_QKEY 0x1d2d3d4du
+/* Multicast: the re-arm puts the UD QP in two groups (and the IPv4 one QP
+ * slot 0 too, an RC QP no firmware would attach: its copies must be
+ * dropped); a third of the UD frames go to a group (the multicast QPN, the
+ * group's MAC and IP), some to a group nobody joined. */
+static const uint32_t mc_gid4[4] = {0xef010203, 0xffff, 0, 0};     /* ::ffff:239.1.2.3 */
+static const uint32_t mc_gid6[4] = {0x00010002, 0, 0, 0xff0e0000}; /* ff0e::1:2 */
 #define NMR 5
 #define RQ_LOG 5
 #define CQ_LOG 12
@@ -118,7 +124,7 @@ struct fz {
 	uint64_t batch_no;
 	int done;
 	/* statistics */
-	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms, ud;
+	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms, ud, mcast;
 	uint64_t cycles_rx;
 	struct rnic_sim_memcheck_stats mc;
 };
@@ -290,6 +296,31 @@ static void post_read(struct fz *z, struct fz_qp *q)
 	rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16 | q->sq_pi);
 }
 
+/* The group table slot of a GID (the formats' hash, way 0; gid[0] holds
+ * bits 31:0). */
+static uint32_t mc_slot(const uint32_t gid[4])
+{
+	uint32_t h = 0, b = RNIC_MCAST_BUCKET_BITS;
+
+	for (int i = 0; i < 8; i++)
+		h ^= (gid[i / 2] >> (16 * (i % 2))) & 0xffff;
+	return (h ^ h >> b ^ h >> 2 * b) & ((1u << b) - 1);
+}
+
+static int mc_write(struct fz *z, const uint32_t gid[4], int with_rc)
+{
+	uint32_t w[RNIC_MCG_WORDS] = {0};
+
+	RNIC_CTX_SET(w, MCG, VALID, 1);
+	RNIC_CTX_SET(w, MCG, COUNT, with_rc ? 2 : 1);
+	for (int i = 0; i < 4; i++)
+		rnic_ctx_set(w, RNIC_MCG_MGID_LSB + 32 * (unsigned int)i, 32, gid[i]);
+	RNIC_CTX_SET_I(w, MCG, QPN, 0, z->qp[UD_SLOT].qpn);
+	if (with_rc)
+		RNIC_CTX_SET_I(w, MCG, QPN, 1, z->qp[0].qpn);
+	return fz_ctx_write(&z->f, RNIC_CTX_TABLE_MCG, RNIC_CTX_OP_WRITE, mc_slot(gid), w, RNIC_MCG_WORDS);
+}
+
 /* Every QP straight back to RTS with fresh PSNs through the CTX window, as
  * the firmware writes QPCs (the QP's record with CTX_OP_WRITE, which resets
  * the QP's dynamic state and error state), and
@@ -345,6 +376,8 @@ static int rearm(struct fz *z)
 		if (z->requester)
 			post_read(z, q);
 	}
+	if (mc_slot(mc_gid4) == mc_slot(mc_gid6) || mc_write(z, mc_gid4, 1) || mc_write(z, mc_gid6, 0))
+		return -1;
 	return 0;
 }
 
@@ -667,6 +700,27 @@ static void to_ud(struct fz *z, struct frame *fr, int ipv6)
 	} else {
 		fr->b[ip + 2] = (uint8_t)((v + RNIC_IPV4_HDR_BYTES) >> 8);
 		fr->b[ip + 3] = (uint8_t)(v + RNIC_IPV4_HDR_BYTES);
+	}
+	if (rnd_n(z, 3) == 0) {
+		/* to a group: the multicast QPN, the group's IP and MAC (one time
+		 * in eight a group nobody joined) */
+		const uint32_t *g = ipv6 ? mc_gid6 : mc_gid4;
+		uint32_t other = rnd_n(z, 8) == 0 ? 0x00000100 : 0;
+
+		fr->b[bth + 5] = fr->b[bth + 6] = fr->b[bth + 7] = 0xff;
+		if (ipv6) {
+			for (int i = 0; i < 16; i++)
+				fr->b[ip + 24 + i] = (uint8_t)(g[3 - i / 4] >> (24 - 8 * (i % 4)));
+			fr->b[ip + 38] ^= (uint8_t)(other >> 8);
+			memcpy(fr->b, (const uint8_t[]){0x33, 0x33, fr->b[ip + 36], fr->b[ip + 37], fr->b[ip + 38],
+						  fr->b[ip + 39]}, 6);
+		} else {
+			for (int i = 0; i < 4; i++)
+				fr->b[ip + 16 + i] = (uint8_t)((g[0] ^ other) >> (24 - 8 * i));
+			memcpy(fr->b, (const uint8_t[]){0x01, 0x00, 0x5e, fr->b[ip + 17] & 0x7f, fr->b[ip + 18],
+						  fr->b[ip + 19]}, 6);
+		}
+		z->mcast++;
 	}
 	repair(fr->b, fr->len);
 	z->ud++;
@@ -1221,14 +1275,14 @@ int main(int argc, char **argv)
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	rnic_sim_nic_memcheck_stats(z.f.nic, &z.mc);
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
-	       "repaired, %llu from the corpus, %llu UD) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
+	       "repaired, %llu from the corpus, %llu UD of which %llu multicast) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
 	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
 	       "opened, %llu refused, %llu violations; RX drops: "
-	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u; receive CQEs %u; NAKs sent %u; %s\n",
+	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u, multicast %u (copies %u); receive CQEs %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
 	       (unsigned long long)z.repaired, (unsigned long long)z.from_corpus, (unsigned long long)z.ud,
-	       (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
+	       (unsigned long long)z.mcast, (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
 	       z.frames ? (double)z.cycles_rx / (double)z.frames : 0.0,
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
 	       (unsigned long long)z.mc.requests_seen, (unsigned long long)z.mc.windows_opened,
@@ -1238,6 +1292,8 @@ int main(int argc, char **argv)
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_QPN),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_QKEY_DROP),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_UD_NO_WQE),
+	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_MCAST_DROP),
+	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_MCAST_COPY),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RECV_CQE),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_TX_NAK), rc ? "FAILED" : "ok");
 	z.done = 1;

@@ -268,7 +268,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
 #define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
-#define RNIC_FW_STACK_BYTES 0x1000 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
+#define RNIC_FW_STACK_BYTES 0xc00 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
 #define RNIC_FW_RESET_PC 0 /* first instruction after reset */
 #define RNIC_FW_VERSION 0x10000 /* firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below */
@@ -463,6 +463,15 @@ typedef uint32_t rnic_be32;
 #define RNIC_UD_QKEY_USE_QP 0x80000000u /* a send WQE Q_Key with this bit set sends the QP's own Q_Key (IBA 10.2.5: controlled Q_Keys) */
 #define RNIC_GRH_BYTES 0x28 /* the GRH area at the start of a UD receive buffer */
 
+/* mcast: Multicast groups of UD QPs: the group table the receive path looks a packet for the multicast QPN up in (docs/multicast.md), its hash and its commands. The table has two ways of 2^MCAST_BUCKET_BITS buckets, one group per bucket; a group lives in way 0 at bucket mcast_hash0(MGID) or in way 1 at bucket mcast_hash1(MGID) (CTX_CMD.index = way << MCAST_BUCKET_BITS | bucket). mcast_hash0: h = XOR of the MGID's eight 16-bit words (word i = bits 16i+15:16i of the MGID as a 128-bit number); mcast_hash1: the same with word i rotated left by i bits first; either hash's bucket is (h ^ h >> MCAST_BUCKET_BITS ^ h >> 2*MCAST_BUCKET_BITS) mod 2^MCAST_BUCKET_BITS. */
+#define RNIC_CTX_TABLE_MCG 8 /* CTX_CMD.table: multicast group table (one entry per group; CTX_OP_WRITE) */
+#define RNIC_MCAST_QPN 0xffffff /* the BTH destination QPN of a multicast packet (IBTA 10.5.2.2): delivered to every QP attached to the destination group */
+#define RNIC_MCAST_BUCKET_BITS 4 /* log2 of the buckets of each way of the group table (at most 5: the hash folds 16 bits three times) */
+#define RNIC_MCAST_WAYS 2 /* ways of the group table: 2 * 2^MCAST_BUCKET_BITS groups at most */
+#define RNIC_MCAST_GROUP_QPS 8 /* QPs one group can have attached (max_mcast_qp_attach) */
+#define RNIC_CMD_OP_ATTACH_MCAST 0x20 /* attach a UD QP to a multicast group, group table entry written (in: cmd_mcast_in) */
+#define RNIC_CMD_OP_DETACH_MCAST 0x21 /* detach a QP from a group, group table entry written (or cleared with the last member) before the command completes (in: cmd_mcast_in) */
+
 /* Scatter/gather element (16 bytes). */
 struct rnic_sge {
 	rnic_le64 addr; /* virtual address inside the MR named by lkey */
@@ -656,8 +665,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CQC_BASE_W 0x40
 
 /* cmd_query_device_out: QUERY_DEVICE output: what the firmware can create (the DEV block's table sizes, capped by the firmware's own tables; reserved numbers left out) and the fixed limits. */
-#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x1e0
-#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0xf
+#define RNIC_CMD_QUERY_DEVICE_OUT_BITS 0x240
+#define RNIC_CMD_QUERY_DEVICE_OUT_WORDS 0x12
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_LSB 0 /* FW_VERSION */
 #define RNIC_CMD_QUERY_DEVICE_OUT_FW_VERSION_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_QP_LSB 0x20 /* QPs that can exist at once (QPN 0 and 1 are reserved) */
@@ -694,6 +703,12 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_AH_W 0x20
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MW_LSB 0x1c0 /* memory windows: they share the MPT index space with the MRs (max_mr in all) */
 #define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MW_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_LSB 0x1e0 /* multicast groups (DEV_NUM_MCGS) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_GRP_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_LSB 0x200 /* QPs per multicast group (MCAST_GROUP_QPS) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_MCAST_QP_ATTACH_W 0x20
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_LSB 0x220 /* attachments of all groups together (max_mcast_grp * max_mcast_qp_attach) */
+#define RNIC_CMD_QUERY_DEVICE_OUT_MAX_TOTAL_MCAST_QP_ATTACH_W 0x20
 
 /* cmd_alloc_pd_out: ALLOC_PD output. */
 #define RNIC_CMD_ALLOC_PD_OUT_BITS 0x20
@@ -1113,15 +1128,40 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_DESTROY_AH_IN_PD_LSB 0x20 /* the AH's protection domain (else CMD_ST_PD_MISMATCH) */
 #define RNIC_CMD_DESTROY_AH_IN_PD_W 0x20
 
+/* mcg: Multicast group table entry (written by ATTACH_MCAST / DETACH_MCAST): the group's GID and its member QPs. A packet for MCAST_QPN whose destination IP is mgid (IPv6, or IPv4-mapped ::ffff:a.b.c.d for IPv4) is delivered once to each of the first count QPs of qpn. */
+#define RNIC_MCG_BITS 0x1a0
+#define RNIC_MCG_WORDS 0xd
+#define RNIC_MCG_VALID_LSB 0 /* entry in use */
+#define RNIC_MCG_VALID_W 1
+#define RNIC_MCG_COUNT_LSB 1 /* attached QPs (1..MCAST_GROUP_QPS) */
+#define RNIC_MCG_COUNT_W 4
+#define RNIC_MCG_MGID_LSB 0x20 /* the multicast GID (ff00::/8, or ::ffff:224.0.0.0/100), network order as a 128-bit number */
+#define RNIC_MCG_MGID_W 0x80
+#define RNIC_MCG_QPN_LSB 0xa0 /* attached QP i (i < count) */
+#define RNIC_MCG_QPN_W 0x20
+#define RNIC_MCG_QPN_COUNT 8
+
+/* cmd_mcast_in: ATTACH_MCAST / DETACH_MCAST input (ibv_attach_mcast, ibv_detach_mcast). */
+#define RNIC_CMD_MCAST_IN_BITS 0xe0
+#define RNIC_CMD_MCAST_IN_WORDS 7
+#define RNIC_CMD_MCAST_IN_QPN_LSB 0 /* a UD QP (not QP1) */
+#define RNIC_CMD_MCAST_IN_QPN_W 0x20
+#define RNIC_CMD_MCAST_IN_PD_LSB 0x20 /* the QP's protection domain (else CMD_ST_PD_MISMATCH) */
+#define RNIC_CMD_MCAST_IN_PD_W 0x20
+#define RNIC_CMD_MCAST_IN_LID_LSB 0x40 /* must be 0 (RoCE has no LIDs) */
+#define RNIC_CMD_MCAST_IN_LID_W 0x20
+#define RNIC_CMD_MCAST_IN_MGID_LSB 0x60 /* multicast GID: ff00::/8 or IPv4-mapped ::ffff:224.0.0.0/100, network order as a 128-bit number */
+#define RNIC_CMD_MCAST_IN_MGID_W 0x80
+
 /* BAR0 register map (byte addresses). Every block starts with TYPE, VERSION, NEXT. */
 #define RNIC_REG_BLK_TYPE 0
 #define RNIC_REG_BLK_VERSION 4
 #define RNIC_REG_BLK_NEXT 8
-/* dev: Device identity and capabilities. Version 1.1 adds DEV_NUM_SRQS and DEV_NUM_AHS. */
+/* dev: Device identity and capabilities. Version 1.1 adds DEV_NUM_SRQS and DEV_NUM_AHS, 1.2 DEV_NUM_MCGS. */
 #define RNIC_BLK_DEV_BASE 0
-#define RNIC_BLK_DEV_VERSION 0x10001
+#define RNIC_BLK_DEV_VERSION 0x10002
 #define RNIC_BLK_DEV_NEXT 0x100
-#define RNIC_BLK_DEV_END 0x38 /* byte address just past the block's last register */
+#define RNIC_BLK_DEV_END 0x44 /* byte address just past the block's last register */
 #define RNIC_REG_DEV_ID 0xc /* ro: vendor_id << 16 | device_id */
 #define RNIC_REG_DEV_DATA_WIDTH 0x10 /* ro: data-path width in bits */
 #define RNIC_REG_DEV_CLOCK_MHZ 0x14 /* ro: stated core clock */
@@ -1132,6 +1172,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_DEV_NUM_MTT 0x2c /* ro: MTT entries (MR pages the device can translate) */
 #define RNIC_REG_DEV_NUM_SRQS 0x30 /* ro: SRQ contexts (SRQN range 0..n-1; 0 reserved) (version 1.1) */
 #define RNIC_REG_DEV_NUM_AHS 0x34 /* ro: address-handle entries (AH numbers 0..n-1; 0 reserved) (version 1.1) */
+#define RNIC_REG_DEV_NUM_MCGS 0x40 /* ro: multicast group table entries (MCAST_WAYS << MCAST_BUCKET_BITS) (version 1.2) */
 #define RNIC_REG_DEV_SCRATCH 0x28 /* rw: scratch register for bus tests */
 /* port: Port 1: MAC address, link flow control and GID table (entries IPv6 or IPv4-mapped; word 0 holds the most significant 32 bits). Version 1.1 adds link flow control (PORT_FC_*): the core asks its MAC to pause the link peer (IEEE 802.3 Annex 31B PAUSE, the MAC sends the frames and honours the peer's) while its receive frame FIFO fills faster than the data path drains it. Version 1.2 adds PORT_UD_MTU. */
 #define RNIC_BLK_PORT_BASE 0x100
@@ -1158,11 +1199,11 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE, 1.4 STAT_RX_QKEY_DROP and STAT_RX_UD_NO_WQE. */
+/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE, 1.4 STAT_RX_QKEY_DROP and STAT_RX_UD_NO_WQE, 1.5 STAT_RX_MCAST_DROP and STAT_RX_MCAST_COPY. */
 #define RNIC_BLK_STAT_BASE 0x400
-#define RNIC_BLK_STAT_VERSION 0x10004
+#define RNIC_BLK_STAT_VERSION 0x10005
 #define RNIC_BLK_STAT_NEXT 0x600
-#define RNIC_BLK_STAT_END 0x48c /* byte address just past the block's last register */
+#define RNIC_BLK_STAT_END 0x4a8 /* byte address just past the block's last register */
 #define RNIC_REG_STAT_TX_FRAMES 0x40c /* ro: frames sent */
 #define RNIC_REG_STAT_TX_BYTES 0x410 /* ro: bytes sent (without FCS) */
 #define RNIC_REG_STAT_RX_FRAMES 0x414 /* ro: frames received */
@@ -1195,6 +1236,8 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_TX_STALE 0x480 /* ro: requester packets dropped before the wire: they were queued for the packet builder when their QP restarted (go-back-N sends them again) or was reset */
 #define RNIC_REG_STAT_RX_QKEY_DROP 0x484 /* ro: UD packets dropped: the DETH's Q_Key is not the QP's */
 #define RNIC_REG_STAT_RX_UD_NO_WQE 0x488 /* ro: UD packets dropped: no receive WQE posted (UD has no RNR) */
+#define RNIC_REG_STAT_RX_MCAST_DROP 0x4a0 /* ro: multicast packets (destination QPN MCAST_QPN) dropped: no group of the table has the destination IP, or the payload exceeds the replication buffer (version 1.5) */
+#define RNIC_REG_STAT_RX_MCAST_COPY 0x4a4 /* ro: copies of multicast packets handed on to attached QPs (one per member; each then meets the UD checks) (version 1.5) */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
 #define RNIC_BLK_CMD_VERSION 0x10000

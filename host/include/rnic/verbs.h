@@ -121,6 +121,10 @@ struct rnic_device_attr {
 	/* memory windows: they take MPT indices from the same pool as the MRs */
 	int max_mw;
 	uint32_t max_ud_payload; /* bytes a UD SEND may carry: the port's MTU (rnic_set_port_mtu) */
+	/* multicast (struct ibv_device_attr's names) */
+	int max_mcast_grp;             /* groups (the device's group table) */
+	int max_mcast_qp_attach;       /* QPs per group */
+	int max_total_mcast_qp_attach; /* attachments of all groups together */
 };
 
 struct rnic_pd {
@@ -370,6 +374,16 @@ int rnic_post_srq_recv(struct rnic_srq *srq, struct rnic_recv_wr *recv_wr,
  * of an IPv4 group, 33:33 + the low 32 bits of an IPv6 one). */
 struct rnic_ah *rnic_create_ah(struct rnic_pd *pd, struct rnic_ah_attr *attr);
 int rnic_destroy_ah(struct rnic_ah *ah);
+/* Multicast (ibv_attach_mcast / ibv_detach_mcast): a UD QP (not QP1) joins
+ * or leaves the group gid (IPv6 ff00::/8, or IPv4-mapped ::ffff:224.0.0.0/4);
+ * lid must be 0. The port then takes UD SENDs to the multicast QPN 0xFFFFFF
+ * of that group and hands each attached QP a copy. 0 or an errno: EINVAL
+ * (not a UD QP, not a multicast GID, lid not 0, detach of a QP that is not
+ * attached), ENOMEM (the group has max_mcast_qp_attach QPs, or the group
+ * table has no room for a new group: docs/multicast.md). Attaching a QP
+ * that is attached already changes nothing; destroying a QP detaches it. */
+int rnic_attach_mcast(struct rnic_qp *qp, const union rnic_gid *gid, uint16_t lid);
+int rnic_detach_mcast(struct rnic_qp *qp, const union rnic_gid *gid, uint16_t lid);
 
 /* Port 1 addressing. A GID table entry is an IPv6 address or an IPv4-mapped
  * one (::ffff:a.b.c.d, made by rnic_gid_from_ipv4); a QP whose dgid is
