@@ -501,6 +501,31 @@ int e2e_post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge
 	return err;
 }
 
+int e2e_ud_to_rts(struct rnic_qp *qp, uint32_t qkey, uint32_t sq_psn)
+{
+	struct rnic_qp_attr a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_RESET;
+	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
+	a.qp_state = RNIC_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = qkey;
+	if (!err)
+		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
+	a.qp_state = RNIC_QPS_RTR;
+	if (!err)
+		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
+	a.qp_state = RNIC_QPS_RTS;
+	a.sq_psn = sq_psn;
+	if (!err)
+		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
+	if (err)
+		printf("  UD QP %u to RTS: %s\n", qp->qp_num, strerror(err));
+	return err;
+}
+
 struct e2e_want e2e_want_status(uint64_t wr_id, uint32_t status, const struct rnic_qp *qp)
 {
 	struct e2e_want w = {wr_id, status, E2E_ANY, E2E_ANY, qp->qp_num, E2E_ANY, E2E_ANY, E2E_ANY, E2E_ANY};

@@ -152,6 +152,10 @@ extern const uint8_t e2e_imm_bytes[4];
 int e2e_post_send1(struct rnic_qp *qp, uint64_t wr_id, uint32_t opcode, struct rnic_sg_entry *sge,
 		   int nsge, unsigned int flags, uint64_t raddr, uint32_t rkey);
 int e2e_post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge, int nsge);
+/* A UD QP (or QP1) from any state through RESET, INIT (port 1, P_Key index
+ * 0, qkey) and RTR to RTS with sq_psn: 0, or the errno of the move that
+ * failed (printed). */
+int e2e_ud_to_rts(struct rnic_qp *qp, uint32_t qkey, uint32_t sq_psn);
 
 /* What a completion must hold; E2E_ANY leaves a field unchecked. */
 #define E2E_ANY (-1LL)

@@ -74,26 +74,6 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 
 /* ---------------------------------------------------------------- setup */
 
-static int ud_to_rts(struct rnic_qp *qp)
-{
-	struct rnic_qp_attr a;
-	int err;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = QKEY;
-	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
-	a.qp_state = RNIC_QPS_RTR;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
-	a.qp_state = RNIC_QPS_RTS;
-	a.sq_psn = 0x100;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
-	return err;
-}
-
 static struct rnic_qp *make_qp(struct nic *n, enum rnic_qp_type type)
 {
 	struct rnic_qp_init_attr ia;
@@ -164,11 +144,11 @@ static int setup(void)
 			return 0;
 	}
 	sqp = make_qp(&nic[0], RNIC_QPT_UD);
-	if (!sqp || ud_to_rts(sqp))
+	if (!sqp || e2e_ud_to_rts(sqp, QKEY, 0x100))
 		return 0;
 	for (int q = 0; q < NRQ; q++) {
 		rqp[q] = make_qp(&nic[rqp_nic[q]], RNIC_QPT_UD);
-		if (!rqp[q] || ud_to_rts(rqp[q]))
+		if (!rqp[q] || e2e_ud_to_rts(rqp[q], QKEY, 0x100))
 			return 0;
 	}
 	rnic_gid_from_ipv4(&grp4, g4);

@@ -72,31 +72,6 @@ static void frame_hook(void *arg, int port, const uint8_t *f, size_t len, uint64
 
 /* ---------------------------------------------------------------- setup */
 
-static int ud_to_rts(struct rnic_qp *qp, uint32_t qkey)
-{
-	struct rnic_qp_attr a;
-	int err;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_RESET;
-	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
-	a.qp_state = RNIC_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = qkey;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
-	a.qp_state = RNIC_QPS_RTR;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
-	a.qp_state = RNIC_QPS_RTS;
-	a.sq_psn = SQ_PSN;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
-	if (err)
-		printf("  UD QP %u to RTS: %s\n", qp->qp_num, strerror(err));
-	return err;
-}
-
 static struct rnic_qp *ud_qp(struct sim_pair_side *s, enum rnic_qp_type type)
 {
 	struct rnic_qp_init_attr ia;
@@ -150,11 +125,11 @@ static int ud_up(struct ud_world *u)
 		printf("  UD setup: %s\n", strerror(errno));
 		return 0;
 	}
-	if (ud_to_rts(u->qp[0], QKEY0) || ud_to_rts(u->qp[1], QKEY1))
+	if (e2e_ud_to_rts(u->qp[0], QKEY0, SQ_PSN) || e2e_ud_to_rts(u->qp[1], QKEY1, SQ_PSN))
 		return 0;
 	for (int s = 0; s < 2; s++) {
 		u->gsi[s] = ud_qp(&p->side[s], RNIC_QPT_GSI);
-		if (!u->gsi[s] || u->gsi[s]->qp_num != RNIC_GSI_QPN || ud_to_rts(u->gsi[s], RNIC_GSI_QKEY)) {
+		if (!u->gsi[s] || u->gsi[s]->qp_num != RNIC_GSI_QPN || e2e_ud_to_rts(u->gsi[s], RNIC_GSI_QKEY, SQ_PSN)) {
 			printf("  QP1 on side %d: %s\n", s, u->gsi[s] ? "not QPN 1 or not in RTS" : strerror(errno));
 			return 0;
 		}
@@ -646,7 +621,7 @@ static void recv_too_small(struct ud_world *u)
 			ok = 0;
 		}
 	}
-	ok &= ud_to_rts(u->qp[1], QKEY1) == 0;
+	ok &= e2e_ud_to_rts(u->qp[1], QKEY1, SQ_PSN) == 0;
 	e2e_result(ok, "mtu%zu UD SEND of %zu B into %zu B: receive %s, QP to the error state and back", mtu,
 		   len, len + RNIC_GRH_BYTES - 1, e2e_wcs(1, &rwc));
 	e2e_buf_free(&src);
@@ -705,7 +680,7 @@ static void send_errors(struct ud_world *u, int only_len)
 			printf("  no QP_FATAL event for the UD QP\n");
 			ok = 0;
 		}
-		ok &= ud_to_rts(u->qp[0], QKEY0) == 0;
+		ok &= e2e_ud_to_rts(u->qp[0], QKEY0, SQ_PSN) == 0;
 		u->psn_sent = 0;
 		e2e_result(ok, "mtu%zu UD %s: %s, QP to the error state and back", mtu, c[i].what, e2e_wcs(1, &wc));
 		e2e_buf_free(&src);

@@ -18,7 +18,8 @@ while IFS= read -r f || [ -n "$f" ]; do
   if [ "$f" = "@picorv32" ]; then srcs+=("$(bash "$root/scripts/picorv32-path.sh")"); continue; fi
   srcs+=("$root/$f")
 done < "$dir/sources.f"
-iverilog -g2012 -Wall -Wno-timescale -o "$out/tb.vvp" -s tb -P "tb.DATA_WIDTH=$width" \
+# tests/rtl on the include path: the testbenches' shared pieces (*.svh)
+iverilog -g2012 -Wall -Wno-timescale -I "$root/tests/rtl" -o "$out/tb.vvp" -s tb -P "tb.DATA_WIDTH=$width" \
   "${srcs[@]}" "$dir/tb.sv"
 ( cd "$out" && vvp -n tb.vvp "+seed=$seed" ) | tee "$out/run.log"
 grep -q "^TB PASS" "$out/run.log"

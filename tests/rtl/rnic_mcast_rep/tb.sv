@@ -86,6 +86,15 @@ module tb #(
     logic [HB-1:0] hdrs [NPKT];
     logic [7:0]    pay [NPKT*PMAX];
     int            pay_len [NPKT];
+
+    // what the stream carries in, and every copy out (hdr_stream.svh)
+    function automatic logic [7:0] src_byte(input int i);
+        return pay[i];
+    endfunction
+    function automatic logic [7:0] want_byte(input int i);
+        return pay[i];
+    endfunction
+    `include "hdr_stream.svh"
     logic [HB-1:0] exp_hdr [NEXP];
     int            exp_pkt [NEXP];
     int            n_exp = 0, n_exp_phase1 = 0, want_copies = 0, want_drops = 0;
@@ -167,7 +176,7 @@ module tb #(
 
     // input side: the table, then a header and its payload in dense beats
     initial begin
-        int n, off, k, w, b;
+        int n, w, b;
         if ($value$plusargs("seed=%d", seed)) $display("seed %0d", seed);
         for (int i = 0; i < (2 << BB); i++) slot_used[i] = 0;
         for (int g = 0; g < NGRP; g++) begin
@@ -206,86 +215,28 @@ module tb #(
                 write_group(1);
                 for (int i = NPKT / 2; i < NPKT; i++) make(i);
             end
-            @(negedge clk);
-            while (rnd() % 3 == 0) @(negedge clk);
-            s_hdr = hdrs[n];
-            s_hdr_valid = 1'b1;
-            #1;
-            while (!s_hdr_ready) begin
-                @(negedge clk);
-                #1;
-            end
-            @(negedge clk);
-            s_hdr_valid = 1'b0;
-            off = 0;
-            while (off < pay_len[n]) begin
-                s_tvalid = 1'b0;
-                while (rnd() % 4 == 0) @(negedge clk);
-                k = pay_len[n] - off < KW ? pay_len[n] - off : KW;
-                for (int i = 0; i < KW; i++) begin
-                    s_tdata[8*i +: 8] = i < k ? pay[PMAX*n + off + i] : 8'hxx;
-                    s_tkeep[i] = i < k;
-                end
-                s_tlast = off + k == pay_len[n];
-                s_tvalid = 1'b1;
-                #1;
-                while (!s_tready) begin
-                    @(negedge clk);
-                    #1;
-                end
-                @(negedge clk);
-                off += k;
-            end
-            s_tvalid = 1'b0;
+            hs_send(hdrs[n], PMAX * n, pay_len[n]);
         end
         in_done = 1;
     end
 
     // output side: a header, then its payload
     initial begin
-        int n, idx;
+        int n;
+        logic [HB-1:0] h;
         @(negedge rst);
         while (1) begin
-            @(negedge clk);
-            while (rnd() % 3 == 0) @(negedge clk);
-            m_hdr_ready = 1'b1;
-            #1;
-            while (!m_hdr_valid) begin
-                @(negedge clk);
-                #1;
-            end
+            hs_take_hdr(h);
             if (got >= n_exp) begin
                 fail("a header more than expected");
                 $finish;
             end
             n = exp_pkt[got];
-            if (m_hdr !== exp_hdr[got])
+            if (h !== exp_hdr[got])
                 fail($sformatf("output %0d (packet %0d): header differs, dqpn %06x want %06x", got, n,
-                               m_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: 24],
+                               h[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: 24],
                                exp_hdr[got][rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: 24]));
-            @(negedge clk);
-            m_hdr_ready = 1'b0;
-            idx = 0;
-            while (idx < pay_len[n]) begin
-                m_tready = (rnd() % 4) != 0;
-                #1;
-                if (m_tvalid && m_tready) begin
-                    for (int i = 0; i < KW; i++) begin
-                        if (idx + i < pay_len[n]) begin
-                            if (!m_tkeep[i]) fail($sformatf("output %0d: byte %0d missing", got, idx + i));
-                            else if (m_tdata[8*i +: 8] !== pay[PMAX*n + idx + i])
-                                fail($sformatf("output %0d: byte %0d is %02x, want %02x", got, idx + i,
-                                               m_tdata[8*i +: 8], pay[PMAX*n + idx + i]));
-                        end else if (m_tkeep[i]) begin
-                            fail($sformatf("output %0d: bytes past its end", got));
-                        end
-                    end
-                    idx += KW;
-                    if (m_tlast != (idx >= pay_len[n])) fail($sformatf("output %0d: tlast at byte %0d", got, idx));
-                end
-                @(negedge clk);
-            end
-            m_tready = 1'b0;
+            hs_take_pay(PMAX * n, pay_len[n], $sformatf("output %0d", got));
             got++;
         end
     end
