@@ -76,6 +76,7 @@
 #include <unistd.h>
 
 #include "perf_link.h"
+#include "ud_qp.h"
 #include "rnic/verbs.h"
 
 #define GUARD 0xa5
@@ -525,28 +526,15 @@ static int connect_ud(struct lk *k, struct lq *q)
 {
 	const struct oob_key *pk = q->pk;
 	struct rnic_ah_attr ah;
-	struct rnic_qp_attr a;
+	uint32_t failed;
 	int e;
 
 	e = rnic_set_port_mtu(k->ctx, k->s.active_mtu);
 	if (e)
 		return err(k, "set_port_mtu: %s", strerror(e));
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = UD_QKEY;
-	e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
-	if (!e) {
-		a.qp_state = RNIC_QPS_RTR;
-		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE);
-	}
-	if (!e) {
-		a.qp_state = RNIC_QPS_RTS;
-		a.sq_psn = q->psn;
-		e = rnic_modify_qp(q->qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
-	}
+	e = ud_qp_to_rts(q->qp, UD_QKEY, q->psn, &failed);
 	if (e)
-		return err(k, "modify_qp (UD) to %d: %s", a.qp_state, strerror(e));
+		return err(k, "modify_qp (UD) to %u: %s", failed, strerror(e));
 	memset(&ah, 0, sizeof(ah));
 	ah.is_global = 1;
 	ah.port_num = 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "e2e_common.h"
+#include "ud_qp.h"
 
 int e2e_width = 64;
 unsigned int e2e_board; /* RNIC_SIM_BOARD_*: NONE simulates the bare core */
@@ -503,24 +504,8 @@ int e2e_post_recv1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sge
 
 int e2e_ud_to_rts(struct rnic_qp *qp, uint32_t qkey, uint32_t sq_psn)
 {
-	struct rnic_qp_attr a;
-	int err;
+	int err = ud_qp_to_rts(qp, qkey, sq_psn, NULL);
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RNIC_QPS_RESET;
-	err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
-	a.qp_state = RNIC_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = qkey;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_PKEY_INDEX | RNIC_QP_PORT | RNIC_QP_QKEY);
-	a.qp_state = RNIC_QPS_RTR;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE);
-	a.qp_state = RNIC_QPS_RTS;
-	a.sq_psn = sq_psn;
-	if (!err)
-		err = rnic_modify_qp(qp, &a, RNIC_QP_STATE | RNIC_QP_SQ_PSN);
 	if (err)
 		printf("  UD QP %u to RTS: %s\n", qp->qp_num, strerror(err));
 	return err;
