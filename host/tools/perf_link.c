@@ -776,31 +776,48 @@ static int drain_cq(struct lk *k)
 	return 0;
 }
 
+/* Drain the CQ and let the NIC run until done(k, arg) holds: 0 then, -1
+ * on an error drain_cq reported, 1 past the deadline (the caller says
+ * what is missing). */
+static int wait_until(struct lk *k, int (*done)(const struct lk *, uint64_t), uint64_t arg)
+{
+	unsigned int polls = 0;
+
+	for (;;) {
+		if (drain_cq(k))
+			return -1;
+		if (done(k, arg))
+			return 0;
+		if (++polls % 4096 == 0 && past_deadline(k))
+			return 1;
+		step(k, 16);
+	}
+}
+
+static int all_received(const struct lk *k, uint64_t unused)
+{
+	(void)unused;
+	for (int i = 0; i < k->nqp; i++)
+		if (k->q[i].rdone != k->o->iters)
+			return 0;
+	return 1;
+}
+
 /* send_bw's responder after a size: every receive of every QP completed. */
 static int close_receives(struct lk *k)
 {
-	for (;;) {
-		int all = 1;
+	int r = wait_until(k, all_received, 0);
 
-		if (drain_cq(k))
-			return -1;
+	if (r > 0) {
+		uint64_t got = 0;
+
 		for (int i = 0; i < k->nqp; i++)
-			all &= k->q[i].rdone == k->o->iters;
-		if (all)
-			break;
-		if (past_deadline(k)) {
-			uint64_t got = 0;
-
-			for (int i = 0; i < k->nqp; i++)
-				got += k->q[i].rdone;
-			return err(k, "%" PRIu64 " of %" PRIu64 " SENDs of %zu B received", got,
-				   k->o->iters * (uint64_t)k->nqp, k->size);
-		}
-		if (k->nic->progress)
-			step(k, 256);
-		else
-			poll(NULL, 0, 1);
+			got += k->q[i].rdone;
+		return err(k, "%" PRIu64 " of %" PRIu64 " SENDs of %zu B received", got,
+			   k->o->iters * (uint64_t)k->nqp, k->size);
 	}
+	if (r)
+		return -1;
 	k->recv_open = 0;
 	return 0;
 }
@@ -882,6 +899,24 @@ static int post_one(struct lk *k, struct lq *q, uint64_t i)
 	return 0;
 }
 
+/* send_lat's waits: QP 0 has received `want` messages, has room for
+ * another SEND (the peer may answer before our ACK comes), has seen
+ * `want` SENDs complete. */
+static int received(const struct lk *k, uint64_t want)
+{
+	return k->q[0].rdone >= want;
+}
+
+static int sq_room(const struct lk *k, uint64_t scnt)
+{
+	return scnt - k->q[0].done < SEND_LAT_SQ;
+}
+
+static int sends_done(const struct lk *k, uint64_t want)
+{
+	return k->q[0].done >= want;
+}
+
 /* send_lat: a ping-pong of SENDs; the client sends first, each side sends
  * its next message once the peer's has arrived (drain_cq takes it, checks
  * it and posts the receive for the one after). The messages come from R,
@@ -890,33 +925,20 @@ static int run_send_pingpong(struct lk *k)
 {
 	struct lq *q = &k->q[0];
 	uint64_t n = k->o->iters, scnt = 0, t0 = now(k), t = 0;
-	unsigned int polls = 0;
+	int r;
 
 	while (scnt < n || q->rdone < n) {
 		if (q->rdone < n && !(scnt < 1 && !is_server(k))) {
 			uint64_t want = q->rdone + 1;
 
-			while (q->rdone < want) {
-				if (drain_cq(k))
-					return -1;
-				if (q->rdone < want) {
-					step(k, 16);
-					if (++polls % 4096 == 0 && past_deadline(k))
-						return err(k, "send_lat: no message %" PRIu64 " of %zu B from the peer",
-							   want, k->size);
-				}
-			}
+			if ((r = wait_until(k, received, want)))
+				return r < 0 ? -1 : err(k, "send_lat: no message %" PRIu64 " of %zu B from the peer",
+							want, k->size);
 			if (scnt)
 				k->lat[k->nlat++] = now(k) - t;
 		}
-		/* room in the SQ: the peer may answer before our ACK comes */
-		while (scnt < n && scnt - q->done >= SEND_LAT_SQ) {
-			if (drain_cq(k))
-				return -1;
-			step(k, 16);
-			if (++polls % 4096 == 0 && past_deadline(k))
-				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
-		}
+		if (scnt < n && (r = wait_until(k, sq_room, scnt)))
+			return r < 0 ? -1 : err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
 		if (scnt < n) {
 			struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)q->R, (uint32_t)k->size, k->mr->lkey};
 			struct rnic_send_wr wr, *bad;
@@ -939,15 +961,8 @@ static int run_send_pingpong(struct lk *k)
 				return err(k, "post_send: %s", strerror(e));
 		}
 	}
-	while (q->done < n) {
-		if (drain_cq(k))
-			return -1;
-		if (q->done < n) {
-			step(k, 16);
-			if (++polls % 4096 == 0 && past_deadline(k))
-				return err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
-		}
-	}
+	if ((r = wait_until(k, sends_done, n)))
+		return r < 0 ? -1 : err(k, "send_lat: SEND %" PRIu64 " did not complete", q->done);
 	k->ticks = now(k) - t0;
 	return 0;
 }
