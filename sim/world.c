@@ -96,7 +96,7 @@ struct rnic_world {
 	/* a board's clocks (cfg.board) */
 	const struct board_info *board;
 	struct board_clk clk[NUM_CLKS];
-	uint64_t t_fs, ps_done;    /* time now, and as far as the Verilator context has it */
+	uint64_t ps_done;          /* time as far as the Verilator context has it */
 	uint64_t mac_cycle;        /* the link's cycles: MAC clock edges */
 	uint64_t up_cycle;         /* the cycle every board's LEDs said up */
 	double clk_ppm[NUM_CLKS];
@@ -449,7 +449,6 @@ static void world_time_to(struct rnic_world *w, uint64_t t)
 		rnic_vctx_time_inc(w->vctx, ps - w->ps_done);
 		w->ps_done = ps;
 	}
-	w->t_fs = t;
 }
 
 static void world_eval(struct rnic_world *w, int dump)
