@@ -3,7 +3,8 @@
 # download and unpacked with dpkg-deb -x, never installed) and an initramfs
 # with rdma_rxe, sch_netem, static busybox, the RDMA tools of this machine
 # (rdma-core's ibv_devinfo, rdmacm-utils' rping, perftest's ib_*, iproute2's
-# rdma and tc, with their shared libraries) and interop/init.
+# rdma, tc and ip (ip joins IPv4 groups: autojoin), with their shared
+# libraries) and interop/init.
 #
 #   build_initramfs.sh OUTDIR     writes OUTDIR/vmlinuz, OUTDIR/initrd.cpio.gz
 #
@@ -23,7 +24,7 @@ die() { echo "build_initramfs: $*" >&2; exit 1; }
 for tool in apt-get dpkg-deb depmod modprobe cpio gzip ldd; do
   command -v "$tool" >/dev/null || die "$tool is missing (make deps installs kmod, cpio)"
 done
-BINS=(/usr/bin/rdma /usr/sbin/tc /usr/bin/ibv_devinfo /usr/bin/ibv_devices
+BINS=(/usr/bin/rdma /usr/sbin/tc /usr/sbin/ip /usr/bin/ibv_devinfo /usr/bin/ibv_devices
       /usr/bin/ib_write_bw /usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
       /usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_atomic_bw /usr/bin/rping)
 PROV=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so

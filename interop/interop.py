@@ -10,7 +10,7 @@ this machine; a case passes when both exit 0 (perftest completed its run and
 rnic-perf's checks held). Prints a pass/fail matrix and `N passed, N failed`,
 exits 1 on any failure.
 
-    interop.py [--quick] [--tests write_bw,...] [--mtus 1024,4096] [--loss 1]
+    interop.py [--quick] [--tests write_bw,...] [--mtus 1024,4096] [--loss 1] [--match TEXT]
                [--rping guest-server,guest-client|none] [--rping-count N] [--rping-size N]
                [--keep-logs DIR]
 
@@ -43,6 +43,8 @@ OOB_NET = '198.18.1.0/24'
 OOB_GUEST = '198.18.1.15'
 OOB_HOST_ALIAS = '198.18.1.100'   # the guest's client reaches our server here (guestfwd)
 PERFTEST_PORT = 18515
+MCAST_GROUP = '239.1.2.3'
+MCAST_MGID = '0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:3'   # perftest's -M: ::ffff:239.1.2.3
 
 
 def die(msg):
@@ -153,6 +155,11 @@ class Guest:
         self.log.close()
 
 
+def case_name(test, opts):
+    """A case's name in the matrix: the test and its options (-M's group left out)."""
+    return ' '.join((test,) + tuple(o for o in opts if o not in ('-M', MCAST_MGID)))
+
+
 def perftest_args(test, mtu, size, iters, opts=()):
     args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + list(opts)
     if test != 'atomic_bw' and '-a' not in opts:
@@ -214,7 +221,8 @@ def wait_listen(port, proc, timeout):
 def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed, opts=()):
     """One case; opts: perftest's options on both sides (-q N, -a); returns (passed, note)."""
     udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
-    tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '') + ''.join(o.replace('-', '_') for o in opts)
+    tag = f'{test}_{role}_mtu{mtu}' + ('_loss' if loss else '') + ''.join(o.replace('-', '_') for o in opts
+                                                                          if o not in ('-M', MCAST_MGID))
     perf = ['-m', str(mtu), '-n', str(iters), '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
             '--peer-mac', GUEST_MAC, '--mac', NIC_MAC, '--ip', NIC_IP, '--width', '64',
             '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90', '--seed', str(seed)]
@@ -400,6 +408,8 @@ def main():
                          'guest-client, or none (default: both; --quick: guest-server)')
     ap.add_argument('--rping-count', type=int, default=None, help='pings per rping case (300; --quick: 10)')
     ap.add_argument('--rping-size', type=int, default=64)
+    ap.add_argument('--match', default=None,
+                    help='run only the perftest cases whose name contains this (e.g. "-g")')
     a = ap.parse_args()
 
     for tool in ('qemu-system-x86_64', 'python3'):
@@ -446,6 +456,11 @@ def main():
     # unreliable datagram (perftest's -c UD): messages of one MTU
     cases += [(t, r, mtus[0], False, ('-c', 'UD')) for t in ('send_bw', 'send_lat') if t in tests
               for r in roles]
+    # multicast (perftest's -g): the receiving side joins an IPv4 group
+    # (-M: perftest's own group is interface-local, ff01::, which Linux
+    # neither sends nor takes on a wire)
+    cases += [('send_bw', r, mtus[0], False, ('-c', 'UD', '-g', '-M', MCAST_MGID)) for r in roles
+              if 'send_bw' in tests]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
@@ -456,6 +471,8 @@ def main():
                  ('send_bw', 'guest-server', 1024, False, ('-c', 'UD'))]
         if a.loss <= 0:
             cases = [c for c in cases if not c[3]]
+    if a.match is not None:
+        cases = [c for c in cases if a.match in case_name(c[0], c[4])]
     cases += rping_cases
 
     ports = (free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM),
@@ -492,11 +509,24 @@ def main():
                 iters = 5   # perftest's least; 2 B .. 1 MiB, about 10 MiB in all
             t1 = time.time()
             before = netem_drops(g) if loss else 0
+            # -g, the guest receiving: its rdma_rxe (Linux 6.1) attaches the
+            # QP to the group but joins no IP group, and its IP layer drops
+            # datagrams to a group the host has not joined: the guest joins
+            # it on eth0 (IGMP) for the case, as a multicast receiver's host
+            # is set up. Only then: a member host's own datagrams to the group
+            # stay on the host (multicast loopback), never reaching the wire.
+            join = '-g' in opts and role == 'guest-server'
+            if join:
+                r = g.sh(f'/usr/sbin/ip address add {MCAST_GROUP}/32 dev eth0 autojoin')
+                if not r or r[0]:
+                    die(f'joining {MCAST_GROUP} in the guest failed: {r}')
             ok, note = run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir,
                                 a.nic_loss, len(results) + 1, opts)
+            if join:
+                g.sh(f'/usr/sbin/ip address del {MCAST_GROUP}/32 dev eth0')
             lost = (netem_drops(g) - before) if loss else 0
             drops += lost
-            name = ' '.join((test,) + opts)
+            name = case_name(test, opts)
             results.append((name, role, mtu, loss, ok, note, time.time() - t1))
             print(f'{"PASS" if ok else "FAIL"} {name:<10} {role:<13} mtu {mtu:<5} '
                   f'{"loss " + format(a.loss, "g") + "%" if loss else "no loss":<9} '

@@ -15,6 +15,18 @@
  * handle per QP toward the peer's GID, receive buffers 40 bytes longer for
  * the GRH area (which must hold the peer's IPv4 header).
  *
+ * -g (send_bw, send_lat; one UD QP), as perftest's --mcg: the side that
+ * takes SENDs (send_bw's server, both sides of send_lat) attaches its QP to
+ * a multicast group (-M's, else perftest's MCG_GID; send_lat's client the
+ * next one when -M names none) and puts the group in its key: the GID the
+ * group's, the QPN the multicast QPN 0xFFFFFF. The sender's address handle
+ * points at the group (the library maps it to the group's MAC) and its
+ * SENDs go to QPN 0xFFFFFF. A receive must then carry the group as the
+ * destination in its GRH area; the source QP and address are the peer's
+ * key's where that is not a group, else the same for every receive. The
+ * port's address is IPv4, so the groups are IPv4-mapped (an IPv6 group is
+ * refused: the NIC would have no IPv6 source address to send from).
+ *
  * perftest's options: -q N runs N QPs, each with its own key in the
  * exchange, every QP -n messages (perftest's count is per QP), posted
  * round robin; -a runs every size from 2 B by powers of two to our cap
@@ -121,6 +133,8 @@ struct lq {
 	int have_first;
 	uint64_t last_atomic;
 	struct wire wire;
+	uint32_t src_qp;          /* -g: the first receive's source QP (the peer's key names a group) */
+	uint8_t src_ip[4];        /* and its source address */
 };
 
 struct row {
@@ -164,6 +178,9 @@ struct lk {
 	uint64_t srq_posted;
 	uint8_t *srq_done;
 	size_t grh;          /* -c UD: the GRH area ahead of every receive (RNIC_GRH_BYTES), else 0 */
+	/* -g: the group QP 0 is attached to (mcg_attached), or none */
+	union rnic_gid mgid;
+	int mcg_join, mcg_attached;
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -310,9 +327,10 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	if ((udp[2] << 8 | udp[3]) != RNIC_ROCEV2_UDP_PORT)
 		return;
 	bth = udp + RNIC_UDP_HDR_BYTES;
-	/* the QP it is for */
+	/* the QP it is for (-g: a datagram to the group is for QP 0) */
 	for (int q = 0; q < k->nqp; q++)
-		if (k->q[q].qp->qp_num == (be32(bth + 4) & 0xffffff))
+		if (k->q[q].qp->qp_num == (be32(bth + 4) & 0xffffff) ||
+		    (k->mcg_attached && q == 0 && (be32(bth + 4) & 0xffffff) == RNIC_MCAST_QPN))
 			m = &k->q[q].wire;
 	if (!m || !m->on)
 		return;
@@ -497,6 +515,8 @@ static void teardown(struct lk *k)
 {
 	if (k->mr)
 		rnic_dereg_mr(k->mr);
+	if (k->mcg_attached)
+		rnic_detach_mcast(k->q[0].qp, &k->mgid, 0);
 	for (int i = 0; k->q && i < k->nqp; i++) {
 		if (k->q[i].qp)
 			rnic_destroy_qp(k->q[i].qp);
@@ -535,6 +555,10 @@ static int connect_ud(struct lk *k, struct lq *q)
 	e = ud_qp_to_rts(q->qp, UD_QKEY, q->psn, &failed);
 	if (e)
 		return err(k, "modify_qp (UD) to %u: %s", failed, strerror(e));
+	if (pk->gid[0] == 0xff)
+		return err(k, "-g: the peer's group is the IPv6 one %02x%02x:%02x%02x:...; this port's address "
+			   "is IPv4: the groups must be IPv4-mapped (-M 0:0:0:0:0:0:0:0:0:0:255:255:239:A:B:C on "
+			   "both sides)", pk->gid[0], pk->gid[1], pk->gid[2], pk->gid[3]);
 	memset(&ah, 0, sizeof(ah));
 	ah.is_global = 1;
 	ah.port_num = 1;
@@ -545,6 +569,13 @@ static int connect_ud(struct lk *k, struct lq *q)
 	q->ah = rnic_create_ah(k->pd, &ah);
 	if (!q->ah)
 		return err(k, "create_ah: %s", strerror(errno));
+	if (k->mcg_join) {
+		/* -g, the side that takes SENDs: QP 0 joins the group its key named */
+		e = rnic_attach_mcast(q->qp, &k->mgid, 0);
+		if (e)
+			return err(k, "attach_mcast: %s", strerror(e));
+		k->mcg_attached = 1;
+	}
 	q->wire.epsn = pk->psn & 0xffffff;
 	q->wire.mtu = 128u << k->s.active_mtu;
 	q->wire.on = 1;
@@ -704,6 +735,44 @@ static int open_receives(struct lk *k)
 	return 0;
 }
 
+static int is_group(const uint8_t gid[16])
+{
+	static const uint8_t v4_mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+	return gid[0] == 0xff || (!memcmp(gid, v4_mapped, 12) && (gid[12] & 0xf0) == 0xe0);
+}
+
+/* UD: a receive from the peer's QP, its GRH area as for an IPv4 packet:
+ * 20 zero bytes, then its IPv4 header, from the peer's address to ours or
+ * (-g) to our group. Where the peer's key names a group (send_lat -g) its
+ * own QP and address are not in it: every receive must then have the
+ * first one's. */
+static int check_grh(struct lk *k, struct lq *q, const struct rnic_wc *wc, const uint8_t *b)
+{
+	const uint8_t *ip = b + RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES;
+	const uint8_t *dst = k->mcg_attached ? k->mgid.raw + 12 : k->s.key.gid + 12;
+	uint32_t want_qp = q->pk->qpn;
+	const uint8_t *want_ip = q->pk->gid + 12;
+
+	if (is_group(q->pk->gid)) {
+		if (q->rdone == 0) {
+			q->src_qp = wc->src_qp;
+			memcpy(q->src_ip, ip + 12, 4);
+		}
+		want_qp = q->src_qp;
+		want_ip = q->src_ip;
+	}
+	if (!(wc->wc_flags & RNIC_WC_GRH) || wc->src_qp != want_qp || wc->src_qp == RNIC_MCAST_QPN ||
+	    count_diff(b, 0, RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES) || ip[0] != 0x45 || ip[9] != IPPROTO_UDP ||
+	    memcmp(ip + 12, want_ip, 4) || memcmp(ip + 16, dst, 4))
+		return err(k, "UD receive %" PRIu64 " of QP %#x: source QP %#x (want %#x), flags %#x, or its GRH "
+			   "area not the IPv4 header from %u.%u.%u.%u to %u.%u.%u.%u (it has %u.%u.%u.%u to %u.%u.%u.%u)",
+			   q->rdone, q->qp->qp_num, wc->src_qp, want_qp, wc->wc_flags, want_ip[0], want_ip[1],
+			   want_ip[2], want_ip[3], dst[0], dst[1], dst[2], dst[3], ip[12], ip[13], ip[14], ip[15],
+			   ip[16], ip[17], ip[18], ip[19]);
+	return 0;
+}
+
 /* Completions while we answer: receives of send_bw; anything else is wrong. */
 static int drain_cq(struct lk *k)
 {
@@ -740,18 +809,8 @@ static int drain_cq(struct lk *k)
 		if (count_diff(b + k->size + k->grh, GUARD, k->stride - k->size - k->grh))
 			return err(k, "receive %" PRIu64 ": written beyond its %zu bytes", q->rdone, k->size + k->grh);
 		if (k->grh) {
-			/* UD: from the peer's QP, and the GRH area as for an IPv4
-			 * packet: 20 zero bytes, then its IPv4 header, from the
-			 * peer's address to ours */
-			const uint8_t *ip = b + RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES;
-
-			if (!(wc[i].wc_flags & RNIC_WC_GRH) || wc[i].src_qp != q->pk->qpn ||
-			    count_diff(b, 0, RNIC_GRH_BYTES - RNIC_IPV4_HDR_BYTES) || ip[0] != 0x45 ||
-			    ip[9] != IPPROTO_UDP || memcmp(ip + 12, q->pk->gid + 12, 4) ||
-			    memcmp(ip + 16, k->s.key.gid + 12, 4))
-				return err(k, "UD receive %" PRIu64 " of QP %#x: source QP %#x (want %#x), flags %#x, or "
-					   "its GRH area not the IPv4 header from the peer", q->rdone, q->qp->qp_num,
-					   wc[i].src_qp, q->pk->qpn, wc[i].wc_flags);
+			if (check_grh(k, q, &wc[i], b))
+				return -1;
 			b += k->grh;
 		}
 		if (k->nic->sim_frame_hook) {
@@ -1302,6 +1361,13 @@ static int check_memory(struct lk *k)
 	return 0;
 }
 
+/* A GID as eight groups of four hex digits (buf: 40 bytes). */
+static void gid_str(const uint8_t g[16], char *buf)
+{
+	for (int i = 0; i < 8; i++)
+		sprintf(buf + 5 * i, "%02x%02x%s", g[2 * i], g[2 * i + 1], i == 7 ? "" : ":");
+}
+
 #define RULE "---------------------------------------------------------------------------------------\n"
 
 static void print_results(struct lk *k)
@@ -1326,6 +1392,17 @@ static void print_results(struct lk *k)
 	}
 	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s  Connection type : %s\n", k->nqp,
 	       o->inline_size, k->srq ? "ON" : "OFF", k->grh ? "UD" : "RC");
+	if (o->mcg) {
+		/* the group we joined, and the one we send to */
+		int sends = o->test == PERF_SEND_LAT || !is_server(k);
+		char j[40] = "none", t[40] = "none";
+
+		if (k->mcg_join)
+			gid_str(k->mgid.raw, j);
+		if (sends && k->q[0].pk)
+			gid_str(k->q[0].pk->gid, t);
+		printf(" Multicast : joined %s  sent to %s\n", j, t);
+	}
 	printf(RULE);
 	if (k->nrows && lat) {
 		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
@@ -1485,6 +1562,25 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 			key->rkey = k.mr->rkey;
 			key->vaddr = (uint64_t)(uintptr_t)k.q[i].R;
 			memcpy(key->gid, g.raw, 16);
+		}
+		if (o->mcg && (o->test == PERF_SEND_LAT || is_server(&k))) {
+			/* perftest's set_multicast_gid: its group, or the next one for
+			 * send_lat's client; the key names the group and the multicast QPN */
+			static const uint8_t mcg_gid[16] = PERF_LINK_MCG_GID;
+
+			memcpy(k.mgid.raw, o->mgid_set ? o->mgid : mcg_gid, 16);
+			if (!o->mgid_set && !is_server(&k))
+				k.mgid.raw[15]++;
+			if (!is_group(k.mgid.raw) || k.mgid.raw[0] == 0xff) {
+				err(&k, "-g: the group %02x%02x:%02x%02x:... is %s; this port's address is IPv4: name an "
+				    "IPv4-mapped group with -M (0:0:0:0:0:0:0:0:0:0:255:255:239:A:B:C)", k.mgid.raw[0],
+				    k.mgid.raw[1], k.mgid.raw[2], k.mgid.raw[3],
+				    is_group(k.mgid.raw) ? "an IPv6 one" : "no multicast address");
+				goto out;
+			}
+			memcpy(k.s.key.gid, k.mgid.raw, 16);
+			k.s.key.qpn = RNIC_MCAST_QPN;
+			k.mcg_join = 1;
 		}
 	}
 	k.s.wait_readable = pump;

@@ -21,6 +21,13 @@ struct rnic_context;
 #define PERF_LINK_ALL_MAX_SIM (1u << 20)
 #define PERF_LINK_ALL_MAX_CARD (1u << 23)
 
+/* -g: perftest's multicast group when -M names none (MCG_GID,
+ * ff01:0:0:2:c985::); its client in send_lat joins the next one (the last
+ * byte plus 1). Interface-local: Linux neither sends nor takes it on a
+ * wire, so against a Linux peer -M names a group (IPv4-mapped, as the
+ * port's address is IPv4). */
+#define PERF_LINK_MCG_GID {0xff, 0x01, 0, 0, 0, 0x02, 0xc9, 0x85, 0, 0, 0, 0, 0, 0, 0, 0}
+
 struct perf_link_opts {
 	enum perf_test test;
 	size_t size;
@@ -30,6 +37,9 @@ struct perf_link_opts {
 	uint32_t inline_size;   /* -I: WRITEs and SENDs of at most this many bytes inline */
 	int use_srq;            /* --use-srq: receives from one SRQ for all QPs */
 	int ud;                 /* -c UD: UD QPs (send_bw; size at most the MTU) */
+	int mcg;                /* -g: UD to a multicast group (send_bw, send_lat; one QP) */
+	uint8_t mgid[16];       /* -M: the group (else perftest's MCG_GID, PERF_LINK_MCG_GID) */
+	int mgid_set;
 	const char *json;       /* --json FILE, or NULL */
 	uint32_t mtu;           /* RNIC_IB_MTU_* we offer; the smaller one wins */
 	int tx_depth;

@@ -40,6 +40,7 @@
 #define SIM_ALL_BYTES (16u << 20) /* -a in simulation: about this many bytes per size */
 #define ACK_TIMEOUT 5
 #define OPT_USE_SRQ 0x100 /* long options without a short form */
+#define OPT_SIM 0x101
 #define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
 
 struct perf_opts {
@@ -53,6 +54,9 @@ struct perf_opts {
 	int all;
 	int use_srq;
 	int ud;                 /* -c UD */
+	int mcg;                /* -g */
+	uint8_t mgid[16];       /* -M */
+	int mgid_set;
 	uint32_t inline_size;
 	uint16_t port;
 	int tx_depth;
@@ -114,6 +118,12 @@ static void usage(FILE *f, const char *prog)
 		"  -I, --inline_size N  WRITE/SEND of at most N bytes go inline (0..%u; 0)\n"
 		"  -c, --connection RC|UD  transport (RC); UD: send_bw, send_lat against perftest (a card or\n"
 		"                       --sim-link), messages of at most the MTU, as perftest's -c UD\n"
+		"  -g, --mcg            UD to a multicast group (send_bw, send_lat against perftest; one\n"
+		"                       QP; implies -c UD), as perftest's -g: the receiving side joins\n"
+		"                       the group and names it in its key\n"
+		"  -M, --MGID G         -g's group as perftest writes it, 16 bytes with ':' between\n"
+		"                       (0:0:0:0:0:0:0:0:0:0:255:255:239:1:1:1; perftest's own,\n"
+		"                       ff01:0:0:2:c985::, is IPv6 and this port's address IPv4)\n"
 		"      --use-srq        send_bw's receives from one shared receive queue for all QPs\n"
 		"                       (against perftest: a card or --sim-link)\n"
 		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
@@ -163,6 +173,28 @@ static int num_arg(const char *opt, const char *s, uint64_t min, uint64_t max, u
 	return 0;
 }
 
+/* perftest's -M: 16 numbers (each as strtol reads it: 0x.., 0.., decimal),
+ * ':' between them, each a byte. */
+static int parse_mgid(const char *s, uint8_t g[16])
+{
+	const char *p = s;
+
+	for (int i = 0; i < 16; i++) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 0);
+		if (errno || end == p || v < 0 || v > 255 || *end != (i == 15 ? 0 : ':')) {
+			fprintf(stderr, "rnic-perf: -M: '%s' is not 16 bytes with ':' between them\n", s);
+			return -1;
+		}
+		g[i] = (uint8_t)v;
+		p = end + 1;
+	}
+	return 0;
+}
+
 /* locally administered; addresses from the benchmarking range 198.18.0.0/15 */
 static const uint8_t def_mac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x0b};
 static const uint8_t def_ip[4] = {198, 18, 0, 2};
@@ -206,12 +238,13 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"all", no_argument, NULL, 'a'},         {"inline_size", required_argument, NULL, 'I'},
 		{"port", required_argument, NULL, 'p'},  {"tx-depth", required_argument, NULL, 't'},
 		{"json", required_argument, NULL, 'J'},  {"width", required_argument, NULL, 'W'},
-		{"seed", required_argument, NULL, 'S'},  {"sim", no_argument, NULL, 'M'},
+		{"seed", required_argument, NULL, 'S'},  {"sim", no_argument, NULL, OPT_SIM},
 		{"sim-link", required_argument, NULL, 'L'}, {"peer-mac", required_argument, NULL, 'P'},
 		{"mac", required_argument, NULL, 'A'},   {"ip", required_argument, NULL, 'i'},
 		{"qp-timeout", required_argument, NULL, 'u'}, {"pcap", required_argument, NULL, 'C'},
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
 		{"use-srq", no_argument, NULL, OPT_USE_SRQ}, {"connection", required_argument, NULL, 'c'},
+		{"mcg", no_argument, NULL, 'g'},         {"MGID", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
 		{NULL, 0, NULL, 0},
 	};
@@ -229,7 +262,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	o->timeout = -1;
 	o->time_limit = 300;
 	rnic_sim_cfg_default(&o->model);
-	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:c:h", lopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:c:gM:h", lopts, &li)) != -1) {
 		switch (c) {
 		case 's':
 			if (num_arg("-s", optarg, 1, 8u << 20, &v))
@@ -292,7 +325,13 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			if (num_arg("--seed", optarg, 0, UINT64_MAX, &o->seed))
 				return -1;
 			break;
-		case 'M': o->sim = 1; break;
+		case OPT_SIM: o->sim = 1; break;
+		case 'g': o->mcg = 1; break;
+		case 'M':
+			if (parse_mgid(optarg, o->mgid))
+				return -1;
+			o->mgid_set = 1;
+			break;
 		case 'L':
 			if (parse_link(optarg, o))
 				return -1;
@@ -387,6 +426,19 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		fprintf(stderr, "rnic-perf: -c UD: send_bw or send_lat against perftest (a card or --sim-link), "
 			"without an SRQ\n");
 		return -1;
+	}
+	if (o->mgid_set && !o->mcg) {
+		fprintf(stderr, "rnic-perf: -M goes with -g\n");
+		return -1;
+	}
+	if (o->mcg) {
+		/* perftest: multicast is UD, one QP, send_bw or send_lat */
+		if (o->sim || (o->test != PERF_SEND_BW && o->test != PERF_SEND_LAT) || o->qps > 1 || o->use_srq) {
+			fprintf(stderr, "rnic-perf: -g: send_bw or send_lat against perftest (a card or --sim-link), "
+				"one QP, without an SRQ\n");
+			return -1;
+		}
+		o->ud = 1;
 	}
 	if (o->sim && o->use_srq) {
 		fprintf(stderr, "rnic-perf: --use-srq goes with --sim-link or a card\n");
@@ -719,6 +771,9 @@ static int run_peer(const struct perf_opts *o)
 	lo.inline_size = o->inline_size;
 	lo.use_srq = o->use_srq;
 	lo.ud = o->ud;
+	lo.mcg = o->mcg;
+	memcpy(lo.mgid, o->mgid, 16);
+	lo.mgid_set = o->mgid_set;
 	lo.json = o->json;
 	if (o->link_local) {
 		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */

@@ -40,6 +40,8 @@ def free_port(kind):
 
 
 ALL_MAX = 1 << 20                      # -a with --sim-link: 2 B .. 1 MiB
+MGID = '0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:3'   # -g's group, ::ffff:239.1.2.3
+GROUP = '0000:0000:0000:0000:0000:ffff:ef01:0203'
 
 # name: (test, options of both sides, size (None: the test's own), iterations, QPs, sizes)
 CASES = {
@@ -55,6 +57,10 @@ CASES = {
     # UD (perftest's -c UD): 1 KiB messages at MTU 1024, GRH area checked
     'send_bw-ud-q2': ('send_bw', ['-c', 'UD', '-q', '2', '-s', '1024'], 1024, ITERS, 2, None),
     'send_lat-ud': ('send_lat', ['-c', 'UD'], 2, ITERS, 1, None),
+    # multicast (perftest's -g, -M an IPv4 group): send_bw's server joins,
+    # both sides of send_lat do; the GRH area must name the group
+    'send_bw-g': ('send_bw', ['-g', '-M', MGID, '-s', '1024'], 1024, ITERS, 1, None),
+    'send_lat-g': ('send_lat', ['-g', '-M', MGID], 2, ITERS, 1, None),
     'send_bw-q4-srq': ('send_bw', ['-q', '4', '--use-srq', '-t', '2'], SIZE, ITERS, 4, None),
     'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
@@ -134,7 +140,8 @@ def run(name):
         want = expected(test, drives, size, iters, qps, sizes, mtu)
         # UD: no ACKs, so the receiving side sends nothing and the
         # sending side receives nothing
-        ud = 'UD' in extra and test == 'send_bw'   # send_lat: both sides send
+        mcg = '-g' in extra
+        ud = ('UD' in extra or mcg) and test == 'send_bw'   # send_lat: both sides send
         good = (rc == 0 and m is not None and m.group(4) == 'yes' and int(m.group(3)) == want
                 and (int(m.group(1)) == 0 if ud and not drives else int(m.group(1)) > 0)
                 and (int(m.group(2)) == 0 if ud and drives else int(m.group(2)) > 0))
@@ -152,9 +159,18 @@ def run(name):
         if good and (srq is None or srq.group(1) != want_srq):
             good, why = False, f'Using SRQ, want {want_srq}'
         conn = re.search(r'Connection type : (RC|UD)', out)
-        want_conn = 'UD' if 'UD' in extra else 'RC'
+        want_conn = 'UD' if 'UD' in extra or mcg else 'RC'
         if good and (conn is None or conn.group(1) != want_conn):
             good, why = False, f'connection type, want {want_conn}'
+        grp = re.search(r'Multicast : joined (\S+)  sent to (\S+)', out)
+        joins = mcg and (test == 'send_lat' or not drives)
+        sends = mcg and (test == 'send_lat' or drives)
+        if good and mcg and (grp is None or grp.group(1) != (GROUP if joins else 'none')
+                             or grp.group(2) != (GROUP if sends else 'none')):
+            good, why = False, f'multicast line {grp and grp.group(0)}, want joined {joins}, sent {sends}'
+        # every QP line: the peer that joined names the multicast QPN
+        if good and mcg and sends and (not qpns or qpns[0][1] != '0xffffff'):
+            good, why = False, f'remote QPN {qpns and qpns[0][1]}, want 0xffffff (the group)'
         lat_pingpong = test in ('write_lat', 'send_lat')   # both sides time it
         if good and drives and not lat_pingpong or good and lat_pingpong:
             rows = re.findall(r'^ (\d+) +(\d+) +\d+\.\d+', out, re.M)
