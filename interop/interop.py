@@ -45,6 +45,7 @@ OOB_HOST_ALIAS = '198.18.1.100'   # the guest's client reaches our server here (
 PERFTEST_PORT = 18515
 MCAST_GROUP = '239.1.2.3'
 MCAST_MGID = '0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:3'   # perftest's -M: ::ffff:239.1.2.3
+MCAST_MGID_NEXT = '0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:4'   # send_lat -g: rnic-perf's group
 
 
 def die(msg):
@@ -228,7 +229,10 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
             '--pcap', os.path.join(logdir, tag + '.pcap'), '--time-limit', '90', '--seed', str(seed)]
     if loss and nic_loss > 0:
         perf += ['--drop', str(nic_loss / 100)]
-    perf += list(opts)
+    # send_lat -g: both sides join a group and send to the other's; a host
+    # keeps its own datagrams to a group it joined, so ours is the next one
+    # (as perftest's client without -M joins the next group)
+    perf += [MCAST_MGID_NEXT if o == MCAST_MGID and test == 'send_lat' else o for o in opts]
     if test != 'atomic_bw' and '-a' not in opts:
         perf += ['-s', str(size)]
     guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters, opts)}'
@@ -459,8 +463,8 @@ def main():
     # multicast (perftest's -g): the receiving side joins an IPv4 group
     # (-M: perftest's own group is interface-local, ff01::, which Linux
     # neither sends nor takes on a wire)
-    cases += [('send_bw', r, mtus[0], False, ('-c', 'UD', '-g', '-M', MCAST_MGID)) for r in roles
-              if 'send_bw' in tests]
+    cases += [(t, r, mtus[0], False, ('-c', 'UD', '-g', '-M', MCAST_MGID)) for t in ('send_bw', 'send_lat')
+              if t in tests for r in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
@@ -509,13 +513,14 @@ def main():
                 iters = 5   # perftest's least; 2 B .. 1 MiB, about 10 MiB in all
             t1 = time.time()
             before = netem_drops(g) if loss else 0
-            # -g, the guest receiving: its rdma_rxe (Linux 6.1) attaches the
-            # QP to the group but joins no IP group, and its IP layer drops
-            # datagrams to a group the host has not joined: the guest joins
-            # it on eth0 (IGMP) for the case, as a multicast receiver's host
-            # is set up. Only then: a member host's own datagrams to the group
-            # stay on the host (multicast loopback), never reaching the wire.
-            join = '-g' in opts and role == 'guest-server'
+            # -g, the guest receiving (send_bw's server, send_lat): its
+            # rdma_rxe (Linux 6.1) attaches the QP to the group but joins no
+            # IP group, and its IP layer drops datagrams to a group the host
+            # has not joined: the guest joins it on eth0 (IGMP) for the case,
+            # as a multicast receiver's host is set up. Only then: a member
+            # host keeps its own datagrams to the group (they never reach the
+            # wire), hence send_lat's second group for rnic-perf.
+            join = '-g' in opts and (role == 'guest-server' or test == 'send_lat')
             if join:
                 r = g.sh(f'/usr/sbin/ip address add {MCAST_GROUP}/32 dev eth0 autojoin')
                 if not r or r[0]:
