@@ -13,9 +13,11 @@ the peer; this one needs neither QEMU nor root.
 perftest's options, each on both sides: -q 4 (four QPs, each with its own
 key line; every QP -n messages, so four times the requests, and every QP's
 QPN printed), -a (every size 2 B .. 1 MiB, -n 2: the requests of all
-sizes), -I 64 (64-byte WRITEs and SENDs inline) and --json (both files
+sizes), -I 64 (64-byte WRITEs and SENDs inline), --json (both files
 parsed: a row per size, the client's with its timings, the server's
-marked as driven by the peer, all verified).
+marked as driven by the peer, all verified) and -g -M (multicast: the side
+that receives names the group and the multicast QPN in its key, its
+Multicast line says it joined the group, the sender's that it sent there).
 
     rnic_perf_link_pair.py [CASE...]     (CASE: a test name, or one of CASES' names)
 """
