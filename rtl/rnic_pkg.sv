@@ -257,9 +257,9 @@ package rnic_pkg;
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
-  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00040000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
-  localparam logic [31:0] FW_STACK_BYTES = 32'h00000c00;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
+  localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
   localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
   localparam logic [31:0] FW_VERSION = 32'h00010000;  // firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below

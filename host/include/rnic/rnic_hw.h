@@ -266,9 +266,9 @@ typedef uint32_t rnic_be32;
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
-#define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
+#define RNIC_FW_RAM_BYTES 0x40000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
-#define RNIC_FW_STACK_BYTES 0xc00 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
+#define RNIC_FW_STACK_BYTES 0x2000 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
 #define RNIC_FW_RESET_PC 0 /* first instruction after reset */
 #define RNIC_FW_VERSION 0x10000 /* firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below */
