@@ -598,8 +598,9 @@ static void test_poll(void)
 	CHECK_EQ(ans, RNIC_WC_LOC_QP_OP_ERR);
 	CHECK_EQ(logged_ctx(m), 0);
 
-	/* a QP the firmware has in ERR: flushed, nothing changed */
-	b = req(qp_a, k2, next_tag(k2, 0x35), mr_bind, ACC_RW, 0x10000, 4096);
+	/* a QP the firmware has in ERR: flushed, nothing changed (the bind
+	 * itself, of the window's current key, would pass) */
+	b = req(qp_a, next_tag(k2, 0x34), next_tag(k2, 0x35), mr_bind, ACC_RW, 0x10000, 4096);
 	req_bind(w, &b);
 	fw.qp[qp_a].state = RNIC_QPS_ERR;
 	memcpy(&fw_before, &fw, sizeof(fw));
