@@ -13,6 +13,9 @@ int main(void)
 		/* every data-path event first: a command then sees true QP states */
 		while (fw_event_poll(&fw))
 			;
+		/* a window request holds its QP's send engine: serve it before
+		 * a command (the engine lets context writes pass meanwhile) */
+		fw_mw_poll(&fw);
 		fw_mailbox_poll(&fw);
 	}
 }

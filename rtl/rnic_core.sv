@@ -189,6 +189,11 @@ module rnic_core #(
     // path (a count lands a cycle later)
     logic [STAT_COUNT*16-1:0] stat_inc, stat_inc_d;
 
+    // memory-window requests of the requester, answered by the firmware
+    logic                         mw_req_valid, mw_ans_valid;
+    logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data;
+    logic [7:0]                   mw_ans_status;
+
     rnic_regs #(
         .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
         .DATA_WIDTH(DATA_WIDTH),
@@ -220,8 +225,10 @@ module rnic_core #(
         .stat_inc,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted,
-        .evt_word, .evt_pop
+        .evt_word, .evt_pop,
+        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status
     );
+
 
     // data-path events for the firmware (EVT_POP): a QP's error completion
     // (its move to the error state; flushes follow it and are not events)
@@ -505,6 +512,7 @@ module rnic_core #(
         .m_local_force(local_force),
         .m_rd_wqe_valid(rd_wqe_valid), .m_rd_wqe_qpn(rd_wqe_qpn), .m_rd_wqe_idx(rd_wqe_idx),
         .m_rd_wqe_num_sge(rd_wqe_num_sge), .m_rd_wqe_sges(rd_wqe_sges),
+        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status,
         .stat_loc_prot_err
     );
 

@@ -254,12 +254,15 @@ package rnic_pkg;
   // mw: Memory windows (IBA 10.6.7; docs/mw.md).
   localparam logic [31:0] MW_TYPE_1 = 32'h00000001;  // IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated
   localparam logic [31:0] MW_TYPE_2 = 32'h00000002;  // IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV
+  localparam logic [31:0] MW_REQ_OP_BIND = 32'h00000001;  // mw_req.op: a BIND_MW WQE (the firmware runs fw_mw_bind)
+  localparam logic [31:0] MW_REQ_OP_LOCAL_INV = 32'h00000002;  // mw_req.op: a LOCAL_INV WQE (fw_mw_invalidate, local)
+  localparam logic [31:0] MW_ANSWER_STATUS_MASK = 32'h000000ff;  // MW_ANSWER bits 7:0: the WC_* status of the request's WQE
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).
   localparam logic [31:0] FW_RAM_BASE = 32'h00000000;  // code, data and stack: one RAM
-  localparam logic [31:0] FW_RAM_BYTES = 32'h00020000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
+  localparam logic [31:0] FW_RAM_BYTES = 32'h00040000;  // RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack
   localparam logic [31:0] FW_IMAGE_MAX_BYTES = 32'h00008000;  // budget for the image (text + rodata + data); the build fails above it
-  localparam logic [31:0] FW_STACK_BYTES = 32'h00000c00;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
+  localparam logic [31:0] FW_STACK_BYTES = 32'h00002000;  // stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage)
   localparam logic [31:0] FW_REG_BASE = 32'h10000000;  // the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only)
   localparam logic [31:0] FW_RESET_PC = 32'h00000000;  // first instruction after reset
   localparam logic [31:0] FW_VERSION = 32'h00010000;  // firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below
@@ -896,6 +899,32 @@ package rnic_pkg;
   localparam logic [31:0] CMD_DEALLOC_MW_IN_PD_LSB = 32'h00000020;
   localparam logic [31:0] CMD_DEALLOC_MW_IN_PD_W = 32'h00000020;
 
+  // mw_req context: bit positions within the record
+  localparam logic [31:0] MW_REQ_BITS = 32'h00000160;
+  localparam logic [31:0] MW_REQ_WORDS = 32'h0000000b;
+  localparam logic [31:0] MW_REQ_PENDING_LSB = 32'h00000000;
+  localparam logic [31:0] MW_REQ_PENDING_W = 32'h00000001;
+  localparam logic [31:0] MW_REQ_OP_LSB = 32'h00000001;
+  localparam logic [31:0] MW_REQ_OP_W = 32'h00000003;
+  localparam logic [31:0] MW_REQ_QPN_LSB = 32'h00000004;
+  localparam logic [31:0] MW_REQ_QPN_W = 32'h00000018;
+  localparam logic [31:0] MW_REQ_MW_RKEY_LSB = 32'h00000020;
+  localparam logic [31:0] MW_REQ_MW_RKEY_W = 32'h00000020;
+  localparam logic [31:0] MW_REQ_NEW_RKEY_LSB = 32'h00000040;
+  localparam logic [31:0] MW_REQ_NEW_RKEY_W = 32'h00000020;
+  localparam logic [31:0] MW_REQ_MR_KEY_LSB = 32'h00000060;
+  localparam logic [31:0] MW_REQ_MR_KEY_W = 32'h00000020;
+  localparam logic [31:0] MW_REQ_ACCESS_LSB = 32'h00000080;
+  localparam logic [31:0] MW_REQ_ACCESS_W = 32'h00000008;
+  localparam logic [31:0] MW_REQ_MR_ACCESS_LSB = 32'h00000088;
+  localparam logic [31:0] MW_REQ_MR_ACCESS_W = 32'h00000008;
+  localparam logic [31:0] MW_REQ_ADDR_LSB = 32'h000000a0;
+  localparam logic [31:0] MW_REQ_ADDR_W = 32'h00000040;
+  localparam logic [31:0] MW_REQ_LENGTH_LSB = 32'h000000e0;
+  localparam logic [31:0] MW_REQ_LENGTH_W = 32'h00000040;
+  localparam logic [31:0] MW_REQ_PA_LSB = 32'h00000120;
+  localparam logic [31:0] MW_REQ_PA_W = 32'h00000040;
+
   // srqc context: bit positions within the record
   localparam logic [31:0] SRQC_BITS = 32'h00000080;
   localparam logic [31:0] SRQC_WORDS = 32'h00000004;
@@ -1132,9 +1161,9 @@ package rnic_pkg;
   localparam logic [31:0] REG_STAT_RX_MCAST_DROP = 32'h000004a0;
   localparam logic [31:0] REG_STAT_RX_MCAST_COPY = 32'h000004a4;
   localparam logic [31:0] BLK_CMD_BASE = 32'h00000600;
-  localparam logic [31:0] BLK_CMD_VERSION = 32'h00010000;
+  localparam logic [31:0] BLK_CMD_VERSION = 32'h00010001;
   localparam logic [31:0] BLK_CMD_NEXT = 32'h00001000;
-  localparam logic [31:0] BLK_CMD_END = 32'h00000780;
+  localparam logic [31:0] BLK_CMD_END = 32'h000007ac;
   localparam logic [31:0] REG_CMD_CTRL = 32'h0000060c;
   localparam logic [31:0] REG_CMD_STATUS = 32'h00000610;
   localparam logic [31:0] REG_CMD_DONE = 32'h00000614;
@@ -1144,12 +1173,15 @@ package rnic_pkg;
   localparam logic [31:0] REG_EQ_PI = 32'h00000624;
   localparam logic [31:0] REG_EQ_CI = 32'h00000628;
   localparam logic [31:0] REG_EQ_LOST = 32'h0000062c;
+  localparam logic [31:0] REG_MW_ANSWER = 32'h00000630;
   localparam logic [31:0] REG_EQ_ENTRY = 32'h00000640;
   localparam logic [31:0] REG_EQ_ENTRY_COUNT = 32'h00000010;
   localparam logic [31:0] REG_CMD_IN = 32'h00000680;
   localparam logic [31:0] REG_CMD_IN_COUNT = 32'h00000020;
   localparam logic [31:0] REG_CMD_OUT = 32'h00000700;
   localparam logic [31:0] REG_CMD_OUT_COUNT = 32'h00000020;
+  localparam logic [31:0] REG_MW_REQ = 32'h00000780;
+  localparam logic [31:0] REG_MW_REQ_COUNT = 32'h0000000b;
   localparam logic [31:0] BLK_DB_BASE = 32'h00001000;
   localparam logic [31:0] BLK_DB_VERSION = 32'h00010002;
   localparam logic [31:0] BLK_DB_NEXT = 32'h00000000;

@@ -123,13 +123,22 @@ module rnic_regs #(
     // data-path events: the head of the queue (EVT_POP); a firmware read of
     // EVT_POP takes it
     input  wire logic [31:0]                evt_word,
-    output      logic                       evt_pop
+    output      logic                       evt_pop,
+
+    // the requester's memory-window request (MW_REQ, firmware only) and the
+    // firmware's answer (MW_ANSWER): mw_ans_valid pulses once per request
+    input  wire logic                       mw_req_valid,
+    input  wire logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data,
+    output      logic                       mw_ans_valid,
+    output      logic [7:0]                 mw_ans_status
 );
 
     localparam int GIDS = 4;
     localparam int CTX_WORDS = CTX_BITS / 32;
     localparam int CMD_WORDS = 32;
     localparam int WIN_WORDS = rnic_pkg::WQE_BYTES_TOTAL / 4;
+    localparam int MW_WORDS = rnic_pkg::REG_MW_REQ_COUNT;
+    localparam int MW_IW = $clog2(MW_WORDS);
     localparam logic [1:0] RESP_OKAY = 2'b00;
     localparam logic [1:0] RESP_SLVERR = 2'b10;
 
@@ -140,6 +149,10 @@ module rnic_regs #(
         end
         if (rnic_pkg::REG_CMD_IN_COUNT != CMD_WORDS || rnic_pkg::REG_CMD_OUT_COUNT != CMD_WORDS) begin
             $error("rnic_regs: mailbox size differs from rnic_pkg (%m)");
+            $finish;
+        end
+        if (rnic_pkg::MW_REQ_WORDS > MW_WORDS) begin
+            $error("rnic_regs: MW_REQ has fewer words than the mw_req record (%m)");
             $finish;
         end
         if (rnic_pkg::REG_DB_WQE_COUNT != WIN_WORDS) begin
@@ -192,6 +205,15 @@ module rnic_regs #(
     localparam int EQ_WORDS = rnic_pkg::REG_EQ_ENTRY_COUNT;
     logic [31:0] eq_entry_reg [EQ_WORDS];
     logic [31:0] eq_pi_reg, eq_ci_reg, eq_lost_reg;
+    // the window request in MW_REQ was answered (until the requester drops it)
+    logic        mw_answered_reg;
+    wire         mw_pending = mw_req_valid && !mw_answered_reg;
+    logic [MW_WORDS*32-1:0] mw_words;
+    always_comb begin
+        mw_words = '0;
+        mw_words[rnic_pkg::MW_REQ_BITS-1:0] = mw_req_data;
+        mw_words[rnic_pkg::MW_REQ_PENDING_LSB] = mw_pending;
+    end
 
     // write channel: AW and W are taken together, the response is held while a
     // doorbell waits for the scheduler
@@ -322,6 +344,8 @@ module rnic_regs #(
         end
         db_cq_valid <= 1'b0;
         fw_busy_reg <= 1'b0;
+        mw_ans_valid <= 1'b0;
+        if (!mw_req_valid) mw_answered_reg <= 1'b0;
         if (run_left_reg != '0 && !ctx_wait) begin
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
@@ -406,6 +430,15 @@ module rnic_regs #(
                 eq_pi_reg <= wdata;
             end else if (by_fw && wsel == waddr(rnic_pkg::REG_EQ_LOST)) begin
                 eq_lost_reg <= wdata;
+            end else if (by_fw && wsel == waddr(rnic_pkg::REG_MW_ANSWER)) begin
+                // an answer with no request waiting is refused
+                if (mw_pending) begin
+                    mw_ans_valid <= 1'b1;
+                    mw_ans_status <= wdata[7:0];
+                    mw_answered_reg <= 1'b1;
+                end else begin
+                    wr_ok = 1'b0;
+                end
             end else if (!by_fw && wsel == waddr(rnic_pkg::REG_EQ_CI)) begin
                 eq_ci_reg <= wdata;
             end else if (!by_fw && (wsel == waddr(rnic_pkg::REG_DB_SQ)
@@ -484,6 +517,8 @@ module rnic_regs #(
             eq_lost_reg <= '0;
             fw_busy_reg <= 1'b0;
             fw_err <= 1'b0;
+            mw_ans_valid <= 1'b0;
+            mw_answered_reg <= 1'b0;
             for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
             for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= '0;
         end
@@ -585,6 +620,10 @@ module rnic_regs #(
         if (ra == waddr(rnic_pkg::REG_FW_STATE)) begin rd_val = fw_state_reg; rd_hit = 1'b1; end
         // EVT_POP takes an event: the firmware's alone
         if (ra == waddr(rnic_pkg::REG_EVT_POP) && !host_rd) begin rd_val = evt_word; rd_hit = 1'b1; end
+        // the window request: the firmware's alone
+        if (ra >= waddr(rnic_pkg::REG_MW_REQ) && ra < waddr(rnic_pkg::REG_MW_REQ) + 14'(MW_WORDS) && !host_rd) begin
+            rd_val = mw_words[32 * 32'(MW_IW'(ra - waddr(rnic_pkg::REG_MW_REQ))) +: 32]; rd_hit = 1'b1;
+        end
         if (ra == waddr(rnic_pkg::REG_EQ_PI)) begin rd_val = eq_pi_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_EQ_CI)) begin rd_val = eq_ci_reg; rd_hit = 1'b1; end
         if (ra == waddr(rnic_pkg::REG_EQ_LOST)) begin rd_val = eq_lost_reg; rd_hit = 1'b1; end

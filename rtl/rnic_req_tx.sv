@@ -43,6 +43,17 @@
  * one 8-byte local SGE checked for LOCAL_WRITE, counted against
  * max_rd_atomic like a READ. Other opcodes complete with LOC_QP_OP_ERR.
  *
+ * Memory windows (docs/mw.md): BIND_MW and LOCAL_INV send nothing. A bind's
+ * range is checked against the MR its bind_lkey names as an SGE is (key,
+ * PD, range inside the MR; a failure completes with MW_BIND_ERR); then the
+ * request goes to the firmware (mw_req, the MW_REQ registers) and the whole
+ * engine waits for its answer (S_MW_WAIT; context writes may be taken
+ * meanwhile), which is the WQE's status. The WQE is recorded like any
+ * other, its last PSN the PSN before it, and the completion engine is asked
+ * to walk: it completes in order behind the WQEs before it. A WQE sent again
+ * by a go-back-N restart was answered with success before (else the QP is
+ * in error): it is recorded so again without asking twice.
+ *
  * UD QPs (QPC ud): SEND and SEND with immediate only (else LOC_QP_OP_ERR),
  * one packet per message (more than the path MTU: LOC_LEN_ERR), BTH (UD
  * SEND ONLY opcode, no AckReq) + DETH (the WQE's Q_Key, or the QP's when its
@@ -196,6 +207,14 @@ module rnic_req_tx #(
     output      logic [7:0]                       m_rd_wqe_num_sge,
     output      logic [8*rnic_pkg::MAX_SEND_SGE*rnic_pkg::SGE_BYTES-1:0] m_rd_wqe_sges,
 
+    // memory-window requests to the firmware (rnic_regs MW_REQ / MW_ANSWER):
+    // the request holds while mw_req_valid; mw_ans_valid pulses with the
+    // WQE's WC status
+    output      logic                             mw_req_valid,
+    output      logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data,
+    input  wire logic                             mw_ans_valid,
+    input  wire logic [7:0]                       mw_ans_status,
+
     output      logic                             stat_loc_prot_err
 );
 
@@ -262,7 +281,7 @@ module rnic_req_tx #(
     logic [1:0]           rewind_ack_wd;
     logic [47:0]          sent_time_wd;
 
-    typedef enum logic [3:0] {
+    typedef enum logic [4:0] {
         S_IDLE,       // wait for a QP from the scheduler (restart it if asked)
         S_QPC,        // context and dynamic state available: decide
         S_WQE_DESC,   // find the WQE: window, cache, or fetch (and wait for) it
@@ -278,6 +297,7 @@ module rnic_req_tx #(
         S_PKT_NEXT,   // advance to the next packet or finish
         S_NOTIFY,     // QP in error with WQEs in flight: have them flushed
         S_RECORD,     // write the in-flight record
+        S_MW_WAIT,    // a window request waits for the firmware's answer
         S_DONE        // hand the QP back to the scheduler
     } state_t;
 
@@ -308,6 +328,9 @@ module rnic_req_tx #(
     logic                          resend_reg;       // this WQE was (partly) sent before
     logic [15:0]                   turn_pkts_reg;    // packets sent in this turn
     logic [31:0]                   reth_off_reg;     // message bytes before this request's RETH
+    logic [7:0]                    mw_mr_access_reg; // BIND_MW: the MR's access (its MPT entry)
+    logic [63:0]                   mw_pa_reg;        // BIND_MW: the MR's pa for the window's first byte
+    logic                          mw_stale_reg;     // the QP was reset while its request waited
 
     // ------------------------------------------------------------------
     // field views
@@ -335,6 +358,11 @@ module rnic_req_tx #(
     wire [31:0]  wqe_ud_qpn  = wqe_reg[8*rnic_pkg::WQE_UD_REMOTE_QPN_OFF +: 32];
     wire [31:0]  wqe_ud_qkey = wqe_reg[8*rnic_pkg::WQE_UD_REMOTE_QKEY_OFF +: 32];
     wire [31:0]  ud_qkey     = (wqe_ud_qkey & rnic_pkg::UD_QKEY_USE_QP) != 0 ? qpc_qkey : wqe_ud_qkey;
+    // BIND_MW: the window's length (in compare_add), new key, MR key, rights
+    wire [63:0]  bind_len    = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
+    wire [31:0]  bind_new_rkey = wqe_reg[8*rnic_pkg::WQE_MW_NEW_RKEY_OFF +: 32];
+    wire [31:0]  bind_lkey   = wqe_reg[8*rnic_pkg::WQE_BIND_LKEY_OFF +: 32];
+    wire [31:0]  bind_access = wqe_reg[8*rnic_pkg::WQE_BIND_ACCESS_OFF +: 32];
 
     function automatic logic [63:0] sge_addr(input logic [WQE_BITS-1:0] w, input int i);
         sge_addr = w[8 * (rnic_pkg::WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_ADDR_OFF) +: 64];
@@ -383,8 +411,12 @@ module rnic_req_tx #(
     wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0];
     wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
                          || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+    // memory-window operations: handed to the firmware, nothing sent
+    wire        op_bind = wqe_opcode == rnic_pkg::WR_BIND_MW[7:0];
+    wire        op_local_inv = wqe_opcode == rnic_pkg::WR_LOCAL_INV[7:0];
+    wire        op_mw = op_bind || op_local_inv;
     wire        op_supported = op_send || op_rd_atomic || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
-                               || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+                               || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0] || op_mw;
     wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
     logic [7:0] pkt_opcode;
@@ -737,7 +769,8 @@ module rnic_req_tx #(
     // empty goes straight on to its check
     assign mpt_rd_en = state_reg == S_LKEY_RD || state_reg == S_PARSE;
     wire [31:0] sge0_lkey = sge_lkey(wqe_reg, 0);
-    assign mpt_rd_addr = (state_reg == S_PARSE) ? sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH]
+    assign mpt_rd_addr = (state_reg == S_PARSE) ? (op_bind ? bind_lkey[TAG_BITS +: MR_INDEX_WIDTH]
+                                                           : sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH])
                                                 : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah;
@@ -753,15 +786,20 @@ module rnic_req_tx #(
     // a QP that went to the error state while this WQE was being sent (NAK,
     // responder error, modify to ERR) gets its window flushed right away
     wire qp_in_err = qpc_state == 4'(rnic_pkg::QPS_ERR) || err_rd_val || tx_err_mem[qpn_reg];
-    wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err;
+    // a window operation sends no packet: the completion engine is asked to
+    // walk, so it completes as soon as the WQEs before it have
+    wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err || op_mw;
     wire record = state_reg == S_RECORD && (!need_walk || m_local_ready);
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
     wire [7:0] wc_opcode = op_send ? rnic_pkg::WC_SEND[7:0] : op_read ? rnic_pkg::WC_RDMA_READ[7:0]
                          : op_cas ? rnic_pkg::WC_COMP_SWAP[7:0] : op_atomic ? rnic_pkg::WC_FETCH_ADD[7:0]
+                         : op_bind ? rnic_pkg::WC_BIND_MW[7:0] : op_local_inv ? rnic_pkg::WC_LOCAL_INV[7:0]
                          : rnic_pkg::WC_RDMA_WRITE[7:0];
-    assign inf_wr_data = {qpc_ud ? wqe_ud_qpn[23:0] : qpc_dest_qpn, qpc_send_cqn, wqe_length, wc_opcode, status_reg,
+    // a window operation moves no bytes (and takes no PSN)
+    wire [31:0] rec_len = op_mw ? 32'd0 : wqe_length;
+    assign inf_wr_data = {qpc_ud ? wqe_ud_qpn[23:0] : qpc_dest_qpn, qpc_send_cqn, rec_len, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
     assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
     assign m_rd_wqe_valid = record && op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
@@ -772,13 +810,39 @@ module rnic_req_tx #(
     assign m_local_qpn = qpn_reg;
     assign m_local_force = qp_in_err;
 
+    // the window request: held while the engine waits in S_MW_WAIT
+    wire mw_reset_hit = qp_reset_valid && qp_reset_qpn == qpn_reg;
+    assign mw_req_valid = state_reg == S_MW_WAIT;
+    always_comb begin
+        mw_req_data = '0;
+        mw_req_data[rnic_pkg::MW_REQ_PENDING_LSB] = 1'b1;
+        mw_req_data[rnic_pkg::MW_REQ_OP_LSB +: rnic_pkg::MW_REQ_OP_W] =
+            op_bind ? rnic_pkg::MW_REQ_OP_BIND[rnic_pkg::MW_REQ_OP_W-1:0] : rnic_pkg::MW_REQ_OP_LOCAL_INV[rnic_pkg::MW_REQ_OP_W-1:0];
+        mw_req_data[rnic_pkg::MW_REQ_QPN_LSB +: rnic_pkg::MW_REQ_QPN_W] = 24'(qpn_reg);
+        mw_req_data[rnic_pkg::MW_REQ_MW_RKEY_LSB +: rnic_pkg::MW_REQ_MW_RKEY_W] = wqe_rkey;
+        mw_req_data[rnic_pkg::MW_REQ_NEW_RKEY_LSB +: rnic_pkg::MW_REQ_NEW_RKEY_W] = bind_new_rkey;
+        mw_req_data[rnic_pkg::MW_REQ_MR_KEY_LSB +: rnic_pkg::MW_REQ_MR_KEY_W] = bind_lkey;
+        mw_req_data[rnic_pkg::MW_REQ_ACCESS_LSB +: rnic_pkg::MW_REQ_ACCESS_W] = bind_access[7:0];
+        mw_req_data[rnic_pkg::MW_REQ_MR_ACCESS_LSB +: rnic_pkg::MW_REQ_MR_ACCESS_W] = mw_mr_access_reg;
+        mw_req_data[rnic_pkg::MW_REQ_ADDR_LSB +: rnic_pkg::MW_REQ_ADDR_W] = wqe_raddr;
+        mw_req_data[rnic_pkg::MW_REQ_LENGTH_LSB +: rnic_pkg::MW_REQ_LENGTH_W] = bind_len;
+        mw_req_data[rnic_pkg::MW_REQ_PA_LSB +: rnic_pkg::MW_REQ_PA_W] = mw_pa_reg;
+        // bits a bind of length 0 or an invalidation does not use are still
+        // the WQE's: the firmware reads only the fields of its op
+    end
+
     // the MR must cover the SGE; reading local memory needs no access flag
     logic        lkey_ok;
     logic [63:0] lkey_pa;
     // in two register stages (rnic_mr_check_pipe): S_LKEY_CHK and S_LKEY_C2
     // present the SGE, S_LKEY_CHKD takes the result
+    // a bind checks its range against the MR as an SGE would be: the
+    // inputs come from the WQE's bind fields (a bind has no SGE)
+    wire [31:0] chk_key = op_bind ? bind_lkey : cur_lkey;
+    wire [63:0] chk_va = op_bind ? wqe_raddr : cur_addr;
+    wire [31:0] chk_len = op_bind ? bind_len[31:0] : cur_len;
     rnic_mr_check_pipe lkey_check_inst (
-        .clk, .en(state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+        .clk, .en(state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(chk_key), .va(chk_va), .len(chk_len), .pd(qpc_pd),
         .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .remote(1'b0), .qpn(24'h0),
         .ok(lkey_ok), .pa(lkey_pa)
     );
@@ -957,6 +1021,23 @@ module rnic_req_tx #(
                              || (op_rd_atomic && wqe_inline) || (qpc_ud && !op_send)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
+                end else if (op_mw) begin
+                    if (resend) begin
+                        // answered with success before (a refusal put the
+                        // QP in error): recorded so again
+                        state_reg <= S_RECORD;
+                    end else if (op_bind && bind_len != 64'd0) begin
+                        // the MR's entry was read in this state; a window
+                        // is at most 4 GiB - 1 (the SGE check's length)
+                        if (bind_len[63:32] != 32'd0) begin
+                            status_reg <= rnic_pkg::WC_MW_BIND_ERR[7:0];
+                            state_reg <= S_RECORD;
+                        end else begin
+                            state_reg <= S_LKEY_CHK;
+                        end
+                    end else begin
+                        state_reg <= S_MW_WAIT;
+                    end
                 end else if ((wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
                                          : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8)))
                              || (qpc_ud && wqe_length > mtu_bytes)) begin
@@ -989,10 +1070,23 @@ module rnic_req_tx #(
                     state_reg <= S_LKEY_CHK;
                 end
             end
-            S_LKEY_CHK: state_reg <= S_LKEY_C2;
+            S_LKEY_CHK: begin
+                mw_mr_access_reg <= mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
+                state_reg <= S_LKEY_C2;
+            end
             S_LKEY_C2: state_reg <= S_LKEY_CHKD;
             S_LKEY_CHKD: begin
-                if (lkey_ok) begin
+                if (op_bind) begin
+                    // the bind's range: inside the MR, else refused here
+                    mw_pa_reg <= lkey_pa;
+                    if (lkey_ok) begin
+                        state_reg <= S_MW_WAIT;
+                    end else begin
+                        status_reg <= rnic_pkg::WC_MW_BIND_ERR[7:0];
+                        stat_loc_prot_err <= 1'b1;
+                        state_reg <= S_RECORD;
+                    end
+                end else if (lkey_ok) begin
                     sge_pa_reg[cur[1:0]] <= lkey_pa;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     state_reg <= S_LKEY_RD;
@@ -1061,6 +1155,20 @@ module rnic_req_tx #(
                 end
             end
             S_NOTIFY: if (m_local_ready) state_reg <= S_DONE;
+            S_MW_WAIT: begin
+                if (mw_reset_hit) mw_stale_reg <= 1'b1;
+                if (mw_ans_valid) begin
+                    status_reg <= mw_ans_status;
+                    mw_stale_reg <= 1'b0;
+                    state_reg <= S_RECORD;
+                    if (mw_stale_reg || mw_reset_hit) begin
+                        // the QP was reset meanwhile: its send state is
+                        // new, this WQE is not recorded
+                        requeue_reg <= 1'b0;
+                        state_reg <= S_DONE;
+                    end
+                end
+            end
             S_RECORD: if (record) begin
                 ci_reg <= next_idx;
                 requeue_reg <= 1'b1;
@@ -1080,6 +1188,7 @@ module rnic_req_tx #(
             state_reg <= S_IDLE;
             direct_reg <= 1'b0;
             stat_loc_prot_err <= 1'b0;
+            mw_stale_reg <= 1'b0;
         end
     end
 
@@ -1091,7 +1200,9 @@ module rnic_req_tx #(
     wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
     wire wr_pkt = state_reg == S_PKT_NEXT;
     wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
-    assign ctx_ready = state_reg == S_IDLE && ctx_pend;
+    // S_MW_WAIT writes nothing either: a context write need not wait for
+    // the firmware's answer (the firmware may be busy with that very write)
+    assign ctx_ready = (state_reg == S_IDLE || state_reg == S_MW_WAIT) && ctx_pend;
     assign m_restart_valid = wr_rewind;
     assign m_restart_qpn = s_qp_qpn;
     // the READ mask of the QP with this WQE's bit set or cleared
@@ -1243,7 +1354,7 @@ module rnic_req_tx #(
 `endif
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey, wqe_ud_qpn[31:24]};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey, wqe_ud_qpn[31:24], bind_access[31:8]};
 
 endmodule
 

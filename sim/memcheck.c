@@ -61,7 +61,7 @@
 #define ARQ_MAX 256
 #define SNOOP_IDS 8
 
-enum obj_kind { OBJ_CQ = 1, OBJ_SQ, OBJ_RQ, OBJ_MR, OBJ_SRQ };
+enum obj_kind { OBJ_CQ = 1, OBJ_SQ, OBJ_RQ, OBJ_MR, OBJ_SRQ, OBJ_MW };
 
 static const char *kind_name(int k)
 {
@@ -71,6 +71,7 @@ static const char *kind_name(int k)
 	case OBJ_RQ: return "RQ ring";
 	case OBJ_MR: return "MR";
 	case OBJ_SRQ: return "SRQ ring";
+	case OBJ_MW: return "memory window";
 	default: return "?";
 	}
 }
@@ -202,8 +203,14 @@ struct mobj {
 	uint64_t va, len; /* MR: VA range; rings: bus range */
 	uint64_t npages, written;
 	uint64_t *pages;  /* MR: bus page of each page */
-	uint8_t *shadow;  /* SQ, RQ: the ring as the device last read it */
-	struct ivs win[WIN_N];
+	uint8_t *shadow;  /* SQ, RQ: the ring as the device last read it; CQ: as written */
+	struct ivs win[WIN_N]; /* MR: its windows; MW: those opened through its key (MR VAs) */
+	/* MW: its type and, while bound, the MR object, the MR VA of its first
+	 * byte, the address the wire names it by (va, or 0 zero-based), its
+	 * length, rights and (type 2) QP */
+	int mw_type, mw_bound, mw_mr;
+	uint64_t mw_va, mw_base, mw_len;
+	uint32_t mw_access, mw_qpn;
 };
 
 /* The part of an object inside one bus page: bytes [lo, hi) of it. */
@@ -255,6 +262,8 @@ struct memcheck {
 	unsigned int awq_head, awq_count;
 	struct rburst arq[SNOOP_IDS][ARQ_MAX];
 	unsigned int arq_head[SNOOP_IDS], arq_count[SNOOP_IDS];
+
+	int mws; /* window objects ever made (allowed_run looks at them) */
 
 	struct rnic_sim_memcheck_stats st;
 	struct rnic_sim_violation viol[VIOL_LOG];
@@ -415,6 +424,27 @@ static void kill_obj(struct memcheck *m, int i)
 	o->enabled = 0;
 	m->st.objects_live--;
 	free_obj_memory(o);
+}
+
+/* A window's binding ends (unbind, rebind, invalidation, deallocation):
+ * what was opened through its key closes with it. */
+static void mw_unbind(struct mobj *w)
+{
+	for (int k = 0; k < WIN_N; k++) {
+		free(w->win[k].iv);
+		memset(&w->win[k], 0, sizeof(w->win[k]));
+	}
+	w->mw_bound = 0;
+}
+
+/* The live window object of MPT index idx (any tag), else -1. */
+static int mw_obj(const struct memcheck *m, uint32_t idx)
+{
+	for (int i = m->nobjs - 1; i >= 0; i--)
+		if (m->objs[i].kind == OBJ_MW && m->objs[i].have_id && !m->objs[i].dead &&
+		    m->objs[i].id >> RNIC_MKEY_TAG_BITS == idx)
+			return i;
+	return -1;
 }
 
 /* A ring object over [base, base + len), enabled at once or not. */
@@ -580,6 +610,25 @@ static void apply(struct memcheck *m, uint32_t op, const uint32_t *in)
 	case RNIC_CMD_OP_DEREG_MR:
 		kill_obj(m, find_obj(m, OBJ_MR, (uint32_t)RNIC_CTX_GET(in, CMD_DEREG_MR_IN, KEY)));
 		break;
+	case RNIC_CMD_OP_ALLOC_MW:
+		/* unbound: its key opens nothing until a bind completes */
+		o = new_obj(m, OBJ_MW);
+		if (o < 0)
+			break;
+		m->mws++;
+		m->objs[o].pd = (uint32_t)RNIC_CTX_GET(in, CMD_ALLOC_MW_IN, PD);
+		m->objs[o].mw_type = (int)RNIC_CTX_GET(in, CMD_ALLOC_MW_IN, TYPE);
+		m->objs[o].enabled = 1;
+		m->st.objects_live++;
+		m->out_obj[m->out_nobj++] = o;
+		break;
+	case RNIC_CMD_OP_DEALLOC_MW:
+		o = mw_obj(m, (uint32_t)RNIC_CTX_GET(in, CMD_DEALLOC_MW_IN, RKEY) >> RNIC_MKEY_TAG_BITS);
+		if (o >= 0) {
+			mw_unbind(&m->objs[o]);
+			kill_obj(m, o);
+		}
+		break;
 	default:
 		break;
 	}
@@ -662,6 +711,24 @@ static uint64_t allowed_run(const struct memcheck *m, const struct engine *e, ui
 					r = p->hi - off;
 				if (r > run)
 					run = r;
+			}
+			/* ... or opened through the key of a window bound to it */
+			for (int j = 0; m->mws && j < m->nobjs; j++) {
+				const struct mobj *mw = &m->objs[j];
+
+				if (mw->kind != OBJ_MW || mw->dead || !mw->mw_bound || mw->mw_mr != p->obj)
+					continue;
+				for (int w = 0; w < WIN_N; w++) {
+					uint64_t r;
+
+					if (!(e->wins & WIN(w)))
+						continue;
+					r = ivs_run(&mw->win[w], va);
+					if (r > p->hi - off)
+						r = p->hi - off;
+					if (r > run)
+						run = r;
+				}
 			}
 		}
 		if (run > best)
@@ -821,6 +888,33 @@ static unsigned int be16(const uint8_t *p)
 	return (unsigned int)p[0] << 8 | p[1];
 }
 
+/* A remote access through the key of a memory window (remote: its MPT
+ * index is a window's): opened on the window, in the MR's VAs, if the
+ * window is bound with that key, in the QP's PD, (type 2) bound to this
+ * QP, grants need and holds [va, va + len). 1 if key names a window. */
+static int open_mw_window(struct memcheck *m, int w, uint32_t key, uint32_t pd, uint32_t qpn,
+			  uint32_t need, uint64_t va, uint64_t len)
+{
+	int o = mw_obj(m, key >> RNIC_MKEY_TAG_BITS);
+	struct mobj *mw;
+
+	if (o < 0)
+		return 0;
+	mw = &m->objs[o];
+	if (len == 0)
+		return 1;
+	if (!mw->mw_bound || mw->id != key || mw->pd != pd || (mw->mw_access & need) != need ||
+	    (mw->mw_type == RNIC_MW_TYPE_2 && mw->mw_qpn != qpn) || va < mw->mw_base ||
+	    va + len < va || va + len > mw->mw_base + mw->mw_len) {
+		m->st.windows_refused++;
+		return 1;
+	}
+	if (ivs_add(&mw->win[w], mw->mw_va + (va - mw->mw_base),
+		    mw->mw_va + (va - mw->mw_base) + len) == 0)
+		m->st.windows_opened++;
+	return 1;
+}
+
 /* Open window w of [va, va + len) in the MR named by key if a QP in PD pd
  * may make that access with the MR's access flags; need: the flags the MR
  * must have. */
@@ -877,6 +971,95 @@ static void parse_recv_wqe(struct memcheck *m, int q, const uint8_t *wqe)
 		open_window(m, WIN_RECV, lkey, m->objs[q].pd, RNIC_ACCESS_LOCAL_WRITE,
 			    le64(sge + offsetof(struct rnic_sge, addr)),
 			    le32(sge + offsetof(struct rnic_sge, length)));
+	}
+}
+
+/* A BIND_MW or LOCAL_INV WQE completed with success (its CQE's owner byte
+ * written): the window's binding in the mirror follows, from the WQE as
+ * the device fetched it (the SQ's shadow) and the checker's own view of
+ * the MR. A bind the checker finds illegal leaves the window unbound, so
+ * every access through it is a violation. Until the CQE, the mirror keeps
+ * the old binding: the device's answer comes before it. */
+static void mw_complete(struct memcheck *m, const uint8_t *cqe)
+{
+	uint32_t qpn = le32(cqe + offsetof(struct rnic_cqe, qpn)) & 0xffffffu;
+	unsigned int cnt = (unsigned int)cqe[offsetof(struct rnic_cqe, wqe_counter)] |
+			   (unsigned int)cqe[offsetof(struct rnic_cqe, wqe_counter) + 1] << 8;
+	unsigned int op = cqe[offsetof(struct rnic_cqe, opcode)];
+	int q, o, mro;
+	const uint8_t *wqe;
+	struct mobj *sq, *mw, *mr;
+	uint32_t key, nkey, acc;
+	uint64_t addr, len;
+
+	if (cqe[offsetof(struct rnic_cqe, status)] != RNIC_WC_SUCCESS ||
+	    (op != RNIC_WC_BIND_MW && op != RNIC_WC_LOCAL_INV))
+		return;
+	q = find_obj(m, OBJ_SQ, qpn);
+	if (q < 0 || !(sq = &m->objs[q])->shadow || sq->len < RNIC_WQE_BYTES)
+		return;
+	wqe = sq->shadow + (cnt % (sq->len / RNIC_WQE_BYTES)) * RNIC_WQE_BYTES;
+	if (wqe[offsetof(struct rnic_wqe, opcode)] !=
+	    (op == RNIC_WC_BIND_MW ? RNIC_WR_BIND_MW : RNIC_WR_LOCAL_INV))
+		return;
+	key = le32(wqe + offsetof(struct rnic_wqe, rkey));
+	o = mw_obj(m, key >> RNIC_MKEY_TAG_BITS);
+	if (o < 0 || (mw = &m->objs[o])->id != key || mw->pd != sq->pd)
+		return;
+	m->st.mw_ops++;
+	mw_unbind(mw);
+	if (op == RNIC_WC_LOCAL_INV)
+		return;
+	nkey = le32(wqe + offsetof(struct rnic_wqe, mw_new_rkey));
+	if (nkey >> RNIC_MKEY_TAG_BITS == key >> RNIC_MKEY_TAG_BITS)
+		mw->id = nkey;
+	acc = le32(wqe + offsetof(struct rnic_wqe, bind_access));
+	addr = le64(wqe + offsetof(struct rnic_wqe, remote_addr));
+	len = le64(wqe + offsetof(struct rnic_wqe, compare_add));
+	mro = find_obj(m, OBJ_MR, le32(wqe + offsetof(struct rnic_wqe, bind_lkey)));
+	if (len == 0 || mro < 0)
+		return;
+	mr = &m->objs[mro];
+	if (!mr->enabled || mr->pd != mw->pd || !(mr->access & RNIC_ACCESS_MW_BIND) ||
+	    addr < mr->va || addr + len < addr || addr + len > mr->va + mr->len)
+		return;
+	mw->mw_bound = 1;
+	mw->mw_mr = mro;
+	mw->mw_va = addr;
+	mw->mw_base = (acc & RNIC_ACCESS_ZERO_BASED) ? 0 : addr;
+	mw->mw_len = len;
+	mw->mw_access = acc & (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
+			       RNIC_ACCESS_REMOTE_ATOMIC);
+	mw->mw_qpn = qpn;
+}
+
+/* One W beat of the CQE writer: into the CQ ring's shadow; a CQE whose
+ * owner byte it writes is complete. */
+static void cqe_beat(struct memcheck *m, uint64_t addr, unsigned int n, const uint8_t *wdata,
+		     uint64_t strb)
+{
+	uint64_t c = addr & ~(uint64_t)(n - 1), page = c >> PAGE_SHIFT;
+	uint32_t off = (uint32_t)(c & (PAGE_BYTES - 1));
+	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
+	struct mobj *cq = NULL;
+
+	for (int i = m->buckets[bucket_of(m, page)]; i >= 0; i = m->pieces[i].next) {
+		const struct piece *p = &m->pieces[i];
+
+		if (p->page == page && off >= p->lo && off < p->hi && !m->objs[p->obj].dead &&
+		    m->objs[p->obj].kind == OBJ_CQ)
+			cq = &m->objs[p->obj];
+	}
+	if (!cq || (!cq->shadow && !(cq->shadow = calloc(1, cq->len))))
+		return;
+	for (unsigned int k = 0; k < n; k++) {
+		uint64_t at = c + k - cq->va;
+
+		if (!((strb >> (lane0 + k)) & 1) || c + k < cq->va || at >= cq->len)
+			continue;
+		cq->shadow[at] = wdata[lane0 + k];
+		if (at % RNIC_CQE_BYTES == RNIC_CQE_BYTES - 1)
+			mw_complete(m, cq->shadow + at + 1 - RNIC_CQE_BYTES);
 	}
 }
 
@@ -997,8 +1180,10 @@ void memcheck_rx_frame(struct memcheck *m, const uint8_t *f, size_t len)
 			m->st.windows_refused++;
 			return;
 		}
-		open_window(m, rd ? WIN_RREAD : WIN_RWRITE, be32(x + 8), m->objs[q].pd, need,
-			    be64(x), be32(x + 12));
+		if (!open_mw_window(m, rd ? WIN_RREAD : WIN_RWRITE, be32(x + 8), m->objs[q].pd, dqpn,
+				    need, be64(x), be32(x + 12)))
+			open_window(m, rd ? WIN_RREAD : WIN_RWRITE, be32(x + 8), m->objs[q].pd, need,
+				    be64(x), be32(x + 12));
 	} else if (opc == RNIC_OP_COMPARE_SWAP || opc == RNIC_OP_FETCH_ADD) {
 		uint64_t va;
 
@@ -1011,8 +1196,10 @@ void memcheck_rx_frame(struct memcheck *m, const uint8_t *f, size_t len)
 			m->st.windows_refused++;
 			return;
 		}
-		open_window(m, WIN_RATOMIC, be32(x + 8), m->objs[q].pd, RNIC_ACCESS_REMOTE_ATOMIC,
-			    va, 8);
+		if (!open_mw_window(m, WIN_RATOMIC, be32(x + 8), m->objs[q].pd, dqpn,
+				    RNIC_ACCESS_REMOTE_ATOMIC, va, 8))
+			open_window(m, WIN_RATOMIC, be32(x + 8), m->objs[q].pd, RNIC_ACCESS_REMOTE_ATOMIC,
+				    va, 8);
 	}
 }
 
@@ -1045,6 +1232,10 @@ void memcheck_edge(struct memcheck *m, uint64_t cycle, const struct rnic_core_in
 					beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
 					out->m_axi_wstrb);
 			m->st.wr_beats_checked++;
+			/* window binds and invalidations take effect with their CQE */
+			if (m->mws && b->id == RNIC_DMA_ID_WR_CQE)
+				cqe_beat(m, beat_addr(b->addr, b->type, b->beats, n, b->beat), n,
+					 out->m_axi_wdata, out->m_axi_wstrb);
 		} else {
 			m->st.wr_beats_unchecked++;
 		}

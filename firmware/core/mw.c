@@ -17,6 +17,7 @@
 #include "core/bitmap.h"
 #include "core/ctx.h"
 #include "core/fw.h"
+#include "hal/mmio.h"
 
 #define IN(rec, f) RNIC_CTX_GET(in, CMD_##rec##_IN, f)
 #define OUT(rec, f, v) RNIC_CTX_SET(out, CMD_##rec##_OUT, f, (v))
@@ -216,4 +217,41 @@ uint32_t fw_mw_invalidate(struct fw *fw, uint32_t qpn, uint32_t rkey, int remote
 	fw->mr[i].mtt_base = FW_MW_TYPE2;
 	fw_bit_clear(fw->mr_valid, i);
 	return RNIC_WC_SUCCESS;
+}
+
+int fw_mw_poll(struct fw *fw)
+{
+	uint32_t w[RNIC_MW_REQ_WORDS], st, qpn;
+
+	w[0] = fw_mmio_read32(RNIC_REG_MW_REQ);
+	if (!RNIC_CTX_GET(w, MW_REQ, PENDING))
+		return 0;
+	for (uint32_t i = 1; i < RNIC_MW_REQ_WORDS; i++)
+		w[i] = fw_mmio_read32(RNIC_REG_MW_REQ + 4 * i);
+	qpn = (uint32_t)RNIC_CTX_GET(w, MW_REQ, QPN);
+	if (qpn < fw->caps.num_qps && fw_bit_test(fw->qp_used, qpn) &&
+	    (fw->qp[qpn].state == RNIC_QPS_ERR || fw->qp[qpn].state == RNIC_QPS_RESET)) {
+		/* moved to ERR (or reset) while the request waited: the WQE is
+		 * flushed, as every WQE of a QP in error */
+		st = RNIC_WC_WR_FLUSH_ERR;
+	} else if (RNIC_CTX_GET(w, MW_REQ, OP) == RNIC_MW_REQ_OP_BIND) {
+		struct fw_mw_bind b = {
+			.qpn = qpn,
+			.mw_rkey = (uint32_t)RNIC_CTX_GET(w, MW_REQ, MW_RKEY),
+			.new_rkey = (uint32_t)RNIC_CTX_GET(w, MW_REQ, NEW_RKEY),
+			.mr_key = (uint32_t)RNIC_CTX_GET(w, MW_REQ, MR_KEY),
+			.access = (uint32_t)RNIC_CTX_GET(w, MW_REQ, ACCESS),
+			.mr_access = (uint32_t)RNIC_CTX_GET(w, MW_REQ, MR_ACCESS),
+			.addr = RNIC_CTX_GET(w, MW_REQ, ADDR),
+			.length = RNIC_CTX_GET(w, MW_REQ, LENGTH),
+			.pa = RNIC_CTX_GET(w, MW_REQ, PA),
+		};
+		st = fw_mw_bind(fw, &b);
+	} else if (RNIC_CTX_GET(w, MW_REQ, OP) == RNIC_MW_REQ_OP_LOCAL_INV) {
+		st = fw_mw_invalidate(fw, qpn, (uint32_t)RNIC_CTX_GET(w, MW_REQ, MW_RKEY), 0);
+	} else {
+		st = RNIC_WC_LOC_QP_OP_ERR;
+	}
+	fw_mmio_write32(RNIC_REG_MW_ANSWER, st & RNIC_MW_ANSWER_STATUS_MASK);
+	return 1;
 }

@@ -121,7 +121,10 @@ static void wc_fill(struct rnic_wc *wc, const struct rnic_cqe *e, uint32_t qpn, 
 	wc->qp_num = qpn;
 	wc->src_qp = rnic_le32toh(e->src_qp) & 0xffffffu;
 	wc->wc_flags = ((e->wc_flags & RNIC_WC_FLAG_WITH_IMM) ? RNIC_WC_WITH_IMM : 0) |
-		       ((e->wc_flags & RNIC_WC_FLAG_GRH) ? RNIC_WC_GRH : 0);
+		       ((e->wc_flags & RNIC_WC_FLAG_GRH) ? RNIC_WC_GRH : 0) |
+		       ((e->wc_flags & RNIC_WC_FLAG_WITH_INV) ? RNIC_WC_WITH_INV : 0);
+	if (e->wc_flags & RNIC_WC_FLAG_WITH_INV)
+		wc->invalidated_rkey = rnic_le32toh(e->invalidated_rkey);
 }
 
 /* Turn a CQE into a work completion and retire what it covers. A CQE whose

@@ -361,12 +361,31 @@ int rnic_destroy_qp(struct rnic_qp *qp)
 			RNIC_SEND_INLINE)
 
 /* Check one work request; *len gets its payload length. */
-static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uint32_t *len)
+static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uint32_t *len,
+		    int mw_type)
 {
 	uint64_t total = 0;
 
-	if (wr->opcode > RNIC_WR_ATOMIC_FETCH_AND_ADD || (wr->send_flags & ~SEND_FLAGS_ALL))
+	if (wr->opcode > RNIC_WR_BIND_MW || (wr->send_flags & ~SEND_FLAGS_ALL))
 		return EINVAL;
+	/* window operations carry no payload (docs/mw.md); a BIND_MW WQE binds
+	 * a type 2 window of this device (type 1: rnic_bind_mw), keeping its
+	 * MPT index; the device checks the rest (WC_MW_BIND_ERR) */
+	if (wr->opcode == RNIC_WR_LOCAL_INV || wr->opcode == RNIC_WR_BIND_MW) {
+		if (wr->num_sge || (wr->send_flags & RNIC_SEND_INLINE))
+			return EINVAL;
+		if (wr->opcode == RNIC_WR_BIND_MW) {
+			const struct rnic_mw *mw = wr->wr.bind_mw.mw;
+			const struct rnic_mw_bind_info *bi = &wr->wr.bind_mw.bind_info;
+
+			if (!mw || mw->type != mw_type || mw->context != q->qp.context ||
+			    wr->wr.bind_mw.rkey >> RNIC_MKEY_TAG_BITS != mw->handle ||
+			    (bi->length && !bi->mr) || (bi->mr && bi->mr->context != q->qp.context))
+				return EINVAL;
+		}
+		*len = 0;
+		return 0;
+	}
 	/* UD: a SEND names an AH of the QP's context and a 24-bit QPN (other
 	 * opcodes and a destroyed or foreign AH are the device's to refuse:
 	 * an error completion, as rxe gives) */
@@ -426,6 +445,20 @@ static void write_wqe(struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uin
 	w.imm_data = wr->imm_data; /* already network order */
 	w.length = rnic_htole32(len);
 	switch (wr->opcode) {
+	case RNIC_WR_BIND_MW: {
+		const struct rnic_mw_bind_info *bi = &wr->wr.bind_mw.bind_info;
+
+		w.rkey = rnic_htole32(wr->wr.bind_mw.mw->rkey);
+		w.mw_new_rkey = rnic_htole32(wr->wr.bind_mw.rkey);
+		w.bind_lkey = rnic_htole32(bi->mr ? bi->mr->lkey : 0);
+		w.bind_access = rnic_htole32(bi->mw_access_flags);
+		w.remote_addr = rnic_htole64(bi->addr);
+		w.compare_add = rnic_htole64(bi->length);
+		break;
+	}
+	case RNIC_WR_LOCAL_INV:
+		w.rkey = rnic_htole32(wr->invalidate_rkey);
+		break;
 	case RNIC_WR_ATOMIC_CMP_AND_SWP:
 	case RNIC_WR_ATOMIC_FETCH_AND_ADD:
 		w.remote_addr = rnic_htole64(wr->wr.atomic.remote_addr);
@@ -467,7 +500,10 @@ static void write_wqe(struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uin
 	memcpy(&q->sq[q->sq_head & ((1u << q->sq_log) - 1)], &w, sizeof(w));
 }
 
-int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr)
+/* Post a list of work requests; a BIND_MW among them binds a window of
+ * mw_type (RNIC_MW_TYPE_2 from rnic_post_send, 1 from rnic_bind_mw). */
+static int post_wrs(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr,
+		    int mw_type)
 {
 	struct rnic_qp_priv *q;
 	struct rnic_device *d;
@@ -488,7 +524,7 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 			err = EINVAL;
 			break;
 		}
-		err = check_wr(q, wr, &len);
+		err = check_wr(q, wr, &len, mw_type);
 		if (err)
 			break;
 		if (q->sq_head - q->sq_tail >= (1u << q->sq_log)) {
@@ -513,6 +549,44 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 	else if (posted)
 		rnic_doorbell(d, RNIC_DB_REG(d, RNIC_REG_DB_SQ),
 			      qp->qp_num << 16 | (q->sq_head & 0xffffu));
+	return err;
+}
+
+int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send_wr **bad_wr)
+{
+	return post_wrs(qp, wr, bad_wr, RNIC_MW_TYPE_2);
+}
+
+/* ibv_bind_mw for a type 1 window: a BIND_MW WQE with the next tag (as
+ * rdma-core's providers choose it: the tag + 1, past the invalid lkey). */
+int rnic_bind_mw(struct rnic_qp *qp, struct rnic_mw *mw, struct rnic_mw_bind *mw_bind)
+{
+	const struct rnic_mw_bind_info *bi;
+	struct rnic_send_wr wr;
+	uint32_t tag_mask = (1u << RNIC_MKEY_TAG_BITS) - 1, key;
+	int err;
+
+	if (!qp || !mw || !mw_bind || mw->type != RNIC_MW_TYPE_1 || mw->context != qp->context)
+		return EINVAL;
+	bi = &mw_bind->bind_info;
+	if ((bi->length && (!bi->mr || bi->mr->context != qp->context)) ||
+	    (bi->mw_access_flags & ~(unsigned int)(RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
+						   RNIC_ACCESS_REMOTE_ATOMIC)) ||
+	    (mw_bind->send_flags & ~(unsigned int)(RNIC_SEND_SIGNALED | RNIC_SEND_FENCE)))
+		return EINVAL;
+	key = (mw->rkey & ~tag_mask) | ((mw->rkey + 1) & tag_mask);
+	if (key == RNIC_INVALID_LKEY)
+		key = (key & ~tag_mask) | ((key + 1) & tag_mask);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = mw_bind->wr_id;
+	wr.opcode = RNIC_WR_BIND_MW;
+	wr.send_flags = mw_bind->send_flags;
+	wr.wr.bind_mw.mw = mw;
+	wr.wr.bind_mw.rkey = key;
+	wr.wr.bind_mw.bind_info = *bi;
+	err = post_wrs(qp, &wr, NULL, RNIC_MW_TYPE_1);
+	if (!err)
+		mw->rkey = key;
 	return err;
 }
 

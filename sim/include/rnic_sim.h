@@ -337,6 +337,7 @@ struct rnic_sim_memcheck_stats {
 	uint64_t requests_seen;       /* RDMA WRITE / READ / ATOMIC requests the NIC took */
 	uint64_t windows_opened;      /* SGEs and requests the checker found legal */
 	uint64_t windows_refused;     /* ... and not legal (no DMA may follow) */
+	uint64_t mw_ops;              /* memory-window binds and invalidations followed (their CQEs) */
 };
 
 /* One violation: the first offending byte of a beat and the bytes of that

@@ -18,10 +18,24 @@
  *            (unbound windows do not keep dereg_mr from succeeding); keys
  *            of windows and MRs never collide, a window allocated again
  *            gets a key no earlier object had.
+ *   bound    a type 1 window (rnic_bind_mw) and a type 2 window (a BIND_MW
+ *            WQE) bound by side 1's QP over the middle of an MR: a WRITE,
+ *            READ or fetch-and-add inside the window succeeds (memory checked
+ *            byte for byte); then type 1 is bound again to another range
+ *            (an access there succeeds, one to its old range fails) and
+ *            type 2 is invalidated by LOCAL_INV (an access through its old
+ *            key fails with REM_ACCESS_ERR); completions WC_BIND_MW and
+ *            WC_LOCAL_INV.
+ *   zero     a zero-based type 2 window: addresses are offsets from 0; an
+ *            access inside it succeeds, one past its end fails.
+ *   bind errors  complete with MW_BIND_ERR (and the QP goes to error): the
+ *            MR without MW_BIND, a range past the MR's end, a type 2 window
+ *            bound twice, a window of another PD.
+ *   dereg    dereg_mr of an MR with a bound window: EBUSY; after the
+ *            window is unbound (a type 1 bind of length 0) it succeeds.
  * Every world ends with the memory-protection checker's verdict.
  *
- * Binding (rnic_bind_mw, BIND_MW), LOCAL_INV and SEND_WITH_INV are not in
- * the data path yet (docs/mw.md, "Not yet"): their cases come with it. */
+ * SEND_WITH_INV is not in the data path yet (docs/mw.md, "Not yet"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +47,7 @@
 #include "e2e_common.h"
 #include "e2e_ops.h"
 
-#define NQP 8
+#define NQP 24
 #define ALL_REMOTE (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
 		    RNIC_ACCESS_REMOTE_ATOMIC)
 #define MR_ACCESS (ALL_REMOTE | RNIC_ACCESS_MW_BIND)
@@ -77,6 +91,265 @@ out:
 		ok = 0;
 	}
 	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+#define WIN_RIGHTS (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
+
+/* The next key of a window: its index, the next tag. */
+static uint32_t next_key(uint32_t key)
+{
+	uint32_t m = (1u << RNIC_MKEY_TAG_BITS) - 1, k = (key & ~m) | ((key + 1) & m);
+
+	return k == RNIC_INVALID_LKEY ? (k & ~m) | ((k + 1) & m) : k;
+}
+
+/* Wait for the one completion of a window operation posted on side 1's QP
+ * of pair k: its status want (and, on success, opcode wc_op). */
+static int wait_local(struct e2e_world *x, const char *what, uint32_t want, uint32_t wc_op)
+{
+	struct rnic_wc wc;
+	uint64_t c0 = rnic_world_cycle(x->w);
+	int got = 0;
+
+	if (!e2e_wait_cqs(x, NULL, 0, &wc, 1, NULL, &got) || got != 1) {
+		printf("  %s: no completion\n", what);
+		return 0;
+	}
+	printf("  %s: %s, opcode %u, after %llu cycles\n", what, rnic_wc_status_str(wc.status), wc.opcode,
+	       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	return wc.status == want && (want != RNIC_WC_SUCCESS || wc.opcode == wc_op);
+}
+
+/* Bind mw over [addr, addr + len) of mr by side 1's QP of pair k (type 1:
+ * rnic_bind_mw, type 2: a BIND_MW WQE with the next tag); *key gets the
+ * window's key after it. 1 when it completes with want. */
+static int bind_win(struct e2e_world *x, int k, struct rnic_mw *mw, struct rnic_mr *mr, uint64_t addr,
+		    uint64_t len, unsigned int access, uint32_t want, uint32_t *key)
+{
+	struct rnic_qp *qp = x->p.side[1].qp[k];
+	int err;
+
+	if (mw->type == RNIC_MW_TYPE_1) {
+		struct rnic_mw_bind b = {
+			.wr_id = 0x4d57, .send_flags = RNIC_SEND_SIGNALED,
+			.bind_info = {.mr = mr, .addr = addr, .length = len, .mw_access_flags = access},
+		};
+
+		err = rnic_bind_mw(qp, mw, &b);
+		*key = mw->rkey;
+	} else {
+		struct rnic_send_wr wr, *bad = NULL;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 0x4d57;
+		wr.opcode = RNIC_WR_BIND_MW;
+		wr.send_flags = RNIC_SEND_SIGNALED;
+		wr.wr.bind_mw.mw = mw;
+		wr.wr.bind_mw.rkey = next_key(*key ? *key : mw->rkey);
+		wr.wr.bind_mw.bind_info = (struct rnic_mw_bind_info){mr, addr, len, access};
+		err = rnic_post_send(qp, &wr, &bad);
+		if (!err && want == RNIC_WC_SUCCESS)
+			*key = wr.wr.bind_mw.rkey;
+	}
+	if (err) {
+		printf("  bind: %s\n", strerror(err));
+		return 0;
+	}
+	return wait_local(x, "bind", want, RNIC_WC_BIND_MW);
+}
+
+/* LOCAL_INV of key by side 1's QP of pair k. */
+static int local_inv(struct e2e_world *x, int k, uint32_t key, uint32_t want)
+{
+	struct rnic_send_wr wr, *bad = NULL;
+	int err;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 0x494e56;
+	wr.opcode = RNIC_WR_LOCAL_INV;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.invalidate_rkey = key;
+	err = rnic_post_send(x->p.side[1].qp[k], &wr, &bad);
+	if (err) {
+		printf("  local_inv: %s\n", strerror(err));
+		return 0;
+	}
+	return wait_local(x, "local_inv", want, RNIC_WC_LOCAL_INV);
+}
+
+/* One op of side 0 on pair k through key at roff of the MR buffer tgt. */
+static struct e2e_op win_op(int k, uint32_t opcode, int loc, int tgt, long roff, uint32_t key)
+{
+	struct e2e_op op = e2e_is_atomic(opcode) ? e2e_op_atomic(0, k, 0, loc, 0, tgt, roff, 9, 0)
+						: e2e_op_rw(0, k, opcode, loc, 0, tgt, roff, 300);
+
+	op.rkey_set = 1;
+	op.rkey = key;
+	return op;
+}
+
+/* A window of the given type bound over [1024, 3072) of an 8 KiB MR: an op
+ * inside; then type 1 bound again over [4096, 6144) (an op there, then one
+ * in the old range fails), type 2 invalidated (an op through its old key
+ * fails). */
+static void bound_case(struct e2e_world *x, int k, uint32_t opcode, int type)
+{
+	struct e2e_mem m = {0};
+	struct rnic_mw *mw = NULL;
+	struct e2e_op ops[2];
+	struct e2e_run r1, r2;
+	uint32_t key = 0, key1 = 0;
+	int tgt, loc, ok = 0, n = 0;
+	uint8_t *base;
+
+	tgt = e2e_mem_add(&m, x, 1, "MR below the window", 8192, MR_ACCESS, 1);
+	loc = e2e_mem_add(&m, x, 0, "local buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	mw = rnic_alloc_mw(x->p.side[1].pd, type);
+	if (tgt < 0 || loc < 0 || !mw) {
+		e2e_result(0, "bound type %d window, %s: setup", type, e2e_op_name(opcode));
+		goto out;
+	}
+	base = m.b[tgt].p;
+	if (!bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)base + 1024, 2048, WIN_RIGHTS,
+		      RNIC_WC_SUCCESS, &key)) {
+		e2e_result(0, "type %d window bound over [1024, 3072) of the MR", type);
+		goto out;
+	}
+	key1 = key;
+	ops[0] = win_op(k, opcode, loc, tgt, 1024 + 200, key);
+	ok = e2e_run_ops(x, &m, ops, 1, &r1);
+	if (type == RNIC_MW_TYPE_1) {
+		ok = ok && bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)base + 4096, 2048, WIN_RIGHTS,
+				    RNIC_WC_SUCCESS, &key);
+		ops[n++] = win_op(k, opcode, loc, tgt, 4096 + 600, key);
+	} else {
+		ok = ok && local_inv(x, k, key, RNIC_WC_SUCCESS);
+	}
+	ops[n] = win_op(k, opcode, loc, tgt, 1024 + 200, key1);
+	e2e_op_fails(&ops[n++], &rem_access);
+	ok = ok && e2e_run_ops(x, &m, ops, n, &r2);
+	e2e_result(ok, "type %d window 0x%08x over [1024, 3072): %s inside %s; %s: %s",
+		   type, key1, e2e_op_name(opcode), e2e_st(&r1, 0),
+		   type == RNIC_MW_TYPE_1 ? "bound again over [4096, 6144), there" : "after LOCAL_INV",
+		   type == RNIC_MW_TYPE_1 ? e2e_st(&r2, 0) : e2e_st(&r2, 0));
+	if (type == RNIC_MW_TYPE_1)
+		printf("  the old range through the new key 0x%08x: %s (want %s)\n", key, e2e_st(&r2, 1),
+		       rnic_wc_status_str(rem_access.status));
+out:
+	if (mw && rnic_dealloc_mw(mw)) {
+		printf("  dealloc_mw refused\n");
+		ok = 0;
+	}
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+/* A zero-based type 2 window over [2048, 3072) of the MR: offset 104 is
+ * the MR's byte 2152; an op reaching past offset 1024 fails. */
+static void zero_based_case(struct e2e_world *x, int k, uint32_t opcode)
+{
+	struct e2e_mem m = {0};
+	struct rnic_mw *mw = NULL;
+	struct e2e_op ops[2];
+	struct e2e_run r;
+	uint32_t key = 0;
+	int tgt, loc, ok = 0;
+
+	tgt = e2e_mem_add(&m, x, 1, "MR below the window", 4096, MR_ACCESS, 1);
+	loc = e2e_mem_add(&m, x, 0, "local buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	mw = rnic_alloc_mw(x->p.side[1].pd, RNIC_MW_TYPE_2);
+	if (tgt < 0 || loc < 0 || !mw ||
+	    !bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)m.b[tgt].p + 2048, 1024,
+		      WIN_RIGHTS | RNIC_ACCESS_ZERO_BASED, RNIC_WC_SUCCESS, &key)) {
+		e2e_result(0, "zero-based type 2 window: setup and bind");
+		goto out;
+	}
+	ops[0] = win_op(k, opcode, loc, tgt, 2048 + 104, key);
+	ops[0].raddr_set = 1;
+	ops[0].raddr = 104;
+	/* past the end: an ATOMIC's 8 aligned bytes at 1024, 300 bytes at 1000 */
+	ops[1] = win_op(k, opcode, loc, tgt, 2048 + (e2e_is_atomic(opcode) ? 1024 : 1000), key);
+	ops[1].raddr_set = 1;
+	ops[1].raddr = e2e_is_atomic(opcode) ? 1024 : 1000;
+	e2e_op_fails(&ops[1], &rem_access);
+	ok = e2e_run_ops(x, &m, ops, 2, &r);
+	e2e_result(ok, "zero-based type 2 window 0x%08x over [2048, 3072): %s at offset 104 %s, past offset 1024 %s (want %s)",
+		   key, e2e_op_name(opcode), e2e_st(&r, 0), e2e_st(&r, 1), rnic_wc_status_str(rem_access.status));
+out:
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+enum bind_err { BE_NO_MW_BIND, BE_RANGE, BE_TWICE, BE_PD };
+
+/* A bind the NIC refuses, on pair k: WC_MW_BIND_ERR. */
+static void bind_err_case(struct e2e_world *x, int k, enum bind_err e)
+{
+	static const char *const what[] = {"MR without MW_BIND", "range past the MR's end",
+					   "type 2 window bound twice", "window of another PD"};
+	struct rnic_pd *pd = x->p.side[1].pd, *pd2 = NULL;
+	struct rnic_mw *mw = NULL;
+	struct rnic_mr *mr = NULL;
+	static uint8_t buf[4096];
+	uint64_t a = (uint64_t)(uintptr_t)buf;
+	uint32_t key = 0;
+	int ok = 0;
+
+	if (e == BE_PD)
+		pd2 = rnic_alloc_pd(x->p.side[1].ctx);
+	mr = rnic_reg_mr(pd, buf, sizeof(buf), e == BE_NO_MW_BIND ? ALL_REMOTE : MR_ACCESS);
+	mw = rnic_alloc_mw(pd2 ? pd2 : pd, RNIC_MW_TYPE_2);
+	if (!mr || !mw || (e == BE_PD && !pd2)) {
+		e2e_result(0, "bind error, %s: setup", what[e]);
+		goto out;
+	}
+	if (e == BE_TWICE)
+		ok = bind_win(x, k, mw, mr, a, 512, WIN_RIGHTS, RNIC_WC_SUCCESS, &key) &&
+		     bind_win(x, k, mw, mr, a + 1024, 512, WIN_RIGHTS, RNIC_WC_MW_BIND_ERR, &key);
+	else if (e == BE_RANGE)
+		ok = bind_win(x, k, mw, mr, a + 3072, 2048, WIN_RIGHTS, RNIC_WC_MW_BIND_ERR, &key);
+	else
+		ok = bind_win(x, k, mw, mr, a, 512, WIN_RIGHTS, RNIC_WC_MW_BIND_ERR, &key);
+	e2e_result(ok, "bind error, %s: %s", what[e], rnic_wc_status_str(RNIC_WC_MW_BIND_ERR));
+out:
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	if (mr && rnic_dereg_mr(mr))
+		ok = 0;
+	if (pd2 && rnic_dealloc_pd(pd2))
+		ok = 0;
+	e2e_case_done(x, ok);
+}
+
+/* dereg_mr refused while a window is bound to the MR, allowed once it is
+ * unbound. */
+static void dereg_case(struct e2e_world *x, int k)
+{
+	static uint8_t buf[4096];
+	struct rnic_mr *mr = rnic_reg_mr(x->p.side[1].pd, buf, sizeof(buf), MR_ACCESS);
+	struct rnic_mw *mw = rnic_alloc_mw(x->p.side[1].pd, RNIC_MW_TYPE_1);
+	uint32_t key = 0;
+	int ok = 0, e1 = -1, e2 = -1;
+
+	if (mr && mw && bind_win(x, k, mw, mr, (uint64_t)(uintptr_t)buf + 256, 1024, WIN_RIGHTS,
+				 RNIC_WC_SUCCESS, &key)) {
+		e1 = rnic_dereg_mr(mr);
+		if (bind_win(x, k, mw, NULL, 0, 0, 0, RNIC_WC_SUCCESS, &key)) {
+			e2 = rnic_dereg_mr(mr);
+			if (e2 == 0)
+				mr = NULL;
+		}
+		ok = e1 == EBUSY && e2 == 0;
+	}
+	e2e_result(ok, "dereg_mr with a type 1 window bound: %s (want EBUSY); after an unbind: %s",
+		   strerror(e1), strerror(e2));
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	if (mr && rnic_dereg_mr(mr))
+		ok = 0;
 	e2e_case_done(x, ok);
 }
 
@@ -185,8 +458,19 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++, k++)
 			E2E_RUN(&x, unbound_case(&x, k, ops[i], type));
 	e2e_err_counters_check(&x, c0, "window", 6, 6, 0);
-	E2E_RUN(&x, mr_case(&x, k));
 	E2E_RUN(&x, objects_case(&x));
+	for (int type = RNIC_MW_TYPE_1; type <= RNIC_MW_TYPE_2; type++)
+		for (int i = 0; i < 3; i++)
+			E2E_RUN(&x, bound_case(&x, k++, ops[i], type));
+	for (int i = 0; i < 3; i++)
+		E2E_RUN(&x, zero_based_case(&x, k++, ops[i]));
+	for (int e = BE_NO_MW_BIND; e <= BE_PD; e++)
+		E2E_RUN(&x, bind_err_case(&x, k++, (enum bind_err)e));
+	E2E_RUN(&x, dereg_case(&x, k++));
+	/* last: the checker keeps what an MR's own rkey opened until the MR
+	 * goes (docs/memcheck.md), and the buffers of a world are reused, so a
+	 * stale window's access is flagged only where no MR rkey reached */
+	E2E_RUN(&x, mr_case(&x, k++));
 	e2e_world_down(&x);
 	return e2e_summary();
 }

@@ -488,6 +488,8 @@ int e2e_run_ops(struct e2e_world *x, struct e2e_mem *m, struct e2e_op *ops, int 
 		wr[i].send_flags = RNIC_SEND_SIGNALED | (o->fence ? RNIC_SEND_FENCE : 0);
 		if (o->rkey_set)
 			rkey = o->rkey;
+		if (o->raddr_set)
+			raddr = o->raddr;
 		rkey ^= o->rkey_xor;
 		if (e2e_is_atomic(o->opcode)) {
 			wr[i].wr.atomic.remote_addr = raddr;

@@ -125,6 +125,8 @@ struct e2e_op {
 	uint32_t rkey_xor;    /* bits flipped in the rkey */
 	int rkey_set;         /* use rkey below */
 	uint32_t rkey;
+	int raddr_set;        /* send raddr as the remote address (roff still names the bytes: a zero-based window) */
+	uint64_t raddr;
 	uint32_t lkey_xor;    /* bits flipped in the first SGE's lkey */
 	uint32_t status;      /* the completion's status; the op takes effect only with SUCCESS */
 	long long vendor_err; /* E2E_ANY or the AETH syndrome of the NAK */

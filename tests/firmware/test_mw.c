@@ -483,6 +483,133 @@ static void test_traffic(void)
 	CHECK_MOCK("local invalidate traffic");
 }
 
+/* ---------------------------------------------------------------- the requester's requests (MW_REQ) */
+
+#define REQ(w, f, v) t_put((w), RNIC_MW_REQ_##f##_LSB, RNIC_MW_REQ_##f##_W, (v))
+
+/* Serve one request (words w) in record mode: fw_mw_poll's result; *answer
+ * gets the value written to MW_ANSWER (~0 if none, 2 if written twice),
+ * *reads the MW_REQ words read. */
+static int poll_req(const uint32_t *w, uint32_t *answer, int *reads)
+{
+	int r;
+
+	mock_mmio_reset();
+	mock_mmio_record(1);
+	for (uint32_t i = 0; i < RNIC_MW_REQ_WORDS; i++)
+		mock_mmio_set_reg(RNIC_REG_MW_REQ + 4 * i, w[i]);
+	r = fw_mw_poll(&fw);
+	mock_mmio_record(0);
+	*answer = ~0u;
+	*reads = 0;
+	for (size_t i = 0; i < mock_mmio_count(); i++) {
+		const struct mock_access *a = mock_mmio_access(i);
+
+		if (a->write && a->off == RNIC_REG_MW_ANSWER)
+			*answer = *answer == ~0u ? a->val : 2;
+		if (!a->write && a->off >= RNIC_REG_MW_REQ && a->off < RNIC_REG_MW_REQ + 4 * RNIC_MW_REQ_WORDS)
+			(*reads)++;
+	}
+	return r;
+}
+
+static void req_bind(uint32_t *w, const struct fw_mw_bind *b)
+{
+	memset(w, 0, 4 * RNIC_MW_REQ_WORDS);
+	REQ(w, PENDING, 1);
+	REQ(w, OP, RNIC_MW_REQ_OP_BIND);
+	REQ(w, QPN, b->qpn);
+	REQ(w, MW_RKEY, b->mw_rkey);
+	REQ(w, NEW_RKEY, b->new_rkey);
+	REQ(w, MR_KEY, b->mr_key);
+	REQ(w, ACCESS, b->access);
+	REQ(w, MR_ACCESS, b->mr_access);
+	REQ(w, ADDR, b->addr);
+	REQ(w, LENGTH, b->length);
+	REQ(w, PA, b->pa);
+}
+
+static void test_poll(void)
+{
+	uint32_t w[RNIC_MW_REQ_WORDS], m[RNIC_MPT_WORDS], ans, k1, k2;
+	struct fw_mw_bind b;
+	int reads;
+
+	setup();
+	/* the requester serves QPs in RTS (a QP in RESET or ERR: below) */
+	fw.qp[qp_a].state = RNIC_QPS_RTS;
+	/* nothing pending: one read, nothing else */
+	mock_mmio_reset();
+	mock_mmio_expect_read(RNIC_REG_MW_REQ, 0);
+	CHECK_EQ(fw_mw_poll(&fw), 0);
+	CHECK_MOCK("no request");
+
+	/* a type 1 bind: every word read, the MPT entry written, answered */
+	k1 = alloc_mw(pd_a, RNIC_MW_TYPE_1);
+	b = req(qp_a, k1, next_tag(k1, (k1 + 1) & 0xff), mr_bind, RNIC_ACCESS_REMOTE_READ, 0x10200, 512);
+	req_bind(w, &b);
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(reads, RNIC_MW_REQ_WORDS);
+	CHECK_EQ(ans, RNIC_WC_SUCCESS);
+	CHECK_EQ(logged_ctx(m), mpt_cmd(k1));
+	CHECK_EQ(MPT(m, VALID), 1);
+	CHECK_EQ(MPT(m, KEY), b.new_rkey);
+	CHECK_EQ(MPT(m, VA), 0x10200);
+	CHECK_EQ(MPT(m, LENGTH), 512);
+	CHECK_EQ(MPT(m, PA), b.pa);
+	CHECK_EQ(MPT(m, ACCESS), RNIC_ACCESS_REMOTE_READ);
+
+	/* refused (the MR lacks MW_BIND): MW_BIND_ERR, no context write */
+	k2 = alloc_mw(pd_a, RNIC_MW_TYPE_2);
+	b = req(qp_a, k2, next_tag(k2, 0x33), mr_nobind, RNIC_ACCESS_REMOTE_READ, 0x20000, 64);
+	req_bind(w, &b);
+	memcpy(&fw_before, &fw, sizeof(fw));
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_MW_BIND_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);
+
+	/* a type 2 bind, then LOCAL_INV of its new key through a request */
+	b = req(qp_a, k2, next_tag(k2, 0x34), mr_bind, ACC_RW, 0x10000, 4096);
+	req_bind(w, &b);
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_SUCCESS);
+	CHECK_EQ(logged_ctx(m), mpt_cmd(k2));
+	CHECK_EQ(MPT(m, QPN), qp_a);
+	CHECK_EQ(MPT(m, MW_TYPE2), 1);
+	memset(w, 0, sizeof(w));
+	REQ(w, PENDING, 1);
+	REQ(w, OP, RNIC_MW_REQ_OP_LOCAL_INV);
+	REQ(w, QPN, qp_a);
+	REQ(w, MW_RKEY, next_tag(k2, 0x34));
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_SUCCESS);
+	CHECK_EQ(logged_ctx(m), mpt_cmd(k2));
+	CHECK_EQ(MPT(m, VALID), 0);
+	CHECK_EQ(MPT(m, KEY), 0);
+	/* again: the window is not bound any more */
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_LOC_QP_OP_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+
+	/* an op the firmware does not know */
+	REQ(w, OP, 7);
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_LOC_QP_OP_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+
+	/* a QP the firmware has in ERR: flushed, nothing changed (the bind
+	 * itself, of the window's current key, would pass) */
+	b = req(qp_a, next_tag(k2, 0x34), next_tag(k2, 0x35), mr_bind, ACC_RW, 0x10000, 4096);
+	req_bind(w, &b);
+	fw.qp[qp_a].state = RNIC_QPS_ERR;
+	memcpy(&fw_before, &fw, sizeof(fw));
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_WR_FLUSH_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);
+}
+
 int main(void)
 {
 	test_alloc_dealloc();
@@ -490,5 +617,6 @@ int main(void)
 	test_type2();
 	test_ctx_error();
 	test_traffic();
+	test_poll();
 	return check_summary();
 }

@@ -31,7 +31,13 @@
  * With --requester each re-arm also posts an RDMA READ or an ATOMIC on every
  * QP's SQ (the NIC sends the request to the peer) and half the responses
  * the fuzzer makes answer it (its PSNs, opcodes and lengths), so that they
- * reach the placement engine (make fuzz runs its second process so).
+ * reach the placement engine (make fuzz runs its second process so). One
+ * re-arm in three puts a memory-window WQE before it (docs/mw.md): a
+ * BIND_MW or LOCAL_INV with random fields, mostly aimed at the fuzzer's two
+ * windows (type 1 and 2 in PD 0) and the MR with MW_BIND, so that some
+ * binds succeed and the frames' rkeys may meet a bound window; a refused
+ * one puts the QP in error and flushes the READ. Its own random stream
+ * (wrng) leaves the READs and PSNs of a replay as they were.
  *
  *   rnic-fuzz-rx [--width 64|512] [--seed N] [--frames N] [--batch N]
  *                [--corpus FILE.pcap]... [--replay DIR] [--crash-dir DIR]
@@ -113,6 +119,9 @@ struct fz {
 	struct fz_mr mr[NMR];
 	uint64_t rng;  /* the frames */
 	uint64_t hrng; /* the harness: PSNs, the READs posted (the same in a replay) */
+	uint64_t wrng; /* the window WQEs of --requester */
+	uint32_t mw[2]; /* a type 1 and a type 2 window in PD 0: their keys */
+	uint64_t mw_wqes, mw_wqes_rung;
 	/* seed corpus */
 	struct frame *corpus;
 	size_t ncorpus, cap_corpus;
@@ -224,7 +233,7 @@ static int setup(struct fz *z, unsigned int width, uint64_t seed)
 	 * read only, 3 every right in the other PD, 4 the receive buffers */
 	{
 		const struct { unsigned int pd, access, pages, off, trim; } d[NMR] = {
-			{0, all, 4, 100, 300},
+			{0, all | RNIC_ACCESS_MW_BIND, 4, 100, 300},
 			{0, RNIC_ACCESS_LOCAL_WRITE, 2, 0, 0},
 			{0, RNIC_ACCESS_REMOTE_READ, 2, 8, 8},
 			{1, all, 8, 0, 0},
@@ -259,6 +268,16 @@ static int setup(struct fz *z, unsigned int width, uint64_t seed)
 	}
 	if (next > FZ_MEM_PAGES)
 		return -1;
+	for (int t = 0; t < 2; t++) {
+		uint32_t in[RNIC_CMD_ALLOC_MW_IN_WORDS] = {0}, out[RNIC_CMD_ALLOC_MW_OUT_WORDS] = {0};
+
+		RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, PD, z->pd[0]);
+		RNIC_CTX_SET(in, CMD_ALLOC_MW_IN, TYPE, t ? RNIC_MW_TYPE_2 : RNIC_MW_TYPE_1);
+		if (fz_cmd(&z->f, RNIC_CMD_OP_ALLOC_MW, in, RNIC_CMD_ALLOC_MW_IN_WORDS, out,
+			   RNIC_CMD_ALLOC_MW_OUT_WORDS) != RNIC_CMD_ST_OK)
+			return -1;
+		z->mw[t] = (uint32_t)RNIC_CTX_GET(out, CMD_ALLOC_MW_OUT, RKEY);
+	}
 	return 0;
 }
 
@@ -274,11 +293,53 @@ static void teardown(struct fz *z)
  * into the receive-buffer MR: the NIC sends the request to the peer, and the
  * READ responses and ATOMIC ACKNOWLEDGEs the fuzzer makes at spsn.. then
  * meet an outstanding request and reach the placement engine. */
+static uint64_t wrnd(struct fz *z)
+{
+	return fz_rand(&z->wrng);
+}
+
+/* A BIND_MW or LOCAL_INV WQE into w: a window's key (its current tag or
+ * another), the next tag or any, the MR with MW_BIND or another, a range
+ * inside it or anywhere, random rights. */
+static void window_wqe(struct fz *z, struct rnic_wqe *w)
+{
+	const struct fz_mr *m = &z->mr[wrnd(z) % 4 ? 0 : wrnd(z) % NMR];
+	uint32_t key = z->mw[wrnd(z) % 2], tag = (1u << RNIC_MKEY_TAG_BITS) - 1;
+	uint64_t off = wrnd(z) % m->len;
+
+	memset(w, 0, sizeof(*w));
+	w->opcode = wrnd(z) % 2 ? RNIC_WR_BIND_MW : RNIC_WR_LOCAL_INV;
+	w->flags = RNIC_WQE_FLAG_SIGNALED;
+	if (wrnd(z) % 4 == 0)
+		key = (key & ~tag) | (uint32_t)(wrnd(z) & tag);
+	if (wrnd(z) % 8 == 0)
+		key = (uint32_t)wrnd(z);
+	w->rkey = key;
+	w->mw_new_rkey = wrnd(z) % 4 ? (key & ~tag) | ((key + 1 + (uint32_t)(wrnd(z) % 3)) & tag)
+				     : (uint32_t)wrnd(z);
+	w->bind_lkey = m->key;
+	w->remote_addr = wrnd(z) % 4 ? (uintptr_t)m->p + off : wrnd(z);
+	w->compare_add = wrnd(z) % 8 == 0 ? 0 : wrnd(z) % 4 ? 1 + wrnd(z) % (m->len - off) : wrnd(z);
+	w->bind_access = (uint32_t)wrnd(z) & (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
+					      RNIC_ACCESS_REMOTE_ATOMIC | RNIC_ACCESS_ZERO_BASED |
+					      (wrnd(z) % 8 ? 0 : RNIC_ACCESS_LOCAL_WRITE));
+	z->mw_wqes++;
+}
+
 static void post_read(struct fz *z, struct fz_qp *q)
 {
 	struct rnic_wqe *w = (struct rnic_wqe *)q->sq;
 	const struct fz_mr *dst = recv_buf(z, q);
 	int atomic = (uint32_t)hrnd_n(z, 4) == 0;
+
+	/* the QP's context was just written: its SQ starts at index 0. A
+	 * window WQE first, one time in three: it takes no PSN */
+	q->sq_pi = 0;
+	if (wrnd(z) % 3 == 0) {
+		window_wqe(z, w);
+		w++;
+		q->sq_pi++;
+	}
 
 	memset(w, 0, sizeof(*w));
 	q->rd_len = atomic ? 8 : 2 * mtu_bytes(q->mtu) + 1 + (uint32_t)hrnd_n(z, mtu_bytes(q->mtu));
@@ -292,8 +353,7 @@ static void post_read(struct fz *z, struct fz_qp *q)
 	w->sge[0].addr = (uintptr_t)dst->p + 8 * (uint32_t)hrnd_n(z, (uint32_t)((dst->len - q->rd_len) / 8));
 	w->sge[0].length = q->rd_len;
 	w->sge[0].lkey = dst->key;
-	q->sq_pi = 1;
-	rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16 | q->sq_pi);
+	q->sq_pi++;
 }
 
 /* The group table slot of a GID (the formats' hash, way 0; gid[0] holds
@@ -378,6 +438,19 @@ static int rearm(struct fz *z)
 	}
 	if (mc_slot(mc_gid4) == mc_slot(mc_gid6) || mc_write(z, mc_gid4, 1) || mc_write(z, mc_gid6, 0))
 		return -1;
+	if (z->requester) {
+		/* the SQ doorbells once the host is done with the CTX window: a
+		 * window WQE makes the firmware write an MPT entry through it */
+		for (int i = 0; i < NQP; i++)
+			rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ,
+					     z->qp[i].qpn << 16 | (z->qp[i].sq_pi & 0xffff));
+		/* ... and its answers (about 2k cycles each) before the host
+		 * writes there again */
+		if (z->mw_wqes != z->mw_wqes_rung) {
+			z->mw_wqes_rung = z->mw_wqes;
+			rnic_world_step(z->f.w, 4000 * NQP);
+		}
+	}
 	return 0;
 }
 
@@ -1095,6 +1168,7 @@ static int trial(struct fz *z, unsigned int width, uint64_t seed, const struct f
 	}
 	z->rng = seed;
 	z->hrng = ~seed;
+	z->wrng = seed ^ 0x6d77;
 	if (setup(z, width, seed)) {
 		fprintf(stderr, "rnic-fuzz-rx: setup failed\n");
 		exit(1);
@@ -1238,6 +1312,7 @@ int main(int argc, char **argv)
 	}
 	z.rng = seed;
 	z.hrng = ~seed;
+	z.wrng = seed ^ 0x6d77;
 	z.batch = calloc(MAX_BATCH, sizeof(*z.batch));
 	if (minim && z.batch) {
 		g_fz = &z;
@@ -1277,7 +1352,7 @@ int main(int argc, char **argv)
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
 	       "repaired, %llu from the corpus, %llu UD of which %llu multicast) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
 	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
-	       "opened, %llu refused, %llu violations; RX drops: "
+	       "opened, %llu refused, %llu violations; %llu window WQEs posted, %llu binds and invalidations followed; RX drops: "
 	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u, multicast %u (copies %u); receive CQEs %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
@@ -1287,6 +1362,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
 	       (unsigned long long)z.mc.requests_seen, (unsigned long long)z.mc.windows_opened,
 	       (unsigned long long)z.mc.windows_refused, (unsigned long long)z.mc.violations,
+	       (unsigned long long)z.mw_wqes, (unsigned long long)z.mc.mw_ops,
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_ICRC),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_MALFORMED),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_QPN),

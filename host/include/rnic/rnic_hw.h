@@ -263,12 +263,15 @@ typedef uint32_t rnic_be32;
 /* mw: Memory windows (IBA 10.6.7; docs/mw.md). */
 #define RNIC_MW_TYPE_1 1 /* IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated */
 #define RNIC_MW_TYPE_2 2 /* IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV */
+#define RNIC_MW_REQ_OP_BIND 1 /* mw_req.op: a BIND_MW WQE (the firmware runs fw_mw_bind) */
+#define RNIC_MW_REQ_OP_LOCAL_INV 2 /* mw_req.op: a LOCAL_INV WQE (fw_mw_invalidate, local) */
+#define RNIC_MW_ANSWER_STATUS_MASK 0xff /* MW_ANSWER bits 7:0: the WC_* status of the request's WQE */
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
 #define RNIC_FW_RAM_BASE 0 /* code, data and stack: one RAM */
-#define RNIC_FW_RAM_BYTES 0x20000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
+#define RNIC_FW_RAM_BYTES 0x40000 /* RAM size: the image, the resource tables (the attributes of 1024 QPs alone take 72 KiB) and the stack */
 #define RNIC_FW_IMAGE_MAX_BYTES 0x8000 /* budget for the image (text + rodata + data); the build fails above it */
-#define RNIC_FW_STACK_BYTES 0xc00 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
+#define RNIC_FW_STACK_BYTES 0x2000 /* stack at the top of the RAM (the deepest call path, mailbox to MODIFY_QP, takes under 1 KiB by gcc -fstack-usage) */
 #define RNIC_FW_REG_BASE 0x10000000 /* the BAR0 register file as the control processor sees it: register at BAR0 offset x is at FW_REG_BASE + x (32-bit accesses only) */
 #define RNIC_FW_RESET_PC 0 /* first instruction after reset */
 #define RNIC_FW_VERSION 0x10000 /* firmware version written to FW_STATE and returned by QUERY_DEVICE: major << 16 | minor; the major number is the version of the command set below */
@@ -996,6 +999,32 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_DEALLOC_MW_IN_PD_LSB 0x20 /* the window's protection domain (else CMD_ST_PD_MISMATCH) */
 #define RNIC_CMD_DEALLOC_MW_IN_PD_W 0x20
 
+/* mw_req: A window request of the requester to the firmware (MW_REQ words): a BIND_MW or LOCAL_INV WQE that reached the head of its send queue. For a bind the requester has checked bind_lkey over [addr, addr + length) as it checks an SGE (key, PD of the QP, range inside the MR) and hands over what the MR's MPT entry says; a bind it refused never reaches the firmware. The requester holds the request (pending) until the firmware writes MW_ANSWER. */
+#define RNIC_MW_REQ_BITS 0x160
+#define RNIC_MW_REQ_WORDS 0xb
+#define RNIC_MW_REQ_PENDING_LSB 0 /* a request waits for MW_ANSWER (the other fields hold while it does) */
+#define RNIC_MW_REQ_PENDING_W 1
+#define RNIC_MW_REQ_OP_LSB 1 /* MW_REQ_OP_* */
+#define RNIC_MW_REQ_OP_W 3
+#define RNIC_MW_REQ_QPN_LSB 4 /* the QP that posted the WQE */
+#define RNIC_MW_REQ_QPN_W 0x18
+#define RNIC_MW_REQ_MW_RKEY_LSB 0x20 /* BIND: the window's key before the bind (WQE rkey); LOCAL_INV: the key to invalidate */
+#define RNIC_MW_REQ_MW_RKEY_W 0x20
+#define RNIC_MW_REQ_NEW_RKEY_LSB 0x40 /* BIND: the window's key after the bind (WQE mw_new_rkey) */
+#define RNIC_MW_REQ_NEW_RKEY_W 0x20
+#define RNIC_MW_REQ_MR_KEY_LSB 0x60 /* BIND: the MR's key (WQE bind_lkey) */
+#define RNIC_MW_REQ_MR_KEY_W 0x20
+#define RNIC_MW_REQ_ACCESS_LSB 0x80 /* BIND: the window's rights (WQE bind_access) */
+#define RNIC_MW_REQ_ACCESS_W 8
+#define RNIC_MW_REQ_MR_ACCESS_LSB 0x88 /* BIND: the MR's ACCESS_* bits from its MPT entry */
+#define RNIC_MW_REQ_MR_ACCESS_W 8
+#define RNIC_MW_REQ_ADDR_LSB 0xa0 /* BIND: the window's first address (WQE remote_addr) */
+#define RNIC_MW_REQ_ADDR_W 0x40
+#define RNIC_MW_REQ_LENGTH_LSB 0xe0 /* BIND: the window's length (WQE compare_add; 0 unbinds a type 1 window) */
+#define RNIC_MW_REQ_LENGTH_W 0x40
+#define RNIC_MW_REQ_PA_LSB 0x120 /* BIND: the MR's pa translated for addr (as for an SGE) */
+#define RNIC_MW_REQ_PA_W 0x40
+
 /* srqc: Shared receive queue context. The ring holds receive WQEs (recv_wqe) as an RQ ring does; every QP whose QPC names this SRQ takes its receive WQEs from it, in posting order, through one consumer index. Writing it (CTX_OP_WRITE) zeroes the producer and consumer index; both writes set the limit: while limit is not 0, a WQE taken that leaves fewer than limit WQEs posted raises EVT_SRQ_LIMIT and sets the limit to 0 (disarmed). */
 #define RNIC_SRQC_BITS 0x80
 #define RNIC_SRQC_WORDS 4
@@ -1240,9 +1269,9 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_STAT_RX_MCAST_COPY 0x4a4 /* ro: copies of multicast packets handed on to attached QPs (one per member; each then meets the UD checks) (version 1.5) */
 /* cmd: Command mailbox between the host and the control processor. The host fills CMD_IN, then writes CMD_CTRL, which sets CMD_STATUS.busy; the firmware reads the command, writes CMD_OUT and then CMD_DONE, which clears busy; the host polls CMD_STATUS. A host write to CMD_IN or CMD_CTRL while busy is ignored and counted in CMD_STATUS.overrun. Access column: the host's view; the firmware reads every register and writes CMD_OUT, CMD_DONE and FW_STATE. */
 #define RNIC_BLK_CMD_BASE 0x600
-#define RNIC_BLK_CMD_VERSION 0x10000
+#define RNIC_BLK_CMD_VERSION 0x10001
 #define RNIC_BLK_CMD_NEXT 0x1000
-#define RNIC_BLK_CMD_END 0x780 /* byte address just past the block's last register */
+#define RNIC_BLK_CMD_END 0x7ac /* byte address just past the block's last register */
 #define RNIC_REG_CMD_CTRL 0x60c /* wo: bits 7:0 opcode (CMD_OP_*), 31:16 token (echoed in CMD_STATUS); starts the command */
 #define RNIC_REG_CMD_STATUS 0x610 /* ro: bit 0 busy, bit 1 overrun (a write while busy was ignored; cleared by the next CMD_CTRL), bit 2 firmware halted (the control processor trapped or made a bad bus access: no command will complete), bits 15:8 status of the last command (CMD_ST_*), bits 31:16 its token */
 #define RNIC_REG_CMD_DONE 0x614 /* ro: firmware only: bits 15:8 status (CMD_ST_*); writing it ends the command */
@@ -1252,12 +1281,15 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_EQ_PI 0x624 /* ro: asynchronous event queue (EQ_ENTRY ring) producer index, free running, written by the firmware */
 #define RNIC_REG_EQ_CI 0x628 /* rw: asynchronous event queue consumer index, free running: the host writes how far it has read; the firmware drops (and counts in EQ_LOST) events that find the ring full */
 #define RNIC_REG_EQ_LOST 0x62c /* ro: events dropped because the ring was full, written by the firmware */
+#define RNIC_REG_MW_ANSWER 0x630 /* ro: firmware only: bits 7:0 the WC_* status of the window request in MW_REQ; writing it ends the request (the requester records its WQE with that status) (version 1.1) */
 #define RNIC_REG_EQ_ENTRY 0x640 /* ro[16]: asynchronous event ring (EQ_DEPTH entries, EQ_ENTRY_* fields), entry i at EQ_ENTRY + 4*(i % EQ_DEPTH), written by the firmware */
 #define RNIC_REG_EQ_ENTRY_COUNT 0x10
 #define RNIC_REG_CMD_IN 0x680 /* rw[32]: command input, word i at CMD_IN + 4*i */
 #define RNIC_REG_CMD_IN_COUNT 0x20
 #define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */
 #define RNIC_REG_CMD_OUT_COUNT 0x20
+#define RNIC_REG_MW_REQ 0x780 /* ro[11]: firmware only (a host read is refused): the requester's window request (mw_req record), word i at MW_REQ + 4*i; bit 0 of word 0 (pending) says one waits (version 1.1) */
+#define RNIC_REG_MW_REQ_COUNT 0xb
 /* db: Doorbells: posted writes, never read in the fast path. Version 1.2 adds DB_SRQ. Version 1.1 adds the WQE window (DB_WQE, DB_SQ_WQE): the host writes a send WQE into the doorbell page as well as into the SQ ring, and the NIC sends it without fetching it from host memory. The window holds one WQE for the whole device: a write to any of its words forgets what it held, so a WQE overwritten before the NIC took it is fetched from the ring as usual (the ring copy is also what a retransmission reads). */
 #define RNIC_BLK_DB_BASE 0x1000
 #define RNIC_BLK_DB_VERSION 0x10002

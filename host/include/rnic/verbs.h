@@ -74,6 +74,7 @@ enum rnic_send_flags {
 enum rnic_wc_flags {
 	RNIC_WC_GRH = 1 << 0,
 	RNIC_WC_WITH_IMM = 1 << 1,
+	RNIC_WC_WITH_INV = 1 << 3, /* invalidated_rkey is valid (IBV_WC_WITH_INV) */
 };
 
 /* ---------------------------------------------------------------- objects */
@@ -276,6 +277,24 @@ struct rnic_sg_entry {
 	uint32_t lkey;
 };
 
+/* struct ibv_mw_bind_info: the MR a window is bound to, the window's range
+ * inside it (addr is an offset from 0 with RNIC_ACCESS_ZERO_BASED) and its
+ * rights (RNIC_ACCESS_REMOTE_*, RNIC_ACCESS_ZERO_BASED). length 0 unbinds
+ * a type 1 window (mr may then be NULL). */
+struct rnic_mw_bind_info {
+	struct rnic_mr *mr;
+	uint64_t addr;
+	uint64_t length;
+	unsigned int mw_access_flags;
+};
+
+/* struct ibv_mw_bind (rnic_bind_mw). */
+struct rnic_mw_bind {
+	uint64_t wr_id;
+	unsigned int send_flags; /* RNIC_SEND_SIGNALED, RNIC_SEND_FENCE */
+	struct rnic_mw_bind_info bind_info;
+};
+
 struct rnic_send_wr {
 	uint64_t wr_id;
 	struct rnic_send_wr *next;
@@ -284,6 +303,7 @@ struct rnic_send_wr {
 	uint32_t opcode;         /* RNIC_WR_* (enum ibv_wr_opcode) */
 	unsigned int send_flags; /* RNIC_SEND_* */
 	uint32_t imm_data;       /* network byte order, as ibv's __be32 imm_data */
+	uint32_t invalidate_rkey; /* RNIC_WR_LOCAL_INV: the type 2 window's key to invalidate */
 	union {
 		struct {
 			uint64_t remote_addr;
@@ -295,6 +315,11 @@ struct rnic_send_wr {
 			uint64_t swap;
 			uint32_t rkey;
 		} atomic;
+		struct {             /* RNIC_WR_BIND_MW (type 2 windows) */
+			struct rnic_mw *mw;
+			uint32_t rkey;   /* the window's key after the bind: its index, a new tag */
+			struct rnic_mw_bind_info bind_info;
+		} bind_mw;
 		struct {             /* UD QPs */
 			struct rnic_ah *ah;
 			uint32_t remote_qpn;
@@ -323,7 +348,8 @@ struct rnic_wc {
 	uint32_t imm_data;       /* network byte order */
 	uint32_t qp_num;
 	uint32_t src_qp;
-	unsigned int wc_flags;   /* RNIC_WC_GRH, RNIC_WC_WITH_IMM */
+	unsigned int wc_flags;   /* RNIC_WC_GRH, RNIC_WC_WITH_IMM, RNIC_WC_WITH_INV */
+	uint32_t invalidated_rkey; /* with RNIC_WC_WITH_INV: the rkey the responder invalidated */
 };
 
 /* ---------------------------------------------------------------- calls */
@@ -343,6 +369,14 @@ int rnic_dereg_mr(struct rnic_mr *mr);
  * with EBUSY. */
 struct rnic_mw *rnic_alloc_mw(struct rnic_pd *pd, int type);
 int rnic_dealloc_mw(struct rnic_mw *mw);
+/* ibv_bind_mw: bind (or, length 0, unbind) the type 1 window mw by a
+ * BIND_MW WQE posted on qp (docs/mw.md); the library chooses the next tag
+ * and sets mw->rkey to the new key when the WQE is posted. 0 or an errno
+ * (EINVAL: not a type 1 window, another device's objects, rights other than
+ * RNIC_ACCESS_REMOTE_*, no MR for a nonzero length; ENOMEM: the SQ is
+ * full). The device's refusals (the MR lacks RNIC_ACCESS_MW_BIND, the range
+ * is outside it, another PD) complete the WQE with RNIC_WC_MW_BIND_ERR. */
+int rnic_bind_mw(struct rnic_qp *qp, struct rnic_mw *mw, struct rnic_mw_bind *mw_bind);
 
 /* Completion queues. */
 struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe);

@@ -61,7 +61,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         .stat_inc({27*16{1'b0}}),
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted(trap || bus_err),
-        .evt_word(32'h0), .evt_pop()
+        .evt_word(32'h0), .evt_pop(),
+        .mw_req_valid(1'b0), .mw_req_data('0), .mw_ans_valid(), .mw_ans_status()
     );
 
     rnic_ctrl #(.RAM_BYTES(4096), .FW_HEX("echo_fw.hex")) ctrl (
