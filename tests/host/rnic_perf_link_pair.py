@@ -77,6 +77,9 @@ CASES = {
     'read_bw-R-q2': ('read_bw', ['-R', '-q', '2'], SIZE, ITERS, 2, None),
     'send_bw-R': ('send_bw', ['-R'], SIZE, ITERS, 1, None),
     'send_lat-R': ('send_lat', ['-R'], 2, ITERS, 1, None),
+    'write_lat-R': ('write_lat', ['-R'], 2, ITERS, 1, None),
+    'read_lat-R': ('read_lat', ['-R'], 2, ITERS, 1, None),
+    'atomic_bw-R': ('atomic_bw', ['-R'], 8, ITERS, 1, None),
 }
 
 
