@@ -489,8 +489,8 @@ def main():
               if t in tests for r in roles]
     # rdma_cm (perftest's -R): no TCP; the exchange on a control QP and
     # every QP connected by the connection managers over QP1
-    cases += [(t, r, mtus[0], False, ('-R',)) for t in ('write_bw', 'read_bw', 'send_bw') if t in tests
-              for r in roles]
+    rdma_cm_tests = ('write_bw', 'read_bw', 'send_bw', 'write_lat', 'read_lat', 'send_lat')
+    cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
