@@ -489,7 +489,7 @@ def main():
               if t in tests for r in roles]
     # rdma_cm (perftest's -R): no TCP; the exchange on a control QP and
     # every QP connected by the connection managers over QP1
-    rdma_cm_tests = ('write_bw', 'read_bw', 'send_bw', 'write_lat', 'read_lat', 'send_lat')
+    rdma_cm_tests = ('write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat')
     cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
