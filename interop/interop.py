@@ -491,6 +491,8 @@ def main():
     # every QP connected by the connection managers over QP1
     rdma_cm_tests = ('write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat')
     cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
+    # and four QPs, each with its own CM connection
+    cases += [('write_bw', r, mtus[0], False, ('-R', '-q', '4')) for r in roles if 'write_bw' in tests]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
