@@ -1456,6 +1456,8 @@ static int cm_events(struct lk *k)
 		int status = e->status;
 
 		rnic_cm_ack_event(e);
+		if (!c && t != RNIC_CM_EVENT_CONNECT_REQUEST)
+			continue; /* the listener's own (none is expected) */
 		switch (t) {
 		case RNIC_CM_EVENT_ADDR_RESOLVED:
 			if ((r = rnic_cm_resolve_route(id, 2000)))
