@@ -238,19 +238,41 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
     guest_cmd = f'ib_{test} {perftest_args(test, mtu, size, iters, opts)}'
     out = open(os.path.join(logdir, tag + '.rnic-perf.log'), 'w')
     g.sh('rm -f /tmp/pt.log')
+    rdma_cm = '-R' in opts
     if role == 'guest-server':
-        # the guest's server first; rnic-perf connects through hostfwd once it listens
+        # the guest's server first; rnic-perf connects through hostfwd once it
+        # listens (-R: to the guest's address on the link, once its rdma_cm does)
         g.sh(f"setsid sh -c '{guest_cmd}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
-        r = g.sh(f'i=0; while ! netstat -ltn | grep -q ":{PERFTEST_PORT} " && [ $i -lt 200 ]; '
-                 f'do sleep 0.1; i=$((i+1)); done; netstat -ltn | grep -q ":{PERFTEST_PORT} "', 60)
+        if rdma_cm:
+            r = g.sh('i=0; while ! rdma res show cm_id | grep -q LISTEN && [ $i -lt 200 ]; '
+                     'do sleep 0.1; i=$((i+1)); done; rdma res show cm_id | grep -q LISTEN', 60)
+        else:
+            r = g.sh(f'i=0; while ! netstat -ltn | grep -q ":{PERFTEST_PORT} " && [ $i -lt 200 ]; '
+                     f'do sleep 0.1; i=$((i+1)); done; netstat -ltn | grep -q ":{PERFTEST_PORT} "', 60)
         if not r or r[0]:
             # keep what perftest said (an option it refused, a device error)
             r = g.sh('cat /tmp/pt.log', 10)
             with open(os.path.join(logdir, tag + '.perftest.log'), 'w') as f:
                 f.write(r[1] if r else '(console timeout)')
             return False, 'guest server did not listen'
-        ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_fwd), '127.0.0.1'],
+        target = ['-p', str(PERFTEST_PORT), GUEST_IP] if rdma_cm else ['-p', str(tcp_fwd), '127.0.0.1']
+        ours = subprocess.Popen([rnic_perf, test] + perf + target, stdout=out, stderr=subprocess.STDOUT)
+    elif rdma_cm:
+        # our CM listens on the link; the guest's client connects to our address
+        ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(PERFTEST_PORT)],
                                 stdout=out, stderr=subprocess.STDOUT)
+        end = time.time() + 60
+        while time.time() < end and ours.poll() is None:
+            with open(out.name) as f:
+                if 'listening on port' in f.read():
+                    break
+            time.sleep(0.05)
+        else:
+            ours.kill()
+            ours.wait()
+            out.close()
+            return False, 'rnic-perf -R did not listen within 60 s'
+        g.sh(f"setsid sh -c '{guest_cmd} {NIC_IP}; echo PERFTEST_RC=$?' </dev/null >/tmp/pt.log 2>&1 &")
     else:
         ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(tcp_nic)],
                                 stdout=out, stderr=subprocess.STDOUT)
@@ -465,6 +487,12 @@ def main():
     # neither sends nor takes on a wire)
     cases += [(t, r, mtus[0], False, ('-c', 'UD', '-g', '-M', MCAST_MGID)) for t in ('send_bw', 'send_lat')
               if t in tests for r in roles]
+    # rdma_cm (perftest's -R): no TCP; the exchange on a control QP and
+    # every QP connected by the connection managers over QP1
+    rdma_cm_tests = ('write_bw', 'read_bw', 'send_bw', 'atomic_bw', 'write_lat', 'read_lat', 'send_lat')
+    cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
+    # and four QPs, each with its own CM connection
+    cases += [('write_bw', r, mtus[0], False, ('-R', '-q', '4')) for r in roles if 'write_bw' in tests]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one

@@ -594,10 +594,13 @@ static void handle_rep(struct rnic_cm_event_channel *ch, const struct rnic_cm_ma
 	p->remote_qpn = r->local_qpn;
 	p->remote_psn = r->starting_psn;
 	p->remote_ca_guid = r->local_ca_guid;
-	/* as Linux's cm_rep_handler: each side's depth is the other's resources */
+	/* as Linux's cm_rep_handler: each side's depth is the other's resources
+	 * (never more than the REQ offered: Linux's REP names the depth its
+	 * program accepted with, e.g. perftest's 128 for rxe, whatever we offered) */
 	if (r->responder_resources < p->init_depth)
 		p->init_depth = r->responder_resources;
-	p->resp_res = r->initiator_depth;
+	if (r->initiator_depth < p->resp_res)
+		p->resp_res = r->initiator_depth;
 	p->rnr_retry_count = r->rnr_retry_count;
 	conn_param_from_rep(r, &c);
 	if (!p->id.qp) {

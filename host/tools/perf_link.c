@@ -78,6 +78,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -89,6 +90,7 @@
 
 #include "perf_link.h"
 #include "ud_qp.h"
+#include "rnic/rnic_cm.h"
 #include "rnic/verbs.h"
 
 #define GUARD 0xa5
@@ -120,6 +122,16 @@ struct wire {
 
 struct lk;
 
+/* -R: one connection of the CM (the control QP's, or a data QP's). */
+enum cm_state { CM_IDLE, CM_CONNECTING, CM_UP, CM_DOWN, CM_RETRY };
+struct cm_conn {
+	struct rnic_cm_id *id;
+	enum cm_state state;
+	int index;           /* data: the QP's index; control: -1 */
+	int tries;           /* client: REQs rejected so far */
+	struct timespec retry_at;
+};
+
 /* One QP and its part of the memory. */
 struct lq {
 	struct rnic_qp *qp;
@@ -134,6 +146,7 @@ struct lq {
 	uint64_t last_atomic;
 	struct wire wire;
 	uint32_t src_qp;          /* -g: the first receive's source QP (the peer's key names a group) */
+	uint32_t cm_rq_psn;       /* -R: the peer's first PSN, as the CM set it */
 	uint8_t src_ip[4];        /* and its source address */
 };
 
@@ -181,6 +194,19 @@ struct lk {
 	/* -g: the group QP 0 is attached to (mcg_attached), or none */
 	union rnic_gid mgid;
 	int mcg_join, mcg_attached;
+	struct rnic_qp_init_attr qp_ia; /* what every data QP is made with */
+	/* -R: the CM, the control QP (its own CQ and buffers) and the data QPs' ids */
+	struct rnic_cm_event_channel *ch;
+	struct rnic_cm_id *listen_id;
+	struct cm_conn ctrl, data[OOB_MAX_QPS];
+	int ndata;           /* data connections begun (client) or requested (server) */
+	struct rnic_cq *ctrl_cq;
+	struct rnic_mr *ctrl_mr;
+	uint8_t *ctrl_buf;   /* CTRL_MSG_MAX to send, then CTRL_MSG_MAX to receive into */
+	int ctrl_recv_ready; /* a receive completed, ctrl_recv_len bytes */
+	uint32_t ctrl_recv_len;
+	int ctrl_send_done;
+	int cm_closing;      /* disconnects from here on are the end's */
 };
 
 static int err(struct lk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -329,7 +355,7 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	bth = udp + RNIC_UDP_HDR_BYTES;
 	/* the QP it is for (-g: a datagram to the group is for QP 0) */
 	for (int q = 0; q < k->nqp; q++)
-		if (k->q[q].qp->qp_num == (be32(bth + 4) & 0xffffff) ||
+		if ((k->q[q].qp && k->q[q].qp->qp_num == (be32(bth + 4) & 0xffffff)) ||
 		    (k->mcg_attached && q == 0 && (be32(bth + 4) & 0xffffff) == RNIC_MCAST_QPN))
 			m = &k->q[q].wire;
 	if (!m || !m->on)
@@ -447,18 +473,21 @@ static int setup(struct lk *k)
 		if (!k->srq || !k->srq_done)
 			return err(k, "create_srq: %s", k->srq ? "out of memory" : strerror(errno));
 	}
-	for (int i = 0; i < k->nqp; i++) {
-		memset(&ia, 0, sizeof(ia));
-		ia.send_cq = k->cq;
-		ia.recv_cq = k->cq;
-		ia.qp_type = o->ud ? RNIC_QPT_UD : RNIC_QPT_RC;
-		/* send_lat: the next SEND may go before the last one's ACK */
-		ia.cap.max_send_wr = o->test == PERF_SEND_LAT ? SEND_LAT_SQ : (uint32_t)k->max_depth;
-		ia.cap.max_send_sge = 1;
-		ia.srq = k->srq;
-		ia.cap.max_recv_wr = send && !k->srq ? (uint32_t)k->max_depth : 0;
-		ia.cap.max_recv_sge = send && !k->srq ? 1 : 0;
-		ia.cap.max_inline_data = o->inline_size;
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = k->cq;
+	ia.recv_cq = k->cq;
+	ia.qp_type = o->ud ? RNIC_QPT_UD : RNIC_QPT_RC;
+	/* send_lat: the next SEND may go before the last one's ACK */
+	ia.cap.max_send_wr = o->test == PERF_SEND_LAT ? SEND_LAT_SQ : (uint32_t)k->max_depth;
+	ia.cap.max_send_sge = 1;
+	ia.srq = k->srq;
+	ia.cap.max_recv_wr = send && !k->srq ? (uint32_t)k->max_depth : 0;
+	ia.cap.max_recv_sge = send && !k->srq ? 1 : 0;
+	ia.cap.max_inline_data = o->inline_size;
+	k->qp_ia = ia;
+	/* -R: the CM makes the QPs when it connects them (cm_connect_data) */
+	for (int i = 0; i < k->nqp && !o->rdma_cm; i++) {
+		ia = k->qp_ia;
 		k->q[i].qp = rnic_create_qp(k->pd, &ia);
 		if (!k->q[i].qp)
 			return err(k, "create_qp %d: %s", i, strerror(errno));
@@ -511,8 +540,11 @@ static int setup(struct lk *k)
 	return 0;
 }
 
+static void cm_teardown(struct lk *k);
+
 static void teardown(struct lk *k)
 {
+	cm_teardown(k);
 	if (k->mr)
 		rnic_dereg_mr(k->mr);
 	if (k->mcg_attached)
@@ -657,7 +689,7 @@ static void set_size(struct lk *k, int i)
 static struct lq *qp_of(struct lk *k, uint32_t qp_num)
 {
 	for (int i = 0; i < k->nqp; i++)
-		if (k->q[i].qp->qp_num == qp_num)
+		if (k->q[i].qp && k->q[i].qp->qp_num == qp_num)
 			return &k->q[i];
 	return NULL;
 }
@@ -1269,6 +1301,465 @@ static int run_size(struct lk *k, int i)
 	return 0;
 }
 
+/* ------------------------------------------------------- -R: the RDMA CM */
+
+/* perftest's -R: the exchange's messages are SENDs on a control RC QP the CM
+ * connects to the peer's port, and every data QP is made and connected by a
+ * CM connection of its own to the same port; the CM sets the PSNs (the
+ * keys' are not used). The control QP has its own CQ, one SEND and one
+ * receive of OOB_KEY_CM_LEN bytes (perftest's) in flight. */
+#define CTRL_MSG_MAX 64
+#define CM_RETRIES 50        /* client: REQs a server not yet listening rejects, 100 ms apart */
+#define CM_CLOSE_S 20        /* at the end: how long the disconnects may take */
+
+static int ctrl_post_recv(struct lk *k)
+{
+	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)(k->ctrl_buf + CTRL_MSG_MAX), OOB_KEY_CM_LEN,
+				    k->ctrl_mr->lkey};
+	struct rnic_recv_wr wr = {2, NULL, &sge, 1}, *bad;
+	int e = rnic_post_recv(k->ctrl.id->qp, &wr, &bad);
+
+	return e ? err(k, "-R: post_recv on the control QP: %s", strerror(e)) : 0;
+}
+
+static int ctrl_setup(struct lk *k, struct rnic_cm_id *id)
+{
+	struct rnic_qp_init_attr ia;
+	int e;
+
+	k->ctrl_cq = rnic_create_cq(k->ctx, 8);
+	k->ctrl_buf = calloc(2, CTRL_MSG_MAX);
+	if (!k->ctrl_cq || !k->ctrl_buf)
+		return err(k, "-R: the control QP's CQ: %s", strerror(errno));
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = k->ctrl_cq;
+	ia.recv_cq = k->ctrl_cq;
+	ia.qp_type = RNIC_QPT_RC;
+	ia.cap.max_send_wr = 1;
+	ia.cap.max_recv_wr = 1;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	if ((e = rnic_cm_create_qp(id, k->pd, &ia)))
+		return err(k, "-R: rnic_cm_create_qp (control): %s", strerror(e));
+	k->ctrl_mr = rnic_reg_mr(k->pd, k->ctrl_buf, 2 * CTRL_MSG_MAX, RNIC_ACCESS_LOCAL_WRITE);
+	if (!k->ctrl_mr)
+		return err(k, "-R: reg_mr (control): %s", strerror(errno));
+	return ctrl_post_recv(k);
+}
+
+/* perftest's conn_param: READ and atomic tests offer out_reads both ways */
+static void cm_param(const struct lk *k, struct rnic_cm_conn_param *p, int control)
+{
+	uint32_t op = perf_test_opcode(k->o->test);
+
+	memset(p, 0, sizeof(*p));
+	if (!control && (op == RNIC_WR_RDMA_READ || op == RNIC_WR_ATOMIC_FETCH_AND_ADD)) {
+		p->responder_resources = RNIC_MAX_RD_ATOMIC;
+		p->initiator_depth = RNIC_MAX_RD_ATOMIC;
+	}
+	p->retry_count = 7;
+	p->rnr_retry_count = 7;
+}
+
+/* A data QP is connected: its PSNs and path MTU are the CM's. */
+static int cm_data_up(struct lk *k, struct cm_conn *c)
+{
+	struct lq *q = &k->q[c->index];
+	struct rnic_qp_attr a;
+	struct rnic_qp_init_attr ia;
+	int e;
+
+	c->state = CM_UP;
+	q->qp = c->id->qp;
+	memset(&a, 0, sizeof(a));
+	e = rnic_query_qp(q->qp, &a, RNIC_QP_SQ_PSN | RNIC_QP_RQ_PSN | RNIC_QP_PATH_MTU, &ia);
+	if (e)
+		return err(k, "-R: query_qp %d: %s", c->index, strerror(e));
+	q->psn = a.sq_psn & 0xffffff;
+	q->wire.epsn = a.rq_psn & 0xffffff;
+	q->cm_rq_psn = q->wire.epsn;
+	q->wire.mtu = 128u << a.path_mtu;
+	q->wire.on = 1;
+	k->s.active_mtu = a.path_mtu;
+	return 0;
+}
+
+static int cm_addrs(struct lk *k, struct sockaddr_in *src, struct sockaddr_in *dst)
+{
+	union rnic_gid g;
+	int e = rnic_query_gid(k->ctx, 1, 0, &g);
+
+	if (e)
+		return err(k, "query_gid 0: %s", strerror(e));
+	memset(src, 0, sizeof(*src));
+	memset(dst, 0, sizeof(*dst));
+	src->sin_family = AF_INET;
+	memcpy(&src->sin_addr.s_addr, g.raw + 12, 4);
+	dst->sin_family = AF_INET;
+	dst->sin_port = htons(k->o->port);
+	if (inet_pton(AF_INET, k->o->host, &dst->sin_addr) != 1)
+		return err(k, "-R: '%s': the server's IPv4 address on the RoCE link please (A.B.C.D)", k->o->host);
+	return 0;
+}
+
+/* client: a connection begins (address, then route, then the REQ) */
+static int cm_start(struct lk *k, struct cm_conn *c)
+{
+	struct sockaddr_in src, dst;
+	int e;
+
+	if (cm_addrs(k, &src, &dst))
+		return -1;
+	if ((e = rnic_cm_create_id(k->ch, &c->id, c, RNIC_PS_TCP)))
+		return err(k, "-R: rnic_cm_create_id: %s", strerror(e));
+	if ((e = rnic_cm_resolve_addr(c->id, (struct sockaddr *)&src, (struct sockaddr *)&dst, 2000)))
+		return err(k, "-R: rnic_cm_resolve_addr: %s", strerror(e));
+	c->state = CM_CONNECTING;
+	return 0;
+}
+
+/* a connection's QP: the control QP, or data QP c->index (as setup makes it) */
+static int cm_make_qp(struct lk *k, struct cm_conn *c, struct rnic_cm_id *id)
+{
+	struct rnic_qp_init_attr ia = k->qp_ia;
+	int e;
+
+	if (c->index < 0)
+		return ctrl_setup(k, id);
+	if ((e = rnic_cm_create_qp(id, k->pd, &ia)))
+		return err(k, "-R: rnic_cm_create_qp %d: %s", c->index, strerror(e));
+	k->q[c->index].qp = id->qp;
+	return 0;
+}
+
+static void cm_drop(struct lk *k, struct cm_conn *c)
+{
+	if (c->index >= 0 && k->q)
+		k->q[c->index].qp = NULL;
+	if (c->id && c->id->qp)
+		rnic_cm_destroy_qp(c->id);
+	if (c->id)
+		rnic_cm_destroy_id(c->id);
+	c->id = NULL;
+}
+
+static int cm_events(struct lk *k)
+{
+	struct rnic_cm_event *e;
+	struct rnic_cm_conn_param p;
+	int r;
+
+	while (rnic_cm_get_event(k->ch, &e) == 0) {
+		enum rnic_cm_event_type t = e->event;
+		struct rnic_cm_id *id = e->id;
+		struct cm_conn *c = id->context;
+		int status = e->status;
+
+		rnic_cm_ack_event(e);
+		if (!c && t != RNIC_CM_EVENT_CONNECT_REQUEST)
+			continue; /* the listener's own (none is expected) */
+		switch (t) {
+		case RNIC_CM_EVENT_ADDR_RESOLVED:
+			if ((r = rnic_cm_resolve_route(id, 2000)))
+				return err(k, "-R: rnic_cm_resolve_route: %s", strerror(r));
+			break;
+		case RNIC_CM_EVENT_ROUTE_RESOLVED:
+			if (cm_make_qp(k, c, id))
+				return -1;
+			cm_param(k, &p, c->index < 0);
+			if ((r = rnic_cm_connect(id, &p)))
+				return err(k, "-R: rnic_cm_connect: %s", strerror(r));
+			break;
+		case RNIC_CM_EVENT_CONNECT_REQUEST:
+			/* the first is the control connection, then one per data QP */
+			if (k->ctrl.id && k->ndata == k->nqp) {
+				rnic_cm_reject(id, NULL, 0);
+				rnic_cm_destroy_id(id);
+				break;
+			}
+			c = k->ctrl.id ? &k->data[k->ndata++] : &k->ctrl;
+			c->id = id;
+			id->context = c;
+			if (cm_make_qp(k, c, id))
+				return -1;
+			cm_param(k, &p, c->index < 0);
+			if ((r = rnic_cm_accept(id, &p)))
+				return err(k, "-R: rnic_cm_accept: %s", strerror(r));
+			/* the QP is in RTS: perftest's server does not wait for the RTU either */
+			if (c->index >= 0 ? cm_data_up(k, c) : 0)
+				return -1;
+			c->state = CM_UP;
+			break;
+		case RNIC_CM_EVENT_ESTABLISHED:
+			if (c->state == CM_CONNECTING && (c->index >= 0 ? cm_data_up(k, c) : 0))
+				return -1;
+			c->state = CM_UP;
+			break;
+		case RNIC_CM_EVENT_REJECTED:
+			/* perftest's server listens for the data QPs only after the
+			 * handshake: a REQ before that is rejected, and its client
+			 * tries again 100 ms later; so do we */
+			if (is_server(k) || c->index < 0 || ++c->tries > CM_RETRIES)
+				return err(k, "-R: the peer rejected %s connection (%s)",
+					   c->index < 0 ? "the control" : "a data QP's",
+					   rnic_cm_reject_reason_str(status));
+			cm_drop(k, c);
+			c->state = CM_RETRY;
+			clock_gettime(CLOCK_MONOTONIC, &c->retry_at);
+			c->retry_at.tv_nsec += 100000000;
+			if (c->retry_at.tv_nsec >= 1000000000) {
+				c->retry_at.tv_sec++;
+				c->retry_at.tv_nsec -= 1000000000;
+			}
+			break;
+		case RNIC_CM_EVENT_DISCONNECTED:
+			/* perftest disconnects as soon as its last message is
+			 * through, maybe before our own last SEND's completion is
+			 * polled: whoever still needs the connection fails */
+			c->state = CM_DOWN;
+			rnic_cm_disconnect(id); /* the DREP */
+			break;
+		case RNIC_CM_EVENT_ADDR_ERROR:
+		case RNIC_CM_EVENT_ROUTE_ERROR:
+		case RNIC_CM_EVENT_CONNECT_ERROR:
+		case RNIC_CM_EVENT_UNREACHABLE:
+			return err(k, "-R: %s (%d)", rnic_cm_event_str(t), status);
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int ctrl_poll(struct lk *k)
+{
+	struct rnic_wc wc[2];
+	int n;
+
+	if (!k->ctrl_cq)
+		return 0;
+	while ((n = rnic_poll_cq(k->ctrl_cq, 2, wc)) > 0) {
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status) {
+				if (k->cm_closing || (k->ctrl.state == CM_DOWN && wc[i].status == RNIC_WC_WR_FLUSH_ERR))
+					continue; /* flushed by a disconnect */
+				return err(k, "-R: the control QP's %s completed with %s",
+					   wc[i].opcode & RNIC_WC_RECV ? "receive" : "SEND",
+					   rnic_wc_status_str(wc[i].status));
+			}
+			if (wc[i].opcode & RNIC_WC_RECV) {
+				k->ctrl_recv_ready = 1;
+				k->ctrl_recv_len = wc[i].byte_len;
+			} else {
+				k->ctrl_send_done = 1;
+			}
+		}
+	}
+	return n < 0 ? err(k, "-R: poll_cq (control): %s", strerror(-n)) : 0;
+}
+
+/* Run the NIC and the CM until cond holds. */
+static int cm_wait(struct lk *k, int (*cond)(const struct lk *), const char *what, const struct timespec *limit)
+{
+	for (;;) {
+		struct timespec now;
+
+		if (cm_events(k) || ctrl_poll(k))
+			return -1;
+		if (cond(k))
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (past_deadline(k) || (limit && (now.tv_sec > limit->tv_sec ||
+						   (now.tv_sec == limit->tv_sec && now.tv_nsec > limit->tv_nsec))))
+			return err(k, "-R: %s: not within the time limit", what);
+		for (int i = 0; i < k->nqp; i++) {
+			struct cm_conn *c = &k->data[i];
+
+			if (c->state == CM_RETRY && (now.tv_sec > c->retry_at.tv_sec ||
+						     (now.tv_sec == c->retry_at.tv_sec && now.tv_nsec >= c->retry_at.tv_nsec)) &&
+			    cm_start(k, c))
+				return -1;
+		}
+		if (k->connected && !k->cm_closing && drain_cq(k))
+			return -1;
+		if (k->nic->idle) {
+			int r = k->nic->idle(k->nic->arg, -1, 1);
+
+			if (r < 0)
+				return err(k, "waiting: %s", strerror(-r));
+		} else {
+			poll(NULL, 0, 1);
+		}
+	}
+}
+
+/* (each also holds once the connection is down: the caller says so) */
+static int ctrl_is_up(const struct lk *k) { return k->ctrl.state == CM_UP || k->ctrl.state == CM_DOWN; }
+static int ctrl_sent(const struct lk *k) { return k->ctrl_send_done || k->ctrl.state == CM_DOWN; }
+static int ctrl_received(const struct lk *k) { return k->ctrl_recv_ready || k->ctrl.state == CM_DOWN; }
+
+static int data_all_up(const struct lk *k)
+{
+	for (int i = 0; i < k->nqp; i++)
+		if (k->data[i].state != CM_UP && k->data[i].state != CM_DOWN)
+			return 0;
+	return 1;
+}
+
+static int all_down(const struct lk *k)
+{
+	for (int i = 0; i < k->nqp; i++)
+		if (k->data[i].id && k->data[i].state != CM_DOWN)
+			return 0;
+	return !k->ctrl.id || k->ctrl.state == CM_DOWN;
+}
+
+/* oob's msg_send / msg_recv: one SEND, one receive on the control QP */
+static int ctrl_send(void *arg, const void *buf, size_t len)
+{
+	struct lk *k = arg;
+	struct rnic_sg_entry sge;
+	struct rnic_send_wr wr, *bad;
+	int e;
+
+	if (len > CTRL_MSG_MAX)
+		return err(k, "-R: a %zu-byte control message", len);
+	if (cm_wait(k, ctrl_is_up, "the control connection", NULL))
+		return -1;
+	if (k->ctrl.state != CM_UP)
+		return err(k, "-R: the peer disconnected the control connection before our %zu-byte message", len);
+	memcpy(k->ctrl_buf, buf, len);
+	sge.addr = (uint64_t)(uintptr_t)k->ctrl_buf;
+	sge.length = (uint32_t)len;
+	sge.lkey = k->ctrl_mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 1;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = RNIC_WR_SEND;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	k->ctrl_send_done = 0;
+	if ((e = rnic_post_send(k->ctrl.id->qp, &wr, &bad)))
+		return err(k, "-R: post_send on the control QP: %s", strerror(e));
+	if (cm_wait(k, ctrl_sent, "the control SEND's completion", NULL))
+		return -1;
+	if (!k->ctrl_send_done)
+		return err(k, "-R: the peer disconnected the control connection before our message was through");
+	return 0;
+}
+
+static int ctrl_recv(void *arg, void *buf, size_t len)
+{
+	struct lk *k = arg;
+
+	if (cm_wait(k, ctrl_received, "the peer's control message", NULL))
+		return -1;
+	if (!k->ctrl_recv_ready)
+		return err(k, "-R: the peer disconnected the control connection instead of its next message");
+	if (k->ctrl_recv_len != len)
+		return err(k, "-R: the peer's control message has %u bytes, %zu expected", k->ctrl_recv_len, len);
+	memcpy(buf, k->ctrl_buf + CTRL_MSG_MAX, len);
+	k->ctrl_recv_ready = 0;
+	return ctrl_post_recv(k);
+}
+
+/* The channel, and the control connection: a client begins it, a server
+ * listens on the port (every address) and accepts it in cm_events. */
+static int cm_open(struct lk *k)
+{
+	struct rnic_cm_channel_attr ca;
+	struct sockaddr_in any, addr;
+	int e;
+
+	for (int i = 0; i < k->nqp; i++)
+		k->data[i].index = i;
+	k->ctrl.index = -1;
+	memset(&ca, 0, sizeof(ca));
+	ca.context = k->ctx;
+	ca.seed = mix64(k->o->seed ^ (is_server(k) ? 0x5345ull : 0x434cull));
+	/* the path MTU is the REQ's: a client's is -m's; a server takes the
+	 * client's (the CM's passive side takes the smaller of the REQ's and its
+	 * port's, and Linux's active side keeps its own: so our port offers the
+	 * largest), as perftest's rdma_cm QPs take theirs from the CM */
+	ca.if_mtu = (128u << (is_server(k) ? RNIC_IB_MTU_4096 : k->o->mtu)) + 96;
+	k->ch = rnic_cm_create_event_channel(&ca);
+	if (!k->ch)
+		return err(k, "-R: rnic_cm_create_event_channel: %s", strerror(errno));
+	/* no ARP: the peer's MAC is the next hop of every address */
+	memset(&any, 0, sizeof(any));
+	any.sin_family = AF_INET;
+	if ((e = rnic_cm_set_neighbour(k->ch, (struct sockaddr *)&any, k->o->peer_mac)))
+		return err(k, "-R: rnic_cm_set_neighbour: %s", strerror(e));
+	if (!is_server(k))
+		return cm_start(k, &k->ctrl);
+	addr = any;
+	addr.sin_port = htons(k->o->port);
+	if ((e = rnic_cm_create_id(k->ch, &k->listen_id, NULL, RNIC_PS_TCP)) ||
+	    (e = rnic_cm_bind_addr(k->listen_id, (struct sockaddr *)&addr)) ||
+	    (e = rnic_cm_listen(k->listen_id, k->nqp + 1)))
+		return err(k, "-R: listening on port %u: %s", k->o->port, strerror(e));
+	/* a harness starting the client waits for this line */
+	printf("rnic-perf: -R: listening on port %u\n", k->o->port);
+	fflush(stdout);
+	return 0;
+}
+
+/* OOB_STEP_CM_CONNECT: every data QP connected; our keys get their QPNs and PSNs. */
+static int cm_connect_data(struct lk *k)
+{
+	if (!is_server(k))
+		for (int i = 0; i < k->nqp; i++)
+			if (cm_start(k, &k->data[i]))
+				return -1;
+	if (cm_wait(k, data_all_up, "the data QPs' connections", NULL))
+		return -1;
+	for (int i = 0; i < k->nqp; i++) {
+		struct oob_key *key = i ? &k->s.qp_key[i] : &k->s.key;
+
+		if (k->data[i].state != CM_UP)
+			return err(k, "-R: the peer disconnected data QP %d's connection at once", i);
+		key->qpn = k->q[i].qp->qp_num;
+		key->psn = k->q[i].psn;
+	}
+	return 0;
+}
+
+/* The end: every connection disconnected (the peer may begin it too). */
+static int cm_close(struct lk *k)
+{
+	struct timespec limit;
+	int e;
+
+	k->cm_closing = 1;
+	for (int i = 0; i < k->nqp; i++)
+		if (k->data[i].id && k->data[i].state == CM_UP && (e = rnic_cm_disconnect(k->data[i].id)))
+			return err(k, "-R: rnic_cm_disconnect: %s", strerror(e));
+	if (k->ctrl.id && k->ctrl.state == CM_UP && (e = rnic_cm_disconnect(k->ctrl.id)))
+		return err(k, "-R: rnic_cm_disconnect: %s", strerror(e));
+	clock_gettime(CLOCK_MONOTONIC, &limit);
+	limit.tv_sec += CM_CLOSE_S;
+	return cm_wait(k, all_down, "the disconnects", &limit);
+}
+
+static void cm_teardown(struct lk *k)
+{
+	if (!k->ch)
+		return; /* no CM: no ids */
+	k->connected = 0; /* the wire model looks at no QP from here on */
+	for (int i = 0; i < k->nqp; i++)
+		cm_drop(k, &k->data[i]);
+	cm_drop(k, &k->ctrl);
+	if (k->listen_id)
+		rnic_cm_destroy_id(k->listen_id);
+	if (k->ctrl_mr)
+		rnic_dereg_mr(k->ctrl_mr);
+	if (k->ctrl_cq)
+		rnic_destroy_cq(k->ctrl_cq);
+	free(k->ctrl_buf);
+	if (k->ch)
+		rnic_cm_destroy_event_channel(k->ch);
+}
+
 static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void *arg)
 {
 	struct lk *k = arg;
@@ -1276,10 +1767,13 @@ static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void
 	int send_passive = perf_test_opcode(k->o->test) == RNIC_WR_SEND && (!k->active || k->o->test == PERF_SEND_LAT);
 	int traffic_next = step_i + 1 < OOB_MAX_STEPS && k->plan[step_i + 1] == OOB_STEP_TRAFFIC;
 
-	if (kind == OOB_STEP_KEYS && s->handshakes == k->nqp && !k->connected) {
+	if (kind == OOB_STEP_CM_CONNECT)
+		return cm_connect_data(k);
+	/* -R: the QPs are connected (the CM's), the first round of keys gives their R */
+	if (kind == OOB_STEP_KEYS && s->handshakes == k->nqp + (k->o->rdma_cm ? 2 : 0) && !k->connected) {
 		for (int i = 0; i < k->nqp; i++) {
 			k->q[i].pk = i ? &s->peer_qp_key[i] : &s->peer_key;
-			if (connect_qp(k, &k->q[i]))
+			if (!k->o->rdma_cm && connect_qp(k, &k->q[i]))
 				return -1;
 		}
 		/* later handshakes carry QP 0's key again: keep the first */
@@ -1387,11 +1881,16 @@ static void print_results(struct lk *k)
 			printf(" Mtu : %u[B] ", 128u << k->s.active_mtu);
 		else
 			printf(" QP %-2d       ", i);
-		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp->qp_num, q->psn,
-		       q->pk ? q->pk->qpn : 0, q->pk ? q->pk->psn : 0);
+		/* -R: the PSNs are the CM's, not the keys' */
+		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp ? q->qp->qp_num : 0, q->psn,
+		       q->pk ? q->pk->qpn : 0, o->rdma_cm ? q->cm_rq_psn : q->pk ? q->pk->psn : 0);
 	}
 	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s  Connection type : %s\n", k->nqp,
 	       o->inline_size, k->srq ? "ON" : "OFF", k->grh ? "UD" : "RC");
+	if (o->rdma_cm)
+		printf(" Connected by : rdma_cm (port %u: a control QP, then each QP; the CM's PSNs)\n", o->port);
+	else
+		printf(" Connected by : the exchange (TCP port %u; the keys' PSNs)\n", o->port);
 	if (o->mcg) {
 		/* the group we joined, and the one we send to */
 		int sends = o->test == PERF_SEND_LAT || !is_server(k);
@@ -1505,7 +2004,7 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 		k.max_depth = (int)o->iters;
 	if (perf_test_opcode(o->test) == RNIC_WR_SEND && !k.active && o->iters > (uint64_t)k.max_depth)
 		k.max_depth = o->iters < 512 ? (int)o->iters : 512; /* receives kept posted */
-	oob_plan_qs(o->test, k.nqp, k.nsizes, k.plan);
+	oob_plan_cm(o->test, k.nqp, k.nsizes, o->rdma_cm, k.plan);
 	if (!perf_test_is_bw(o->test))
 		k.lat = calloc(o->iters, sizeof(*k.lat));
 	if (o->test == PERF_ATOMIC_BW)
@@ -1516,7 +2015,10 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	}
 	if (setup(&k))
 		goto out;
-	if (is_server(&k)) {
+	if (o->rdma_cm) {
+		if (cm_open(&k))
+			goto out;
+	} else if (is_server(&k)) {
 		struct pollfd p;
 
 		lfd = oob_listen(NULL, o->port, NULL, e, sizeof(e));
@@ -1534,7 +2036,7 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	} else {
 		k.s.fd = oob_connect(o->host, o->port, e, sizeof(e));
 	}
-	if (k.s.fd < 0) {
+	if (!o->rdma_cm && k.s.fd < 0) {
 		err(&k, "%s", e);
 		goto out;
 	}
@@ -1557,7 +2059,8 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 			struct oob_key *key = i ? &k.s.qp_key[i] : &k.s.key;
 
 			key->out_reads = RNIC_MAX_RD_ATOMIC;
-			key->qpn = k.q[i].qp->qp_num;
+			/* -R: the CM makes the QPs (cm_connect_data fills these in) */
+			key->qpn = k.q[i].qp ? k.q[i].qp->qp_num : 0;
 			key->psn = k.q[i].psn;
 			key->rkey = k.mr->rkey;
 			key->vaddr = (uint64_t)(uintptr_t)k.q[i].R;
@@ -1585,6 +2088,10 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 	}
 	k.s.wait_readable = pump;
 	k.s.wait_arg = &k;
+	k.s.rdma_cm = o->rdma_cm;
+	k.s.msg_send = ctrl_send;
+	k.s.msg_recv = ctrl_recv;
+	k.s.msg_arg = &k;
 	if (oob_run(&k.s, hook, &k)) {
 		if (!k.failed)
 			err(&k, "perftest exchange: %s", k.s.err);
@@ -1595,6 +2102,8 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 		if (!(k.recv_open ? close_receives(&k) : drain_cq(&k)))
 			check_memory(&k);
 	}
+	if (o->rdma_cm && k.ch && !k.failed)
+		cm_close(&k);
 	print_results(&k);
 	if (o->json && k.connected && write_json(&k))
 		k.failed = 1;

@@ -40,6 +40,8 @@ struct perf_link_opts {
 	int mcg;                /* -g: UD to a multicast group (send_bw, send_lat; one QP) */
 	uint8_t mgid[16];       /* -M: the group (else perftest's MCG_GID, PERF_LINK_MCG_GID) */
 	int mgid_set;
+	int rdma_cm;            /* -R: the exchange on a control QP and every QP connected by the RDMA CM
+	                           (host: the server's IPv4 address on the link; port: the CM's) */
 	const char *json;       /* --json FILE, or NULL */
 	uint32_t mtu;           /* RNIC_IB_MTU_* we offer; the smaller one wins */
 	int tx_depth;

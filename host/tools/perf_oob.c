@@ -198,6 +198,50 @@ static void be64_put(uint8_t *out, uint64_t v)
 		out[i] = (uint8_t)(v >> (56 - 8 * i));
 }
 
+static uint32_t be32_get(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static uint64_t be64_get(const uint8_t *b);
+
+void oob_key_cm_format(uint8_t out[OOB_KEY_CM_LEN], const struct oob_key *k)
+{
+	memset(out, 0, OOB_KEY_CM_LEN);
+	oob_be32_format(out, k->lid);
+	oob_be32_format(out + 4, k->out_reads);
+	oob_be32_format(out + 8, k->qpn & 0xffffff);
+	oob_be32_format(out + 12, k->psn & 0xffffff);
+	oob_be32_format(out + 16, k->rkey);
+	be64_put(out + 24, k->vaddr);
+	memcpy(out + 32, k->gid, 16);
+	oob_be32_format(out + 48, k->srqn);
+	/* gid_index (52): perftest's reader ignores it; GID 0 */
+}
+
+int oob_key_cm_parse(const uint8_t *buf, size_t len, struct oob_key *k)
+{
+	uint32_t lid, out_reads, qpn, psn;
+
+	if (len != OOB_KEY_CM_LEN)
+		return -1;
+	lid = be32_get(buf);
+	out_reads = be32_get(buf + 4);
+	qpn = be32_get(buf + 8);
+	psn = be32_get(buf + 12);
+	if (lid > 0xffff || out_reads > 0xffff || qpn > 0xffffff || psn > 0xffffff)
+		return -1;
+	k->lid = (uint16_t)lid;
+	k->out_reads = (uint16_t)out_reads;
+	k->qpn = qpn;
+	k->psn = psn;
+	k->rkey = be32_get(buf + 16);
+	k->vaddr = be64_get(buf + 24);
+	memcpy(k->gid, buf + 32, 16);
+	k->srqn = be32_get(buf + 48);
+	return 0;
+}
+
 static uint64_t be64_get(const uint8_t *b)
 {
 	uint64_t v = 0;
@@ -271,14 +315,21 @@ const char *oob_step_name(enum oob_step_kind k)
 		[OOB_STEP_VERSION] = "version", [OOB_STEP_CYCLE_BUFFER] = "cycle buffer",
 		[OOB_STEP_CACHE_LINE] = "cache line", [OOB_STEP_MTU] = "MTU", [OOB_STEP_KEYS] = "keys",
 		[OOB_STEP_TRAFFIC] = "traffic", [OOB_STEP_REPORTS] = "reports", [OOB_STEP_DONE] = "done",
-		[OOB_STEP_CLOSE] = "close",
+		[OOB_STEP_CLOSE] = "close", [OOB_STEP_CM_CONNECT] = "CM connect",
 	};
 
-	return (unsigned)k <= OOB_STEP_CLOSE ? names[k] : "?";
+	return (unsigned)k <= OOB_STEP_CM_CONNECT ? names[k] : "?";
 }
 
 int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[OOB_MAX_STEPS])
 {
+	return oob_plan_cm(t, nqp, nsizes, 0, steps);
+}
+
+int oob_plan_cm(enum perf_test t, int nqp, int nsizes, int rdma_cm, enum oob_step_kind steps[OOB_MAX_STEPS])
+{
+	/* -R: perftest's ctx_close_connection sends no "done" over rdma_cm */
+	enum oob_step_kind done = rdma_cm ? OOB_STEP_CLOSE : OOB_STEP_DONE;
 	int n = 0;
 
 	if (nqp < 1)
@@ -289,6 +340,12 @@ int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[
 	steps[n++] = OOB_STEP_CYCLE_BUFFER;
 	steps[n++] = OOB_STEP_CACHE_LINE;
 	steps[n++] = OOB_STEP_MTU;
+	if (rdma_cm) {
+		/* create_rdma_cm_connection: a handshake before and after */
+		steps[n++] = OOB_STEP_KEYS;
+		steps[n++] = OOB_STEP_CM_CONNECT;
+		steps[n++] = OOB_STEP_KEYS;
+	}
 	for (int i = 0; i < nqp; i++)
 		steps[n++] = OOB_STEP_KEYS;
 	if (t == PERF_WRITE_BW || t == PERF_READ_BW || t == PERF_ATOMIC_BW) {
@@ -300,7 +357,7 @@ int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[
 		steps[n++] = OOB_STEP_KEYS;
 		steps[n++] = OOB_STEP_REPORTS;
 		steps[n++] = OOB_STEP_KEYS;
-		steps[n++] = OOB_STEP_DONE;
+		steps[n++] = done;
 		return n;
 	}
 	steps[n++] = OOB_STEP_KEYS;
@@ -312,7 +369,7 @@ int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[
 		if (t != PERF_WRITE_LAT)
 			steps[n++] = OOB_STEP_KEYS;
 	}
-	steps[n++] = t == PERF_WRITE_LAT ? OOB_STEP_CLOSE : OOB_STEP_DONE;
+	steps[n++] = t == PERF_WRITE_LAT ? OOB_STEP_CLOSE : done;
 	return n;
 }
 
@@ -383,7 +440,17 @@ static int read_all(struct oob_session *s, void *buf, size_t len)
  * server the other way. */
 static int xchg_len(struct oob_session *s, enum oob_step_kind k, const void *out, void *in, size_t len)
 {
-	int err = s->client ? write_all(s->fd, out, len) || read_all(s, in, len)
+	int err;
+
+	if (s->rdma_cm) {
+		/* one SEND each way; the callee says what went wrong */
+		err = s->client ? s->msg_send(s->msg_arg, out, len) || s->msg_recv(s->msg_arg, in, len)
+				: s->msg_recv(s->msg_arg, in, len) || s->msg_send(s->msg_arg, out, len);
+		if (err && !s->err[0])
+			fail(s, "%s exchange over the control QP failed", oob_step_name(k));
+		return err ? -1 : 0;
+	}
+	err = s->client ? write_all(s->fd, out, len) || read_all(s, in, len)
 			    : read_all(s, in, len) || write_all(s->fd, out, len);
 
 	if (err)
@@ -434,6 +501,23 @@ static int step(struct oob_session *s, enum oob_step_kind k)
 		/* the QP rounds' i-th handshake carries QP i's key, any other QP 0's */
 		int q = s->qp_round;
 
+		if (s->rdma_cm) {
+			uint8_t cout[OOB_KEY_CM_LEN], cin[OOB_KEY_CM_LEN];
+			struct oob_key none, scratch;
+
+			/* the two handshakes around the CM connections carry
+			 * perftest's keys before set_up_connection: all zero */
+			memset(&none, 0, sizeof(none));
+			oob_key_cm_format(cout, s->handshakes < 2 ? &none : q ? &s->qp_key[q] : &s->key);
+			if (xchg_len(s, k, cout, cin, OOB_KEY_CM_LEN))
+				return -1;
+			if (oob_key_cm_parse(cin, OOB_KEY_CM_LEN,
+					     s->handshakes < 2 ? &scratch : q ? &s->peer_qp_key[q] : &s->peer_key))
+				return fail(s, "the peer's key message is malformed (a LID, QPN or PSN out of range)");
+			s->handshakes++;
+			return 0;
+		}
+
 		oob_key_format((char *)out, q ? &s->qp_key[q] : &s->key);
 		if (xchg(s, k, out, in))
 			return -1;
@@ -464,19 +548,23 @@ static int step(struct oob_session *s, enum oob_step_kind k)
 int oob_run(struct oob_session *s, oob_hook hook, void *arg)
 {
 	enum oob_step_kind plan[OOB_MAX_STEPS];
-	int nqp = s->nqp > 1 ? s->nqp : 1, n, r2;
+	int nqp = s->nqp > 1 ? s->nqp : 1, n, r1, r2;
 
 	if (nqp > OOB_MAX_QPS || s->nsizes > OOB_MAX_SIZES)
 		return fail(s, "%d QPs, %d sizes: at most %d and %d", nqp, s->nsizes, OOB_MAX_QPS, OOB_MAX_SIZES);
-	n = oob_plan_qs(s->test, nqp, s->nsizes, plan);
-	/* where the QP rounds are: right after the MTU, and again right after
-	 * it (write_bw, read_bw, atomic_bw) or after the handshake that follows
+	if (s->rdma_cm && (!s->msg_send || !s->msg_recv))
+		return fail(s, "rdma_cm without a control channel");
+	n = oob_plan_cm(s->test, nqp, s->nsizes, s->rdma_cm, plan);
+	/* where the QP rounds are: right after the MTU (-R: after the CM
+	 * connections and their handshakes), and again right after it
+	 * (write_bw, read_bw, atomic_bw) or after the handshake that follows
 	 * (the others), as perftest's main()s run them */
-	r2 = s->test == PERF_WRITE_BW || s->test == PERF_READ_BW || s->test == PERF_ATOMIC_BW ? 4 + nqp : 4 + nqp + 1;
+	r1 = s->rdma_cm ? 7 : 4;
+	r2 = s->test == PERF_WRITE_BW || s->test == PERF_READ_BW || s->test == PERF_ATOMIC_BW ? r1 + nqp : r1 + nqp + 1;
 	s->err[0] = 0;
 	s->handshakes = 0;
 	for (int i = 0; i < n; i++) {
-		s->qp_round = i >= 4 && i < 4 + nqp ? i - 4 : r2 >= 0 && i >= r2 && i < r2 + nqp ? i - r2 : 0;
+		s->qp_round = i >= r1 && i < r1 + nqp ? i - r1 : i >= r2 && i < r2 + nqp ? i - r2 : 0;
 		if (hook && hook(s, i, plan[i], arg)) {
 			if (!s->err[0])
 				fail(s, "stopped before the %s step", oob_step_name(plan[i]));

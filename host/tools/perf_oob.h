@@ -15,6 +15,15 @@
  *                      (MB/s), message rate (Mpps) (IEEE doubles), big-endian,
  *                      each value one symmetric exchange of its own
  *   done          5 B  "done" and NUL
+ *
+ * With perftest's -R (rdma_cm) there is no TCP: the control channel is an
+ * RC QP connected through the RDMA CM on the same port, every message above
+ * is one SEND of the same bytes (one receive posted at a time, the client
+ * sends first), the keys are binary (OOB_KEY_CM_LEN: perftest's struct
+ * pingpong_dest, fields big-endian), "done" is not sent, and right after the
+ * MTU come a key handshake, the data QPs' own CM connections to the same
+ * port (OOB_STEP_CM_CONNECT: their PSNs set by the CM) and another key
+ * handshake (both with perftest's still empty keys: all zero).
  */
 #ifndef RNIC_TOOLS_PERF_OOB_H
 #define RNIC_TOOLS_PERF_OOB_H
@@ -26,10 +35,13 @@
 #define OOB_VERSION "6.06"
 #define OOB_VERSION_LEN 16
 #define OOB_KEY_LEN 108
+/* -R: struct pingpong_dest: lid, out_reads, qpn, psn, rkey (be32 at 0..16),
+ * 4 bytes padding, vaddr (be64 at 24), gid (32), srqn, gid_index (be32 at 48, 52) */
+#define OOB_KEY_CM_LEN 56
 #define OOB_REPORT_LEN 40
 #define OOB_MAX_QPS 64
 #define OOB_MAX_SIZES 23  /* -a: 2^1 .. 2^23 */
-#define OOB_MAX_STEPS (8 + 2 * OOB_MAX_QPS + 3 * OOB_MAX_SIZES)
+#define OOB_MAX_STEPS (11 + 2 * OOB_MAX_QPS + 3 * OOB_MAX_SIZES)
 
 enum perf_test {
 	PERF_WRITE_BW,
@@ -79,6 +91,10 @@ int oob_mtu_format(char out[2], uint32_t mtu);
 int oob_mtu_parse(const char *buf, size_t len, uint32_t *mtu);
 void oob_key_format(char out[OOB_KEY_LEN], const struct oob_key *k);
 int oob_key_parse(const char *buf, size_t len, struct oob_key *k);
+/* -R's binary key; the parser refuses a length other than OOB_KEY_CM_LEN, a
+ * LID over 16 bits, a QPN or PSN over 24 */
+void oob_key_cm_format(uint8_t out[OOB_KEY_CM_LEN], const struct oob_key *k);
+int oob_key_cm_parse(const uint8_t *buf, size_t len, struct oob_key *k);
 void oob_report_format(uint8_t out[OOB_REPORT_LEN], const struct oob_report *r);
 int oob_report_parse(const uint8_t *buf, size_t len, struct oob_report *r);
 int oob_done_parse(const char *buf, size_t len);
@@ -93,7 +109,8 @@ enum oob_step_kind {
 	OOB_STEP_TRAFFIC,   /* no message: the RDMA traffic runs */
 	OOB_STEP_REPORTS,   /* bw tests: both report messages */
 	OOB_STEP_DONE,      /* "done" both ways, then close */
-	OOB_STEP_CLOSE,     /* close without "done" (write_lat) */
+	OOB_STEP_CLOSE,     /* close without "done" (write_lat; every test with -R) */
+	OOB_STEP_CM_CONNECT,/* -R: no message: the data QPs connect through the CM */
 };
 
 size_t oob_step_len(enum oob_step_kind k);
@@ -110,6 +127,9 @@ int oob_plan(enum perf_test t, enum oob_step_kind steps[OOB_MAX_STEPS]);
  * with its handshake before and after is repeated for each of nsizes
  * sizes (the other tests run all their sizes in one traffic step). */
 int oob_plan_qs(enum perf_test t, int nqp, int nsizes, enum oob_step_kind steps[OOB_MAX_STEPS]);
+/* The same, with rdma_cm (-R): after the MTU a handshake, OOB_STEP_CM_CONNECT
+ * and a handshake; OOB_STEP_DONE becomes OOB_STEP_CLOSE. */
+int oob_plan_cm(enum perf_test t, int nqp, int nsizes, int rdma_cm, enum oob_step_kind steps[OOB_MAX_STEPS]);
 
 /* What one side brings and what it learns. */
 struct oob_session {
@@ -139,6 +159,13 @@ struct oob_session {
 	 * non-zero to stop the exchange */
 	int (*wait_readable)(void *arg, int fd);
 	void *wait_arg;
+	/* -R: the plan of oob_plan_cm, binary keys, and every message one call
+	 * of msg_send / msg_recv (fd unused): 0, or non-zero with err set by
+	 * the callee (msg_recv must take a message of exactly len bytes) */
+	int rdma_cm;
+	int (*msg_send)(void *arg, const void *buf, size_t len);
+	int (*msg_recv)(void *arg, void *buf, size_t len);
+	void *msg_arg;
 };
 
 /* Called before every step; OOB_STEP_TRAFFIC is its to run. Nonzero stops

@@ -55,6 +55,7 @@ struct perf_opts {
 	int use_srq;
 	int ud;                 /* -c UD */
 	int mcg;                /* -g */
+	int rdma_cm;            /* -R */
 	uint8_t mgid[16];       /* -M */
 	int mgid_set;
 	uint32_t inline_size;
@@ -126,7 +127,10 @@ static void usage(FILE *f, const char *prog)
 		"                       ff01:0:0:2:c985::, is IPv6 and this port's address IPv4)\n"
 		"      --use-srq        send_bw's receives from one shared receive queue for all QPs\n"
 		"                       (against perftest: a card or --sim-link)\n"
-		"  -p, --port N         TCP port of the out-of-band exchange (18515)\n"
+		"  -p, --port N         TCP port of the out-of-band exchange (18515); -R: the CM's port\n"
+		"  -R, --rdma_cm        as perftest's -R: no TCP; the exchange runs over an RC QP the\n"
+		"                       RDMA CM connects, and so is every QP (RC only; SERVER is then\n"
+		"                       the server's IPv4 address on the link)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
 		"      --json FILE      the result rows as JSON as well, a row per size\n"
 		"      --width 64|512   --sim: data path width (64: 10 Gb/s link, 512: 100 Gb/s; 512)\n"
@@ -245,6 +249,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
 		{"use-srq", no_argument, NULL, OPT_USE_SRQ}, {"connection", required_argument, NULL, 'c'},
 		{"mcg", no_argument, NULL, 'g'},         {"MGID", required_argument, NULL, 'M'},
+		{"rdma_cm", no_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
 		{NULL, 0, NULL, 0},
 	};
@@ -262,7 +267,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	o->timeout = -1;
 	o->time_limit = 300;
 	rnic_sim_cfg_default(&o->model);
-	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:c:gM:h", lopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:m:q:aI:p:t:u:c:gM:Rh", lopts, &li)) != -1) {
 		switch (c) {
 		case 's':
 			if (num_arg("-s", optarg, 1, 8u << 20, &v))
@@ -327,6 +332,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			break;
 		case OPT_SIM: o->sim = 1; break;
 		case 'g': o->mcg = 1; break;
+		case 'R': o->rdma_cm = 1; break;
 		case 'M':
 			if (parse_mgid(optarg, o->mgid))
 				return -1;
@@ -439,6 +445,19 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 			return -1;
 		}
 		o->ud = 1;
+	}
+	if (o->rdma_cm) {
+		/* perftest refuses -R with multicast (and UC, XRC, DC, raw Ethernet) */
+		if (o->mcg) {
+			fprintf(stderr, "rnic-perf: -R with -g: multicast does not go with rdma_cm (perftest refuses "
+				"it too)\n");
+			return -1;
+		}
+		if (o->sim || o->ud || o->use_srq) {
+			fprintf(stderr, "rnic-perf: -R: RC QPs against perftest (a card or --sim-link), without -c UD "
+				"and --use-srq\n");
+			return -1;
+		}
 	}
 	if (o->sim && o->use_srq) {
 		fprintf(stderr, "rnic-perf: --use-srq goes with --sim-link or a card\n");
@@ -774,6 +793,7 @@ static int run_peer(const struct perf_opts *o)
 	lo.mcg = o->mcg;
 	memcpy(lo.mgid, o->mgid, 16);
 	lo.mgid_set = o->mgid_set;
+	lo.rdma_cm = o->rdma_cm;
 	lo.json = o->json;
 	if (o->link_local) {
 		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */

@@ -57,6 +57,9 @@ struct memnet {
 	int nlog;
 	unsigned int overflow;   /* MADs lost because the queue was full */
 	uint8_t last[RNIC_CM_ATTR_APR + 1][RNIC_MAD_BYTES]; /* the last MAD sent of each CM attribute */
+	/* NULL, or called on every MAD sent (by sender index) before it goes:
+	 * a peer that writes its MADs differently (e.g. Linux's REP depths) */
+	void (*edit)(int from, uint8_t *mad);
 };
 
 static inline uint64_t memnet_rnd(struct memnet *n)
@@ -116,6 +119,13 @@ static inline int memnet_send(void *priv, const struct rnic_cm_mad_addr *dst, co
 	struct rnic_cm_mad_addr src;
 	uint16_t attr = (uint16_t)(mad[16] << 8 | mad[17]);
 	int drop = 0, to = -1, to_index = 0;
+	uint8_t edited[RNIC_MAD_BYTES];
+
+	if (n->edit) {
+		memcpy(edited, mad, RNIC_MAD_BYTES);
+		n->edit(e->index, edited);
+		mad = edited;
+	}
 
 	if (dst->qpn != RNIC_GSI_QPN || dst->qkey != RNIC_GSI_QKEY || dst->pkey != RNIC_DEFAULT_PKEY)
 		return EINVAL;

@@ -141,6 +141,60 @@ static int count(const enum oob_step_kind *s, int n, enum oob_step_kind k)
 	return c;
 }
 
+/* -R's binary key: perftest's struct pingpong_dest on x86-64 as its
+ * rdma_write_keys fills it (htobe32 of lid, out_reads, qpn, psn, rkey, srqn,
+ * gid_index; htobe64 of vaddr at 24 after 4 bytes of padding; the GID raw) */
+static void test_key_cm(void)
+{
+	static const uint8_t wire[OOB_KEY_CM_LEN] = {
+		0, 0, 0, 0,  0, 0, 0, 16,  0, 0x12, 0x34, 0x56,  0, 0xab, 0xcd, 0xef,  0x89, 0xab, 0xcd, 0x01,
+		0, 0, 0, 0,  0, 0, 0x55, 0xa8, 0x90, 0xdf, 0xf0, 0x08,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 2,
+		0, 0, 0, 7,  0, 0, 0, 0};
+	struct oob_key k, k2;
+	uint8_t buf[OOB_KEY_CM_LEN], bad[OOB_KEY_CM_LEN];
+
+	CHECK(oob_key_cm_parse(wire, sizeof(wire), &k) == 0);
+	CHECK(k.lid == 0 && k.out_reads == 16 && k.qpn == 0x123456 && k.psn == 0xabcdef && k.rkey == 0x89abcd01);
+	CHECK(k.vaddr == 0x000055a890dff008ull && k.srqn == 7);
+	CHECK(k.gid[10] == 0xff && k.gid[12] == 198 && k.gid[15] == 2);
+	oob_key_cm_format(buf, &k);
+	CHECK(memcmp(buf, wire, sizeof(wire)) == 0);
+	CHECK(oob_key_cm_parse(buf, sizeof(buf), &k2) == 0 && same_key(&k, &k2));
+	/* a length other than perftest's, a QPN or PSN over 24 bits, a LID over 16 */
+	CHECK(oob_key_cm_parse(wire, OOB_KEY_CM_LEN - 1, &k2) < 0);
+	CHECK(oob_key_cm_parse(wire, OOB_KEY_LEN, &k2) < 0);
+	memcpy(bad, wire, sizeof(bad));
+	bad[8] = 1;
+	CHECK(oob_key_cm_parse(bad, sizeof(bad), &k2) < 0);
+	memcpy(bad, wire, sizeof(bad));
+	bad[12] = 1;
+	CHECK(oob_key_cm_parse(bad, sizeof(bad), &k2) < 0);
+	memcpy(bad, wire, sizeof(bad));
+	bad[1] = 1;
+	CHECK(oob_key_cm_parse(bad, sizeof(bad), &k2) < 0);
+}
+
+static void test_plans_cm(void)
+{
+	enum oob_step_kind s[OOB_MAX_STEPS], t[OOB_MAX_STEPS];
+	int n, m;
+
+	/* -R: a handshake, the CM connections and a handshake after the MTU,
+	 * no "done"; the rest as without it */
+	for (int test = 0; test < PERF_NTESTS; test++) {
+		n = oob_plan_cm((enum perf_test)test, 2, 1, 1, s);
+		m = oob_plan_qs((enum perf_test)test, 2, 1, t);
+		CHECK(n == m + 3 && s[3] == OOB_STEP_MTU && s[4] == OOB_STEP_KEYS && s[5] == OOB_STEP_CM_CONNECT &&
+		      s[6] == OOB_STEP_KEYS && count(s, n, OOB_STEP_CM_CONNECT) == 1);
+		CHECK(count(s, n, OOB_STEP_DONE) == 0 && s[n - 1] == OOB_STEP_CLOSE);
+		for (int i = 7; i < n - 1; i++)
+			CHECK(s[i] == t[i - 3]);
+	}
+	n = oob_plan_cm(PERF_SEND_BW, OOB_MAX_QPS, OOB_MAX_SIZES, 1, s);
+	CHECK(n <= OOB_MAX_STEPS);
+}
+
 static void test_plans(void)
 {
 	enum oob_step_kind s[OOB_MAX_STEPS];
@@ -413,6 +467,8 @@ int main(int argc, char **argv)
 		test_key();
 		test_small();
 		test_plans();
+		test_plans_cm();
+		test_key_cm();
 	}
 	if (strcmp(what, "unit")) {
 		test_loopback();

@@ -10,7 +10,10 @@ one each; write_lat: both sides one per message), and both links must have
 carried frames both ways. The docs/interop.md runs have Linux rdma_rxe as
 the peer; this one needs neither QEMU nor root.
 
-perftest's options, each on both sides: -q 4 (four QPs, each with its own
+perftest's options, each on both sides: -R (rdma_cm: the exchange on a
+control QP and every QP connected by the library's CM over QP1; the
+client names the server's address on the link, and each side must say it
+connected that way), -q 4 (four QPs, each with its own
 key line; every QP -n messages, so four times the requests, and every QP's
 QPN printed), -a (every size 2 B .. 1 MiB, -n 2: the requests of all
 sizes), -I 64 (64-byte WRITEs and SENDs inline), --json (both files
@@ -67,6 +70,16 @@ CASES = {
     'write_lat-I64': ('write_lat', ['-I', '64', '-s', '64'], 64, ITERS, 1, None),
     'atomic_bw-q4-json': ('atomic_bw', ['-q', '4', '--json', '{json}'], 8, ITERS, 4, None),
     'write_bw-json': ('write_bw', ['--json', '{json}'], SIZE, ITERS, 1, None),
+    # perftest's -R: no TCP; the exchange is SENDs on a control QP the CM
+    # connects, and every data QP is connected by a CM connection of its own
+    # (PSNs the CM's); the client names the server's address on the link
+    'write_bw-R': ('write_bw', ['-R'], SIZE, ITERS, 1, None),
+    'read_bw-R-q2': ('read_bw', ['-R', '-q', '2'], SIZE, ITERS, 2, None),
+    'send_bw-R': ('send_bw', ['-R'], SIZE, ITERS, 1, None),
+    'send_lat-R': ('send_lat', ['-R'], 2, ITERS, 1, None),
+    'write_lat-R': ('write_lat', ['-R'], 2, ITERS, 1, None),
+    'read_lat-R': ('read_lat', ['-R'], 2, ITERS, 1, None),
+    'atomic_bw-R': ('atomic_bw', ['-R'], 8, ITERS, 1, None),
 }
 
 
@@ -127,14 +140,23 @@ def run(name):
            '--ip', '198.18.0.1', '--peer-mac', '02:00:00:00:00:0b', '--seed', '7'] + common + opts['server']
     cli = [PERF, test, '--sim-link', f'udp:127.0.0.1:{ub},127.0.0.1:{ua}', '--mac', '02:00:00:00:00:0b',
            '--ip', '198.18.0.2', '--peer-mac', '02:00:00:00:00:0a', '--seed', '8'] + common + opts['client'] + \
-        ['127.0.0.1']
+        ['198.18.0.1' if '-R' in extra else '127.0.0.1']
     ps = subprocess.Popen(srv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    head = ''
+    if '-R' in extra:
+        # the CM's listener: the server says when it is there
+        while 'listening on port' not in head:
+            line = ps.stdout.readline()
+            if not line:
+                break
+            head += line
     # the server listens once its NIC is up; the client retries until then
     for _ in range(100):
         pc = subprocess.run(cli, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=180)
         if 'Connection refused' not in pc.stdout:
             break
     out_s, _ = ps.communicate(timeout=180)
+    out_s = head + out_s
     ok = True
     for side, rc, out, drives in (('server', ps.returncode, out_s, False), ('client', pc.returncode, pc.stdout, True)):
         m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
@@ -181,6 +203,11 @@ def run(name):
         if good and '--json' in extra:
             why = check_json(jpath[side], test, side, size, iters, qps, sizes, mtu)
             good = why is None
+        # -R: no TCP at all; the QPs are the CM's
+        if good and '-R' in extra and not re.search(r'Connected by : rdma_cm', out):
+            good, why = False, 'no "Connected by : rdma_cm" line'
+        if good and '-R' not in extra and not re.search(r'Connected by : the exchange', out):
+            good, why = False, 'no "Connected by : the exchange" line'
         if not good:
             print(f'{name} {side}: exit {rc}, {why}\n{out}')
         ok &= good

@@ -48,9 +48,14 @@ for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "
 	"write_bw 127.0.0.1" "write_bw --peer-mac 02:00:00:00:00:0a --pcap x.pcap" \
 	"write_bw --sim --peer-mac 02:00:00:00:00:0a" "send_lat -a --peer-mac 02:00:00:00:00:0a" \
 	"write_bw -c UD --peer-mac 02:00:00:00:00:0a" "send_bw -c XY --sim" "send_bw -c UD --sim" \
-	"send_bw --use-srq --sim" "send_bw -c UD --use-srq --peer-mac 02:00:00:00:00:0a"; do
+	"send_bw --use-srq --sim" "send_bw -c UD --use-srq --peer-mac 02:00:00:00:00:0a" \
+	"write_bw -R --sim" "send_bw -R -c UD --peer-mac 02:00:00:00:00:0a" \
+	"send_bw -R --use-srq --peer-mac 02:00:00:00:00:0a"; do
 	$perf $bad >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] || fail "'rnic-perf $bad': exit status $rc, want 2"
 done
+# -R with -g: refused as perftest refuses it, saying why
+out=$($perf send_bw -R -g --peer-mac 02:00:00:00:00:0a 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "multicast does not go with rdma_cm" <<<"$out" || fail "-R -g: exit $rc, '$out'"
 $perf --help | grep '^usage: ' >/dev/null || fail "--help"
 echo "rnic-perf without a card: ok"

@@ -448,6 +448,44 @@ static void test_connect_disconnect(void)
 	world_down(&w);
 }
 
+/* Linux's REP names the depth its program accepted with (perftest's 128 on
+ * rxe), whatever the REQ offered: the active side keeps its own offer. */
+static void rep_depth_128(int from, uint8_t *mad)
+{
+	struct cm_msg m;
+
+	if (from != 1 || (mad[16] << 8 | mad[17]) != RNIC_CM_ATTR_REP || cm_mad_decode(mad, &m))
+		return;
+	m.u.rep.responder_resources = 128;
+	m.u.rep.initiator_depth = 128;
+	CHECK_EQ(cm_mad_encode(&m, mad), 0);
+}
+
+static void test_rep_depth_over_offer(void)
+{
+	struct world w;
+	struct side *c = &w.s[0];
+	struct rnic_qp_attr a;
+	struct rnic_qp_init_attr ia;
+
+	world_up(&w, 1);
+	w.net.edit = rep_depth_128;
+	start_listen(&w, PORT);
+	start_connect(&w, PORT);
+	run_for(&w, 1000000000ull);
+	CHECK_EQ(c->nev, 3);
+	CHECK_EQ(c->ev[2].type, RNIC_CM_EVENT_ESTABLISHED);
+	CHECK_EQ(c->ev[2].conn.responder_resources, 128); /* the REP as it came */
+	CHECK(c->id->qp != NULL);
+	if (c->id->qp) {
+		CHECK_EQ(rnic_query_qp(c->id->qp, &a, 0, &ia), 0);
+		CHECK_EQ(a.qp_state, RNIC_QPS_RTS);
+		CHECK_EQ(a.max_dest_rd_atomic, 4); /* our offer (responder_resources 4), not 128 */
+		CHECK_EQ(a.max_rd_atomic, 2);      /* our initiator depth */
+	}
+	world_down(&w);
+}
+
 static void test_reject(void)
 {
 	struct world w;
@@ -1348,6 +1386,7 @@ int main(void)
 {
 	test_connect_disconnect();
 	test_reject();
+	test_rep_depth_over_offer();
 	test_lost();
 	test_unreachable();
 	test_duplicates();
