@@ -397,13 +397,17 @@ module rnic_compl #(
     wire [15:0] rec_cqn      = inf_rd_data[88:73];
     wire [23:0] rec_src_qp   = inf_rd_data[112:89];
 
-    // new events wait while a QP context write does
+    // new events wait while a QP context write does, but for the
+    // requester's local trigger: the requester holds it in a state in which
+    // it is busy (its ctx_ready low), so the write cannot be taken before it
+    // and refusing it would hold both engines forever. Taking it makes this
+    // engine busy, so the write still never lands under an event (below).
     wire ack_in = s_ack_valid && !ctx_pend;
     logic ack_local_reg;
-    wire local_in = s_local_valid && !ctx_pend && !s_ack_valid;
+    wire local_in = s_local_valid && !ack_in;
     wire scan_in = scan_due && !ctx_pend && !s_ack_valid && !s_local_valid;
     assign s_ack_ready = state_reg == S_IDLE && !ctx_pend;
-    assign s_local_ready = state_reg == S_IDLE && !s_ack_valid && !ctx_pend;
+    assign s_local_ready = state_reg == S_IDLE && !ack_in;
     assign hi_rd_qpn = qpn_reg;
     assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
@@ -599,9 +603,11 @@ module rnic_compl #(
     wire [2:0] rnr_eff = nak_progress ? cfg_rnr : rnr_left_reg;
 
     // A context write never lands under an event: none is taken while one
-    // is pending (ctx_pend), and the write waits for ctx_ready, so the QP
-    // state an event holds in registers is never stale.
-    wire [QPN_WIDTH-1:0] take_qpn = s_ack_valid ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
+    // is pending (ctx_pend) but the requester's local trigger, in a cycle in
+    // which the requester is not ready for the write; and the write waits
+    // for ctx_ready, so the QP state an event holds in registers is never
+    // stale.
+    wire [QPN_WIDTH-1:0] take_qpn = ack_in ? s_ack_qpn : s_local_valid ? s_local_qpn : scan_reg;
 
     // the sweep holds at a due QP until the idle engine takes it
     wire scan_hold = state_reg == S_IDLE && scan_due && !s_ack_valid && !s_local_valid;

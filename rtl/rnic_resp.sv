@@ -701,11 +701,17 @@ module rnic_resp #(
                         && !qp_err_any && h_dqpn < 24'(NUM_QPS) && qpc_ud == h_ud;
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
 
+    // The completion engine's error event is taken even while a context
+    // write waits: that engine holds the event in a state in which it is
+    // busy (its ctx_ready low), so the write could never be taken before the
+    // event, and refusing the event would hold both forever. The event is
+    // bounded (one at a time, and the completion engine takes nothing new
+    // while the write waits), so the write is taken once it is done.
     wire take_db = s_rqdb_valid && !ctx_pend;
-    wire take_ev = !s_rqdb_valid && s_errev_valid && !ctx_pend;
+    wire take_ev = !take_db && s_errev_valid;
     wire take_hdr = !s_rqdb_valid && !s_errev_valid && s_hdr_valid && !ctx_pend;
     assign s_rqdb_ready = state_reg == S_IDLE && !ctx_pend;
-    assign s_errev_ready = state_reg == S_IDLE && !s_rqdb_valid && !ctx_pend;
+    assign s_errev_ready = state_reg == S_IDLE && !take_db;
     assign s_hdr_ready = state_reg == S_IDLE && !s_rqdb_valid && !s_errev_valid && !ctx_pend;
     assign qpc_rd_en = state_reg == S_IDLE && (s_rqdb_valid || s_errev_valid || s_hdr_valid);
     assign qpc_rd_addr = take_db ? s_rqdb_qpn :
@@ -1604,7 +1610,9 @@ module rnic_resp #(
     // accepted request's update, a receive WQE done, a duplicate READ's new
     // round (all in states after S_IDLE), a doorbell taken in S_IDLE and a
     // failed write reported by the action queue. A context write waits for
-    // the engine to idle: it takes nothing new and holds a failed action
+    // the engine to idle: it takes nothing new but the completion engine's
+    // error event (taken only while that engine is busy, so never in the
+    // cycle a context write is taken) and holds a failed action
     // while ctx_pend, so ctx_ready is a register compare and none of these
     // writes comes in the cycle a context write is taken. (Deriving
     // ctx_ready from the writes themselves put the engine's whole decision
