@@ -22,7 +22,11 @@
  * window holds), so one host-memory round trip serves many small messages.
  * A turn goes on with the QP's next WQE while the cache or the window holds
  * it, its in-flight window has room, nothing asks for a restart and, when
- * other QPs wait, it has sent fewer than TURN_PKTS packets. While no other
+ * other QPs wait, it has sent fewer than TURN_PKTS packets. The QP's send
+ * window (rnic_cwnd, in PSNs) bounds what is outstanding: a WQE starts, and a
+ * message goes on with its next packet, only while fewer PSNs than the
+ * window are unacknowledged; else the turn ends and the QP is requeued (the
+ * window shrinks at a go-back-N restart and grows with ACKs). While no other
  * QP waits, the next WQEs are read ahead as the current ones are sent. The
  * cache holds one QP's WQEs; a QP reset or another QP's miss replaces them,
  * and a go-back-N restart behind the cached range reads the ring again.
@@ -796,6 +800,33 @@ module rnic_req_tx #(
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
 
+    // The send window (rnic_cwnd): updated when a QP is taken, its value
+    // for this QP from the second cycle of the turn. wnd_used_reg: PSNs
+    // outstanding before psn_reg; wnd_full_reg: the window has no room for a
+    // packet at psn_reg; wnd_last_reg: not for one after it. Each registered
+    // behind the last, so the subtract and the compare are not one path;
+    // S_PARSE, their first user in a turn or after a WQE, comes late enough
+    // (two cycles after psn_reg and the window are current), and a message's
+    // next packet at least two cycles after its last. "Negative" (the ACKs
+    // ahead of psn_reg) is no PSN outstanding; an all-ones window, no limit.
+    logic [15:0] cwnd, cwnd_m1;
+    rnic_cwnd #(.QPN_WIDTH(QPN_WIDTH), .WND_W(16), .WND_MIN(2 * ACKREQ_EVERY)) cwnd_inst (
+        .clk, .rst,
+        .rd_qpn(s_qp_qpn), .take(s_qp_valid && s_qp_ready), .take_loss(una_rd_rewind != s_rewind_ack),
+        .take_acked_psn(una_rd_acked_psn), .take_next_psn(s_next_psn),
+        .wnd(cwnd), .wnd_m1(cwnd_m1),
+        .reset_valid(qp_reset_valid || qp_rts_valid), .reset_qpn(qp_reset_qpn), .reset_psn(qp_reset_sq_psn)
+    );
+    logic [23:0] wnd_used_reg;
+    logic        wnd_full_reg, wnd_last_reg;
+    always_ff @(posedge clk) begin
+        wnd_used_reg <= psn_reg + ~una_rd_acked_psn;
+        wnd_full_reg <= cwnd != 16'hffff && !wnd_used_reg[23]
+                        && (wnd_used_reg[22:16] != '0 || wnd_used_reg[15:0] >= cwnd);
+        wnd_last_reg <= cwnd != 16'hffff && !wnd_used_reg[23]
+                        && (wnd_used_reg[22:16] != '0 || wnd_used_reg[15:0] >= cwnd_m1);
+    end
+
     // READs outstanding: window slots [una, ci) whose WQE is a READ, counted
     // by a tree (a serial count over the slots was the deepest path here)
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
@@ -953,6 +984,11 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
+                end else if (op_supported && wnd_full_reg) begin
+                    // the send window is full: the next turn tries again
+                    // (ACKs that passed meanwhile have grown it by then)
+                    requeue_reg <= 1'b1;
+                    state_reg <= S_DONE;
                 end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
                              || (op_rd_atomic && wqe_inline) || (qpc_ud && !op_send)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
@@ -1049,11 +1085,12 @@ module rnic_req_tx #(
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
                 if (pkt_last) begin
                     state_reg <= S_RECORD;
-                end else if (restart_pending || yield) begin
+                end else if (restart_pending || yield || wnd_last_reg) begin
                     // a restart or RNR wait is pending: the rest of this WQE
                     // would be dropped by the responder; stop, the next turn
                     // resumes from the first unacknowledged PSN. Or the turn
-                    // is used up: the next turn resumes at the next PSN.
+                    // is used up, or the send window: the next turn resumes
+                    // at the next PSN.
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else begin
@@ -1130,7 +1167,7 @@ module rnic_req_tx #(
             hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
             hi_psn_wa = qpn_reg;
             hi_psn_wd = psn_reg + pkt_psns;
-            next_psn_we = !pkt_last && yield;
+            next_psn_we = !pkt_last && (yield || wnd_last_reg);
             next_psn_wa = qpn_reg;
             next_psn_wd = psn_reg + 24'd1;
         end else if (wr_rewind) begin
