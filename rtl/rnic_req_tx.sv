@@ -312,6 +312,7 @@ module rnic_req_tx #(
     logic                          resend_reg;       // this WQE was (partly) sent before
     logic [15:0]                   turn_pkts_reg;    // packets sent in this turn
     logic [31:0]                   reth_off_reg;     // message bytes before this request's RETH
+    logic                          rd_part_reg;      // this READ request asks for a piece of the rest
 
     // ------------------------------------------------------------------
     // field views
@@ -441,7 +442,10 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = op_read || (pkt_first && !op_send);
         m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr + 64'(reth_off_reg);
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
-        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length - reth_off_reg;
+        // a READ asks for what is left of it (remaining_reg: a piece of it
+        // when the send window cuts a re-read short)
+        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = op_read ? remaining_reg
+                                                                                      : wqe_length - reth_off_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
@@ -870,7 +874,7 @@ module rnic_req_tx #(
     // S_PARSE's inputs (which hold while it waits for them: parse_wait_reg),
     // so the subtract, the shift and the length's subtract are not one path
     // into the parse. A first send skips nothing and does not wait.
-    logic [1:0]  parse_wait_reg;
+    logic [2:0]  parse_wait_reg;
     logic [23:0] skip_pkts_q;
     logic [31:0] skip_bytes_q, rem_q;
     logic        skip_past_q;
@@ -879,11 +883,26 @@ module rnic_req_tx #(
         skip_bytes_q <= 32'(skip_pkts_q) << (32'(pmtu_code) + 32'd7);
         rem_q <= wqe_length - skip_bytes_q;
         skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
-        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 2'd3)
-            parse_wait_reg <= parse_wait_reg + 2'd1;
-        if (state_reg != S_PARSE || rst) parse_wait_reg <= 2'd0;
+        rd_clamp_q <= rem_q > rd_cap_bytes_reg;
+        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 3'd4)
+            parse_wait_reg <= parse_wait_reg + 3'd1;
+        if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
     end
-    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 2'd3);
+    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 3'd4);
+    // A READ sent before (its record written: below the high-water mark)
+    // and re-read under a limited send window asks for no more than the
+    // window's PSNs (rd_part: the rest on later turns, each once nothing is
+    // outstanding, so no responder cuts a re-read short for the next); the
+    // request's length is registered behind rem_q (parse_wait's fourth cycle)
+    logic [31:0] rd_cap_bytes_reg;
+    logic        rd_clamp_q, rd_resent_reg, rd_busy_reg;
+    wire         wnd_lim = cwnd != 16'hffff;
+    always_ff @(posedge clk) begin
+        rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code) + 32'd7);
+        rd_resent_reg <= ci_reg != q_sq_hi;
+        rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
+    end
+    wire         rd_part = op_read && resend && rd_resent_reg && wnd_lim && rd_clamp_q;
     wire [23:0] p_skip_pkts = resend ? skip_pkts_q : 24'd0;
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
@@ -970,7 +989,8 @@ module rnic_req_tx #(
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
                 sge_idx_reg <= '0;
                 sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
-                remaining_reg <= p_remaining;
+                remaining_reg <= rd_part ? rd_cap_bytes_reg : p_remaining;
+                rd_part_reg <= rd_part;
                 pkt_idx_reg <= 32'(p_skip_pkts);
                 first_psn_reg <= wqe_first_psn;
                 resend_reg <= resend;
@@ -984,8 +1004,9 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
-                end else if (op_supported && wnd_full_reg) begin
-                    // the send window is full: the next turn tries again
+                end else if (op_supported && (wnd_full_reg || (op_read && resend && rd_resent_reg && wnd_lim && rd_busy_reg))) begin
+                    // the send window is full (or a READ re-read in pieces
+                    // waits for the last piece): the next turn tries again
                     // (ACKs that passed meanwhile have grown it by then)
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
@@ -1083,14 +1104,14 @@ module rnic_req_tx #(
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
                 psn_reg <= psn_reg + pkt_psns;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
-                if (pkt_last) begin
+                if (pkt_last && !rd_part_reg) begin
                     state_reg <= S_RECORD;
-                end else if (restart_pending || yield || wnd_last_reg) begin
+                end else if (restart_pending || yield || wnd_last_reg || rd_part_reg) begin
                     // a restart or RNR wait is pending: the rest of this WQE
                     // would be dropped by the responder; stop, the next turn
                     // resumes from the first unacknowledged PSN. Or the turn
-                    // is used up, or the send window: the next turn resumes
-                    // at the next PSN.
+                    // is used up, or the send window, or a piece of a READ
+                    // was asked for: the next turn resumes at the next PSN.
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else begin
@@ -1116,6 +1137,7 @@ module rnic_req_tx #(
         if (rst) begin
             state_reg <= S_IDLE;
             direct_reg <= 1'b0;
+            rd_part_reg <= 1'b0;
             stat_loc_prot_err <= 1'b0;
         end
     end
@@ -1167,9 +1189,9 @@ module rnic_req_tx #(
             hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
             hi_psn_wa = qpn_reg;
             hi_psn_wd = psn_reg + pkt_psns;
-            next_psn_we = !pkt_last && (yield || wnd_last_reg);
+            next_psn_we = (!pkt_last && (yield || wnd_last_reg)) || rd_part_reg;
             next_psn_wa = qpn_reg;
-            next_psn_wd = psn_reg + 24'd1;
+            next_psn_wd = rd_part_reg ? psn_reg + pkt_psns : psn_reg + 24'd1;
         end else if (wr_rewind) begin
             sq_ci_we = 1'b1;
             sq_ci_wa = s_qp_qpn;
