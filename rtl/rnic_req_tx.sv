@@ -884,6 +884,7 @@ module rnic_req_tx #(
         rem_q <= wqe_length - skip_bytes_q;
         skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
         rd_clamp_q <= rem_q > rd_cap_bytes_reg;
+        rd_mid_q <= skip_pkts_q != '0;
         if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 3'd4)
             parse_wait_reg <= parse_wait_reg + 3'd1;
         if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
@@ -893,16 +894,22 @@ module rnic_req_tx #(
     // and re-read under a limited send window asks for no more than the
     // window's PSNs (rd_part: the rest on later turns, each once nothing is
     // outstanding, so no responder cuts a re-read short for the next); the
-    // request's length is registered behind rem_q (parse_wait's fourth cycle)
+    // request's length is registered behind rem_q (parse_wait's fourth cycle),
+    // as is whether it resumes mid-message
     logic [31:0] rd_cap_bytes_reg;
-    logic        rd_clamp_q, rd_resent_reg, rd_busy_reg;
+    logic        rd_clamp_q, rd_mid_q, rd_resent_reg, rd_busy_reg;
     wire         wnd_lim = cwnd != 16'hffff;
     always_ff @(posedge clk) begin
         rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code) + 32'd7);
         rd_resent_reg <= ci_reg != q_sq_hi;
         rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
     end
-    wire         rd_part = op_read && resend && rd_resent_reg && wnd_lim && rd_clamp_q;
+    // Only mid-message: a response of the READ came, so the responder took
+    // its first request and every piece is a duplicate to it. A READ
+    // resumed at its first PSN asks for all of it (that request may have
+    // been lost, and a piece would be a new, shorter READ to the responder).
+    wire         rd_again = op_read && resend && rd_resent_reg && wnd_lim && rd_mid_q;
+    wire         rd_part = rd_again && rd_clamp_q;
     wire [23:0] p_skip_pkts = resend ? skip_pkts_q : 24'd0;
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
@@ -1004,7 +1011,7 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
-                end else if (op_supported && (wnd_full_reg || (op_read && resend && rd_resent_reg && wnd_lim && rd_busy_reg))) begin
+                end else if (op_supported && (wnd_full_reg || (rd_again && rd_busy_reg))) begin
                     // the send window is full (or a READ re-read in pieces
                     // waits for the last piece): the next turn tries again
                     // (ACKs that passed meanwhile have grown it by then)
