@@ -1,2 +1,0 @@
-rtl/rnic_ram_1w1r.sv
-rtl/rnic_cwnd.sv
