@@ -219,6 +219,19 @@ def wait_listen(port, proc, timeout):
     return False
 
 
+def wait_log_text(path, text, proc, timeout):
+    """Wait until proc's log at path holds text (a program on our CM, which
+    listens on the simulated link, not on a TCP port, says so there); False
+    if it exits or time runs out."""
+    end = time.time() + timeout
+    while time.time() < end and proc.poll() is None:
+        with open(path) as f:
+            if text in f.read():
+                return True
+        time.sleep(0.05)
+    return False
+
+
 def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, nic_loss, seed, opts=()):
     """One case; opts: perftest's options on both sides (-q N, -a); returns (passed, note)."""
     udp_guest, udp_nic, tcp_fwd, tcp_nic = ports
@@ -261,13 +274,7 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
         # our CM listens on the link; the guest's client connects to our address
         ours = subprocess.Popen([rnic_perf, test] + perf + ['-p', str(PERFTEST_PORT)],
                                 stdout=out, stderr=subprocess.STDOUT)
-        end = time.time() + 60
-        while time.time() < end and ours.poll() is None:
-            with open(out.name) as f:
-                if 'listening on port' in f.read():
-                    break
-            time.sleep(0.05)
-        else:
+        if not wait_log_text(out.name, 'listening on port', ours, 60):
             ours.kill()
             ours.wait()
             out.close()
@@ -359,13 +366,7 @@ def run_rping_case(g, ports, rnic_rping, role, loss, count, size, logdir, seed):
     else:
         ours = subprocess.Popen(ours_cmd + ['-s', '-a', NIC_IP],
                                 stdout=out, stderr=subprocess.STDOUT)
-        end = time.time() + 60
-        while time.time() < end and ours.poll() is None:
-            with open(logf) as f:
-                if 'listening on' in f.read():
-                    break
-            time.sleep(0.05)
-        else:
+        if not wait_log_text(logf, 'listening on', ours, 60):
             ours.kill()
             ours.wait()
             out.close()
