@@ -37,7 +37,9 @@
  *            invalidate of its key (three packets, the IETH on the last)
  *            completes on both sides, the receive with WITH_INV and the
  *            key, the bytes as sent; a WRITE through the key then fails
- *            with REM_ACCESS_ERR.
+ *            with REM_ACCESS_ERR. Again with the receive posted only after
+ *            side 1's RNR NAK: side 0 sends the three packets again from
+ *            the first, IETH included (go-back-N), and the same holds.
  *   write/inv  a WRITE of 128 KiB through a type 2 window, LOCAL_INV of its
  *            key once its first bytes landed: every later packet is checked
  *            again: NAK remote access error, the WRITE fails, nothing past
@@ -57,7 +59,7 @@
 #include "e2e_common.h"
 #include "e2e_ops.h"
 
-#define NQP 29
+#define NQP 30
 #define ALL_REMOTE (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
 		    RNIC_ACCESS_REMOTE_ATOMIC)
 #define MR_ACCESS (ALL_REMOTE | RNIC_ACCESS_MW_BIND)
@@ -199,13 +201,28 @@ static struct e2e_op win_op(int k, uint32_t opcode, int loc, int tgt, long roff,
 	return op;
 }
 
+struct rnr_seen {
+	struct rnic_context *ctx;
+	uint32_t from;
+};
+
+static int rnr_sent(void *arg)
+{
+	const struct rnr_seen *r = arg;
+
+	return e2e_counter(r->ctx, RNIC_REG_STAT_TX_RNR_NAK) != r->from;
+}
+
 /* SEND with invalidate of len bytes from side 0's buffer loc into side 1's
  * receive buffer rcv on pair k, naming key: the send and the receive
  * complete with want (success: the receive CQE has WITH_INV and key, the
- * bytes arrive; refused: nothing of a one-packet SEND is written). */
+ * bytes arrive; refused: nothing of a one-packet SEND is written). With
+ * late, the receive is posted only once side 1 has answered the SEND with
+ * an RNR NAK: side 0 sends the whole message again, IETH included. */
 static int send_inv(struct e2e_world *x, struct e2e_mem *m, int k, int loc, int rcv, uint32_t len, uint32_t key,
-		    uint32_t want)
+		    uint32_t want, int late)
 {
+	struct rnr_seen rnr = {x->p.side[1].ctx, e2e_counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK)};
 	struct rnic_sg_entry ss = e2e_sg(m->b[loc].p, len, m->b[loc].mr->lkey);
 	struct rnic_sg_entry rs = e2e_sg(m->b[rcv].p, len, m->b[rcv].mr->lkey);
 	struct rnic_send_wr wr, *bad = NULL;
@@ -220,12 +237,22 @@ static int send_inv(struct e2e_world *x, struct e2e_mem *m, int k, int loc, int 
 	wr.sg_list = &ss;
 	wr.num_sge = 1;
 	wr.invalidate_rkey = key;
-	if (e2e_post_recv1(x->p.side[1].qp[k], 0x52435600, &rs, 1))
+	if (!late && e2e_post_recv1(x->p.side[1].qp[k], 0x52435600, &rs, 1))
 		return 0;
 	err = rnic_post_send(x->p.side[0].qp[k], &wr, &bad);
 	if (err) {
 		printf("  send_inv: %s\n", strerror(err));
 		return 0;
+	}
+	if (late) {
+		if (rnic_world_run_until(x->w, rnr_sent, &rnr, E2E_MAX_WAIT_CYCLES)) {
+			printf("  send_inv: no RNR NAK\n");
+			return 0;
+		}
+		printf("  send_inv: RNR NAK after %llu cycles, the receive posted\n",
+		       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+		if (e2e_post_recv1(x->p.side[1].qp[k], 0x52435600, &rs, 1))
+			return 0;
 	}
 	if (want == RNIC_WC_SUCCESS)
 		memcpy(e2e_want_at(m, rcv, 0), m->b[loc].p, len);
@@ -252,7 +279,7 @@ static int send_inv(struct e2e_world *x, struct e2e_mem *m, int k, int loc, int 
  * (three packets at MTU 1024: the IETH on the last) completes on both
  * sides with WITH_INV and the key, the bytes arrive; a WRITE through the
  * key then fails (NAK remote access error), the MR untouched. */
-static void send_inv_case(struct e2e_world *x, int k)
+static void send_inv_case(struct e2e_world *x, int k, int late)
 {
 	struct e2e_mem m = {0};
 	struct rnic_mw *mw = NULL;
@@ -273,12 +300,13 @@ static void send_inv_case(struct e2e_world *x, int k)
 	}
 	ops[0] = win_op(k, RNIC_WR_RDMA_WRITE, loc, tgt, 1024 + 200, key);
 	ok = e2e_run_ops(x, &m, ops, 1, &r1);
-	ok = ok && send_inv(x, &m, k, loc, rcv, 2500, key, RNIC_WC_SUCCESS);
+	ok = ok && send_inv(x, &m, k, loc, rcv, 2500, key, RNIC_WC_SUCCESS, late);
 	ops[0] = win_op(k, RNIC_WR_RDMA_WRITE, loc, tgt, 1024 + 600, key);
 	e2e_op_fails(&ops[0], &rem_access);
 	ok = ok && e2e_run_ops(x, &m, ops, 1, &r2);
-	e2e_result(ok, "type 2 window 0x%08x: WRITE %s; SEND with invalidate of 2500 B: WITH_INV 0x%08x on both sides, data as sent; then a WRITE through it %s (want %s)",
-		   key, e2e_st(&r1, 0), key, e2e_st(&r2, 0), rnic_wc_status_str(rem_access.status));
+	e2e_result(ok, "type 2 window 0x%08x: WRITE %s; SEND with invalidate of 2500 B%s: WITH_INV 0x%08x on both sides, data as sent; then a WRITE through it %s (want %s)",
+		   key, e2e_st(&r1, 0), late ? ", sent again after an RNR NAK" : "", key, e2e_st(&r2, 0),
+		   rnic_wc_status_str(rem_access.status));
 out:
 	if (mw && rnic_dealloc_mw(mw))
 		ok = 0;
@@ -417,7 +445,7 @@ static void send_inv_err_case(struct e2e_world *x, int k, enum sinv_err e)
 		if (e == SI_INVALID)
 			ok = ok && local_inv(x, k, key, RNIC_WC_SUCCESS);
 	}
-	ok = ok && send_inv(x, &m, k, loc, rcv, 200, key, RNIC_WC_REM_INV_REQ_ERR);
+	ok = ok && send_inv(x, &m, k, loc, rcv, 200, key, RNIC_WC_REM_INV_REQ_ERR, 0);
 	e2e_result(ok, "SEND with invalidate of %s 0x%08x: %s on both sides, receive buffer untouched", what[e], key,
 		   rnic_wc_status_str(RNIC_WC_REM_INV_REQ_ERR));
 out:
@@ -690,6 +718,7 @@ int main(int argc, char **argv)
 	o.path_mtu = RNIC_IB_MTU_1024;
 	o.max_recv_wr = 2; /* the SENDs with invalidate */
 	o.max_recv_sge = 1;
+	o.min_rnr_timer = 1; /* 10 us: the SEND with invalidate sent again soon */
 	e2e_world_init(&x, "mw", &o);
 	if (!e2e_world_up(&x))
 		return e2e_summary();
@@ -708,7 +737,8 @@ int main(int argc, char **argv)
 		E2E_RUN(&x, bind_err_case(&x, k++, (enum bind_err)e));
 	E2E_RUN(&x, dereg_case(&x, k++));
 	E2E_RUN(&x, write_inv_case(&x, k++));
-	E2E_RUN(&x, send_inv_case(&x, k++));
+	E2E_RUN(&x, send_inv_case(&x, k++, 0));
+	E2E_RUN(&x, send_inv_case(&x, k++, 1));
 	for (int e = SI_TYPE1; e <= SI_MR; e++)
 		E2E_RUN(&x, send_inv_err_case(&x, k++, (enum sinv_err)e));
 	/* last: the checker keeps what an MR's own rkey opened until the MR
