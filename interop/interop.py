@@ -161,8 +161,24 @@ def case_name(test, opts):
     return ' '.join((test,) + tuple(o for o in opts if o not in ('-M', MCAST_MGID)))
 
 
+# rnic-perf's options that perftest has not (each with one value): --mw N,
+# our buffer behind a memory window; the guest's perftest runs as ever
+OURS_ONLY = ('--mw',)
+
+
+def perftest_opts(opts):
+    """opts without OURS_ONLY's options and their values."""
+    out, skip = [], False
+    for o in opts:
+        if skip or o in OURS_ONLY:
+            skip = not skip
+            continue
+        out.append(o)
+    return out
+
+
 def perftest_args(test, mtu, size, iters, opts=()):
-    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + list(opts)
+    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + perftest_opts(opts)
     if test != 'atomic_bw' and '-a' not in opts:
         args += ['-s', str(size)]
     return ' '.join(args)
@@ -309,6 +325,15 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
         g.sh(f'pkill -f ib_{test}; sleep 0.5')
     passed = ours_rc == 0 and guest_rc == 0
     note = '' if passed else f'rnic-perf rc {ours_rc}, perftest rc {guest_rc}'
+    if passed and '--mw' in opts:
+        # the guest's perftest names the rkey it was given: our window's
+        with open(out.name) as f:
+            ours_key = re.search(r'rkey ours (0x[0-9a-f]+)', f.read())
+        theirs = re.search(r'remote address: .*RKey (0x[0-9a-f]+)', guest_log)
+        if not ours_key or not theirs or int(ours_key.group(1), 16) != int(theirs.group(1), 16):
+            passed = False
+            note = (f'perftest was given rkey {theirs and theirs.group(1)}, '
+                    f'not our window\'s {ours_key and ours_key.group(1)}')
     if passed:
         # every RoCEv2 frame, ours and rxe's, through tshark and scapy's ICRC
         pcap = os.path.join(logdir, tag + '.pcap')
@@ -494,6 +519,11 @@ def main():
     cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
     # and four QPs, each with its own CM connection
     cases += [('write_bw', r, mtus[0], False, ('-R', '-q', '4')) for r in roles if 'write_bw' in tests]
+    # memory windows (rnic-perf's --mw; the guest's perftest as ever): the
+    # guest's client WRITEs and READs our buffer through the window's rkey
+    # (type 1: rnic_bind_mw; type 2: a BIND_MW WQE on the QP)
+    cases += [(t, 'guest-client', mtus[0], False, ('--mw', w)) for t in ('write_bw', 'read_bw') if t in tests
+              for w in ('1', '2') if 'guest-client' in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one
