@@ -60,7 +60,8 @@
  *   the wire model      (a simulated NIC only) every frame from the peer
  *                       passes a model of a correct responder per QP
  *                       (wire_frame): requests accepted in PSN order only,
- *                       from the PSN in the peer's key; it applies accepted
+ *                       from the PSN in the peer's key, each naming the
+ *                       rkey of our key (--mw: the window's); it applies accepted
  *                       WRITEs and FETCH_ADDs to a copy of the QP's R and
  *                       keeps every SEND's bytes. At the end each R must
  *                       equal its copy byte for byte (so R is untouched
