@@ -203,6 +203,33 @@ def roce_only(src, dst):
     return n
 
 
+# RC requests that carry an rkey: RDMA WRITE first, only, only with
+# immediate (RETH), READ request (RETH), compare-and-swap, fetch-and-add
+# (AtomicETH); the rkey is 8 bytes into either header
+RKEY_OPCODES = (0x06, 0x0a, 0x0b, 0x0c, 0x13, 0x14)
+
+
+def request_rkeys(path, src_ip):
+    """The rkeys of the RC requests from src_ip in a pcap of RoCEv2 frames."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    keys, off, src = [], 24, socket.inet_aton(src_ip)
+    while off + 16 <= len(data):
+        incl = struct.unpack('<I', data[off + 8:off + 12])[0]
+        fr = data[off + 16:off + 16 + incl]
+        off += 16 + incl
+        ip = fr[14:]
+        if len(ip) < 20 or fr[12:14] != b'\x08\x00' or ip[9] != 17 or ip[12:16] != src:
+            continue
+        udp = ip[(ip[0] & 15) * 4:]
+        if len(udp) < 8 or struct.unpack('!H', udp[2:4])[0] != 4791:
+            continue
+        bth = udp[8:]
+        if len(bth) >= 24 and bth[0] in RKEY_OPCODES:
+            keys.append(struct.unpack('!I', bth[20:24])[0])
+    return keys
+
+
 def netem_drops(g):
     """Frames netem has dropped on the guest's eth0 so far."""
     r = g.sh('/usr/sbin/tc -s qdisc show dev eth0')
@@ -326,14 +353,18 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
     passed = ours_rc == 0 and guest_rc == 0
     note = '' if passed else f'rnic-perf rc {ours_rc}, perftest rc {guest_rc}'
     if passed and '--mw' in opts:
-        # the guest's perftest names the rkey it was given: our window's
+        # the guest's requests on the wire name our window's rkey, and so
+        # does its perftest's remote address line where it prints one
+        # (ib_atomic_bw prints none)
         with open(out.name) as f:
             ours_key = re.search(r'rkey ours (0x[0-9a-f]+)', f.read())
+        ours_key = int(ours_key.group(1), 16) if ours_key else None
         theirs = re.search(r'remote address: .*RKey (0x[0-9a-f]+)', guest_log)
-        if not ours_key or not theirs or int(ours_key.group(1), 16) != int(theirs.group(1), 16):
+        wire = set(request_rkeys(os.path.join(logdir, tag + '.pcap'), GUEST_IP))
+        if ours_key is None or wire != {ours_key} or (theirs and int(theirs.group(1), 16) != ours_key):
             passed = False
-            note = (f'perftest was given rkey {theirs and theirs.group(1)}, '
-                    f'not our window\'s {ours_key and ours_key.group(1)}')
+            note = (f'the guest\'s requests named rkeys {sorted(hex(k) for k in wire)}, its perftest '
+                    f'{theirs and theirs.group(1)}: not only our window\'s {ours_key and hex(ours_key)}')
     if passed:
         # every RoCEv2 frame, ours and rxe's, through tshark and scapy's ICRC
         pcap = os.path.join(logdir, tag + '.pcap')
@@ -520,9 +551,10 @@ def main():
     # and four QPs, each with its own CM connection
     cases += [('write_bw', r, mtus[0], False, ('-R', '-q', '4')) for r in roles if 'write_bw' in tests]
     # memory windows (rnic-perf's --mw; the guest's perftest as ever): the
-    # guest's client WRITEs and READs our buffer through the window's rkey
-    # (type 1: rnic_bind_mw; type 2: a BIND_MW WQE on the QP)
-    cases += [(t, 'guest-client', mtus[0], False, ('--mw', w)) for t in ('write_bw', 'read_bw') if t in tests
+    # guest's client WRITEs, READs and adds to our buffer through the
+    # window's rkey (type 1: rnic_bind_mw; type 2: a BIND_MW WQE on the QP)
+    cases += [(t, 'guest-client', mtus[0], False, ('--mw', w))
+              for t in ('write_bw', 'read_bw', 'atomic_bw', 'write_lat', 'read_lat') if t in tests
               for w in ('1', '2') if 'guest-client' in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
