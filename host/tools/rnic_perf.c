@@ -134,11 +134,11 @@ static void usage(FILE *f, const char *prog)
 		"                       RDMA CM connects, and so is every QP (RC only; SERVER is then\n"
 		"                       the server's IPv4 address on the link)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
-		"      --mw 1|2         against perftest: the peer reaches our buffer through a memory\n"
-		"                       window of type 1 (rnic_bind_mw) or 2 (a BIND_MW WQE), one per QP,\n"
-		"                       bound over the buffer with the test's one right, its rkey in\n"
-		"                       our key; the MR grants no remote access (write_bw, read_bw,\n"
-		"                       atomic_bw, write_lat, read_lat; RC)\n"
+		"      --mw 1|2         the peer reaches our buffer (--sim: the responder's) through a\n"
+		"                       memory window of type 1 (rnic_bind_mw) or 2 (a BIND_MW WQE),\n"
+		"                       one per QP, bound over the buffer with the test's one right,\n"
+		"                       its rkey in our key; the MR grants no remote access\n"
+		"                       (write_bw, read_bw, atomic_bw, write_lat, read_lat; RC)\n"
 		"      --json FILE      the result rows as JSON as well, a row per size\n"
 		"      --width 64|512   --sim: data path width (64: 10 Gb/s link, 512: 100 Gb/s; 512)\n"
 		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
@@ -475,10 +475,9 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 	}
 	if (o->mw) {
 		/* a window over the buffer the peer addresses: SEND tests address none */
-		if (o->sim || o->ud || o->test == PERF_SEND_BW || o->test == PERF_SEND_LAT) {
+		if (o->ud || o->test == PERF_SEND_BW || o->test == PERF_SEND_LAT) {
 			fprintf(stderr, "rnic-perf: --mw: write_bw, read_bw, atomic_bw, write_lat or read_lat on RC "
-				"QPs against perftest (a card or --sim-link): the peer's WRITEs, READs or atomics reach "
-				"our buffer through the window\n");
+				"QPs: the peer's WRITEs, READs or atomics reach our buffer through the window\n");
 			return -1;
 		}
 	}
@@ -671,6 +670,10 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 		       rnic_world_cfg(w)->link_rate * 8 * cfg.clock_mhz / 1000.0, cfg.clock_mhz);
 		printf(" GID index       : 0\n");
 		printf(" Max inline data : %u[B]\n", o->inline_size);
+		if (o->mw)
+			printf(" Memory window   : type %d per QP over the responder's slots, %s only; its MR grants "
+			       "no remote access\n", o->mw, perf_test_opcode(o->test) == RNIC_WR_RDMA_READ ? "REMOTE_READ"
+				: o->test == PERF_ATOMIC_BW ? "REMOTE_ATOMIC" : "REMOTE_WRITE");
 		printf(" Data ex. method : simulation\n");
 		fputs(RESULT_LINE, stdout);
 		for (int s = 0; s < 2; s++)
@@ -696,6 +699,7 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	st.depth = depth;
 	st.signal_every = bw ? (depth >= 16 ? 16 : 1) : 1;
 	st.inline_max = o->inline_size;
+	st.mw = o->mw;
 	st.salt = stream_mix64(o->seed ^ ((uint64_t)o->test << 56) ^ size);
 	if (bw)
 		st.t_done = times;

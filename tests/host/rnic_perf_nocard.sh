@@ -57,7 +57,7 @@ done
 # --mw: a window type, 1 or 2; against perftest; the tests whose peer
 # addresses our buffer (not SEND, not UD); each refusal says why
 for bad in "write_bw --mw 3 --peer-mac 02:00:00:00:00:0a" "write_bw --mw 0 --peer-mac 02:00:00:00:00:0a" \
-	"write_bw --mw 1 --sim" "send_bw --mw 1 --peer-mac 02:00:00:00:00:0a" \
+	"send_bw --mw 1 --sim" "send_bw --mw 1 --peer-mac 02:00:00:00:00:0a" \
 	"send_lat --mw 2 --peer-mac 02:00:00:00:00:0a" "send_bw -c UD --mw 2 --peer-mac 02:00:00:00:00:0a"; do
 	out=$($perf $bad 2>&1); rc=$?
 	[ $rc -eq 2 ] && grep -q "^rnic-perf: --mw: " <<<"$out" || fail "'rnic-perf $bad': exit status $rc, '$out'"
