@@ -161,8 +161,24 @@ def case_name(test, opts):
     return ' '.join((test,) + tuple(o for o in opts if o not in ('-M', MCAST_MGID)))
 
 
+# rnic-perf's options that perftest has not (each with one value): --mw N,
+# our buffer behind a memory window; the guest's perftest runs as ever
+OURS_ONLY = ('--mw',)
+
+
+def perftest_opts(opts):
+    """opts without OURS_ONLY's options and their values."""
+    out, skip = [], False
+    for o in opts:
+        if skip or o in OURS_ONLY:
+            skip = not skip
+            continue
+        out.append(o)
+    return out
+
+
 def perftest_args(test, mtu, size, iters, opts=()):
-    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + list(opts)
+    args = ['-d', 'rxe0', '-x', '1', '-F', '-m', str(mtu), '-n', str(iters)] + perftest_opts(opts)
     if test != 'atomic_bw' and '-a' not in opts:
         args += ['-s', str(size)]
     return ' '.join(args)
@@ -185,6 +201,33 @@ def roce_only(src, dst):
     with open(dst, 'wb') as f:
         f.write(b''.join(out))
     return n
+
+
+# RC requests that carry an rkey: RDMA WRITE first, only, only with
+# immediate (RETH), READ request (RETH), compare-and-swap, fetch-and-add
+# (AtomicETH); the rkey is 8 bytes into either header
+RKEY_OPCODES = (0x06, 0x0a, 0x0b, 0x0c, 0x13, 0x14)
+
+
+def request_rkeys(path, src_ip):
+    """The rkeys of the RC requests from src_ip in a pcap of RoCEv2 frames."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    keys, off, src = [], 24, socket.inet_aton(src_ip)
+    while off + 16 <= len(data):
+        incl = struct.unpack('<I', data[off + 8:off + 12])[0]
+        fr = data[off + 16:off + 16 + incl]
+        off += 16 + incl
+        ip = fr[14:]
+        if len(ip) < 20 or fr[12:14] != b'\x08\x00' or ip[9] != 17 or ip[12:16] != src:
+            continue
+        udp = ip[(ip[0] & 15) * 4:]
+        if len(udp) < 8 or struct.unpack('!H', udp[2:4])[0] != 4791:
+            continue
+        bth = udp[8:]
+        if len(bth) >= 24 and bth[0] in RKEY_OPCODES:
+            keys.append(struct.unpack('!I', bth[20:24])[0])
+    return keys
 
 
 def netem_drops(g):
@@ -309,6 +352,19 @@ def run_case(g, ports, rnic_perf, test, role, mtu, loss, size, iters, logdir, ni
         g.sh(f'pkill -f ib_{test}; sleep 0.5')
     passed = ours_rc == 0 and guest_rc == 0
     note = '' if passed else f'rnic-perf rc {ours_rc}, perftest rc {guest_rc}'
+    if passed and '--mw' in opts:
+        # the guest's requests on the wire name our window's rkey, and so
+        # does its perftest's remote address line where it prints one
+        # (ib_atomic_bw prints none)
+        # (-q: a window per QP, each used)
+        with open(out.name) as f:
+            ours = {int(k, 16) for k in re.findall(r'rkey ours (0x[0-9a-f]+)', f.read())}
+        theirs = {int(k, 16) for k in re.findall(r'remote address: .*RKey (0x[0-9a-f]+)', guest_log)}
+        wire = set(request_rkeys(os.path.join(logdir, tag + '.pcap'), GUEST_IP))
+        if not ours or wire != ours or (theirs and theirs != ours):
+            passed = False
+            note = (f'the guest\'s requests named rkeys {sorted(hex(k) for k in wire)}, its perftest '
+                    f'{sorted(hex(k) for k in theirs)}: not our windows\' {sorted(hex(k) for k in ours)}')
     if passed:
         # every RoCEv2 frame, ours and rxe's, through tshark and scapy's ICRC
         pcap = os.path.join(logdir, tag + '.pcap')
@@ -494,6 +550,16 @@ def main():
     cases += [(t, r, mtus[0], False, ('-R',)) for t in rdma_cm_tests if t in tests for r in roles]
     # and four QPs, each with its own CM connection
     cases += [('write_bw', r, mtus[0], False, ('-R', '-q', '4')) for r in roles if 'write_bw' in tests]
+    # memory windows (rnic-perf's --mw; the guest's perftest as ever): the
+    # guest's client WRITEs, READs and adds to our buffer through the
+    # window's rkey (type 1: rnic_bind_mw; type 2: a BIND_MW WQE on the QP)
+    cases += [(t, 'guest-client', mtus[0], False, ('--mw', w))
+              for t in ('write_bw', 'read_bw', 'atomic_bw', 'write_lat', 'read_lat') if t in tests
+              for w in ('1', '2') if 'guest-client' in roles]
+    # and a window per QP of four (type 2: each reached on its own QP only),
+    # and with the QPs the CM connects (bound before the keys are sent)
+    cases += [('write_bw', 'guest-client', mtus[0], False, o) for o in (('--mw', '2', '-q', '4'), ('--mw', '1', '-R'))
+              if 'write_bw' in tests and 'guest-client' in roles]
     rping_cases = [('rping', r, 0, False, ()) for r in rping_roles]
     if a.quick:
         # one of each kind of traffic in each role, both MTUs, a lossy one

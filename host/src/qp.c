@@ -563,25 +563,27 @@ int rnic_post_send(struct rnic_qp *qp, struct rnic_send_wr *wr, struct rnic_send
 }
 
 /* ibv_bind_mw for a type 1 window: a BIND_MW WQE with the next tag (as
- * rdma-core's providers choose it: the tag + 1, past the invalid lkey). */
+ * rdma-core's providers choose it: rnic_inc_rkey). The checks are
+ * rdma-core's ibv_bind_mw's (no MR with an address or length: EINVAL; the
+ * MR of another PD: EPERM) and its providers' (zero-based: EINVAL). */
 int rnic_bind_mw(struct rnic_qp *qp, struct rnic_mw *mw, struct rnic_mw_bind *mw_bind)
 {
 	const struct rnic_mw_bind_info *bi;
 	struct rnic_send_wr wr;
-	uint32_t tag_mask = (1u << RNIC_MKEY_TAG_BITS) - 1, key;
+	uint32_t key;
 	int err;
 
 	if (!qp || !mw || !mw_bind || mw->type != RNIC_MW_TYPE_1 || mw->context != qp->context)
 		return EINVAL;
 	bi = &mw_bind->bind_info;
-	if ((bi->length && (!bi->mr || bi->mr->context != qp->context)) ||
+	if ((!bi->mr && (bi->addr || bi->length)) || (bi->mr && bi->mr->context != qp->context) ||
 	    (bi->mw_access_flags & ~(unsigned int)(RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
 						   RNIC_ACCESS_REMOTE_ATOMIC)) ||
 	    (mw_bind->send_flags & ~(unsigned int)(RNIC_SEND_SIGNALED | RNIC_SEND_FENCE)))
 		return EINVAL;
-	key = (mw->rkey & ~tag_mask) | ((mw->rkey + 1) & tag_mask);
-	if (key == RNIC_INVALID_LKEY)
-		key = (key & ~tag_mask) | ((key + 1) & tag_mask);
+	if (bi->mr && bi->mr->pd != mw->pd)
+		return EPERM;
+	key = rnic_inc_rkey(mw->rkey);
 	memset(&wr, 0, sizeof(wr));
 	wr.wr_id = mw_bind->wr_id;
 	wr.opcode = RNIC_WR_BIND_MW;

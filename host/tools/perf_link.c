@@ -10,6 +10,22 @@
  * second buffer half). L starts as the guard byte 0xa5, R as a pattern
  * from the seed; a guard page after the region is never registered.
  *
+ * --mw 1|2 (write_bw, read_bw, atomic_bw, write_lat, read_lat): the MR
+ * grants no remote access (local write and MW_BIND only); each QP's R is
+ * reached through a memory window of that type, bound over the whole of R
+ * (VA-based, as perftest addresses the vaddr of the key) with only the
+ * right the test needs (WRITE, READ or ATOMIC), its rkey the one in the
+ * QP's key. A bind needs a QP in RTS, so it is made once the QPs are
+ * connected: right after the first round of handshakes (with -R, after the
+ * CM connected them), which is before the peer can send a request, since
+ * the peer waits for our later handshakes first. The key in the first round
+ * is therefore the window's next key, rnic_inc_rkey of its current one:
+ * the key rnic_bind_mw gives a type 1 window (checked after the bind) and
+ * the one the type 2 window's BIND_MW WQE names. Type 1: rnic_bind_mw on
+ * the QP; type 2: a BIND_MW WQE posted on the QP (the window is then
+ * reached on that QP only); either way the bind's completion is polled and
+ * must be a successful IBV_WC_BIND_MW before the session goes on.
+ *
  * -c UD (send_bw): UD QPs, as perftest's: Q_Key 0x11111111 (perftest's
  * DEFF_QKEY), one message per packet (the size at most the MTU), an address
  * handle per QP toward the peer's GID, receive buffers 40 bytes longer for
@@ -44,7 +60,8 @@
  *   the wire model      (a simulated NIC only) every frame from the peer
  *                       passes a model of a correct responder per QP
  *                       (wire_frame): requests accepted in PSN order only,
- *                       from the PSN in the peer's key; it applies accepted
+ *                       from the PSN in the peer's key, each naming the
+ *                       rkey of our key (--mw: the window's); it applies accepted
  *                       WRITEs and FETCH_ADDs to a copy of the QP's R and
  *                       keeps every SEND's bytes. At the end each R must
  *                       equal its copy byte for byte (so R is untouched
@@ -113,6 +130,9 @@ struct wire {
 	size_t len;
 	uint64_t va;       /* where the next WRITE payload byte goes */
 	int bad_va;        /* a WRITE or FETCH_ADD outside R */
+	uint32_t rkey;     /* the rkey of our key: every request must name it */
+	uint32_t bad_rkey; /* the first other rkey a request named */
+	int rkey_wrong;
 	uint64_t accepted; /* requests (packets) accepted */
 	uint8_t *msgs;     /* SEND messages of the current size, `size` bytes apart */
 	size_t msg_size;
@@ -147,6 +167,8 @@ struct lq {
 	struct wire wire;
 	uint32_t src_qp;          /* -g: the first receive's source QP (the peer's key names a group) */
 	uint32_t cm_rq_psn;       /* -R: the peer's first PSN, as the CM set it */
+	struct rnic_mw *mw;       /* --mw: the window over R */
+	uint32_t rkey;            /* the rkey in our key: the window's after its bind, else the MR's */
 	uint8_t src_ip[4];        /* and its source address */
 };
 
@@ -319,6 +341,15 @@ static void wire_put(struct wire *m, const uint8_t *d, size_t n)
 	m->va += n;
 }
 
+/* A request's RETH or AtomicETH rkey: ours (the window's with --mw) */
+static void wire_rkey(struct wire *m, uint32_t rkey)
+{
+	if (rkey != m->rkey && !m->rkey_wrong) {
+		m->rkey_wrong = 1;
+		m->bad_rkey = rkey;
+	}
+}
+
 static void wire_send(struct wire *m, const uint8_t *d, size_t n, int last)
 {
 	if (m->nmsgs < m->maxmsgs && m->msg_len + n <= m->msg_size)
@@ -376,6 +407,7 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 		if (end < p + RNIC_RETH_BYTES)
 			return;
 		m->va = be64(p);
+		wire_rkey(m, be32(p + 8));
 		p += RNIC_RETH_BYTES + (op == RNIC_OP_RDMA_WRITE_ONLY_IMM ? RNIC_IMMDT_BYTES : 0);
 		wire_put(m, p, (size_t)(end - p));
 		break;
@@ -412,6 +444,9 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 	case RNIC_OP_RDMA_READ_REQUEST: {
 		uint32_t dma_len = end >= p + RNIC_RETH_BYTES ? be32(p + 12) : 0;
 
+		if (end >= p + RNIC_RETH_BYTES)
+			wire_rkey(m, be32(p + 8));
+
 		/* a READ takes one PSN per response packet */
 		n = dma_len ? (dma_len + m->mtu - 1) / m->mtu : 1;
 		break;
@@ -424,6 +459,7 @@ static void wire_frame(void *arg, int port, const uint8_t *f, size_t len, uint64
 		if (end < p + RNIC_ATOMICETH_BYTES)
 			return;
 		va = be64(p);
+		wire_rkey(m, be32(p + 8));
 		data = be64(p + 12);
 		cmp = be64(p + 20);
 		if (va < m->base || va + 8 > m->base + m->len) {
@@ -532,21 +568,110 @@ static int setup(struct lk *k)
 	(void)pat_len;
 	if (k->nic->sim_frame_hook)
 		k->nic->sim_frame_hook(k->nic->arg, wire_frame, k);
+	/* --mw: the MR itself grants no remote access; the windows do */
 	k->mr = rnic_reg_mr(k->pd, k->buf, k->mr_len,
-			    RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
-				    RNIC_ACCESS_REMOTE_ATOMIC);
+			    o->mw ? RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND
+				  : RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
+					    RNIC_ACCESS_REMOTE_ATOMIC);
 	if (!k->mr)
 		return err(k, "reg_mr: %s", strerror(errno));
+	for (int i = 0; i < k->nqp; i++) {
+		struct lq *q = &k->q[i];
+
+		if (o->mw) {
+			q->mw = rnic_alloc_mw(k->pd, o->mw == 1 ? RNIC_MW_TYPE_1 : RNIC_MW_TYPE_2);
+			if (!q->mw)
+				return err(k, "alloc_mw (type %d) for QP %d: %s", o->mw, i, strerror(errno));
+		}
+		/* the window's key once bound (bind_windows) */
+		q->rkey = q->mw ? rnic_inc_rkey(q->mw->rkey) : k->mr->rkey;
+		q->wire.rkey = q->rkey;
+	}
+	return 0;
+}
+
+/* --mw: the right the peer's requests of the test need */
+static unsigned int mw_rights(enum perf_test t)
+{
+	uint32_t op = perf_test_opcode(t);
+
+	return op == RNIC_WR_RDMA_READ ? RNIC_ACCESS_REMOTE_READ
+	       : op == RNIC_WR_ATOMIC_FETCH_AND_ADD ? RNIC_ACCESS_REMOTE_ATOMIC
+						    : RNIC_ACCESS_REMOTE_WRITE;
+}
+
+static const char *rights_str(unsigned int a)
+{
+	return a == RNIC_ACCESS_REMOTE_READ ? "REMOTE_READ"
+	       : a == RNIC_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC" : "REMOTE_WRITE";
+}
+
+#define MW_WR_ID 0x4d57424eull /* "MWBN": the bind's work request */
+
+/* --mw, the QPs in RTS: every QP's window bound over its R (type 1:
+ * rnic_bind_mw on the QP; type 2: a BIND_MW WQE on it), each bind's
+ * completion polled; the key must be the one our key advertised. */
+static int bind_windows(struct lk *k)
+{
+	for (int i = 0; i < k->nqp; i++) {
+		struct lq *q = &k->q[i];
+		struct rnic_mw_bind_info bi = {k->mr, (uint64_t)(uintptr_t)q->R, k->r_len, mw_rights(k->o->test)};
+		unsigned int polls = 0;
+		struct rnic_wc wc;
+		int e, got;
+
+		if (q->mw->type == RNIC_MW_TYPE_1) {
+			struct rnic_mw_bind b = {.wr_id = MW_WR_ID, .send_flags = RNIC_SEND_SIGNALED, .bind_info = bi};
+
+			e = rnic_bind_mw(q->qp, q->mw, &b);
+			if (!e && q->mw->rkey != q->rkey)
+				return err(k, "--mw 1: rnic_bind_mw gave QP %d's window rkey %#x, not %#x as advertised", i,
+					   q->mw->rkey, q->rkey);
+		} else {
+			struct rnic_send_wr wr, *bad;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = MW_WR_ID;
+			wr.opcode = RNIC_WR_BIND_MW;
+			wr.send_flags = RNIC_SEND_SIGNALED;
+			wr.wr.bind_mw.mw = q->mw;
+			wr.wr.bind_mw.rkey = q->rkey;
+			wr.wr.bind_mw.bind_info = bi;
+			e = rnic_post_send(q->qp, &wr, &bad);
+		}
+		if (e)
+			return err(k, "--mw %d: binding QP %d's window: %s", k->o->mw, i, strerror(e));
+		while ((got = rnic_poll_cq(k->cq, 1, &wc)) == 0) {
+			if (++polls % 4096 == 0 && past_deadline(k))
+				return err(k, "--mw %d: the bind of QP %d's window did not complete", k->o->mw, i);
+			step(k, 16);
+		}
+		if (got < 0)
+			return err(k, "poll_cq: %s", strerror(-got));
+		if (wc.status != RNIC_WC_SUCCESS || wc.opcode != RNIC_WC_BIND_MW || wc.wr_id != MW_WR_ID ||
+		    wc.qp_num != q->qp->qp_num)
+			return err(k, "--mw %d: the bind of QP %d's window completed with %s, opcode %u, wr_id %#" PRIx64
+				   ", QP %#x", k->o->mw, i, rnic_wc_status_str(wc.status), wc.opcode, wc.wr_id, wc.qp_num);
+		if (q->mw->type == RNIC_MW_TYPE_2)
+			q->mw->rkey = q->rkey; /* rdma-core leaves a type 2 window's key to its consumer */
+	}
 	return 0;
 }
 
 static void cm_teardown(struct lk *k);
 
-static void teardown(struct lk *k)
+/* Everything freed; -1 when the windows or the MR would not go. */
+static int teardown(struct lk *k)
 {
+	int bad = 0;
+
 	cm_teardown(k);
-	if (k->mr)
-		rnic_dereg_mr(k->mr);
+	/* the windows first: the MR cannot go while a window is bound to it */
+	for (int i = 0; k->q && i < k->nqp; i++)
+		if (k->q[i].mw && rnic_dealloc_mw(k->q[i].mw))
+			bad = err(k, "dealloc_mw of QP %d's window failed", i);
+	if (k->mr && rnic_dereg_mr(k->mr))
+		bad = err(k, "dereg_mr failed");
 	if (k->mcg_attached)
 		rnic_detach_mcast(k->q[0].qp, &k->mgid, 0);
 	for (int i = 0; k->q && i < k->nqp; i++) {
@@ -570,6 +695,7 @@ static void teardown(struct lk *k)
 	free(k->buf);
 	free(k->lat);
 	free(k->atomics);
+	return bad;
 }
 
 /* -c UD: INIT (perftest's Q_Key), RTR, RTS, and the address handle toward
@@ -1776,6 +1902,8 @@ static int hook(struct oob_session *s, int step_i, enum oob_step_kind kind, void
 			if (!k->o->rdma_cm && connect_qp(k, &k->q[i]))
 				return -1;
 		}
+		if (k->o->mw && bind_windows(k))
+			return -1;
 		/* later handshakes carry QP 0's key again: keep the first */
 		memcpy(&k->pk0, &s->peer_key, sizeof(k->pk0));
 		k->q[0].pk = &k->pk0;
@@ -1839,6 +1967,9 @@ static int check_memory(struct lk *k)
 		if (q->wire.bad_va)
 			return err(k, "the peer addressed memory outside R of QP %#x (the wire model saw it)",
 				   q->qp->qp_num);
+		if (q->wire.rkey_wrong)
+			return err(k, "a request of the peer on QP %#x named rkey %#x, not %#x of our key%s", q->qp->qp_num,
+				   q->wire.bad_rkey, q->rkey, k->o->mw ? " (the window's)" : "");
 		for (size_t j = 0; j < k->r_len; j++)
 			if (q->R[j] != q->wire.shadow[j])
 				return err(k, "R+%zu of QP %#x is 0x%02x, but the requests on the wire leave 0x%02x there "
@@ -1882,9 +2013,13 @@ static void print_results(struct lk *k)
 		else
 			printf(" QP %-2d       ", i);
 		/* -R: the PSNs are the CM's, not the keys' */
-		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x\n", q->qp ? q->qp->qp_num : 0, q->psn,
-		       q->pk ? q->pk->qpn : 0, o->rdma_cm ? q->cm_rq_psn : q->pk ? q->pk->psn : 0);
+		printf(" local QPN %#06x PSN %#08x  remote QPN %#06x PSN %#08x  rkey ours %#010x peer's %#010x\n",
+		       q->qp ? q->qp->qp_num : 0, q->psn, q->pk ? q->pk->qpn : 0,
+		       o->rdma_cm ? q->cm_rq_psn : q->pk ? q->pk->psn : 0, q->rkey, q->pk ? q->pk->rkey : 0);
 	}
+	if (o->mw)
+		printf(" Memory window : type %d per QP over its %zu bytes, VA-based, %s only; the MR's rkey %#010x "
+		       "grants no remote access\n", o->mw, k->r_len, rights_str(mw_rights(o->test)), k->mr ? k->mr->rkey : 0);
 	printf(" Number of qps : %d  Max inline data : %u[B]  Using SRQ : %s  Connection type : %s\n", k->nqp,
 	       o->inline_size, k->srq ? "ON" : "OFF", k->grh ? "UD" : "RC");
 	if (o->rdma_cm)
@@ -2062,7 +2197,7 @@ int perf_link_run(const struct perf_link_opts *o, const struct perf_nic *nic)
 			/* -R: the CM makes the QPs (cm_connect_data fills these in) */
 			key->qpn = k.q[i].qp ? k.q[i].qp->qp_num : 0;
 			key->psn = k.q[i].psn;
-			key->rkey = k.mr->rkey;
+			key->rkey = k.q[i].rkey;
 			key->vaddr = (uint64_t)(uintptr_t)k.q[i].R;
 			memcpy(key->gid, g.raw, 16);
 		}
@@ -2113,6 +2248,7 @@ out:
 		close(k.s.fd);
 	if (lfd >= 0)
 		close(lfd);
-	teardown(&k);
+	if (teardown(&k))
+		rc = 1;
 	return rc ? 1 : 0;
 }

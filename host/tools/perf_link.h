@@ -42,6 +42,7 @@ struct perf_link_opts {
 	int mgid_set;
 	int rdma_cm;            /* -R: the exchange on a control QP and every QP connected by the RDMA CM
 	                           (host: the server's IPv4 address on the link; port: the CM's) */
+	int mw;                 /* --mw 1|2: our R reached through a window of that type (0: the MR) */
 	const char *json;       /* --json FILE, or NULL */
 	uint32_t mtu;           /* RNIC_IB_MTU_* we offer; the smaller one wins */
 	int tx_depth;

@@ -41,6 +41,7 @@
 #define ACK_TIMEOUT 5
 #define OPT_USE_SRQ 0x100 /* long options without a short form */
 #define OPT_SIM 0x101
+#define OPT_MW 0x102
 #define SIM_BUF_MAX (64u << 20) /* --sim: slots of each side, bytes (fewer messages in flight) */
 
 struct perf_opts {
@@ -56,6 +57,7 @@ struct perf_opts {
 	int ud;                 /* -c UD */
 	int mcg;                /* -g */
 	int rdma_cm;            /* -R */
+	int mw;                 /* --mw: 0, 1 or 2 */
 	uint8_t mgid[16];       /* -M */
 	int mgid_set;
 	uint32_t inline_size;
@@ -132,6 +134,11 @@ static void usage(FILE *f, const char *prog)
 		"                       RDMA CM connects, and so is every QP (RC only; SERVER is then\n"
 		"                       the server's IPv4 address on the link)\n"
 		"  -t, --tx-depth N     send WQEs kept posted per QP (bw: 128; lat: 1)\n"
+		"      --mw 1|2         the peer reaches our buffer (--sim: the responder's) through a\n"
+		"                       memory window of type 1 (rnic_bind_mw) or 2 (a BIND_MW WQE),\n"
+		"                       one per QP, bound over the buffer with the test's one right,\n"
+		"                       its rkey in our key; the MR grants no remote access\n"
+		"                       (write_bw, read_bw, atomic_bw, write_lat, read_lat; RC)\n"
 		"      --json FILE      the result rows as JSON as well, a row per size\n"
 		"      --width 64|512   --sim: data path width (64: 10 Gb/s link, 512: 100 Gb/s; 512)\n"
 		"      --seed N         --sim: seed of the data patterns and the simulation (1)\n"
@@ -249,7 +256,7 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		{"time-limit", required_argument, NULL, 'T'}, {"drop", required_argument, NULL, 'D'},
 		{"use-srq", no_argument, NULL, OPT_USE_SRQ}, {"connection", required_argument, NULL, 'c'},
 		{"mcg", no_argument, NULL, 'g'},         {"MGID", required_argument, NULL, 'M'},
-		{"rdma_cm", no_argument, NULL, 'R'},
+		{"rdma_cm", no_argument, NULL, 'R'},     {"mw", required_argument, NULL, OPT_MW},
 		{"help", no_argument, NULL, 'h'},        RNIC_SIM_MODEL_LONGOPTS('X'),
 		{NULL, 0, NULL, 0},
 	};
@@ -333,6 +340,13 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		case OPT_SIM: o->sim = 1; break;
 		case 'g': o->mcg = 1; break;
 		case 'R': o->rdma_cm = 1; break;
+		case OPT_MW:
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				fprintf(stderr, "rnic-perf: --mw: a window type, 1 or 2, not '%s'\n", optarg);
+				return -1;
+			}
+			o->mw = atoi(optarg);
+			break;
 		case 'M':
 			if (parse_mgid(optarg, o->mgid))
 				return -1;
@@ -456,6 +470,14 @@ static int parse_args(int argc, char **argv, struct perf_opts *o)
 		if (o->sim || o->ud || o->use_srq) {
 			fprintf(stderr, "rnic-perf: -R: RC QPs against perftest (a card or --sim-link), without -c UD "
 				"and --use-srq\n");
+			return -1;
+		}
+	}
+	if (o->mw) {
+		/* a window over the buffer the peer addresses: SEND tests address none */
+		if (o->ud || o->test == PERF_SEND_BW || o->test == PERF_SEND_LAT) {
+			fprintf(stderr, "rnic-perf: --mw: write_bw, read_bw, atomic_bw, write_lat or read_lat on RC "
+				"QPs: the peer's WRITEs, READs or atomics reach our buffer through the window\n");
 			return -1;
 		}
 	}
@@ -648,6 +670,10 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 		       rnic_world_cfg(w)->link_rate * 8 * cfg.clock_mhz / 1000.0, cfg.clock_mhz);
 		printf(" GID index       : 0\n");
 		printf(" Max inline data : %u[B]\n", o->inline_size);
+		if (o->mw)
+			printf(" Memory window   : type %d per QP over the responder's slots, %s only; its MR grants "
+			       "no remote access\n", o->mw, perf_test_opcode(o->test) == RNIC_WR_RDMA_READ ? "REMOTE_READ"
+				: o->test == PERF_ATOMIC_BW ? "REMOTE_ATOMIC" : "REMOTE_WRITE");
 		printf(" Data ex. method : simulation\n");
 		fputs(RESULT_LINE, stdout);
 		for (int s = 0; s < 2; s++)
@@ -673,6 +699,7 @@ static int sim_one(const struct perf_opts *o, size_t size, uint64_t iters, int f
 	st.depth = depth;
 	st.signal_every = bw ? (depth >= 16 ? 16 : 1) : 1;
 	st.inline_max = o->inline_size;
+	st.mw = o->mw;
 	st.salt = stream_mix64(o->seed ^ ((uint64_t)o->test << 56) ^ size);
 	if (bw)
 		st.t_done = times;
@@ -794,6 +821,7 @@ static int run_peer(const struct perf_opts *o)
 	memcpy(lo.mgid, o->mgid, 16);
 	lo.mgid_set = o->mgid_set;
 	lo.rdma_cm = o->rdma_cm;
+	lo.mw = o->mw;
 	lo.json = o->json;
 	if (o->link_local) {
 		/* a guest under emulation moves a few MB/s: perftest's counts would take hours */

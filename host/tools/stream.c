@@ -162,12 +162,12 @@ static int post_one(struct stream *st, int q)
 		memset(slot(st, 0, q, s), STREAM_GUARD, st->msg);
 		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)slot(st, 1, q, 0);
 		wr.wr.atomic.compare_add = atomic_addend(st, q);
-		wr.wr.atomic.rkey = st->mr[1]->rkey;
+		wr.wr.atomic.rkey = st->rkey[q];
 	} else {
 		/* the slot's previous message has completed and been checked */
 		pat_fill(slot(st, src_side(st), q, s), st->msg, tag(st, q, s));
 		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)slot(st, 1, q, s);
-		wr.wr.rdma.rkey = st->mr[1]->rkey;
+		wr.wr.rdma.rkey = st->rkey[q];
 		if (st->opcode != RNIC_WR_RDMA_READ && st->msg <= st->inline_max)
 			wr.send_flags |= RNIC_SEND_INLINE;
 	}
@@ -324,6 +324,58 @@ static int check_dest(const struct stream *st)
 	return 0;
 }
 
+/* mw: side 1's windows, one per QP over its slots, bound by side 1's QP;
+ * each bind's completion polled on side 1's CQ. */
+static int bind_windows(struct stream *st)
+{
+	struct sim_pair *p = st->p;
+	unsigned int rights = st->opcode == RNIC_WR_RDMA_READ ? RNIC_ACCESS_REMOTE_READ
+			      : is_atomic(st) ? RNIC_ACCESS_REMOTE_ATOMIC : RNIC_ACCESS_REMOTE_WRITE;
+
+	for (int q = 0; q < st->qps; q++) {
+		struct rnic_mw *mw = rnic_alloc_mw(p->side[1].pd, st->mw == 1 ? RNIC_MW_TYPE_1 : RNIC_MW_TYPE_2);
+		struct rnic_mw_bind_info bi = {st->mr[1], (uint64_t)(uintptr_t)slot(st, 1, q, 0),
+					       (uint64_t)st->depth * st->stride, rights};
+		uint64_t c0 = rnic_world_cycle(p->world);
+		struct rnic_wc wc;
+		int err, n;
+
+		if (!mw)
+			return stream_err("alloc_mw (type %d) for QP %d: %s", st->mw, q, strerror(errno));
+		st->win[q] = mw;
+		st->rkey[q] = rnic_inc_rkey(mw->rkey);
+		if (st->mw == 1) {
+			struct rnic_mw_bind b = {.wr_id = q, .send_flags = RNIC_SEND_SIGNALED, .bind_info = bi};
+
+			err = rnic_bind_mw(p->side[1].qp[q], mw, &b);
+			if (!err && mw->rkey != st->rkey[q])
+				return stream_err("rnic_bind_mw: key %#x, not %#x", mw->rkey, st->rkey[q]);
+		} else {
+			struct rnic_send_wr wr, *badwr;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = (uint64_t)q;
+			wr.opcode = RNIC_WR_BIND_MW;
+			wr.send_flags = RNIC_SEND_SIGNALED;
+			wr.wr.bind_mw.mw = mw;
+			wr.wr.bind_mw.rkey = st->rkey[q];
+			wr.wr.bind_mw.bind_info = bi;
+			err = rnic_post_send(p->side[1].qp[q], &wr, &badwr);
+		}
+		if (err)
+			return stream_err("binding QP %d's window: %s", q, strerror(err));
+		while ((n = rnic_poll_cq(p->side[1].cq, 1, &wc)) == 0)
+			if (rnic_world_cycle(p->world) - c0 > STREAM_HANG_CYCLES)
+				return stream_err("the bind of QP %d's window did not complete", q);
+		if (n < 0 || wc.status != RNIC_WC_SUCCESS || wc.opcode != RNIC_WC_BIND_MW || wc.wr_id != (uint64_t)q)
+			return stream_err("the bind of QP %d's window completed with %s, opcode %u", q,
+					  n < 0 ? strerror(-n) : rnic_wc_status_str(wc.status), n < 0 ? 0 : wc.opcode);
+		if (st->mw == 2)
+			mw->rkey = st->rkey[q];
+	}
+	return 0;
+}
+
 static int stream_setup(struct stream *st, size_t len)
 {
 	struct sim_pair *p = st->p;
@@ -335,12 +387,18 @@ static int stream_setup(struct stream *st, size_t len)
 		if (!st->buf[s])
 			return stream_err("out of memory");
 		memset(st->buf[s], STREAM_GUARD, len);
+		/* mw: side 1's MR grants no remote access; its windows do */
 		st->mr[s] = rnic_reg_mr(p->side[s].pd, st->buf[s], len,
-					RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ |
-					RNIC_ACCESS_REMOTE_ATOMIC);
+					s && st->mw ? RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND
+						    : RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE |
+							      RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC);
 		if (!st->mr[s])
 			return stream_err("reg_mr: %s", strerror(errno));
 	}
+	for (int q = 0; q < st->qps; q++)
+		st->rkey[q] = st->mr[1]->rkey;
+	if (st->mw && (is_send(st) ? stream_err("SENDs reach no window") : bind_windows(st)))
+		return -1;
 	if (is_atomic(st)) {
 		for (int q = 0; q < st->qps; q++) {
 			uint64_t v = atomic_start(st, q);
@@ -426,6 +484,14 @@ uint64_t stream_run(struct stream *st)
 		}
 	}
 out:
+	/* the windows first: the MR cannot go while one is bound to it */
+	for (int q = 0; q < st->qps; q++) {
+		if (st->win[q] && rnic_dealloc_mw(st->win[q])) {
+			stream_err("dealloc_mw of QP %d's window failed", q);
+			cycles = 0;
+		}
+		st->win[q] = NULL;
+	}
 	for (int s = 0; s < 2; s++) {
 		if (st->mr[s])
 			rnic_dereg_mr(st->mr[s]);

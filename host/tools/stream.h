@@ -11,6 +11,12 @@
  * checked byte for byte in its destination when it completes; the whole
  * destination (with the guards) is checked at the end.
  *
+ * mw 1 or 2 (WRITE, READ, ATOMIC): side 1's MR grants no remote access;
+ * each QP's part of side 1's buffer is reached through a memory window of
+ * that type over it with only the operation's right, bound by side 1's QP
+ * (type 1: rnic_bind_mw; type 2: a BIND_MW WQE, reached on that QP only)
+ * before the first message, its completion checked.
+ *
  * ATOMIC fetch-and-add (msg 8): every message of QP q adds the QP's own
  * addend to one 8-byte counter on the responder; message s must return the
  * counter's start value plus s addends into its local slot, and the counter
@@ -34,6 +40,7 @@ struct stream {
 	uint64_t count;
 	int qps, depth, signal_every;
 	uint32_t inline_max; /* WRITE and SEND of at most this many bytes go inline */
+	int mw;            /* 0, or side 1 reached through windows of type 1 or 2 */
 	uint64_t salt;
 	uint64_t *lat;     /* not NULL: cycles from post to completion of each message (depth 1) */
 	uint64_t *t_done;  /* not NULL: cycle at which the k-th message (of all QPs) completed */
@@ -43,6 +50,8 @@ struct stream {
 
 	uint8_t *buf[2];   /* side 0's and side 1's */
 	struct rnic_mr *mr[2];
+	struct rnic_mw *win[SIM_PAIR_MAX_QPS]; /* mw: side 1's window of each QP */
+	uint32_t rkey[SIM_PAIR_MAX_QPS];       /* the rkey side 0's QP q names: the window's or the MR's */
 	uint64_t n[SIM_PAIR_MAX_QPS];       /* messages of each QP */
 	uint64_t posted[SIM_PAIR_MAX_QPS];  /* send WQEs posted */
 	uint64_t done[SIM_PAIR_MAX_QPS];    /* send WQEs completed */

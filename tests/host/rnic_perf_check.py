@@ -3,7 +3,8 @@
 (the header line and columns as ib_write_bw / ib_write_lat print them), every
 number must parse and make sense (BW within the link rate, message rate and
 BW agree, t_min <= t_typical <= t_max, percentiles ordered), the --json rows
-must be the table's rows, and the run must exit 0.
+must be the table's rows, and the run must exit 0. With --mw N the header
+must name the window's type and the test's one right.
 
   rnic_perf_check.py TEST [--rows N] [-- extra rnic-perf arguments]
 """
@@ -65,6 +66,13 @@ def main():
             link = float(line.split("(")[1].split()[0]) * 1e9 / 8 / 1048576  # MB/s (2^20 B)
     if link is None:
         fail("no link rate in the header")
+    if "--mw" in extra:
+        right = {"read_bw": "REMOTE_READ", "read_lat": "REMOTE_READ", "atomic_bw": "REMOTE_ATOMIC"}.get(
+            test, "REMOTE_WRITE")
+        want = (" Memory window   : type %s per QP over the responder's slots, %s only; its MR grants no "
+                "remote access" % (extra[extra.index("--mw") + 1], right))
+        if want not in lines:
+            fail("no window line %r" % want)
     if len(rows_json) != len(body):
         fail("%d JSON rows for %d table rows" % (len(rows_json), len(body)))
     prev = 0

@@ -18,9 +18,14 @@ key line; every QP -n messages, so four times the requests, and every QP's
 QPN printed), -a (every size 2 B .. 1 MiB, -n 2: the requests of all
 sizes), -I 64 (64-byte WRITEs and SENDs inline), --json (both files
 parsed: a row per size, the client's with its timings, the server's
-marked as driven by the peer, all verified) and -g -M (multicast: the side
+marked as driven by the peer, all verified), -g -M (multicast: the side
 that receives names the group and the multicast QPN in its key, its
-Multicast line says it joined the group, the sender's that it sent there).
+Multicast line says it joined the group, the sender's that it sent there)
+and --mw 1|2 (memory windows: each side's Memory window line names the
+type, the test's one right and the MR's rkey; the rkey in each side's key
+is not the MR's, and is the one the other side's requests must name: the
+peer's rkey of every QP line equals our own of the same line on the other
+side, and the wire model refuses a request with any other rkey).
 
     rnic_perf_link_pair.py [CASE...]     (CASE: a test name, or one of CASES' names)
 """
@@ -80,7 +85,35 @@ CASES = {
     'write_lat-R': ('write_lat', ['-R'], 2, ITERS, 1, None),
     'read_lat-R': ('read_lat', ['-R'], 2, ITERS, 1, None),
     'atomic_bw-R': ('atomic_bw', ['-R'], 8, ITERS, 1, None),
+    # memory windows over each QP's buffer (the MR grants no remote access)
+    'write_bw-mw1': ('write_bw', ['--mw', '1'], SIZE, ITERS, 1, None),
+    'read_bw-mw2-q2': ('read_bw', ['--mw', '2', '-q', '2'], SIZE, ITERS, 2, None),
+    'atomic_bw-mw2-q2': ('atomic_bw', ['--mw', '2', '-q', '2'], 8, ITERS, 2, None),
+    'write_lat-mw1': ('write_lat', ['--mw', '1'], 2, ITERS, 1, None),
+    'read_lat-mw2': ('read_lat', ['--mw', '2'], 2, ITERS, 1, None),
+    'write_bw-mw2-R': ('write_bw', ['--mw', '2', '-R'], SIZE, ITERS, 1, None),
 }
+
+RIGHT = {'write_bw': 'REMOTE_WRITE', 'write_lat': 'REMOTE_WRITE', 'read_bw': 'REMOTE_READ',
+         'read_lat': 'REMOTE_READ', 'atomic_bw': 'REMOTE_ATOMIC'}
+
+
+def check_mw(test, mw, qps, outs):
+    """--mw: both sides' window lines, and the rkeys each QP line shows."""
+    keys = {}
+    for side, out in outs.items():
+        m = re.search(r'Memory window : type (\d) per QP over its \d+ bytes, VA-based, (\w+) only; '
+                      r"the MR's rkey (0x[0-9a-f]+) grants no remote access", out)
+        if not m or m.group(1) != mw or m.group(2) != RIGHT[test]:
+            return f'{side}: Memory window line {m and m.group(0)}, want type {mw}, {RIGHT[test]}'
+        keys[side] = re.findall(r"remote QPN (0x[0-9a-f]+) PSN 0x[0-9a-f]+  rkey ours (0x[0-9a-f]+) "
+                                r"peer's (0x[0-9a-f]+)", out)
+        if len(keys[side]) != qps or any(k[1] == m.group(3) for k in keys[side]):
+            return f'{side}: rkeys {keys[side]}: want {qps}, none the MR\'s {m.group(3)}'
+    for a, b in (('server', 'client'), ('client', 'server')):
+        if [k[1] for k in keys[a]] != [k[2] for k in keys[b]]:
+            return f'{a}\'s window rkeys {[k[1] for k in keys[a]]}, but {b} was given {[k[2] for k in keys[b]]}'
+    return None
 
 
 def sizes_of(size, sizes):
@@ -158,6 +191,11 @@ def run(name):
     out_s, _ = ps.communicate(timeout=180)
     out_s = head + out_s
     ok = True
+    if '--mw' in extra:
+        why = check_mw(test, extra[extra.index('--mw') + 1], qps, {'server': out_s, 'client': pc.stdout})
+        if why:
+            print(f'{name}: {why}\n{out_s}\n{pc.stdout}')
+            ok = False
     for side, rc, out, drives in (('server', ps.returncode, out_s, False), ('client', pc.returncode, pc.stdout, True)):
         m = re.search(r'link: (\d+) frames sent, \d+ lost \(--drop\), (\d+) received, .*in PSN order: (\d+); verified: (\w+)', out)
         mtu = int(extra[extra.index('-m') + 1]) if '-m' in extra else MTU

@@ -54,6 +54,15 @@ for bad in "" "nosuch_bw --sim" "write_bw -m 1000 --sim" "write_bw -s 0 --sim" "
 	$perf $bad >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] || fail "'rnic-perf $bad': exit status $rc, want 2"
 done
+# --mw: a window type, 1 or 2; against perftest; the tests whose peer
+# addresses our buffer (not SEND, not UD); each refusal says why
+for bad in "write_bw --mw 3 --peer-mac 02:00:00:00:00:0a" "write_bw --mw 0 --peer-mac 02:00:00:00:00:0a" \
+	"send_bw --mw 1 --sim" "send_bw --mw 1 --peer-mac 02:00:00:00:00:0a" \
+	"send_lat --mw 2 --peer-mac 02:00:00:00:00:0a" "send_bw -c UD --mw 2 --peer-mac 02:00:00:00:00:0a"; do
+	out=$($perf $bad 2>&1); rc=$?
+	[ $rc -eq 2 ] && grep -q "^rnic-perf: --mw: " <<<"$out" || fail "'rnic-perf $bad': exit status $rc, '$out'"
+done
+$perf --help | grep -- '--mw 1|2' >/dev/null || fail "--help does not list --mw"
 # -R with -g: refused as perftest refuses it, saying why
 out=$($perf send_bw -R -g --peer-mac 02:00:00:00:00:0a 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "multicast does not go with rdma_cm" <<<"$out" || fail "-R -g: exit $rc, '$out'"

@@ -820,6 +820,160 @@ static void test_memory_windows(void)
 	free(f);
 }
 
+/* rnic_bind_mw (ibv_bind_mw): what rdma-core's ibv_bind_mw and its
+ * providers refuse before the device, each refusal with nothing posted (no
+ * register touched, the SQ and the window's key as they were); then binds
+ * that are posted: the BIND_MW WQE (the window's key before and after, the
+ * MR's lkey, range, rights, flags), the key advanced by rnic_inc_rkey, an
+ * unbind with no MR, and the SQ full (ENOMEM). rnic_inc_rkey keeps the MPT
+ * index and skips the invalid lkey. */
+static void test_bind_mw_args(void)
+{
+	struct env e;
+	struct fake_nic *f2 = fake_new();
+	struct rnic_context *ctx2 = open_fake(f2);
+	struct rnic_pd *pd2, *pd_other;
+	struct rnic_mr *mr, *mr_pd2, *mr_other;
+	struct rnic_mw *w1, *w2, *w_other;
+	struct rnic_qp *idle;
+	struct rnic_wqe *sq;
+	struct rnic_mw_bind b;
+	static uint8_t buf[4096];
+	const uint64_t va = (uint64_t)(uintptr_t)buf;
+	unsigned int from;
+	uint32_t key0, key;
+
+	/* the next tag, the MPT index kept; 0xffffffff (the invalid lkey) skipped */
+	CHECK_EQ(rnic_inc_rkey(0x00000305u), 0x00000306u);
+	CHECK_EQ(rnic_inc_rkey(0x000003ffu), 0x00000300u);
+	CHECK_EQ(rnic_inc_rkey(0xfffffffeu), 0xffffff00u);
+	CHECK_EQ(rnic_inc_rkey(0xffffffffu), 0xffffff00u);
+
+	env_up(&e, 16, 4); /* 4 SQ entries */
+	sq = sq_ring(e.f, e.qp);
+	pd2 = rnic_alloc_pd(e.ctx);
+	pd_other = ctx2 ? rnic_alloc_pd(ctx2) : NULL;
+	mr = rnic_reg_mr(e.pd, buf, sizeof(buf), RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND);
+	mr_pd2 = pd2 ? rnic_reg_mr(pd2, buf, sizeof(buf), RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND) : NULL;
+	mr_other = pd_other ? rnic_reg_mr(pd_other, buf, sizeof(buf),
+					  RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND) : NULL;
+	w1 = rnic_alloc_mw(e.pd, RNIC_MW_TYPE_1);
+	w2 = rnic_alloc_mw(e.pd, RNIC_MW_TYPE_2);
+	w_other = pd_other ? rnic_alloc_mw(pd_other, RNIC_MW_TYPE_1) : NULL;
+	idle = make_qp(&e, 4, 1, 0); /* RESET */
+	CHECK(pd2 && pd_other && mr && mr_pd2 && mr_other && w1 && w2 && w_other && idle);
+	if (!pd2 || !pd_other || !mr || !mr_pd2 || !mr_other || !w1 || !w2 || !w_other || !idle)
+		return;
+	key0 = w1->rkey;
+
+	/* refused before the device: nothing reaches it, the key stays */
+#define BIND_REFUSED(qp, mw, bind, want)                                  \
+	do {                                                              \
+		from = e.f->nlog;                                         \
+		CHECK_EQ(rnic_bind_mw((qp), (mw), (bind)), (want));       \
+		CHECK_EQ(e.f->nlog, from);                                \
+		CHECK_EQ(w1->rkey, key0);                                 \
+	} while (0)
+	memset(&b, 0, sizeof(b));
+	b.wr_id = 0xb1;
+	b.send_flags = RNIC_SEND_SIGNALED;
+	b.bind_info = (struct rnic_mw_bind_info){mr, va + 512, 1024, RNIC_ACCESS_REMOTE_WRITE};
+	BIND_REFUSED(NULL, w1, &b, EINVAL);
+	BIND_REFUSED(e.qp, NULL, &b, EINVAL);
+	BIND_REFUSED(e.qp, w1, NULL, EINVAL);
+	/* a type 2 window is bound by a BIND_MW WQE (rnic_post_send), not here */
+	key = w2->rkey;
+	BIND_REFUSED(e.qp, w2, &b, EINVAL);
+	CHECK_EQ(w2->rkey, key);
+	/* another device's window, another device's MR */
+	BIND_REFUSED(e.qp, w_other, &b, EINVAL);
+	b.bind_info.mr = mr_other;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	/* the MR of another PD than the window's: EPERM, as rdma-core */
+	b.bind_info.mr = mr_pd2;
+	BIND_REFUSED(e.qp, w1, &b, EPERM);
+	b.bind_info.mr = mr;
+	/* rights: only REMOTE_*; zero-based is refused for type 1 (o10-36.2.2) */
+	b.bind_info.mw_access_flags = RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_LOCAL_WRITE;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info.mw_access_flags = RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_ZERO_BASED;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info.mw_access_flags = RNIC_ACCESS_MW_BIND;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info.mw_access_flags = 0x40;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info.mw_access_flags = RNIC_ACCESS_REMOTE_WRITE;
+	/* send flags: SIGNALED and FENCE only */
+	b.send_flags = RNIC_SEND_SIGNALED | RNIC_SEND_INLINE;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.send_flags = RNIC_SEND_SOLICITED;
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.send_flags = RNIC_SEND_SIGNALED;
+	/* no MR with a length or an address */
+	b.bind_info = (struct rnic_mw_bind_info){NULL, 0, 1024, RNIC_ACCESS_REMOTE_WRITE};
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info = (struct rnic_mw_bind_info){NULL, va, 0, RNIC_ACCESS_REMOTE_WRITE};
+	BIND_REFUSED(e.qp, w1, &b, EINVAL);
+	b.bind_info = (struct rnic_mw_bind_info){mr, va + 512, 1024, RNIC_ACCESS_REMOTE_WRITE};
+	/* a QP not in RTS */
+	BIND_REFUSED(idle, w1, &b, EINVAL);
+#undef BIND_REFUSED
+
+	/* posted: one WQE, one doorbell, the key the next one */
+	from = e.f->nlog;
+	b.send_flags = RNIC_SEND_SIGNALED | RNIC_SEND_FENCE;
+	CHECK_EQ(rnic_bind_mw(e.qp, w1, &b), 0);
+	CHECK_EQ(e.f->nlog - from, 1);
+	CHECK_EQ(e.f->log[from].off, RNIC_REG_DB_SQ);
+	CHECK_EQ(e.f->log[from].val, e.qp->qp_num << 16 | 1);
+	CHECK_EQ(w1->rkey, rnic_inc_rkey(key0));
+	CHECK_EQ(w1->rkey >> RNIC_MKEY_TAG_BITS, w1->handle);
+	CHECK_EQ(sq[0].opcode, RNIC_WR_BIND_MW);
+	CHECK_EQ(sq[0].flags, RNIC_WQE_FLAG_SIGNALED | RNIC_WQE_FLAG_FENCE);
+	CHECK_EQ(sq[0].num_sge, 0);
+	CHECK_EQ(sq[0].length, 0);
+	CHECK_EQ(sq[0].rkey, key0);
+	CHECK_EQ(sq[0].mw_new_rkey, w1->rkey);
+	CHECK_EQ(sq[0].bind_lkey, mr->lkey);
+	CHECK_EQ(sq[0].bind_access, RNIC_ACCESS_REMOTE_WRITE);
+	CHECK_EQ(sq[0].remote_addr, va + 512);
+	CHECK_EQ(sq[0].compare_add, 1024);
+	/* an unbind: no MR, length 0; unsignaled */
+	key = w1->rkey;
+	b.send_flags = 0;
+	b.bind_info = (struct rnic_mw_bind_info){NULL, 0, 0, 0};
+	CHECK_EQ(rnic_bind_mw(e.qp, w1, &b), 0);
+	CHECK_EQ(w1->rkey, rnic_inc_rkey(key));
+	CHECK_EQ(sq[1].opcode, RNIC_WR_BIND_MW);
+	CHECK_EQ(sq[1].flags, 0);
+	CHECK_EQ(sq[1].rkey, key);
+	CHECK_EQ(sq[1].mw_new_rkey, w1->rkey);
+	CHECK_EQ(sq[1].bind_lkey, 0);
+	CHECK_EQ(sq[1].compare_add, 0);
+	/* the SQ full (4 entries): ENOMEM, no doorbell, the key as it was */
+	b.bind_info = (struct rnic_mw_bind_info){mr, va, 64, RNIC_ACCESS_REMOTE_READ};
+	CHECK_EQ(rnic_bind_mw(e.qp, w1, &b), 0);
+	CHECK_EQ(rnic_bind_mw(e.qp, w1, &b), 0);
+	key = w1->rkey;
+	from = e.f->nlog;
+	CHECK_EQ(rnic_bind_mw(e.qp, w1, &b), ENOMEM);
+	CHECK_EQ(e.f->nlog, from);
+	CHECK_EQ(w1->rkey, key);
+
+	CHECK_EQ(rnic_destroy_qp(idle), 0);
+	CHECK_EQ(rnic_dealloc_mw(w1), 0);
+	CHECK_EQ(rnic_dealloc_mw(w2), 0);
+	CHECK_EQ(rnic_dealloc_mw(w_other), 0);
+	CHECK_EQ(rnic_dereg_mr(mr), 0);
+	CHECK_EQ(rnic_dereg_mr(mr_pd2), 0);
+	CHECK_EQ(rnic_dereg_mr(mr_other), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd2), 0);
+	CHECK_EQ(rnic_dealloc_pd(pd_other), 0);
+	CHECK_EQ(rnic_close_device(ctx2), 0);
+	free(f2);
+	env_down(&e);
+}
+
 /* ------------------------------------------------------------ CQ */
 
 static void test_create_cq(void)
@@ -2497,6 +2651,7 @@ int main(void)
 	test_reg_mr_mtt();
 	test_reg_mr_bad_args();
 	test_memory_windows();
+	test_bind_mw_args();
 	test_create_cq();
 	test_modify_qp_qpc();
 	test_modify_qp_errors();

@@ -371,12 +371,25 @@ struct rnic_mw *rnic_alloc_mw(struct rnic_pd *pd, int type);
 int rnic_dealloc_mw(struct rnic_mw *mw);
 /* ibv_bind_mw: bind (or, length 0, unbind) the type 1 window mw by a
  * BIND_MW WQE posted on qp (docs/mw.md); the library chooses the next tag
- * and sets mw->rkey to the new key when the WQE is posted. 0 or an errno
- * (EINVAL: not a type 1 window, another device's objects, rights other than
- * RNIC_ACCESS_REMOTE_*, no MR for a nonzero length; ENOMEM: the SQ is
- * full). The device's refusals (the MR lacks RNIC_ACCESS_MW_BIND, the range
- * is outside it, another PD) complete the WQE with RNIC_WC_MW_BIND_ERR. */
+ * and sets mw->rkey to the new key (rnic_inc_rkey) when the WQE is posted.
+ * 0 or an errno, nothing posted (as rdma-core's ibv_bind_mw and its
+ * providers: EINVAL: a NULL argument, not a type 1 window, another
+ * device's objects, rights other than RNIC_ACCESS_REMOTE_* (zero-based
+ * too: o10-36.2.2), send flags other than SIGNALED and FENCE, no MR with a
+ * nonzero address or length, the QP not in RTS; EPERM: the MR of another
+ * PD than the window's; ENOMEM: the SQ is full). The device's refusals
+ * (the MR lacks RNIC_ACCESS_MW_BIND, the range is outside it, the QP of
+ * another PD) complete the WQE with RNIC_WC_MW_BIND_ERR. */
 int rnic_bind_mw(struct rnic_qp *qp, struct rnic_mw *mw, struct rnic_mw_bind *mw_bind);
+/* ibv_inc_rkey: the key after rkey, same MPT index, the next tag (the
+ * invalid lkey skipped). rnic_bind_mw gives a type 1 window this key of
+ * its current one; a BIND_MW WQE of a type 2 window usually names it. */
+static inline uint32_t rnic_inc_rkey(uint32_t rkey)
+{
+	uint32_t m = (1u << RNIC_MKEY_TAG_BITS) - 1, k = (rkey & ~m) | ((rkey + 1) & m);
+
+	return k == RNIC_INVALID_LKEY ? (k & ~m) | ((k + 1) & m) : k;
+}
 
 /* Completion queues. */
 struct rnic_cq *rnic_create_cq(struct rnic_context *context, int cqe);
