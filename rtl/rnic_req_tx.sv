@@ -26,7 +26,8 @@
  * window (rnic_cwnd, in PSNs) bounds what is outstanding: a WQE starts, and a
  * message goes on with its next packet, only while fewer PSNs than the
  * window are unacknowledged; else the turn ends and the QP is requeued (the
- * window shrinks at a go-back-N restart and grows with ACKs). While no other
+ * window shrinks at a go-back-N restart and grows with ACKs), as long as the
+ * ACK timer runs for the QP (a recorded WQE is outstanding). While no other
  * QP waits, the next WQEs are read ahead as the current ones are sent. The
  * cache holds one QP's WQEs; a QP reset or another QP's miss replaces them,
  * and a go-back-N restart behind the cached range reads the ring again.
@@ -894,6 +895,18 @@ module rnic_req_tx #(
         wnd_last_reg <= cwnd != 16'hffff && !wnd_used_reg[23]
                         && (wnd_used_reg[22:16] != '0 || wnd_used_reg[15:0] >= cwnd_m1);
     end
+    // The window holds the requester back only while the QP's ACK timer
+    // runs: its timeout is not 0 and a recorded WQE is outstanding (una is
+    // below the high-water mark). The timer watches recorded WQEs only, and
+    // a message is recorded after its last packet: waiting mid-message with
+    // nothing else outstanding, a lost NAK or ACK would leave the QP waiting
+    // for room for good. Then the message goes on as without a window.
+    // Registered: una_rd_idx, q_sq_hi and qpc_reg hold this QP's values from
+    // the turn's third cycle, and S_PARSE comes in its fourth at the earliest.
+    wire  wnd_timer_on = qpc_reg[rnic_pkg::QPC_TIMEOUT_LSB +: rnic_pkg::QPC_TIMEOUT_W] != '0;
+    logic wnd_timed_reg;
+    always_ff @(posedge clk) wnd_timed_reg <= wnd_timer_on && una_rd_idx != q_sq_hi;
+    wire  wnd_stop_pkt = wnd_last_reg && wnd_timed_reg;   // no room after this packet
 
     // READs outstanding: window slots [una, ci) whose WQE is a READ, counted
     // by a tree (a serial count over the slots was the deepest path here)
@@ -962,7 +975,7 @@ module rnic_req_tx #(
     // as is whether it resumes mid-message
     logic [31:0] rd_cap_bytes_reg;
     logic        rd_clamp_q, rd_mid_q, rd_resent_reg, rd_busy_reg;
-    wire         wnd_lim = cwnd != 16'hffff;
+    wire         wnd_lim = cwnd != 16'hffff && wnd_timer_on;
     always_ff @(posedge clk) begin
         rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code) + 32'd7);
         rd_resent_reg <= ci_reg != q_sq_hi;
@@ -1075,7 +1088,7 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
-                end else if (op_supported && (wnd_full_reg || (rd_again && rd_busy_reg))) begin
+                end else if (op_supported && ((wnd_full_reg && wnd_timed_reg) || (rd_again && rd_busy_reg))) begin
                     // the send window is full (or a READ re-read in pieces
                     // waits for the last piece): the next turn tries again
                     // (ACKs that passed meanwhile have grown it by then)
@@ -1207,7 +1220,7 @@ module rnic_req_tx #(
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
                 if (pkt_last && !rd_part_reg) begin
                     state_reg <= S_RECORD;
-                end else if (restart_pending || yield || wnd_last_reg || rd_part_reg) begin
+                end else if (restart_pending || yield || wnd_stop_pkt || rd_part_reg) begin
                     // a restart or RNR wait is pending: the rest of this WQE
                     // would be dropped by the responder; stop, the next turn
                     // resumes from the first unacknowledged PSN. Or the turn
@@ -1307,7 +1320,7 @@ module rnic_req_tx #(
             hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
             hi_psn_wa = qpn_reg;
             hi_psn_wd = psn_reg + pkt_psns;
-            next_psn_we = (!pkt_last && (yield || wnd_last_reg)) || rd_part_reg;
+            next_psn_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
             next_psn_wa = qpn_reg;
             next_psn_wd = rd_part_reg ? psn_reg + pkt_psns : psn_reg + 24'd1;
         end else if (wr_rewind) begin
