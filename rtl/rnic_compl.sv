@@ -33,8 +33,9 @@
  * past the last acknowledged) and only for the READ WQE holding that PSN,
  * with the opcode and length its place in the message calls for; the
  * placement engine is told to write its payload into the WQE's SGEs, else to
- * drop it. Each response placed acknowledges its PSN; the last one retires
- * the READ, whose CQE waits until the placement writes are done. A response
+ * drop it (a re-read may start with FIRST and end with LAST anywhere in the
+ * message: the requester re-reads in pieces its send window allows). Each
+ * response placed acknowledges its PSN; the last one retires the READ, whose CQE waits until the placement writes are done. A response
  * past the expected PSN means responses were lost: the requester is asked
  * once to re-read from the first missing PSN. An ACK or NAK whose PSN passes
  * a READ that has not received all its responses (lost, or overtaken on the
@@ -506,8 +507,10 @@ module rnic_compl #(
     wire        opc_last = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
     wire        opc_only = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
     wire        opc_atomic = opc_reg == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
-    // a re-read starts with FIRST or ONLY anywhere in the message
-    wire        rsp_op_ok = (rr_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
+    // a re-read starts with FIRST or ONLY anywhere in the message, and one
+    // the requester's send window cut short ends with LAST or ONLY anywhere
+    // (every response before the message's last carries the MTU)
+    wire        rsp_op_ok = (rr_at_last ? (opc_last || opc_only) : (opc_first || opc_middle || opc_last || opc_only))
                             && !(rsp_at_first && (opc_middle || opc_last));
     // first PSN <= psn_reg <= last PSN, the opcode and length its place calls for
     wire        rsp_ok = rr_ok && !rsp_idx[23] && rr_psn_le_last
@@ -1086,7 +1089,7 @@ module rnic_compl #(
     wire [31:0] ref_rsp_off = 32'(ref_rsp_idx) << mtu_lg;
     wire        ref_at_last = psn_reg == rec_last_psn;
     wire [31:0] ref_exp_len = ref_at_last ? rec_len - ref_rsp_off : mtu_bytes;
-    wire        ref_op_ok = (ref_at_last ? (opc_last || opc_only) : (opc_first || opc_middle))
+    wire        ref_op_ok = (ref_at_last ? (opc_last || opc_only) : (opc_first || opc_middle || opc_last || opc_only))
                             && !(psn_reg == ref_first && (opc_middle || opc_last));
     wire        ref_rec_ok = rec_status == rnic_pkg::WC_SUCCESS[7:0];
     wire        ref_rsp_ok = ref_rec_ok && psn_le(ref_first, psn_reg) && psn_le(psn_reg, rec_last_psn)

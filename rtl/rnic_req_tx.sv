@@ -22,7 +22,12 @@
  * window holds), so one host-memory round trip serves many small messages.
  * A turn goes on with the QP's next WQE while the cache or the window holds
  * it, its in-flight window has room, nothing asks for a restart and, when
- * other QPs wait, it has sent fewer than TURN_PKTS packets. While no other
+ * other QPs wait, it has sent fewer than TURN_PKTS packets. The QP's send
+ * window (rnic_cwnd, in PSNs) bounds what is outstanding: a WQE starts, and a
+ * message goes on with its next packet, only while fewer PSNs than the
+ * window are unacknowledged; else the turn ends and the QP is requeued (the
+ * window shrinks at a go-back-N restart and grows with ACKs), as long as the
+ * ACK timer runs for the QP (a recorded WQE is outstanding). While no other
  * QP waits, the next WQEs are read ahead as the current ones are sent. The
  * cache holds one QP's WQEs; a QP reset or another QP's miss replaces them,
  * and a go-back-N restart behind the cached range reads the ring again.
@@ -331,6 +336,7 @@ module rnic_req_tx #(
     logic [7:0]                    mw_mr_access_reg; // BIND_MW: the MR's access (its MPT entry)
     logic [63:0]                   mw_pa_reg;        // BIND_MW: the MR's pa for the window's first byte
     logic                          mw_stale_reg;     // the QP was reset while its request waited
+    logic                          rd_part_reg;      // this READ request asks for a piece of the rest
 
     // ------------------------------------------------------------------
     // field views
@@ -469,7 +475,10 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = op_read || (pkt_first && !op_send);
         m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr + 64'(reth_off_reg);
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
-        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = wqe_length - reth_off_reg;
+        // a READ asks for what is left of it (remaining_reg: a piece of it
+        // when the send window cuts a re-read short)
+        m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = op_read ? remaining_reg
+                                                                                      : wqe_length - reth_off_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
@@ -860,6 +869,45 @@ module rnic_req_tx #(
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
 
+    // The send window (rnic_cwnd): updated when a QP is taken, its value
+    // for this QP from the second cycle of the turn. wnd_used_reg: PSNs
+    // outstanding before psn_reg; wnd_full_reg: the window has no room for a
+    // packet at psn_reg; wnd_last_reg: not for one after it. Each registered
+    // behind the last, so the subtract and the compare are not one path;
+    // S_PARSE, their first user in a turn or after a WQE, comes late enough
+    // (two cycles after psn_reg and the window are current), and a message's
+    // next packet at least two cycles after its last. "Negative" (the ACKs
+    // ahead of psn_reg) is no PSN outstanding; an all-ones window, no limit.
+    logic [15:0] cwnd, cwnd_m1;
+    rnic_cwnd #(.QPN_WIDTH(QPN_WIDTH), .WND_W(16), .WND_MIN(2 * ACKREQ_EVERY)) cwnd_inst (
+        .clk, .rst,
+        .rd_qpn(s_qp_qpn), .take(s_qp_valid && s_qp_ready), .take_loss(una_rd_rewind != s_rewind_ack),
+        .take_acked_psn(una_rd_acked_psn), .take_next_psn(s_next_psn),
+        .wnd(cwnd), .wnd_m1(cwnd_m1),
+        .reset_valid(qp_reset_valid || qp_rts_valid), .reset_qpn(qp_reset_qpn), .reset_psn(qp_reset_sq_psn)
+    );
+    logic [23:0] wnd_used_reg;
+    logic        wnd_full_reg, wnd_last_reg;
+    always_ff @(posedge clk) begin
+        wnd_used_reg <= psn_reg + ~una_rd_acked_psn;
+        wnd_full_reg <= cwnd != 16'hffff && !wnd_used_reg[23]
+                        && (wnd_used_reg[22:16] != '0 || wnd_used_reg[15:0] >= cwnd);
+        wnd_last_reg <= cwnd != 16'hffff && !wnd_used_reg[23]
+                        && (wnd_used_reg[22:16] != '0 || wnd_used_reg[15:0] >= cwnd_m1);
+    end
+    // The window holds the requester back only while the QP's ACK timer
+    // runs: its timeout is not 0 and a recorded WQE is outstanding (una is
+    // below the high-water mark). The timer watches recorded WQEs only, and
+    // a message is recorded after its last packet: waiting mid-message with
+    // nothing else outstanding, a lost NAK or ACK would leave the QP waiting
+    // for room for good. Then the message goes on as without a window.
+    // Registered: una_rd_idx, q_sq_hi and qpc_reg hold this QP's values from
+    // the turn's third cycle, and S_PARSE comes in its fourth at the earliest.
+    wire  wnd_timer_on = qpc_reg[rnic_pkg::QPC_TIMEOUT_LSB +: rnic_pkg::QPC_TIMEOUT_W] != '0;
+    logic wnd_timed_reg;
+    always_ff @(posedge clk) wnd_timed_reg <= wnd_timer_on && una_rd_idx != q_sq_hi;
+    wire  wnd_stop_pkt = wnd_last_reg && wnd_timed_reg;   // no room after this packet
+
     // READs outstanding: window slots [una, ci) whose WQE is a READ, counted
     // by a tree (a serial count over the slots was the deepest path here)
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
@@ -903,7 +951,7 @@ module rnic_req_tx #(
     // S_PARSE's inputs (which hold while it waits for them: parse_wait_reg),
     // so the subtract, the shift and the length's subtract are not one path
     // into the parse. A first send skips nothing and does not wait.
-    logic [1:0]  parse_wait_reg;
+    logic [2:0]  parse_wait_reg;
     logic [23:0] skip_pkts_q;
     logic [31:0] skip_bytes_q, rem_q;
     logic        skip_past_q;
@@ -912,11 +960,33 @@ module rnic_req_tx #(
         skip_bytes_q <= 32'(skip_pkts_q) << (32'(pmtu_code) + 32'd7);
         rem_q <= wqe_length - skip_bytes_q;
         skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
-        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 2'd3)
-            parse_wait_reg <= parse_wait_reg + 2'd1;
-        if (state_reg != S_PARSE || rst) parse_wait_reg <= 2'd0;
+        rd_clamp_q <= rem_q > rd_cap_bytes_reg;
+        rd_mid_q <= skip_pkts_q != '0;
+        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 3'd4)
+            parse_wait_reg <= parse_wait_reg + 3'd1;
+        if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
     end
-    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 2'd3);
+    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 3'd4);
+    // A READ sent before (its record written: below the high-water mark)
+    // and re-read under a limited send window asks for no more than the
+    // window's PSNs (rd_part: the rest on later turns, each once nothing is
+    // outstanding, so no responder cuts a re-read short for the next); the
+    // request's length is registered behind rem_q (parse_wait's fourth cycle),
+    // as is whether it resumes mid-message
+    logic [31:0] rd_cap_bytes_reg;
+    logic        rd_clamp_q, rd_mid_q, rd_resent_reg, rd_busy_reg;
+    wire         wnd_lim = cwnd != 16'hffff && wnd_timer_on;
+    always_ff @(posedge clk) begin
+        rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code) + 32'd7);
+        rd_resent_reg <= ci_reg != q_sq_hi;
+        rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
+    end
+    // Only mid-message: a response of the READ came, so the responder took
+    // its first request and every piece is a duplicate to it. A READ
+    // resumed at its first PSN asks for all of it (that request may have
+    // been lost, and a piece would be a new, shorter READ to the responder).
+    wire         rd_again = op_read && resend && rd_resent_reg && wnd_lim && rd_mid_q;
+    wire         rd_part = rd_again && rd_clamp_q;
     wire [23:0] p_skip_pkts = resend ? skip_pkts_q : 24'd0;
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
@@ -1003,7 +1073,8 @@ module rnic_req_tx #(
                 status_reg <= rnic_pkg::WC_SUCCESS[7:0];
                 sge_idx_reg <= '0;
                 sge_off_reg <= wqe_inline ? skip_bytes : 32'd0;
-                remaining_reg <= p_remaining;
+                remaining_reg <= rd_part ? rd_cap_bytes_reg : p_remaining;
+                rd_part_reg <= rd_part;
                 pkt_idx_reg <= 32'(p_skip_pkts);
                 first_psn_reg <= wqe_first_psn;
                 resend_reg <= resend;
@@ -1016,6 +1087,12 @@ module rnic_req_tx #(
                 end else if (op_supported && rd_blocked) begin
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
+                    state_reg <= S_DONE;
+                end else if (op_supported && ((wnd_full_reg && wnd_timed_reg) || (rd_again && rd_busy_reg))) begin
+                    // the send window is full (or a READ re-read in pieces
+                    // waits for the last piece): the next turn tries again
+                    // (ACKs that passed meanwhile have grown it by then)
+                    requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
                              || (op_rd_atomic && wqe_inline) || (qpc_ud && !op_send)) begin
@@ -1141,13 +1218,14 @@ module rnic_req_tx #(
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
                 psn_reg <= psn_reg + pkt_psns;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
-                if (pkt_last) begin
+                if (pkt_last && !rd_part_reg) begin
                     state_reg <= S_RECORD;
-                end else if (restart_pending || yield) begin
+                end else if (restart_pending || yield || wnd_stop_pkt || rd_part_reg) begin
                     // a restart or RNR wait is pending: the rest of this WQE
                     // would be dropped by the responder; stop, the next turn
                     // resumes from the first unacknowledged PSN. Or the turn
-                    // is used up: the next turn resumes at the next PSN.
+                    // is used up, or the send window, or a piece of a READ
+                    // was asked for: the next turn resumes at the next PSN.
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else begin
@@ -1187,6 +1265,7 @@ module rnic_req_tx #(
         if (rst) begin
             state_reg <= S_IDLE;
             direct_reg <= 1'b0;
+            rd_part_reg <= 1'b0;
             stat_loc_prot_err <= 1'b0;
             mw_stale_reg <= 1'b0;
         end
@@ -1241,9 +1320,9 @@ module rnic_req_tx #(
             hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
             hi_psn_wa = qpn_reg;
             hi_psn_wd = psn_reg + pkt_psns;
-            next_psn_we = !pkt_last && yield;
+            next_psn_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
             next_psn_wa = qpn_reg;
-            next_psn_wd = psn_reg + 24'd1;
+            next_psn_wd = rd_part_reg ? psn_reg + pkt_psns : psn_reg + 24'd1;
         end else if (wr_rewind) begin
             sq_ci_we = 1'b1;
             sq_ci_wa = s_qp_qpn;

@@ -3,11 +3,12 @@
  * drops, reorders, duplicates and corrupts frames (seeded), and the retry
  * limits: ACK timeout exhaustion, RNR retry that succeeds, RNR exhaustion,
  * PSN wrap-around under faults; fairness between QPs (a long message
- * does not hold up a short one on another QP); traffic on one QP pair
- * while the firmware rewrites another's contexts again and again; and a
- * responder QP reset in the middle of a long READ response.
+ * does not hold up a short one on another QP); messages sent one at a time
+ * over a lossy link (the send window must not leave one waiting mid-message);
+ * traffic on one QP pair while the firmware rewrites another's contexts again
+ * and again; and a responder QP reset in the middle of a long READ response.
  *
- *   rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick]
+ *   rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick] [--only NAME]
  *
  * What every mixed run checks: each send WQE completes exactly once, in
  * order, successfully; each receive WQE completes exactly once, in order,
@@ -682,6 +683,64 @@ out:
 	pair_teardown(&p, w, smr, dmr, src, dst);
 }
 
+/* The send window with nothing but a partly sent message outstanding: 64 KiB
+ * WRITEs (64 packets at MTU 1024), each posted when the one before has
+ * completed, over a link that drops 5% of the frames. A loss cuts the QP's
+ * window below a message's length; if the requester then waited for room
+ * mid-message with no WQE of it recorded, the ACK timer (which runs for
+ * recorded WQEs) would not run, and a lost NAK or ACK would leave it waiting
+ * for good. Every WRITE must complete, in time, with its data in place. */
+static void test_window_one_message(void)
+{
+	const int count = 8;
+	const uint32_t len = 65536;
+	const uint64_t limit = 1000000; /* cycles per WRITE: 30 ACK timeouts */
+	struct small s;
+	int done = 0, ok = 1;
+	uint64_t worst = 0;
+	uint32_t rt, to;
+
+	if (small_open(&s, "window_one_message", 0.05, 5, 7, 7, 1)) {
+		e2e_result(0, "send window, one message outstanding: setup");
+		small_close(&s);
+		return;
+	}
+	for (int k = 0; k < count && ok; k++) {
+		struct rnic_wc wc;
+		uint64_t t0 = rnic_world_cycle(s.w), t;
+		int n = 0;
+
+		for (uint32_t i = 0; i < len; i++)
+			s.buf[0][i] = (uint8_t)(i * 7 + (uint32_t)k * 13 + 1);
+		if (small_send(&s, RNIC_WR_RDMA_WRITE, (uint64_t)k, 0, len)) {
+			ok = 0;
+			break;
+		}
+		while (n == 0 && rnic_world_cycle(s.w) - t0 < limit) {
+			n = rnic_poll_cq(s.p.side[0].cq, 1, &wc);
+			if (n == 0)
+				rnic_world_step(s.w, 64);
+		}
+		t = rnic_world_cycle(s.w) - t0;
+		worst = t > worst ? t : worst;
+		if (n != 1 || wc.wr_id != (uint64_t)k || wc.status != RNIC_WC_SUCCESS ||
+		    memcmp(s.buf[1], s.buf[0], len) != 0) {
+			printf("  WRITE %d: %s after %llu cycles\n", k,
+			       n == 1 ? rnic_wc_status_str(wc.status) : "no completion", (unsigned long long)t);
+			ok = 0;
+			break;
+		}
+		done++;
+	}
+	rt = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	to = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
+	e2e_result(ok && done == count && rt > 0,
+	           "send window, one message outstanding: %d of %d WRITEs of 64 KiB at 5%% loss complete with "
+	           "their data (the slowest in %llu cycles, limit %llu); restarts %u, ACK timeouts %u",
+	           done, count, (unsigned long long)worst, (unsigned long long)limit, rt, to);
+	small_close(&s);
+}
+
 /* QP pair 1 is taken through RESET and connected again, over and over, while
  * QP pair 0 carries a stream of small SENDs and WRITEs on a lossless link.
  * Each reconnect makes the firmware write QP 1's contexts, which pulses the
@@ -1085,17 +1144,51 @@ out:
 	free(dst);
 }
 
+/* --only NAME: run that case alone (a mix's name or a test's) */
+static const char *const case_names[] = {"faults_mtu1024", "faults_mtu256", "faults_mtu4096", "faults_psn_wrap",
+					 "retry_exhausted", "cq_overrun", "rnr_retry", "rnr_exhausted",
+					 "fairness", "window_one_message", "ctx_beside_traffic",
+					 "reset_during_read", "stale_after_restart"};
+static const char *only_case;
+
+static int want(const char *name)
+{
+	return !only_case || strcmp(only_case, name) == 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* 0xffffffff.. stand for MTU-1, MTU, MTU+1 */
 	static const uint32_t sizes[] = {0, 1, 0xffffffffu, 0xfffffffeu, 0xfffffffdu, 65536};
 	static const uint32_t wrap_sizes[] = {1, 8192};
-	int rc = e2e_parse_args(argc, argv, "rnic-e2e-faults",
-				"--quick: the lossy mixes at MTU 1024 and across the PSN wrap only;\n"
-				"8 rounds of context writes beside traffic.\n");
+	int rc, known = 0;
+
+	/* --only is this program's own: taken out before the common options */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+			only_case = argv[i + 1];
+			for (int j = i; j + 2 <= argc; j++)
+				argv[j] = argv[j + 2];
+			argc -= 2;
+			break;
+		}
+	}
+	rc = e2e_parse_args(argc, argv, "rnic-e2e-faults",
+			    "--quick: the lossy mixes at MTU 1024 and across the PSN wrap only;\n"
+			    "8 rounds of context writes beside traffic; the send window with one\n"
+			    "message outstanding at 512 bits only.\n"
+			    "--only NAME: that case alone: faults_mtu1024, faults_mtu256, faults_mtu4096,\n"
+			    "faults_psn_wrap, retry_exhausted, cq_overrun, rnr_retry, rnr_exhausted, fairness,\n"
+			    "window_one_message, ctx_beside_traffic, reset_during_read, stale_after_restart.\n");
 
 	if (rc >= 0)
 		return rc;
+	for (size_t i = 0; i < sizeof(case_names) / sizeof(case_names[0]); i++)
+		known |= only_case && strcmp(only_case, case_names[i]) == 0;
+	if (only_case && !known) {
+		fprintf(stderr, "rnic-e2e-faults: --only: no case named '%s' (see --help)\n", only_case);
+		return 2;
+	}
 
 	{
 		const struct mix mixes[] = {
@@ -1109,19 +1202,30 @@ int main(int argc, char **argv)
 		};
 		const int nmix = (int)(sizeof(mixes) / sizeof(mixes[0]));
 
-		/* --quick: MTU 1024 (1 MiB included) and the PSN wrap */
+		/* --quick: MTU 1024 (1 MiB included) and the PSN wrap (--only: any) */
 		for (int i = 0; i < nmix; i++)
-			if (!e2e_quick || i == 0 || i == nmix - 1)
+			if (only_case ? want(mixes[i].name) : (!e2e_quick || i == 0 || i == nmix - 1))
 				run_mix(&mixes[i]);
 	}
-	test_retry_exhausted();
-	test_cq_overrun();
-	test_rnr_retry_succeeds();
-	test_rnr_exhausted();
-	test_fairness();
-	test_ctx_beside_traffic();
-	test_reset_during_read();
-	test_stale_after_restart();
+	if (want("retry_exhausted"))
+		test_retry_exhausted();
+	if (want("cq_overrun"))
+		test_cq_overrun();
+	if (want("rnr_retry"))
+		test_rnr_retry_succeeds();
+	if (want("rnr_exhausted"))
+		test_rnr_exhausted();
+	if (want("fairness"))
+		test_fairness();
+	/* --quick: at 512 bits only (8 s; where it hung), both widths in full runs */
+	if (want("window_one_message") && (only_case || !e2e_quick || e2e_width == 512))
+		test_window_one_message();
+	if (want("ctx_beside_traffic"))
+		test_ctx_beside_traffic();
+	if (want("reset_during_read"))
+		test_reset_during_read();
+	if (want("stale_after_restart"))
+		test_stale_after_restart();
 
 	return e2e_summary();
 }

@@ -1,0 +1,2 @@
+rtl/rnic_ram_1w1r.sv
+rtl/rnic_cwnd.sv
