@@ -3,7 +3,7 @@
  * One NIC with live objects made through the firmware's command mailbox (so
  * the simulator's memory-protection checker mirrors them): two PDs, one CQ,
  * three RC QPs in RTS with receive queues (different MTUs and remote access
- * rights) and five MRs (every right, local write only, remote read only,
+ * rights), QP1 (the general services QP) and five MRs (every right, local write only, remote read only,
  * another PD's, the receive buffers). Frames from a simulated peer go into
  * the NIC's RX (rnic_sim_inject_frame), back to back:
  *
@@ -62,7 +62,7 @@
 
 #define PG (1u << RNIC_MTT_PAGE_SHIFT)
 #define FZ_MEM_BASE 0x4a0000000000ull /* high memory, clear of ASan's shadow and heap */
-#define FZ_MEM_PAGES 64
+#define FZ_MEM_PAGES 72
 #define NQP 3
 /* The QP the re-arm makes a UD QP (its Q_Key UD_QKEY); the firmware's
  * recycle makes it an RC QP again until the next re-arm, so UD frames meet
@@ -76,6 +76,12 @@
  * group's MAC and IP), some to a group nobody joined. */
 static const uint32_t mc_gid4[4] = {0xef010203, 0xffff, 0, 0};     /* ::ffff:239.1.2.3 */
 static const uint32_t mc_gid6[4] = {0x00010002, 0, 0, 0xff0e0000}; /* ff0e::1:2 */
+/* QP1 (the general services QP: UD, Q_Key GSI_QKEY) takes a fifth of the UD
+ * frames, mostly with its Q_Key: MADs as a peer's connection manager sends
+ * them (the NIC hands them to the host's agent as UD receives). Every
+ * recycle brings it back to RTS through the firmware with its receive queue
+ * refilled; between recycles its 32 receive WQEs run out, so both its
+ * receives and its no-WQE drops are met. */
 #define NMR 5
 #define RQ_LOG 5
 #define CQ_LOG 12
@@ -116,6 +122,7 @@ struct fz {
 	uint8_t *cq;
 	uint32_t cq_ci;
 	struct fz_qp qp[NQP];
+	struct fz_qp gsi; /* QP1 */
 	struct fz_mr mr[NMR];
 	uint64_t rng;  /* the frames */
 	uint64_t hrng; /* the harness: PSNs, the READs posted (the same in a replay) */
@@ -133,7 +140,8 @@ struct fz {
 	uint64_t batch_no;
 	int done;
 	/* statistics */
-	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms, ud, mcast;
+	uint64_t frames, structured, raw, from_corpus, repaired, batches, checks, rearms, ud, mcast, to_gsi;
+	uint64_t gsi_recvs; /* successful receive CQEs of QP1 */
 	uint64_t cycles_rx;
 	struct rnic_sim_memcheck_stats mc;
 };
@@ -209,6 +217,19 @@ static int connect_qp(struct fz *z, struct fz_qp *q, unsigned int slot)
 	return 0;
 }
 
+/* QP1 to RTS (send PSN 0: no harness randomness, so that a replay's PSNs
+ * stay those of its recording) and its receive queue filled. */
+static int gsi_arm(struct fz *z)
+{
+	struct fz_qp *q = &z->gsi;
+
+	if (fz_qp_ud_rts(&z->f, q->qpn, q->pd, RNIC_GSI_QKEY, 0) != RNIC_CMD_ST_OK)
+		return -1;
+	post_recvs(z, q, recv_buf(z, q), q->slot);
+	q->sq_pi = 0;
+	return 0;
+}
+
 static int setup(struct fz *z, unsigned int width, uint64_t seed)
 {
 	static const unsigned int mtus[NQP] = {RNIC_IB_MTU_1024, RNIC_IB_MTU_4096, RNIC_IB_MTU_256};
@@ -264,6 +285,20 @@ static int setup(struct fz *z, unsigned int width, uint64_t seed)
 					     RNIC_ACCESS_REMOTE_ATOMIC;
 		if (fz_create_qp(&z->f, q->pd, z->cqn, SQ_LOG, q->sq, RQ_LOG, q->rq, &q->qpn) ||
 		    connect_qp(z, q, (unsigned int)i))
+			return -1;
+	}
+	{
+		struct fz_qp *q = &z->gsi;
+
+		q->sq = carve(z, &next, (RNIC_WQE_BYTES << SQ_LOG) / PG ? (RNIC_WQE_BYTES << SQ_LOG) / PG : 1);
+		q->rq = carve(z, &next, 1);
+		q->pd = z->pd[0];
+		q->slot = NQP;
+		q->mtu = RNIC_IB_MTU_256; /* a MAD is 256 bytes */
+		if (next > FZ_MEM_PAGES ||
+		    fz_create_qp_type(&z->f, RNIC_QP_TYPE_GSI, q->pd, z->cqn, SQ_LOG, q->sq, RQ_LOG, q->rq,
+				      &q->qpn) != RNIC_CMD_ST_OK ||
+		    q->qpn != RNIC_GSI_QPN || gsi_arm(z))
 			return -1;
 	}
 	if (next > FZ_MEM_PAGES)
@@ -467,6 +502,9 @@ static int recycle(struct fz *z)
 		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_SQ, q->qpn << 16 | (q->sq_pi & 0xffff));
 		rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_RQ, q->qpn << 16 | (q->rq_pi & 0xffff));
 	}
+	if (fz_qp_modify_state(&z->f, z->gsi.qpn, z->gsi.pd, RNIC_QPS_ERR) != RNIC_CMD_ST_OK)
+		return -1;
+	rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_RQ, z->gsi.qpn << 16 | (z->gsi.rq_pi & 0xffff));
 	rnic_world_step(z->f.w, 2000);
 	for (int i = 0; i < NQP; i++) {
 		struct fz_qp *q = &z->qp[i];
@@ -475,6 +513,8 @@ static int recycle(struct fz *z)
 		    connect_qp(z, q, (unsigned int)i))
 			return -1;
 	}
+	if (gsi_arm(z))
+		return -1;
 	z->cq_ci = rnic_sim_bar_read32(z->f.nic, RNIC_REG_STAT_CQE);
 	rnic_sim_bar_write32(z->f.nic, RNIC_REG_DB_CQ, z->cqn << 16 | (z->cq_ci & 0xffff));
 	return 0;
@@ -738,12 +778,12 @@ static void mutate_raw(struct fz *z, struct frame *fr)
  * (Q_Key, source QP) put in behind the BTH, the lengths, the IPv4 checksum
  * and the ICRC fixed. One time in eight the DETH is cut short (the UDP and
  * IP lengths say a few bytes of it are there, the frame ends after them). */
-static void to_ud(struct fz *z, struct frame *fr, int ipv6)
+static void to_ud(struct fz *z, struct frame *fr, int ipv6, int gsi)
 {
 	uint32_t bth = RNIC_ETH_HDR_BYTES + (ipv6 ? RNIC_IPV6_HDR_BYTES : RNIC_IPV4_HDR_BYTES) +
 		       RNIC_UDP_HDR_BYTES;
 	uint32_t ext = bth + RNIC_BTH_BYTES, udp = bth - RNIC_UDP_HDR_BYTES, ip = RNIC_ETH_HDR_BYTES;
-	uint32_t qkey = rnd_n(z, 4) ? UD_QKEY : (uint32_t)rnd(z), add = RNIC_DETH_BYTES, v;
+	uint32_t qkey = rnd_n(z, 4) ? (gsi ? RNIC_GSI_QKEY : UD_QKEY) : (uint32_t)rnd(z), add = RNIC_DETH_BYTES, v;
 	uint32_t src = (uint32_t)rnd(z) & 0xffffff;
 	uint8_t deth[RNIC_DETH_BYTES] = {(uint8_t)(qkey >> 24), (uint8_t)(qkey >> 16), (uint8_t)(qkey >> 8),
 					 (uint8_t)qkey, 0, (uint8_t)(src >> 16), (uint8_t)(src >> 8), (uint8_t)src};
@@ -774,7 +814,7 @@ static void to_ud(struct fz *z, struct frame *fr, int ipv6)
 		fr->b[ip + 2] = (uint8_t)((v + RNIC_IPV4_HDR_BYTES) >> 8);
 		fr->b[ip + 3] = (uint8_t)(v + RNIC_IPV4_HDR_BYTES);
 	}
-	if (rnd_n(z, 3) == 0) {
+	if (!gsi && rnd_n(z, 3) == 0) {
 		/* to a group: the multicast QPN, the group's IP and MAC (one time
 		 * in eight a group nobody joined) */
 		const uint32_t *g = ipv6 ? mc_gid6 : mc_gid4;
@@ -797,6 +837,7 @@ static void to_ud(struct fz *z, struct frame *fr, int ipv6)
 	}
 	repair(fr->b, fr->len);
 	z->ud++;
+	z->to_gsi += (uint64_t)gsi;
 }
 
 /* The next frame into fr. */
@@ -804,7 +845,8 @@ static void make_frame(struct fz *z, struct frame *fr)
 {
 	struct rc_pkt p;
 	int ud = rnd_n(z, 8) == 0;
-	struct fz_qp *q = &z->qp[ud && rnd_n(z, 4) ? UD_SLOT : rnd_n(z, 8) < 6 ? 0 : rnd_n(z, NQP)];
+	int gsi = ud && rnd_n(z, 5) == 0;
+	struct fz_qp *q = gsi ? &z->gsi : &z->qp[ud && rnd_n(z, 4) ? UD_SLOT : rnd_n(z, 8) < 6 ? 0 : rnd_n(z, NQP)];
 	unsigned int enc = 0, nmut;
 	int len;
 
@@ -842,7 +884,7 @@ static void make_frame(struct fz *z, struct frame *fr)
 	} else {
 		fr->len = (uint32_t)len;
 		if (ud)
-			to_ud(z, fr, p.ipv6);
+			to_ud(z, fr, p.ipv6, gsi);
 	}
 	if (rnd_n(z, 10) < 3) {
 		mutate_raw(z, fr);
@@ -985,6 +1027,14 @@ static int check(struct fz *z)
 	    ((uint32_t)RNIC_PCI_VENDOR_ID << 16 | RNIC_PCI_DEVICE_ID)) {
 		snprintf(why, sizeof(why), "the NIC no longer answers BAR reads (DEV_ID)");
 		goto fail;
+	}
+	/* QP1's receives since the last recycle (its frames must reach it) */
+	for (uint32_t i = rnic_sim_bar_read32(z->f.nic, RNIC_REG_STAT_CQE),
+		      k = i - z->cq_ci > (1u << CQ_LOG) ? i - (1u << CQ_LOG) : z->cq_ci; /* the ring's last */
+	     k != i; k++) {
+		const struct rnic_cqe *e = (const struct rnic_cqe *)(z->cq + (size_t)(k % (1u << CQ_LOG)) * RNIC_CQE_BYTES);
+
+		z->gsi_recvs += e->qpn == RNIC_GSI_QPN && e->opcode == RNIC_WC_RECV && e->status == RNIC_WC_SUCCESS;
 	}
 	if (recycle(z)) {
 		snprintf(why, sizeof(why), "the firmware refused or did not finish a QP recycle (CMD_STATUS 0x%08x)",
@@ -1349,15 +1399,21 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	rnic_sim_nic_memcheck_stats(z.f.nic, &z.mc);
+	if (!rc && z.to_gsi >= 32 && z.gsi_recvs == 0) {
+		/* a fifth of them carry QP1's Q_Key and a valid frame: some must land */
+		fprintf(stderr, "rnic-fuzz-rx: FAILED: QP1 received none of the %llu frames sent to it\n",
+			(unsigned long long)z.to_gsi);
+		rc = 1;
+	}
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
-	       "repaired, %llu from the corpus, %llu UD of which %llu multicast) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
+	       "repaired, %llu from the corpus, %llu UD of which %llu multicast and %llu to QP1, %llu received there) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
 	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
 	       "opened, %llu refused, %llu violations; %llu window WQEs posted, %llu binds and invalidations followed; RX drops: "
 	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u, multicast %u (copies %u); receive CQEs %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
 	       (unsigned long long)z.repaired, (unsigned long long)z.from_corpus, (unsigned long long)z.ud,
-	       (unsigned long long)z.mcast, (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
+	       (unsigned long long)z.mcast, (unsigned long long)z.to_gsi, (unsigned long long)z.gsi_recvs, (unsigned long long)z.batches, (unsigned long long)z.rearms, secs, z.frames / (secs > 0 ? secs : 1),
 	       z.frames ? (double)z.cycles_rx / (double)z.frames : 0.0,
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
 	       (unsigned long long)z.mc.requests_seen, (unsigned long long)z.mc.windows_opened,

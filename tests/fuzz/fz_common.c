@@ -128,6 +128,12 @@ int fz_create_cq(struct fz_nic *f, unsigned int log_size, void *ring, uint32_t *
 int fz_create_qp(struct fz_nic *f, uint32_t pd, uint32_t cqn, unsigned int sq_log, void *sq,
 		 unsigned int rq_log, void *rq, uint32_t *qpn)
 {
+	return fz_create_qp_type(f, RNIC_QP_TYPE_RC, pd, cqn, sq_log, sq, rq_log, rq, qpn);
+}
+
+int fz_create_qp_type(struct fz_nic *f, unsigned int type, uint32_t pd, uint32_t cqn, unsigned int sq_log,
+		      void *sq, unsigned int rq_log, void *rq, uint32_t *qpn)
+{
 	uint32_t in[RNIC_CMD_CREATE_QP_IN_WORDS] = {0}, out[RNIC_CMD_CREATE_QP_OUT_WORDS];
 	int st;
 
@@ -137,7 +143,7 @@ int fz_create_qp(struct fz_nic *f, uint32_t pd, uint32_t cqn, unsigned int sq_lo
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, PD, pd);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SEND_CQN, cqn);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RECV_CQN, cqn);
-	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, RNIC_QP_TYPE_RC);
+	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, QP_TYPE, type);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_LOG_SIZE, sq_log);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, RQ_LOG_SIZE, rq ? rq_log : 0);
 	RNIC_CTX_SET(in, CMD_CREATE_QP_IN, SQ_BASE, (uintptr_t)sq);
@@ -157,6 +163,35 @@ int fz_qp_modify_state(struct fz_nic *f, uint32_t qpn, uint32_t pd, unsigned int
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PD, pd);
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, ATTR_MASK, RNIC_QP_ATTR_STATE);
 	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QP_STATE, state);
+	return fz_cmd(f, RNIC_CMD_OP_MODIFY_QP, in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
+}
+
+int fz_qp_ud_rts(struct fz_nic *f, uint32_t qpn, uint32_t pd, uint32_t qkey, uint32_t sq_psn)
+{
+	uint32_t in[RNIC_CMD_MODIFY_QP_IN_WORDS] = {0};
+	int st = fz_qp_modify_state(f, qpn, pd, RNIC_QPS_RESET);
+
+	if (st != RNIC_CMD_ST_OK)
+		return st;
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QPN, qpn);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PD, pd);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, ATTR_MASK,
+		     RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_PKEY_INDEX | RNIC_QP_ATTR_PORT | RNIC_QP_ATTR_QKEY);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QP_STATE, RNIC_QPS_INIT);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PORT_NUM, 1);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QKEY, qkey);
+	st = fz_cmd(f, RNIC_CMD_OP_MODIFY_QP, in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
+	if (st != RNIC_CMD_ST_OK)
+		return st;
+	st = fz_qp_modify_state(f, qpn, pd, RNIC_QPS_RTR);
+	if (st != RNIC_CMD_ST_OK)
+		return st;
+	memset(in, 0, sizeof(in));
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QPN, qpn);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, PD, pd);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, ATTR_MASK, RNIC_QP_ATTR_STATE | RNIC_QP_ATTR_SQ_PSN);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, QP_STATE, RNIC_QPS_RTS);
+	RNIC_CTX_SET(in, CMD_MODIFY_QP_IN, SQ_PSN, sq_psn);
 	return fz_cmd(f, RNIC_CMD_OP_MODIFY_QP, in, RNIC_CMD_MODIFY_QP_IN_WORDS, NULL, 0);
 }
 

@@ -44,10 +44,16 @@ int fz_alloc_pd(struct fz_nic *f, uint32_t *pd);
 int fz_create_cq(struct fz_nic *f, unsigned int log_size, void *ring, uint32_t *cqn);
 int fz_create_qp(struct fz_nic *f, uint32_t pd, uint32_t cqn, unsigned int sq_log, void *sq,
 		 unsigned int rq_log, void *rq, uint32_t *qpn);
+/* The same with the QP type (RNIC_QP_TYPE_RC, _UD or _GSI: QP1). */
+int fz_create_qp_type(struct fz_nic *f, unsigned int type, uint32_t pd, uint32_t cqn, unsigned int sq_log,
+		      void *sq, unsigned int rq_log, void *rq, uint32_t *qpn);
 /* RESET -> INIT -> RTR -> RTS with the peer as the remote side. */
 int fz_qp_connect(struct fz_nic *f, uint32_t qpn, uint32_t pd, unsigned int access,
 		  uint32_t dest_qpn, uint32_t rq_psn, uint32_t sq_psn, unsigned int mtu);
 int fz_qp_modify_state(struct fz_nic *f, uint32_t qpn, uint32_t pd, unsigned int state);
+/* A UD (or the GSI) QP from any state to RTS, the IB spec's way: RESET,
+ * INIT (port 1, P_Key index 0, the Q_Key), RTR, RTS (the send PSN). */
+int fz_qp_ud_rts(struct fz_nic *f, uint32_t qpn, uint32_t pd, uint32_t qkey, uint32_t sq_psn);
 /* Map [va, va + len) page by page in the IOMMU, REG_MR, WRITE_MTT every
  * page. *key, *mtt_base (may be NULL) from REG_MR. */
 int fz_reg_mr(struct fz_nic *f, uint32_t pd, unsigned int access, void *va, size_t len,
