@@ -105,6 +105,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mw_bind.h"
 #include "perf_link.h"
 #include "ud_qp.h"
 #include "rnic/rnic_cm.h"
@@ -620,25 +621,10 @@ static int bind_windows(struct lk *k)
 		struct rnic_wc wc;
 		int e, got;
 
-		if (q->mw->type == RNIC_MW_TYPE_1) {
-			struct rnic_mw_bind b = {.wr_id = MW_WR_ID, .send_flags = RNIC_SEND_SIGNALED, .bind_info = bi};
-
-			e = rnic_bind_mw(q->qp, q->mw, &b);
-			if (!e && q->mw->rkey != q->rkey)
-				return err(k, "--mw 1: rnic_bind_mw gave QP %d's window rkey %#x, not %#x as advertised", i,
-					   q->mw->rkey, q->rkey);
-		} else {
-			struct rnic_send_wr wr, *bad;
-
-			memset(&wr, 0, sizeof(wr));
-			wr.wr_id = MW_WR_ID;
-			wr.opcode = RNIC_WR_BIND_MW;
-			wr.send_flags = RNIC_SEND_SIGNALED;
-			wr.wr.bind_mw.mw = q->mw;
-			wr.wr.bind_mw.rkey = q->rkey;
-			wr.wr.bind_mw.bind_info = bi;
-			e = rnic_post_send(q->qp, &wr, &bad);
-		}
+		e = mw_post_bind(q->qp, q->mw, &bi, MW_WR_ID, q->rkey);
+		if (!e && q->mw->type == RNIC_MW_TYPE_1 && q->mw->rkey != q->rkey)
+			return err(k, "--mw 1: rnic_bind_mw gave QP %d's window rkey %#x, not %#x as advertised", i,
+				   q->mw->rkey, q->rkey);
 		if (e)
 			return err(k, "--mw %d: binding QP %d's window: %s", k->o->mw, i, strerror(e));
 		while ((got = rnic_poll_cq(k->cq, 1, &wc)) == 0) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mw_bind.h"
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "stream.h"
@@ -344,24 +345,9 @@ static int bind_windows(struct stream *st)
 			return stream_err("alloc_mw (type %d) for QP %d: %s", st->mw, q, strerror(errno));
 		st->win[q] = mw;
 		st->rkey[q] = rnic_inc_rkey(mw->rkey);
-		if (st->mw == 1) {
-			struct rnic_mw_bind b = {.wr_id = q, .send_flags = RNIC_SEND_SIGNALED, .bind_info = bi};
-
-			err = rnic_bind_mw(p->side[1].qp[q], mw, &b);
-			if (!err && mw->rkey != st->rkey[q])
-				return stream_err("rnic_bind_mw: key %#x, not %#x", mw->rkey, st->rkey[q]);
-		} else {
-			struct rnic_send_wr wr, *badwr;
-
-			memset(&wr, 0, sizeof(wr));
-			wr.wr_id = (uint64_t)q;
-			wr.opcode = RNIC_WR_BIND_MW;
-			wr.send_flags = RNIC_SEND_SIGNALED;
-			wr.wr.bind_mw.mw = mw;
-			wr.wr.bind_mw.rkey = st->rkey[q];
-			wr.wr.bind_mw.bind_info = bi;
-			err = rnic_post_send(p->side[1].qp[q], &wr, &badwr);
-		}
+		err = mw_post_bind(p->side[1].qp[q], mw, &bi, (uint64_t)q, st->rkey[q]);
+		if (!err && st->mw == 1 && mw->rkey != st->rkey[q])
+			return stream_err("rnic_bind_mw: key %#x, not %#x", mw->rkey, st->rkey[q]);
 		if (err)
 			return stream_err("binding QP %d's window: %s", q, strerror(err));
 		while ((n = rnic_poll_cq(p->side[1].cq, 1, &wc)) == 0)
