@@ -23,7 +23,9 @@
  * Other NAKs acknowledge the packets before their PSN, end the WQE holding
  * that PSN with the status the syndrome names (IBTA Table 43 -> ibv_wc_status)
  * and put the QP in the error state; every later WQE then completes with
- * WR_FLUSH_ERR. A record the requester wrote with an error status (local check
+ * WR_FLUSH_ERR. (A NAK inside a WQE the requester is still sending finds no
+ * record to end: the QP goes to the error state at once and that WQE
+ * completes with WR_FLUSH_ERR when it is recorded.) A record the requester wrote with an error status (local check
  * failed, flush) retires in order behind the WQEs before it. Retiring frees
  * the in-flight window, so the QP is kicked back into the scheduler. When a
  * QP enters the error state here, an error event tells the responder, which
@@ -820,7 +822,17 @@ module rnic_compl #(
                 end
             end
             S_WALK: begin
-                state_reg <= (una_reg != hi_rd_idx) ? S_REC : walk_end;
+                if (una_reg != hi_rd_idx) begin
+                    state_reg <= S_REC;
+                end else if (nak_reg && !err_reg) begin
+                    // the NAK's WQE is not recorded (below, S_CHECK)
+                    err_reg <= 1'b1;
+                    nak_reg <= 1'b0;
+                    errev_reg <= 1'b1;
+                    state_reg <= S_ERREV;
+                end else begin
+                    state_reg <= walk_end;
+                end
             end
             S_REC: begin
                 state_reg <= S_CHECK;
@@ -855,6 +867,17 @@ module rnic_compl #(
                         retired_reg <= 1'b1;
                         state_reg <= S_WALK;
                     end
+                end else if (nak_reg && !err_reg) begin
+                    // The NAK's PSN lies in a WQE the requester has not
+                    // recorded yet (it is still sending it: a responder's
+                    // check failed on a middle packet). The QP goes to the
+                    // error state now, so the requester records that WQE
+                    // with a walk, which retires it with WR_FLUSH_ERR,
+                    // instead of waiting for the ACK timer.
+                    err_reg <= 1'b1;
+                    nak_reg <= 1'b0;
+                    errev_reg <= 1'b1;
+                    state_reg <= S_ERREV;
                 end else begin
                     state_reg <= walk_end;
                 end
