@@ -279,6 +279,7 @@ module rnic_resp #(
     output      logic [31:0]                       m_inv_rkey,
     input  wire logic                              s_inv_ans_valid,
     input  wire logic [7:0]                        s_inv_ans_status,
+    input  wire logic                              s_inv_taken,   // the firmware serves the request
 
     output      logic                              stat_drop_qpn,
     output      logic                              stat_qkey_drop,
@@ -1244,9 +1245,11 @@ module rnic_resp #(
     assign m_inv_valid = state_reg == S_INV;
     // the wait given up (see the header): the firmware runs a command whose
     // QP context write waits for the completion engine, which waits for
-    // this engine to take its error event; the firmware has not taken the
-    // request (it serves one between commands), so withdrawing it is safe
-    wire inv_give_up = state_reg == S_INV && !s_inv_ans_valid && ctx_pend && s_errev_valid;
+    // this engine to take its error event. Only a request the firmware has
+    // not taken (s_inv_taken: it read MW_REQ while the request was shown)
+    // is withdrawn; one it serves is answered (a firmware inside a command
+    // has taken none: it serves requests between commands)
+    wire inv_give_up = state_reg == S_INV && !s_inv_ans_valid && !s_inv_taken && ctx_pend && s_errev_valid;
     assign m_inv_qpn = qpn_reg;
     assign m_inv_rkey = h_rkey;
     always_ff @(posedge clk) begin
