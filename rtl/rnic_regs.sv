@@ -610,7 +610,7 @@ module rnic_regs #(
         end
         if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
             // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
-            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
+            rd_val = {29'h0, mw_pending, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
             rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;
