@@ -198,6 +198,7 @@ module rnic_core #(
     logic                         mw_req_valid, mw_ans_valid;
     logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data;
     logic [7:0]                   mw_ans_status;
+    logic                         mw_taken;
     logic                         rq_mw_valid, rq_mw_ans_valid;
     logic [rnic_pkg::MW_REQ_BITS-1:0] rq_mw_data;
     logic                         inv_req_valid, inv_ans_valid;
@@ -254,7 +255,7 @@ module rnic_core #(
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted,
         .evt_word, .evt_pop,
-        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status
+        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status, .mw_taken
     );
 
 
@@ -1316,6 +1317,7 @@ module rnic_core #(
         .m_cqe_src_qp(rcqe_src_qp),
         .m_inv_valid(inv_req_valid), .m_inv_qpn(inv_req_qpn), .m_inv_rkey(inv_req_rkey),
         .s_inv_ans_valid(inv_ans_valid), .s_inv_ans_status(mw_ans_status),
+        .s_inv_taken(mw_taken && mw_sel_inv_reg),
         .stat_drop_qpn(stat_resp_drop_qpn), .stat_qkey_drop, .stat_ud_no_wqe,
         .stat_psn_err, .stat_duplicate, .stat_access_err,
         .stat_tx_ack, .stat_tx_nak, .stat_tx_rnr, .stat_recv_cqe

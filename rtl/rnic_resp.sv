@@ -90,7 +90,12 @@
  * the receive CQE carries WC_FLAG_WITH_INV and the rkey. Refused: invalid
  * request NAK (remote operational error if the firmware failed), the
  * receive WQE completes with the answer's status (REM_INV_REQ_ERR, as
- * rxe's), the QP goes to the error state.
+ * rxe's), the QP goes to the error state. A wait that would close a
+ * cycle is given up: while a QP context write waits (ctx_pend) and the
+ * completion engine offers its error event, which this engine takes only
+ * when idle, the firmware (running the command whose write waits for the
+ * completion engine) cannot answer; the request is withdrawn and the packet
+ * dropped as if lost (nothing written or sent: the peer resends it).
  *
  * Shared receive queues (IBTA 10.2.9): a QP whose QPC names an SRQ (srqn
  * not 0) takes its receive WQEs from the SRQ's ring (SRQC: base, size, PD
@@ -274,6 +279,7 @@ module rnic_resp #(
     output      logic [31:0]                       m_inv_rkey,
     input  wire logic                              s_inv_ans_valid,
     input  wire logic [7:0]                        s_inv_ans_status,
+    input  wire logic                              s_inv_taken,   // the firmware serves the request
 
     output      logic                              stat_drop_qpn,
     output      logic                              stat_qkey_drop,
@@ -1237,11 +1243,19 @@ module rnic_resp #(
     // context meanwhile (reset, RTR) makes the packet stale: it is drained,
     // nothing is written or recorded for it.
     assign m_inv_valid = state_reg == S_INV;
+    // the wait given up (see the header): the firmware runs a command whose
+    // QP context write waits for the completion engine, which waits for
+    // this engine to take its error event. Only a request the firmware has
+    // not taken (s_inv_taken: it read MW_REQ while the request was shown)
+    // is withdrawn; one it serves is answered (a firmware inside a command
+    // has taken none: it serves requests between commands)
+    wire inv_give_up = state_reg == S_INV && !s_inv_ans_valid && !s_inv_taken && ctx_pend && s_errev_valid;
     assign m_inv_qpn = qpn_reg;
     assign m_inv_rkey = h_rkey;
     always_ff @(posedge clk) begin
         if (state_reg != S_INV && state_reg != S_INVD) inv_stale_reg <= 1'b0;
         else if ((qp_reset_valid || qp_rtr_valid) && qp_reset_qpn == qpn_reg) inv_stale_reg <= 1'b1;
+        else if (inv_give_up) inv_stale_reg <= 1'b1;
     end
 
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
@@ -1425,6 +1439,9 @@ module rnic_resp #(
                 // packet is written: a refused SEND writes nothing more
                 if (s_inv_ans_valid) begin
                     inv_st_reg <= s_inv_ans_status;
+                    state_reg <= S_INVD;
+                end else if (inv_give_up) begin
+                    // dropped in S_INVD (inv_stale_reg)
                     state_reg <= S_INVD;
                 end
             end
