@@ -108,14 +108,6 @@ out:
 
 #define WIN_RIGHTS (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
 
-/* The next key of a window: its index, the next tag. */
-static uint32_t next_key(uint32_t key)
-{
-	uint32_t m = (1u << RNIC_MKEY_TAG_BITS) - 1, k = (key & ~m) | ((key + 1) & m);
-
-	return k == RNIC_INVALID_LKEY ? (k & ~m) | ((k + 1) & m) : k;
-}
-
 /* Wait for the one completion of a window operation posted on side 1's QP
  * of pair k: its status want (and, on success, opcode wc_op). */
 static int wait_local(struct e2e_world *x, const char *what, uint32_t want, uint32_t wc_op)
@@ -158,7 +150,7 @@ static int bind_win(struct e2e_world *x, int k, struct rnic_mw *mw, struct rnic_
 		wr.opcode = RNIC_WR_BIND_MW;
 		wr.send_flags = RNIC_SEND_SIGNALED;
 		wr.wr.bind_mw.mw = mw;
-		wr.wr.bind_mw.rkey = next_key(*key ? *key : mw->rkey);
+		wr.wr.bind_mw.rkey = rnic_inc_rkey(*key ? *key : mw->rkey);
 		wr.wr.bind_mw.bind_info = (struct rnic_mw_bind_info){mr, addr, len, access};
 		err = rnic_post_send(qp, &wr, &bad);
 		if (!err && want == RNIC_WC_SUCCESS)
