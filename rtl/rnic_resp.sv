@@ -94,8 +94,10 @@
  * cycle is given up: while a QP context write waits (ctx_pend) and the
  * completion engine offers its error event, which this engine takes only
  * when idle, the firmware (running the command whose write waits for the
- * completion engine) cannot answer; the request is withdrawn and the packet
- * dropped as if lost (nothing written or sent: the peer resends it).
+ * completion engine) cannot answer; the request, if the firmware has not
+ * taken it (read MW_REQ while it was shown), is withdrawn and the packet
+ * dropped as if lost (nothing written or sent: the peer resends it). One
+ * it has taken is answered: the firmware serves requests between commands.
  *
  * Shared receive queues (IBTA 10.2.9): a QP whose QPC names an SRQ (srqn
  * not 0) takes its receive WQEs from the SRQ's ring (SRQC: base, size, PD
