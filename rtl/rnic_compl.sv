@@ -50,6 +50,8 @@
  * way; the original remote value it carries goes to the placement engine,
  * which writes it into the WQE's 8-byte SGE.
  *
+ * A response for a QP that has had no context write since power-up (whose
+ * per-QP state nothing has defined yet) is discarded.
  * Timers: one deadline check per cycle, sweeping the QPs round robin, so a
  * timer fires at most 2^QPN_WIDTH cycles late (4 us at 1024 QPs, 250 MHz).
  */
@@ -251,6 +253,7 @@ module rnic_compl #(
     // (read by the sweep, registered), cleared after reset one QP per cycle;
     // context writes wait for init_done (rnic_core)
     logic                 live_mem [NUM_QPS];
+    logic                 live_ev_mem [NUM_QPS];
     logic [QPN_WIDTH:0]   live_clear_reg;
     assign init_done = live_clear_reg[QPN_WIDTH];
     logic [QPN_WIDTH-1:0] sc_qpn_reg;           // stage A's QP
@@ -339,6 +342,13 @@ module rnic_compl #(
     always_ff @(posedge clk) begin
         if (!init_done) live_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
         else if (qp_reset_valid) live_mem[qp_reset_qpn] <= 1'b1;
+    end
+    // the same bit for the events (a table per read port): a response for
+    // a QP that has had no context write since power-up meets state nothing
+    // defined, and is discarded
+    always_ff @(posedge clk) begin
+        if (!init_done) live_ev_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
+        else if (qp_reset_valid) live_ev_mem[qp_reset_qpn] <= 1'b1;
     end
     always_ff @(posedge clk) begin
         if (!init_done) live_clear_reg <= live_clear_reg + 1'b1;
@@ -659,6 +669,7 @@ module rnic_compl #(
     logic [1:0]  rewind_rd_reg;
     logic        gap_rd_reg;
     logic [16:0] keep_rd_reg;
+    logic        live_rd_reg;
     always_ff @(posedge clk) begin
         if (state_reg == S_IDLE) begin
             una_rd_reg <= una_mem[take_qpn];
@@ -672,6 +683,7 @@ module rnic_compl #(
             rewind_rd_reg <= rewind_mem[take_qpn];
             gap_rd_reg <= gap_mem[take_qpn];
             keep_rd_reg <= keep_mem[take_qpn];
+            live_rd_reg <= live_ev_mem[take_qpn];
             cfg_pmtu_rd_reg <= cfg_pmtu_mem[take_qpn];
             cfg_retry_rd_reg <= cfg_retry_mem[take_qpn];
             cfg_rnr_rd_reg <= cfg_rnr_mem[take_qpn];
@@ -749,7 +761,9 @@ module rnic_compl #(
                     place_off_reg <= '0;
                     after_place_reg <= S_IDLE;
                     state_reg <= S_PLACE;
-                    if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
+                    if (!live_rd_reg) begin
+                        // dropped: no QP state to judge it by
+                    end else if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
                         state_reg <= S_RDREAD;
                     end else if (!err_reg && in_window && !gap_reg && retry_left_reg != 0) begin
                         // responses before this one were lost: re-read from
@@ -761,7 +775,7 @@ module rnic_compl #(
                     end
                 end else if (syn_kind == 3'(rnic_pkg::AETH_KIND_ACK)) begin
                     stat_rx_ack <= !ack_local_reg;
-                    if (in_window) begin
+                    if (in_window && live_rd_reg) begin
                         gap_reg <= 1'b0;
                         acked_reg <= psn_reg;
                         retry_left_reg <= cfg_retry;
@@ -772,7 +786,7 @@ module rnic_compl #(
                 end else begin
                     stat_rx_nak <= 1'b1;
                     if (syn_rnr) stat_rx_rnr <= 1'b1;
-                    if (nak_in_window && !err_reg) begin
+                    if (nak_in_window && !err_reg && live_rd_reg) begin
                         // every NAK acknowledges the packets before its PSN
                         acked_reg <= psn_reg - 24'd1;
                         retry_left_reg <= retry_eff;

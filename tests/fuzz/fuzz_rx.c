@@ -89,6 +89,7 @@ static const uint32_t mc_gid6[4] = {0x00010002, 0, 0, 0xff0e0000}; /* ff0e::1:2 
 #define MAX_BATCH 65536
 #define REARM_EVERY 16      /* frames between two re-arms of the QPs */
 #define DRAIN_LIMIT 200000u /* cycles for the RX queue to empty */
+#define INV_QUIET 2000u     /* cycles without a window request before a re-arm */
 #define SETTLE_CYCLES 3000u /* after a batch: responses and DMA finish */
 #define LIVE_CYCLES 50000u  /* the normal WRITE must land within this */
 
@@ -138,6 +139,7 @@ struct fz {
 	unsigned int nbatch;
 	const char *crash_dir;
 	int requester;  /* --requester: post a READ or ATOMIC at each re-arm */
+	int inv_fed;    /* a SEND with invalidate fed since the last re-arm */
 	uint64_t batch_no;
 	int done;
 	/* statistics */
@@ -441,9 +443,19 @@ static int mc_write(struct fz *z, const uint32_t gid[4], int with_rc)
 static int rearm(struct fz *z)
 {
 	z->rearms++;
-	/* the last frame's window request, if it makes one, reaches MW_REQ
-	 * before the first write looks at CTX_STATUS */
-	rnic_world_step(z->f.w, 300);
+	/* The re-arm writes the CTX window behind the firmware's back, which
+	 * must not happen while the firmware serves a window request (it writes
+	 * the window too, then answers; a QPC write of ours between the two can
+	 * wait for the responder, which waits for the answer). After a SEND
+	 * with invalidate the responder may still be on its way to the
+	 * request, so wait until no request has shown for INV_QUIET cycles. */
+	if (z->inv_fed) {
+		for (unsigned int quiet = 0, c = 0; quiet < INV_QUIET && c < DRAIN_LIMIT; c += 100) {
+			quiet = rnic_sim_bar_read32(z->f.nic, RNIC_REG_CTX_STATUS) & 4 ? 0 : quiet + 100;
+			rnic_world_step(z->f.w, 100);
+		}
+		z->inv_fed = 0;
+	}
 	for (int i = 0; i < NQP; i++) {
 		struct fz_qp *q = &z->qp[i];
 		uint32_t w[RNIC_QPC_WORDS] = {0};
@@ -996,8 +1008,15 @@ static int feed(struct fz *z, const struct frame *fr)
 {
 	uint64_t c0 = rnic_world_cycle(z->f.w);
 
+	struct rc_pkt p = {0};
+
 	if (rnic_sim_inject_frame(z->f.w, 0, fr->b, fr->len) < 0)
 		return 0; /* the link refuses what no MAC could carry: fine */
+	/* an RC SEND (LAST or ONLY) with invalidate makes the responder ask the
+	 * firmware, which then writes the CTX window: the next re-arm waits */
+	rc_decode(fr->b, fr->len, &p, RC_DEC_NO_ICRC | RC_DEC_NO_UDP_CSUM | RC_DEC_NO_IP_CSUM);
+	if (p.opcode == 0x16 || p.opcode == 0x17)
+		z->inv_fed = 1;
 	for (unsigned int c = 0; rnic_sim_rx_pending(z->f.w, 0); c++) {
 		if (c >= DRAIN_LIMIT)
 			return -1;

@@ -310,6 +310,9 @@ int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t
 	/* CTX_STATUS: bit 0 busy, bit 1 error */
 	for (int i = 0; i < CTX_POLLS && (st & 1); i++)
 		st = rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS);
+	if (st & 3)
+		fprintf(stderr, "fz_ctx_write: table %u op %u index %u: CTX_STATUS 0x%x (%s)\n", table, op,
+			(unsigned int)index, (unsigned int)st, st & 1 ? "still busy" : "error");
 	return (st & 3) ? -1 : 0;
 }
 
