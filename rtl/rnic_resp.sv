@@ -1329,6 +1329,11 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (psn_eq) begin
                     state_reg <= S_OP;
+                end else if (psn_dup && op_atomic && plen != 0) begin
+                    // a duplicate ATOMIC with a payload (it carries none) is
+                    // malformed: dropped, its payload drained (S_ADUP answers
+                    // from the saved result and would leave it in the stream)
+                    state_reg <= after_drop;
                 end else if (psn_dup && (op_read || op_atomic)) begin
                     if (!act_full) begin
                         stat_duplicate <= 1'b1;
