@@ -23,7 +23,13 @@
  * Other NAKs acknowledge the packets before their PSN, end the WQE holding
  * that PSN with the status the syndrome names (IBTA Table 43 -> ibv_wc_status)
  * and put the QP in the error state; every later WQE then completes with
- * WR_FLUSH_ERR. A record the requester wrote with an error status (local check
+ * WR_FLUSH_ERR. A NAK inside a WQE the requester is still sending (a
+ * responder's check failed on a middle packet) finds no record to end: the
+ * QP goes to the error state at once and the NAK's status and syndrome are
+ * kept in the QP's state, so that WQE, the next record retired, completes
+ * with them when it is recorded (whether the requester records it as sent
+ * or as flushed); the kept status is then cleared, as a QP reset clears it.
+ * A record the requester wrote with an error status (local check
  * failed, flush) retires in order behind the WQEs before it. Retiring frees
  * the in-flight window, so the QP is kicked back into the scheduler. When a
  * QP enters the error state here, an error event tells the responder, which
@@ -44,6 +50,8 @@
  * way; the original remote value it carries goes to the placement engine,
  * which writes it into the WQE's 8-byte SGE.
  *
+ * A response for a QP that has had no context write since power-up (whose
+ * per-QP state nothing has defined yet) is discarded.
  * Timers: one deadline check per cycle, sweeping the QPs round robin, so a
  * timer fires at most 2^QPN_WIDTH cycles late (4 us at 1024 QPs, 250 MHz).
  */
@@ -227,6 +235,9 @@ module rnic_compl #(
     logic [4:0]  cfg_timeout_mem [NUM_QPS];
     logic [2:0]  cfg_pmtu_mem [NUM_QPS];
     logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
+    // a NAK's {valid, syndrome, status} kept for the WQE holding its PSN,
+    // which the requester had not recorded yet
+    logic [16:0] keep_mem [NUM_QPS];
 
     // ------------------------------------------------------------------
     // timer sweep: one QP per cycle, in two stages. Stage A (sc_qpn_reg)
@@ -242,6 +253,7 @@ module rnic_compl #(
     // (read by the sweep, registered), cleared after reset one QP per cycle;
     // context writes wait for init_done (rnic_core)
     logic                 live_mem [NUM_QPS];
+    logic                 live_ev_mem [NUM_QPS];
     logic [QPN_WIDTH:0]   live_clear_reg;
     assign init_done = live_clear_reg[QPN_WIDTH];
     logic [QPN_WIDTH-1:0] sc_qpn_reg;           // stage A's QP
@@ -331,6 +343,13 @@ module rnic_compl #(
         if (!init_done) live_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
         else if (qp_reset_valid) live_mem[qp_reset_qpn] <= 1'b1;
     end
+    // the same bit for the events (a table per read port): a response for
+    // a QP that has had no context write since power-up meets state nothing
+    // defined, and is discarded
+    always_ff @(posedge clk) begin
+        if (!init_done) live_ev_mem[live_clear_reg[QPN_WIDTH-1:0]] <= 1'b0;
+        else if (qp_reset_valid) live_ev_mem[qp_reset_qpn] <= 1'b1;
+    end
     always_ff @(posedge clk) begin
         if (!init_done) live_clear_reg <= live_clear_reg + 1'b1;
         if (rst) live_clear_reg <= '0;
@@ -388,6 +407,9 @@ module rnic_compl #(
     logic                 place_drop_reg;
     logic [31:0]          place_off_reg;
     state_t               after_place_reg;
+    logic                 keep_reg;       // a NAK's status waits for its WQE's record
+    logic [7:0]           keep_syn_reg;
+    logic [7:0]           keep_status_reg;
 
     // in-flight record fields
     wire [23:0] rec_last_psn = inf_rd_data[23:0];
@@ -484,6 +506,10 @@ module rnic_compl #(
     logic [23:0] rr_psn_m1;
     logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic;
     logic        rr_len_last_ok, rr_len_mtu_ok;
+    // the record of the WQE a kept NAK names (the records before it retired
+    // in the NAK's walk): recorded as sent, not covered, or as flushed; a
+    // local error the requester found in it keeps its own status
+    logic        rr_keep;
     always_ff @(posedge clk) begin
         rr_first_m1 <= rec_first_m1;
         rr_psn_m1 <= psn_reg - 24'd1;
@@ -492,6 +518,8 @@ module rnic_compl #(
         rr_at_last <= psn_reg == rec_last_psn;
         rr_psn_le_last <= psn_le(psn_reg, rec_last_psn);
         rr_ok <= rec_status == rnic_pkg::WC_SUCCESS[7:0];
+        rr_keep <= keep_reg && err_reg && (rec_status == rnic_pkg::WC_SUCCESS[7:0] ? !psn_le(rec_last_psn, acked_reg)
+                                                                                  : rec_status == rnic_pkg::WC_WR_FLUSH_ERR[7:0]);
         rr_read <= rec_read;
         rr_atomic <= rec_atomic;
         rr_len_last_ok <= 32'(plen_reg) == rec_last_len;
@@ -524,6 +552,7 @@ module rnic_compl #(
     logic       read_short;
     logic       retire;
     logic [7:0] retire_status;
+    wire        keep_hit = rr_keep;
     always_comb begin
         covered_raw = rr_covered;
         // a READ is covered only by its own last response (or earlier events)
@@ -543,10 +572,12 @@ module rnic_compl #(
             retire = 1'b1;
             retire_status = nak_status_reg;
         end
+        if (keep_hit) retire_status = keep_status_reg;
     end
 
     logic [7:0]  cqe_status_reg;
     logic        cqe_nak_reg;
+    logic [7:0]  cqe_syn_reg;
     logic [7:0]  cqe_opcode_reg;
     logic [31:0] cqe_len_reg;
     logic [15:0] cqe_cqn_reg;
@@ -560,7 +591,7 @@ module rnic_compl #(
     assign m_cqe_status = cqe_status_reg;
     assign m_cqe_byte_len = cqe_len_reg;
     assign m_cqe_src_qp = cqe_src_reg;
-    assign m_cqe_syndrome = cqe_nak_reg ? syn_reg : 8'h0;
+    assign m_cqe_syndrome = cqe_nak_reg ? cqe_syn_reg : 8'h0;
 
     // the window of PSNs in flight is (last acknowledged, highest PSN sent];
     // the compares with the last acknowledged PSN are registered in S_LOAD
@@ -637,6 +668,8 @@ module rnic_compl #(
     logic [47:0] progress_rd_reg;
     logic [1:0]  rewind_rd_reg;
     logic        gap_rd_reg;
+    logic [16:0] keep_rd_reg;
+    logic        live_rd_reg;
     always_ff @(posedge clk) begin
         if (state_reg == S_IDLE) begin
             una_rd_reg <= una_mem[take_qpn];
@@ -649,6 +682,8 @@ module rnic_compl #(
             progress_rd_reg <= progress_mem[take_qpn];
             rewind_rd_reg <= rewind_mem[take_qpn];
             gap_rd_reg <= gap_mem[take_qpn];
+            keep_rd_reg <= keep_mem[take_qpn];
+            live_rd_reg <= live_ev_mem[take_qpn];
             cfg_pmtu_rd_reg <= cfg_pmtu_mem[take_qpn];
             cfg_retry_rd_reg <= cfg_retry_mem[take_qpn];
             cfg_rnr_rd_reg <= cfg_rnr_mem[take_qpn];
@@ -715,6 +750,7 @@ module rnic_compl #(
                     rnr_until_reg <= rnr_until_rd_reg;
                     progress_reg <= progress_rd_reg;
                     rewind_reg <= rewind_rd_reg;
+                    {keep_reg, keep_syn_reg, keep_status_reg} <= keep_rd_reg;
                 end
                 state_reg <= load_next_reg;
             end
@@ -725,7 +761,9 @@ module rnic_compl #(
                     place_off_reg <= '0;
                     after_place_reg <= S_IDLE;
                     state_reg <= S_PLACE;
-                    if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
+                    if (!live_rd_reg) begin
+                        // dropped: no QP state to judge it by
+                    end else if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
                         state_reg <= S_RDREAD;
                     end else if (!err_reg && in_window && !gap_reg && retry_left_reg != 0) begin
                         // responses before this one were lost: re-read from
@@ -737,7 +775,7 @@ module rnic_compl #(
                     end
                 end else if (syn_kind == 3'(rnic_pkg::AETH_KIND_ACK)) begin
                     stat_rx_ack <= !ack_local_reg;
-                    if (in_window) begin
+                    if (in_window && live_rd_reg) begin
                         gap_reg <= 1'b0;
                         acked_reg <= psn_reg;
                         retry_left_reg <= cfg_retry;
@@ -748,7 +786,7 @@ module rnic_compl #(
                 end else begin
                     stat_rx_nak <= 1'b1;
                     if (syn_rnr) stat_rx_rnr <= 1'b1;
-                    if (nak_in_window && !err_reg) begin
+                    if (nak_in_window && !err_reg && live_rd_reg) begin
                         // every NAK acknowledges the packets before its PSN
                         acked_reg <= psn_reg - 24'd1;
                         retry_left_reg <= retry_eff;
@@ -820,7 +858,26 @@ module rnic_compl #(
                 end
             end
             S_WALK: begin
-                state_reg <= (una_reg != hi_rd_idx) ? S_REC : walk_end;
+                if (una_reg != hi_rd_idx) begin
+                    state_reg <= S_REC;
+                end else if (nak_reg && !err_reg) begin
+                    // The NAK's PSN lies in a WQE the requester has not
+                    // recorded yet (it is still sending it: a responder's
+                    // check failed on a middle packet; every record before
+                    // it has retired). The QP goes to the error state now,
+                    // so the requester records that WQE with a walk instead
+                    // of the ACK timer waiting for it, and the walk retiring
+                    // it gives it the NAK's status.
+                    err_reg <= 1'b1;
+                    nak_reg <= 1'b0;
+                    keep_reg <= 1'b1;
+                    keep_syn_reg <= syn_reg;
+                    keep_status_reg <= nak_status_reg;
+                    errev_reg <= 1'b1;
+                    state_reg <= S_ERREV;
+                end else begin
+                    state_reg <= walk_end;
+                end
             end
             S_REC: begin
                 state_reg <= S_CHECK;
@@ -836,8 +893,11 @@ module rnic_compl #(
                     state_reg <= S_STOP;
                 end else if (retire) begin
                     cqe_status_reg <= retire_status;
-                    cqe_nak_reg <= nak_reg && retire_status == nak_status_reg && retire_status != rec_status
-                                   && syn_reg != 8'h0;
+                    cqe_nak_reg <= keep_hit ? keep_syn_reg != 8'h0
+                                            : nak_reg && retire_status == nak_status_reg && retire_status != rec_status
+                                              && syn_reg != 8'h0;
+                    cqe_syn_reg <= keep_hit ? keep_syn_reg : syn_reg;
+                    if (keep_hit) keep_reg <= 1'b0;
                     cqe_opcode_reg <= rec_opcode;
                     cqe_data_reg <= rec_read;
                     cqe_len_reg <= rec_len;
@@ -855,6 +915,15 @@ module rnic_compl #(
                         retired_reg <= 1'b1;
                         state_reg <= S_WALK;
                     end
+                end else if (nak_reg && !err_reg) begin
+                    // The NAK's PSN lies in a record with an error status
+                    // the requester wrote (a local check failed after some
+                    // of its packets went out): the QP goes to the error
+                    // state now and the record keeps its own status.
+                    err_reg <= 1'b1;
+                    nak_reg <= 1'b0;
+                    errev_reg <= 1'b1;
+                    state_reg <= S_ERREV;
                 end else begin
                     state_reg <= walk_end;
                 end
@@ -921,6 +990,7 @@ module rnic_compl #(
     wire                 err_wd = qp_reset_valid ? 1'b0 : err_reg;
     wire                 rnr_wait_wd = qp_reset_valid ? 1'b0 : rnr_wait_reg;
     wire [1:0]           rewind_wd = qp_reset_valid ? 2'd0 : rewind_reg;
+    wire [16:0]          keep_wd = qp_reset_valid ? 17'd0 : {keep_reg, keep_syn_reg, keep_status_reg};
     // the timers share that port (a context write resets them, QP_RTS alone
     // leaves them)
     wire [47:0]          until_wd = qp_reset_valid ? 48'd0 : rnr_until_reg;
@@ -931,6 +1001,7 @@ module rnic_compl #(
             err_mem[st_wa] <= err_wd;
             rnr_wait_mem[st_wa] <= rnr_wait_wd;
             rewind_mem[st_wa] <= rewind_wd;
+            keep_mem[st_wa] <= keep_wd;
             rnr_until_mem[st_wa] <= until_wd;
             progress_mem[st_wa] <= progress_wd;
         end

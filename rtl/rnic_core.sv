@@ -189,10 +189,39 @@ module rnic_core #(
     // path (a count lands a cycle later)
     logic [STAT_COUNT*16-1:0] stat_inc, stat_inc_d;
 
-    // memory-window requests of the requester, answered by the firmware
+    // memory-window requests, answered by the firmware through the MW_REQ /
+    // MW_ANSWER registers: the requester's (BIND_MW, LOCAL_INV WQEs) and the
+    // responder's (SEND with invalidate). The registers show one source's
+    // request at a time: a source keeps them from its request until its
+    // valid drops after the answer; in a cycle the shown source has none,
+    // the other one's waiting request takes them (so the two alternate).
     logic                         mw_req_valid, mw_ans_valid;
     logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data;
     logic [7:0]                   mw_ans_status;
+    logic                         mw_taken;
+    logic                         rq_mw_valid, rq_mw_ans_valid;
+    logic [rnic_pkg::MW_REQ_BITS-1:0] rq_mw_data;
+    logic                         inv_req_valid, inv_ans_valid;
+    logic [QPN_WIDTH-1:0]         inv_req_qpn;
+    logic [31:0]                  inv_req_rkey;
+    logic [rnic_pkg::MW_REQ_BITS-1:0] inv_req_data;
+    logic                         mw_sel_inv_reg;   // the registers show the responder's request
+    always_comb begin
+        inv_req_data = '0;
+        inv_req_data[rnic_pkg::MW_REQ_PENDING_LSB] = 1'b1;
+        inv_req_data[rnic_pkg::MW_REQ_OP_LSB +: rnic_pkg::MW_REQ_OP_W] =
+            rnic_pkg::MW_REQ_OP_REMOTE_INV[rnic_pkg::MW_REQ_OP_W-1:0];
+        inv_req_data[rnic_pkg::MW_REQ_QPN_LSB +: rnic_pkg::MW_REQ_QPN_W] = 24'(inv_req_qpn);
+        inv_req_data[rnic_pkg::MW_REQ_MW_RKEY_LSB +: rnic_pkg::MW_REQ_MW_RKEY_W] = inv_req_rkey;
+    end
+    assign mw_req_valid = mw_sel_inv_reg ? inv_req_valid : rq_mw_valid;
+    assign mw_req_data = mw_sel_inv_reg ? inv_req_data : rq_mw_data;
+    assign rq_mw_ans_valid = mw_ans_valid && !mw_sel_inv_reg;
+    assign inv_ans_valid = mw_ans_valid && mw_sel_inv_reg;
+    always_ff @(posedge clk) begin
+        if (!mw_req_valid && (mw_sel_inv_reg ? rq_mw_valid : inv_req_valid)) mw_sel_inv_reg <= !mw_sel_inv_reg;
+        if (rst) mw_sel_inv_reg <= 1'b0;
+    end
 
     rnic_regs #(
         .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
@@ -226,7 +255,7 @@ module rnic_core #(
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted,
         .evt_word, .evt_pop,
-        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status
+        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status, .mw_taken
     );
 
 
@@ -512,7 +541,7 @@ module rnic_core #(
         .m_local_force(local_force),
         .m_rd_wqe_valid(rd_wqe_valid), .m_rd_wqe_qpn(rd_wqe_qpn), .m_rd_wqe_idx(rd_wqe_idx),
         .m_rd_wqe_num_sge(rd_wqe_num_sge), .m_rd_wqe_sges(rd_wqe_sges),
-        .mw_req_valid, .mw_req_data, .mw_ans_valid, .mw_ans_status,
+        .mw_req_valid(rq_mw_valid), .mw_req_data(rq_mw_data), .mw_ans_valid(rq_mw_ans_valid), .mw_ans_status,
         .stat_loc_prot_err
     );
 
@@ -1286,6 +1315,9 @@ module rnic_core #(
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
         .m_cqe_src_qp(rcqe_src_qp),
+        .m_inv_valid(inv_req_valid), .m_inv_qpn(inv_req_qpn), .m_inv_rkey(inv_req_rkey),
+        .s_inv_ans_valid(inv_ans_valid), .s_inv_ans_status(mw_ans_status),
+        .s_inv_taken(mw_taken && mw_sel_inv_reg),
         .stat_drop_qpn(stat_resp_drop_qpn), .stat_qkey_drop, .stat_ud_no_wqe,
         .stat_psn_err, .stat_duplicate, .stat_access_err,
         .stat_tx_ack, .stat_tx_nak, .stat_tx_rnr, .stat_recv_cqe

@@ -41,7 +41,8 @@ module rnic_cqe_wr #(
     input  wire logic [31:0]                   s_cqe_byte_len,
     input  wire logic [23:0]                   s_cqe_src_qp,
     input  wire logic [7:0]                    s_cqe_syndrome,
-    input  wire logic [31:0]                   s_cqe_imm,      // network order: bits 31:24 go first
+    input  wire logic [31:0]                   s_cqe_imm,      // network order: bits 31:24 go first;
+                                                               // with WC_FLAG_WITH_INV the invalidated rkey
     input  wire logic [7:0]                    s_cqe_flags,
 
     output      logic                          cqc_rd_en,
@@ -176,8 +177,13 @@ module rnic_cqe_wr #(
                     img_reg[8 * rnic_pkg::CQE_BYTE_LEN_OFF +: 32] <= s_cqe_byte_len;
                     img_reg[8 * rnic_pkg::CQE_SRC_QP_OFF +: 32] <= {8'h0, s_cqe_src_qp};
                     img_reg[8 * rnic_pkg::CQE_SYNDROME_OFF +: 8] <= s_cqe_syndrome;
-                    img_reg[8 * rnic_pkg::CQE_IMM_DATA_OFF +: 32] <=
-                        {s_cqe_imm[7:0], s_cqe_imm[15:8], s_cqe_imm[23:16], s_cqe_imm[31:24]};
+                    // s_cqe_imm carries the invalidated rkey with WC_FLAG_WITH_INV
+                    // (a SEND with invalidate has no immediate)
+                    if ((s_cqe_flags & rnic_pkg::WC_FLAG_WITH_INV[7:0]) != 0)
+                        img_reg[8 * rnic_pkg::CQE_INVALIDATED_RKEY_OFF +: 32] <= s_cqe_imm;
+                    else
+                        img_reg[8 * rnic_pkg::CQE_IMM_DATA_OFF +: 32] <=
+                            {s_cqe_imm[7:0], s_cqe_imm[15:8], s_cqe_imm[23:16], s_cqe_imm[31:24]};
                     img_reg[8 * rnic_pkg::CQE_WC_FLAGS_OFF +: 8] <= s_cqe_flags;
                     state_reg <= S_CQC;
                 end

@@ -92,7 +92,12 @@ package rnic_hdr_pkg;
   localparam int HDR_IP_FRAG_LSB = 960;
   localparam int HDR_IP_FRAG_W = 16;
 
-  localparam int HDR_BITS = 976;
+  // IETH (SEND LAST / ONLY with invalidate): its rkey travels in the RETH
+  // RKEY field (a SEND has no RETH)
+  localparam int HDR_HAS_IETH_LSB = 976;
+  localparam int HDR_HAS_IETH_W = 1;
+
+  localparam int HDR_BITS = 977;
 
 endpackage
 

@@ -256,6 +256,7 @@ package rnic_pkg;
   localparam logic [31:0] MW_TYPE_2 = 32'h00000002;  // IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV
   localparam logic [31:0] MW_REQ_OP_BIND = 32'h00000001;  // mw_req.op: a BIND_MW WQE (the firmware runs fw_mw_bind)
   localparam logic [31:0] MW_REQ_OP_LOCAL_INV = 32'h00000002;  // mw_req.op: a LOCAL_INV WQE (fw_mw_invalidate, local)
+  localparam logic [31:0] MW_REQ_OP_REMOTE_INV = 32'h00000003;  // mw_req.op: the responder's SEND with invalidate (fw_mw_invalidate, remote): qpn the receiving QP, mw_rkey the IETH's rkey
   localparam logic [31:0] MW_ANSWER_STATUS_MASK = 32'h000000ff;  // MW_ANSWER bits 7:0: the WC_* status of the request's WQE
 
   // fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh).

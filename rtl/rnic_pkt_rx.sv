@@ -15,7 +15,8 @@
  * Extension headers follow from the BTH opcode (IBTA Vol. 1 Table 38, RC
  * and UD SEND ONLY): RETH, AETH, ImmDt, AtomicETH (its VA and rkey into the
  * RETH VA / RKEY fields, RETH length 0, has_reth 0), AtomicAckETH and DETH
- * are parsed into the record; IETH is skipped. The IPv4 identification and
+ * are parsed into the record; the IETH's rkey goes into the RETH rkey field
+ * (HDR_HAS_IETH says which). The IPv4 identification and
  * flags / fragment offset go into the record too (a UD receive rebuilds the
  * IP header from it). payload_len = UDP length - UDP - BTH - extension
  * headers - pad - ICRC.
@@ -260,6 +261,7 @@ module rnic_pkt_rx #(
     wire         has_atom  = op_is(opcode, rnic_pkg::OP_COMPARE_SWAP) || op_is(opcode, rnic_pkg::OP_FETCH_ADD);
     wire         has_atomack = op_is(opcode, rnic_pkg::OP_ATOMIC_ACKNOWLEDGE);
     wire         has_deth = op_deth(opcode);
+    wire         has_ieth = op_is(opcode, rnic_pkg::OP_SEND_LAST_INV) || op_is(opcode, rnic_pkg::OP_SEND_ONLY_INV);
     wire [7:0]   ext_bytes = ext_len(opcode);
     wire [15:0]  hlen    = 16'(ext_bytes) + (ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
     // UDP length minus everything that is not payload; negative: bad
@@ -294,7 +296,9 @@ module rnic_pkt_rx #(
     // an AtomicETH starts with the same VA and rkey as a RETH
     assign rec[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] =
         (has_reth || has_atom) ? {ext0, ext1} : 64'h0;
-    assign rec[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = (has_reth || has_atom) ? ext2 : 32'h0;
+    // ... and an IETH carries its rkey alone
+    assign rec[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] =
+        (has_reth || has_atom) ? ext2 : has_ieth ? ext0 : 32'h0;
     assign rec[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = has_reth ? ext3 : 32'h0;
     assign rec[rnic_hdr_pkg::HDR_HAS_AETH_LSB] = has_aeth;
     assign rec[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] = has_aeth ? ext0[31:24] : 8'h0;
@@ -317,6 +321,7 @@ module rnic_pkt_rx #(
     // IPv4 identification, flags and fragment offset
     assign rec[rnic_hdr_pkg::HDR_IP_ID_LSB +: rnic_hdr_pkg::HDR_IP_ID_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 4);
     assign rec[rnic_hdr_pkg::HDR_IP_FRAG_LSB +: rnic_hdr_pkg::HDR_IP_FRAG_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 6);
+    assign rec[rnic_hdr_pkg::HDR_HAS_IETH_LSB] = has_ieth;
 
     // ------------------------------------------------------------------
     // control

@@ -11,12 +11,13 @@
  *   Ethernet II / IPv4 (header checksum, DF, id 0) or IPv6 / UDP (checksum 0,
  *   destination port 4791) / BTH / RETH / AETH / ImmDt / payload /
  *   BTH pad (zero bytes) / ICRC
- * (a UD SEND: BTH / DETH / ImmDt / payload / pad / ICRC)
+ * (a UD SEND: BTH / DETH / ImmDt / payload / pad / ICRC; a SEND LAST or
+ * ONLY with invalidate: BTH / IETH / payload / pad / ICRC)
  * or, for ATOMIC requests and acknowledgements, BTH / AtomicETH and
  * BTH / AETH / AtomicAckETH. The extension headers are present as the
  * descriptor's has_* flags say, in IBTA order (RETH before ImmDt, AETH
  * before AtomicAckETH; an AtomicETH takes its VA and rkey from the RETH
- * fields and comes alone); all lengths are computed here.
+ * fields and comes alone, as does an IETH its rkey); all lengths are computed here.
  *
  * Pipeline: descriptor register (lengths) -> header builder (checksum, header
  * bytes into a shift register) -> beats: header beats (partial tkeep on the
@@ -67,6 +68,7 @@ module rnic_pkt_tx #(
     localparam int ATOMACK_B = rnic_pkg::ATOMICACKETH_BYTES;
     localparam int ICRC_B  = rnic_pkg::ICRC_BYTES;
     localparam int DETH_B  = rnic_pkg::DETH_BYTES;
+    localparam int IETH_B  = rnic_pkg::IETH_BYTES;
     // extension headers this builder can emit, all at once at most:
     // RETH + AETH + ImmDt, AtomicETH, or AETH + AtomicAckETH
     localparam int EXT_RAI = RETH_B + AETH_B + IMMDT_B;
@@ -174,6 +176,12 @@ module rnic_pkt_tx #(
                          >> (h[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8 * AETH_B : 0));
         end
 
+        // IETH alone (SEND LAST / ONLY with invalidate), its rkey from the RETH field
+        if (h[rnic_hdr_pkg::HDR_HAS_IETH_LSB]) begin
+            ext = {h[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W],
+                   {(8 * (EXT_MAX - IETH_B)){1'b0}}};
+        end
+
         // DETH right behind the BTH (UD: only an ImmDt follows, which the
         // shift keeps: DETH + ImmDt is shorter than RETH + AETH + ImmDt)
         if (h[rnic_hdr_pkg::HDR_HAS_DETH_LSB]) begin
@@ -221,7 +229,8 @@ module rnic_pkt_tx #(
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 8'(IMMDT_B) : 8'd0) +
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] ? 8'(ATOM_B) : 8'd0) +
                             (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] ? 8'(ATOMACK_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB] ? 8'(DETH_B) : 8'd0);
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB] ? 8'(DETH_B) : 8'd0) +
+                            (s_hdr[rnic_hdr_pkg::HDR_HAS_IETH_LSB] ? 8'(IETH_B) : 8'd0);
 
     assign s_hdr_ready = !d_valid_reg || load;
 

@@ -130,7 +130,10 @@ module rnic_regs #(
     input  wire logic                       mw_req_valid,
     input  wire logic [rnic_pkg::MW_REQ_BITS-1:0] mw_req_data,
     output      logic                       mw_ans_valid,
-    output      logic [7:0]                 mw_ans_status
+    output      logic [7:0]                 mw_ans_status,
+    // the firmware has read word 0 of the request shown while it was
+    // pending: it serves it (until the source drops it)
+    output      logic                       mw_taken
 );
 
     localparam int GIDS = 4;
@@ -346,6 +349,8 @@ module rnic_regs #(
         fw_busy_reg <= 1'b0;
         mw_ans_valid <= 1'b0;
         if (!mw_req_valid) mw_answered_reg <= 1'b0;
+        if (!mw_req_valid) mw_taken <= 1'b0;
+        else if (fw_rd_fire && fwa == waddr(rnic_pkg::REG_MW_REQ) && mw_pending) mw_taken <= 1'b1;
         if (run_left_reg != '0 && !ctx_wait) begin
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
@@ -519,6 +524,7 @@ module rnic_regs #(
             fw_err <= 1'b0;
             mw_ans_valid <= 1'b0;
             mw_answered_reg <= 1'b0;
+            mw_taken <= 1'b0;
             for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
             for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= '0;
         end
@@ -604,7 +610,7 @@ module rnic_regs #(
         end
         if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
             // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
-            rd_val = {30'h0, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
+            rd_val = {29'h0, mw_pending, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
             rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;

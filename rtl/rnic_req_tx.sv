@@ -33,7 +33,8 @@
  * and a go-back-N restart behind the cached range reads the ring again.
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
- * immediate; payload gathered from up to MAX_SEND_SGE SGEs or, with
+ * immediate, SEND with invalidate (RC: an IETH with the WQE's rkey on the
+ * last packet); payload gathered from up to MAX_SEND_SGE SGEs or, with
  * WQE_FLAG_INLINE, taken from the WQE's own SGE area, which this engine
  * already holds: the payload descriptor carries the bytes (m_axis_pay_desc_
  * inline), so an inline message costs no host-memory read besides the WQE,
@@ -414,14 +415,18 @@ module rnic_req_tx #(
     wire [32:0] rem_up = 33'(remaining_reg) + 33'(mtu_bytes) - 33'd1;
     wire [23:0] pkt_psns = !op_read ? 24'd1 : (remaining_reg == 0) ? 24'd1
                                     : 24'(rem_up >> (32'(pmtu_code) + 32'd7));
-    wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0];
+    // SEND with invalidate: its last packet carries an IETH with the WQE's rkey
+    wire        op_send_inv = wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0];
+    wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
+                          || op_send_inv;
     wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
                          || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
     // memory-window operations: handed to the firmware, nothing sent
     wire        op_bind = wqe_opcode == rnic_pkg::WR_BIND_MW[7:0];
     wire        op_local_inv = wqe_opcode == rnic_pkg::WR_LOCAL_INV[7:0];
     wire        op_mw = op_bind || op_local_inv;
-    wire        op_supported = op_send || op_rd_atomic || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
+    // (UD has no SEND with invalidate: IBA 9.3.8, the IETH is RC's)
+    wire        op_supported = (op_send && !(qpc_ud && op_send_inv)) || op_rd_atomic || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
                                || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0] || op_mw;
     wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
@@ -434,9 +439,13 @@ module rnic_req_tx #(
         end else if (op_atomic) begin
             pkt_opcode = op_cas ? rnic_pkg::OP_COMPARE_SWAP[7:0] : rnic_pkg::OP_FETCH_ADD[7:0];
         end else if (op_send) begin
-            if (pkt_first && pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_ONLY_IMM[7:0] : rnic_pkg::OP_SEND_ONLY[7:0];
+            if (pkt_first && pkt_last)
+                pkt_opcode = op_imm ? rnic_pkg::OP_SEND_ONLY_IMM[7:0]
+                           : op_send_inv ? rnic_pkg::OP_SEND_ONLY_INV[7:0] : rnic_pkg::OP_SEND_ONLY[7:0];
             else if (pkt_first) pkt_opcode = rnic_pkg::OP_SEND_FIRST[7:0];
-            else if (pkt_last) pkt_opcode = op_imm ? rnic_pkg::OP_SEND_LAST_IMM[7:0] : rnic_pkg::OP_SEND_LAST[7:0];
+            else if (pkt_last)
+                pkt_opcode = op_imm ? rnic_pkg::OP_SEND_LAST_IMM[7:0]
+                           : op_send_inv ? rnic_pkg::OP_SEND_LAST_INV[7:0] : rnic_pkg::OP_SEND_LAST[7:0];
             else pkt_opcode = rnic_pkg::OP_SEND_MIDDLE[7:0];
         end else begin
             if (pkt_first && pkt_last)
@@ -481,6 +490,8 @@ module rnic_req_tx #(
                                                                                       : wqe_length - reth_off_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
+        // IETH: the key to invalidate, in the RETH rkey field
+        m_hdr[rnic_hdr_pkg::HDR_HAS_IETH_LSB] = op_send_inv && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = seg_len[15:0];
         // AtomicETH: address and rkey in the RETH fields
         m_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] = op_atomic;

@@ -12,8 +12,10 @@
  * opcode sequence (invalid request NAK), make sure a receive WQE is posted
  * for a SEND or a WRITE with immediate (RNR NAK otherwise, IBTA 9.7.5.2.8),
  * check lengths (invalid request NAK), check rkey, PD, bounds and
- * REMOTE_WRITE on WRITE FIRST/ONLY (remote access error NAK), and write the
- * payload to host memory by DMA.
+ * REMOTE_WRITE on WRITE FIRST/ONLY and again, with the message's rkey and
+ * each packet's own address and length, on every MIDDLE and LAST packet
+ * (remote access error NAK: a window invalidated or rebound meanwhile stops
+ * the rest of the message), and write the payload to host memory by DMA.
  *
  * SEND: the first packet fetches the receive WQE at the RQ consumer index
  * and checks each of its SGEs against the MPT (LOCAL_WRITE); a failing SGE is
@@ -77,8 +79,25 @@
  * MAX_RD_ATOMIC as MAX_RD_ATOMIC.
  *
  * Operations: RDMA WRITE, RDMA WRITE with immediate, SEND, SEND with
- * immediate, RDMA READ, ATOMIC. Other request opcodes get the invalid
- * request NAK.
+ * immediate, SEND with invalidate, RDMA READ, ATOMIC. Other request opcodes
+ * get the invalid request NAK.
+ *
+ * SEND with invalidate (IETH on SEND LAST / ONLY, docs/mw.md): once the
+ * last packet's checks pass (S_EXEC) and before any of its bytes is
+ * written, the engine asks the firmware to invalidate the IETH's rkey
+ * (m_inv_*, the MW_REQ registers, MW_REQ_OP_REMOTE_INV) and waits (S_INV,
+ * taking context writes meanwhile). Success: the packet is written and
+ * the receive CQE carries WC_FLAG_WITH_INV and the rkey. Refused: invalid
+ * request NAK (remote operational error if the firmware failed), the
+ * receive WQE completes with the answer's status (REM_INV_REQ_ERR, as
+ * rxe's), the QP goes to the error state. A wait that would close a
+ * cycle is given up: while a QP context write waits (ctx_pend) and the
+ * completion engine offers its error event, which this engine takes only
+ * when idle, the firmware (running the command whose write waits for the
+ * completion engine) cannot answer; the request, if the firmware has not
+ * taken it (read MW_REQ while it was shown), is withdrawn and the packet
+ * dropped as if lost (nothing written or sent: the peer resends it). One
+ * it has taken is answered: the firmware serves requests between commands.
  *
  * Shared receive queues (IBTA 10.2.9): a QP whose QPC names an SRQ (srqn
  * not 0) takes its receive WQEs from the SRQ's ring (SRQC: base, size, PD
@@ -254,6 +273,16 @@ module rnic_resp #(
     output      logic [7:0]                        m_cqe_flags,
     output      logic [23:0]                       m_cqe_src_qp,
 
+    // SEND with invalidate: the request to the firmware (MW_REQ, shared with
+    // the requester through the core's arbiter; held until the answer) and
+    // the answer's WC status
+    output      logic                              m_inv_valid,
+    output      logic [QPN_WIDTH-1:0]              m_inv_qpn,
+    output      logic [31:0]                       m_inv_rkey,
+    input  wire logic                              s_inv_ans_valid,
+    input  wire logic [7:0]                        s_inv_ans_status,
+    input  wire logic                              s_inv_taken,   // the firmware serves the request
+
     output      logic                              stat_drop_qpn,
     output      logic                              stat_qkey_drop,
     output      logic                              stat_ud_no_wqe,
@@ -295,6 +324,10 @@ module rnic_resp #(
     logic [63:0] wr_pa_mem [NUM_QPS];     // where the next WRITE byte goes
     logic [31:0] wr_rem_mem [NUM_QPS];    // WRITE bytes still expected
     logic [31:0] msg_len_mem [NUM_QPS];   // WRITE length (RETH), for a WRITE with immediate
+    // the WRITE's rkey and the address of its next byte: every MIDDLE and
+    // LAST packet is checked against the MPT again (docs/mw.md)
+    logic [31:0] wr_rkey_mem [NUM_QPS];
+    logic [63:0] wr_va_mem [NUM_QPS];
     logic        nak_sent_mem [NUM_QPS];  // a PSN sequence or RNR NAK is outstanding
     logic        err_mem [NUM_QPS];
     logic        werr_mem [NUM_QPS];      // a payload write failed (set by the action queue)
@@ -358,7 +391,9 @@ module rnic_resp #(
         S_ATDATA,     // collect them, compute
         S_ATWR,       // write the result back
         S_ATWD,
-        S_ADUP        // a duplicate ATOMIC: look for its saved result
+        S_ADUP,       // a duplicate ATOMIC: look for its saved result
+        S_INV,        // SEND with invalidate: wait for the firmware's answer
+        S_INVD        // ... and act on it
     } state_t;
 
     state_t state_reg;
@@ -369,6 +404,8 @@ module rnic_resp #(
     logic [63:0]                    pa_reg;
     logic [31:0]                    rem_reg;
     logic [31:0]                    msg_len_reg;
+    logic [31:0]                    wr_rkey_reg;   // a WRITE's rkey (MIDDLE / LAST)
+    logic [63:0]                    wr_va_reg;     // ... and this packet's address
     logic [15:0]                    rq_ci_reg;
     logic [15:0]                    rq_pi_reg;
     logic [63:0]                    rs_pa_reg [NSGE];
@@ -390,6 +427,8 @@ module rnic_resp #(
     logic [63:0]                    at_orig_reg;   // ATOMIC: the original value
     logic [63:0]                    at_new_reg;    // ... and what is written back
     logic [ATOMIC_SAVED_LOG2:0]     adup_reg;      // saved result being compared
+    logic [7:0]                     inv_st_reg;    // SEND with invalidate: the firmware's answer
+    logic                           inv_stale_reg; // ... the QP's context was written meanwhile
 
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
     wire        h_ackreq = hdr_reg[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB];
@@ -403,6 +442,8 @@ module rnic_resp #(
     wire        h_ud     = hdr_reg[rnic_hdr_pkg::HDR_HAS_DETH_LSB];
     wire [31:0] h_qkey   = hdr_reg[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W];
     wire [23:0] h_sqpn   = hdr_reg[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
+    // IETH (SEND LAST / ONLY with invalidate): its rkey is in h_rkey
+    wire        h_ieth   = hdr_reg[rnic_hdr_pkg::HDR_HAS_IETH_LSB];
 
     wire [3:0]   qpc_state  = qpc_reg[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
     wire [2:0]   qpc_pmtu   = qpc_reg[rnic_pkg::QPC_PMTU_LSB +: rnic_pkg::QPC_PMTU_W];
@@ -480,10 +521,11 @@ module rnic_resp #(
         sf  = is_op(op, rnic_pkg::OP_SEND_FIRST[7:0]);
         sm  = is_op(op, rnic_pkg::OP_SEND_MIDDLE[7:0]);
         sli = is_op(op, rnic_pkg::OP_SEND_LAST_IMM[7:0]);
-        sl  = is_op(op, rnic_pkg::OP_SEND_LAST[7:0]) || sli;
+        sl  = is_op(op, rnic_pkg::OP_SEND_LAST[7:0]) || is_op(op, rnic_pkg::OP_SEND_LAST_INV[7:0]) || sli;
         // a UD SEND ONLY is a SEND ONLY here (its QP is a UD QP: S_PSN)
         soi = is_op(op, rnic_pkg::OP_SEND_ONLY_IMM[7:0]) || is_op(op, rnic_pkg::OP_UD_SEND_ONLY_IMM[7:0]);
-        so  = is_op(op, rnic_pkg::OP_SEND_ONLY[7:0]) || is_op(op, rnic_pkg::OP_UD_SEND_ONLY[7:0]) || soi;
+        so  = is_op(op, rnic_pkg::OP_SEND_ONLY[7:0]) || is_op(op, rnic_pkg::OP_UD_SEND_ONLY[7:0])
+              || is_op(op, rnic_pkg::OP_SEND_ONLY_INV[7:0]) || soi;
         rd  = is_op(op, rnic_pkg::OP_RDMA_READ_REQUEST[7:0]);
         cas = is_op(op, rnic_pkg::OP_COMPARE_SWAP[7:0]);
         at  = cas || is_op(op, rnic_pkg::OP_FETCH_ADD[7:0]);
@@ -596,10 +638,14 @@ module rnic_resp #(
     // (S_RLKEY_CHK). Its first stage takes the inputs of S_MPT /
     // S_RLKEY_CHK, its second advances in S_MPT2 / S_RLKEY_C2; the verdict
     // is used in S_MPTD / S_RLKEY_CHKD.
+    // A WRITE's MIDDLE and LAST packets (w_cont) are checked too, with the
+    // message's rkey and the packet's own address and length, so no packet
+    // checked after a window's invalidation or rebind is written.
     wire        ck_lkey = state_reg == S_RLKEY_CHK;
-    wire [31:0] chk_len = op_atomic ? 32'd8 : h_dlen;
-    wire [31:0] ck_key  = ck_lkey ? cur_rlkey : h_rkey;
-    wire [63:0] ck_va   = ck_lkey ? cur_raddr : h_va;
+    wire        w_cont  = w_middle || w_last;
+    wire [31:0] chk_len = op_atomic ? 32'd8 : w_cont ? plen : h_dlen;
+    wire [31:0] ck_key  = ck_lkey ? cur_rlkey : w_cont ? wr_rkey_reg : h_rkey;
+    wire [63:0] ck_va   = ck_lkey ? cur_raddr : w_cont ? wr_va_reg : h_va;
     wire [31:0] ck_len  = ck_lkey ? cur_rlen : chk_len;
     wire [7:0]  ck_need = ck_lkey ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
                           op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
@@ -720,7 +766,7 @@ module rnic_resp #(
     assign ext_err_qpn = qpn_reg;
     assign mpt_rd_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
-                                                   : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
+                         : w_cont ? wr_rkey_reg[TAG_BITS +: MR_INDEX_WIDTH] : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     // ------------------------------------------------------------------
     // receive-WQE cache (rnic_rwqe_cache): a way per QP, filled on a miss
@@ -994,6 +1040,23 @@ module rnic_resp #(
                     upd_err = 1'b1;
                 end
             end
+            S_INVD: begin
+                // refused: invalid request (rkey not a bound type 2 window of
+                // the QP's PD, IBA 9.9.3.1.3; the requester's WQE completes
+                // with REM_INV_REQ_ERR) or, had the firmware failed, remote
+                // operational error; the receive WQE completes with the
+                // answer's status, as rxe's does
+                if (!inv_stale_reg && inv_st_reg != rnic_pkg::WC_SUCCESS[7:0] && !act_full) begin
+                    act_push = 1'b1;
+                    act_push_syn = nak((inv_st_reg == rnic_pkg::WC_REM_INV_REQ_ERR[7:0])
+                                       ? 5'(rnic_pkg::AETH_NAK_INVALID_REQ) : 5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
+                    act_push_cqe = 1'b1;
+                    act_push_status = inv_st_reg;
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                    upd_rq_ci = 1'b1;
+                end
+            end
             S_EXEC: begin
                 if (act_full) begin
                 end else if (!len_ok_reg) begin
@@ -1175,6 +1238,28 @@ module rnic_resp #(
     wire        new_round = !dup_mode_mem[qpn_reg] || dup_back < 24'h800000;
     wire [3:0]  push_gen = rgen_cur + 4'(dup_reg && op_read && new_round);
 
+    // SEND with invalidate (docs/mw.md, Invalidation): the request waits in
+    // S_INV, where context writes are taken (ctx_ready) as in S_IDLE: the
+    // firmware may be running a command whose context write waits for
+    // this engine before it serves the request. A write of this QP's
+    // context meanwhile (reset, RTR) makes the packet stale: it is drained,
+    // nothing is written or recorded for it.
+    assign m_inv_valid = state_reg == S_INV;
+    // the wait given up (see the header): the firmware runs a command whose
+    // QP context write waits for the completion engine, which waits for
+    // this engine to take its error event. Only a request the firmware has
+    // not taken (s_inv_taken: it read MW_REQ while the request was shown)
+    // is withdrawn; one it serves is answered (a firmware inside a command
+    // has taken none: it serves requests between commands)
+    wire inv_give_up = state_reg == S_INV && !s_inv_ans_valid && !s_inv_taken && ctx_pend && s_errev_valid;
+    assign m_inv_qpn = qpn_reg;
+    assign m_inv_rkey = h_rkey;
+    always_ff @(posedge clk) begin
+        if (state_reg != S_INV && state_reg != S_INVD) inv_stale_reg <= 1'b0;
+        else if ((qp_reset_valid || qp_rtr_valid) && qp_reset_qpn == qpn_reg) inv_stale_reg <= 1'b1;
+        else if (inv_give_up) inv_stale_reg <= 1'b1;
+    end
+
     // the action's packet is written in npieces_reg pieces (S_PUSH only)
     wire [2:0] act_push_nwait = (state_reg == S_PUSH) ? npieces_reg : 3'd0;
 
@@ -1214,6 +1299,8 @@ module rnic_resp #(
                 pa_reg <= wr_pa_mem[qpn_reg];
                 rem_reg <= wr_rem_mem[qpn_reg];
                 msg_len_reg <= msg_len_mem[qpn_reg];
+                wr_rkey_reg <= wr_rkey_mem[qpn_reg];
+                wr_va_reg <= wr_va_mem[qpn_reg];
                 rq_ci_reg <= rq_ci_mem[qpn_reg];
                 if (src_reg != 2'd1) rq_pi_reg <= rq_pi_mem[qpn_reg];
                 for (int i = 0; i < NSGE; i++) begin
@@ -1242,6 +1329,11 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (psn_eq) begin
                     state_reg <= S_OP;
+                end else if (psn_dup && op_atomic && plen != 0) begin
+                    // a duplicate ATOMIC with a payload (it carries none) is
+                    // malformed: dropped, its payload drained (S_ADUP answers
+                    // from the saved result and would leave it in the stream)
+                    state_reg <= after_drop;
                 end else if (psn_dup && (op_read || op_atomic)) begin
                     if (!act_full) begin
                         stat_duplicate <= 1'b1;
@@ -1265,7 +1357,7 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
-                    else if (op_mpt) state_reg <= S_MPT;
+                    else if (op_mpt || op_write) state_reg <= S_MPT;
                     else state_reg <= S_EXEC;
                 end
             end
@@ -1320,9 +1412,12 @@ module rnic_resp #(
             end
             S_MPT: begin
                 // the message's length, loaded here for S_EXEC's registered
-                // length check; not kept unless the request is accepted
-                rem_reg <= h_dlen;
-                msg_len_reg <= h_dlen;
+                // length check; not kept unless the request is accepted (a
+                // WRITE's MIDDLE or LAST packet keeps what S_QPC loaded)
+                if (!w_cont) begin
+                    rem_reg <= h_dlen;
+                    msg_len_reg <= h_dlen;
+                end
                 state_reg <= S_MPT2;
             end
             S_MPT2: state_reg <= S_MPTD;
@@ -1344,7 +1439,22 @@ module rnic_resp #(
                 npieces_reg <= '0;
                 boff_reg <= '0;
                 if (act_push) state_reg <= after_drop;
-                else if (!act_full) state_reg <= op_atomic ? S_ATWAIT : (plen != 0) ? S_WDESC : S_PUSH;
+                else if (!act_full) state_reg <= op_atomic ? S_ATWAIT : h_ieth ? S_INV : (plen != 0) ? S_WDESC : S_PUSH;
+            end
+            S_INV: begin
+                // the firmware invalidates (or refuses) before anything of the
+                // packet is written: a refused SEND writes nothing more
+                if (s_inv_ans_valid) begin
+                    inv_st_reg <= s_inv_ans_status;
+                    state_reg <= S_INVD;
+                end else if (inv_give_up) begin
+                    // dropped in S_INVD (inv_stale_reg)
+                    state_reg <= S_INVD;
+                end
+            end
+            S_INVD: begin
+                if (inv_stale_reg || act_push) state_reg <= after_drop;
+                else if (inv_st_reg == rnic_pkg::WC_SUCCESS[7:0]) state_reg <= (plen != 0) ? S_WDESC : S_PUSH;
             end
             S_WDESC: begin
                 if (!plan_ok) begin
@@ -1510,7 +1620,7 @@ module rnic_resp #(
     wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
     // a failed write's QP error flag is written as its action leaves, which
     // waits while the engine idles for a context write (ctx_ready)
-    wire head_hold = ctx_pend && head_failed && state_reg == S_IDLE;
+    wire head_hold = ctx_pend && head_failed && (state_reg == S_IDLE || state_reg == S_INV);
     wire head_pop = head_ready && ack_ok && cqe_ok && job_ok && !head_hold;
     wire [2:0] sent_kind = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB + 5 +: 3];
 
@@ -1536,9 +1646,12 @@ module rnic_resp #(
             act_pd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_pd;
             act_pmtu_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pmtu_code;
             act_gen_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= push_gen;
-            act_imm_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? h_imm : 32'h0;
+            // the CQE's immediate, or with WITH_INV the rkey invalidated
+            act_imm_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
+                (act_push_status != rnic_pkg::WC_SUCCESS[7:0]) ? 32'h0 : op_imm ? h_imm : h_ieth ? h_rkey : 32'h0;
             act_flags_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
                 ((op_imm && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_IMM[7:0] : 8'h0)
+                | ((h_ieth && act_push_status == rnic_pkg::WC_SUCCESS[7:0]) ? rnic_pkg::WC_FLAG_WITH_INV[7:0] : 8'h0)
                 | (qpc_ud && h_ud ? rnic_pkg::WC_FLAG_GRH[7:0] : 8'h0);
             // UD: the sender is the DETH's source QP
             act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (qpc_ud && h_ud) ? h_sqpn : qpc_dqpn;
@@ -1616,11 +1729,13 @@ module rnic_resp #(
     // while ctx_pend, so ctx_ready is a register compare and none of these
     // writes comes in the cycle a context write is taken. (Deriving
     // ctx_ready from the writes themselves put the engine's whole decision
-    // logic in front of every context table's write enable.)
+    // logic in front of every context table's write enable.) A SEND with
+    // invalidate waiting for the firmware (S_INV) writes none of them
+    // either, so the write is taken there too (see S_INV).
     wire wr_dup_rd = state_reg == S_PUSH && dup_reg && op_read;
     wire wr_db = state_reg == S_IDLE && take_db;
     wire wr_werr = head_pop && head_failed;
-    assign ctx_ready = state_reg == S_IDLE && ctx_pend;
+    assign ctx_ready = (state_reg == S_IDLE || state_reg == S_INV) && ctx_pend;
 
     // Read generations in block RAM: every read port is registered. A QP
     // reset's increment reads the old value in the reset's cycle and writes
@@ -1694,6 +1809,8 @@ module rnic_resp #(
     end
 
     wire [65:0] wr_pa_next = padd(65'(pa_reg), 65'(plen), 1'b0);
+    wire [63:0] wr_va_cur = w_cont ? wr_va_reg : h_va;
+    wire [65:0] wr_va_next = padd(65'(wr_va_cur), 65'(plen), 1'b0);
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
@@ -1703,6 +1820,8 @@ module rnic_resp #(
             wr_pa_mem[qp_reset_qpn] <= '0;
             wr_rem_mem[qp_reset_qpn] <= '0;
             msg_len_mem[qp_reset_qpn] <= '0;
+            wr_rkey_mem[qp_reset_qpn] <= '0;
+            wr_va_mem[qp_reset_qpn] <= '0;
             nak_sent_mem[qp_reset_qpn] <= 1'b0;
             since_ack_mem[qp_reset_qpn] <= '0;
             rq_ci_mem[qp_reset_qpn] <= '0;
@@ -1736,6 +1855,8 @@ module rnic_resp #(
                 wr_pa_mem[qpn_reg] <= wr_pa_next[63:0];
                 wr_rem_mem[qpn_reg] <= rem_reg - plen;
                 msg_len_mem[qpn_reg] <= msg_len_reg;
+                wr_va_mem[qpn_reg] <= wr_va_next[63:0];
+                if (!w_cont) wr_rkey_mem[qpn_reg] <= h_rkey;
                 since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
                 rs_sge_mem[qpn_reg] <= rs_sge_next;
                 rs_idx_mem[qpn_reg] <= rs_idx_reg;
@@ -1919,7 +2040,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, at_sum};
+    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, wr_va_next, at_sum};
 
 endmodule
 

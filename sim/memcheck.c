@@ -974,8 +974,8 @@ static void parse_recv_wqe(struct memcheck *m, int q, const uint8_t *wqe)
 	}
 }
 
-/* A BIND_MW or LOCAL_INV WQE completed with success (its CQE's owner byte
- * written): the window's binding in the mirror follows, from the WQE as
+/* A BIND_MW or LOCAL_INV WQE completed with success, or a receive of a
+ * SEND with invalidate (its CQE's owner byte written): the window's binding in the mirror follows, from the WQE as
  * the device fetched it (the SQ's shadow) and the checker's own view of
  * the MR. A bind the checker finds illegal leaves the window unbound, so
  * every access through it is a violation. Until the CQE, the mirror keeps
@@ -992,8 +992,22 @@ static void mw_complete(struct memcheck *m, const uint8_t *cqe)
 	uint32_t key, nkey, acc;
 	uint64_t addr, len;
 
-	if (cqe[offsetof(struct rnic_cqe, status)] != RNIC_WC_SUCCESS ||
-	    (op != RNIC_WC_BIND_MW && op != RNIC_WC_LOCAL_INV))
+	if (cqe[offsetof(struct rnic_cqe, status)] != RNIC_WC_SUCCESS)
+		return;
+	if (op == RNIC_WC_RECV && (cqe[offsetof(struct rnic_cqe, wc_flags)] & RNIC_WC_FLAG_WITH_INV)) {
+		/* a SEND with invalidate received: the type 2 window of the
+		 * QP's PD whose current key the CQE names is unbound */
+		key = le32(cqe + offsetof(struct rnic_cqe, invalidated_rkey));
+		q = find_obj(m, OBJ_SQ, qpn);
+		o = mw_obj(m, key >> RNIC_MKEY_TAG_BITS);
+		if (q < 0 || o < 0 || (mw = &m->objs[o])->id != key || mw->pd != m->objs[q].pd ||
+		    mw->mw_type != RNIC_MW_TYPE_2)
+			return;
+		m->st.mw_ops++;
+		mw_unbind(mw);
+		return;
+	}
+	if (op != RNIC_WC_BIND_MW && op != RNIC_WC_LOCAL_INV)
 		return;
 	q = find_obj(m, OBJ_SQ, qpn);
 	if (q < 0 || !(sq = &m->objs[q])->shadow || sq->len < RNIC_WQE_BYTES)

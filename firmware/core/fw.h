@@ -264,11 +264,13 @@ FW_MUST_CHECK uint32_t fw_mw_bind(struct fw *fw, const struct fw_mw_bind *b);
  * a work request here); WC_GENERAL_ERR if the context write failed. */
 FW_MUST_CHECK uint32_t fw_mw_invalidate(struct fw *fw, uint32_t qpn, uint32_t rkey, int remote);
 
-/* Serve the requester's window request (MW_REQ, docs/mw.md), if one
- * waits: a BIND_MW runs fw_mw_bind, a LOCAL_INV fw_mw_invalidate (local);
- * a WQE of a QP the firmware has in ERR or RESET is answered WR_FLUSH_ERR
- * and changes nothing, an unknown op LOC_QP_OP_ERR. The WC status goes to
- * MW_ANSWER, which lets the requester record the WQE. Returns 1 if a
+/* Serve the window request in MW_REQ (docs/mw.md), if one waits: the
+ * requester's BIND_MW runs fw_mw_bind, its LOCAL_INV fw_mw_invalidate
+ * (local), the responder's SEND with invalidate (MW_REQ_OP_REMOTE_INV)
+ * fw_mw_invalidate (remote); a request of a QP the firmware has in ERR or
+ * RESET is answered WR_FLUSH_ERR and changes nothing, an unknown op
+ * LOC_QP_OP_ERR. The WC status goes to MW_ANSWER, which lets the requester
+ * record the WQE or the responder complete (or refuse) the SEND. Returns 1 if a
  * request was served. The requester's send engine waits meanwhile, so the
  * main loop serves requests between commands as it takes events. */
 int fw_mw_poll(struct fw *fw);

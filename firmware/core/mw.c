@@ -249,6 +249,10 @@ int fw_mw_poll(struct fw *fw)
 		st = fw_mw_bind(fw, &b);
 	} else if (RNIC_CTX_GET(w, MW_REQ, OP) == RNIC_MW_REQ_OP_LOCAL_INV) {
 		st = fw_mw_invalidate(fw, qpn, (uint32_t)RNIC_CTX_GET(w, MW_REQ, MW_RKEY), 0);
+	} else if (RNIC_CTX_GET(w, MW_REQ, OP) == RNIC_MW_REQ_OP_REMOTE_INV) {
+		/* the responder's SEND with invalidate: it writes the receive
+		 * CQE (or refuses the SEND) after this answer */
+		st = fw_mw_invalidate(fw, qpn, (uint32_t)RNIC_CTX_GET(w, MW_REQ, MW_RKEY), 1);
 	} else {
 		st = RNIC_WC_LOC_QP_OP_ERR;
 	}

@@ -366,7 +366,10 @@ static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr,
 {
 	uint64_t total = 0;
 
-	if (wr->opcode > RNIC_WR_BIND_MW || (wr->send_flags & ~SEND_FLAGS_ALL))
+	if (wr->opcode > RNIC_WR_SEND_WITH_INV || (wr->send_flags & ~SEND_FLAGS_ALL))
+		return EINVAL;
+	/* the IETH is RC's (IBA 9.3.8): UD has no SEND with invalidate */
+	if (wr->opcode == RNIC_WR_SEND_WITH_INV && q->qp.qp_type != RNIC_QPT_RC)
 		return EINVAL;
 	/* window operations carry no payload (docs/mw.md); a BIND_MW WQE binds
 	 * a type 2 window of this device (type 1: rnic_bind_mw), keeping its
@@ -407,7 +410,8 @@ static int check_wr(const struct rnic_qp_priv *q, const struct rnic_send_wr *wr,
 		return EINVAL;
 	if (wr->send_flags & RNIC_SEND_INLINE) {
 		if (wr->opcode != RNIC_WR_RDMA_WRITE && wr->opcode != RNIC_WR_RDMA_WRITE_WITH_IMM &&
-		    wr->opcode != RNIC_WR_SEND && wr->opcode != RNIC_WR_SEND_WITH_IMM)
+		    wr->opcode != RNIC_WR_SEND && wr->opcode != RNIC_WR_SEND_WITH_IMM &&
+		    wr->opcode != RNIC_WR_SEND_WITH_INV)
 			return EINVAL;
 		if (total > q->cap.max_inline_data)
 			return EINVAL;
@@ -457,6 +461,7 @@ static void write_wqe(struct rnic_qp_priv *q, const struct rnic_send_wr *wr, uin
 		break;
 	}
 	case RNIC_WR_LOCAL_INV:
+	case RNIC_WR_SEND_WITH_INV: /* the IETH's key */
 		w.rkey = rnic_htole32(wr->invalidate_rkey);
 		break;
 	case RNIC_WR_ATOMIC_CMP_AND_SWP:

@@ -3,7 +3,9 @@
 
 Every frame must (1) dissect in tshark as Ethernet/IP/UDP/InfiniBand with no
 malformed-packet flag and no expert message of warning severity or worse, and
-(2) carry the ICRC that scapy's RoCE layer computes for it. The one exception
+(2) carry the ICRC that scapy's RoCE layer computes for it; a SEND LAST or
+ONLY with invalidate must carry the IETH rkey in tshark's dissection that
+scapy reads behind its BTH. The one exception
 is link flow control: a frame the MACs send themselves must be an IEEE 802.3
 Annex 31B PAUSE frame (tshark: MAC Control, opcode 1; scapy: 60 bytes, to
 01-80-C2-00-00-01). With --cm, the frames to QP1 must be exactly the
@@ -59,13 +61,16 @@ def tshark_problems(path):
     out = subprocess.run(
         ["tshark", "-r", path] + payload_heuristics(path) + ["-T", "fields", "-E", "separator=|",
          "-e", "frame.number", "-e", "frame.protocols", "-e", "_ws.malformed",
-         "-e", "_ws.expert.severity", "-e", "_ws.expert.message", "-e", "macc.opcode"],
+         "-e", "_ws.expert.severity", "-e", "_ws.expert.message", "-e", "macc.opcode", "-e", "infiniband.ieth"],
         check=True, capture_output=True, text=True).stdout
     problems = []
+    ieth = {}
     frames = pauses = 0
     for line in out.splitlines():
-        num, protos, malformed, severity, message, macc_op = (line.split("|") + [""] * 6)[:6]
+        num, protos, malformed, severity, message, macc_op, ieth_rkey = (line.split("|") + [""] * 7)[:7]
         frames += 1
+        if ieth_rkey:
+            ieth[int(num)] = int(ieth_rkey.split(",")[0], 16)
         if protos.split(":")[-1] == "macc":
             pauses += 1
             if macc_op != "0x0001":
@@ -77,7 +82,7 @@ def tshark_problems(path):
         sev = max([int(s, 0) for s in severity.split(",") if s] or [0])
         if sev >= EXPERT_WARNING:
             problems.append(f"frame {num}: expert: {message}")
-    return frames, pauses, problems
+    return frames, pauses, problems, ieth
 
 
 def scapy_icrc(data):
@@ -93,8 +98,11 @@ def scapy_icrc(data):
     return data, raw(q)
 
 
-def icrc_problems(path):
+def icrc_problems(path, ts_ieth):
+    """The ICRC of every frame, and the IETH of those that carry one:
+    (problems, frames with an IETH)."""
     problems = []
+    n_ieth = 0
     for i, p in enumerate(rdpcap(path), 1):
         if Ether in p and p[Ether].type == ETHERTYPE_MAC_CTRL:
             data = raw(p)
@@ -108,10 +116,33 @@ def icrc_problems(path):
         data, good = r
         if good != data:
             problems.append(f"frame {i}: ICRC {data[-4:].hex()} differs from scapy's {good[-4:].hex()}")
-    return problems
+        msg, n = ieth_problem(i, p, ts_ieth)
+        n_ieth += n
+        if msg:
+            problems.append(msg)
+    return problems, n_ieth
 
 
 # IBTA Vol. 1 table 99: the CM's attribute IDs
+OP_SEND_LAST_INV, OP_SEND_ONLY_INV = 0x16, 0x17  # RC opcodes carrying an IETH
+BTH_BYTES = 12
+
+
+def ieth_problem(i, p, ts_ieth):
+    """A SEND LAST / ONLY with invalidate: the IETH's rkey as scapy reads it
+    (the 4 bytes behind the BTH) must be the one tshark dissected; no other
+    frame may have an IETH in tshark's view. (problem or None, 1 if IETH)"""
+    if p[BTH].opcode not in (OP_SEND_LAST_INV, OP_SEND_ONLY_INV):
+        if i in ts_ieth:
+            return f"frame {i}: tshark finds an IETH in opcode {p[BTH].opcode:#x}", 0
+        return None, 0
+    after = raw(p[UDP].payload)[BTH_BYTES:BTH_BYTES + 4]
+    rkey = int.from_bytes(after, "big") if len(after) == 4 else None
+    if rkey is None or ts_ieth.get(i) != rkey:
+        return f"frame {i}: IETH rkey {rkey} (scapy) vs {ts_ieth.get(i)} (tshark)", 1
+    return None, 1
+
+
 CM_ATTRS = {"REQ": 0x10, "MRA": 0x11, "REJ": 0x12, "REP": 0x13, "RTU": 0x14, "DREQ": 0x15, "DREP": 0x16}
 MGMT_CLASS_CM = 0x07
 GSI_QPN = 1
@@ -155,8 +186,9 @@ def main():
             want_cm.append((name, src))
     failed = False
     for path in args.pcaps:
-        frames, pauses, problems = tshark_problems(path)
-        problems += icrc_problems(path)
+        frames, pauses, problems, ts_ieth = tshark_problems(path)
+        icrc_p, n_ieth = icrc_problems(path, ts_ieth)
+        problems += icrc_p
         if frames < args.min_frames:
             problems.append(f"only {frames} frames (want at least {args.min_frames})")
         n_cm = 0
@@ -165,7 +197,8 @@ def main():
             problems += cm_p
         status = "ok" if not problems else "FAIL"
         print(f"{status} {path}: {frames} frames" + (f" ({pauses} PAUSE)" if pauses else "") +
-              (f", {n_cm} CM MADs to QP1" if want_cm is not None else ""))
+              (f", {n_cm} CM MADs to QP1" if want_cm is not None else "") +
+              (f", {n_ieth} with an IETH" if n_ieth else ""))
         for msg in problems[:20]:
             print(f"  {msg}")
         failed |= bool(problems)

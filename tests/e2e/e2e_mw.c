@@ -33,9 +33,21 @@
  *            bound twice, a window of another PD.
  *   dereg    dereg_mr of an MR with a bound window: EBUSY; after the
  *            window is unbound (a type 1 bind of length 0) it succeeds.
- * Every world ends with the memory-protection checker's verdict.
- *
- * SEND_WITH_INV is not in the data path yet (docs/mw.md, "Not yet"). */
+ *   send_inv a type 2 window bound by side 1's QP: side 0's SEND with
+ *            invalidate of its key (three packets, the IETH on the last)
+ *            completes on both sides, the receive with WITH_INV and the
+ *            key, the bytes as sent; a WRITE through the key then fails
+ *            with REM_ACCESS_ERR. Again with the receive posted only after
+ *            side 1's RNR NAK: side 0 sends the three packets again from
+ *            the first, IETH included (go-back-N), and the same holds.
+ *   write/inv  a WRITE of 128 KiB through a type 2 window, LOCAL_INV of its
+ *            key once its first bytes landed: every later packet is checked
+ *            again: NAK remote access error, the WRITE fails, nothing past
+ *            the packets before the invalidation is written.
+ *   send_inv refused  a type 1 window's key, a type 2 window's key after
+ *            LOCAL_INV, an MR's key: both sides complete with
+ *            REM_INV_REQ_ERR (NAK invalid request), nothing is written.
+ * Every world ends with the memory-protection checker's verdict. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +59,7 @@
 #include "e2e_common.h"
 #include "e2e_ops.h"
 
-#define NQP 24
+#define NQP 30
 #define ALL_REMOTE (RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | \
 		    RNIC_ACCESS_REMOTE_ATOMIC)
 #define MR_ACCESS (ALL_REMOTE | RNIC_ACCESS_MW_BIND)
@@ -96,14 +108,6 @@ out:
 
 #define WIN_RIGHTS (RNIC_ACCESS_REMOTE_WRITE | RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC)
 
-/* The next key of a window: its index, the next tag. */
-static uint32_t next_key(uint32_t key)
-{
-	uint32_t m = (1u << RNIC_MKEY_TAG_BITS) - 1, k = (key & ~m) | ((key + 1) & m);
-
-	return k == RNIC_INVALID_LKEY ? (k & ~m) | ((k + 1) & m) : k;
-}
-
 /* Wait for the one completion of a window operation posted on side 1's QP
  * of pair k: its status want (and, on success, opcode wc_op). */
 static int wait_local(struct e2e_world *x, const char *what, uint32_t want, uint32_t wc_op)
@@ -146,7 +150,7 @@ static int bind_win(struct e2e_world *x, int k, struct rnic_mw *mw, struct rnic_
 		wr.opcode = RNIC_WR_BIND_MW;
 		wr.send_flags = RNIC_SEND_SIGNALED;
 		wr.wr.bind_mw.mw = mw;
-		wr.wr.bind_mw.rkey = next_key(*key ? *key : mw->rkey);
+		wr.wr.bind_mw.rkey = rnic_inc_rkey(*key ? *key : mw->rkey);
 		wr.wr.bind_mw.bind_info = (struct rnic_mw_bind_info){mr, addr, len, access};
 		err = rnic_post_send(qp, &wr, &bad);
 		if (!err && want == RNIC_WC_SUCCESS)
@@ -187,6 +191,259 @@ static struct e2e_op win_op(int k, uint32_t opcode, int loc, int tgt, long roff,
 	op.rkey_set = 1;
 	op.rkey = key;
 	return op;
+}
+
+struct rnr_seen {
+	struct rnic_context *ctx;
+	uint32_t from;
+};
+
+static int rnr_sent(void *arg)
+{
+	const struct rnr_seen *r = arg;
+
+	return e2e_counter(r->ctx, RNIC_REG_STAT_TX_RNR_NAK) != r->from;
+}
+
+/* SEND with invalidate of len bytes from side 0's buffer loc into side 1's
+ * receive buffer rcv on pair k, naming key: the send and the receive
+ * complete with want (success: the receive CQE has WITH_INV and key, the
+ * bytes arrive; refused: nothing of a one-packet SEND is written). With
+ * late, the receive is posted only once side 1 has answered the SEND with
+ * an RNR NAK: side 0 sends the whole message again, IETH included. */
+static int send_inv(struct e2e_world *x, struct e2e_mem *m, int k, int loc, int rcv, uint32_t len, uint32_t key,
+		    uint32_t want, int late)
+{
+	struct rnr_seen rnr = {x->p.side[1].ctx, e2e_counter(x->p.side[1].ctx, RNIC_REG_STAT_TX_RNR_NAK)};
+	struct rnic_sg_entry ss = e2e_sg(m->b[loc].p, len, m->b[loc].mr->lkey);
+	struct rnic_sg_entry rs = e2e_sg(m->b[rcv].p, len, m->b[rcv].mr->lkey);
+	struct rnic_send_wr wr, *bad = NULL;
+	struct rnic_wc wc0, wc1;
+	uint64_t c0 = rnic_world_cycle(x->w);
+	int g0 = 0, g1 = 0, err, ok;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 0x53494e56;
+	wr.opcode = RNIC_WR_SEND_WITH_INV;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.sg_list = &ss;
+	wr.num_sge = 1;
+	wr.invalidate_rkey = key;
+	if (!late && e2e_post_recv1(x->p.side[1].qp[k], 0x52435600, &rs, 1))
+		return 0;
+	err = rnic_post_send(x->p.side[0].qp[k], &wr, &bad);
+	if (err) {
+		printf("  send_inv: %s\n", strerror(err));
+		return 0;
+	}
+	if (late) {
+		if (rnic_world_run_until(x->w, rnr_sent, &rnr, E2E_MAX_WAIT_CYCLES)) {
+			printf("  send_inv: no RNR NAK\n");
+			return 0;
+		}
+		printf("  send_inv: RNR NAK after %llu cycles, the receive posted\n",
+		       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+		if (e2e_post_recv1(x->p.side[1].qp[k], 0x52435600, &rs, 1))
+			return 0;
+	}
+	if (want == RNIC_WC_SUCCESS)
+		memcpy(e2e_want_at(m, rcv, 0), m->b[loc].p, len);
+	if (!e2e_wait_cqs(x, &wc0, 1, &wc1, 1, &g0, &g1) || g0 != 1 || g1 != 1) {
+		printf("  send_inv: completions %d and %d of 1 and 1\n", g0, g1);
+		return 0;
+	}
+	printf("  send_inv of 0x%08x (%u B): send %s opcode %u; receive %s opcode %u, flags 0x%x, invalidated_rkey 0x%08x, %u B, after %llu cycles\n",
+	       key, len, rnic_wc_status_str(wc0.status), wc0.opcode, rnic_wc_status_str(wc1.status), wc1.opcode,
+	       wc1.wc_flags, wc1.invalidated_rkey, wc1.byte_len,
+	       (unsigned long long)(rnic_world_cycle(x->w) - c0));
+	ok = wc0.status == want && wc1.status == want && wc0.wr_id == wr.wr_id && wc1.wr_id == 0x52435600;
+	if (want == RNIC_WC_SUCCESS)
+		ok = ok && wc0.opcode == RNIC_WC_SEND && wc1.opcode == RNIC_WC_RECV &&
+		     (wc1.wc_flags & RNIC_WC_WITH_INV) && !(wc1.wc_flags & RNIC_WC_WITH_IMM) &&
+		     wc1.invalidated_rkey == key && wc1.byte_len == len;
+	else
+		ok = ok && !(wc1.wc_flags & RNIC_WC_WITH_INV) && wc0.vendor_err == E2E_NAK(RNIC_AETH_NAK_INVALID_REQ);
+	return e2e_mem_check(m) && ok;
+}
+
+/* A type 2 window bound by side 1's QP of pair k over [1024, 3072) of an
+ * MR: a WRITE through it succeeds; side 0's SEND with invalidate of its key
+ * (three packets at MTU 1024: the IETH on the last) completes on both
+ * sides with WITH_INV and the key, the bytes arrive; a WRITE through the
+ * key then fails (NAK remote access error), the MR untouched. */
+static void send_inv_case(struct e2e_world *x, int k, int late)
+{
+	struct e2e_mem m = {0};
+	struct rnic_mw *mw = NULL;
+	struct e2e_op ops[1];
+	struct e2e_run r1, r2;
+	uint32_t key = 0;
+	int tgt, loc, rcv, ok = 0;
+
+	tgt = e2e_mem_add(&m, x, 1, "MR below the window", 8192, MR_ACCESS, 1);
+	loc = e2e_mem_add(&m, x, 0, "send buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	rcv = e2e_mem_add(&m, x, 1, "receive buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	mw = rnic_alloc_mw(x->p.side[1].pd, RNIC_MW_TYPE_2);
+	if (tgt < 0 || loc < 0 || rcv < 0 || !mw ||
+	    !bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)m.b[tgt].p + 1024, 2048, WIN_RIGHTS,
+		      RNIC_WC_SUCCESS, &key)) {
+		e2e_result(0, "SEND with invalidate: setup and bind");
+		goto out;
+	}
+	ops[0] = win_op(k, RNIC_WR_RDMA_WRITE, loc, tgt, 1024 + 200, key);
+	ok = e2e_run_ops(x, &m, ops, 1, &r1);
+	ok = ok && send_inv(x, &m, k, loc, rcv, 2500, key, RNIC_WC_SUCCESS, late);
+	ops[0] = win_op(k, RNIC_WR_RDMA_WRITE, loc, tgt, 1024 + 600, key);
+	e2e_op_fails(&ops[0], &rem_access);
+	ok = ok && e2e_run_ops(x, &m, ops, 1, &r2);
+	e2e_result(ok, "type 2 window 0x%08x: WRITE %s; SEND with invalidate of 2500 B%s: WITH_INV 0x%08x on both sides, data as sent; then a WRITE through it %s (want %s)",
+		   key, e2e_st(&r1, 0), late ? ", sent again after an RNR NAK" : "", key, e2e_st(&r2, 0),
+		   rnic_wc_status_str(rem_access.status));
+out:
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+struct landed {
+	const uint8_t *dst, *src;
+};
+
+static int first_landed(void *arg)
+{
+	const struct landed *l = arg;
+
+	return memcmp(l->dst, l->src, 256) == 0;
+}
+
+#define WINV_BYTES (128 * 1024)
+#define WINV_OFF 4096
+
+/* A WRITE of 128 KiB (128 packets at MTU 1024) from side 0 through a type
+ * 2 window bound by side 1's QP of pair k over the middle of an MR; once
+ * its first bytes have landed, side 1 posts LOCAL_INV of the window's key.
+ * The invalidation completes while the WRITE's later packets are still
+ * coming, and every one of them is checked against the MPT again: the
+ * responder answers the first one after it with NAK remote access error,
+ * the WRITE fails with REM_ACCESS_ERR (the NAK names a PSN inside it while
+ * the requester still sends it: the status waits for its record), the MR holds whole packets of it from the start and nothing
+ * after them. */
+static void write_inv_case(struct e2e_world *x, int k)
+{
+	struct e2e_mem m = {0};
+	struct rnic_mw *mw = NULL;
+	struct rnic_sg_entry sge;
+	struct rnic_send_wr wr, inv, *bad = NULL;
+	struct rnic_wc wc0, wc1;
+	struct landed l;
+	uint32_t key = 0, c0[3], c1[3];
+	uint8_t *dst;
+	long n = 0;
+	int tgt, loc, g0 = 0, g1 = 0, ok = 0, err;
+
+	tgt = e2e_mem_add(&m, x, 1, "MR below the window", WINV_BYTES + 2 * WINV_OFF, MR_ACCESS, 1);
+	loc = e2e_mem_add(&m, x, 0, "source", WINV_BYTES, RNIC_ACCESS_LOCAL_WRITE, 1);
+	mw = rnic_alloc_mw(x->p.side[1].pd, RNIC_MW_TYPE_2);
+	if (tgt < 0 || loc < 0 || !mw ||
+	    !bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)m.b[tgt].p + WINV_OFF, WINV_BYTES, WIN_RIGHTS,
+		      RNIC_WC_SUCCESS, &key)) {
+		e2e_result(0, "WRITE across an invalidation: setup and bind");
+		goto out;
+	}
+	dst = m.b[tgt].p + WINV_OFF;
+	sge = e2e_sg(m.b[loc].p, WINV_BYTES, m.b[loc].mr->lkey);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 0x57494e56;
+	wr.opcode = RNIC_WR_RDMA_WRITE;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)dst;
+	wr.wr.rdma.rkey = key;
+	memset(&inv, 0, sizeof(inv));
+	inv.wr_id = 0x494e56;
+	inv.opcode = RNIC_WR_LOCAL_INV;
+	inv.send_flags = RNIC_SEND_SIGNALED;
+	inv.invalidate_rkey = key;
+	l.dst = dst;
+	l.src = m.b[loc].p;
+	e2e_err_counters(x, c0);
+	err = rnic_post_send(x->p.side[0].qp[k], &wr, &bad);
+	if (!err && rnic_world_run_until(x->w, first_landed, &l, E2E_MAX_WAIT_CYCLES)) {
+		printf("  the WRITE's first bytes never landed\n");
+		err = ETIMEDOUT;
+	}
+	if (!err)
+		err = rnic_post_send(x->p.side[1].qp[k], &inv, &bad);
+	if (err || !e2e_wait_cqs(x, &wc0, 1, &wc1, 1, &g0, &g1)) {
+		e2e_result(0, "WRITE across an invalidation: %s, completions %d and %d of 1 and 1", strerror(err), g0, g1);
+		goto out;
+	}
+	/* how far it went: whole packets from the start */
+	while (n + 1024 <= WINV_BYTES && memcmp(dst + n, m.b[loc].p + n, 1024) == 0)
+		n += 1024;
+	memcpy(e2e_want_at(&m, tgt, WINV_OFF), m.b[loc].p, (size_t)n);
+	/* the responder refused a packet with NAK remote access error; the
+	 * WRITE it lies in ends with that NAK's status and syndrome, recorded
+	 * before or after the NAK came (docs/mw.md) */
+	e2e_err_counters(x, c1);
+	ok = wc0.wr_id == wr.wr_id && wc0.status == RNIC_WC_REM_ACCESS_ERR &&
+	     wc0.vendor_err == E2E_NAK(RNIC_AETH_NAK_REM_ACCESS_ERR) &&
+	     c1[0] - c0[0] == 1 && c1[1] - c0[1] == 1 && wc1.wr_id == inv.wr_id &&
+	     wc1.status == RNIC_WC_SUCCESS && wc1.opcode == RNIC_WC_LOCAL_INV && n > 0 && n < WINV_BYTES;
+	ok = e2e_mem_check(&m) && ok;
+	e2e_result(ok, "WRITE of %d B through type 2 window 0x%08x, LOCAL_INV once its first bytes landed (%s): the responder sent %u NAK, counted %u access error (want 1, 1), the WRITE %s; %ld B written (whole packets from the start), nothing after",
+		   WINV_BYTES, key, rnic_wc_status_str(wc1.status), c1[0] - c0[0], c1[1] - c0[1],
+		   rnic_wc_status_str(wc0.status), n);
+out:
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
+}
+
+enum sinv_err { SI_TYPE1, SI_INVALID, SI_MR };
+
+/* A SEND with invalidate the responder refuses, on pair k: a type 1
+ * window's key, a type 2 window's key after LOCAL_INV, an MR's key. Both
+ * sides complete with REM_INV_REQ_ERR (NAK invalid request); nothing is
+ * written into the receive buffer. */
+static void send_inv_err_case(struct e2e_world *x, int k, enum sinv_err e)
+{
+	static const char *const what[] = {"a bound type 1 window's key", "a type 2 window's key after LOCAL_INV",
+					   "an MR's key"};
+	struct e2e_mem m = {0};
+	struct rnic_mw *mw = NULL;
+	uint32_t key = 0;
+	int tgt, loc, rcv, ok = 0;
+
+	tgt = e2e_mem_add(&m, x, 1, "MR", 4096, MR_ACCESS, 1);
+	loc = e2e_mem_add(&m, x, 0, "send buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	rcv = e2e_mem_add(&m, x, 1, "receive buffer", 4096, RNIC_ACCESS_LOCAL_WRITE, 1);
+	if (e != SI_MR)
+		mw = rnic_alloc_mw(x->p.side[1].pd, e == SI_TYPE1 ? RNIC_MW_TYPE_1 : RNIC_MW_TYPE_2);
+	if (tgt < 0 || loc < 0 || rcv < 0 || (e != SI_MR && !mw)) {
+		e2e_result(0, "SEND with invalidate of %s: setup", what[e]);
+		goto out;
+	}
+	if (e == SI_MR) {
+		key = m.b[tgt].mr->rkey;
+		ok = 1;
+	} else {
+		ok = bind_win(x, k, mw, m.b[tgt].mr, (uint64_t)(uintptr_t)m.b[tgt].p, 1024, WIN_RIGHTS,
+			      RNIC_WC_SUCCESS, &key);
+		if (e == SI_INVALID)
+			ok = ok && local_inv(x, k, key, RNIC_WC_SUCCESS);
+	}
+	ok = ok && send_inv(x, &m, k, loc, rcv, 200, key, RNIC_WC_REM_INV_REQ_ERR, 0);
+	e2e_result(ok, "SEND with invalidate of %s 0x%08x: %s on both sides, receive buffer untouched", what[e], key,
+		   rnic_wc_status_str(RNIC_WC_REM_INV_REQ_ERR));
+out:
+	if (mw && rnic_dealloc_mw(mw))
+		ok = 0;
+	e2e_mem_free(&m);
+	e2e_case_done(x, ok);
 }
 
 /* A window of the given type bound over [1024, 3072) of an 8 KiB MR: an op
@@ -450,6 +707,9 @@ int main(int argc, char **argv)
 	sim_pair_default_opts(&o);
 	o.nqp = NQP;
 	o.path_mtu = RNIC_IB_MTU_1024;
+	o.max_recv_wr = 2; /* the SENDs with invalidate */
+	o.max_recv_sge = 1;
+	o.min_rnr_timer = 1; /* 10 us: the SEND with invalidate sent again soon */
 	e2e_world_init(&x, "mw", &o);
 	if (!e2e_world_up(&x))
 		return e2e_summary();
@@ -467,6 +727,11 @@ int main(int argc, char **argv)
 	for (int e = BE_NO_MW_BIND; e <= BE_PD; e++)
 		E2E_RUN(&x, bind_err_case(&x, k++, (enum bind_err)e));
 	E2E_RUN(&x, dereg_case(&x, k++));
+	E2E_RUN(&x, write_inv_case(&x, k++));
+	E2E_RUN(&x, send_inv_case(&x, k++, 0));
+	E2E_RUN(&x, send_inv_case(&x, k++, 1));
+	for (int e = SI_TYPE1; e <= SI_MR; e++)
+		E2E_RUN(&x, send_inv_err_case(&x, k++, (enum sinv_err)e));
 	/* last: the checker keeps what an MR's own rkey opened until the MR
 	 * goes (docs/memcheck.md), and the buffers of a world are reused, so a
 	 * stale window's access is flagged only where no MR rkey reached */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fw_test.h"
+#include "core/bitmap.h"
 
 #define OP(x) RNIC_CMD_OP_##x
 #define PUT(rec, f, v) t_put(in, RNIC_CMD_##rec##_##f##_LSB, RNIC_CMD_##rec##_##f##_W, (v))
@@ -483,7 +484,7 @@ static void test_traffic(void)
 	CHECK_MOCK("local invalidate traffic");
 }
 
-/* ---------------------------------------------------------------- the requester's requests (MW_REQ) */
+/* ---------------------------------------------------------------- window requests (MW_REQ) */
 
 #define REQ(w, f, v) t_put((w), RNIC_MW_REQ_##f##_LSB, RNIC_MW_REQ_##f##_W, (v))
 
@@ -590,6 +591,47 @@ static void test_poll(void)
 	/* again: the window is not bound any more */
 	CHECK_EQ(poll_req(w, &ans, &reads), 1);
 	CHECK_EQ(ans, RNIC_WC_LOC_QP_OP_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+
+	/* the responder's SEND with invalidate (REMOTE_INV): bound again,
+	 * refused on a QP of another PD and for the type 1 window (nothing
+	 * changed, REM_INV_REQ_ERR), then taken back on the QP's PD */
+	b = req(qp_a, next_tag(k2, 0x34), next_tag(k2, 0x36), mr_bind, ACC_RW, 0x10000, 4096);
+	req_bind(w, &b);
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_SUCCESS);
+	CHECK_EQ(logged_ctx(m), mpt_cmd(k2));
+	memset(w, 0, sizeof(w));
+	REQ(w, PENDING, 1);
+	REQ(w, OP, RNIC_MW_REQ_OP_REMOTE_INV);
+	REQ(w, QPN, qp_b);
+	REQ(w, MW_RKEY, next_tag(k2, 0x36));
+	fw.qp[qp_b].state = RNIC_QPS_RTS;
+	memcpy(&fw_before, &fw, sizeof(fw));
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(reads, RNIC_MW_REQ_WORDS);
+	CHECK_EQ(ans, RNIC_WC_REM_INV_REQ_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);
+	REQ(w, QPN, qp_a);
+	REQ(w, MW_RKEY, b.mw_rkey); /* the key before the bind */
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_REM_INV_REQ_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+	REQ(w, MW_RKEY, next_tag(k1, (k1 + 1) & 0xff)); /* the bound type 1 window */
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_REM_INV_REQ_ERR);
+	CHECK_EQ(logged_ctx(m), 0);
+	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);
+	REQ(w, MW_RKEY, next_tag(k2, 0x36));
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_SUCCESS);
+	CHECK_EQ(logged_ctx(m), mpt_cmd(k2));
+	CHECK_EQ(MPT(m, VALID), 0);
+	CHECK(!fw_bit_test(fw.mr_valid, k2 >> RNIC_MKEY_TAG_BITS));
+	/* invalid now: refused again */
+	CHECK_EQ(poll_req(w, &ans, &reads), 1);
+	CHECK_EQ(ans, RNIC_WC_REM_INV_REQ_ERR);
 	CHECK_EQ(logged_ctx(m), 0);
 
 	/* an op the firmware does not know */

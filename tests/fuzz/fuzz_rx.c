@@ -33,7 +33,7 @@
  * the fuzzer makes answer it (its PSNs, opcodes and lengths), so that they
  * reach the placement engine (make fuzz runs its second process so). One
  * re-arm in three puts a memory-window WQE before it (docs/mw.md): a
- * BIND_MW or LOCAL_INV with random fields, mostly aimed at the fuzzer's two
+ * BIND_MW, LOCAL_INV or SEND_WITH_INV (inline, one packet) with random fields, mostly aimed at the fuzzer's two
  * windows (type 1 and 2 in PD 0) and the MR with MW_BIND, so that some
  * binds succeed and the frames' rkeys may meet a bound window; a refused
  * one puts the QP in error and flushes the READ. Its own random stream
@@ -89,6 +89,7 @@ static const uint32_t mc_gid6[4] = {0x00010002, 0, 0, 0xff0e0000}; /* ff0e::1:2 
 #define MAX_BATCH 65536
 #define REARM_EVERY 16      /* frames between two re-arms of the QPs */
 #define DRAIN_LIMIT 200000u /* cycles for the RX queue to empty */
+#define INV_QUIET 2000u     /* cycles without a window request before a re-arm */
 #define SETTLE_CYCLES 3000u /* after a batch: responses and DMA finish */
 #define LIVE_CYCLES 50000u  /* the normal WRITE must land within this */
 
@@ -97,6 +98,7 @@ struct fz_qp {
 	unsigned int access, mtu;
 	uint32_t epsn;   /* the PSN the responder expects, as far as we know */
 	uint32_t spsn;   /* the requester's first PSN since the last re-arm */
+	uint32_t rd_psn; /* the READ's (or ATOMIC's) first PSN */
 	uint32_t rd_len; /* bytes of the READ posted at the re-arm (0: none) */
 	uint32_t rq_pi;  /* receive WQEs posted since the last RESET */
 	uint32_t sq_pi;  /* send WQEs posted since the last RESET */
@@ -128,7 +130,7 @@ struct fz {
 	uint64_t hrng; /* the harness: PSNs, the READs posted (the same in a replay) */
 	uint64_t wrng; /* the window WQEs of --requester */
 	uint32_t mw[2]; /* a type 1 and a type 2 window in PD 0: their keys */
-	uint64_t mw_wqes, mw_wqes_rung;
+	uint64_t mw_wqes, mw_wqes_rung, send_inv_wqes;
 	/* seed corpus */
 	struct frame *corpus;
 	size_t ncorpus, cap_corpus;
@@ -137,6 +139,7 @@ struct fz {
 	unsigned int nbatch;
 	const char *crash_dir;
 	int requester;  /* --requester: post a READ or ATOMIC at each re-arm */
+	int inv_fed;    /* a SEND with invalidate fed since the last re-arm */
 	uint64_t batch_no;
 	int done;
 	/* statistics */
@@ -333,17 +336,20 @@ static uint64_t wrnd(struct fz *z)
 	return fz_rand(&z->wrng);
 }
 
-/* A BIND_MW or LOCAL_INV WQE into w: a window's key (its current tag or
- * another), the next tag or any, the MR with MW_BIND or another, a range
- * inside it or anywhere, random rights. */
-static void window_wqe(struct fz *z, struct rnic_wqe *w)
+/* A BIND_MW, LOCAL_INV or SEND_WITH_INV WQE into w: a window's key (its
+ * current tag or another), the next tag or any, the MR with MW_BIND or
+ * another, a range inside it or anywhere, random rights; a SEND_WITH_INV
+ * carries up to 32 inline bytes (one packet). Returns the PSNs it takes. */
+static uint32_t window_wqe(struct fz *z, struct rnic_wqe *w)
 {
 	const struct fz_mr *m = &z->mr[wrnd(z) % 4 ? 0 : wrnd(z) % NMR];
 	uint32_t key = z->mw[wrnd(z) % 2], tag = (1u << RNIC_MKEY_TAG_BITS) - 1;
 	uint64_t off = wrnd(z) % m->len;
 
 	memset(w, 0, sizeof(*w));
-	w->opcode = wrnd(z) % 2 ? RNIC_WR_BIND_MW : RNIC_WR_LOCAL_INV;
+	uint32_t pick = (uint32_t)(wrnd(z) % 3);
+
+	w->opcode = pick == 0 ? RNIC_WR_BIND_MW : pick == 1 ? RNIC_WR_LOCAL_INV : RNIC_WR_SEND_WITH_INV;
 	w->flags = RNIC_WQE_FLAG_SIGNALED;
 	if (wrnd(z) % 4 == 0)
 		key = (key & ~tag) | (uint32_t)(wrnd(z) & tag);
@@ -359,6 +365,16 @@ static void window_wqe(struct fz *z, struct rnic_wqe *w)
 					      RNIC_ACCESS_REMOTE_ATOMIC | RNIC_ACCESS_ZERO_BASED |
 					      (wrnd(z) % 8 ? 0 : RNIC_ACCESS_LOCAL_WRITE));
 	z->mw_wqes++;
+	if (w->opcode != RNIC_WR_SEND_WITH_INV)
+		return 0;
+	/* the window fields stay: the requester reads rkey alone */
+	w->flags |= RNIC_WQE_FLAG_INLINE;
+	w->inline_len = (uint8_t)(wrnd(z) % 33);
+	w->length = w->inline_len;
+	for (uint32_t i = 0; i < w->inline_len; i++)
+		((uint8_t *)w->sge)[i] = (uint8_t)wrnd(z);
+	z->send_inv_wqes++;
+	return 1;
 }
 
 static void post_read(struct fz *z, struct fz_qp *q)
@@ -370,8 +386,9 @@ static void post_read(struct fz *z, struct fz_qp *q)
 	/* the QP's context was just written: its SQ starts at index 0. A
 	 * window WQE first, one time in three: it takes no PSN */
 	q->sq_pi = 0;
+	q->rd_psn = q->spsn;
 	if (wrnd(z) % 3 == 0) {
-		window_wqe(z, w);
+		q->rd_psn = (q->spsn + window_wqe(z, w)) & 0xffffff;
 		w++;
 		q->sq_pi++;
 	}
@@ -426,6 +443,19 @@ static int mc_write(struct fz *z, const uint32_t gid[4], int with_rc)
 static int rearm(struct fz *z)
 {
 	z->rearms++;
+	/* The re-arm writes the CTX window behind the firmware's back, which
+	 * must not happen while the firmware serves a window request (it writes
+	 * the window too, then answers; a QPC write of ours between the two can
+	 * wait for the responder, which waits for the answer). After a SEND
+	 * with invalidate the responder may still be on its way to the
+	 * request, so wait until no request has shown for INV_QUIET cycles. */
+	if (z->inv_fed) {
+		for (unsigned int quiet = 0, c = 0; quiet < INV_QUIET && c < DRAIN_LIMIT; c += 100) {
+			quiet = rnic_sim_bar_read32(z->f.nic, RNIC_REG_CTX_STATUS) & 4 ? 0 : quiet + 100;
+			rnic_world_step(z->f.w, 100);
+		}
+		z->inv_fed = 0;
+	}
 	for (int i = 0; i < NQP; i++) {
 		struct fz_qp *q = &z->qp[i];
 		uint32_t w[RNIC_QPC_WORDS] = {0};
@@ -590,8 +620,10 @@ static void gen_packet(struct fz *z, struct rc_pkt *p, struct fz_qp *q)
 	}
 	if (fl & RC_OPF_IMM)
 		p->imm = (uint32_t)rnd(z);
+	/* an IETH names one of the windows half the time (from the window
+	 * stream: the frames' stream stays as it was) */
 	if (fl & RC_OPF_IETH)
-		p->ieth_rkey = m->key;
+		p->ieth_rkey = wrnd(z) % 2 ? z->mw[wrnd(z) % 2] : m->key;
 	if (fl & RC_OPF_AETH) {
 		p->aeth_syndrome = (uint8_t)(rnd_n(z, 2) ? rc_aeth(RNIC_AETH_KIND_ACK, RNIC_AETH_CREDITS_INVALID) : rnd(z));
 		p->aeth_msn = (uint32_t)rnd(z) & 0xffffff;
@@ -605,7 +637,7 @@ static void gen_packet(struct fz *z, struct rc_pkt *p, struct fz_qp *q)
 		 * packet at a PSN of it, with the opcode and length there */
 		uint32_t npk = q->rd_len == 8 ? 1 : (q->rd_len + mtu - 1) / mtu, k = rnd_n(z, npk);
 
-		p->psn = (q->spsn + k) & 0xffffff;
+		p->psn = (q->rd_psn + k) & 0xffffff;
 		p->aeth_syndrome = rc_aeth(RNIC_AETH_KIND_ACK, RNIC_AETH_CREDITS_INVALID);
 		if (q->rd_len == 8) {
 			p->opcode = RNIC_OP_ATOMIC_ACKNOWLEDGE;
@@ -976,8 +1008,15 @@ static int feed(struct fz *z, const struct frame *fr)
 {
 	uint64_t c0 = rnic_world_cycle(z->f.w);
 
+	struct rc_pkt p = {0};
+
 	if (rnic_sim_inject_frame(z->f.w, 0, fr->b, fr->len) < 0)
 		return 0; /* the link refuses what no MAC could carry: fine */
+	/* an RC SEND (LAST or ONLY) with invalidate makes the responder ask the
+	 * firmware, which then writes the CTX window: the next re-arm waits */
+	rc_decode(fr->b, fr->len, &p, RC_DEC_NO_ICRC | RC_DEC_NO_UDP_CSUM | RC_DEC_NO_IP_CSUM);
+	if (p.opcode == 0x16 || p.opcode == 0x17)
+		z->inv_fed = 1;
 	for (unsigned int c = 0; rnic_sim_rx_pending(z->f.w, 0); c++) {
 		if (c >= DRAIN_LIMIT)
 			return -1;
@@ -1408,7 +1447,7 @@ int main(int argc, char **argv)
 	printf("rnic-fuzz-rx: width %u seed %llu: %llu frames (%llu structured, %llu raw of which %llu "
 	       "repaired, %llu from the corpus, %llu UD of which %llu multicast and %llu to QP1, %llu received there) in %llu batches (%llu re-arms), %.1f s, %.0f frames/s, %.1f cycles/frame; "
 	       "checker: %llu read bursts and %llu write beats checked, %llu requests seen, %llu windows "
-	       "opened, %llu refused, %llu violations; %llu window WQEs posted, %llu binds and invalidations followed; RX drops: "
+	       "opened, %llu refused, %llu violations; %llu window WQEs posted (%llu SEND_WITH_INV), %llu binds and invalidations followed; RX drops: "
 	       "ICRC %u, malformed %u, QPN %u, UD Q_Key %u, UD no WQE %u, multicast %u (copies %u); receive CQEs %u; NAKs sent %u; %s\n",
 	       width, (unsigned long long)seed, (unsigned long long)z.frames,
 	       (unsigned long long)z.structured, (unsigned long long)z.raw,
@@ -1418,7 +1457,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)z.mc.rd_bursts_checked, (unsigned long long)z.mc.wr_beats_checked,
 	       (unsigned long long)z.mc.requests_seen, (unsigned long long)z.mc.windows_opened,
 	       (unsigned long long)z.mc.windows_refused, (unsigned long long)z.mc.violations,
-	       (unsigned long long)z.mw_wqes, (unsigned long long)z.mc.mw_ops,
+	       (unsigned long long)z.mw_wqes, (unsigned long long)z.send_inv_wqes, (unsigned long long)z.mc.mw_ops,
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_ICRC),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_MALFORMED),
 	       rnic_sim_bar_read32(z.f.nic, RNIC_REG_STAT_RX_DROP_QPN),

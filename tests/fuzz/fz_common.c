@@ -299,12 +299,20 @@ int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t
 {
 	uint32_t st = 1;
 
+	/* the firmware uses the window while it serves a window request
+	 * (CTX_STATUS bit 2 until its MW_ANSWER); a host writing the window
+	 * behind its back waits for that, or the two writes would mix */
+	for (int i = 0; i < CTX_POLLS && (rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS) & 4); i++)
+		rnic_world_step(rnic_sim_nic_world(f->nic), 16);
 	for (unsigned int i = 0; i < nwords; i++)
 		rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_DATA + 4 * i, words[i]);
 	rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_CMD, table | (op << 4) | (index << 8));
 	/* CTX_STATUS: bit 0 busy, bit 1 error */
 	for (int i = 0; i < CTX_POLLS && (st & 1); i++)
 		st = rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS);
+	if (st & 3)
+		fprintf(stderr, "fz_ctx_write: table %u op %u index %u: CTX_STATUS 0x%x (%s)\n", table, op,
+			(unsigned int)index, (unsigned int)st, st & 1 ? "still busy" : "error");
 	return (st & 3) ? -1 : 0;
 }
 

@@ -1520,6 +1520,21 @@ static void test_post_send_wqe(void)
 	CHECK_EQ(sq[3].num_sge, 0);
 	CHECK_EQ(sq[3].length, 0);
 	CHECK_EQ(sq[3].flags, 0);
+
+	/* SEND with invalidate (RC): the WQE's rkey is invalidate_rkey (the
+	 * IETH's), not wr.rdma's */
+	memset(wr, 0, sizeof(wr));
+	wr[0].wr_id = 0xa4;
+	wr[0].sg_list = sge;
+	wr[0].num_sge = 1;
+	wr[0].opcode = RNIC_WR_SEND_WITH_INV;
+	wr[0].invalidate_rkey = 0x12345678;
+	wr[0].wr.rdma.rkey = 0x999;
+	CHECK_EQ(rnic_post_send(e.qp, wr, &bad), 0);
+	CHECK_EQ(sq[4].opcode, RNIC_WR_SEND_WITH_INV);
+	CHECK_EQ(sq[4].rkey, 0x12345678);
+	CHECK_EQ(sq[4].length, 100);
+	CHECK_EQ(sq[4].sge[0].lkey, 0x101);
 	env_down(&e);
 }
 
@@ -1674,13 +1689,10 @@ static void test_post_send_errors(void)
 	/* other bad WRs: all EINVAL, nothing posted */
 	from = e.f->nlog;
 	wr[1].next = NULL;
-	/* window operations carry no SGE; SEND_WITH_INV is not provided
-	 * (docs/mw.md, "Not yet") */
+	/* window operations carry no SGE; past SEND_WITH_INV no opcode */
 	wr[1].opcode = RNIC_WR_LOCAL_INV;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
 	wr[1].opcode = RNIC_WR_BIND_MW;
-	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
-	wr[1].opcode = RNIC_WR_SEND_WITH_INV;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);
 	wr[1].opcode = 10;
 	CHECK_EQ(rnic_post_send(e.qp, &wr[1], &bad), EINVAL);

@@ -265,6 +265,7 @@ typedef uint32_t rnic_be32;
 #define RNIC_MW_TYPE_2 2 /* IBV_MW_TYPE_2: bound by a BIND_MW WQE to the QP that posted it, invalidated by LOCAL_INV or SEND_WITH_INV */
 #define RNIC_MW_REQ_OP_BIND 1 /* mw_req.op: a BIND_MW WQE (the firmware runs fw_mw_bind) */
 #define RNIC_MW_REQ_OP_LOCAL_INV 2 /* mw_req.op: a LOCAL_INV WQE (fw_mw_invalidate, local) */
+#define RNIC_MW_REQ_OP_REMOTE_INV 3 /* mw_req.op: the responder's SEND with invalidate (fw_mw_invalidate, remote): qpn the receiving QP, mw_rkey the IETH's rkey */
 #define RNIC_MW_ANSWER_STATUS_MASK 0xff /* MW_ANSWER bits 7:0: the WC_* status of the request's WQE */
 
 /* fw: The control processor (PicoRV32, RV32IM) inside the NIC: its memory map. The firmware image is linked at FW_RAM_BASE and loaded into the RAM at build time ($readmemh). */
@@ -999,16 +1000,16 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_CMD_DEALLOC_MW_IN_PD_LSB 0x20 /* the window's protection domain (else CMD_ST_PD_MISMATCH) */
 #define RNIC_CMD_DEALLOC_MW_IN_PD_W 0x20
 
-/* mw_req: A window request of the requester to the firmware (MW_REQ words): a BIND_MW or LOCAL_INV WQE that reached the head of its send queue. For a bind the requester has checked bind_lkey over [addr, addr + length) as it checks an SGE (key, PD of the QP, range inside the MR) and hands over what the MR's MPT entry says; a bind it refused never reaches the firmware. The requester holds the request (pending) until the firmware writes MW_ANSWER. */
+/* mw_req: A window request to the firmware (MW_REQ words): the requester's BIND_MW or LOCAL_INV WQE that reached the head of its send queue, or the responder's SEND with invalidate (MW_REQ_OP_REMOTE_INV; the two sources take the registers in turn, docs/mw.md). For a bind the requester has checked bind_lkey over [addr, addr + length) as it checks an SGE (key, PD of the QP, range inside the MR) and hands over what the MR's MPT entry says; a bind it refused never reaches the firmware. Its source holds the request (pending) until the firmware writes MW_ANSWER. */
 #define RNIC_MW_REQ_BITS 0x160
 #define RNIC_MW_REQ_WORDS 0xb
 #define RNIC_MW_REQ_PENDING_LSB 0 /* a request waits for MW_ANSWER (the other fields hold while it does) */
 #define RNIC_MW_REQ_PENDING_W 1
 #define RNIC_MW_REQ_OP_LSB 1 /* MW_REQ_OP_* */
 #define RNIC_MW_REQ_OP_W 3
-#define RNIC_MW_REQ_QPN_LSB 4 /* the QP that posted the WQE */
+#define RNIC_MW_REQ_QPN_LSB 4 /* the QP that posted the WQE (REMOTE_INV: the QP the SEND came on) */
 #define RNIC_MW_REQ_QPN_W 0x18
-#define RNIC_MW_REQ_MW_RKEY_LSB 0x20 /* BIND: the window's key before the bind (WQE rkey); LOCAL_INV: the key to invalidate */
+#define RNIC_MW_REQ_MW_RKEY_LSB 0x20 /* BIND: the window's key before the bind (WQE rkey); LOCAL_INV: the key to invalidate; REMOTE_INV: the IETH's rkey */
 #define RNIC_MW_REQ_MW_RKEY_W 0x20
 #define RNIC_MW_REQ_NEW_RKEY_LSB 0x40 /* BIND: the window's key after the bind (WQE mw_new_rkey) */
 #define RNIC_MW_REQ_NEW_RKEY_W 0x20
@@ -1224,7 +1225,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_BLK_CTX_NEXT 0x400
 #define RNIC_BLK_CTX_END 0x300 /* byte address just past the block's last register */
 #define RNIC_REG_CTX_CMD 0x20c /* wo: bits 3:0 table (CTX_TABLE_*), 7:4 op (CTX_OP_*), 31:8 index */
-#define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op, index or count; a CTX_CMD while busy) of the last command */
+#define RNIC_REG_CTX_STATUS 0x210 /* ro: bit 0 busy, bit 1 error (bad table, op, index or count; a CTX_CMD while busy) of the last command; bit 2 a window request (MW_REQ) waits for the firmware's MW_ANSWER, during which the firmware may use the window */
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* rw[32]: context record, word i at CTX_DATA + 4*i */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
@@ -1281,14 +1282,14 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_EQ_PI 0x624 /* ro: asynchronous event queue (EQ_ENTRY ring) producer index, free running, written by the firmware */
 #define RNIC_REG_EQ_CI 0x628 /* rw: asynchronous event queue consumer index, free running: the host writes how far it has read; the firmware drops (and counts in EQ_LOST) events that find the ring full */
 #define RNIC_REG_EQ_LOST 0x62c /* ro: events dropped because the ring was full, written by the firmware */
-#define RNIC_REG_MW_ANSWER 0x630 /* ro: firmware only: bits 7:0 the WC_* status of the window request in MW_REQ; writing it ends the request (the requester records its WQE with that status) (version 1.1) */
+#define RNIC_REG_MW_ANSWER 0x630 /* ro: firmware only: bits 7:0 the WC_* status of the window request in MW_REQ; writing it ends the request (the requester records its WQE with that status; the responder completes the SEND, or refuses it unless WC_SUCCESS) (version 1.1) */
 #define RNIC_REG_EQ_ENTRY 0x640 /* ro[16]: asynchronous event ring (EQ_DEPTH entries, EQ_ENTRY_* fields), entry i at EQ_ENTRY + 4*(i % EQ_DEPTH), written by the firmware */
 #define RNIC_REG_EQ_ENTRY_COUNT 0x10
 #define RNIC_REG_CMD_IN 0x680 /* rw[32]: command input, word i at CMD_IN + 4*i */
 #define RNIC_REG_CMD_IN_COUNT 0x20
 #define RNIC_REG_CMD_OUT 0x700 /* ro[32]: command output, word i at CMD_OUT + 4*i (written by the firmware) */
 #define RNIC_REG_CMD_OUT_COUNT 0x20
-#define RNIC_REG_MW_REQ 0x780 /* ro[11]: firmware only (a host read is refused): the requester's window request (mw_req record), word i at MW_REQ + 4*i; bit 0 of word 0 (pending) says one waits (version 1.1) */
+#define RNIC_REG_MW_REQ 0x780 /* ro[11]: firmware only (a host read is refused): the requester's or the responder's window request (mw_req record), word i at MW_REQ + 4*i; bit 0 of word 0 (pending) says one waits (version 1.1) */
 #define RNIC_REG_MW_REQ_COUNT 0xb
 /* db: Doorbells: posted writes, never read in the fast path. Version 1.2 adds DB_SRQ. Version 1.1 adds the WQE window (DB_WQE, DB_SQ_WQE): the host writes a send WQE into the doorbell page as well as into the SQ ring, and the NIC sends it without fetching it from host memory. The window holds one WQE for the whole device: a write to any of its words forgets what it held, so a WQE overwritten before the NIC took it is fetched from the ring as usual (the ring copy is also what a retransmission reads). */
 #define RNIC_BLK_DB_BASE 0x1000

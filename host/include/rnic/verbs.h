@@ -303,7 +303,7 @@ struct rnic_send_wr {
 	uint32_t opcode;         /* RNIC_WR_* (enum ibv_wr_opcode) */
 	unsigned int send_flags; /* RNIC_SEND_* */
 	uint32_t imm_data;       /* network byte order, as ibv's __be32 imm_data */
-	uint32_t invalidate_rkey; /* RNIC_WR_LOCAL_INV: the type 2 window's key to invalidate */
+	uint32_t invalidate_rkey; /* RNIC_WR_LOCAL_INV, RNIC_WR_SEND_WITH_INV (RC): the type 2 window's key to invalidate */
 	union {
 		struct {
 			uint64_t remote_addr;

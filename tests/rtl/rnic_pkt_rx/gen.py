@@ -86,6 +86,10 @@ def expected(frame):
         # AtomicETH: VA and rkey into the RETH fields, swap/add data, compare data
         f["HAS_ATOMICETH"] = 1
         f["RETH_VA"], f["RETH_RKEY"], f["ATOMIC_SWAP"], f["ATOMIC_CMP"] = struct.unpack("!QIQQ", e[:28])
+    if op in (P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"]):
+        # IETH: its rkey into the RETH rkey field
+        f["HAS_IETH"] = 1
+        f["RETH_RKEY"] = struct.unpack("!I", e[:4])[0]
     if op == P["OP_ATOMIC_ACKNOWLEDGE"]:
         f["HAS_ATOMICACKETH"] = 1
         f["ATOMICACK_ORIG"] = struct.unpack("!Q", e[4:12])[0]

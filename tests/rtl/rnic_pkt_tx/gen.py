@@ -53,6 +53,7 @@ def build(rng, op, plen, ipv6):
         reth, aeth, imm, _ = rv.ext_of(op)
     atom = op in (P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"])
     atomack = op == P["OP_ATOMIC_ACKNOWLEDGE"]
+    ieth = op in (P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"])
     pad = (-plen) % 4
     f = dict(
         ETH_DST=rng.getrandbits(48), ETH_SRC=rng.getrandbits(48), IPV6=int(ipv6),
@@ -62,11 +63,11 @@ def build(rng, op, plen, ipv6):
         BTH_MIGREQ=rng.getrandbits(1), BTH_PAD=pad, BTH_PKEY=rng.getrandbits(16),
         BTH_DEST_QPN=rng.getrandbits(24), BTH_ACKREQ=rng.getrandbits(1), BTH_PSN=rng.getrandbits(24),
         HAS_RETH=int(reth), HAS_AETH=int(aeth), HAS_IMMDT=int(imm), PAYLOAD_LEN=plen,
-        HAS_ATOMICETH=int(atom), HAS_ATOMICACKETH=int(atomack), HAS_DETH=int(ud))
+        HAS_ATOMICETH=int(atom), HAS_ATOMICACKETH=int(atomack), HAS_DETH=int(ud), HAS_IETH=int(ieth))
     # fields the packet does not carry hold garbage half of the time (must be ignored)
     junk = rng.random() < 0.5
-    # (an AtomicETH takes its VA and rkey from the RETH fields)
-    for k, w, on in (("RETH_VA", 64, reth or atom), ("RETH_RKEY", 32, reth or atom), ("RETH_LEN", 32, reth),
+    # (an AtomicETH takes its VA and rkey from the RETH fields, an IETH its rkey)
+    for k, w, on in (("RETH_VA", 64, reth or atom), ("RETH_RKEY", 32, reth or atom or ieth), ("RETH_LEN", 32, reth),
                      ("AETH_SYNDROME", 8, aeth), ("AETH_MSN", 24, aeth), ("IMMDT", 32, imm),
                      ("ATOMIC_SWAP", 64, atom), ("ATOMIC_CMP", 64, atom), ("ATOMICACK_ORIG", 64, atomack),
                      ("DETH_QKEY", 32, ud), ("DETH_SRC_QPN", 24, ud)):
@@ -98,6 +99,8 @@ def build(rng, op, plen, ipv6):
         ext += struct.pack("!QIQQ", f["RETH_VA"], f["RETH_RKEY"], f["ATOMIC_SWAP"], f["ATOMIC_CMP"])
     if atomack:
         ext += struct.pack("!Q", f["ATOMICACK_ORIG"])
+    if ieth:
+        ext += struct.pack("!I", f["RETH_RKEY"])
     pkt = eth / ip / UDP(sport=f["UDP_SPORT"], dport=P["ROCEV2_UDP_PORT"], chksum=0) / bth
     if aeth:
         # scapy binds AETH only to ACKNOWLEDGE; stack it by hand for the others
@@ -116,7 +119,7 @@ def main():
            P["OP_RDMA_WRITE_ONLY"], P["OP_ACKNOWLEDGE"], P["OP_RDMA_WRITE_ONLY_IMM"],
            P["OP_SEND_ONLY_IMM"], P["OP_RDMA_READ_REQUEST"], P["OP_RDMA_READ_RESPONSE_FIRST"],
            P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"], P["OP_ATOMIC_ACKNOWLEDGE"],
-           P["OP_UD_SEND_ONLY"], P["OP_UD_SEND_ONLY_IMM"]]
+           P["OP_UD_SEND_ONLY"], P["OP_UD_SEND_ONLY_IMM"], P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"]]
     no_payload = (P["OP_ACKNOWLEDGE"], P["OP_RDMA_READ_REQUEST"], P["OP_COMPARE_SWAP"], P["OP_FETCH_ADD"],
                   P["OP_ATOMIC_ACKNOWLEDGE"])
     recs = []
