@@ -451,7 +451,7 @@ static int rearm(struct fz *z)
 	 * request, so wait until no request has shown for INV_QUIET cycles. */
 	if (z->inv_fed) {
 		for (unsigned int quiet = 0, c = 0; quiet < INV_QUIET && c < DRAIN_LIMIT; c += 100) {
-			quiet = rnic_sim_bar_read32(z->f.nic, RNIC_REG_CTX_STATUS) & 4 ? 0 : quiet + 100;
+			quiet = fz_mw_req_pending(&z->f) ? 0 : quiet + 100;
 			rnic_world_step(z->f.w, 100);
 		}
 		z->inv_fed = 0;
@@ -1015,7 +1015,7 @@ static int feed(struct fz *z, const struct frame *fr)
 	/* an RC SEND (LAST or ONLY) with invalidate makes the responder ask the
 	 * firmware, which then writes the CTX window: the next re-arm waits */
 	rc_decode(fr->b, fr->len, &p, RC_DEC_NO_ICRC | RC_DEC_NO_UDP_CSUM | RC_DEC_NO_IP_CSUM);
-	if (p.opcode == 0x16 || p.opcode == 0x17)
+	if (p.opcode == RNIC_OP_SEND_LAST_INV || p.opcode == RNIC_OP_SEND_ONLY_INV)
 		z->inv_fed = 1;
 	for (unsigned int c = 0; rnic_sim_rx_pending(z->f.w, 0); c++) {
 		if (c >= DRAIN_LIMIT)

@@ -294,6 +294,12 @@ int fz_reg_mr(struct fz_nic *f, uint32_t pd, unsigned int access, void *va, size
 	return st;
 }
 
+int fz_mw_req_pending(struct fz_nic *f)
+{
+	/* CTX_STATUS bit 2 */
+	return (rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS) & 4) != 0;
+}
+
 int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t index,
 		 const uint32_t *words, unsigned int nwords)
 {
@@ -302,7 +308,7 @@ int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t
 	/* the firmware uses the window while it serves a window request
 	 * (CTX_STATUS bit 2 until its MW_ANSWER); a host writing the window
 	 * behind its back waits for that, or the two writes would mix */
-	for (int i = 0; i < CTX_POLLS && (rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS) & 4); i++)
+	for (int i = 0; i < CTX_POLLS && fz_mw_req_pending(f); i++)
 		rnic_world_step(rnic_sim_nic_world(f->nic), 16);
 	for (unsigned int i = 0; i < nwords; i++)
 		rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_DATA + 4 * i, words[i]);

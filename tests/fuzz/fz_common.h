@@ -59,6 +59,9 @@ int fz_qp_ud_rts(struct fz_nic *f, uint32_t qpn, uint32_t pd, uint32_t qkey, uin
 int fz_reg_mr(struct fz_nic *f, uint32_t pd, unsigned int access, void *va, size_t len,
 	      uint32_t *key, uint32_t *mtt_base);
 
+/* Non-zero while a window request waits for the firmware's answer
+ * (CTX_STATUS bit 2): the firmware may be writing the CTX window. */
+int fz_mw_req_pending(struct fz_nic *f);
 /* A context record through the CTX window (what the firmware does; here
  * behind the checker's back). 0, or -1 on a CTX_STATUS error or timeout. */
 int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t index,
