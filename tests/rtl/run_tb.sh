@@ -19,7 +19,9 @@ while IFS= read -r f || [ -n "$f" ]; do
   srcs+=("$root/$f")
 done < "$dir/sources.f"
 # tests/rtl on the include path: the testbenches' shared pieces (*.svh)
-iverilog -g2012 -Wall -Wno-timescale -I "$root/tests/rtl" -o "$out/tb.vvp" -s tb -P "tb.DATA_WIDTH=$width" \
+# the image and the log per seed: two seeds of one testbench may run at once
+# (make test runs two tests at a time); files a testbench reads stay in $out
+iverilog -g2012 -Wall -Wno-timescale -I "$root/tests/rtl" -o "$out/tb-s$seed.vvp" -s tb -P "tb.DATA_WIDTH=$width" \
   "${srcs[@]}" "$dir/tb.sv"
-( cd "$out" && vvp -n tb.vvp "+seed=$seed" ) | tee "$out/run.log"
-grep -q "^TB PASS" "$out/run.log"
+( cd "$out" && vvp -n "tb-s$seed.vvp" "+seed=$seed" ) | tee "$out/run-s$seed.log"
+grep -q "^TB PASS" "$out/run-s$seed.log"
