@@ -116,6 +116,7 @@ module rnic_compl #(
     output      logic [15:0]                        una_rd_idx,
     output      logic [23:0]                        una_rd_acked_psn,
     output      logic [1:0]                         una_rd_rewind,
+    output      logic                               una_rd_gap,
     output      logic                               una_rd_rnr_wait,
     output      logic                               una_rd_err,
     // the error state, read by the responder: registered, the data a cycle
@@ -234,7 +235,11 @@ module rnic_compl #(
     logic [2:0]  cfg_rnr_mem [NUM_QPS];
     logic [4:0]  cfg_timeout_mem [NUM_QPS];
     logic [2:0]  cfg_pmtu_mem [NUM_QPS];
-    logic        gap_mem [NUM_QPS];         // re-read asked after a READ response gap
+    // a READ response past the first unacknowledged PSN came since the last
+    // progress (a re-read was asked then): the responder took every request
+    // up to it, the unacknowledged WQE's included (the requester may re-read
+    // that READ in pieces, each a duplicate to the responder)
+    logic        gap_mem [NUM_QPS];
     // a NAK's {valid, syndrome, status} kept for the WQE holding its PSN,
     // which the requester had not recorded yet
     logic [16:0] keep_mem [NUM_QPS];
@@ -788,7 +793,9 @@ module rnic_compl #(
                     if (syn_rnr) stat_rx_rnr <= 1'b1;
                     if (nak_in_window && !err_reg && live_rd_reg) begin
                         // every NAK acknowledges the packets before its PSN
+                        // (the WQE at it may be one the responder never took)
                         acked_reg <= psn_reg - 24'd1;
+                        gap_reg <= 1'b0;
                         retry_left_reg <= retry_eff;
                         rnr_left_reg <= rnr_eff;
                         progress_reg <= now;
@@ -983,13 +990,14 @@ module rnic_compl #(
     // the write port of the tables the requester reads: enable, address, data
     wire                 st_ctx = qp_reset_valid || qp_rts_valid;
     wire [QPN_WIDTH-1:0] st_wa = st_ctx ? qp_reset_qpn : qpn_reg;
-    wire                 st_we = qp_reset_valid || (!qp_rts_valid && wb);  // una, err, rnr_wait, rewind
+    wire                 st_we = qp_reset_valid || (!qp_rts_valid && wb);  // una, err, rnr_wait, rewind, gap
     wire                 acked_we = st_ctx || wb;
     wire [15:0]          una_wd = qp_reset_valid ? 16'd0 : una_reg;
     wire [23:0]          acked_wd = st_ctx ? qp_reset_sq_psn - 24'd1 : acked_reg;
     wire                 err_wd = qp_reset_valid ? 1'b0 : err_reg;
     wire                 rnr_wait_wd = qp_reset_valid ? 1'b0 : rnr_wait_reg;
     wire [1:0]           rewind_wd = qp_reset_valid ? 2'd0 : rewind_reg;
+    wire                 gap_wd = qp_reset_valid ? 1'b0 : gap_reg;
     wire [16:0]          keep_wd = qp_reset_valid ? 17'd0 : {keep_reg, keep_syn_reg, keep_status_reg};
     // the timers share that port (a context write resets them, QP_RTS alone
     // leaves them)
@@ -1001,6 +1009,7 @@ module rnic_compl #(
             err_mem[st_wa] <= err_wd;
             rnr_wait_mem[st_wa] <= rnr_wait_wd;
             rewind_mem[st_wa] <= rewind_wd;
+            gap_mem[st_wa] <= gap_wd;
             keep_mem[st_wa] <= keep_wd;
             rnr_until_mem[st_wa] <= until_wd;
             progress_mem[st_wa] <= progress_wd;
@@ -1009,14 +1018,12 @@ module rnic_compl #(
         if (qp_reset_valid) begin
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
-            gap_mem[qp_reset_qpn] <= 1'b0;
         end else if (qp_rts_valid) begin
             retry_left_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             rnr_left_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
         end else if (wb) begin
             retry_left_mem[qpn_reg] <= retry_left_reg;
             rnr_left_mem[qpn_reg] <= rnr_left_reg;
-            gap_mem[qpn_reg] <= gap_reg;
         end
         if (qp_cfg_valid) begin
             cfg_pmtu_mem[qp_reset_qpn] <= qp_cfg_pmtu;
@@ -1106,6 +1113,7 @@ module rnic_compl #(
     logic [23:0] acked_rd_ram;
     logic        err_rd_ram, rnr_wait_rd_ram;
     logic [1:0]  rewind_rd_ram;
+    logic        gap_una_rd_ram, gap_wd_reg;
     logic        st_fwd_reg, acked_fwd_reg;
     logic        err2_rd_ram, err2_fwd_reg;
     logic [15:0] una_wd_reg;
@@ -1118,6 +1126,7 @@ module rnic_compl #(
         err_rd_ram <= err_mem[una_rd_qpn];
         rnr_wait_rd_ram <= rnr_wait_mem[una_rd_qpn];
         rewind_rd_ram <= rewind_mem[una_rd_qpn];
+        gap_una_rd_ram <= gap_mem[una_rd_qpn];
         err2_rd_ram <= err_mem[err2_rd_qpn];
         st_fwd_reg <= st_we && st_wa == una_rd_qpn;
         err2_fwd_reg <= st_we && st_wa == err2_rd_qpn;
@@ -1127,12 +1136,14 @@ module rnic_compl #(
         err_wd_reg <= err_wd;
         rnr_wait_wd_reg <= rnr_wait_wd;
         rewind_wd_reg <= rewind_wd;
+        gap_wd_reg <= gap_wd;
     end
     assign una_rd_idx = st_fwd_reg ? una_wd_reg : una_rd_ram;
     assign una_rd_acked_psn = acked_fwd_reg ? acked_wd_reg : acked_rd_ram;
     assign una_rd_err = st_fwd_reg ? err_wd_reg : err_rd_ram;
     assign una_rd_rnr_wait = st_fwd_reg ? rnr_wait_wd_reg : rnr_wait_rd_ram;
     assign una_rd_rewind = st_fwd_reg ? rewind_wd_reg : rewind_rd_ram;
+    assign una_rd_gap = st_fwd_reg ? gap_wd_reg : gap_una_rd_ram;
     assign err2_rd_val = err2_fwd_reg ? err_wd_reg : err2_rd_ram;
 
 `ifndef __ICARUS__

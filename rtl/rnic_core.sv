@@ -452,6 +452,7 @@ module rnic_core #(
     logic [15:0]          una_idx, hi_idx, hi2_idx;
     logic [23:0]          una_acked_psn, hi_psn;
     logic [1:0]           una_rewind;
+    logic                 una_gap;
     logic                 una_rnr_wait;
     logic [47:0]          hi2_sent_time;
 
@@ -519,7 +520,7 @@ module rnic_core #(
         .ctx_pend(qp_ctx_pend), .ctx_ready(req_ctx_ready),
         .err_rd_val(req_err_val),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
-        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait),
+        .una_rd_rewind(una_rewind), .una_rd_gap(una_gap), .una_rd_rnr_wait(una_rnr_wait),
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
         .hi2_rd_qpn(hi2_qpn), .hi2_rd_idx(hi2_idx), .hi2_rd_sent_time(hi2_sent_time),
         .m_axis_wqe_desc_addr(wqe_desc_addr), .m_axis_wqe_desc_len(wqe_desc_len),
@@ -663,7 +664,7 @@ module rnic_core #(
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
         .hi2_rd_qpn(hi2_qpn), .hi2_rd_idx(hi2_idx), .hi2_rd_sent_time(hi2_sent_time),
         .una_rd_qpn(una_qpn), .una_rd_idx(una_idx), .una_rd_acked_psn(una_acked_psn),
-        .una_rd_rewind(una_rewind), .una_rd_rnr_wait(una_rnr_wait), .una_rd_err(compl_err_val),
+        .una_rd_rewind(una_rewind), .una_rd_gap(una_gap), .una_rd_rnr_wait(una_rnr_wait), .una_rd_err(compl_err_val),
         .err2_rd_qpn(resp_ext_err_qpn), .err2_rd_val(compl_err_val_resp),
         .inf_rd_en, .inf_rd_addr, .inf_rd_data,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_cfg_valid(qpc_we),

@@ -14,10 +14,16 @@
  * incomplete READ: every restart request of the completion engine) sets it
  * to WND_MIN and the slow-start threshold to half of what was outstanding
  * when the requester was asked to restart (at least WND_MIN), and remembers
- * the PSN the requester had reached (recover): further restarts before the
- * acknowledgements pass that PSN belong to the same loss and do not cut it
- * again. ACKs grow it back: by every PSN acknowledged below the threshold
- * (slow start: doubling per round trip), by one in 2^CA_SHIFT above it.
+ * the PSN acknowledged then: further restarts while no acknowledgement has
+ * passed it belong to the same loss (a second NAK, a stale READ response
+ * gap, the ACK timer on the same PSN) and do not cut it again. A restart
+ * after progress is a new loss, also while the loss before is still being
+ * repaired (go-back-N re-sends everything after a lost packet, so a loss of
+ * a re-sent packet is one of what the cut window let out): the window is
+ * cut again, the threshold to half of what is outstanding then, so under
+ * steady loss the window settles where about one loss per window happens.
+ * ACKs grow it back: by every PSN acknowledged below the threshold (slow
+ * start: doubling per round trip), by one in 2^CA_SHIFT above it.
  *
  * The engine is told about a QP when the requester takes it from the
  * scheduler (take, in the cycle the requester's own per-QP state is
@@ -30,15 +36,16 @@
  * is credited at the next take, so a QP waiting for room is taken again by
  * the requester's requeue, not by an ACK event.
  *
- * Per QP: {wnd, threshold, acknowledged PSN at the last take, recover}, the
- * PSNs in their low WND_W bits (differences mod 2^WND_W: one turn's ACK
+ * Per QP: {wnd, threshold, acknowledged PSN at the last take, acknowledged
+ * PSN at the last cut, no progress since that cut}, the PSNs in their low
+ * WND_W bits (differences mod 2^WND_W: one turn's ACK
  * progress or a window beyond 2^WND_W PSNs is clamped, not wrapped, where it
  * matters: the window and the threshold). One block RAM (rnic_ram_1w1r) of
  * 2^QPN_WIDTH entries; a context write (reset_valid) resets the entry.
  *
- * Logic: in the take cycle a subtract of WND_W bits behind the RAM's
- * registered output and its forward; in the next, one add and one compare
- * of WND_W bits into the selection of the new entry.
+ * Logic: in the take cycle a subtract or compare of WND_W bits behind the
+ * RAM's registered output and its forward; in the next, one add and one
+ * compare of WND_W bits into the selection of the new entry.
  */
 module rnic_cwnd #(
     parameter int QPN_WIDTH = 10,
@@ -72,7 +79,7 @@ module rnic_cwnd #(
 );
 
     localparam logic [WND_W-1:0] WND_MAX = '1;
-    localparam int E_BITS = 4 * WND_W;
+    localparam int E_BITS = 4 * WND_W + 1;
 
     initial begin
         if (WND_MIN < 2 || WND_MIN >= (1 << (WND_W - 1)) || CA_SHIFT < 0 || CA_SHIFT >= WND_W) begin
@@ -81,10 +88,12 @@ module rnic_cwnd #(
         end
     end
 
-    // entry: {wnd, threshold, acked at the last take, recover}
+    // entry: {wnd, threshold, acked at the last take, acked at the last
+    // cut, no progress since that cut}
     function automatic logic [E_BITS-1:0] pack(input logic [WND_W-1:0] w, input logic [WND_W-1:0] t,
-                                               input logic [WND_W-1:0] a, input logic [WND_W-1:0] r);
-        pack = {w, t, a, r};
+                                               input logic [WND_W-1:0] a, input logic [WND_W-1:0] r,
+                                               input logic armed);
+        pack = {w, t, a, r, armed};
     endfunction
 
     logic                 we;
@@ -106,20 +115,19 @@ module rnic_cwnd #(
         fwd_data_reg <= wd;
     end
     wire [E_BITS-1:0] ent = fwd_reg ? fwd_data_reg : ram_rd;
-    wire [WND_W-1:0]  e_wnd = ent[3*WND_W +: WND_W];
-    wire [WND_W-1:0]  e_thr = ent[2*WND_W +: WND_W];
-    wire [WND_W-1:0]  e_acked = ent[WND_W +: WND_W];
-    wire [WND_W-1:0]  e_rec = ent[0 +: WND_W];
+    wire [WND_W-1:0]  e_wnd = ent[3*WND_W + 1 +: WND_W];
+    wire [WND_W-1:0]  e_thr = ent[2*WND_W + 1 +: WND_W];
+    wire [WND_W-1:0]  e_acked = ent[WND_W + 1 +: WND_W];
+    wire [WND_W-1:0]  e_rec = ent[1 +: WND_W];
+    wire              e_armed = ent[0];
 
     // stage 1 (the take): the differences, each one subtract behind the
     // entry's forward multiplexer
     logic                 s1_valid, s1_loss, s1_same, s1_slow;
     logic [QPN_WIDTH-1:0] s1_qpn;
-    logic [WND_W-1:0]     s1_wnd, s1_thr, s1_acked, s1_rec, s1_next, s1_delta, s1_flight;
+    logic [WND_W-1:0]     s1_wnd, s1_thr, s1_acked, s1_rec, s1_delta, s1_flight;
     wire  [WND_W-1:0]     t_acked = take_acked_psn[WND_W-1:0];
     wire  [WND_W-1:0]     t_next = take_next_psn[WND_W-1:0];
-    // acked - recover: negative while the loss of the last cut is repaired
-    wire  [WND_W-1:0]     t_vs_rec = t_acked - e_rec;
     // ACK progress since the last take; "negative" (never, but for a
     // context write racing it) counts nothing
     wire  [WND_W-1:0]     t_delta = t_acked - e_acked;
@@ -127,13 +135,12 @@ module rnic_cwnd #(
         s1_valid <= take && !rst;
         s1_qpn <= rd_qpn;
         s1_loss <= take_loss;
-        s1_same <= t_vs_rec[WND_W-1];
+        s1_same <= e_armed && t_acked == e_rec;   // no progress since the last cut
         s1_slow <= e_wnd < e_thr;
         s1_wnd <= e_wnd;
         s1_thr <= e_thr;
         s1_acked <= t_acked;
         s1_rec <= e_rec;
-        s1_next <= t_next;
         s1_delta <= t_delta[WND_W-1] ? '0 : t_delta;
         s1_flight <= t_next + ~t_acked;   // next - acked - 1: outstanding
     end
@@ -148,25 +155,21 @@ module rnic_cwnd #(
     wire [WND_W-1:0] grown = sum[WND_W] ? WND_MAX : sum[WND_W-1:0];
     wire             cut = s1_loss && !s1_same;
 
-    logic [WND_W-1:0] n_wnd, n_thr, n_rec;
+    logic [WND_W-1:0] n_wnd, n_thr;
     always_comb begin
         n_wnd = grown;
         n_thr = s1_thr;
-        // outside a loss, recover follows the acknowledged PSN (so the
-        // difference of the two never wraps)
-        n_rec = s1_same ? s1_rec : s1_acked;
         if (cut) begin
             n_wnd = WND_W'(WND_MIN);
             n_thr = shrunk;
-            n_rec = s1_next;
         end
     end
 
     always_comb begin
         we = reset_valid || s1_valid;
         wa = reset_valid ? reset_qpn : s1_qpn;
-        wd = reset_valid ? pack(WND_MAX, WND_MAX, reset_psn[WND_W-1:0] - WND_W'(1), reset_psn[WND_W-1:0] - WND_W'(1))
-                         : pack(n_wnd, n_thr, s1_acked, n_rec);
+        wd = reset_valid ? pack(WND_MAX, WND_MAX, reset_psn[WND_W-1:0] - WND_W'(1), '0, 1'b0)
+                         : pack(n_wnd, n_thr, s1_acked, cut ? s1_acked : s1_rec, cut || s1_same);
     end
 
     // wnd_m1 follows wnd a cycle later (the subtract is not behind the

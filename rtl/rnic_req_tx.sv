@@ -142,6 +142,7 @@ module rnic_req_tx #(
     input  wire logic [15:0]                      una_rd_idx,
     input  wire logic [23:0]                      una_rd_acked_psn,
     input  wire logic [1:0]                       una_rd_rewind,
+    input  wire logic                             una_rd_gap,      // the responder took the unacknowledged WQE
     input  wire logic                             una_rd_rnr_wait,
     // highest SQ index and PSN sent, and when the window last went busy,
     // read by the completion engine: registered, the data a cycle after the
@@ -338,6 +339,8 @@ module rnic_req_tx #(
     logic [63:0]                   mw_pa_reg;        // BIND_MW: the MR's pa for the window's first byte
     logic                          mw_stale_reg;     // the QP was reset while its request waited
     logic                          rd_part_reg;      // this READ request asks for a piece of the rest
+    logic [23:0]                   head_psn_reg;     // first unacknowledged PSN at the take
+    logic                          head_gap_reg;     // the responder took the request holding it
 
     // ------------------------------------------------------------------
     // field views
@@ -992,12 +995,23 @@ module rnic_req_tx #(
         rd_resent_reg <= ci_reg != q_sq_hi;
         rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
     end
-    // Only mid-message: a response of the READ came, so the responder took
-    // its first request and every piece is a duplicate to it. A READ
-    // resumed at its first PSN asks for all of it (that request may have
-    // been lost, and a piece would be a new, shorter READ to the responder).
-    wire         rd_again = op_read && resend && rd_resent_reg && wnd_lim && rd_mid_q;
+    // Only when the responder took the READ's request, so every piece is a
+    // duplicate to it: mid-message (a response of it came in order), or at
+    // its first PSN when that is the first unacknowledged one and the
+    // completion engine has seen a response past it since the last progress
+    // (una_rd_gap; rd_head_q). Otherwise a READ resumed at its first PSN asks
+    // for all of it (its request may have been lost, and a piece would be a
+    // new, shorter READ to the responder).
+    logic        rd_head_q;
+    always_ff @(posedge clk) rd_head_q <= head_gap_reg && psn_reg == head_psn_reg;
+    wire         rd_resent = op_read && resend && rd_resent_reg && wnd_lim;
+    wire         rd_again = rd_resent && (rd_mid_q || rd_head_q);
     wire         rd_part = rd_again && rd_clamp_q;
+    // A re-sent READ asked for whole although it is larger than the window
+    // (rd_resent && rd_clamp_q, not rd_again) waits, as each piece does, until
+    // nothing is outstanding: behind other outstanding PSNs it would let out
+    // more than the window allows (a responder answers it in full).
+    wire         rd_wait_idle = rd_again || (rd_resent && rd_clamp_q);
     wire [23:0] p_skip_pkts = resend ? skip_pkts_q : 24'd0;
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
@@ -1012,6 +1026,8 @@ module rnic_req_tx #(
                     pi_reg <= s_qp_pi;
                     ci_reg <= rewind ? una_rd_idx : s_sq_ci;
                     psn_reg <= rewind ? una_rd_acked_psn + 24'd1 : s_next_psn;
+                    head_psn_reg <= una_rd_acked_psn + 24'd1;
+                    head_gap_reg <= una_rd_gap;
                     state_reg <= S_QPC;
                 end
             end
@@ -1099,10 +1115,11 @@ module rnic_req_tx #(
                     // max_rd_atomic READs in flight (or a fence): the retiring
                     // READ kicks the QP back
                     state_reg <= S_DONE;
-                end else if (op_supported && ((wnd_full_reg && wnd_timed_reg) || (rd_again && rd_busy_reg))) begin
+                end else if (op_supported && ((wnd_full_reg && wnd_timed_reg) || (rd_wait_idle && rd_busy_reg))) begin
                     // the send window is full (or a READ re-read in pieces
-                    // waits for the last piece): the next turn tries again
-                    // (ACKs that passed meanwhile have grown it by then)
+                    // waits for the last piece, or a re-sent READ larger than
+                    // the window for the last PSN before it): the next turn
+                    // tries again (ACKs that passed meanwhile have grown it)
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
                 end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))

@@ -104,6 +104,8 @@ struct link {
 	link_frame_fn rx_fn;
 	void *rx_arg;
 	void *frame_arg;
+	link_drop_fn drop_fn;
+	void *drop_arg;
 };
 
 /* -------------------------------------------------------------- frames */
@@ -217,6 +219,12 @@ void link_set_frame_fn(struct link *l, link_frame_fn fn, void *arg)
 {
 	l->frame_fn = fn;
 	l->frame_arg = arg;
+}
+
+void link_set_drop_fn(struct link *l, link_drop_fn fn, void *arg)
+{
+	l->drop_fn = fn;
+	l->drop_arg = arg;
 }
 
 void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg)
@@ -486,7 +494,7 @@ static void tx_done(struct link *l, unsigned int port, struct frame *f, uint64_t
 		f->corrupt = 1;
 		l->st.corrupted++;
 	}
-	if (u_drop < l->cfg.p_drop) {
+	if (u_drop < l->cfg.p_drop || (l->drop_fn && l->drop_fn(l->drop_arg, port, f->data, f->len))) {
 		l->st.dropped++;
 		free(f);
 		return;

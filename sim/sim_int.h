@@ -116,6 +116,10 @@ struct link_cfg {
 typedef void (*link_frame_fn)(void *arg, int port, const uint8_t *frame, size_t len,
 			      uint64_t cycle);
 
+/* Decides, at the end of a frame's serialization at its sender's port,
+ * whether the cable loses it (non-zero: lost, counted as dropped). */
+typedef int (*link_drop_fn)(void *arg, unsigned int port, const uint8_t *frame, size_t len);
+
 struct link;
 
 #define LINK_WIRE_OVERHEAD (RNIC_ETH_PREAMBLE_BYTES + RNIC_ETH_FCS_BYTES + RNIC_ETH_IFG_BYTES)
@@ -127,6 +131,7 @@ void link_destroy(struct link *l);
 void link_set_frame_fn(struct link *l, link_frame_fn fn, void *arg);
 /* fn sees each frame as its port's NIC takes the first beat of it. */
 void link_set_rx_fn(struct link *l, link_frame_fn fn, void *arg);
+void link_set_drop_fn(struct link *l, link_drop_fn fn, void *arg);
 void link_drive(struct link *l, unsigned int port, uint64_t cycle, struct rnic_core_in *in);
 void link_edge(struct link *l, unsigned int port, uint64_t cycle,
 	       const struct rnic_core_in *in, const struct rnic_core_out *out);

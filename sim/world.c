@@ -90,6 +90,8 @@ struct rnic_world {
 	void (*frame_hook)(void *arg, int port, const uint8_t *frame, size_t len,
 			   uint64_t cycle);
 	void *frame_arg;
+	int (*drop_filter)(void *arg, int port, const uint8_t *frame, size_t len);
+	void *drop_arg;
 	void (*event_hook)(void *arg, const struct rnic_sim_event *ev);
 	void *event_arg;
 	uint8_t *rx_buf;           /* one datagram from a socket */
@@ -791,6 +793,22 @@ void rnic_world_set_frame_hook(struct rnic_world *w,
 {
 	w->frame_hook = hook;
 	w->frame_arg = arg;
+}
+
+static int drop_filtered(void *arg, unsigned int port, const uint8_t *frame, size_t len)
+{
+	struct rnic_world *w = arg;
+
+	return w->drop_filter(w->drop_arg, (int)port, frame, len);
+}
+
+void rnic_world_set_drop_filter(struct rnic_world *w,
+				int (*filter)(void *arg, int port, const uint8_t *frame, size_t len),
+				void *arg)
+{
+	w->drop_filter = filter;
+	w->drop_arg = arg;
+	link_set_drop_fn(w->link, filter ? drop_filtered : NULL, w);
 }
 
 void rnic_world_set_event_hook(struct rnic_world *w,

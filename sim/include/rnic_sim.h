@@ -230,6 +230,15 @@ void rnic_world_set_frame_hook(struct rnic_world *w,
 					    size_t len, uint64_t cycle),
 			       void *arg);
 
+/* Called for each frame at the end of its serialization at the sending NIC's
+ * port (port = the NIC), before the random faults' copy or reorder and the
+ * frame hook: a non-zero return loses the frame on the cable (counted in
+ * the link's dropped frames). For tests that lose one particular frame.
+ * NULL removes it. */
+void rnic_world_set_drop_filter(struct rnic_world *w,
+				int (*filter)(void *arg, int port, const uint8_t *frame, size_t len),
+				void *arg);
+
 /* Harness-level events at the core's ports, for latency breakdowns
  * (rnic-bench): every handshake that starts or ends a host access, a DMA
  * burst or a frame, with the cycle of the clock edge that took it (the

@@ -1144,11 +1144,144 @@ out:
 	free(dst);
 }
 
+/* A READ whose first response frame is lost while the later ones come: a
+ * response past the first unacknowledged PSN shows the responder took the
+ * request, so the requester re-reads the READ in pieces of its send window
+ * (each a duplicate READ for a part of it) instead of asking for all of it
+ * again, which a responder such as Linux rxe answers in full every time.
+ * The link loses the READ's first response once; the frame hook records the
+ * requester's READ requests and the responder's response frames. */
+struct gap_watch {
+	int lost;                 /* the first response was lost */
+	unsigned int nreq;        /* READ requests seen */
+	uint32_t req_psn[64], req_len[64];
+	uint64_t responses;       /* READ response frames that reached the requester */
+};
+
+static uint32_t frame_psn(const uint8_t *bth)
+{
+	return ((uint32_t)bth[9] << 16) | ((uint32_t)bth[10] << 8) | bth[11];
+}
+
+static int lose_first_response(void *arg, int port, const uint8_t *f, size_t len)
+{
+	struct gap_watch *g = arg;
+	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+
+	if (g->lost || port != 1 || len < bth + RNIC_BTH_BYTES || f[bth] != RNIC_OP_RDMA_READ_RESPONSE_FIRST)
+		return 0;
+	g->lost = 1;
+	return 1;
+}
+
+static void watch_reads(void *arg, int port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+	struct gap_watch *g = arg;
+	const size_t bth = RNIC_ETH_HDR_BYTES + RNIC_IPV4_HDR_BYTES + RNIC_UDP_HDR_BYTES;
+	const uint8_t *h = f + bth;
+
+	(void)cycle;
+	if (port < 0 || len < bth + RNIC_BTH_BYTES + RNIC_RETH_BYTES)
+		return;
+	if (port == 0 && h[0] == RNIC_OP_RDMA_READ_REQUEST && g->nreq < 64) {
+		const uint8_t *r = h + RNIC_BTH_BYTES;
+
+		g->req_psn[g->nreq] = frame_psn(h);
+		g->req_len[g->nreq] = ((uint32_t)r[12] << 24) | ((uint32_t)r[13] << 16) | ((uint32_t)r[14] << 8) | r[15];
+		g->nreq++;
+	} else if (port == 1 && h[0] >= RNIC_OP_RDMA_READ_RESPONSE_FIRST && h[0] <= RNIC_OP_RDMA_READ_RESPONSE_ONLY) {
+		g->responses++;
+	}
+}
+
+static void test_read_gap_pieces(void)
+{
+	struct small s;
+	struct gap_watch g = {0};
+	struct rnic_wc wc;
+	const uint32_t len = 256u * 1024, pkts = len / 1024;
+	uint8_t *src = NULL, *dst = NULL;
+	struct rnic_mr *smr = NULL, *dmr = NULL;
+	uint32_t retry, timeouts, next;
+	int n = 0, ok = 0, pieces = 1;
+
+	if (small_open(&s, "read_gap_pieces", 0, 8, 7, 0, 1))
+		goto fail;
+	src = aligned_alloc(4096, len);
+	dst = aligned_alloc(4096, len);
+	if (!src || !dst)
+		goto fail;
+	for (uint32_t i = 0; i < len; i++)
+		src[i] = (uint8_t)(i * 29 + (i >> 10));
+	memset(dst, 0, len);
+	smr = rnic_reg_mr(s.p.side[1].pd, src, len, RNIC_ACCESS_REMOTE_READ);
+	dmr = rnic_reg_mr(s.p.side[0].pd, dst, len, RNIC_ACCESS_LOCAL_WRITE);
+	if (!smr || !dmr)
+		goto fail;
+	rnic_world_set_drop_filter(s.w, lose_first_response, &g);
+	rnic_world_set_frame_hook(s.w, watch_reads, &g);
+	{
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)dst, .length = len, .lkey = dmr->lkey};
+		struct rnic_send_wr sw, *bad;
+
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = 7;
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_READ;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)src;
+		sw.wr.rdma.rkey = smr->rkey;
+		if (rnic_post_send(s.p.side[0].qp[0], &sw, &bad))
+			goto fail;
+	}
+	n = sim_pair_wait(s.p.side[0].cq, &wc, 1, 4000000);
+	rnic_world_set_frame_hook(s.w, NULL, NULL);
+	rnic_world_set_drop_filter(s.w, NULL, NULL);
+	ok = n == 1 && wc.wr_id == 7 && wc.status == RNIC_WC_SUCCESS;
+	e2e_result(ok && g.lost && memcmp(src, dst, len) == 0,
+		   "READ gap: a 256 KiB READ whose first response frame was lost (%s) completes (%s) with its data",
+		   g.lost ? "lost" : "never seen", n == 1 ? rnic_wc_status_str(wc.status) : "no completion");
+	/* the first request asks for all of it; every later one (the re-read) for
+	 * a piece, each piece starting where the one before ended */
+	next = g.nreq > 1 ? g.req_psn[0] : 0;
+	for (unsigned int i = 1; i < g.nreq; i++) {
+		pieces &= g.req_len[i] < len && g.req_psn[i] == next && g.req_len[i] % 1024 == 0;
+		next = (g.req_psn[i] + g.req_len[i] / 1024) & 0xffffff;
+	}
+	retry = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu);
+	timeouts = e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_ACK_TIMEOUT, 0xffffffffu);
+	e2e_result(ok && g.nreq >= 2 && g.nreq < 64 && g.req_len[0] == len && pieces &&
+		   ((next - g.req_psn[0]) & 0xffffff) == pkts && timeouts == 0,
+		   "READ gap: re-read from its first PSN in pieces: %u READ requests (the first for %u B, the "
+		   "second for %u B at PSN +%u; want less than all of it, pieces in order up to the last "
+		   "PSN), %llu response frames for %u packets, restarts %u, ACK timeouts %u (want 0)",
+		   g.nreq, g.req_len[0], g.nreq > 1 ? g.req_len[1] : 0,
+		   g.nreq > 1 ? (g.req_psn[1] - g.req_psn[0]) & 0xffffff : 0, (unsigned long long)g.responses,
+		   pkts, retry, timeouts);
+	e2e_check_nics(s.w, "read_gap_pieces", 1);
+	goto out;
+fail:
+	e2e_result(0, "READ gap: setup");
+out:
+	if (s.w) {
+		rnic_world_set_frame_hook(s.w, NULL, NULL);
+		rnic_world_set_drop_filter(s.w, NULL, NULL);
+	}
+	if (smr)
+		rnic_dereg_mr(smr);
+	if (dmr)
+		rnic_dereg_mr(dmr);
+	small_close(&s);
+	free(src);
+	free(dst);
+}
+
 /* --only NAME: run that case alone (a mix's name or a test's) */
 static const char *const case_names[] = {"faults_mtu1024", "faults_mtu256", "faults_mtu4096", "faults_psn_wrap",
 					 "retry_exhausted", "cq_overrun", "rnr_retry", "rnr_exhausted",
 					 "fairness", "window_one_message", "ctx_beside_traffic",
-					 "reset_during_read", "stale_after_restart"};
+					 "reset_during_read", "stale_after_restart", "read_gap_pieces"};
 static const char *only_case;
 
 static int want(const char *name)
@@ -1179,7 +1312,8 @@ int main(int argc, char **argv)
 			    "message outstanding at 512 bits only.\n"
 			    "--only NAME: that case alone: faults_mtu1024, faults_mtu256, faults_mtu4096,\n"
 			    "faults_psn_wrap, retry_exhausted, cq_overrun, rnr_retry, rnr_exhausted, fairness,\n"
-			    "window_one_message, ctx_beside_traffic, reset_during_read, stale_after_restart.\n");
+			    "window_one_message, ctx_beside_traffic, reset_during_read, stale_after_restart,\n"
+			    "read_gap_pieces.\n");
 
 	if (rc >= 0)
 		return rc;
@@ -1226,6 +1360,8 @@ int main(int argc, char **argv)
 		test_reset_during_read();
 	if (want("stale_after_restart"))
 		test_stale_after_restart();
+	if (want("read_gap_pieces"))
+		test_read_gap_pieces();
 
 	return e2e_summary();
 }

@@ -5,7 +5,8 @@
  * rnic_cwnd testbench: the send window of each QP against a reference of
  * the rules (docs/ARCHITECTURE.md, "Send window"): the start value, the cut
  * to half of what was outstanding at a restart (never below the minimum),
- * no second cut before the ACKs pass the PSN reached at the first, growth
+ * no second cut while nothing was acknowledged since the first, a cut at
+ * every restart after progress (also while a loss is repaired), growth
  * by every PSN acknowledged below the threshold and by one in 2^CA_SHIFT
  * above it, the clamp at the largest value, the context write starting an
  * entry over. Directed steps first, then random takes of random QPs with
@@ -37,9 +38,11 @@ module tb #(
     );
 
     // the reference: per QP window, threshold, acked PSN at the last take,
-    // recover PSN (24-bit PSNs here; the RTL keeps their low 16 bits)
+    // acked PSN at the last cut and no progress since (24-bit PSNs here; the
+    // RTL keeps their low 16 bits)
     integer m_wnd [NQ], m_thr [NQ];
     logic [23:0] m_acked [NQ], m_rec [NQ];
+    logic        m_armed [NQ];
     // the test's own view of each QP: acked and next PSN
     logic [23:0] q_acked [NQ], q_next [NQ];
 
@@ -58,7 +61,8 @@ module tb #(
         m_wnd[q] = MAXW;
         m_thr[q] = MAXW;
         m_acked[q] = psn - 24'd1;
-        m_rec[q] = psn - 24'd1;
+        m_rec[q] = '0;
+        m_armed[q] = 1'b0;
         q_acked[q] = psn - 24'd1;
         q_next[q] = psn;
     endtask
@@ -68,14 +72,15 @@ module tb #(
         integer d, fl, h, inc, same;
         d = diff(acked, m_acked[q]);
         if (d < 0) d = 0;
-        same = diff(acked, m_rec[q]) < 0;
+        same = m_armed[q] && acked[15:0] == m_rec[q][15:0];
         fl = diff(next, acked) - 1;
         if (loss && !same) begin
             h = fl < 0 ? 0 : fl / 2;
             if (h < WMIN) h = WMIN;
             m_wnd[q] = WMIN;
             m_thr[q] = h;
-            m_rec[q] = next;
+            m_rec[q] = acked;
+            m_armed[q] = 1'b1;
             n_cuts = n_cuts + 1;
         end else begin
             if (loss) n_same = n_same + 1;
@@ -92,7 +97,7 @@ module tb #(
             end else begin
                 m_wnd[q] = m_wnd[q] + inc;
             end
-            if (!same) m_rec[q] = acked;
+            m_armed[q] = same != 0;
         end
         m_acked[q] = acked;
     endtask
@@ -159,28 +164,38 @@ module tb #(
         for (q = 0; q < NQ; q++) ctx_write(q, 24'(q * 7919));
 
         // directed, QP 3: starts unlimited; 1990 outstanding at a restart:
-        // the window to the minimum, the threshold to 995; a restart before
-        // the ACKs pass the PSN reached then: no second cut, slow start goes
-        // on (every PSN acknowledged counts) up to the threshold, then one
-        // in eight
+        // the window to the minimum, the threshold to 995; a restart with
+        // nothing acknowledged since: the same loss, no second cut; slow
+        // start (every PSN acknowledged counts) up to the threshold, then
+        // one in eight
         q = 3;
         turn(q, 1'b0, 1);
         if (wnd !== 16'hffff) fail("start: window not all ones");
         traffic(q, 2000, 10);
         turn(q, 1'b1, 1);
         if (wnd !== 16'(WMIN)) fail($sformatf("cut: window %0d, want the minimum %0d", wnd, WMIN));
-        traffic(q, 0, 500);
         turn(q, 1'b1, 2);
-        if (wnd !== 16'(WMIN + 500)) fail($sformatf("restart in the same loss: window %0d, want %0d", wnd, WMIN + 500));
+        if (wnd !== 16'(WMIN)) fail($sformatf("restart without progress: window %0d, want %0d", wnd, WMIN));
+        traffic(q, 0, 500);
+        turn(q, 1'b0, 2);
+        if (wnd !== 16'(WMIN + 500)) fail($sformatf("slow start: window %0d, want %0d", wnd, WMIN + 500));
         traffic(q, 0, 600);
         turn(q, 1'b0, 1);
         if (wnd !== 16'(WMIN + 1100)) fail($sformatf("slow start past the threshold: window %0d, want %0d", wnd, WMIN + 1100));
         traffic(q, 0, 80);
         turn(q, 1'b0, 1);
         if (wnd !== 16'(WMIN + 1110)) fail($sformatf("above the threshold: window %0d, want %0d", wnd, WMIN + 1110));
-        // the ACKs passed the recover PSN: the next restart cuts again; the
-        // threshold never below the minimum
-        traffic(q, 100, 850);      // acked past recover, 60 outstanding
+        // a restart after progress while the first loss is repaired (the
+        // PSN reached then not yet acknowledged): a new loss, cut again, the
+        // threshold to half of the 710 outstanding
+        traffic(q, 0, 100);
+        turn(q, 1'b1, 1);
+        if (wnd !== 16'(WMIN)) fail($sformatf("second cut: window %0d, want the minimum %0d", wnd, WMIN));
+        traffic(q, 0, 20);
+        turn(q, 1'b0, 1);
+        if (wnd !== 16'(WMIN + 20)) fail($sformatf("after the second cut: window %0d, want %0d (slow start to 355)", wnd, WMIN + 20));
+        // the threshold never below the minimum
+        traffic(q, 100, 730);      // 60 outstanding
         turn(q, 1'b1, 1);
         traffic(q, 0, 20);
         turn(q, 1'b0, 3);
@@ -212,7 +227,9 @@ module tb #(
                 traffic(q, $urandom(seed) % 3000, $urandom(seed) % 3000);
                 turn(q, r == 0, 1, 1'b1);
             end else begin
-                traffic(q, $urandom(seed) % 3000, $urandom(seed) % 3000);
+                // a quarter of the turns without ACK progress (a restart
+                // then after a cut is one of the same loss)
+                traffic(q, $urandom(seed) % 3000, ($urandom(seed) % 4 == 0) ? 0 : $urandom(seed) % 3000);
                 turn(q, r < 20, 1 + $urandom(seed) % 4);
             end
         end
