@@ -236,6 +236,16 @@ package rnic_pkg;
   localparam logic [31:0] CTX_OP_QP_RTS = 32'h00000004;  // QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS)
   localparam logic [31:0] CTX_OP_MTT_RUN = 32'h00000005;  // MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile)
 
+  // ctx_fields: Fields of the context window's registers (block ctx below).
+  localparam logic [31:0] CTX_CMD_TABLE_MASK = 32'h0000000f;  // CTX_CMD bits 3:0: the table (CTX_TABLE_*)
+  localparam logic [31:0] CTX_CMD_OP_SHIFT = 32'h00000004;  // CTX_CMD bits 7:4: the operation (CTX_OP_*)
+  localparam logic [31:0] CTX_CMD_OP_MASK = 32'h0000000f;  // the operation's mask, after the shift
+  localparam logic [31:0] CTX_CMD_INDEX_SHIFT = 32'h00000008;  // CTX_CMD bits 31:8: the entry's index
+  localparam logic [31:0] CTX_CMD_INDEX_MASK = 32'h00ffffff;  // the index's mask, after the shift
+  localparam logic [31:0] CTX_STATUS_BUSY = 32'h00000001;  // CTX_STATUS bit 0: the last command is not done (the data path does not have the write in its table yet)
+  localparam logic [31:0] CTX_STATUS_ERROR = 32'h00000002;  // CTX_STATUS bit 1: the last command was refused (bad table, op, index or count; a CTX_CMD while busy)
+  localparam logic [31:0] CTX_STATUS_MW_REQ = 32'h00000004;  // CTX_STATUS bit 2: a window request (MW_REQ) waits for the firmware's MW_ANSWER; the firmware may be using the window meanwhile
+
   // dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them.
   localparam logic [31:0] DMA_ID_RD_WQE = 32'h00000000;  // read: send WQE fetch (SQ ring)
   localparam logic [31:0] DMA_ID_RD_PAYLOAD = 32'h00000001;  // read: SEND / WRITE payload through the send WQE's SGEs (inline bytes come with the WQE, not read)

@@ -279,9 +279,9 @@ module rnic_regs #(
     logic [3:0]  cmd_op;
     logic [23:0] cmd_index;
     always_comb begin
-        cmd_table = wdata[3:0];
-        cmd_op = wdata[7:4];
-        cmd_index = wdata[31:8];
+        cmd_table = 4'(wdata & rnic_pkg::CTX_CMD_TABLE_MASK);
+        cmd_op = 4'((wdata >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
+        cmd_index = 24'((wdata >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
         ctx_cmd_ok = 1'b0;
         if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0] || cmd_op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
             if (cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0])
@@ -610,7 +610,10 @@ module rnic_regs #(
         end
         if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
             // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
-            rd_val = {29'h0, mw_pending, ctx_err_reg, ctx_wr_valid || ctx_wr_busy || run_left_reg != '0}; rd_hit = 1'b1;
+            rd_val = (mw_pending ? rnic_pkg::CTX_STATUS_MW_REQ : 32'h0)
+                   | (ctx_err_reg ? rnic_pkg::CTX_STATUS_ERROR : 32'h0)
+                   | ((ctx_wr_valid || ctx_wr_busy || run_left_reg != '0) ? rnic_pkg::CTX_STATUS_BUSY : 32'h0);
+            rd_hit = 1'b1;
         end
         if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
             rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;

@@ -8,23 +8,28 @@
 #include "core/fw.h"
 #include "hal/mmio.h"
 
+/* The CTX_CMD word for (table, op, index), each within its field. */
+static inline uint32_t fw_ctx_cmd_word(uint32_t table, uint32_t op, uint32_t index)
+{
+	return (table & RNIC_CTX_CMD_TABLE_MASK) | (op & RNIC_CTX_CMD_OP_MASK) << RNIC_CTX_CMD_OP_SHIFT |
+	       (index & RNIC_CTX_CMD_INDEX_MASK) << RNIC_CTX_CMD_INDEX_SHIFT;
+}
+
 /* CTX_CMD (table, op, index) on what CTX_DATA holds, then poll CTX_STATUS.
  * FW_INTERNAL if the window reports an error or stays busy. */
 FW_MUST_CHECK static inline enum fw_status fw_ctx_cmd(uint32_t table, uint32_t op, uint32_t index)
 {
 	uint32_t st = 1;
 
-	if (index > 0xffffffu || table > 0xfu || op > 0xfu)
+	if (index > RNIC_CTX_CMD_INDEX_MASK || table > RNIC_CTX_CMD_TABLE_MASK || op > RNIC_CTX_CMD_OP_MASK)
 		return FW_INTERNAL;
-	/* CTX_CMD: bits 3:0 table, 7:4 op, 31:8 index */
-	fw_mmio_write32(RNIC_REG_CTX_CMD, table | op << 4 | index << 8);
+	fw_mmio_write32(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(table, op, index));
 	for (uint32_t n = 0; n < FW_CTX_POLLS; n++) {
 		st = fw_mmio_read32(RNIC_REG_CTX_STATUS);
-		if (!(st & 1))
+		if (!(st & RNIC_CTX_STATUS_BUSY))
 			break;
 	}
-	/* CTX_STATUS: bit 0 busy, bit 1 error */
-	if (st & 3)
+	if (st & (RNIC_CTX_STATUS_BUSY | RNIC_CTX_STATUS_ERROR))
 		return FW_INTERNAL;
 	return FW_OK;
 }

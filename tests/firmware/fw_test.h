@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/ctx.h"
 #include "core/fw.h"
 #include "hal/mock_mmio.h"
 #include "../check.h"

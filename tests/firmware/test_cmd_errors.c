@@ -367,12 +367,12 @@ static void test_ctx_failure(void)
 		mock_mmio_reset();
 		for (uint32_t i = 0; i < RNIC_CQC_WORDS; i++)
 			mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, i == 0 ? 1 | 4 << 1 : i == 1 ? 0x1000 : 0);
-		mock_mmio_expect_write(RNIC_REG_CTX_CMD, RNIC_CTX_TABLE_CQC | RNIC_CTX_OP_WRITE << 4 | 1 << 8);
+		mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, 1));
 		if (busy)
 			for (uint32_t i = 0; i < FW_CTX_POLLS; i++)
-				mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 1);
+				mock_mmio_expect_read(RNIC_REG_CTX_STATUS, RNIC_CTX_STATUS_BUSY);
 		else
-			mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 2);
+			mock_mmio_expect_read(RNIC_REG_CTX_STATUS, RNIC_CTX_STATUS_ERROR);
 		CHECK_EQ(fw_cmd_run(&fw, OP(CREATE_CQ), in, out), FW_INTERNAL);
 		CHECK_MOCK(busy ? "ctx busy" : "ctx error");
 		CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);

@@ -58,7 +58,7 @@ static void test_create_cq(void)
 	mock_mmio_expect_write(RNIC_REG_CTX_DATA + 0, 1 | 6 << 1);
 	mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4, 0x00042000);
 	mock_mmio_expect_write(RNIC_REG_CTX_DATA + 8, 0x1);
-	mock_mmio_expect_write(RNIC_REG_CTX_CMD, RNIC_CTX_TABLE_CQC | RNIC_CTX_OP_WRITE << 4 | 1 << 8);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(RNIC_CTX_TABLE_CQC, RNIC_CTX_OP_WRITE, 1));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 	mock_mmio_expect_write(RNIC_REG_CMD_OUT + 0, 1); /* cqn */
 	mock_mmio_expect_write(RNIC_REG_CMD_DONE, RNIC_CMD_ST_OK << 8);

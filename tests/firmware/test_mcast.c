@@ -72,7 +72,7 @@ static void expect_entry(uint32_t slot, const uint32_t gid[4], const uint32_t *q
 	mock_mmio_reset();
 	for (uint32_t i = 0; i < RNIC_MCG_WORDS; i++)
 		mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, w[i]);
-	mock_mmio_expect_write(RNIC_REG_CTX_CMD, RNIC_CTX_TABLE_MCG | RNIC_CTX_OP_WRITE << 4 | slot << 8);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(RNIC_CTX_TABLE_MCG, RNIC_CTX_OP_WRITE, slot));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 }
 

@@ -83,7 +83,7 @@ static uint32_t logged_ctx(uint32_t *w)
 
 static uint32_t mpt_cmd(uint32_t key)
 {
-	return RNIC_CTX_TABLE_MPT | RNIC_CTX_OP_WRITE << 4 | (key >> RNIC_MKEY_TAG_BITS) << 8;
+	return fw_ctx_cmd_word(RNIC_CTX_TABLE_MPT, RNIC_CTX_OP_WRITE, key >> RNIC_MKEY_TAG_BITS);
 }
 
 /* A bind or invalidate run in record mode (the context write accepted). */
@@ -449,7 +449,7 @@ static void test_ctx_error(void)
 	memcpy(&fw_before, &fw, sizeof(fw));
 	mock_mmio_reset();
 	mock_mmio_record(1);
-	mock_mmio_set_reg(RNIC_REG_CTX_STATUS, 2); /* error */
+	mock_mmio_set_reg(RNIC_REG_CTX_STATUS, RNIC_CTX_STATUS_ERROR);
 	CHECK_EQ(fw_mw_bind(&fw, &b), RNIC_WC_GENERAL_ERR);
 	mock_mmio_record(0);
 	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);
@@ -457,7 +457,7 @@ static void test_ctx_error(void)
 	memcpy(&fw_before, &fw, sizeof(fw));
 	mock_mmio_reset();
 	mock_mmio_record(1);
-	mock_mmio_set_reg(RNIC_REG_CTX_STATUS, 1); /* stays busy */
+	mock_mmio_set_reg(RNIC_REG_CTX_STATUS, RNIC_CTX_STATUS_BUSY); /* stays busy */
 	CHECK_EQ(fw_mw_invalidate(&fw, qp_a, k, 0), RNIC_WC_GENERAL_ERR);
 	mock_mmio_record(0);
 	CHECK(memcmp(&fw_before, &fw, sizeof(fw)) == 0);

@@ -142,7 +142,7 @@ static void modify_ok(const struct row *r, uint32_t mask)
 		CHECK_EQ(n, RNIC_QPC_WORDS + 2);
 		a = mock_mmio_access(RNIC_QPC_WORDS);
 		CHECK(a && a->write && a->off == RNIC_REG_CTX_CMD &&
-		      a->val == (RNIC_CTX_TABLE_QPC | r->op << 4 | qpn << 8));
+		      a->val == (fw_ctx_cmd_word(RNIC_CTX_TABLE_QPC, r->op, qpn)));
 		a = mock_mmio_access(0);
 		CHECK(a && a->write && a->off == RNIC_REG_CTX_DATA &&
 		      (a->val & 0xf) == (r->next == S(RESET) ? 0 : r->next));

@@ -205,7 +205,7 @@ static void test_words(void)
 	srqn = create_srq(pd, 6, 9);
 	memset(w, 0, sizeof(w));
 	cmd = logged_ctx(w);
-	CHECK_EQ(cmd, RNIC_CTX_TABLE_SRQC | RNIC_CTX_OP_WRITE << 4 | srqn << 8);
+	CHECK_EQ(cmd, fw_ctx_cmd_word(RNIC_CTX_TABLE_SRQC, RNIC_CTX_OP_WRITE, srqn));
 	CHECK_EQ(t_get(w, RNIC_SRQC_VALID_LSB, RNIC_SRQC_VALID_W), 1);
 	CHECK_EQ(t_get(w, RNIC_SRQC_LOG_SIZE_LSB, RNIC_SRQC_LOG_SIZE_W), 6);
 	CHECK_EQ(t_get(w, RNIC_SRQC_PD_LSB, RNIC_SRQC_PD_W), pd);
@@ -217,7 +217,7 @@ static void test_words(void)
 	PUT(MODIFY_SRQ_IN, SRQ_LIMIT, 5);
 	CHECK_EQ(t_cmd(OP(MODIFY_SRQ), in, out), FW_OK);
 	cmd = logged_ctx(w);
-	CHECK_EQ(cmd, RNIC_CTX_TABLE_SRQC | RNIC_CTX_OP_MODIFY << 4 | srqn << 8);
+	CHECK_EQ(cmd, fw_ctx_cmd_word(RNIC_CTX_TABLE_SRQC, RNIC_CTX_OP_MODIFY, srqn));
 	CHECK_EQ(t_get(w, RNIC_SRQC_LIMIT_LSB, RNIC_SRQC_LIMIT_W), 5);
 	CHECK_EQ(t_get(w, RNIC_SRQC_LOG_SIZE_LSB, RNIC_SRQC_LOG_SIZE_W), 6);
 	handle_in(OP(QUERY_SRQ), srqn, pd);

@@ -22,13 +22,21 @@ static void expect_ctx(uint32_t table, uint32_t op, uint32_t index, const uint32
 {
 	for (uint32_t i = 0; i < nwords; i++)
 		mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, w[i]);
-	mock_mmio_expect_write(RNIC_REG_CTX_CMD, table | op << 4 | index << 8);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(table, op, index));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 }
 
 static enum fw_status run(uint32_t op)
 {
 	return fw_cmd_run(&fw, op, in, out);
+}
+
+/* CTX_CMD as docs/formats.toml describes it: bits 3:0 table, 7:4 op,
+ * 31:8 index */
+static void test_ctx_cmd_word(void)
+{
+	CHECK_EQ(fw_ctx_cmd_word(0x3, 0x2, 0x123456), 0x12345623u);
+	CHECK_EQ(fw_ctx_cmd_word(RNIC_CTX_TABLE_MTT, RNIC_CTX_OP_MTT_RUN, 0xffffff), 0xffffff54u);
 }
 
 static void test_mock_self(void)
@@ -385,6 +393,7 @@ static void test_query_device(void)
 
 int main(void)
 {
+	test_ctx_cmd_word();
 	test_mock_self();
 	test_cq();
 	test_mr();

@@ -148,7 +148,7 @@ static void test_ud_qpc(void)
 	for (uint32_t i = 0; i < RNIC_QPC_WORDS; i++)
 		mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, w[i]);
 	mock_mmio_expect_write(RNIC_REG_CTX_CMD,
-			       RNIC_CTX_TABLE_QPC | RNIC_CTX_OP_WRITE << 4 | qpn << 8);
+			       fw_ctx_cmd_word(RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, qpn));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 	CHECK_EQ(fw_cmd_run(&fw, OP(MODIFY_QP), in, out), FW_OK);
 	CHECK_MOCK("UD QPC at INIT");
@@ -198,7 +198,7 @@ static void test_ah(void)
 	mock_mmio_reset();
 	for (uint32_t i = 0; i < RNIC_AH_WORDS; i++)
 		mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, w[i]);
-	mock_mmio_expect_write(RNIC_REG_CTX_CMD, RNIC_CTX_TABLE_AH | RNIC_CTX_OP_WRITE << 4 | 1u << 8);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(RNIC_CTX_TABLE_AH, RNIC_CTX_OP_WRITE, 1u));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 	CHECK_EQ(fw_cmd_run(&fw, OP(CREATE_AH), in, out), FW_OK);
 	CHECK_MOCK("CREATE_AH record");
@@ -230,7 +230,7 @@ static void test_ah(void)
 	mock_mmio_reset();
 	for (uint32_t i = 0; i < RNIC_AH_WORDS; i++)
 		mock_mmio_expect_write(RNIC_REG_CTX_DATA + 4 * i, 0);
-	mock_mmio_expect_write(RNIC_REG_CTX_CMD, RNIC_CTX_TABLE_AH | RNIC_CTX_OP_WRITE << 4 | ah << 8);
+	mock_mmio_expect_write(RNIC_REG_CTX_CMD, fw_ctx_cmd_word(RNIC_CTX_TABLE_AH, RNIC_CTX_OP_WRITE, ah));
 	mock_mmio_expect_read(RNIC_REG_CTX_STATUS, 0);
 	CHECK_EQ(fw_cmd_run(&fw, OP(DESTROY_AH), in, out), FW_OK);
 	CHECK_MOCK("DESTROY_AH record");

@@ -296,8 +296,7 @@ int fz_reg_mr(struct fz_nic *f, uint32_t pd, unsigned int access, void *va, size
 
 int fz_mw_req_pending(struct fz_nic *f)
 {
-	/* CTX_STATUS bit 2 */
-	return (rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS) & 4) != 0;
+	return (rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS) & RNIC_CTX_STATUS_MW_REQ) != 0;
 }
 
 int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t index,
@@ -312,14 +311,14 @@ int fz_ctx_write(struct fz_nic *f, unsigned int table, unsigned int op, uint32_t
 		rnic_world_step(rnic_sim_nic_world(f->nic), 16);
 	for (unsigned int i = 0; i < nwords; i++)
 		rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_DATA + 4 * i, words[i]);
-	rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_CMD, table | (op << 4) | (index << 8));
-	/* CTX_STATUS: bit 0 busy, bit 1 error */
-	for (int i = 0; i < CTX_POLLS && (st & 1); i++)
+	rnic_sim_bar_write32(f->nic, RNIC_REG_CTX_CMD,
+			     table | (op << RNIC_CTX_CMD_OP_SHIFT) | (index << RNIC_CTX_CMD_INDEX_SHIFT));
+	for (int i = 0; i < CTX_POLLS && (st & RNIC_CTX_STATUS_BUSY); i++)
 		st = rnic_sim_bar_read32(f->nic, RNIC_REG_CTX_STATUS);
-	if (st & 3)
+	if (st & (RNIC_CTX_STATUS_BUSY | RNIC_CTX_STATUS_ERROR))
 		fprintf(stderr, "fz_ctx_write: table %u op %u index %u: CTX_STATUS 0x%x (%s)\n", table, op,
-			(unsigned int)index, (unsigned int)st, st & 1 ? "still busy" : "error");
-	return (st & 3) ? -1 : 0;
+			(unsigned int)index, (unsigned int)st, st & RNIC_CTX_STATUS_BUSY ? "still busy" : "error");
+	return (st & (RNIC_CTX_STATUS_BUSY | RNIC_CTX_STATUS_ERROR)) ? -1 : 0;
 }
 
 void fz_pkt_init(struct rc_pkt *p, unsigned int opcode, uint32_t qpn, uint32_t psn)

@@ -104,8 +104,9 @@ static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val
 		f->ctx_data[(off - RNIC_REG_CTX_DATA) / 4] = val;
 	} else if (off == RNIC_REG_CTX_COUNT) {
 		f->ctx_count = val;
-	} else if (off == RNIC_REG_CTX_CMD && ((val >> 4) & 0xf) == RNIC_CTX_OP_MTT_RUN) {
-		uint32_t index = val >> 8;
+	} else if (off == RNIC_REG_CTX_CMD &&
+		   ((val >> RNIC_CTX_CMD_OP_SHIFT) & RNIC_CTX_CMD_OP_MASK) == RNIC_CTX_OP_MTT_RUN) {
+		uint32_t index = (val >> RNIC_CTX_CMD_INDEX_SHIFT) & RNIC_CTX_CMD_INDEX_MASK;
 
 		f->ncmd++;
 		f->last_ctx_cmd = val;
@@ -114,7 +115,8 @@ static inline void fake_reg_write(struct fake_nic *f, uint32_t off, uint32_t val
 			if (index + i < FAKE_MTT)
 				f->mtt[index + i] = RNIC_CTX_GET(&f->ctx_data[i * RNIC_MTT_WORDS], MTT, PAGE);
 	} else if (off == RNIC_REG_CTX_CMD) {
-		uint32_t table = val & 0xf, index = val >> 8;
+		uint32_t table = val & RNIC_CTX_CMD_TABLE_MASK;
+		uint32_t index = (val >> RNIC_CTX_CMD_INDEX_SHIFT) & RNIC_CTX_CMD_INDEX_MASK;
 
 		f->ncmd++;
 		f->last_ctx_cmd = val;
@@ -152,10 +154,10 @@ static inline uint32_t fake_reg_read(struct fake_nic *f, uint32_t off)
 {
 	if (off == RNIC_REG_CTX_STATUS) {
 		if (f->ctx_busy_forever)
-			return 1;
+			return RNIC_CTX_STATUS_BUSY;
 		if (f->busy_left) {
 			f->busy_left--;
-			return 1;
+			return RNIC_CTX_STATUS_BUSY;
 		}
 		return f->ctx_status;
 	}

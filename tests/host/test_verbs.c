@@ -575,7 +575,7 @@ static void test_reg_mr_traffic(void)
 
 	/* CTX_STATUS error bit: the firmware says CMD_ST_INTERNAL, the host EIO;
 	 * nothing left mapped */
-	f->ctx_status = 2;
+	f->ctx_status = RNIC_CTX_STATUS_ERROR;
 	errno = 0;
 	CHECK(rnic_reg_mr(pd, buf, 64, RNIC_ACCESS_LOCAL_WRITE) == NULL);
 	CHECK_EQ(errno, EIO);

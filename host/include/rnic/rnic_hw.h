@@ -245,6 +245,16 @@ typedef uint32_t rnic_be32;
 #define RNIC_CTX_OP_QP_RTS 4 /* QPC only: copy, then load the requester's next PSN from sq_psn (RTR -> RTS) */
 #define RNIC_CTX_OP_MTT_RUN 5 /* MTT only: CTX_COUNT entries, entry i from CTX_DATA words [i * MTT_WORDS, (i + 1) * MTT_WORDS), into MTT entries index + i, one per cycle (CTX_STATUS busy meanwhile) */
 
+/* ctx_fields: Fields of the context window's registers (block ctx below). */
+#define RNIC_CTX_CMD_TABLE_MASK 0xf /* CTX_CMD bits 3:0: the table (CTX_TABLE_*) */
+#define RNIC_CTX_CMD_OP_SHIFT 4 /* CTX_CMD bits 7:4: the operation (CTX_OP_*) */
+#define RNIC_CTX_CMD_OP_MASK 0xf /* the operation's mask, after the shift */
+#define RNIC_CTX_CMD_INDEX_SHIFT 8 /* CTX_CMD bits 31:8: the entry's index */
+#define RNIC_CTX_CMD_INDEX_MASK 0xffffff /* the index's mask, after the shift */
+#define RNIC_CTX_STATUS_BUSY 1 /* CTX_STATUS bit 0: the last command is not done (the data path does not have the write in its table yet) */
+#define RNIC_CTX_STATUS_ERROR 2 /* CTX_STATUS bit 1: the last command was refused (bad table, op, index or count; a CTX_CMD while busy) */
+#define RNIC_CTX_STATUS_MW_REQ 4 /* CTX_STATUS bit 2: a window request (MW_REQ) waits for the firmware's MW_ANSWER; the firmware may be using the window meanwhile */
+
 /* dma_id: AXI IDs of the DMA master, one per engine (ARID / AWID). Reads and writes are separate ID spaces. Host-side checkers tell the engines apart by them. */
 #define RNIC_DMA_ID_RD_WQE 0 /* read: send WQE fetch (SQ ring) */
 #define RNIC_DMA_ID_RD_PAYLOAD 1 /* read: SEND / WRITE payload through the send WQE's SGEs (inline bytes come with the WQE, not read) */
