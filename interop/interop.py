@@ -401,7 +401,7 @@ def run_rping_case(g, ports, rnic_rping, role, loss, count, size, logdir, seed):
     udp_guest, udp_nic, _, _ = ports
     tag = f'rping_{role}' + ('_loss' if loss else '')
     pcap = os.path.join(logdir, tag + '.pcap')
-    ours_cmd = [rnic_rping, '-p', str(RPING_PORT), '-S', str(size), '-v', '-d', '--peer-mac', GUEST_MAC,
+    ours_cmd = [rnic_rping, '-p', str(RPING_PORT), '-S', str(size), '-v', '-d',
                 '--mac', NIC_MAC, '--ip', NIC_IP, '--sim-link', f'udp:127.0.0.1:{udp_nic},127.0.0.1:{udp_guest}',
                 '--pcap', pcap, '--timeout', str(60 + count // 2)]
     guest_opts = f'-p {RPING_PORT} -S {size} -C {count} -v -V'
@@ -417,9 +417,11 @@ def run_rping_case(g, ports, rnic_rping, role, loss, count, size, logdir, seed):
                  'do sleep 0.1; i=$((i+1)); done; rdma res show cm_id | grep -q LISTEN', 60)
         if not r or r[0]:
             return False, 'guest rping -s did not listen'
-        ours = subprocess.Popen(ours_cmd + ['-c', '-a', GUEST_IP, '-I', NIC_IP, '-C', str(count), '-V'],
+        ours = subprocess.Popen(ours_cmd + ['-c', '-a', GUEST_IP, '-I', NIC_IP, '-C', str(count), '-V',
+                                            '--peer-mac', GUEST_MAC],
                                 stdout=out, stderr=subprocess.STDOUT)
     else:
+        # no --peer-mac: our server answers through the REQ's source MAC
         ours = subprocess.Popen(ours_cmd + ['-s', '-a', NIC_IP],
                                 stdout=out, stderr=subprocess.STDOUT)
         if not wait_log_text(logf, 'listening on', ours, 60):

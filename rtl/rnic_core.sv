@@ -609,6 +609,7 @@ module rnic_core #(
     logic                 cqe_valid, cqe_ready;
     logic [15:0]          cqe_cqn, cqe_wqe_counter;
     logic [23:0]          cqe_qpn, cqe_src_qp;
+    logic [47:0]          cqe_smac, rcqe_smac;
     logic [7:0]           cqe_opcode, cqe_status, cqe_syndrome;
     logic [31:0]          cqe_byte_len, cqe_imm;
     logic [7:0]           cqe_flags;
@@ -635,6 +636,7 @@ module rnic_core #(
     assign cqe_status = grant_rcqe ? rcqe_status : ccqe_status;
     assign cqe_byte_len = grant_rcqe ? rcqe_byte_len : ccqe_byte_len;
     assign cqe_src_qp = grant_rcqe ? rcqe_src_qp : ccqe_src_qp;
+    assign cqe_smac = grant_rcqe ? rcqe_smac : 48'h0;
     assign cqe_syndrome = grant_rcqe ? 8'h0 : ccqe_syndrome;
     assign cqe_imm = grant_rcqe ? rcqe_imm : 32'h0;
     assign cqe_flags = grant_rcqe ? rcqe_flags : 8'h0;
@@ -954,7 +956,7 @@ module rnic_core #(
         .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready), .s_cqe_cqn(cqe_cqn), .s_cqe_qpn(cqe_qpn),
         .s_cqe_wqe_counter(cqe_wqe_counter), .s_cqe_opcode(cqe_opcode), .s_cqe_status(cqe_status),
         .s_cqe_byte_len(cqe_byte_len), .s_cqe_src_qp(cqe_src_qp), .s_cqe_syndrome(cqe_syndrome),
-        .s_cqe_imm(cqe_imm), .s_cqe_flags(cqe_flags),
+        .s_cqe_imm(cqe_imm), .s_cqe_flags(cqe_flags), .s_cqe_smac(cqe_smac),
         .cqc_rd_en, .cqc_rd_addr, .cqc_rd_data,
         .cq_reset_valid(cqc_we && ctx_reset), .cq_reset_cqn(ctx_wr_index[CQN_WIDTH-1:0]),
         .ctx_ready(cqe_ctx_ready),
@@ -1315,7 +1317,7 @@ module rnic_core #(
         .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
         .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
         .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
-        .m_cqe_src_qp(rcqe_src_qp),
+        .m_cqe_src_qp(rcqe_src_qp), .m_cqe_smac(rcqe_smac),
         .m_inv_valid(inv_req_valid), .m_inv_qpn(inv_req_qpn), .m_inv_rkey(inv_req_rkey),
         .s_inv_ans_valid(inv_ans_valid), .s_inv_ans_status(mw_ans_status),
         .s_inv_taken(mw_taken && mw_sel_inv_reg),

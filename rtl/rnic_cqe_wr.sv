@@ -44,6 +44,7 @@ module rnic_cqe_wr #(
     input  wire logic [31:0]                   s_cqe_imm,      // network order: bits 31:24 go first;
                                                                // with WC_FLAG_WITH_INV the invalidated rkey
     input  wire logic [7:0]                    s_cqe_flags,
+    input  wire logic [47:0]                   s_cqe_smac,     // UD receive: source MAC, bits 47:40 first on the wire
 
     output      logic                          cqc_rd_en,
     output      logic [CQN_WIDTH-1:0]          cqc_rd_addr,
@@ -178,12 +179,12 @@ module rnic_cqe_wr #(
                     img_reg[8 * rnic_pkg::CQE_SRC_QP_OFF +: 32] <= {8'h0, s_cqe_src_qp};
                     img_reg[8 * rnic_pkg::CQE_SYNDROME_OFF +: 8] <= s_cqe_syndrome;
                     // s_cqe_imm carries the invalidated rkey with WC_FLAG_WITH_INV
-                    // (a SEND with invalidate has no immediate)
-                    if ((s_cqe_flags & rnic_pkg::WC_FLAG_WITH_INV[7:0]) != 0)
-                        img_reg[8 * rnic_pkg::CQE_INVALIDATED_RKEY_OFF +: 32] <= s_cqe_imm;
-                    else
-                        img_reg[8 * rnic_pkg::CQE_IMM_DATA_OFF +: 32] <=
-                            {s_cqe_imm[7:0], s_cqe_imm[15:8], s_cqe_imm[23:16], s_cqe_imm[31:24]};
+                    // (a SEND with invalidate has no immediate): network order
+                    // either way, as ibv_wc's union of the two
+                    img_reg[8 * rnic_pkg::CQE_IMM_DATA_OFF +: 32] <=
+                        {s_cqe_imm[7:0], s_cqe_imm[15:8], s_cqe_imm[23:16], s_cqe_imm[31:24]};
+                    for (int i = 0; i < 6; i++)
+                        img_reg[8 * (rnic_pkg::CQE_SMAC_OFF + 32'(i)) +: 8] <= s_cqe_smac[8 * (5 - i) +: 8];
                     img_reg[8 * rnic_pkg::CQE_WC_FLAGS_OFF +: 8] <= s_cqe_flags;
                     state_reg <= S_CQC;
                 end

@@ -259,7 +259,7 @@ package rnic_pkg;
   // wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply).
   localparam logic [31:0] WC_FLAG_WITH_IMM = 32'h00000002;  // imm_data is valid
   localparam logic [31:0] WC_FLAG_GRH = 32'h00000001;  // UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES)
-  localparam logic [31:0] WC_FLAG_WITH_INV = 32'h00000008;  // receive of a SEND with invalidate: invalidated_rkey names the window the responder invalidated
+  localparam logic [31:0] WC_FLAG_WITH_INV = 32'h00000008;  // receive of a SEND with invalidate: imm_data holds the rkey (network order) of the window the responder invalidated
 
   // mw: Memory windows (IBA 10.6.7; docs/mw.md).
   localparam logic [31:0] MW_TYPE_1 = 32'h00000001;  // IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated
@@ -467,8 +467,9 @@ package rnic_pkg;
   localparam logic [31:0] CQE_WC_FLAGS_BITS = 32'h00000008;
   localparam logic [31:0] CQE_SYNDROME_OFF = 32'h00000015;
   localparam logic [31:0] CQE_SYNDROME_BITS = 32'h00000008;
-  localparam logic [31:0] CQE_INVALIDATED_RKEY_OFF = 32'h00000018;
-  localparam logic [31:0] CQE_INVALIDATED_RKEY_BITS = 32'h00000020;
+  localparam logic [31:0] CQE_SMAC_OFF = 32'h00000018;
+  localparam logic [31:0] CQE_SMAC_BITS = 32'h00000008;
+  localparam logic [31:0] CQE_SMAC_COUNT = 32'h00000006;
   localparam logic [31:0] CQE_OWNER_OFF = 32'h0000001f;
   localparam logic [31:0] CQE_OWNER_BITS = 32'h00000008;
 

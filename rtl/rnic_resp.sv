@@ -272,6 +272,7 @@ module rnic_resp #(
     output      logic [31:0]                       m_cqe_imm,
     output      logic [7:0]                        m_cqe_flags,
     output      logic [23:0]                       m_cqe_src_qp,
+    output      logic [47:0]                       m_cqe_smac,     // UD receive: the frame's source MAC
 
     // SEND with invalidate: the request to the firmware (MW_REQ, shared with
     // the requester through the core's arbiter; held until the answer) and
@@ -442,6 +443,7 @@ module rnic_resp #(
     wire        h_ud     = hdr_reg[rnic_hdr_pkg::HDR_HAS_DETH_LSB];
     wire [31:0] h_qkey   = hdr_reg[rnic_hdr_pkg::HDR_DETH_QKEY_LSB +: rnic_hdr_pkg::HDR_DETH_QKEY_W];
     wire [23:0] h_sqpn   = hdr_reg[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
+    wire [47:0] h_smac   = hdr_reg[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W];
     // IETH (SEND LAST / ONLY with invalidate): its rkey is in h_rkey
     wire        h_ieth   = hdr_reg[rnic_hdr_pkg::HDR_HAS_IETH_LSB];
 
@@ -679,6 +681,7 @@ module rnic_resp #(
     logic [31:0]                 act_imm_mem [ACTIONS];
     logic [7:0]                  act_flags_mem [ACTIONS];
     logic [23:0]                 act_src_mem [ACTIONS];
+    logic [47:0]                 act_smac_mem [ACTIONS];
     logic                        act_rd_mem [ACTIONS];     // a READ job, not an ACK
     logic                        act_rda_mem [ACTIONS];    // answers a READ or an ATOMIC
     logic [7:0]                  rda_cnt_reg;              // READs / ATOMICs of qpn_reg not yet answered
@@ -1614,6 +1617,7 @@ module rnic_resp #(
     assign m_cqe_imm = act_imm_mem[head];
     assign m_cqe_flags = act_flags_mem[head];
     assign m_cqe_src_qp = act_src_mem[head];
+    assign m_cqe_smac = act_smac_mem[head];
 
     wire ack_ok = !head_ack || ack_done_reg || (ack_by_job ? m_rdjob_ready : m_ack_ready);
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
@@ -1655,6 +1659,10 @@ module rnic_resp #(
                 | (qpc_ud && h_ud ? rnic_pkg::WC_FLAG_GRH[7:0] : 8'h0);
             // UD: the sender is the DETH's source QP
             act_src_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= (qpc_ud && h_ud) ? h_sqpn : qpc_dqpn;
+            // and its frame's Ethernet source (a CM answers to it); none
+            // for a flush, which has no frame
+            act_smac_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
+                (qpc_ud && h_ud && act_push_status != rnic_pkg::WC_WR_FLUSH_ERR[7:0]) ? h_smac : 48'h0;
             act_vld_reg[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= 1'b1;
             act_wr_reg <= act_wr_reg + 1'b1;
         end

@@ -122,6 +122,8 @@ def mem_field_size(ftype, mems):
         return MEM_TYPES[ftype][0], 1, None
     if "[" in ftype:
         base, count = ftype.rstrip("]").split("[")
+        if base in MEM_TYPES:
+            return MEM_TYPES[base][0], int(count), None
         sub = mems.get(base)
         if sub is None:
             raise SpecError(f"unknown struct type {base}")
@@ -315,6 +317,8 @@ def gen_h(spec, mems, consts, ctxs):
             size, count, sub = mem_field_size(ftype, mems)
             if sub:
                 o.append(f"\tstruct rnic_{sub} {name}[{count}]; /* {doc} */")
+            elif count > 1:
+                o.append(f"\t{MEM_TYPES[ftype.split('[')[0]][1]} {name}[{count}]; /* {doc} */")
             else:
                 o.append(f"\t{MEM_TYPES[ftype][1]} {name}; /* {doc} */")
             pos = off + size * count

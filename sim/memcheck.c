@@ -997,7 +997,7 @@ static void mw_complete(struct memcheck *m, const uint8_t *cqe)
 	if (op == RNIC_WC_RECV && (cqe[offsetof(struct rnic_cqe, wc_flags)] & RNIC_WC_FLAG_WITH_INV)) {
 		/* a SEND with invalidate received: the type 2 window of the
 		 * QP's PD whose current key the CQE names is unbound */
-		key = le32(cqe + offsetof(struct rnic_cqe, invalidated_rkey));
+		key = be32(cqe + offsetof(struct rnic_cqe, imm_data));
 		q = find_obj(m, OBJ_SQ, qpn);
 		o = mw_obj(m, key >> RNIC_MKEY_TAG_BITS);
 		if (q < 0 || o < 0 || (mw = &m->objs[o])->id != key || mw->pd != m->objs[q].pd ||

@@ -8,12 +8,13 @@
  *
  *   rnic-rping -s [-a ADDR] [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V] [-d] LINK
  *   rnic-rping -c -a ADDR [-I SRC] [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V] [-d] LINK
- *   LINK: --peer-mac MAC [--peer-ip A.B.C.D] [--ip A.B.C.D] [--mac MAC]
+ *   LINK: [--peer-mac MAC] [--peer-ip A.B.C.D] [--ip A.B.C.D] [--mac MAC]
  *         [--sim-link udp:LHOST:LPORT,RHOST:RPORT [--width 64|512] [--pcap FILE]]
  *
  * The library has no ARP: --peer-mac is the peer's MAC, the default next
- * hop of the CM's neighbour table (a received MAD's completion does not
- * carry the source MAC, so a server needs it for its client's REP). */
+ * hop of the CM's neighbour table, which a client needs for its REQ. A
+ * server answers through the source MAC of the REQ's frame (the receive
+ * completion carries it) and needs none. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,7 +48,8 @@ static void usage(FILE *f)
 		"  -v                 print each ping's data\n"
 		"  -V                 validate each ping's data (client)\n"
 		"  -d                 debug: the CM's events and the carrier's counters\n"
-		"  --peer-mac MAC     the peer's MAC (required: the library has no ARP)\n"
+		"  --peer-mac MAC     the peer's MAC (a client needs it: the library has no ARP;\n"
+		"                     a server answers through the source MAC of the REQ)\n"
 		"  --peer-ip A.B.C.D  the only address --peer-mac is for (default: every address)\n"
 		"  --ip A.B.C.D       our address, GID 0 (a card: default its own GID 0;\n"
 		"                     --sim-link: default -a for a server, -I for a client)\n"
@@ -248,8 +250,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rnic-rping: a client needs -a (the server's address)\n");
 		return 2;
 	}
-	if (!have_peer_mac) {
-		fprintf(stderr, "rnic-rping: --peer-mac is required (the library has no ARP)\n");
+	if (!server && !have_peer_mac) {
+		fprintf(stderr, "rnic-rping: a client needs --peer-mac (the library has no ARP)\n");
 		return 2;
 	}
 	sim = o.local != NULL;
@@ -281,10 +283,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rnic-rping: rnic_cm_create_event_channel: %s\n", strerror(errno));
 		goto out;
 	}
-	/* the peer's MAC is the default next hop (the entry of 0.0.0.0): a
-	 * server learns its client's address only from the REQ */
+	/* the peer's MAC is the default next hop (the entry of 0.0.0.0); a
+	 * server without one answers through the REQ's source MAC */
 	peer = ip4(have_peer_ip ? peer_ip : zero, 0);
-	if ((err = rnic_cm_set_neighbour(ch, (struct sockaddr *)&peer, o.peer_mac))) {
+	if (have_peer_mac && (err = rnic_cm_set_neighbour(ch, (struct sockaddr *)&peer, o.peer_mac))) {
 		fprintf(stderr, "rnic-rping: rnic_cm_set_neighbour: %s\n", strerror(err));
 		goto out;
 	}

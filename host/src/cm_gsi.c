@@ -346,8 +346,10 @@ int rnic_cm_gsi_recv(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad)
 			src->sgid_index = (uint8_t)(idx < 0 ? 0 : idx);
 			src->hop_limit = 0;
 			src->traffic_class = 0;
-			src->mac_valid = 0; /* the CQE does not carry the frame's source MAC */
-			memset(src->mac, 0, 6);
+			/* the frame's source MAC (the CQE's smac): the next hop back
+			 * to the sender, so an answer needs no neighbour entry */
+			memcpy(src->mac, wc.smac, 6);
+			src->mac_valid = memcmp(wc.smac, "\0\0\0\0\0\0", 6) != 0;
 			memcpy(mad, b + RNIC_GRH_BYTES, RNIC_MAD_BYTES);
 			g->stats.received++;
 			if (post_recv(g, (unsigned int)wc.wr_id))

@@ -117,14 +117,18 @@ static void wc_fill(struct rnic_wc *wc, const struct rnic_cqe *e, uint32_t qpn, 
 	wc->opcode = e->opcode;
 	wc->vendor_err = e->syndrome;
 	wc->byte_len = rnic_le32toh(e->byte_len);
-	wc->imm_data = e->imm_data; /* stays in network order, as ibv_wc */
+	if (e->wc_flags & RNIC_WC_FLAG_WITH_IMM)
+		wc->imm_data = e->imm_data; /* stays in network order, as ibv_wc */
 	wc->qp_num = qpn;
 	wc->src_qp = rnic_le32toh(e->src_qp) & 0xffffffu;
 	wc->wc_flags = ((e->wc_flags & RNIC_WC_FLAG_WITH_IMM) ? RNIC_WC_WITH_IMM : 0) |
 		       ((e->wc_flags & RNIC_WC_FLAG_GRH) ? RNIC_WC_GRH : 0) |
 		       ((e->wc_flags & RNIC_WC_FLAG_WITH_INV) ? RNIC_WC_WITH_INV : 0);
+	/* the CQE holds the invalidated rkey where the immediate goes, in
+	 * network order (ibv_wc's union of the two) */
 	if (e->wc_flags & RNIC_WC_FLAG_WITH_INV)
-		wc->invalidated_rkey = rnic_le32toh(e->invalidated_rkey);
+		wc->invalidated_rkey = rnic_be32toh(e->imm_data);
+	memcpy(wc->smac, e->smac, sizeof(wc->smac));
 }
 
 /* Turn a CQE into a work completion and retire what it covers. A CQE whose

@@ -19,6 +19,7 @@ static inline rnic_le64 rnic_htole64(uint64_t v) { return v; }
 static inline uint16_t rnic_le16toh(rnic_le16 v) { return v; }
 static inline uint32_t rnic_le32toh(rnic_le32 v) { return v; }
 static inline uint64_t rnic_le64toh(rnic_le64 v) { return v; }
+static inline uint32_t rnic_be32toh(rnic_be32 v) { return __builtin_bswap32(v); }
 #else
 static inline rnic_le16 rnic_htole16(uint16_t v) { return __builtin_bswap16(v); }
 static inline rnic_le32 rnic_htole32(uint32_t v) { return __builtin_bswap32(v); }
@@ -26,6 +27,7 @@ static inline rnic_le64 rnic_htole64(uint64_t v) { return __builtin_bswap64(v); 
 static inline uint16_t rnic_le16toh(rnic_le16 v) { return __builtin_bswap16(v); }
 static inline uint32_t rnic_le32toh(rnic_le32 v) { return __builtin_bswap32(v); }
 static inline uint64_t rnic_le64toh(rnic_le64 v) { return __builtin_bswap64(v); }
+static inline uint32_t rnic_be32toh(rnic_be32 v) { return v; }
 #endif
 
 #endif /* RNIC_WIRE_H */

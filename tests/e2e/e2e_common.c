@@ -513,7 +513,7 @@ int e2e_ud_to_rts(struct rnic_qp *qp, uint32_t qkey, uint32_t sq_psn)
 
 struct e2e_want e2e_want_status(uint64_t wr_id, uint32_t status, const struct rnic_qp *qp)
 {
-	struct e2e_want w = {wr_id, status, E2E_ANY, E2E_ANY, qp->qp_num, E2E_ANY, E2E_ANY, E2E_ANY, E2E_ANY};
+	struct e2e_want w = {wr_id, status, E2E_ANY, E2E_ANY, qp->qp_num, E2E_ANY, E2E_ANY, E2E_ANY, E2E_ANY, NULL};
 
 	return w;
 }
@@ -544,6 +544,12 @@ int e2e_wc_check(const char *what, const struct rnic_wc *wc, const struct e2e_wa
 	FIELD("imm_data", wc->imm_data, w->imm);
 	FIELD("vendor_err", wc->vendor_err, w->vendor_err);
 #undef FIELD
+	if (w->smac && memcmp(wc->smac, w->smac, 6) != 0) {
+		printf("  %s: smac %02x:%02x:%02x:%02x:%02x:%02x, want %02x:%02x:%02x:%02x:%02x:%02x\n", what,
+		       wc->smac[0], wc->smac[1], wc->smac[2], wc->smac[3], wc->smac[4], wc->smac[5], w->smac[0],
+		       w->smac[1], w->smac[2], w->smac[3], w->smac[4], w->smac[5]);
+		ok = 0;
+	}
 	return ok;
 }
 

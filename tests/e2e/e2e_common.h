@@ -163,6 +163,7 @@ struct e2e_want {
 	uint64_t wr_id;
 	uint32_t status;
 	long long opcode, byte_len, qp_num, src_qp, wc_flags, imm, vendor_err;
+	const uint8_t *smac;  /* the receive's source MAC (UD, QP1); NULL: any */
 };
 
 /* wr_id, status and qp_num; the rest E2E_ANY. */

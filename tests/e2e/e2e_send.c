@@ -26,12 +26,15 @@ static uint32_t imm_be; /* e2e_imm_bytes as a network-order uint32 */
 
 /* ---------------------------------------------------------------- completions */
 
+/* an RC receive completion carries no source MAC (the CQE's smac is 0) */
+static const uint8_t no_smac[6];
+
 /* The receive completion of a message that arrived whole. */
 static struct e2e_want want_recv(uint64_t wr_id, uint32_t opcode, size_t len, const struct rnic_qp *rqp,
 				 const struct rnic_qp *sqp, int with_imm)
 {
 	struct e2e_want w = {wr_id, RNIC_WC_SUCCESS, opcode, (long long)len, rqp->qp_num, sqp->qp_num,
-			     with_imm ? RNIC_WC_WITH_IMM : 0, with_imm ? imm_be : E2E_ANY, E2E_ANY};
+			     with_imm ? RNIC_WC_WITH_IMM : 0, with_imm ? imm_be : E2E_ANY, E2E_ANY, no_smac};
 
 	return w;
 }

@@ -312,10 +312,14 @@ static int check_rbuf(struct ud_world *u, const struct rbuf *r, const uint8_t *s
 	return ok;
 }
 
-static struct e2e_want want_recv(uint64_t id, struct rnic_qp *rqp, struct rnic_qp *sqp, size_t len, int imm)
+/* a UD receive of len bytes from sqp on the NIC with MAC smac: the
+ * completion carries the GRH area, the sender's QPN and its frame's source
+ * MAC (the sender's port: no router between the NICs) */
+static struct e2e_want want_recv(uint64_t id, struct rnic_qp *rqp, struct rnic_qp *sqp, const uint8_t *smac,
+				 size_t len, int imm)
 {
 	struct e2e_want w = {id, RNIC_WC_SUCCESS, RNIC_WC_RECV, (long long)(len + RNIC_GRH_BYTES), rqp->qp_num,
-			     sqp->qp_num, RNIC_WC_GRH | (imm ? RNIC_WC_WITH_IMM : 0), E2E_ANY, E2E_ANY};
+			     sqp->qp_num, RNIC_WC_GRH | (imm ? RNIC_WC_WITH_IMM : 0), E2E_ANY, E2E_ANY, smac};
 
 	if (imm) {
 		uint32_t v;
@@ -468,7 +472,7 @@ static void send_recv(struct ud_world *u, uint64_t id, int v6, uint32_t opcode, 
 		printf("  an ACK was counted (sender STAT_RX_ACK or receiver STAT_TX_ACK moved)\n");
 		ok = 0;
 	}
-	w = want_recv(id ^ 0xf00, u->qp[1], u->qp[0], len, opcode == RNIC_WR_SEND_WITH_IMM);
+	w = want_recv(id ^ 0xf00, u->qp[1], u->qp[0], u->e.p.side[0].mac, len, opcode == RNIC_WR_SEND_WITH_IMM);
 	ok &= e2e_wc_check("receive completion", &rwc, &w);
 	ok &= check_rbuf(u, &r, src.p, len);
 report:
@@ -558,7 +562,7 @@ static void drops(struct ud_world *u)
 
 		ok = post_ud(u, 0x201, &x, &wc, &rwc, &src);
 	}
-	w = want_recv(0x2f0, u->qp[1], u->qp[0], 100, 0);
+	w = want_recv(0x2f0, u->qp[1], u->qp[0], u->e.p.side[0].mac, 100, 0);
 	ok &= e2e_wc_check("receive completion", &rwc, &w);
 	ok &= check_rbuf(u, &r, src.p, 100);
 	e2e_result(ok, "mtu%zu UD SEND after the dropped one: into the receive buffer it left", mtu);
@@ -740,7 +744,7 @@ static void gsi_mad(struct ud_world *u)
 		w = e2e_want_status(id, RNIC_WC_SUCCESS, u->gsi[dir]);
 		w.opcode = RNIC_WC_SEND;
 		ok &= e2e_wc_check("QP1 send completion", &wc[dir], &w);
-		w = want_recv(id ^ 0xf00, u->gsi[1 - dir], u->gsi[dir], 256, 0);
+		w = want_recv(id ^ 0xf00, u->gsi[1 - dir], u->gsi[dir], me->mac, 256, 0);
 		ok &= e2e_wc_check("QP1 receive completion", &wc[1 - dir], &w);
 		ok &= !memcmp(dst.p + RNIC_GRH_BYTES, src.p, 256) && e2e_only_written(&dst, 0, 256 + RNIC_GRH_BYTES);
 		/* the IPv4 GRH area: 20 zeros, then version 4 / IHL 5 */

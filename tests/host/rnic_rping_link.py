@@ -58,7 +58,9 @@ def main():
 def run(args, pcap):
     ps, pc = free_port(), free_port()
     common = ['-p', '7174', '-S', str(args.size), '-v', '-d', '--timeout', '120', '--width', str(args.width)]
-    srv = subprocess.Popen([RPING, '-s', '-a', SERVER_IP, '--peer-mac', CLIENT_MAC,
+    # the server has no --peer-mac: it answers through the REQ's source MAC
+    # (the receive completion's smac), as the CM must for a real peer
+    srv = subprocess.Popen([RPING, '-s', '-a', SERVER_IP,
                             '--mac', SERVER_MAC, '--sim-link', f'udp:127.0.0.1:{ps},127.0.0.1:{pc}'] + common,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     cli = subprocess.run([RPING, '-c', '-a', SERVER_IP, '-I', CLIENT_IP, '--peer-mac', SERVER_MAC,

@@ -268,7 +268,7 @@ typedef uint32_t rnic_be32;
 /* wc_flags: CQE wc_flags bits (the values of enum ibv_wc_flags that apply). */
 #define RNIC_WC_FLAG_WITH_IMM 2 /* imm_data is valid */
 #define RNIC_WC_FLAG_GRH 1 /* UD receive: the buffer starts with the 40-byte GRH area (GRH_BYTES) */
-#define RNIC_WC_FLAG_WITH_INV 8 /* receive of a SEND with invalidate: invalidated_rkey names the window the responder invalidated */
+#define RNIC_WC_FLAG_WITH_INV 8 /* receive of a SEND with invalidate: imm_data holds the rkey (network order) of the window the responder invalidated */
 
 /* mw: Memory windows (IBA 10.6.7; docs/mw.md). */
 #define RNIC_MW_TYPE_1 1 /* IBV_MW_TYPE_1: bound through rnic_bind_mw, not QP-bound, not remotely invalidated */
@@ -550,13 +550,13 @@ struct rnic_cqe {
 	uint8_t opcode; /* enum ibv_wc_opcode (WC_*) */
 	uint8_t status; /* enum ibv_wc_status (WC_*) */
 	rnic_le32 byte_len; /* bytes transferred */
-	rnic_be32 imm_data; /* immediate data, network order */
+	rnic_be32 imm_data; /* immediate data, network order; with WC_FLAG_WITH_INV the invalidated rkey instead (the rkey of the IETH, which the responder invalidated before it wrote this CQE), also in network order: a SEND with invalidate carries no immediate, and ibv_wc holds the two in one union */
 	rnic_le32 src_qp; /* remote QP number (bits 23:0) */
 	uint8_t wc_flags; /* WC_FLAG_* bits */
 	uint8_t syndrome; /* AETH syndrome of the NAK that ended the WQE, else 0 */
 	uint8_t rsvd0[2];
-	rnic_le32 invalidated_rkey; /* with WC_FLAG_WITH_INV: the rkey of the IETH, which the responder invalidated before it wrote this CQE */
-	uint8_t rsvd1[3];
+	uint8_t smac[6]; /* a receive completion of a UD or GSI QP that took a frame (not a flush): the frame's Ethernet source MAC, in wire order (the sender's port, or the last router's); else 0 */
+	uint8_t rsvd1[1];
 	uint8_t owner; /* bit 0: phase of the pass that wrote this entry */
 } __attribute__((packed));
 _Static_assert(sizeof(struct rnic_cqe) == 32, "cqe size");
@@ -569,7 +569,7 @@ _Static_assert(offsetof(struct rnic_cqe, imm_data) == 12, "cqe.imm_data");
 _Static_assert(offsetof(struct rnic_cqe, src_qp) == 16, "cqe.src_qp");
 _Static_assert(offsetof(struct rnic_cqe, wc_flags) == 20, "cqe.wc_flags");
 _Static_assert(offsetof(struct rnic_cqe, syndrome) == 21, "cqe.syndrome");
-_Static_assert(offsetof(struct rnic_cqe, invalidated_rkey) == 24, "cqe.invalidated_rkey");
+_Static_assert(offsetof(struct rnic_cqe, smac) == 24, "cqe.smac");
 _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 
 /* qpc: Queue pair context. Writing it (CTX_OP_WRITE) also resets the QP's dynamic state: next send PSN <- sq_psn, expected receive PSN <- rq_psn, SQ/RQ indices and MSN <- 0. */

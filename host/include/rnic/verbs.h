@@ -350,6 +350,8 @@ struct rnic_wc {
 	uint32_t src_qp;
 	unsigned int wc_flags;   /* RNIC_WC_GRH, RNIC_WC_WITH_IMM, RNIC_WC_WITH_INV */
 	uint32_t invalidated_rkey; /* with RNIC_WC_WITH_INV: the rkey the responder invalidated */
+	uint8_t smac[6];         /* a UD or GSI QP's receive (not a flush): the frame's Ethernet
+				  * source MAC (the kernel's ib_wc.smac); else 0 */
 };
 
 /* ---------------------------------------------------------------- calls */
