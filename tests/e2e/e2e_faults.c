@@ -430,6 +430,24 @@ static int small_recv(struct small *s, uint64_t wr_id, uint32_t off, uint32_t le
 	return rnic_post_recv(s->p.side[1].qp[0], &rw, &bad);
 }
 
+/* small_close for a test with two MRs of its own over src and dst (each may
+ * be NULL): the world's hooks off, the MRs deregistered, the pair closed,
+ * the buffers freed */
+static void small_close_big(struct small *s, struct rnic_mr *smr, struct rnic_mr *dmr, void *src, void *dst)
+{
+	if (s->w) {
+		rnic_world_set_frame_hook(s->w, NULL, NULL);
+		rnic_world_set_drop_filter(s->w, NULL, NULL);
+	}
+	if (smr)
+		rnic_dereg_mr(smr);
+	if (dmr)
+		rnic_dereg_mr(dmr);
+	small_close(s);
+	free(src);
+	free(dst);
+}
+
 /* The data path moved side 0's QP to ERR: the firmware saw it (QUERY_QP
  * says ERR), the host gets exactly one QP_FATAL for that QP, side 1 none. */
 static void check_qp_fatal(struct small *s, const char *what)
@@ -1133,15 +1151,7 @@ static void test_stale_after_restart(void)
 fail:
 	e2e_result(0, "stale packets: setup");
 out:
-	if (s.w)
-		rnic_world_set_frame_hook(s.w, NULL, NULL);
-	if (smr)
-		rnic_dereg_mr(smr);
-	if (dmr)
-		rnic_dereg_mr(dmr);
-	small_close(&s);
-	free(src);
-	free(dst);
+	small_close_big(&s, smr, dmr, src, dst);
 }
 
 /* A READ whose first response frame is lost while the later ones come: a
@@ -1264,17 +1274,7 @@ static void test_read_gap_pieces(void)
 fail:
 	e2e_result(0, "READ gap: setup");
 out:
-	if (s.w) {
-		rnic_world_set_frame_hook(s.w, NULL, NULL);
-		rnic_world_set_drop_filter(s.w, NULL, NULL);
-	}
-	if (smr)
-		rnic_dereg_mr(smr);
-	if (dmr)
-		rnic_dereg_mr(dmr);
-	small_close(&s);
-	free(src);
-	free(dst);
+	small_close_big(&s, smr, dmr, src, dst);
 }
 
 /* --only NAME: run that case alone (a mix's name or a test's) */
