@@ -1,8 +1,13 @@
 /* The CM's MAD carrier over QP1 of the device (struct rnic_cm_gsi): the GSI
- * QP, a send and a receive CQ, receive buffers (GRH area + MAD) kept
- * posted, send slots, and address handles cached by destination. Nothing
- * blocks: recv polls the receive CQ once per MAD, send reaps send
- * completions before it takes a slot. */
+ * QP, a send and a receive CQ, receive buffers kept posted, send slots, and
+ * address handles cached by destination. Nothing blocks: recv polls the
+ * receive CQ once per MAD, send reaps send completions before it takes a
+ * slot. A receive buffer holds the GRH area and the largest UD payload (path
+ * MTU 4096), not just a MAD: a longer datagram to QP1 would complete with a
+ * local length error and take the QP to the error state. Should QP1 reach it
+ * anyway (an error completion), the carrier brings it back: it lets every
+ * outstanding WQE complete (the QP in ERR flushes them), then RESET, RTS and
+ * every buffer posted again, as the kernel's MAD layer recovers its QPs. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +17,10 @@
 #define GSI_RECV_BUFS 32   /* receive buffers kept posted */
 #define GSI_SEND_SLOTS 16  /* MADs in flight */
 #define GSI_AH_CACHE 16    /* destinations with an address handle */
-#define GSI_RECV_BYTES (RNIC_GRH_BYTES + RNIC_MAD_BYTES)
+/* the largest UD payload: path MTU 4096 (IB MTU code n is 128 << n bytes) */
+#define GSI_MAX_PAYLOAD (128u << RNIC_IB_MTU_4096)
+#define GSI_RECV_BYTES (RNIC_GRH_BYTES + GSI_MAX_PAYLOAD)
+#define GSI_MAD_RECV_BYTES (RNIC_GRH_BYTES + RNIC_MAD_BYTES) /* a MAD's receive */
 
 struct gsi_ah {
 	struct rnic_ah *ah;
@@ -31,6 +39,8 @@ struct rnic_cm_gsi {
 	int slot_ah[GSI_SEND_SLOTS]; /* the cache entry of a busy slot, -1: free */
 	struct gsi_ah ahc[GSI_AH_CACHE];
 	uint64_t tick;
+	unsigned int recv_posted;  /* receive WQEs not yet completed */
+	int broken;                /* an error completion came: recovering */
 	struct rnic_cm_gsi_stats stats;
 };
 
@@ -48,8 +58,11 @@ static int post_recv(struct rnic_cm_gsi *g, unsigned int i)
 {
 	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)recv_buf(g, i), GSI_RECV_BYTES, g->mr->lkey};
 	struct rnic_recv_wr wr = {i, NULL, &sge, 1}, *bad;
+	int err = rnic_post_recv(g->qp, &wr, &bad);
 
-	return rnic_post_recv(g->qp, &wr, &bad);
+	if (!err)
+		g->recv_posted++;
+	return err;
 }
 
 /* RESET -> INIT (P_Key index 0, port 1, the GSI Q_Key) -> RTR -> RTS. */
@@ -90,16 +103,9 @@ int rnic_cm_gsi_open(struct rnic_context *ctx, struct rnic_cm_gsi **out)
 	g->ctx = ctx;
 	for (int i = 0; i < GSI_SEND_SLOTS; i++)
 		g->slot_ah[i] = -1;
-	g->mem = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
-	if (!g->mem)
-		goto fail;
-	memset(g->mem, 0, bytes);
 	err = EIO;
 	g->pd = rnic_alloc_pd(ctx);
 	if (!g->pd)
-		goto fail_errno;
-	g->mr = rnic_reg_mr(g->pd, g->mem, bytes, RNIC_ACCESS_LOCAL_WRITE);
-	if (!g->mr)
 		goto fail_errno;
 	g->send_cq = rnic_create_cq(ctx, GSI_SEND_SLOTS);
 	if (!g->send_cq)
@@ -118,6 +124,15 @@ int rnic_cm_gsi_open(struct rnic_context *ctx, struct rnic_cm_gsi **out)
 	g->qp = rnic_create_qp(g->pd, &ia);
 	if (!g->qp)
 		goto fail_errno; /* EBUSY: QP1 is someone else's */
+	/* the buffers once QP1 is ours (a second carrier fails above) */
+	err = ENOMEM;
+	g->mem = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+	if (!g->mem)
+		goto fail;
+	memset(g->mem, 0, bytes);
+	g->mr = rnic_reg_mr(g->pd, g->mem, bytes, RNIC_ACCESS_LOCAL_WRITE);
+	if (!g->mr)
+		goto fail_errno;
 	err = qp_to_rts(g->qp);
 	if (err)
 		goto fail;
@@ -256,6 +271,8 @@ int rnic_cm_gsi_send(void *priv, const struct rnic_cm_mad_addr *dst, const uint8
 	 * default P_Key only. */
 	if (dst->qpn != RNIC_GSI_QPN || dst->qkey != RNIC_GSI_QKEY || dst->pkey != RNIC_DEFAULT_PKEY)
 		return EINVAL;
+	if (g->broken)
+		return EAGAIN; /* QP1 is being recovered (recv): the CM sends again */
 	if (!dst->mac_valid)
 		return EHOSTUNREACH; /* no next hop: the carrier cannot resolve one */
 	reap_sends(g);
@@ -310,6 +327,35 @@ static int grh_gids(const uint8_t *grh, union rnic_gid *sgid, union rnic_gid *dg
 	return EPROTO;
 }
 
+/* After an error completion: once every receive WQE has completed and every
+ * send slot is free (the QP in ERR flushes them), RESET, RTS and every buffer
+ * posted again. EAGAIN while it waits (or once done: nothing received yet);
+ * an error of the modify or the post. */
+static int recover(struct rnic_cm_gsi *g)
+{
+	struct rnic_qp_attr a;
+	int err;
+
+	reap_sends(g);
+	for (int i = 0; i < GSI_SEND_SLOTS; i++)
+		if (g->slot_ah[i] >= 0)
+			return EAGAIN;
+	if (g->recv_posted)
+		return EAGAIN;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RNIC_QPS_RESET;
+	err = rnic_modify_qp(g->qp, &a, RNIC_QP_STATE);
+	if (!err)
+		err = qp_to_rts(g->qp);
+	for (unsigned int i = 0; !err && i < GSI_RECV_BUFS; i++)
+		err = post_recv(g, i);
+	if (err)
+		return err;
+	g->broken = 0;
+	g->stats.recoveries++;
+	return EAGAIN;
+}
+
 int rnic_cm_gsi_recv(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad)
 {
 	struct rnic_cm_gsi *g = priv;
@@ -325,15 +371,25 @@ int rnic_cm_gsi_recv(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad)
 		if (n < 0)
 			return -n;
 		if (n == 0)
-			return EAGAIN;
+			return g->broken ? recover(g) : EAGAIN;
 		if (wc.wr_id >= GSI_RECV_BUFS)
 			return EIO; /* not one of ours: the CQ is corrupt */
+		g->recv_posted--;
 		b = recv_buf(g, (unsigned int)wc.wr_id);
 		if (wc.status != RNIC_WC_SUCCESS) {
 			g->stats.recv_errors++;
-			if (wc.status == RNIC_WC_WR_FLUSH_ERR)
-				return EIO; /* the QP went to ERR: nothing more arrives */
-		} else if (wc.byte_len != GSI_RECV_BYTES || !(wc.wc_flags & RNIC_WC_GRH) ||
+			if (!g->broken) {
+				/* the QP is in ERR (or going there): every WQE
+				 * still outstanding flushes; then recover() */
+				struct rnic_qp_attr a = {.qp_state = RNIC_QPS_ERR};
+
+				g->broken = 1;
+				(void)rnic_modify_qp(g->qp, &a, RNIC_QP_STATE);
+			}
+			continue;
+		} else if (g->broken) {
+			continue; /* completed before the error: dropped with the rest */
+		} else if (wc.byte_len != GSI_MAD_RECV_BYTES || !(wc.wc_flags & RNIC_WC_GRH) ||
 			   grh_gids(b, &src->gid, &dgid)) {
 			g->stats.recv_dropped++; /* not a MAD */
 		} else {

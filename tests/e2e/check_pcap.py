@@ -10,10 +10,12 @@ is link flow control: a frame the MACs send themselves must be an IEEE 802.3
 Annex 31B PAUSE frame (tshark: MAC Control, opcode 1; scapy: 60 bytes, to
 01-80-C2-00-00-01). With --cm, the frames to QP1 must be exactly the
 connection manager messages listed, in that order, each from the given IP
-source, as tshark dissects them (MgmtClass CM, the attribute ID). Prints one
+source, as tshark dissects them (MgmtClass CM, the attribute ID), besides
+exactly --qp1-other frames to QP1 that are no CM MAD (0 by default; a test
+that sends QP1 a datagram of its own counts it there). Prints one
 line per file and exits non-zero on the first file with a failing frame.
 
-    check_pcap.py [--min-frames N] [--cm MSG@SRC,...] FILE.pcap...
+    check_pcap.py [--min-frames N] [--cm MSG@SRC,...] [--qp1-other N] FILE.pcap...
     e.g. --cm REQ@10.0.0.1,REP@10.0.0.2,RTU@10.0.0.1
 """
 import argparse
@@ -148,8 +150,9 @@ MGMT_CLASS_CM = 0x07
 GSI_QPN = 1
 
 
-def cm_problems(path, want):
-    """The frames to QP1 against want: [(message name, IP source)]."""
+def cm_problems(path, want, other_want=0):
+    """The frames to QP1 against want: [(message name, IP source)], and
+    other_want frames to QP1 that are no CM MAD."""
     out = subprocess.run(
         ["tshark", "-r", path] + payload_heuristics(path) + ["-Y", f"infiniband.bth.destqp == {GSI_QPN}",
          "-T", "fields", "-E", "separator=|", "-e", "frame.number", "-e", "infiniband.mad.mgmtclass",
@@ -158,15 +161,18 @@ def cm_problems(path, want):
     names = {v: k for k, v in CM_ATTRS.items()}
     got = []
     problems = []
+    others = []
     for line in out.splitlines():
         num, mclass, attr, src4, src6 = (line.split("|") + [""] * 5)[:5]
         if not mclass or int(mclass, 0) != MGMT_CLASS_CM or not attr:
-            problems.append(f"frame {num}: to QP1 but no CM MAD (class {mclass!r})")
+            others.append(f"frame {num}: to QP1 but no CM MAD (class {mclass!r})")
             continue
         got.append((names.get(int(attr, 0), attr), src4 or src6, num))
     if [(n, s) for n, s, _ in got] != want:
         problems.append("CM messages to QP1: " + (", ".join(f"{n}@{s} (frame {f})" for n, s, f in got) or "none") +
                         "; want " + ", ".join(f"{n}@{s}" for n, s in want))
+    if len(others) != other_want:
+        problems += others + [f"{len(others)} frames to QP1 that are no CM MAD; want {other_want}"]
     return problems, len(got)
 
 
@@ -174,6 +180,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--min-frames", type=int, default=1, help="fail if a file holds fewer frames")
     ap.add_argument("--cm", help="the CM messages to QP1 the capture must hold, in order: MSG@IP,...")
+    ap.add_argument("--qp1-other", type=int, default=0,
+                    help="with --cm: frames to QP1 that are no CM MAD the capture must hold (0)")
     ap.add_argument("pcaps", nargs="+")
     args = ap.parse_args()
     want_cm = None
@@ -193,7 +201,7 @@ def main():
             problems.append(f"only {frames} frames (want at least {args.min_frames})")
         n_cm = 0
         if want_cm is not None:
-            cm_p, n_cm = cm_problems(path, want_cm)
+            cm_p, n_cm = cm_problems(path, want_cm, args.qp1_other)
             problems += cm_p
         status = "ok" if not problems else "FAIL"
         print(f"{status} {path}: {frames} frames" + (f" ({pauses} PAUSE)" if pauses else "") +

@@ -19,7 +19,7 @@
 #define FAKE_BUS_OFFSET 0x100000000000ull /* bus = va + this */
 #define FAKE_MAX_LOG 8192
 #define FAKE_ENTRIES 64
-#define FAKE_MTT 32 /* MTT entries: 128 KiB of MRs */
+#define FAKE_MTT 64 /* MTT entries: 256 KiB of MRs (the QP1 carrier alone takes 34 pages) */
 /* Paged mappings: the fake hands out bus pages from here, neighbours of a
  * range swapped in pairs, so a page list is never one contiguous run. */
 #define FAKE_PAGE_BASE 0x200000000000ull

@@ -63,6 +63,13 @@ def run(args, pcap):
     srv = subprocess.Popen([RPING, '-s', '-a', SERVER_IP,
                             '--mac', SERVER_MAC, '--sim-link', f'udp:127.0.0.1:{ps},127.0.0.1:{pc}'] + common,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # the client once the server listens: a REQ before that finds no QP1
+    # in RTS and is sent again after the CM's timeout (two REQs on the wire)
+    head = []
+    for line in srv.stdout:
+        head.append(line)
+        if 'listening on' in line:
+            break
     cli = subprocess.run([RPING, '-c', '-a', SERVER_IP, '-I', CLIENT_IP, '--peer-mac', SERVER_MAC,
                           '--mac', CLIENT_MAC, '--sim-link', f'udp:127.0.0.1:{pc},127.0.0.1:{ps}',
                           '-C', str(args.count), '-V', '--pcap', pcap] + common,
@@ -72,6 +79,7 @@ def run(args, pcap):
     except subprocess.TimeoutExpired:
         srv.kill()
         sout = srv.communicate()[0]
+    sout = ''.join(head) + sout
     print(cli.stdout, end='')
     print(sout, end='')
     fails = []

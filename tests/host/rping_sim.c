@@ -6,6 +6,11 @@
  * written back and validated, the last ping's text as rping makes it, one
  * REQ/REP/RTU and DREQ/DREP on the wire to QP1 from the side that sends
  * it, the carriers' counts, both QPs in ERR after the disconnect.
+ * Before the ping, NIC 1's QP1 is put in the error state (the carrier must
+ * bring it back to RTS with its buffers posted) and is sent a datagram far
+ * larger than a MAD (it must not overrun a buffer: counted as not a MAD, no
+ * error); the server has no neighbour entry (it answers the REQ through the
+ * frame's source MAC, which the receive completion carries).
  * ASan/UBSan on our C code.
  *
  *   rnic-rping-sim [--width 64|512] [--count N] [--size N] [--pcap FILE] */
@@ -19,6 +24,7 @@
 #include "rnic/rnic_cm.h"
 #include "rnic_sim.h"
 #include "rping.h"
+#include "ud_qp.h"
 
 static unsigned int n_fail;
 
@@ -100,6 +106,138 @@ static void expected_ping(int k, int size, char *out)
 	out[size - 1] = 0;
 }
 
+/* Drive g's receive side (as the CM's polling does) for at most `cycles`
+ * or until done(g) holds; 1 if it did. */
+static int pump(struct rnic_world *w, struct rnic_cm_gsi *g, uint64_t cycles,
+		int (*done)(const struct rnic_cm_gsi_stats *))
+{
+	uint64_t end = rnic_world_cycle(w) + cycles;
+	struct rnic_cm_gsi_stats st;
+	struct rnic_cm_mad_addr src;
+	uint8_t mad[RNIC_MAD_BYTES];
+
+	for (;;) {
+		int err = rnic_cm_gsi_recv(g, &src, mad);
+
+		CHECK(err == EAGAIN); /* no MAD is in flight */
+		rnic_cm_gsi_get_stats(g, &st);
+		if (done(&st))
+			return 1;
+		if (rnic_world_cycle(w) >= end)
+			return 0;
+		rnic_world_step(w, 64);
+	}
+}
+
+static int recovered(const struct rnic_cm_gsi_stats *st)
+{
+	return st->recoveries == 1;
+}
+
+/* QP1 put in the error state from outside (as a fatal error would): its 32
+ * receives flush, and the carrier takes it back to RTS and posts them all
+ * again. */
+static void qp1_recovery(struct rnic_world *w, struct rnic_cm_gsi *g)
+{
+	struct rnic_qp_attr a = {.qp_state = RNIC_QPS_ERR};
+	struct rnic_cm_gsi_stats st;
+	struct rnic_qp *qp = rnic_cm_gsi_qp(g);
+
+	CHECK(rnic_modify_qp(qp, &a, RNIC_QP_STATE) == 0);
+	CHECK(pump(w, g, 200000, recovered));
+	rnic_cm_gsi_get_stats(g, &st);
+	CHECK(st.recoveries == 1 && st.recv_errors == 32 && qp->state == RNIC_QPS_RTS);
+	printf("QP1 recovery: %llu flushed receives, back in RTS (%s), %llu recoveries\n",
+	       (unsigned long long)st.recv_errors, qp->state == RNIC_QPS_RTS ? "yes" : "no",
+	       (unsigned long long)st.recoveries);
+}
+
+static int dropped_one(const struct rnic_cm_gsi_stats *st)
+{
+	return st->recv_dropped == 1;
+}
+
+/* A datagram of 2000 bytes to QP1 (a MAD is 256): it fits the carrier's
+ * buffer (GRH area + 4096), so it is counted as not a MAD, and QP1 stays in
+ * RTS (no local length error, no recovery). Sent from a UD QP of NIC 0
+ * with the GSI Q_Key. */
+static void qp1_big_datagram(struct rnic_world *w, struct rnic_context *ctx, const uint8_t dmac[6],
+			     struct rnic_cm_gsi *g)
+{
+	const uint32_t len = 2000;
+	struct rnic_pd *pd = rnic_alloc_pd(ctx);
+	struct rnic_cq *cq = rnic_create_cq(ctx, 4);
+	uint8_t *buf = calloc(1, len);
+	struct rnic_mr *mr = pd && buf ? rnic_reg_mr(pd, buf, len, RNIC_ACCESS_LOCAL_WRITE) : NULL;
+	struct rnic_qp *qp = NULL;
+	struct rnic_ah *ah = NULL;
+	struct rnic_cm_gsi_stats st;
+	uint8_t ip[4] = {10, 0, 0, 2};
+	int sent = 0;
+
+	if (pd && cq && mr) {
+		struct rnic_qp_init_attr ia;
+		struct rnic_ah_attr aa;
+
+		memset(&ia, 0, sizeof(ia));
+		ia.send_cq = cq;
+		ia.recv_cq = cq;
+		ia.qp_type = RNIC_QPT_UD;
+		ia.cap.max_send_wr = 1;
+		ia.cap.max_recv_wr = 1;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		qp = rnic_create_qp(pd, &ia);
+		memset(&aa, 0, sizeof(aa));
+		aa.is_global = 1;
+		aa.port_num = 1;
+		rnic_gid_from_ipv4(&aa.grh.dgid, ip);
+		memcpy(aa.dmac, dmac, 6);
+		ah = rnic_create_ah(pd, &aa);
+	}
+	if (qp && ah && ud_qp_to_rts(qp, RNIC_GSI_QKEY, 0, NULL) == 0) {
+		struct rnic_sg_entry sg = {(uint64_t)(uintptr_t)buf, len, mr->lkey};
+		struct rnic_send_wr wr, *bad;
+		struct rnic_wc wc;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.sg_list = &sg;
+		wr.num_sge = 1;
+		wr.opcode = RNIC_WR_SEND;
+		wr.send_flags = RNIC_SEND_SIGNALED;
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = RNIC_GSI_QPN;
+		wr.wr.ud.remote_qkey = RNIC_GSI_QKEY;
+		if (rnic_post_send(qp, &wr, &bad) == 0) {
+			for (int i = 0; i < 2000 && !sent; i++) {
+				if (rnic_poll_cq(cq, 1, &wc) == 1)
+					sent = wc.status == RNIC_WC_SUCCESS ? 1 : -1;
+				else
+					rnic_world_step(w, 64);
+			}
+		}
+	}
+	CHECK(sent == 1);
+	CHECK(pump(w, g, 100000, dropped_one));
+	rnic_cm_gsi_get_stats(g, &st);
+	CHECK(st.recv_dropped == 1 && st.recv_errors == 32 && st.recoveries == 1 &&
+	      rnic_cm_gsi_qp(g)->state == RNIC_QPS_RTS);
+	printf("QP1 datagram of %u bytes: %s, counted as not a MAD %llu, QP1 %s\n", len,
+	       sent == 1 ? "sent" : "not sent", (unsigned long long)st.recv_dropped,
+	       rnic_cm_gsi_qp(g)->state == RNIC_QPS_RTS ? "still in RTS" : "NOT in RTS");
+	if (ah)
+		rnic_destroy_ah(ah);
+	if (qp)
+		rnic_destroy_qp(qp);
+	if (mr)
+		rnic_dereg_mr(mr);
+	if (cq)
+		rnic_destroy_cq(cq);
+	if (pd)
+		rnic_dealloc_pd(pd);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	int width = 64, count = 5, size = 64;
@@ -173,10 +311,12 @@ int main(int argc, char **argv)
 
 		CHECK(rnic_cm_gsi_open(ctx[0], &g2) != 0 && g2 == NULL);
 	}
-	/* both ways: the CQE does not carry a frame's source MAC, so the
-	 * passive side finds the client's MAC in its neighbour table */
+	/* the client's next hop to the server; the server has no entry: it
+	 * answers through the REQ's source MAC (the completion's smac) */
 	CHECK(rnic_cm_set_neighbour(ch[0], (struct sockaddr *)&server, mac[1]) == 0);
-	CHECK(rnic_cm_set_neighbour(ch[1], (struct sockaddr *)&client, mac[0]) == 0);
+	(void)client;
+	qp1_recovery(w, rnic_cm_channel_gsi(ch[1]));
+	qp1_big_datagram(w, ctx[0], mac[1], rnic_cm_channel_gsi(ch[1]));
 	CHECK(rping_start_server(&srv, ch[1], (struct sockaddr *)&any, size) == 0);
 	CHECK(rping_start_client(&cli, ch[0], (struct sockaddr *)&server, size, count, 1) == 0);
 
@@ -219,13 +359,15 @@ int main(int argc, char **argv)
 				n_fail++;
 			}
 		}
-	CHECK(tally.other == 0);
+	CHECK(tally.other == 1); /* the big datagram to NIC 1's QP1 */
 	rnic_cm_gsi_get_stats(rnic_cm_channel_gsi(ch[0]), &gs[0]);
 	rnic_cm_gsi_get_stats(rnic_cm_channel_gsi(ch[1]), &gs[1]);
 	CHECK(gs[0].sent == 3 && gs[0].received == 2 && gs[1].sent == 2 && gs[1].received == 3);
+	/* NIC 1: the 32 flushes of the recovery, the one big datagram */
+	CHECK(!gs[0].recv_errors && !gs[0].recoveries && !gs[0].recv_dropped);
+	CHECK(gs[1].recv_errors == 32 && gs[1].recoveries == 1 && gs[1].recv_dropped == 1);
 	for (int i = 0; i < 2; i++)
-		CHECK(gs[i].ahs_created == 1 && !gs[i].recv_dropped && !gs[i].recv_errors && !gs[i].send_errors &&
-		      !gs[i].send_full && !gs[i].repost_errors);
+		CHECK(gs[i].ahs_created == 1 && !gs[i].send_errors && !gs[i].send_full && !gs[i].repost_errors);
 	if (cli.qp && srv.qp) {
 		CHECK(cli.qp->state == RNIC_QPS_ERR);
 		CHECK(srv.qp->state == RNIC_QPS_ERR);

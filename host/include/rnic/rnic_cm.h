@@ -92,6 +92,7 @@ struct rnic_cm_gsi_stats {
 	uint64_t send_full;      /* sends refused: every slot in flight */
 	uint64_t repost_errors;  /* receive buffers that could not be posted again */
 	uint64_t ahs_created;    /* address handles made (the cache's misses) */
+	uint64_t recoveries;     /* QP1 brought back from the error state (RESET, RTS, buffers posted) */
 };
 
 int rnic_cm_gsi_open(struct rnic_context *context, struct rnic_cm_gsi **gsi);
