@@ -42,4 +42,23 @@ static inline int ud_qp_to_rts(struct rnic_qp *qp, uint32_t qkey, uint32_t sq_ps
 	return err;
 }
 
+/* One signaled SEND of the gather list sg (nsge entries) to remote_qpn
+ * through ah with remote_qkey: 0 or rnic_post_send's errno. */
+static inline int ud_post_send1(struct rnic_qp *qp, uint64_t wr_id, struct rnic_sg_entry *sg, int nsge,
+				struct rnic_ah *ah, uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct rnic_send_wr wr, *bad = NULL;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = sg;
+	wr.num_sge = nsge;
+	wr.opcode = RNIC_WR_SEND;
+	wr.send_flags = RNIC_SEND_SIGNALED;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = remote_qpn;
+	wr.wr.ud.remote_qkey = remote_qkey;
+	return rnic_post_send(qp, &wr, &bad);
+}
+
 #endif

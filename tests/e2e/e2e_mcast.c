@@ -26,6 +26,7 @@
 #include "rnic/verbs.h"
 #include "rnic_sim.h"
 #include "e2e_common.h"
+#include "ud_qp.h"
 
 #define NICS 3
 #define QKEY 0x0badcafeu
@@ -288,7 +289,6 @@ static uint64_t rid[NRQ];
 static int mc_send(const char *what, struct rnic_ah *ah, size_t len, const int recv[NRQ], const uint8_t *dmac)
 {
 	struct e2e_buf src;
-	struct rnic_send_wr wr, *bad = NULL;
 	struct rnic_sg_entry sg;
 	struct rnic_wc wc[NICS][8];
 	int want[NICS] = {1, 0, 0}, got[NICS], ok = 1, err;
@@ -311,16 +311,7 @@ static int mc_send(const char *what, struct rnic_ah *ah, size_t len, const int r
 	if (e2e_buf_init(&src, nic[0].pd, len, RNIC_ACCESS_LOCAL_WRITE, 1))
 		return 0;
 	sg = e2e_sg(src.p, (uint32_t)len, src.mr->lkey);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 1;
-	wr.sg_list = &sg;
-	wr.num_sge = 1;
-	wr.opcode = RNIC_WR_SEND;
-	wr.send_flags = RNIC_SEND_SIGNALED;
-	wr.wr.ud.ah = ah;
-	wr.wr.ud.remote_qpn = RNIC_MCAST_QPN;
-	wr.wr.ud.remote_qkey = QKEY;
-	err = rnic_post_send(sqp, &wr, &bad);
+	err = ud_post_send1(sqp, 1, &sg, 1, ah, RNIC_MCAST_QPN, QKEY);
 	if (err) {
 		printf("  post_send: %s\n", strerror(err));
 		e2e_buf_free(&src);

@@ -22,6 +22,7 @@
 #include "rnic_sim.h"
 #include "sim_pair.h"
 #include "e2e_common.h"
+#include "ud_qp.h"
 
 #define QKEY0 0x11110000u /* side 0's UD QP */
 #define QKEY1 0x2222abcdu /* side 1's UD QP */
@@ -704,7 +705,6 @@ static void gsi_mad(struct ud_world *u)
 		struct rnic_ah *ah = NULL;
 		struct e2e_buf src, dst;
 		struct rnic_sg_entry ss, rs;
-		struct rnic_send_wr wr, *bad = NULL;
 		struct rnic_wc wc[2];
 		struct e2e_want w;
 		int ok = 0, got[2] = {0, 0};
@@ -728,16 +728,7 @@ static void gsi_mad(struct ud_world *u)
 		ss = e2e_sg(src.p, 256, src.mr->lkey);
 		if (e2e_post_recv1(u->gsi[1 - dir], id ^ 0xf00, &rs, 1))
 			goto report;
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = id;
-		wr.sg_list = &ss;
-		wr.num_sge = 1;
-		wr.opcode = RNIC_WR_SEND;
-		wr.send_flags = RNIC_SEND_SIGNALED;
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = RNIC_GSI_QPN;
-		wr.wr.ud.remote_qkey = RNIC_GSI_QKEY;
-		if (rnic_post_send(u->gsi[dir], &wr, &bad))
+		if (ud_post_send1(u->gsi[dir], id, &ss, 1, ah, RNIC_GSI_QPN, RNIC_GSI_QKEY))
 			goto report;
 		/* wc[s]: side s's completion */
 		ok = e2e_wait_cqs(&u->e, &wc[0], 1, &wc[1], 1, &got[0], &got[1]);

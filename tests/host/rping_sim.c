@@ -197,18 +197,9 @@ static void qp1_big_datagram(struct rnic_world *w, struct rnic_context *ctx, con
 	}
 	if (qp && ah && ud_qp_to_rts(qp, RNIC_GSI_QKEY, 0, NULL) == 0) {
 		struct rnic_sg_entry sg = {(uint64_t)(uintptr_t)buf, len, mr->lkey};
-		struct rnic_send_wr wr, *bad;
 		struct rnic_wc wc;
 
-		memset(&wr, 0, sizeof(wr));
-		wr.sg_list = &sg;
-		wr.num_sge = 1;
-		wr.opcode = RNIC_WR_SEND;
-		wr.send_flags = RNIC_SEND_SIGNALED;
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = RNIC_GSI_QPN;
-		wr.wr.ud.remote_qkey = RNIC_GSI_QKEY;
-		if (rnic_post_send(qp, &wr, &bad) == 0) {
+		if (ud_post_send1(qp, 0, &sg, 1, ah, RNIC_GSI_QPN, RNIC_GSI_QKEY) == 0) {
 			for (int i = 0; i < 2000 && !sent; i++) {
 				if (rnic_poll_cq(cq, 1, &wc) == 1)
 					sent = wc.status == RNIC_WC_SUCCESS ? 1 : -1;
