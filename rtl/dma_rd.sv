@@ -6,8 +6,9 @@
  * Descriptor-driven DMA read engine (AXI4 master, read channels).
  *
  * A descriptor {addr, len, last} asks for len bytes. The engine cuts the
- * range into INCR bursts that never cross a 4 KiB boundary and end on a
- * bus-word boundary, keeps up to MAX_OUTSTANDING bursts in flight, masks the
+ * range into INCR bursts that end at the descriptor's end or at a boundary
+ * of MAX_BURST_BEATS bus words (dma_burst_plan; never across 4 KiB), keeps
+ * up to MAX_OUTSTANDING bursts in flight, masks the
  * bytes of each returning beat that lie outside the descriptor, and packs
  * the result (axis_packer): consecutive descriptors come out as one dense
  * stream, with tlast after the final byte of a descriptor marked last. R data
@@ -99,40 +100,32 @@ module dma_rd #(
     wire rb_empty = rb_wr_reg == rb_rd_reg;
 
     // ------------------------------------------------------------------
-    // AR
+    // AR: bursts from the planner (dma_burst_plan)
     // ------------------------------------------------------------------
-    logic        ar_busy_reg;
-    logic        ar_first_reg;    // next burst is the descriptor's first
-    logic        ar_last_reg;     // the descriptor's last flag
-    logic [63:0] ar_addr_reg;
-    logic [31:0] ar_rem_reg;
+    logic [63:0]      pl_addr;
+    logic [7:0]       pl_len;
+    logic [OFF_W-1:0] pl_first_lane;
+    logic [OFF_W:0]   pl_last_bytes;
+    logic             pl_first, pl_end, pl_last, pl_valid, pl_ready;
 
-    wire [OFF_W-1:0] ar_off = ar_addr_reg[OFF_W-1:0];
-    wire [12:0] to_4k = 13'd4096 - 13'(ar_addr_reg[11:0]);
-    wire [31:0] max_bytes = 32'(MAX_BURST_BEATS * KEEP_WIDTH) - 32'(ar_off);
-    logic [31:0] burst_bytes;
-    always_comb begin
-        burst_bytes = ar_rem_reg;
-        if (burst_bytes > 32'(to_4k)) burst_bytes = 32'(to_4k);
-        if (burst_bytes > max_bytes) burst_bytes = max_bytes;
-    end
-    wire [31:0] burst_span = 32'(ar_off) + burst_bytes;
-    wire [8:0]  burst_beats = 9'((burst_span + 32'(KEEP_WIDTH - 1)) >> OFF_W);
-    wire        burst_ends_desc = burst_bytes == ar_rem_reg;
-    // bytes of the burst's last beat that belong to the descriptor
-    wire [OFF_W:0] last_bytes = burst_ends_desc ? (OFF_W+1)'(burst_span - ((32'(burst_beats) - 1) << OFF_W))
-                                                : (OFF_W+1)'(KEEP_WIDTH);
+    dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(1)) plan_inst (
+        .clk, .rst,
+        .s_addr(s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(s_axis_desc_last),
+        .s_valid(s_axis_desc_valid), .s_ready(s_axis_desc_ready),
+        .m_addr(pl_addr), .m_len(pl_len), .m_first_lane(pl_first_lane), .m_last_bytes(pl_last_bytes),
+        .m_first(pl_first), .m_end(pl_end), .m_user(pl_last), .m_valid(pl_valid), .m_ready(pl_ready)
+    );
 
+    wire [8:0] burst_beats = 9'(pl_len) + 9'd1;
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
-    assign s_axis_desc_ready = !ar_busy_reg;
     // beats asked for and not yet taken out of the buffer
     logic [RES_W-1:0] res_reg;
     wire buf_room = !BUF || 32'(res_reg) + 32'(burst_beats) <= 32'(BUF_BEATS);
-    assign m_axi_arvalid = ar_busy_reg && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room;
+    assign m_axi_arvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room;
     assign m_axi_arid = AXI_ID;
-    assign m_axi_araddr = {ar_addr_reg[63:OFF_W], {OFF_W{1'b0}}};
-    assign m_axi_arlen = 8'(burst_beats - 9'd1);
+    assign m_axi_araddr = pl_addr;
+    assign m_axi_arlen = pl_len;
     assign m_axi_arsize = 3'(OFF_W);
     assign m_axi_arburst = 2'b01;
     assign m_axi_arlock = 1'b0;
@@ -140,27 +133,17 @@ module dma_rd #(
     assign m_axi_arprot = 3'b010;
 
     wire ar_fire = m_axi_arvalid && m_axi_arready;
+    assign pl_ready = ar_fire;
     wire r_fire = m_axi_rvalid && m_axi_rready;
     wire r_burst_done = r_fire && m_axi_rlast;
 
     always_ff @(posedge clk) begin
-        if (s_axis_desc_valid && s_axis_desc_ready) begin
-            ar_busy_reg <= s_axis_desc_len != 0;
-            ar_first_reg <= 1'b1;
-            ar_last_reg <= s_axis_desc_last;
-            ar_addr_reg <= s_axis_desc_addr;
-            ar_rem_reg <= s_axis_desc_len;
-        end
         if (ar_fire) begin
-            ar_addr_reg <= ar_addr_reg + 64'(burst_bytes);
-            ar_rem_reg <= ar_rem_reg - burst_bytes;
-            ar_first_reg <= 1'b0;
-            rb_first_mem[rb_wr_reg[Q_LOG2-1:0]] <= ar_first_reg ? ar_off : '0;
-            rb_last_bytes_mem[rb_wr_reg[Q_LOG2-1:0]] <= last_bytes;
-            rb_desc_end_mem[rb_wr_reg[Q_LOG2-1:0]] <= burst_ends_desc;
-            rb_desc_last_mem[rb_wr_reg[Q_LOG2-1:0]] <= burst_ends_desc && ar_last_reg;
+            rb_first_mem[rb_wr_reg[Q_LOG2-1:0]] <= pl_first ? pl_first_lane : '0;
+            rb_last_bytes_mem[rb_wr_reg[Q_LOG2-1:0]] <= pl_last_bytes;
+            rb_desc_end_mem[rb_wr_reg[Q_LOG2-1:0]] <= pl_end;
+            rb_desc_last_mem[rb_wr_reg[Q_LOG2-1:0]] <= pl_end && pl_last;
             rb_wr_reg <= rb_wr_reg + 1'b1;
-            if (burst_ends_desc) ar_busy_reg <= 1'b0;
         end
         case ({ar_fire, r_burst_done})
             2'b10: outstanding_reg <= outstanding_reg + 1'b1;
@@ -168,7 +151,6 @@ module dma_rd #(
             default: ;
         endcase
         if (rst) begin
-            ar_busy_reg <= 1'b0;
             outstanding_reg <= '0;
             rb_wr_reg <= '0;
         end

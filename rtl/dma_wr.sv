@@ -5,10 +5,11 @@
 /*
  * Descriptor-driven DMA write engine (AXI4 master, write channels).
  *
- * A descriptor {addr, len} is followed on s_axis_write_data by exactly len
- * bytes, dense, tlast on the last beat. The engine cuts the range into INCR
- * bursts that never cross a 4 KiB boundary and end on a bus-word boundary
- * (so only the first and last beat of a descriptor are partial), issues AW up
+ * A descriptor {addr, len} (len > 0) is followed on s_axis_write_data by
+ * exactly len bytes, dense, tlast on the last beat. The engine cuts the
+ * range into INCR bursts that end at the descriptor's end or at a boundary
+ * of MAX_BURST_BEATS bus words (dma_burst_plan; never across 4 KiB; only the
+ * first and last beat of a descriptor are partial), issues AW up
  * to MAX_OUTSTANDING bursts ahead of the write responses, shifts the data up
  * to the address's byte lane and sets WSTRB to exactly the descriptor's
  * bytes. One status per descriptor, in order, after all its B responses:
@@ -84,7 +85,6 @@ module dma_wr #(
     logic [15:0]      bd_bursts_mem [Q];
     logic [Q_LOG2:0]  bd_wr_reg, bd_rd_reg;
 
-    wire wd_full = (wd_wr_reg - wd_rd_reg) == (Q_LOG2+1)'(Q);
     wire wd_empty = wd_wr_reg == wd_rd_reg;
     wire wb_full = (wb_wr_reg - wb_rd_reg) == (Q_LOG2+1)'(Q);
     wire wb_empty = wb_wr_reg == wb_rd_reg;
@@ -92,32 +92,36 @@ module dma_wr #(
     wire bd_empty = bd_wr_reg == bd_rd_reg;
 
     // ------------------------------------------------------------------
-    // AW: one descriptor at a time, bursts as fast as the slave takes them
+    // AW: bursts from the planner (dma_burst_plan), as fast as the slave
+    // takes them; the W side learns each descriptor's offset and length as
+    // it is taken, the B side its burst count with its last AW
     // ------------------------------------------------------------------
-    logic        aw_busy_reg;
-    logic [63:0] aw_addr_reg;
-    logic [31:0] aw_rem_reg;
-    logic [15:0] aw_bursts_reg;
+    logic [63:0]      pl_addr;
+    logic [7:0]       pl_len;
+    logic [OFF_W-1:0] pl_first_lane;
+    logic [OFF_W:0]   pl_last_bytes;
+    logic             pl_first, pl_end, pl_user, pl_valid, pl_ready, pl_s_ready;
+    logic [15:0]      aw_bursts_reg;
+    logic             wd_afull_reg;
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
-    wire [OFF_W-1:0] aw_off = aw_addr_reg[OFF_W-1:0];
-    wire [12:0] to_4k = 13'd4096 - 13'(aw_addr_reg[11:0]);
-    wire [31:0] max_bytes = 32'(MAX_BURST_BEATS * KEEP_WIDTH) - 32'(aw_off);
-    logic [31:0] burst_bytes;
-    always_comb begin
-        burst_bytes = aw_rem_reg;
-        if (burst_bytes > 32'(to_4k)) burst_bytes = 32'(to_4k);
-        if (burst_bytes > max_bytes) burst_bytes = max_bytes;
-    end
-    wire [31:0] burst_span = 32'(aw_off) + burst_bytes;
-    wire [8:0]  burst_beats = 9'((burst_span + 32'(KEEP_WIDTH - 1)) >> OFF_W);
-    wire        burst_ends_desc = burst_bytes == aw_rem_reg;
+    dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(1)) plan_inst (
+        .clk, .rst,
+        .s_addr(s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(1'b0),
+        .s_valid(s_axis_desc_valid && !wd_afull_reg), .s_ready(pl_s_ready),
+        .m_addr(pl_addr), .m_len(pl_len), .m_first_lane(pl_first_lane), .m_last_bytes(pl_last_bytes),
+        .m_first(pl_first), .m_end(pl_end), .m_user(pl_user), .m_valid(pl_valid), .m_ready(pl_ready)
+    );
 
-    assign s_axis_desc_ready = !aw_busy_reg && !wd_full && !bd_full;
-    assign m_axi_awvalid = aw_busy_reg && 32'(outstanding_reg) < MAX_OUTSTANDING && !wb_full;
+    // bd never fills: each of its entries has a burst outstanding (its last).
+    // wd: "full" one entry early and registered (a compare of its pointers
+    // in front of the planner's credits was 10 levels)
+    always_ff @(posedge clk) wd_afull_reg <= (wd_wr_reg - wd_rd_reg) >= (Q_LOG2+1)'(Q - 1);
+    assign s_axis_desc_ready = pl_s_ready && !wd_afull_reg;
+    assign m_axi_awvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !wb_full;
     assign m_axi_awid = AXI_ID;
-    assign m_axi_awaddr = {aw_addr_reg[63:OFF_W], {OFF_W{1'b0}}};
-    assign m_axi_awlen = 8'(burst_beats - 9'd1);
+    assign m_axi_awaddr = pl_addr;
+    assign m_axi_awlen = pl_len;
     assign m_axi_awsize = 3'(OFF_W);
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock = 1'b0;
@@ -125,26 +129,20 @@ module dma_wr #(
     assign m_axi_awprot = 3'b010;
 
     wire aw_fire = m_axi_awvalid && m_axi_awready;
+    assign pl_ready = aw_fire;
     wire b_fire = m_axi_bvalid && m_axi_bready;
 
     always_ff @(posedge clk) begin
         if (s_axis_desc_valid && s_axis_desc_ready) begin
-            aw_busy_reg <= 1'b1;
-            aw_addr_reg <= s_axis_desc_addr;
-            aw_rem_reg <= s_axis_desc_len;
-            aw_bursts_reg <= '0;
             wd_off_mem[wd_wr_reg[Q_LOG2-1:0]] <= s_axis_desc_addr[OFF_W-1:0];
             wd_len_mem[wd_wr_reg[Q_LOG2-1:0]] <= s_axis_desc_len;
             wd_wr_reg <= wd_wr_reg + 1'b1;
         end
         if (aw_fire) begin
-            aw_addr_reg <= aw_addr_reg + 64'(burst_bytes);
-            aw_rem_reg <= aw_rem_reg - burst_bytes;
-            aw_bursts_reg <= aw_bursts_reg + 16'd1;
-            wb_beats_mem[wb_wr_reg[Q_LOG2-1:0]] <= burst_beats;
+            aw_bursts_reg <= pl_end ? 16'd0 : aw_bursts_reg + 16'd1;
+            wb_beats_mem[wb_wr_reg[Q_LOG2-1:0]] <= 9'(pl_len) + 9'd1;
             wb_wr_reg <= wb_wr_reg + 1'b1;
-            if (burst_ends_desc) begin
-                aw_busy_reg <= 1'b0;
+            if (pl_end) begin
                 bd_bursts_mem[bd_wr_reg[Q_LOG2-1:0]] <= aw_bursts_reg + 16'd1;
                 bd_wr_reg <= bd_wr_reg + 1'b1;
             end
@@ -155,7 +153,7 @@ module dma_wr #(
             default: ;
         endcase
         if (rst) begin
-            aw_busy_reg <= 1'b0;
+            aw_bursts_reg <= '0;
             outstanding_reg <= '0;
             wd_wr_reg <= '0;
             wb_wr_reg <= '0;
@@ -265,7 +263,11 @@ module dma_wr #(
     always_ff @(posedge clk) begin
         if (!rst) begin
             // a write response belongs to a descriptor whose bursts were issued
-            if (b_fire) assert (!bd_empty || aw_busy_reg);
+            if (b_fire) assert (!bd_empty || pl_valid);
+            // bd never fills (each entry has its last burst outstanding)
+            if (aw_fire && pl_end) assert (!bd_full);
+            // a descriptor moves at least one byte
+            if (s_axis_desc_valid) assert (s_axis_desc_len != 32'd0);
             // the data stream ends exactly where the descriptor does
             if (s_axis_write_data_tvalid && s_axis_write_data_tready)
                 assert (s_axis_write_data_tlast == (w_beat_reg + 32'd1 == w_in_beats_reg));
@@ -274,7 +276,8 @@ module dma_wr #(
 `endif
 `endif
 
-    wire unused_ok = ^{s_axis_write_data_tkeep, s_axis_write_data_tlast, m_axi_bid};
+    wire unused_ok = ^{s_axis_write_data_tkeep, s_axis_write_data_tlast, m_axi_bid, pl_first, pl_first_lane,
+                      pl_last_bytes, pl_user};
 
 endmodule
 

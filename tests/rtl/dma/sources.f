@@ -1,6 +1,7 @@
 rtl/rnic_pkg.sv
 rtl/axis_keep_run.sv
 rtl/axis_packer.sv
+rtl/dma_burst_plan.sv
 rtl/dma_wr.sv
 rtl/axis_fifo.sv
 rtl/dma_rd.sv

@@ -1,0 +1,1 @@
+rtl/dma_burst_plan.sv
