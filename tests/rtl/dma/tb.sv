@@ -291,6 +291,51 @@ module tb #(parameter int DATA_WIDTH = 64);
         join
     endtask
 
+
+    // several descriptors back to back, their data streamed behind them,
+    // no wait for a status in between
+    task automatic write_burst_of(input int n);
+        int addrs [8], lens [8], nst, sent;
+        for (int d = 0; d < n; d++) begin
+            lens[d] = 1 + $urandom(seed) % 130;
+            addrs[d] = 4096 + d * 256 + $urandom(seed) % 64;
+            for (int i = 0; i < lens[d]; i++) shadow[addrs[d] + i] = 8'($urandom(seed));
+        end
+        win_lo = 64'(4096); win_hi = 64'(4096 + n * 256);
+        fork
+            for (int d = 0; d < n; d++) begin
+                @(negedge clk);
+                wd_addr = 64'(addrs[d]); wd_len = 32'(lens[d]); wd_valid = 1;
+                while (!wd_ready) @(negedge clk);
+                @(negedge clk); wd_valid = 0;
+            end
+            for (int d = 0; d < n; d++) begin
+                sent = 0;
+                while (sent < lens[d]) begin
+                    @(negedge clk);
+                    wvalid = ($urandom(seed) % 3) != 0;
+                    wkeep = '0;
+                    wdat = '0;
+                    for (int i = 0; i < KW; i++) if (sent + i < lens[d]) begin
+                        wdat[8 * i +: 8] = shadow[addrs[d] + sent + i]; wkeep[i] = 1'b1;
+                    end
+                    wlast = sent + KW >= lens[d];
+                    @(posedge clk);
+                    if (wvalid && wready) sent += KW;
+                end
+                @(negedge clk); wvalid = 0;
+            end
+            begin
+                nst = 0;
+                while (nst < n) begin @(posedge clk); if (ws_valid) nst++; end
+            end
+        join
+        repeat (20) @(posedge clk);
+        for (int i = 0; i < MEM_BYTES; i++) if (mem[i] !== shadow[i]) begin
+            if (errors < 8) $display("TB FAIL: memory byte %0d is %h, want %h (burst of %0d)", i, mem[i], shadow[i], n);
+            errors++;
+        end
+    endtask
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         errors = 0; cycle = 0; bvalid = 0; rvalid_m = 0; w_beat = 0; r_beat = 0; ar_inflight = 0; ar_inflight_max = 0;
@@ -307,6 +352,7 @@ module tb #(parameter int DATA_WIDTH = 64);
             if (addr + len > MEM_BYTES) addr = MEM_BYTES - len;
             write_desc(addr, len);
         end
+        for (int t = 0; t < 30; t++) write_burst_of(2 + t % 6);
         for (int t = 0; t < 30; t++) read_gather(1 + t % 4);
         $display("max reads outstanding: %0d", ar_inflight_max);
         if (ar_inflight_max < 2) begin $display("TB FAIL: reads never overlapped"); errors++; end
