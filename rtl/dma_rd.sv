@@ -116,12 +116,15 @@ module dma_rd #(
         .m_first(pl_first), .m_end(pl_end), .m_user(pl_last), .m_valid(pl_valid), .m_ready(pl_ready)
     );
 
-    wire [8:0] burst_beats = 9'(pl_len) + 9'd1;
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
-    // beats asked for and not yet taken out of the buffer
-    logic [RES_W-1:0] res_reg;
-    wire buf_room = !BUF || 32'(res_reg) + 32'(burst_beats) <= 32'(BUF_BEATS);
+    // beats of the buffer not reserved by a burst asked for. Room for a
+    // burst of pl_len + 1 beats (at most 256): 256 free or more, else
+    // free > pl_len on 8 bits (a sum and a 32-bit compare were 12 levels)
+    localparam int FREE_X = RES_W > 9 ? RES_W : 9;
+    logic [RES_W-1:0]  free_reg;
+    wire [FREE_X-1:0]  free_x = FREE_X'(free_reg);
+    wire buf_room = !BUF || free_x[FREE_X-1:8] != '0 || free_x[7:0] > pl_len;
     assign m_axi_arvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room;
     assign m_axi_arid = AXI_ID;
     assign m_axi_araddr = pl_addr;
@@ -198,17 +201,28 @@ module dma_rd #(
             );
             // a beat leaves the reservation when the packer takes it
             always_ff @(posedge clk) begin
-                res_reg <= res_reg + (ar_fire ? RES_W'(burst_beats) : '0) - RES_W'(pk_tvalid && pk_tready);
-                if (rst) res_reg <= '0;
+                free_reg <= free_reg - (ar_fire ? RES_W'(pl_len) + RES_W'(1) : '0) + RES_W'(pk_tvalid && pk_tready);
+                if (rst) free_reg <= RES_W'(BUF_BEATS);
             end
             assign unused_st = ^{unused_user, st_ovf, st_bad, st_good, st_level};
         end else begin : g_direct
-            assign rq_tready = pk_tready;
-            assign pk_tdata = m_axi_rdata;
-            assign pk_tkeep = r_keep;
-            assign pk_tvalid = m_axi_rvalid && !rb_empty;
-            assign pk_tlast = m_axi_rlast && rb_desc_last;
-            always_ff @(posedge clk) res_reg <= '0;
+            // one register stage: the beat's keep (compares of lane numbers
+            // against the burst's first lane and last byte count, read from
+            // the burst queue) and the packer's byte counting would
+            // otherwise be one path
+            logic pr_valid_reg;
+            assign rq_tready = !pr_valid_reg || pk_tready;
+            assign pk_tvalid = pr_valid_reg;
+            always_ff @(posedge clk) begin
+                if (rq_tready) begin
+                    pr_valid_reg <= m_axi_rvalid && !rb_empty;
+                    pk_tdata <= m_axi_rdata;
+                    pk_tkeep <= r_keep;
+                    pk_tlast <= m_axi_rlast && rb_desc_last;
+                end
+                if (rst) pr_valid_reg <= 1'b0;
+            end
+            always_ff @(posedge clk) free_reg <= '0;
         end
     endgenerate
 

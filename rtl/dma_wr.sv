@@ -75,50 +75,35 @@ module dma_wr #(
     end
 
     // ------------------------------------------------------------------
-    // queues: W-side descriptors, W-side burst lengths, B-side burst counts
+    // the bursts issued and not yet answered, in AW order: the W side reads
+    // them at its pointer, the B side at its own. At most MAX_OUTSTANDING
+    // are in the queue (AW waits for that), so it never fills.
     // ------------------------------------------------------------------
-    logic [OFF_W-1:0] wd_off_mem [Q];
-    logic [31:0]      wd_len_mem [Q];
-    logic [Q_LOG2:0]  wd_wr_reg, wd_rd_reg;
-    logic [8:0]       wb_beats_mem [Q];
-    logic [Q_LOG2:0]  wb_wr_reg, wb_rd_reg;
-    logic [15:0]      bd_bursts_mem [Q];
-    logic [Q_LOG2:0]  bd_wr_reg, bd_rd_reg;
-
-    wire wd_empty = wd_wr_reg == wd_rd_reg;
-    wire wb_full = (wb_wr_reg - wb_rd_reg) == (Q_LOG2+1)'(Q);
-    wire wb_empty = wb_wr_reg == wb_rd_reg;
-    wire bd_full = (bd_wr_reg - bd_rd_reg) == (Q_LOG2+1)'(Q);
-    wire bd_empty = bd_wr_reg == bd_rd_reg;
+    localparam int WB_W = 8 + 1 + OFF_W + 1 + OFF_W + 1;
+    logic [WB_W-1:0]  wb_mem [Q];        // {AxLEN, first, first lane, end, last beat's bytes}
+    logic             be_mem [Q];        // the descriptor's last burst
+    logic [Q_LOG2:0]  wb_wr_reg, w_rd_reg, b_rd_reg;
 
     // ------------------------------------------------------------------
     // AW: bursts from the planner (dma_burst_plan), as fast as the slave
-    // takes them; the W side learns each descriptor's offset and length as
-    // it is taken, the B side its burst count with its last AW
+    // takes them
     // ------------------------------------------------------------------
     logic [63:0]      pl_addr;
     logic [7:0]       pl_len;
     logic [OFF_W-1:0] pl_first_lane;
     logic [OFF_W:0]   pl_last_bytes;
-    logic             pl_first, pl_end, pl_user, pl_valid, pl_ready, pl_s_ready;
-    logic [15:0]      aw_bursts_reg;
-    logic             wd_afull_reg;
+    logic             pl_first, pl_end, pl_user, pl_valid, pl_ready;
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
     dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(1)) plan_inst (
         .clk, .rst,
         .s_addr(s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(1'b0),
-        .s_valid(s_axis_desc_valid && !wd_afull_reg), .s_ready(pl_s_ready),
+        .s_valid(s_axis_desc_valid), .s_ready(s_axis_desc_ready),
         .m_addr(pl_addr), .m_len(pl_len), .m_first_lane(pl_first_lane), .m_last_bytes(pl_last_bytes),
         .m_first(pl_first), .m_end(pl_end), .m_user(pl_user), .m_valid(pl_valid), .m_ready(pl_ready)
     );
 
-    // bd never fills: each of its entries has a burst outstanding (its last).
-    // wd: "full" one entry early and registered (a compare of its pointers
-    // in front of the planner's credits was 10 levels)
-    always_ff @(posedge clk) wd_afull_reg <= (wd_wr_reg - wd_rd_reg) >= (Q_LOG2+1)'(Q - 1);
-    assign s_axis_desc_ready = pl_s_ready && !wd_afull_reg;
-    assign m_axi_awvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !wb_full;
+    assign m_axi_awvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING;
     assign m_axi_awid = AXI_ID;
     assign m_axi_awaddr = pl_addr;
     assign m_axi_awlen = pl_len;
@@ -133,19 +118,10 @@ module dma_wr #(
     wire b_fire = m_axi_bvalid && m_axi_bready;
 
     always_ff @(posedge clk) begin
-        if (s_axis_desc_valid && s_axis_desc_ready) begin
-            wd_off_mem[wd_wr_reg[Q_LOG2-1:0]] <= s_axis_desc_addr[OFF_W-1:0];
-            wd_len_mem[wd_wr_reg[Q_LOG2-1:0]] <= s_axis_desc_len;
-            wd_wr_reg <= wd_wr_reg + 1'b1;
-        end
         if (aw_fire) begin
-            aw_bursts_reg <= pl_end ? 16'd0 : aw_bursts_reg + 16'd1;
-            wb_beats_mem[wb_wr_reg[Q_LOG2-1:0]] <= 9'(pl_len) + 9'd1;
+            wb_mem[wb_wr_reg[Q_LOG2-1:0]] <= {pl_len, pl_first, pl_first_lane, pl_end, pl_last_bytes};
+            be_mem[wb_wr_reg[Q_LOG2-1:0]] <= pl_end;
             wb_wr_reg <= wb_wr_reg + 1'b1;
-            if (pl_end) begin
-                bd_bursts_mem[bd_wr_reg[Q_LOG2-1:0]] <= aw_bursts_reg + 16'd1;
-                bd_wr_reg <= bd_wr_reg + 1'b1;
-            end
         end
         case ({aw_fire, b_fire})
             2'b10: outstanding_reg <= outstanding_reg + 1'b1;
@@ -153,103 +129,129 @@ module dma_wr #(
             default: ;
         endcase
         if (rst) begin
-            aw_bursts_reg <= '0;
             outstanding_reg <= '0;
-            wd_wr_reg <= '0;
             wb_wr_reg <= '0;
-            bd_wr_reg <= '0;
         end
     end
 
     // ------------------------------------------------------------------
-    // W: shift each descriptor's bytes up to its address lane
+    // W: one burst at a time, its fields in registers (loaded from the
+    // queue as the burst before it ends). The data of a descriptor are
+    // shifted up to its first lane; the strobes are the first beat's mask
+    // (lanes from the first lane up) and the last beat's (lanes below the
+    // last beat's byte count), both made when the burst is loaded. A
+    // descriptor takes one output beat more than input beats when its last
+    // input beat spills over the bus word (last beat's bytes <= first lane).
     // ------------------------------------------------------------------
-    logic                  w_busy_reg;
-    logic [OFF_W-1:0]      w_off_reg;
-    logic [31:0]           w_len_reg;
-    logic [31:0]           w_beat_reg;     // output beat of the descriptor
-    logic [31:0]           w_in_beats_reg; // input beats of the descriptor
-    logic [31:0]           w_out_beats_reg;
-    logic [8:0]            w_burst_beat_reg;
+    logic                  cb_valid_reg;     // a burst is loaded
+    logic [7:0]            cb_left_reg;      // beats after the current one
+    logic                  cb_wlast_reg;     // the current beat is the burst's last
+    logic                  cb_end_reg;       // the burst ends its descriptor
+    logic                  cb_firstbeat_reg; // the current beat is the descriptor's first
+    logic                  cb_extra_reg;     // the descriptor's last output beat takes no input
+    logic [KEEP_WIDTH-1:0] cb_first_mask_reg, cb_last_mask_reg;
+    logic [OFF_W-1:0]      w_off_reg;        // the descriptor's first lane
     logic [DATA_WIDTH-1:0] prev_reg;
 
-    wire need_in = w_beat_reg < w_in_beats_reg;
+    wire [WB_W-1:0]   wb_head = wb_mem[w_rd_reg[Q_LOG2-1:0]];
+    wire [7:0]        h_len = wb_head[WB_W-1 -: 8];
+    wire              h_first = wb_head[2 * OFF_W + 2];
+    wire [OFF_W-1:0]  h_lane = wb_head[OFF_W + 2 +: OFF_W];
+    wire              h_end = wb_head[OFF_W + 1];
+    wire [OFF_W:0]    h_lbytes = wb_head[0 +: OFF_W + 1];
+    wire              wb_avail = wb_wr_reg != w_rd_reg;
+    wire [OFF_W-1:0]  h_off = h_first ? h_lane : w_off_reg;
+
+    wire desc_last_beat = cb_end_reg && cb_wlast_reg;
+    wire need_in = !(desc_last_beat && cb_extra_reg);
     wire [DATA_WIDTH-1:0] cur = need_in ? s_axis_write_data_tdata : '0;
-    wire [8:0] burst_len = wb_beats_mem[wb_rd_reg[Q_LOG2-1:0]];
 
+    // the beat made here goes into an output register (the lane shift is a
+    // wide multiplexer: registered, it does not add to the W channel's
+    // paths beyond this engine)
+    logic [DATA_WIDTH-1:0] w_data;
+    logic [KEEP_WIDTH-1:0] w_strb;
     always_comb begin
-        if (w_off_reg == 0) m_axi_wdata = cur;
-        else m_axi_wdata = (cur << (8 * 32'(w_off_reg))) | (prev_reg >> (DATA_WIDTH - 8 * 32'(w_off_reg)));
-        for (int i = 0; i < KEEP_WIDTH; i++) begin
-            logic [31:0] pos;
-            pos = w_beat_reg * KEEP_WIDTH + 32'(i);
-            m_axi_wstrb[i] = pos >= 32'(w_off_reg) && pos < 32'(w_off_reg) + w_len_reg;
-        end
+        if (w_off_reg == 0) w_data = cur;
+        else w_data = (cur << (8 * 32'(w_off_reg))) | (prev_reg >> (DATA_WIDTH - 8 * 32'(w_off_reg)));
+        w_strb = (cb_firstbeat_reg ? cb_first_mask_reg : '1) & (desc_last_beat ? cb_last_mask_reg : '1);
     end
-    assign m_axi_wlast = w_burst_beat_reg + 9'd1 == burst_len;
-    assign m_axi_wvalid = w_busy_reg && !wb_empty && (!need_in || s_axis_write_data_tvalid);
-    assign s_axis_write_data_tready = w_busy_reg && !wb_empty && need_in && m_axi_wready;
-
-    wire w_fire = m_axi_wvalid && m_axi_wready;
-    wire [31:0] next_len = wd_len_mem[wd_rd_reg[Q_LOG2-1:0]];
-    wire [OFF_W-1:0] next_off = wd_off_mem[wd_rd_reg[Q_LOG2-1:0]];
+    logic o_valid_reg;
+    wire  w_ready = !o_valid_reg || m_axi_wready;
+    wire  w_valid = cb_valid_reg && (!need_in || s_axis_write_data_tvalid);
+    assign s_axis_write_data_tready = cb_valid_reg && need_in && w_ready;
+    assign m_axi_wvalid = o_valid_reg;
 
     always_ff @(posedge clk) begin
-        if (!w_busy_reg && !wd_empty) begin
-            w_busy_reg <= 1'b1;
-            w_off_reg <= next_off;
-            w_len_reg <= next_len;
-            w_beat_reg <= '0;
-            w_in_beats_reg <= (next_len + 32'(KEEP_WIDTH - 1)) >> OFF_W;
-            w_out_beats_reg <= (next_len + 32'(next_off) + 32'(KEEP_WIDTH - 1)) >> OFF_W;
-            prev_reg <= '0;
-            wd_rd_reg <= wd_rd_reg + 1'b1;
+        if (w_ready) begin
+            o_valid_reg <= w_valid;
+            m_axi_wdata <= w_data;
+            m_axi_wstrb <= w_strb;
+            m_axi_wlast <= cb_wlast_reg;
         end
+        if (rst) o_valid_reg <= 1'b0;
+    end
+
+    wire w_fire = w_valid && w_ready;
+    wire load = wb_avail && (!cb_valid_reg || (w_fire && cb_wlast_reg));
+
+    always_ff @(posedge clk) begin
         if (w_fire) begin
             if (need_in) prev_reg <= s_axis_write_data_tdata;
-            w_beat_reg <= w_beat_reg + 32'd1;
-            w_burst_beat_reg <= m_axi_wlast ? 9'd0 : w_burst_beat_reg + 9'd1;
-            if (m_axi_wlast) wb_rd_reg <= wb_rd_reg + 1'b1;
-            if (w_beat_reg + 32'd1 == w_out_beats_reg) w_busy_reg <= 1'b0;
+            cb_firstbeat_reg <= 1'b0;
+            cb_left_reg <= cb_left_reg - 8'd1;
+            cb_wlast_reg <= cb_left_reg == 8'd1;
+            if (cb_wlast_reg) cb_valid_reg <= 1'b0;
+        end
+        if (load) begin
+            cb_valid_reg <= 1'b1;
+            cb_left_reg <= h_len;
+            cb_wlast_reg <= h_len == 8'd0;
+            cb_end_reg <= h_end;
+            cb_firstbeat_reg <= h_first;
+            cb_extra_reg <= h_lbytes <= (OFF_W+1)'(h_off);
+            for (int i = 0; i < KEEP_WIDTH; i++) begin
+                cb_first_mask_reg[i] <= OFF_W'(i) >= h_lane;
+                cb_last_mask_reg[i] <= (OFF_W+1)'(i) < h_lbytes;
+            end
+            if (h_first) begin
+                w_off_reg <= h_lane;
+                prev_reg <= '0;
+            end
+            w_rd_reg <= w_rd_reg + 1'b1;
         end
         if (rst) begin
-            w_busy_reg <= 1'b0;
-            w_burst_beat_reg <= '0;
-            wd_rd_reg <= '0;
-            wb_rd_reg <= '0;
+            cb_valid_reg <= 1'b0;
+            w_rd_reg <= '0;
         end
     end
 
     // ------------------------------------------------------------------
-    // B: count the responses of the oldest descriptor
+    // B: one response per burst, in order; the status with the
+    // descriptor's last
     // ------------------------------------------------------------------
-    logic [15:0] b_count_reg;
-    logic        b_err_reg;
-    wire [15:0]  b_need = bd_bursts_mem[bd_rd_reg[Q_LOG2-1:0]];
-    wire         b_err = b_err_reg || m_axi_bresp != 2'b00;
+    logic b_err_reg;
+    wire  b_err = b_err_reg || m_axi_bresp != 2'b00;
+    wire  b_end = be_mem[b_rd_reg[Q_LOG2-1:0]];
 
     assign m_axi_bready = 1'b1;
 
     always_ff @(posedge clk) begin
         m_axis_desc_status_valid <= 1'b0;
         if (b_fire) begin
-            // the count of a descriptor is queued with its last AW, before its last B
-            if (!bd_empty && b_count_reg + 16'd1 == b_need) begin
+            b_rd_reg <= b_rd_reg + 1'b1;
+            if (b_end) begin
                 m_axis_desc_status_valid <= 1'b1;
                 m_axis_desc_status_error <= b_err;
-                b_count_reg <= '0;
                 b_err_reg <= 1'b0;
-                bd_rd_reg <= bd_rd_reg + 1'b1;
             end else begin
-                b_count_reg <= b_count_reg + 16'd1;
                 b_err_reg <= b_err;
             end
         end
         if (rst) begin
             m_axis_desc_status_valid <= 1'b0;
-            b_count_reg <= '0;
             b_err_reg <= 1'b0;
-            bd_rd_reg <= '0;
+            b_rd_reg <= '0;
         end
     end
 
@@ -262,22 +264,21 @@ module dma_wr #(
     end
     always_ff @(posedge clk) begin
         if (!rst) begin
-            // a write response belongs to a descriptor whose bursts were issued
-            if (b_fire) assert (!bd_empty || pl_valid);
-            // bd never fills (each entry has its last burst outstanding)
-            if (aw_fire && pl_end) assert (!bd_full);
+            // a write response answers a burst that was issued and written
+            if (b_fire) assert (b_rd_reg != w_rd_reg);
+            // the queue holds at most the bursts outstanding
+            assert ((wb_wr_reg - b_rd_reg) <= (Q_LOG2+1)'(MAX_OUTSTANDING));
             // a descriptor moves at least one byte
             if (s_axis_desc_valid) assert (s_axis_desc_len != 32'd0);
             // the data stream ends exactly where the descriptor does
-            if (s_axis_write_data_tvalid && s_axis_write_data_tready)
-                assert (s_axis_write_data_tlast == (w_beat_reg + 32'd1 == w_in_beats_reg));
+            if (s_axis_write_data_tvalid && s_axis_write_data_tready && desc_last_beat)
+                assert (s_axis_write_data_tlast);
         end
     end
 `endif
 `endif
 
-    wire unused_ok = ^{s_axis_write_data_tkeep, s_axis_write_data_tlast, m_axi_bid, pl_first, pl_first_lane,
-                      pl_last_bytes, pl_user};
+    wire unused_ok = ^{s_axis_write_data_tkeep, s_axis_write_data_tlast, m_axi_bid, pl_user};
 
 endmodule
 
