@@ -97,7 +97,15 @@ package rnic_hdr_pkg;
   localparam int HDR_HAS_IETH_LSB = 976;
   localparam int HDR_HAS_IETH_W = 1;
 
-  localparam int HDR_BITS = 977;
+  // IPv4 header checksum and IP length field (IPv4 total length, IPv6
+  // payload length), as received (a UD receive buffer's GRH area holds the
+  // IP header as it came); 0 when sent (the packet builder makes its own)
+  localparam int HDR_IP_CSUM_LSB = 977;
+  localparam int HDR_IP_CSUM_W = 16;
+  localparam int HDR_IP_LEN_LSB = 993;
+  localparam int HDR_IP_LEN_W = 16;
+
+  localparam int HDR_BITS = 1009;
 
 endpackage
 

@@ -322,6 +322,10 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_IP_ID_LSB +: rnic_hdr_pkg::HDR_IP_ID_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 4);
     assign rec[rnic_hdr_pkg::HDR_IP_FRAG_LSB +: rnic_hdr_pkg::HDR_IP_FRAG_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 6);
     assign rec[rnic_hdr_pkg::HDR_HAS_IETH_LSB] = has_ieth;
+    // the IP header's checksum and length field as received
+    assign rec[rnic_hdr_pkg::HDR_IP_CSUM_LSB +: rnic_hdr_pkg::HDR_IP_CSUM_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 10);
+    assign rec[rnic_hdr_pkg::HDR_IP_LEN_LSB +: rnic_hdr_pkg::HDR_IP_LEN_W] =
+        ipv6 ? b16(cap_reg, OFF_IP + 4) : b16(cap_reg, OFF_IP + 2);
 
     // ------------------------------------------------------------------
     // control

@@ -11,11 +11,12 @@
  *   IPv6: the 40-byte IPv6 header as received;
  *   IPv4: 20 bytes of zero, then the 20-byte IPv4 header as received.
  * The header is rebuilt from the parsed fields (rnic_pkt_rx keeps all of
- * them, the IPv4 identification and flags too): version, traffic class or
- * TOS, flow label, the lengths (from the UDP length the packet had: its
- * headers, payload, pad and ICRC), next header / protocol UDP, hop limit or
- * TTL, the IPv4 header checksum (the receive check has verified the one on
- * the wire, so the sum over the same fields is that one) and the addresses.
+ * them, the IPv4 identification and flags, the length field and the header
+ * checksum as received too): version, traffic class or TOS, flow label,
+ * IPv4 total length or IPv6 payload length, next header / protocol UDP,
+ * hop limit or TTL, the IPv4 header checksum (the receive check has
+ * verified it) and the addresses. Nothing is summed here: the checksum
+ * made again from the fields was the deepest logic of the receive path.
  *
  * The GRH and the payload go through an axis_packer (the payload continues
  * where the 40 bytes end in the beat). Other packets pass straight through,
@@ -53,9 +54,6 @@ module rnic_ud_grh #(
     localparam int IPV4_B = rnic_pkg::IPV4_HDR_BYTES;
     localparam int GRH_BEATS = (GRH_B + KEEP_WIDTH - 1) / KEEP_WIDTH;
     localparam int GBUF_BYTES = GRH_BEATS * KEEP_WIDTH;
-    // UDP length of a UD packet without its payload, pad and ImmDt
-    localparam int UD_FIXED = rnic_pkg::UDP_HDR_BYTES + rnic_pkg::BTH_BYTES + rnic_pkg::DETH_BYTES
-                              + rnic_pkg::ICRC_BYTES;
     localparam logic [7:0]  IPV4_VER_IHL = 8'h45;
     localparam logic [3:0]  IPV6_VERSION = 4'h6;
 
@@ -67,31 +65,15 @@ module rnic_ud_grh #(
         end
     end
 
-    // IPv4 header checksum over the fields of the header as received
-    function automatic logic [15:0] ipv4_csum(input logic [7:0] tos, input logic [15:0] total_len,
-                                              input logic [15:0] id, input logic [15:0] frag,
-                                              input logic [7:0] ttl, input logic [31:0] src,
-                                              input logic [31:0] dst);
-        logic [19:0] s;
-        s = 20'({IPV4_VER_IHL, tos}) + 20'(total_len) + 20'(id) + 20'(frag)
-          + 20'({ttl, 8'(rnic_pkg::IP_PROTO_UDP)})
-          + 20'(src[31:16]) + 20'(src[15:0]) + 20'(dst[31:16]) + 20'(dst[15:0]);
-        s = 20'(s[15:0]) + 20'(s[19:16]);
-        s = 20'(s[15:0]) + 20'(s[16]);
-        ipv4_csum = ~s[15:0];
-    endfunction
-
     // the GRH area of header h, frame byte order: byte i in bits 8*i +: 8
     function automatic logic [8*GRH_B-1:0] build_grh(input logic [HB-1:0] h);
         logic [8*GRH_B-1:0] be, le;
-        logic [15:0]        udp_len, total_len;
+        logic [15:0]        ip_len, csum;
         logic [7:0]         tclass, ttl;
         logic [15:0]        id, frag;
         logic [127:0]       src, dst;
-        udp_len = 16'(UD_FIXED) + (h[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 16'(rnic_pkg::IMMDT_BYTES) : 16'd0)
-                  + h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W]
-                  + 16'(h[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W]);
-        total_len = udp_len + 16'(IPV4_B);
+        ip_len = h[rnic_hdr_pkg::HDR_IP_LEN_LSB +: rnic_hdr_pkg::HDR_IP_LEN_W];
+        csum = h[rnic_hdr_pkg::HDR_IP_CSUM_LSB +: rnic_hdr_pkg::HDR_IP_CSUM_W];
         tclass = h[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W];
         ttl = h[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W];
         id = h[rnic_hdr_pkg::HDR_IP_ID_LSB +: rnic_hdr_pkg::HDR_IP_ID_W];
@@ -100,11 +82,11 @@ module rnic_ud_grh #(
         dst = h[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W];
         if (h[rnic_hdr_pkg::HDR_IPV6_LSB])
             be = {IPV6_VERSION, tclass, h[rnic_hdr_pkg::HDR_IP_FLOW_LABEL_LSB +: rnic_hdr_pkg::HDR_IP_FLOW_LABEL_W],
-                  udp_len, 8'(rnic_pkg::IP_PROTO_UDP), ttl, src, dst};
+                  ip_len, 8'(rnic_pkg::IP_PROTO_UDP), ttl, src, dst};
         else
             be = {{(8 * IPV4_B){1'b0}},
-                  IPV4_VER_IHL, tclass, total_len, id, frag, ttl, 8'(rnic_pkg::IP_PROTO_UDP),
-                  ipv4_csum(tclass, total_len, id, frag, ttl, src[31:0], dst[31:0]), src[31:0], dst[31:0]};
+                  IPV4_VER_IHL, tclass, ip_len, id, frag, ttl, 8'(rnic_pkg::IP_PROTO_UDP), csum,
+                  src[31:0], dst[31:0]};
         for (int i = 0; i < GRH_B; i++) le[8*i +: 8] = be[8*(GRH_B-1-i) +: 8];
         build_grh = le;
     endfunction

@@ -48,12 +48,12 @@ def expected(frame):
     if IPv6 in p:
         ip = p[IPv6]
         f.update(IPV6=1, IP_SRC=ip_to_int6(ip.src), IP_DST=ip_to_int6(ip.dst),
-                 IP_TCLASS=ip.tc, IP_TTL=ip.hlim, IP_FLOW_LABEL=ip.fl)
+                 IP_TCLASS=ip.tc, IP_TTL=ip.hlim, IP_FLOW_LABEL=ip.fl, IP_LEN=ip.plen, IP_CSUM=0)
     else:
         ip = p[IP]
         f.update(IPV6=0, IP_SRC=ip_to_int4(ip.src), IP_DST=ip_to_int4(ip.dst),
                  IP_TCLASS=ip.tos, IP_TTL=ip.ttl, IP_FLOW_LABEL=0,
-                 IP_ID=ip.id, IP_FRAG=int(ip.flags) << 13 | ip.frag)
+                 IP_ID=ip.id, IP_FRAG=int(ip.flags) << 13 | ip.frag, IP_LEN=ip.len, IP_CSUM=ip.chksum)
     udp = p[UDP]
     bth = p[BTH]
     f.update(UDP_SPORT=udp.sport, BTH_OPCODE=bth.opcode, BTH_SE=bth.solicited,

@@ -141,6 +141,12 @@ module tb #(
                 ip[31] = 8'(~sum);
             end
         end
+        // the parser's record carries the IP length field and checksum as
+        // received: those of the header built above
+        if (ud) begin
+            hdrs[n][rnic_hdr_pkg::HDR_IP_LEN_LSB +: 16] = v6 ? 16'(udp_len) : 16'(udp_len + 20);
+            hdrs[n][rnic_hdr_pkg::HDR_IP_CSUM_LSB +: 16] = v6 ? 16'h0 : {ip[30], ip[31]};
+        end
         for (int i = 0; i < plen; i++) ip.push_back(pay[PMAX*n + i]);
         want_len[n] = ip.size();
         for (int i = 0; i < ip.size(); i++) want[PMAX*n + i] = ip[i];
