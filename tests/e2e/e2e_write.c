@@ -58,6 +58,13 @@ static struct rnic_world *open_pair(const char *tag, double mem_wr_bw, uint32_t 
 	sim_pair_default_opts(&o);
 	o.nqp = 2;
 	o.path_mtu = mtu_code;
+	/* the flow-control scenarios (a slow receiving host): without flow
+	 * control the receive FIFO drops frames, and a retransmitted packet
+	 * dropped again after the responder's one NAK can only be recovered by
+	 * the ACK timer (IB go-back-N): 4.2 ms (code 10), well beyond the
+	 * longest pause the host makes (~0.35 ms), not the default 67 ms */
+	if (mem_wr_bw > 0)
+		o.timeout = 10;
 	if (w && sim_pair_open(p, w, &o)) {
 		rnic_world_destroy(w);
 		w = NULL;
