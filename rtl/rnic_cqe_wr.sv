@@ -104,7 +104,8 @@ module rnic_cqe_wr #(
     logic [CQN_WIDTH-1:0] cqn_reg;
     logic [IMG_BITS-1:0]  img_reg;       // CQE body, little-endian bytes
     logic [4:0]           beat_reg;
-    logic [63:0]          addr_reg;
+    logic [63:0]          addr;          // the CQE's address (S_CQC on)
+    logic [63:0]          own_byte_addr; // its owner byte's
     logic                 phase_reg;
 
     wire        cqc_valid = cqc_rd_data[rnic_pkg::CQC_VALID_LSB +: rnic_pkg::CQC_VALID_W];
@@ -114,6 +115,17 @@ module rnic_cqe_wr #(
     wire [15:0] cq_used   = pi_mem[cqn_reg] - ci_mem[cqn_reg];
     wire [15:0] cq_slot   = pi_mem[cqn_reg] & cq_mask;
     logic       cqn_bad_reg;   // the requested CQ number is beyond the table
+
+    // the CQE's and its owner byte's bus addresses, each added over S_CQC's
+    // register (the slot's offset has its low CQE_LOG_BYTES bits zero, so
+    // the owner byte's offset inside the CQE is ORed in)
+    wire [31:0] cq_off = 32'(cq_slot) << rnic_pkg::CQE_LOG_BYTES;
+    rnic_add_split addr_add_inst (
+        .clk, .en(state_reg == S_CQC), .a(cqc_base), .b(cq_off), .sum(addr)
+    );
+    rnic_add_split own_add_inst (
+        .clk, .en(state_reg == S_CQC), .a(cqc_base), .b(cq_off | 32'(BODY_BYTES)), .sum(own_byte_addr)
+    );
 
     // owner writes waiting: {address of the owner byte, phase}, in CQE order
     localparam int OWN = 2 ** OWN_LOG2;
@@ -137,7 +149,7 @@ module rnic_cqe_wr #(
     assign cqc_rd_addr = s_cqe_cqn[CQN_WIDTH-1:0];
 
     assign m_axis_desc_valid = state_reg == S_BODY_DESC || state_reg == S_OWN_DESC;
-    assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? own_addr : addr_reg;
+    assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? own_addr : addr;
     assign m_axis_desc_len = (state_reg == S_OWN_DESC) ? 32'd1 : 32'(BODY_BYTES);
     wire desc_fire = m_axis_desc_valid && m_axis_desc_ready;
 
@@ -191,7 +203,6 @@ module rnic_cqe_wr #(
             end
             S_CQC: begin
                 phase_reg <= phase_mem[cqn_reg];
-                addr_reg <= cqc_base + (64'(cq_slot) << rnic_pkg::CQE_LOG_BYTES);
                 beat_reg <= '0;
                 if (!cqc_valid || cqn_bad_reg) begin
                     state_reg <= S_IDLE;
@@ -216,7 +227,7 @@ module rnic_cqe_wr #(
         // the body's descriptor queues its owner write; each status says
         // which of the two it reports
         if (state_reg == S_BODY_DESC && desc_fire) begin
-            own_addr_mem[own_wr_reg[OWN_LOG2-1:0]] <= addr_reg + 64'(BODY_BYTES);
+            own_addr_mem[own_wr_reg[OWN_LOG2-1:0]] <= own_byte_addr;
             own_phase_mem[own_wr_reg[OWN_LOG2-1:0]] <= phase_reg;
             own_wr_reg <= own_wr_reg + 1'b1;
         end

@@ -204,7 +204,12 @@ module rnic_rd_place #(
     logic [QPN_WIDTH-1:0]          qpn_reg;
     logic [15:0]                   idx_reg;
     logic [31:0]                   off_reg;       // offset inside the current SGE (after S_FIND)
-    logic [31:0]                   left_reg;      // payload bytes not yet handed to the mover
+    logic [31:0]                   len_reg;       // the current SGE's length
+    logic [15:0]                   left_reg;      // payload bytes not yet handed to the mover
+    logic [16:0]                   room_lo_reg;   // low half of len - off, with its borrow (S_MPT_C2 on)
+    logic                          room_big_reg;  // len - off >= 64 KiB (S_MPT_CHKD on)
+    logic [15:0]                   piece_reg;     // bytes of the piece (S_WDESC)
+    logic                          all_reg;       // the piece is the rest of the packet (S_WDESC)
     logic                          started_reg;   // a piece of this command was handed on
     logic [rnic_pkg::QPC_BITS-1:0] qpc_reg;
     logic [WQE_BITS-1:0]           wqe_reg;
@@ -212,7 +217,6 @@ module rnic_rd_place #(
     logic                          wqe_st_seen_reg;
     logic                          wqe_err_reg;
     logic [2:0]                    sge_reg;
-    logic [63:0]                   pa_reg;        // bus address of the current SGE's first byte
     logic                          cache_valid_reg;
     logic [QPN_WIDTH-1:0]          cache_qpn_reg;
     logic [15:0]                   cache_idx_reg;
@@ -224,7 +228,13 @@ module rnic_rd_place #(
     wire [4:0]   qpc_sq_log = qpc_rd_data[rnic_pkg::QPC_SQ_LOG_SIZE_LSB +: rnic_pkg::QPC_SQ_LOG_SIZE_W];
     wire [63:0]  qpc_sq_base = qpc_rd_data[rnic_pkg::QPC_SQ_BASE_LSB +: rnic_pkg::QPC_SQ_BASE_W];
     wire [15:0]  sq_slot = idx_reg & ((16'd1 << qpc_sq_log) - 16'd1);
-    logic [63:0] wqe_pa_reg;
+    // the WQE's bus address: the SQ base plus the slot's offset, added over
+    // S_QPC's register
+    logic [63:0] wqe_pa;
+    rnic_add_split wqe_pa_add_inst (
+        .clk, .en(state_reg == S_QPC), .a(qpc_sq_base), .b(32'(sq_slot) << rnic_pkg::WQE_LOG_BYTES), .sum(wqe_pa)
+    );
+
 
     // SGE-list table
     function automatic logic [RDC_LOG2-1:0] rdc_index(input logic [QPN_WIDTH-1:0] q,
@@ -257,7 +267,6 @@ module rnic_rd_place #(
         sge_lkey = w[8 * (rnic_pkg::WQE_SGE_OFF + 32'(i) * rnic_pkg::SGE_BYTES + rnic_pkg::SGE_LKEY_OFF) +: 32];
     endfunction
     wire [63:0] cur_addr = sge_addr(wqe_reg, sge_reg);
-    wire [31:0] cur_len  = sge_len(wqe_reg, sge_reg);
     wire [31:0] cur_lkey = sge_lkey(wqe_reg, sge_reg);
     wire        sge_in_list = 8'(sge_reg) < wqe_num_sge && sge_reg < 3'(MAX_SGE);
 
@@ -267,12 +276,22 @@ module rnic_rd_place #(
     // present the SGE, S_MPT_CHKD takes the result
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_MPT_CHK || state_reg == S_MPT_C2),
-        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(cur_len), .pd(qpc_pd),
+        .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(len_reg), .pd(qpc_pd),
         .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .remote(1'b0), .qpn(24'h0), .ok(lkey_ok), .pa(lkey_pa)
     );
 
-    wire [31:0] sge_room = cur_len - off_reg;
-    wire [31:0] piece = (left_reg < sge_room) ? left_reg : sge_room;
+    // off >= len (the offset lies past the current SGE) and off - len, from
+    // the halves: the high half's difference made for both borrows of the low
+    wire [16:0] fd_lo  = {1'b0, off_reg[15:0]} - {1'b0, len_reg[15:0]};
+    wire [16:0] fd_hi0 = {1'b0, off_reg[31:16]} - {1'b0, len_reg[31:16]};
+    wire [16:0] fd_hi1 = {1'b0, off_reg[31:16]} - {1'b0, len_reg[31:16]} - 17'd1;
+    wire [16:0] fd_hi  = fd_lo[16] ? fd_hi1 : fd_hi0;
+    wire        off_past = !fd_hi[16];
+    wire [31:0] off_minus_len = {fd_hi[15:0], fd_lo[15:0]};
+    // the piece: min(left, len - off), once off < len; len - off in halves
+    // over S_MPT_CHK and S_MPT_C2, the compare with left in S_MPT_CHKD
+    wire [15:0] room_hi = len_reg[31:16] - off_reg[31:16];
+    wire        left_fits = room_big_reg || {1'b0, left_reg} <= {1'b0, room_lo_reg[15:0]};
 
     // op queue between planner and mover: {kind, atomic, len, atomic value}
     localparam int OP_BITS = 2 + 1 + 16 + 64;
@@ -288,15 +307,19 @@ module rnic_rd_place #(
     assign mpt_rd_en = state_reg == S_FIND;
     assign mpt_rd_addr = cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
-    assign m_axis_wqe_desc_addr = wqe_pa_reg;
+    assign m_axis_wqe_desc_addr = wqe_pa;
     assign m_axis_wqe_desc_len = rnic_pkg::WQE_BYTES_TOTAL;
     assign m_axis_wqe_desc_last = 1'b1;
     assign m_axis_wqe_desc_valid = state_reg == S_WQE_DESC;
     assign s_axis_wqe_tready = state_reg == S_WQE_DATA;
 
     // the descriptor and its op go together
-    assign m_axis_wr_desc_addr = pa_reg + 64'(off_reg);
-    assign m_axis_wr_desc_len = piece;
+    // the piece's bus address: the SGE's translated address plus the offset
+    // into it, added over S_MPT_CHKD's register
+    rnic_add_split wr_addr_add_inst (
+        .clk, .en(state_reg == S_MPT_CHKD), .a(lkey_pa), .b(off_reg), .sum(m_axis_wr_desc_addr)
+    );
+    assign m_axis_wr_desc_len = 32'(piece_reg);
     assign m_axis_wr_desc_valid = state_reg == S_WDESC && !opq_full;
     wire wdesc_fire = m_axis_wr_desc_valid && m_axis_wr_desc_ready;
 
@@ -309,7 +332,7 @@ module rnic_rd_place #(
     wire [1:0]          opq_in_kind = drop_push ? OP_DRAIN : wdesc_fire ? OP_WRITE
                                       : started_reg ? OP_SKIP : OP_DRAIN;
     // pieces and what is left fit in 16 bits: a packet carries at most 64 KiB - 1
-    wire [15:0]         opq_in_len = wdesc_fire ? piece[15:0] : left_reg[15:0];
+    wire [15:0]         opq_in_len = wdesc_fire ? piece_reg : left_reg;
     wire [OP_BITS-1:0]  opq_in = {opq_in_kind, atomic_reg && !drop_push, opq_in_len, data_reg};
 
     always_ff @(posedge clk) begin
@@ -320,7 +343,7 @@ module rnic_rd_place #(
                     qpn_reg <= s_cmd_qpn;
                     idx_reg <= s_cmd_idx;
                     off_reg <= s_cmd_off;
-                    left_reg <= 32'(s_cmd_len);
+                    left_reg <= s_cmd_len;
                     started_reg <= 1'b0;
                     sge_reg <= '0;
                     atomic_reg <= s_cmd_atomic;
@@ -331,7 +354,7 @@ module rnic_rd_place #(
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
-                wqe_pa_reg <= qpc_sq_base + (64'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
+                len_reg <= rdc_hit ? rdc_sges[8 * rnic_pkg::SGE_LENGTH_OFF +: 32] : sge_len(wqe_reg, 3'd0);
                 if (rdc_hit) begin
                     // only the SGE list and its length are read from wqe_reg
                     wqe_reg[NSGE_LSB +: 8] <= rdc_nsge;
@@ -360,6 +383,7 @@ module rnic_rd_place #(
                     beat_reg <= beat_reg + 5'd1;
                 end
                 if (beat_reg >= 5'(WQE_BEATS) && wqe_st_seen_reg) begin
+                    len_reg <= sge_len(wqe_reg, 3'd0);
                     if (wqe_err_reg) begin
                         stat_loc_prot_err <= 1'b1;
                         state_reg <= S_FAIL;
@@ -376,18 +400,26 @@ module rnic_rd_place #(
                     // the offset lies beyond the SGEs
                     stat_loc_prot_err <= 1'b1;
                     state_reg <= S_FAIL;
-                end else if (off_reg >= cur_len) begin
-                    off_reg <= off_reg - cur_len;
+                end else if (off_past) begin
+                    off_reg <= off_minus_len;
                     sge_reg <= sge_reg + 3'd1;
+                    len_reg <= sge_len(wqe_reg, sge_reg + 3'd1);
                 end else begin
                     state_reg <= S_MPT_CHK;
                 end
             end
-            S_MPT_CHK: state_reg <= S_MPT_C2;
-            S_MPT_C2: state_reg <= S_MPT_CHKD;
+            S_MPT_CHK: begin
+                room_lo_reg <= {1'b0, len_reg[15:0]} - {1'b0, off_reg[15:0]};
+                state_reg <= S_MPT_C2;
+            end
+            S_MPT_C2: begin
+                room_big_reg <= room_lo_reg[16] ? room_hi != 16'd1 : room_hi != 16'd0;
+                state_reg <= S_MPT_CHKD;
+            end
             S_MPT_CHKD: begin
+                piece_reg <= left_fits ? left_reg : room_lo_reg[15:0];
+                all_reg <= left_fits;
                 if (lkey_ok) begin
-                    pa_reg <= lkey_pa;
                     state_reg <= S_WDESC;
                 end else begin
                     stat_loc_prot_err <= 1'b1;
@@ -397,11 +429,12 @@ module rnic_rd_place #(
             S_WDESC: begin
                 if (wdesc_fire) begin
                     started_reg <= 1'b1;
-                    left_reg <= left_reg - piece;
-                    if (left_reg == piece) begin
+                    left_reg <= left_reg - piece_reg;
+                    if (all_reg) begin
                         state_reg <= S_IDLE;
                     end else begin
                         sge_reg <= sge_reg + 3'd1;
+                        len_reg <= sge_len(wqe_reg, sge_reg + 3'd1);
                         off_reg <= '0;
                         state_reg <= S_FIND;
                     end

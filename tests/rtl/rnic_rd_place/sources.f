@@ -2,6 +2,7 @@ rtl/rnic_pkg.sv
 rtl/rnic_ram_1w1r.sv
 rtl/rnic_mr_check.sv
 rtl/rnic_mr_check_pipe.sv
+rtl/rnic_add_split.sv
 rtl/axis_keep_run.sv
 rtl/axis_packer.sv
 rtl/axis_cutter.sv
