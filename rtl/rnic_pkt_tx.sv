@@ -19,7 +19,7 @@
  * before AtomicAckETH; an AtomicETH takes its VA and rkey from the RETH
  * fields and comes alone, as does an IETH its rkey); all lengths are computed here.
  *
- * Pipeline: descriptor register (lengths) -> header builder (checksum, header
+ * Pipeline: descriptor stages (lengths, IPv4 checksum) -> header builder (header
  * bytes into a shift register) -> beats: header beats (partial tkeep on the
  * last one), payload beats as they come, one beat with the pad bytes ->
  * axis_packer (dense) -> rnic_icrc_insert (ICRC). The next descriptor is
@@ -100,6 +100,7 @@ module rnic_pkt_tx #(
     // ------------------------------------------------------------------
     function automatic logic [8*HMAX-1:0] build_header(input logic [HB-1:0] h,
                                                        input logic [15:0] udp_len,
+                                                       input logic [15:0] ip_tot_len,
                                                        input logic [15:0] ip_csum);
         logic [8*HMAX-1:0]          be;     // first byte in the most significant bits
         logic [8*HMAX-1:0]          le;
@@ -121,7 +122,7 @@ module rnic_pkt_tx #(
         eth = {h[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W],
                h[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W],
                ethertype};
-        ip4 = {IPV4_VER_IHL, tclass, udp_len + 16'(IPV4_B), 16'h0000, IPV4_FLAGS_DF,
+        ip4 = {IPV4_VER_IHL, tclass, ip_tot_len, 16'h0000, IPV4_FLAGS_DF,
                ttl, 8'(rnic_pkg::IP_PROTO_UDP), ip_csum,
                h[rnic_hdr_pkg::HDR_IP_SRC_LSB +: 32], h[rnic_hdr_pkg::HDR_IP_DST_LSB +: 32]};
         ip6 = {IPV6_VERSION, tclass,
@@ -197,60 +198,153 @@ module rnic_pkt_tx #(
         build_header = le;
     endfunction
 
-    // IPv4 header checksum: one's complement of the one's complement sum
-    function automatic logic [15:0] ipv4_csum(input logic [7:0] tos, input logic [7:0] ttl,
-                                              input logic [31:0] src, input logic [31:0] dst,
-                                              input logic [15:0] udp_len);
-        logic [15:0] total_len;
-        logic [19:0] s;
-        total_len = udp_len + 16'(IPV4_B);
-        s = 20'({IPV4_VER_IHL, tos}) + 20'(total_len) + 20'(IPV4_FLAGS_DF)
-          + 20'({ttl, 8'(rnic_pkg::IP_PROTO_UDP)})
-          + 20'(src[31:16]) + 20'(src[15:0]) + 20'(dst[31:16]) + 20'(dst[15:0]);
-        s = 20'(s[15:0]) + 20'(s[19:16]);
-        s = 20'(s[15:0]) + 20'(s[16]);
-        ipv4_csum = ~s[15:0];
+    // one's complement 16-bit sum of a 20-bit sum (RFC 1071): its high bits
+    // added back in, and the carry of that added back in, chosen from the sum
+    // and the sum plus one made side by side
+    function automatic logic [15:0] ones_fold(input logic [19:0] s);
+        logic [16:0] t0;
+        logic [15:0] t1;
+        t0 = 17'(s[15:0]) + 17'(s[19:16]);
+        t1 = 16'(({s[15:0], 1'b1} + {13'd0, s[19:16], 1'b1}) >> 1);   // + 1 as the carry into bit 0
+        ones_fold = t0[16] ? t1 : t0[15:0];
     endfunction
 
-    // ------------------------------------------------------------------
-    // descriptor register, with the lengths
-    // ------------------------------------------------------------------
-    logic          d_valid_reg;
-    logic [HB-1:0] d_hdr_reg;
-    logic [15:0]   d_udp_len_reg;   // UDP length: UDP header .. ICRC
-    logic [7:0]    d_hdr_len_reg;   // header bytes: Ethernet .. last extension header
-    logic          load;            // the header builder takes the descriptor
+    // lanes below n
+    function automatic logic [KEEP_WIDTH-1:0] keep_below(input logic [7:0] n);
+        logic [KEEP_WIDTH-1:0] k;
+        for (int i = 0; i < KEEP_WIDTH; i++) k[i] = 8'(i) < n;
+        keep_below = k;
+    endfunction
 
-    wire        s_ipv6 = s_hdr[rnic_hdr_pkg::HDR_IPV6_LSB];
-    wire [15:0] s_payload_len = s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
-    wire [1:0]  s_pad = s_hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W];
-    wire [7:0]  s_ext_len = (s_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] ? 8'(RETH_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_AETH_LSB] ? 8'(AETH_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] ? 8'(IMMDT_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB] ? 8'(ATOM_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB] ? 8'(ATOMACK_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_DETH_LSB] ? 8'(DETH_B) : 8'd0) +
-                            (s_hdr[rnic_hdr_pkg::HDR_HAS_IETH_LSB] ? 8'(IETH_B) : 8'd0);
+    // carry-save adder: three addends to two (one LUT level per bit)
+    function automatic logic [39:0] csa(input logic [19:0] a, input logic [19:0] b, input logic [19:0] c);
+        logic [19:0] sum, cy;
+        sum = a ^ b ^ c;
+        cy = ((a & b) | (a & c) | (b & c)) << 1;
+        csa = {cy, sum};
+    endfunction
 
-    assign s_hdr_ready = !d_valid_reg || load;
+    // extension header bytes for the has_* flags {IETH, DETH, AtomicAckETH,
+    // AtomicETH, ImmDt, AETH, RETH}, plus k: a table of constants indexed by
+    // the flags (two LUT levels), so no adder tree of flag-selected constants
+    function automatic logic [1023:0] ext_table(input int k);
+        logic [1023:0] t;
+        for (int f = 0; f < 128; f++)
+            t[8*f +: 8] = 8'(k + (f[0] ? RETH_B : 0) + (f[1] ? AETH_B : 0) + (f[2] ? IMMDT_B : 0)
+                        + (f[3] ? ATOM_B : 0) + (f[4] ? ATOMACK_B : 0) + (f[5] ? DETH_B : 0)
+                        + (f[6] ? IETH_B : 0));
+        ext_table = t;
+    endfunction
+
+    localparam logic [1023:0] EXT_UDP  = ext_table(UDP_B + BTH_B + ICRC_B);          // UDP length - payload - pad
+    localparam logic [1023:0] EXT_TOT  = ext_table(IPV4_B + UDP_B + BTH_B + ICRC_B); // IPv4 total length - payload - pad
+    localparam logic [1023:0] EXT_HDR4 = ext_table(ETH_B + IPV4_B + UDP_B + BTH_B);
+    localparam logic [1023:0] EXT_HDR6 = ext_table(ETH_B + IPV6_B + UDP_B + BTH_B);
+
+    // ------------------------------------------------------------------
+    // descriptor pipeline: the lengths and the IPv4 header checksum, each
+    // stage at most one carry chain deep (a four-operand length sum and the
+    // checksum in one cycle were 20-23 logic levels)
+    //   A: the descriptor as taken, behind a skid register, so that
+    //      s_hdr_ready is a register (the arbiter in front decides on it)
+    //   B: the IPv4 checksum's addends and both lengths' addends, carry-saved
+    //      to two each; the header length from a table
+    //   C: the sums (UDP length, IPv4 total length, the 20-bit checksum sum)
+    //   D: the checksum folded (end-around carries) and inverted; the header
+    //      image is built from D's registers when the sequencer loads it
+    // ------------------------------------------------------------------
+    logic          load;            // the sequencer takes stage D
+
+    logic          a_valid_reg, b_valid_reg, c_valid_reg, d_valid_reg;
+    logic [HB-1:0] a_hdr_reg, b_hdr_reg, c_hdr_reg, d_hdr_reg;
+    logic          sk_valid_reg;                                  // a descriptor taken while A was held
+    logic [HB-1:0] sk_hdr_reg;
+    logic [7:0]    b_hdr_len_reg, c_hdr_len_reg, d_hdr_len_reg;  // header bytes: Ethernet .. last extension header
+    logic [39:0]   b_udp_cs_reg, b_tot_cs_reg, b_sum_cs_reg;      // {carry, sum} pairs
+    logic [15:0]   c_udp_len_reg, d_udp_len_reg;                  // UDP length: UDP header .. ICRC
+    logic [15:0]   c_tot_len_reg, d_tot_len_reg;                  // IPv4 total length
+    logic [19:0]   c_sum_reg;                                     // IPv4 header sum, not folded
+    logic [15:0]   d_ip_csum_reg;
+    logic [KEEP_WIDTH-1:0] d_keep_reg;                            // the first header beat's tkeep
+    logic          d_last_reg;                                    // ... and whether it is the last
+
+    wire d_ready = !d_valid_reg || load;
+    wire c_ready = !c_valid_reg || d_ready;
+    wire b_ready = !b_valid_reg || c_ready;
+    wire a_ready = !a_valid_reg || b_ready;
+    assign s_hdr_ready = !sk_valid_reg;
+
+    wire [6:0]  a_ext_flags = {a_hdr_reg[rnic_hdr_pkg::HDR_HAS_IETH_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_DETH_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_AETH_LSB],
+                               a_hdr_reg[rnic_hdr_pkg::HDR_HAS_RETH_LSB]};
+    wire [19:0] a_payload = 20'(a_hdr_reg[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W]);
+    wire [19:0] a_pad = 20'(a_hdr_reg[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W]);
+    wire [31:0] a_src = a_hdr_reg[rnic_hdr_pkg::HDR_IP_SRC_LSB +: 32];
+    wire [31:0] a_dst = a_hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 32];
+    wire [7:0]  a_tos = a_hdr_reg[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W];
+    wire [7:0]  a_ttl = a_hdr_reg[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W];
+
+    // IPv4 header words (RFC 791) summed for the checksum: version/IHL/TOS,
+    // total length (payload + pad + table), id 0, flags DF, TTL/protocol,
+    // checksum 0, source, destination
+    wire [39:0] a_s1 = csa(a_payload, a_pad, 20'(EXT_TOT[8*a_ext_flags +: 8]));
+    wire [39:0] a_s2 = csa(20'({IPV4_VER_IHL, a_tos}), 20'(IPV4_FLAGS_DF), 20'({a_ttl, 8'(rnic_pkg::IP_PROTO_UDP)}));
+    wire [39:0] a_s3 = csa(20'(a_src[31:16]), 20'(a_src[15:0]), 20'(a_dst[31:16]));
+    wire [39:0] a_s4 = csa(a_s1[19:0], a_s1[39:20], a_s2[19:0]);
+    wire [39:0] a_s5 = csa(a_s2[39:20], a_s3[19:0], a_s3[39:20]);
+    wire [39:0] a_s6 = csa(a_s4[19:0], a_s4[39:20], a_s5[19:0]);
+    wire [39:0] a_s7 = csa(a_s6[19:0], a_s6[39:20], a_s5[39:20]);
+    wire [39:0] a_s8 = csa(a_s7[19:0], a_s7[39:20], 20'(a_dst[15:0]));
 
     always_ff @(posedge clk) begin
-        if (s_hdr_valid && s_hdr_ready) begin
-            d_hdr_reg <= s_hdr;
-            d_udp_len_reg <= s_payload_len + 16'(s_pad) + 16'(s_ext_len) + 16'(UDP_B + BTH_B + ICRC_B);
-            d_hdr_len_reg <= s_ext_len + (s_ipv6 ? 8'(ETH_B + IPV6_B + UDP_B + BTH_B)
-                                                 : 8'(ETH_B + IPV4_B + UDP_B + BTH_B));
+        if (a_ready) begin
+            a_valid_reg <= sk_valid_reg || s_hdr_valid;
+            a_hdr_reg <= sk_valid_reg ? sk_hdr_reg : s_hdr;
+            sk_valid_reg <= 1'b0;
+        end else if (s_hdr_valid && !sk_valid_reg) begin
+            sk_valid_reg <= 1'b1;
+            sk_hdr_reg <= s_hdr;
         end
-        if (s_hdr_ready) d_valid_reg <= s_hdr_valid;
-        if (rst) d_valid_reg <= 1'b0;
+        if (b_ready) begin
+            b_valid_reg <= a_valid_reg;
+            b_hdr_reg <= a_hdr_reg;
+            b_hdr_len_reg <= a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? EXT_HDR6[8*a_ext_flags +: 8] : EXT_HDR4[8*a_ext_flags +: 8];
+            b_udp_cs_reg <= csa(a_payload, a_pad, 20'(EXT_UDP[8*a_ext_flags +: 8]));
+            b_tot_cs_reg <= csa(a_payload, a_pad, 20'(EXT_TOT[8*a_ext_flags +: 8]));
+            b_sum_cs_reg <= a_s8;
+        end
+        if (c_ready) begin
+            c_valid_reg <= b_valid_reg;
+            c_hdr_reg <= b_hdr_reg;
+            c_hdr_len_reg <= b_hdr_len_reg;
+            c_udp_len_reg <= 16'(b_udp_cs_reg[19:0] + b_udp_cs_reg[39:20]);
+            c_tot_len_reg <= 16'(b_tot_cs_reg[19:0] + b_tot_cs_reg[39:20]);
+            c_sum_reg <= b_sum_cs_reg[19:0] + b_sum_cs_reg[39:20];
+        end
+        if (d_ready) begin
+            d_valid_reg <= c_valid_reg;
+            d_hdr_reg <= c_hdr_reg;
+            d_hdr_len_reg <= c_hdr_len_reg;
+            d_keep_reg <= keep_below(c_hdr_len_reg);
+            d_last_reg <= c_hdr_len_reg <= 8'(KEEP_WIDTH);
+            d_udp_len_reg <= c_udp_len_reg;
+            d_tot_len_reg <= c_tot_len_reg;
+            d_ip_csum_reg <= ~ones_fold(c_sum_reg);
+        end
+        if (rst) begin
+            a_valid_reg <= 1'b0;
+            sk_valid_reg <= 1'b0;
+            b_valid_reg <= 1'b0;
+            c_valid_reg <= 1'b0;
+            d_valid_reg <= 1'b0;
+        end
     end
 
-    wire [15:0] d_ip_csum = ipv4_csum(d_hdr_reg[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W],
-                                      d_hdr_reg[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W],
-                                      d_hdr_reg[rnic_hdr_pkg::HDR_IP_SRC_LSB +: 32],
-                                      d_hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 32],
-                                      d_udp_len_reg);
-    wire [8*HMAX-1:0] d_image = build_header(d_hdr_reg, d_udp_len_reg, d_ip_csum);
+    wire [8*HMAX-1:0] d_image = build_header(d_hdr_reg, d_udp_len_reg, d_tot_len_reg, d_ip_csum_reg);
 
     // ------------------------------------------------------------------
     // beat sequencer -> axis_packer
@@ -274,15 +368,19 @@ module rnic_pkt_tx #(
     logic                   pk_tready;
     logic                   pk_tlast;
 
-    // lanes below n
-    function automatic logic [KEEP_WIDTH-1:0] keep_below(input logic [7:0] n);
+
+    // lanes below n - KEEP_WIDTH: the next header beat's, compared with constants
+    function automatic logic [KEEP_WIDTH-1:0] keep_below_next(input logic [7:0] n);
         logic [KEEP_WIDTH-1:0] k;
-        for (int i = 0; i < KEEP_WIDTH; i++) k[i] = 8'(i) < n;
-        keep_below = k;
+        for (int i = 0; i < KEEP_WIDTH; i++) k[i] = 9'(i + KEEP_WIDTH) < 9'(n);
+        keep_below_next = k;
     endfunction
 
-    wire                  hdr_last_beat = left_reg <= 8'(KEEP_WIDTH);
-    wire [KEEP_WIDTH-1:0] hdr_keep = hdr_last_beat ? keep_below(left_reg) : {KEEP_WIDTH{1'b1}};
+    // the header beat's tkeep and last flag are registers, made from the
+    // bytes left before the beat (a subtract, a compare and the packer's
+    // lane counts in one cycle were 11 levels)
+    logic                  hdr_last_beat, hdr_last_next;
+    logic [KEEP_WIDTH-1:0] hdr_keep, hdr_keep_next;
     wire [KEEP_WIDTH-1:0] pad_keep = keep_below({6'd0, pad_reg});
     wire [DATA_WIDTH-1:0] hdr_beat = buf_reg[DATA_WIDTH-1:0];
     wire                  d_has_payload =
@@ -295,6 +393,8 @@ module rnic_pkt_tx #(
         left_next = left_reg;
         pay_next = pay_reg;
         pad_next = pad_reg;
+        hdr_keep_next = hdr_keep;
+        hdr_last_next = hdr_last_beat;
         load = 1'b0;
 
         pk_tdata = '0;
@@ -312,6 +412,8 @@ module rnic_pkt_tx #(
                 if (pk_tready) begin
                     buf_next = buf_reg >> DATA_WIDTH;
                     left_next = left_reg - 8'(KEEP_WIDTH);
+                    hdr_keep_next = keep_below_next(left_reg);
+                    hdr_last_next = 9'(left_reg) <= 9'(2 * KEEP_WIDTH);
                     if (hdr_last_beat) begin
                         if (pay_reg) state_next = S_PAY;
                         else if (pad_reg != 2'd0) state_next = S_PAD;
@@ -345,6 +447,8 @@ module rnic_pkt_tx #(
             state_next = S_HDR;
             buf_next = {{(8 * (BUF_BYTES - HMAX)){1'b0}}, d_image};
             left_next = d_hdr_len_reg;
+            hdr_keep_next = d_keep_reg;
+            hdr_last_next = d_last_reg;
             pay_next = d_has_payload;
             pad_next = d_pad;
         end
@@ -354,6 +458,8 @@ module rnic_pkt_tx #(
         state_reg <= state_next;
         buf_reg <= buf_next;
         left_reg <= left_next;
+        hdr_keep <= hdr_keep_next;
+        hdr_last_beat <= hdr_last_next;
         pay_reg <= pay_next;
         pad_reg <= pad_next;
         if (rst) state_reg <= S_IDLE;
