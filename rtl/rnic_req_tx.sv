@@ -390,12 +390,23 @@ module rnic_req_tx #(
     wire [31:0]  cur_len = sge_len(wqe_reg, 32'(cur));
     wire [31:0]  cur_lkey = sge_lkey(wqe_reg, 32'(cur));
 
-    // SGE lengths must add up to the WQE length (33-bit sums catch overflow)
-    logic [34:0] sge_sum;
+    // SGE lengths must add up to the WQE length (35-bit sums catch
+    // overflow). Without a carry chain: the lengths, ~length and 1 are
+    // carry-saved to two addends X, Y, and X + Y == 0 (mod 2^35) exactly
+    // when X ^ Y == (X | Y) << 1; summing and comparing were two 35-bit
+    // chains in the parse's path
+    logic [34:0] ss_x, ss_y, ss_t, ss_s;
+    logic        sge_sum_ok;
     always_comb begin
-        sge_sum = '0;
-        for (int i = 0; i < MAX_SGE; i++)
-            if (32'(i) < 32'(wqe_num_sge)) sge_sum = sge_sum + 35'(sge_len(wqe_reg, i));
+        ss_x = ~{3'b000, wqe_length};
+        ss_y = 35'd1;
+        for (int i = 0; i < MAX_SGE; i++) begin
+            ss_t = (32'(i) < 32'(wqe_num_sge)) ? 35'(sge_len(wqe_reg, i)) : 35'd0;
+            ss_s = ss_x ^ ss_y ^ ss_t;
+            ss_y = ((ss_x & ss_y) | (ss_x & ss_t) | (ss_y & ss_t)) << 1;
+            ss_x = ss_s;
+        end
+        sge_sum_ok = (ss_x ^ ss_y) == ((ss_x | ss_y) << 1);
     end
 
     // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096
@@ -414,10 +425,20 @@ module rnic_req_tx #(
     wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes;
     wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
     wire [63:0] wqe_swap = wqe_reg[8*rnic_pkg::WQE_SWAP_OFF +: 64];
-    // PSNs this packet takes: a READ request one per response packet
-    wire [32:0] rem_up = 33'(remaining_reg) + 33'(mtu_bytes) - 33'd1;
-    wire [23:0] pkt_psns = !op_read ? 24'd1 : (remaining_reg == 0) ? 24'd1
-                                    : 24'(rem_up >> (32'(pmtu_code) + 32'd7));
+    // PSNs this packet takes: a READ request one per response packet,
+    // ceil(remaining / MTU) (1 for a zero-length READ), registered in two
+    // steps behind remaining_reg (the quotient and whether a part is left,
+    // then their sum): a READ is one packet, and S_PKT_NEXT comes at least
+    // three cycles after S_PARSE sets remaining_reg
+    logic [23:0] rd_quot_reg, rd_psns_reg;
+    logic        rd_frac_reg, rd_zero_reg;
+    always_ff @(posedge clk) begin
+        rd_quot_reg <= 24'(remaining_reg >> (32'(pmtu_code) + 32'd7));
+        rd_frac_reg <= (remaining_reg & (mtu_bytes - 32'd1)) != 32'd0;
+        rd_zero_reg <= remaining_reg == 32'd0;
+        rd_psns_reg <= rd_zero_reg ? 24'd1 : rd_quot_reg + 24'(rd_frac_reg);
+    end
+    wire [23:0] pkt_psns = op_read ? rd_psns_reg : 24'd1;
     // SEND with invalidate: its last packet carries an IETH with the WQE's rkey
     wire        op_send_inv = wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0];
     wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
@@ -881,7 +902,12 @@ module rnic_req_tx #(
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
                         && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
-    wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
+    // psn_reg + pkt_psns - q_hi_psn with one carry chain: the three
+    // addends (and the 1 of the negation) carry-saved to two
+    wire [23:0] hg_s = psn_reg ^ pkt_psns ^ ~q_hi_psn;
+    wire [23:0] hg_c = {((psn_reg[22:0] & pkt_psns[22:0]) | (psn_reg[22:0] & ~q_hi_psn[22:0])
+                         | (pkt_psns[22:0] & ~q_hi_psn[22:0])), 1'b1};
+    wire [23:0] hi_psn_gap = hg_s + hg_c;
 
     // The send window (rnic_cwnd): updated when a QP is taken, its value
     // for this QP from the second cycle of the turn. wnd_used_reg: PSNs
@@ -942,7 +968,14 @@ module rnic_req_tx #(
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
     wire       wqe_fence = (wqe_flags & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
-    wire       rd_blocked = (op_rd_atomic && rd_out >= rd_limit) || (wqe_fence && rd_out != 0);
+    // the count is registered: S_PARSE, its only user, comes at least a
+    // cycle after qpn_reg, ci_reg and the READ mask last changed; a READ
+    // retired in the cycle before is still counted, and its completion's
+    // kick (which comes after it, while the QP is in service) brings the QP
+    // back
+    logic [4:0] rd_out_reg;
+    always_ff @(posedge clk) rd_out_reg <= rd_out;
+    wire       rd_blocked = (op_rd_atomic && rd_out_reg >= rd_limit) || (wqe_fence && rd_out_reg != 0);
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
@@ -1144,7 +1177,7 @@ module rnic_req_tx #(
                         state_reg <= S_MW_WAIT;
                     end
                 end else if ((wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                                         : (sge_sum != 35'(wqe_length) || (op_atomic && wqe_length != 32'd8)))
+                                         : (!sge_sum_ok || (op_atomic && wqe_length != 32'd8)))
                              || (qpc_ud && wqe_length > mtu_bytes)) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
@@ -1456,6 +1489,10 @@ module rnic_req_tx #(
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rts_valid)) assert (!(record || wr_parse || wr_pkt || wr_rewind));
+        // a READ's PSN count, registered behind remaining_reg, is current
+        if (!rst && wr_pkt && op_read)
+            assert (rd_psns_reg == ((remaining_reg == 0) ? 24'd1
+                                    : 24'((33'(remaining_reg) + 33'(mtu_bytes) - 33'd1) >> (32'(pmtu_code) + 32'd7))));
     end
 `endif
 `endif
