@@ -2,6 +2,7 @@
 """The deepest flop-to-flop path of a mapped, flattened netlist, in logic levels.
 
   levels.py NETLIST.json [--family xilinx|ecp5] [--top rnic_core] [--paths N] [--through]
+            [--by-block L]
 
 Reads yosys `write_json` of a mapped design. Logic cells (LUTs, wide-function
 multiplexers, carry chains, inverters) are one level each; every other cell
@@ -12,6 +13,8 @@ ends with the register (or port) the chain starts from, and as JSON on the
 last line: {"levels": L, "start": ..., "end": ..., "histogram": {...}}.
 --through also lists, for each path shown, the named signals it passes
 through (where synthesis kept a name), which is where to cut it.
+--by-block L prints, per top-level block (the instance the path end is in),
+its deepest path end and how many path ends are deeper than L levels.
 
 yosys' `ltp -noff` knows only its internal flip-flop cells, not FDRE/FDSE or
 RAM cells, so it cannot measure this netlist; this is the same longest-path
@@ -37,6 +40,8 @@ def main():
     ap.add_argument("--top", default="rnic_core")
     ap.add_argument("--paths", type=int, default=10)
     ap.add_argument("--through", action="store_true", help="name the signals along each path shown")
+    ap.add_argument("--by-block", type=int, metavar="L",
+                    help="per top-level block: the deepest end and the ends deeper than L levels")
     args = ap.parse_args()
     logic = LOGIC[args.family]
     with open(args.netlist) as f:
@@ -154,6 +159,18 @@ def main():
         if args.through and bbit is not None:
             for name in through(bbit):
                 print("            via %s" % name)
+    if args.by_block is not None:
+        blocks = {}
+        for lv, label, _ in results:
+            # "$flatten\\resp_inst.$auto..." and "resp_inst.state_reg" are in resp_inst
+            m = re.match(r"^(?:\$flatten\\)?([A-Za-z_][A-Za-z0-9_]*)\.", label)
+            blk = m.group(1) if m else "(top)"
+            deep, over = blocks.get(blk, (0, 0))
+            blocks[blk] = (max(deep, lv), over + (lv > args.by_block))
+        print("levels: %-28s %7s %9s" % ("block", "deepest", "ends > %d" % args.by_block))
+        for blk, (deep, over) in sorted(blocks.items(), key=lambda kv: (-kv[1][1], -kv[1][0])):
+            if over:
+                print("levels: %-28s %7d %9d" % (blk, deep, over))
     top = results[0] if results else (0, "-", None)
     print(json.dumps({
         "levels": top[0],
