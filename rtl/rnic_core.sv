@@ -977,6 +977,12 @@ module rnic_core #(
     // ------------------------------------------------------------------
     logic          resp_ack_valid, resp_ack_ready;
     logic [HB-1:0] resp_ack_hdr;
+    // the responder's ACKs reach the arbiter through a register slice: the
+    // responder decides whether an ACK may go (its queue, the READ
+    // responses pending for the QP) deep in its logic, and the arbiter's
+    // grant and the builder's descriptor would otherwise be behind that
+    logic          ra_valid, ra_ready;
+    logic [HB-1:0] ra_hdr;
     logic          rr_hdr_valid, rr_hdr_ready;
     logic [HB-1:0] rr_hdr;
     logic          tx_hdr_valid, tx_hdr_ready;
@@ -996,6 +1002,11 @@ module rnic_core #(
 
     wire [15:0] req_plen = req_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
     wire [15:0] rr_plen = rr_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+    rnic_skid #(.WIDTH(HB)) ack_skid_inst (
+        .clk, .rst,
+        .s_valid(ra_valid), .s_ready(ra_ready), .s_data(ra_hdr),
+        .m_valid(resp_ack_valid), .m_ready(resp_ack_ready), .m_data(resp_ack_hdr)
+    );
     wire ack_can = resp_ack_valid;
     wire req_can = req_hdr_valid && !req_hdr_dead && (req_plen == 0 || !psrc_full);
     wire rr_can = rr_hdr_valid && (rr_plen == 0 || !psrc_full);
@@ -1262,6 +1273,18 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0] ug_tdata;
     logic [KEEP_WIDTH-1:0] ug_tkeep;
     logic                  ug_tvalid, ug_tready, ug_tlast;
+    // the payload reaches the responder through a register slice: its
+    // tready comes from how many bytes the beat has, and the receive path's
+    // readiness (multicast copier, GRH, dispatcher, parser) would otherwise
+    // all be behind that
+    logic [DATA_WIDTH-1:0] rsp_tdata;
+    logic [KEEP_WIDTH-1:0] rsp_tkeep;
+    logic                  rsp_tvalid, rsp_tready, rsp_tlast;
+    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1)) resp_pay_skid_inst (
+        .clk, .rst,
+        .s_valid(ug_tvalid), .s_ready(ug_tready), .s_data({ug_tlast, ug_tkeep, ug_tdata}),
+        .m_valid(rsp_tvalid), .m_ready(rsp_tready), .m_data({rsp_tlast, rsp_tkeep, rsp_tdata})
+    );
     rnic_ud_grh #(.DATA_WIDTH(DATA_WIDTH)) ud_grh_inst (
         .clk, .rst,
         .s_hdr_valid(mc_valid), .s_hdr_ready(mc_ready), .s_hdr(mc_hdr),
@@ -1280,9 +1303,9 @@ module rnic_core #(
     ) resp_inst (
         .clk, .rst,
         .s_hdr_valid(ug_valid), .s_hdr_ready(ug_ready), .s_hdr(ug_hdr),
-        .s_axis_payload_tdata(ug_tdata), .s_axis_payload_tkeep(ug_tkeep),
-        .s_axis_payload_tvalid(ug_tvalid), .s_axis_payload_tready(ug_tready),
-        .s_axis_payload_tlast(ug_tlast),
+        .s_axis_payload_tdata(rsp_tdata), .s_axis_payload_tkeep(rsp_tkeep),
+        .s_axis_payload_tvalid(rsp_tvalid), .s_axis_payload_tready(rsp_tready),
+        .s_axis_payload_tlast(rsp_tlast),
         .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),
         .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi), .s_rqdb_srq(db_rq_srq),
         .s_errev_valid(errev_valid), .s_errev_ready(errev_ready), .s_errev_qpn(errev_qpn),
@@ -1308,7 +1331,7 @@ module rnic_core #(
         .s_axis_rwqe_tready(rwqe_tready), .s_axis_rwqe_tlast(rwqe_tlast),
         .s_rwqe_status_valid(rwqe_status_valid), .s_rwqe_status_error(rwqe_status_error),
         .s_wr_status_valid(pw_status_valid), .s_wr_status_error(pw_status_error),
-        .m_ack_valid(resp_ack_valid), .m_ack_ready(resp_ack_ready), .m_ack_hdr(resp_ack_hdr),
+        .m_ack_valid(ra_valid), .m_ack_ready(ra_ready), .m_ack_hdr(ra_hdr),
         .m_rdjob_valid(rdjob_valid), .m_rdjob_ready(rdjob_ready), .m_rdjob_hdr(rdjob_hdr),
         .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
         .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw),

@@ -259,9 +259,11 @@ module rnic_cqe_wr #(
     wire cqe_done = state_reg == S_CQC && cqc_valid && !cqn_bad_reg && 32'(cq_used) < (32'd1 << cqc_log);
     wire [15:0] pi_next = pi_mem[cqn_reg] + 16'd1;
     // One write port per array: a CQ context write is taken only in a cycle
-    // without a CQE taken (ctx_ready), and never beside a CQ doorbell (both
-    // come from register writes, one per cycle).
-    assign ctx_ready = !cqe_done;
+    // in which no CQE can be taken (ctx_ready: not in S_CQC, a register
+    // decode; whether the CQE is taken there is deep in the CQ's state),
+    // and never beside a CQ doorbell (both come from register writes, one
+    // per cycle).
+    assign ctx_ready = state_reg != S_CQC;
     always_ff @(posedge clk) begin
         if (cq_reset_valid) begin
             pi_mem[cq_reset_cqn] <= '0;

@@ -245,8 +245,8 @@ module rnic_pkt_tx #(
     // descriptor pipeline: the lengths and the IPv4 header checksum, each
     // stage at most one carry chain deep (a four-operand length sum and the
     // checksum in one cycle were 20-23 logic levels)
-    //   A: the descriptor as taken, behind a skid register, so that
-    //      s_hdr_ready is a register (the arbiter in front decides on it)
+    //   A: the descriptor as taken (rnic_skid: s_hdr_ready is a register,
+    //      and the arbiter in front decides on it)
     //   B: the IPv4 checksum's addends and both lengths' addends, carry-saved
     //      to two each; the header length from a table
     //   C: the sums (UDP length, IPv4 total length, the 20-bit checksum sum)
@@ -257,8 +257,6 @@ module rnic_pkt_tx #(
 
     logic          a_valid_reg, b_valid_reg, c_valid_reg, d_valid_reg;
     logic [HB-1:0] a_hdr_reg, b_hdr_reg, c_hdr_reg, d_hdr_reg;
-    logic          sk_valid_reg;                                  // a descriptor taken while A was held
-    logic [HB-1:0] sk_hdr_reg;
     logic [7:0]    b_hdr_len_reg, c_hdr_len_reg, d_hdr_len_reg;  // header bytes: Ethernet .. last extension header
     logic [39:0]   b_udp_cs_reg, b_tot_cs_reg, b_sum_cs_reg;      // {carry, sum} pairs
     logic [15:0]   c_udp_len_reg, d_udp_len_reg;                  // UDP length: UDP header .. ICRC
@@ -271,8 +269,11 @@ module rnic_pkt_tx #(
     wire d_ready = !d_valid_reg || load;
     wire c_ready = !c_valid_reg || d_ready;
     wire b_ready = !b_valid_reg || c_ready;
-    wire a_ready = !a_valid_reg || b_ready;
-    assign s_hdr_ready = !sk_valid_reg;
+    rnic_skid #(.WIDTH(HB)) in_skid_inst (
+        .clk, .rst,
+        .s_valid(s_hdr_valid), .s_ready(s_hdr_ready), .s_data(s_hdr),
+        .m_valid(a_valid_reg), .m_ready(b_ready), .m_data(a_hdr_reg)
+    );
 
     wire [6:0]  a_ext_flags = {a_hdr_reg[rnic_hdr_pkg::HDR_HAS_IETH_LSB],
                                a_hdr_reg[rnic_hdr_pkg::HDR_HAS_DETH_LSB],
@@ -301,14 +302,6 @@ module rnic_pkt_tx #(
     wire [39:0] a_s8 = csa(a_s7[19:0], a_s7[39:20], 20'(a_dst[15:0]));
 
     always_ff @(posedge clk) begin
-        if (a_ready) begin
-            a_valid_reg <= sk_valid_reg || s_hdr_valid;
-            a_hdr_reg <= sk_valid_reg ? sk_hdr_reg : s_hdr;
-            sk_valid_reg <= 1'b0;
-        end else if (s_hdr_valid && !sk_valid_reg) begin
-            sk_valid_reg <= 1'b1;
-            sk_hdr_reg <= s_hdr;
-        end
         if (b_ready) begin
             b_valid_reg <= a_valid_reg;
             b_hdr_reg <= a_hdr_reg;
@@ -336,8 +329,6 @@ module rnic_pkt_tx #(
             d_ip_csum_reg <= ~ones_fold(c_sum_reg);
         end
         if (rst) begin
-            a_valid_reg <= 1'b0;
-            sk_valid_reg <= 1'b0;
             b_valid_reg <= 1'b0;
             c_valid_reg <= 1'b0;
             d_valid_reg <= 1'b0;
