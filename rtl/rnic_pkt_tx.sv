@@ -266,7 +266,13 @@ module rnic_pkt_tx #(
     logic [KEEP_WIDTH-1:0] d_keep_reg;                            // the first header beat's tkeep
     logic          d_last_reg;                                    // ... and whether it is the last
 
-    wire d_ready = !d_valid_reg || load;
+    // A stage takes the one before it when it is empty or its own moves on,
+    // decided from the stages' valid flags alone: D takes C only when empty,
+    // not in the cycle the sequencer loads it, so no stage's enable (1009
+    // header bits each) waits for the sequencer's load decision. D can then
+    // be loaded every other cycle, and no packet is shorter than that
+    // except a one-beat header-only frame at 512 bits.
+    wire d_ready = !d_valid_reg;
     wire c_ready = !c_valid_reg || d_ready;
     wire b_ready = !b_valid_reg || c_ready;
     rnic_skid #(.WIDTH(HB)) in_skid_inst (
@@ -318,6 +324,7 @@ module rnic_pkt_tx #(
             c_tot_len_reg <= 16'(b_tot_cs_reg[19:0] + b_tot_cs_reg[39:20]);
             c_sum_reg <= b_sum_cs_reg[19:0] + b_sum_cs_reg[39:20];
         end
+        if (load) d_valid_reg <= 1'b0;
         if (d_ready) begin
             d_valid_reg <= c_valid_reg;
             d_hdr_reg <= c_hdr_reg;
