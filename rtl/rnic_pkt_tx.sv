@@ -298,6 +298,7 @@ module rnic_pkt_tx #(
     // IPv4 header words (RFC 791) summed for the checksum: version/IHL/TOS,
     // total length (payload + pad + table), id 0, flags DF, TTL/protocol,
     // checksum 0, source, destination
+    // (a_s1, the total length's addends carry-saved, is also stage B's b_tot_cs)
     wire [39:0] a_s1 = csa(a_payload, a_pad, 20'(EXT_TOT[8*a_ext_flags +: 8]));
     wire [39:0] a_s2 = csa(20'({IPV4_VER_IHL, a_tos}), 20'(IPV4_FLAGS_DF), 20'({a_ttl, 8'(rnic_pkg::IP_PROTO_UDP)}));
     wire [39:0] a_s3 = csa(20'(a_src[31:16]), 20'(a_src[15:0]), 20'(a_dst[31:16]));
@@ -313,7 +314,7 @@ module rnic_pkt_tx #(
             b_hdr_reg <= a_hdr_reg;
             b_hdr_len_reg <= a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? EXT_HDR6[8*a_ext_flags +: 8] : EXT_HDR4[8*a_ext_flags +: 8];
             b_udp_cs_reg <= csa(a_payload, a_pad, 20'(EXT_UDP[8*a_ext_flags +: 8]));
-            b_tot_cs_reg <= csa(a_payload, a_pad, 20'(EXT_TOT[8*a_ext_flags +: 8]));
+            b_tot_cs_reg <= a_s1;
             b_sum_cs_reg <= a_s8;
         end
         if (c_ready) begin
@@ -365,7 +366,6 @@ module rnic_pkt_tx #(
     logic                   pk_tvalid;
     logic                   pk_tready;
     logic                   pk_tlast;
-
 
     // lanes below n - KEEP_WIDTH: the next header beat's, compared with constants
     function automatic logic [KEEP_WIDTH-1:0] keep_below_next(input logic [7:0] n);

@@ -235,7 +235,6 @@ module rnic_rd_place #(
         .clk, .en(state_reg == S_QPC), .a(qpc_sq_base), .b(32'(sq_slot) << rnic_pkg::WQE_LOG_BYTES), .sum(wqe_pa)
     );
 
-
     // SGE-list table
     function automatic logic [RDC_LOG2-1:0] rdc_index(input logic [QPN_WIDTH-1:0] q,
                                                       input logic [INFLIGHT_LOG2-1:0] i);
