@@ -25,9 +25,11 @@
  * header comes with payload_len 0 and its frame is dropped here.
  *
  * Beats are captured until the one holding the last header byte; the record
- * is built from the capture (one cycle), handed over, and then that beat (if
- * it holds payload) and the following ones go, with the header and the
- * trailer masked off, through axis_packer. Overhead: three cycles per frame.
+ * is built from the capture in two register steps (the fields, the opcode's
+ * table values and the UDP length; then the lengths, their checks and the
+ * payload's lane masks), handed over, and then that beat (if it holds
+ * payload) and the following ones go, with the header and the trailer masked
+ * off, through axis_packer. Overhead: four cycles per frame.
  */
 module rnic_pkt_rx #(
     parameter int DATA_WIDTH = 64,
@@ -159,6 +161,7 @@ module rnic_pkt_rx #(
     typedef enum logic [2:0] {
         S_CAP,      // capture beats until the one with the last header byte
         S_PARSE,    // build the record from the capture
+        S_LEN,      // the payload length, its checks and lane masks
         S_HDR,      // hand the record over
         S_REPLAY,   // the payload bytes of the last captured beat
         S_STREAM,   // payload beats from the input
@@ -171,7 +174,7 @@ module rnic_pkt_rx #(
     logic [DATA_WIDTH-1:0] hold_data_reg;              // last captured beat
     logic [KEEP_WIDTH-1:0] hold_keep_reg;
     logic                  cap_last_reg;               // the frame ended in the capture
-    logic [15:0]           cap_len_reg;                // frame bytes captured
+    logic [8:0]            cap_len_reg;                // frame bytes captured (at most CAPB <= 128)
 
     // parse results
     logic [HB-1:0]         hdr_reg;
@@ -181,26 +184,50 @@ module rnic_pkt_rx #(
     logic [KEEP_WIDTH-1:0] lo_mask_reg;                // payload lanes of the first payload beat
     logic [KEEP_WIDTH-1:0] hi_mask_reg;                // payload lanes of the last payload beat
     logic [15:0]           pend_beat_reg;              // beat with the last payload byte
+    logic [15:0]           pend_m1_reg;                // the beat before it
+    logic                  at_pend_reg;                // beat_reg == pend_beat_reg, kept as beat_reg moves
+    // S_PARSE's results that S_LEN works from
+    logic                  ipv6_reg;
+    logic [15:0]           udp_len_reg;
+    logic [LANE_W-1:0]     ext_lane_reg;               // extension headers' bytes, low bits
+    logic [7:0]            nonpay_reg;                 // UDP, BTH, extension headers, pad, ICRC
+    logic [16:0]           pend_k_reg, pend_km_reg;
+    logic                  bad_hdr_reg;                // bad for anything but the lengths
+    logic [8:0]            need_lo_reg;                // low byte of the frame's length, 9 bits
+    logic                  need_hi_reg;                // the frame is 256 bytes or longer
 
     // ------------------------------------------------------------------
     // header end detection while capturing
     // ------------------------------------------------------------------
-    function automatic logic [7:0] view(input int p, input logic [15:0] beat,
-                                        input logic [DATA_WIDTH-1:0] d, input logic [8*CAPB-1:0] c);
-        if (beat == 16'(p / KEEP_WIDTH)) view = d[8*(p % KEEP_WIDTH) +: 8];
-        else view = c[8*p +: 8];
+    // the capture beat, one-hot (beat_reg while capturing): every header
+    // byte then comes from a place known for each beat, the input beat or
+    // the capture, with no beat-number compare in the way
+    logic [NB-1:0] cap_oh_reg;
+    function automatic logic [7:0] byte_at(input int p, input int b,
+                                           input logic [DATA_WIDTH-1:0] d, input logic [8*CAPB-1:0] c);
+        if (b == p / KEEP_WIDTH) byte_at = d[8*(p % KEEP_WIDTH) +: 8];
+        else byte_at = c[8*p +: 8];
     endfunction
-
-    wire [15:0] v_et = {view(OFF_ET, beat_reg, s_axis_tdata, cap_reg),
-                        view(OFF_ET + 1, beat_reg, s_axis_tdata, cap_reg)};
-    wire        v_ipv6 = v_et == 16'(rnic_pkg::ETHERTYPE_IPV6);
-    wire [7:0]  v_op = v_ipv6 ? view(OFF_BTH6, beat_reg, s_axis_tdata, cap_reg)
-                              : view(OFF_BTH4, beat_reg, s_axis_tdata, cap_reg);
-    wire [15:0] v_op_beat = v_ipv6 ? 16'(OFF_BTH6 / KEEP_WIDTH) : 16'(OFF_BTH4 / KEEP_WIDTH);
-    wire [15:0] v_hlen = 16'(ext_len(v_op)) + (v_ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
-    wire [16:0] beat_end = {1'b0, beat_reg + 16'd1} * 17'(KEEP_WIDTH);     // bytes up to this beat's end
-    wire        hdr_done = s_axis_tlast || beat_reg == 16'(NB - 1) ||
-                           (beat_reg + 16'd1 > v_op_beat && beat_end >= 17'(v_hlen));
+    // the header ends in beat b: the BTH has arrived and the extension
+    // headers its opcode calls for end in this beat (per IP version, the
+    // opcode's table compared with constants)
+    function automatic logic hdr_ends(input int b, input logic [7:0] op, input int off_bth, input int off_ext);
+        hdr_ends = b >= off_bth / KEEP_WIDTH && 32'((b + 1) * KEEP_WIDTH) >= 32'(ext_len(op)) + 32'(off_ext);
+    endfunction
+    logic hdr_end;
+    always_comb begin
+        hdr_end = 1'b0;
+        for (int b = 0; b < NB; b++) begin
+            if (cap_oh_reg[b]) begin
+                if ({byte_at(OFF_ET, b, s_axis_tdata, cap_reg), byte_at(OFF_ET + 1, b, s_axis_tdata, cap_reg)}
+                    == 16'(rnic_pkg::ETHERTYPE_IPV6))
+                    hdr_end = hdr_ends(b, byte_at(OFF_BTH6, b, s_axis_tdata, cap_reg), OFF_BTH6, OFF_EXT6);
+                else
+                    hdr_end = hdr_ends(b, byte_at(OFF_BTH4, b, s_axis_tdata, cap_reg), OFF_BTH4, OFF_EXT4);
+            end
+        end
+    end
+    wire        hdr_done = s_axis_tlast || cap_oh_reg[NB-1] || hdr_end;
 
     localparam int CNT_W = $clog2(KEEP_WIDTH + 1);
     // bytes in the beat (frames are dense: its run starts at lane 0)
@@ -263,15 +290,46 @@ module rnic_pkt_rx #(
     wire         has_deth = op_deth(opcode);
     wire         has_ieth = op_is(opcode, rnic_pkg::OP_SEND_LAST_INV) || op_is(opcode, rnic_pkg::OP_SEND_ONLY_INV);
     wire [7:0]   ext_bytes = ext_len(opcode);
-    wire [15:0]  hlen    = 16'(ext_bytes) + (ipv6 ? 16'(OFF_EXT6) : 16'(OFF_EXT4));
-    // UDP length minus everything that is not payload; negative: bad
-    wire [16:0]  plen    = 17'(udp_len) - 17'(ext_bytes) - 17'(pad) - 17'(UDP_B + BTH_B + ICRC_B);
-    wire [17:0]  frame_need = 18'(udp_len) + (ipv6 ? 18'(OFF_UDP6) : 18'(OFF_UDP4));
-    wire         truncated = cap_last_reg && 18'(cap_len_reg) < frame_need;
-    wire         bad     = !is_ip || !op_known(opcode) || tver != 4'(rnic_pkg::BTH_TVER) ||
-                           plen[16] || truncated;
+    // what is not payload: extension headers (a multiple of 4 bytes, as the
+    // UDP, BTH and ICRC are), so the pad goes in the low two bits unadded
+    wire [5:0]   nonpay_hi = ext_bytes[7:2] + 6'((UDP_B + BTH_B + ICRC_B) / 4);
+    wire [7:0]   nonpay  = {nonpay_hi, pad};
+    // the frame's length up to the end of its UDP datagram: it ends in the
+    // capture (cap_len_reg, at most CAPB <= 128 bytes) when cap_last_reg
+    wire [8:0]   need4_lo = 9'(udp_len[7:0]) + 9'(OFF_UDP4);
+    wire [8:0]   need6_lo = 9'(udp_len[7:0]) + 9'(OFF_UDP6);
+    wire         bad_hdr = !is_ip || !op_known(opcode) || tver != 4'(rnic_pkg::BTH_TVER);
+    // what S_LEN adds to the UDP length for the last payload byte's frame
+    // index, and for a beat before it: a table of the IP version and the pad
+    logic [16:0] pend_k, pend_km;
+    always_comb begin
+        pend_k = '0;
+        pend_km = '0;
+        for (int c = 0; c < 8; c++) begin
+            if ({ipv6, pad} == 3'(c)) begin
+                pend_k = 17'((c >= 4 ? OFF_UDP6 : OFF_UDP4) - c % 4 - ICRC_B - 1);
+                pend_km = 17'((c >= 4 ? OFF_UDP6 : OFF_UDP4) - c % 4 - ICRC_B - 1 - KEEP_WIDTH);
+            end
+        end
+    end
+
+    // S_LEN, from S_PARSE's registers: UDP length minus everything that is
+    // not payload (negative: bad); the frame shorter than its UDP length
+    // says: bad
+    wire [16:0]  plen    = 17'(udp_len_reg) - 17'(nonpay_reg);
+    wire         truncated = cap_last_reg && (need_hi_reg || cap_len_reg < need_lo_reg);
+    wire         bad     = bad_hdr_reg || plen[16] || truncated;
     wire [15:0]  plen16  = bad ? 16'h0 : plen[15:0];
-    wire [16:0]  pend    = 17'(hlen) + 17'(plen16) - 17'd1;    // frame index of the last payload byte
+    // payload to send: not bad and the UDP length more than its headers
+    wire         pay     = !bad && udp_len_reg != 16'(nonpay_reg);
+    // the header's end within its last beat
+    wire [LANE_W-1:0] hlen_lane = ext_lane_reg + (ipv6_reg ? LANE_W'(OFF_EXT6) : LANE_W'(OFF_EXT4));
+    // frame index of the last payload byte (hlen + plen - 1 when there is
+    // payload: the UDP datagram's end less the pad and the ICRC, i.e. the
+    // UDP length plus a constant of the IP version and the pad from S_PARSE)
+    wire [16:0]  pend    = 17'(udp_len_reg) + pend_k_reg;
+    // ... and a beat less (all ones when that is beat 0)
+    wire [16:0]  pend_m1 = 17'(udp_len_reg) + pend_km_reg;
 
     wire [HB-1:0] rec;
     assign rec[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] = {b32(cap_reg, 0), b16(cap_reg, 4)};
@@ -307,7 +365,8 @@ module rnic_pkt_rx #(
     // ImmDt follows the RETH or the DETH when there is one
     assign rec[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] =
         !has_immdt ? 32'h0 : has_reth ? ext4 : has_deth ? ext2 : ext0;
-    assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = plen16;
+    // the payload length goes in at S_LEN
+    assign rec[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = '0;
     // AtomicETH: VA, rkey, swap/add data, compare data; AtomicAckETH after the AETH
     assign rec[rnic_hdr_pkg::HDR_HAS_ATOMICETH_LSB +: rnic_hdr_pkg::HDR_HAS_ATOMICETH_W] = has_atom;
     assign rec[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W] = has_atom ? {ext3, ext4} : 64'h0;
@@ -334,9 +393,8 @@ module rnic_pkt_rx #(
     logic [KEEP_WIDTH-1:0] pk_tkeep;
     logic                  pk_tvalid, pk_tready, pk_tlast;
 
-    wire                  at_pend = beat_reg == pend_beat_reg;
+    wire                  at_pend = at_pend_reg;
     wire [KEEP_WIDTH-1:0] end_mask = at_pend ? hi_mask_reg : {KEEP_WIDTH{1'b1}};
-    wire [LANE_W-1:0]     hlen_lane = hlen[LANE_W-1:0];
     wire [LANE_W-1:0]     pend_lane = pend[LANE_W-1:0];
     wire [15:0]           pend_beat = 16'(pend >> LANE_W);
 
@@ -371,7 +429,8 @@ module rnic_pkt_rx #(
                     else beat_next = beat_reg + 16'd1;
                 end
             end
-            S_PARSE: state_next = S_HDR;
+            S_PARSE: state_next = S_LEN;
+            S_LEN: state_next = S_HDR;
             S_HDR: begin
                 if (m_hdr_ready) begin
                     if (!pay_reg) begin
@@ -432,29 +491,52 @@ module rnic_pkt_rx #(
         state_reg <= state_next;
         beat_reg <= beat_next;
 
+        // at 1 outside the capture, so a frame's capture starts at beat 0
+        if (state_reg != S_CAP) cap_oh_reg <= NB'(1);
+        else if (s_axis_tvalid && !hdr_done) cap_oh_reg <= cap_oh_reg << 1;
         if (state_reg == S_CAP && s_axis_tvalid) begin
             for (int b = 0; b < NB; b++) begin
-                if (beat_reg == 16'(b)) cap_reg[b*DATA_WIDTH +: DATA_WIDTH] <= s_axis_tdata;
+                if (cap_oh_reg[b]) cap_reg[b*DATA_WIDTH +: DATA_WIDTH] <= s_axis_tdata;
             end
             hold_data_reg <= s_axis_tdata;
             hold_keep_reg <= s_axis_tkeep;
             cap_last_reg <= s_axis_tlast;
-            cap_len_reg <= {beat_reg[15-LANE_W:0], {LANE_W{1'b0}}} + 16'(in_cnt);
+            cap_len_reg <= 9'({beat_reg, {LANE_W{1'b0}}}) + 9'(in_cnt);
         end
 
         if (state_reg == S_PARSE) begin
             hdr_reg <= rec;
+            ipv6_reg <= ipv6;
+            udp_len_reg <= udp_len;
+            ext_lane_reg <= ext_bytes[LANE_W-1:0];
+            nonpay_reg <= nonpay;
+            pend_k_reg <= pend_k;
+            pend_km_reg <= pend_km;
+            bad_hdr_reg <= bad_hdr;
+            need_lo_reg <= ipv6 ? need6_lo : need4_lo;
+            need_hi_reg <= udp_len[15:8] != 8'h0;
+        end
+        if (state_reg == S_LEN) begin
+            hdr_reg[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] <= plen16;
             bad_reg <= bad;
-            pay_reg <= plen16 != 16'h0;
+            pay_reg <= pay;
             replay_reg <= hlen_lane != '0;
             lo_mask_reg <= lanes_from(hlen_lane);
             hi_mask_reg <= lanes_to(pend_lane);
             pend_beat_reg <= pend_beat;
+            pend_m1_reg <= 16'(pend_m1 >> LANE_W);
         end
+        // at_pend for the beat the payload goes on with: the one in the
+        // capture (replay) or the next; and as beat_reg moves on, the next
+        if (state_reg == S_HDR)
+            at_pend_reg <= replay_reg ? beat_reg == pend_beat_reg : beat_reg == pend_m1_reg;
+        else if ((state_reg == S_REPLAY && pk_tready) || (state_reg == S_STREAM && s_axis_tvalid && pk_tready))
+            at_pend_reg <= beat_reg == pend_m1_reg;
 
         if (rst) begin
             state_reg <= S_CAP;
             beat_reg <= '0;
+            cap_oh_reg <= NB'(1);
         end
     end
 
@@ -486,6 +568,10 @@ module rnic_pkt_rx #(
     always_ff @(posedge clk) begin
         if (!rst && s_axis_tvalid && s_axis_tready)
             assert ((s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0 && (s_axis_tlast || &s_axis_tkeep));
+        // at_pend follows beat_reg
+        if (!rst && (state_reg == S_REPLAY || state_reg == S_STREAM)) assert (at_pend_reg == (beat_reg == pend_beat_reg));
+        // the one-hot capture beat is beat_reg
+        if (!rst && state_reg == S_CAP) assert (beat_reg < 16'(NB) && cap_oh_reg == NB'(1) << beat_reg);
     end
 `endif
 `endif

@@ -177,6 +177,12 @@ def main():
     frames.append(make(P["OP_SEND_ONLY"], 0, True, pad=3, seed=seed + 6))                # pad longer than payload
     frames.append(make(P["OP_UD_SEND_ONLY"], 0, False, ext=b"\0" * 6, seed=seed + 7))     # DETH cut
     frames.append(make(P["OP_UD_SEND_ONLY_IMM"], 0, True, ext=b"\0" * 10, seed=seed + 8)) # ImmDt cut
+    # bad: the frame ends before its UDP length says, inside the capture at
+    # every width (rnic_rx_check drops such frames before they get here, so
+    # this is the parser's own check); the length under 256 bytes and over
+    frames.append(make(P["OP_ACKNOWLEDGE"], 0, False, udp_len=32, seed=seed + 9))         # 28 bytes there
+    frames.append(make(P["OP_RDMA_READ_REQUEST"], 0, True, udp_len=300, seed=seed + 10))  # 40 bytes there
+    frames.append(make(P["OP_COMPARE_SWAP"], 0, False, udp_len=260, seed=seed + 11))      # 52 bytes there
 
     d = rv.outdir("rnic_pkt_rx")
     nbad = 0

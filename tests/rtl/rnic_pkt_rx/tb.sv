@@ -26,7 +26,7 @@ module tb;
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
     localparam int MAXF = 2048;
     localparam int MAXB = 1 << 20;
-    localparam int STALL_PER_FRAME = 3;
+    localparam int STALL_PER_FRAME = 4;   // record (two steps), hand-over, replay
 
     logic clk = 1'b0;
     logic rst = 1'b1;
