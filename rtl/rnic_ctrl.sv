@@ -60,7 +60,7 @@ module rnic_ctrl #(
     logic [35:0] trace_data;
 
     picorv32 #(
-        .ENABLE_COUNTERS(1),
+        .ENABLE_COUNTERS(0),
         .ENABLE_REGS_DUALPORT(1),
         .BARREL_SHIFTER(1),
         .COMPRESSED_ISA(0),

@@ -557,7 +557,12 @@ module rnic_req_tx #(
     wire        room_ok = room_idx_reg == sge_idx_reg && room_off_reg == sge_off_reg;
     wire [31:0] sge_room = room_reg;
     wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
-    assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : sge_pa_reg[cur[1:0]] + 64'(sge_off_reg);
+    // the piece's address, over a register as room_reg is (room_ok says
+    // its inputs held since the last cycle; the SGE addresses are set
+    // before S_PKT_HDR): a 64-bit add in one cycle is too deep
+    logic [63:0] pay_addr_sum;
+    rnic_add_split pay_addr_inst (.clk, .en(1'b1), .a(sge_pa_reg[cur[1:0]]), .b(sge_off_reg), .sum(pay_addr_sum));
+    assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : pay_addr_sum;
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = piece == seg_left_reg;
     assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && sge_room != 0;
@@ -1480,9 +1485,12 @@ module rnic_req_tx #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // an inline payload is one packet sent whole (the descriptor carries the
-    // WQE's bytes from offset 0)
     always_ff @(posedge clk) begin
+        // the piece's address over its register is current
+        if (!rst && m_axis_pay_desc_valid && !inline_reg)
+            assert (pay_addr_sum == sge_pa_reg[cur[1:0]] + 64'(sge_off_reg));
+        // an inline payload is one packet sent whole (the descriptor carries
+        // the WQE's bytes from offset 0)
         if (!rst && m_axis_pay_desc_valid && inline_reg)
             assert (sge_off_reg == 0 && m_axis_pay_desc_last && piece <= 32'(rnic_pkg::MAX_INLINE_BYTES));
         // the context write never meets the engine's own update

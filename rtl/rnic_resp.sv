@@ -793,11 +793,17 @@ module rnic_resp #(
     // a QP's own RQ is {0, QPN}, an SRQ {1, SRQN}: QPs on an SRQ share its way
     localparam int RC_KW = (QPN_WIDTH > SRQN_WIDTH) ? QPN_WIDTH : SRQN_WIDTH;
     wire [RC_KW:0] rc_key = on_srq ? {1'b1, RC_KW'(qpc_srqn)} : {1'b0, RC_KW'(qpn_reg)};
+    // the cache takes it from a register: it follows qpc_reg (latched in
+    // S_QPC) from S_OP on, and the cache looks up only from then (rc_ahead,
+    // rc_want), so its compares start at flip-flops, not at the context's
+    // SRQ number
+    logic [RC_KW:0] rc_key_reg;
+    always_ff @(posedge clk) rc_key_reg <= rc_key;
     rnic_rwqe_cache #(
         .DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(RC_KW + 1), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
     ) rwqe_cache_inst (
         .clk, .rst,
-        .key(rc_key), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
+        .key(rc_key_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
         .rq_log(on_srq ? srq_log : qpc_rq_log),
         .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
@@ -2033,6 +2039,8 @@ module rnic_resp #(
         rst_q2 <= rst;
         if (!rst && !rst_q2) begin
             if (state_reg != S_IDLE && src_reg == 2'd0) assert (opf_reg == op_decode(ref_opcode));
+            // the receive-WQE cache looks up the QP's own key
+            if (rc_want || rc_ahead) assert (rc_key_reg == rc_key);
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
