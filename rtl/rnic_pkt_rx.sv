@@ -328,7 +328,7 @@ module rnic_pkt_rx #(
     // payload: the UDP datagram's end less the pad and the ICRC, i.e. the
     // UDP length plus a constant of the IP version and the pad from S_PARSE)
     wire [16:0]  pend    = 17'(udp_len_reg) + pend_k_reg;
-    // ... and a beat less (all ones when that is beat 0)
+    // ... and a beat less (when that is beat 0: a beat number past any frame's)
     wire [16:0]  pend_m1 = 17'(udp_len_reg) + pend_km_reg;
 
     wire [HB-1:0] rec;
