@@ -31,7 +31,10 @@
  */
 module axis_packer #(
     parameter int DATA_WIDTH = 64,
-    parameter int KEEP_WIDTH = DATA_WIDTH / 8
+    parameter int KEEP_WIDTH = DATA_WIDTH / 8,
+    // 1: each beat's run is found from its tkeep; 0: the producer gives it
+    // (s_axis_toff, s_axis_tend, from registers it has), and tkeep is unused
+    parameter bit KEEP_RUN = 1
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -41,6 +44,9 @@ module axis_packer #(
     input  wire logic                  s_axis_tvalid,
     output      logic                  s_axis_tready,
     input  wire logic                  s_axis_tlast,
+    // with KEEP_RUN 0: the run's first lane and its end (last lane + 1)
+    input  wire logic [$clog2(KEEP_WIDTH)-1:0] s_axis_toff,
+    input  wire logic [$clog2(KEEP_WIDTH):0]   s_axis_tend,
 
     output      logic [DATA_WIDTH-1:0] m_axis_tdata,
     output      logic [KEEP_WIDTH-1:0] m_axis_tkeep,
@@ -67,7 +73,14 @@ module axis_packer #(
     // ------------------------------------------------------------------
     logic [OFF_WIDTH-1:0] in_off;
     logic [RUN_WIDTH-1:0] in_end;
-    axis_keep_run #(.KEEP_WIDTH(KW)) in_run_inst (.keep(s_axis_tkeep), .first(in_off), .run_end(in_end));
+    if (KEEP_RUN) begin : g_keep_run
+        axis_keep_run #(.KEEP_WIDTH(KW)) in_run_inst (.keep(s_axis_tkeep), .first(in_off), .run_end(in_end));
+        wire unused_run = ^{s_axis_toff, s_axis_tend};
+    end else begin : g_given_run
+        assign in_off = s_axis_toff;
+        assign in_end = s_axis_tend;
+        wire unused_keep = ^s_axis_tkeep;
+    end
 
     logic                  s_rdy_reg;
     logic                  sk_valid, p1_valid;

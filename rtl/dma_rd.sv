@@ -233,6 +233,8 @@ module dma_rd #(
         .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready),
         .s_axis_tlast(pk_tlast),
+        // the run comes from tkeep
+        .s_axis_toff({$clog2(KEEP_WIDTH){1'b0}}), .s_axis_tend({($clog2(KEEP_WIDTH) + 1){1'b0}}),
         .m_axis_tdata(m_axis_read_data_tdata),
         .m_axis_tkeep(m_axis_read_data_tkeep),
         .m_axis_tvalid(m_axis_read_data_tvalid),

@@ -1276,14 +1276,21 @@ module rnic_core #(
     // the payload reaches the responder through a register slice: its
     // tready comes from how many bytes the beat has, and the receive path's
     // readiness (multicast copier, GRH, dispatcher, parser) would otherwise
-    // all be behind that
+    // all be behind that. The slice carries each beat's byte count, so the
+    // responder's piece decisions start at registers.
+    localparam int BCNT_W = $clog2(KEEP_WIDTH) + 1;
     logic [DATA_WIDTH-1:0] rsp_tdata;
     logic [KEEP_WIDTH-1:0] rsp_tkeep;
+    logic [BCNT_W-1:0]     ug_tbytes, rsp_tbytes;
+    logic [BCNT_W-2:0]     ug_first_unused;
     logic                  rsp_tvalid, rsp_tready, rsp_tlast;
-    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1)) resp_pay_skid_inst (
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) resp_pay_run_inst (
+        .keep(ug_tkeep), .first(ug_first_unused), .run_end(ug_tbytes)
+    );
+    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1 + BCNT_W)) resp_pay_skid_inst (
         .clk, .rst,
-        .s_valid(ug_tvalid), .s_ready(ug_tready), .s_data({ug_tlast, ug_tkeep, ug_tdata}),
-        .m_valid(rsp_tvalid), .m_ready(rsp_tready), .m_data({rsp_tlast, rsp_tkeep, rsp_tdata})
+        .s_valid(ug_tvalid), .s_ready(ug_tready), .s_data({ug_tbytes, ug_tlast, ug_tkeep, ug_tdata}),
+        .m_valid(rsp_tvalid), .m_ready(rsp_tready), .m_data({rsp_tbytes, rsp_tlast, rsp_tkeep, rsp_tdata})
     );
     rnic_ud_grh #(.DATA_WIDTH(DATA_WIDTH)) ud_grh_inst (
         .clk, .rst,
@@ -1303,7 +1310,7 @@ module rnic_core #(
     ) resp_inst (
         .clk, .rst,
         .s_hdr_valid(ug_valid), .s_hdr_ready(ug_ready), .s_hdr(ug_hdr),
-        .s_axis_payload_tdata(rsp_tdata), .s_axis_payload_tkeep(rsp_tkeep),
+        .s_axis_payload_tdata(rsp_tdata), .s_axis_payload_tkeep(rsp_tkeep), .s_axis_payload_tbytes(rsp_tbytes),
         .s_axis_payload_tvalid(rsp_tvalid), .s_axis_payload_tready(rsp_tready),
         .s_axis_payload_tlast(rsp_tlast),
         .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),

@@ -481,6 +481,8 @@ module rnic_pkt_tx #(
         .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready),
         .s_axis_tlast(pk_tlast),
+        // the run comes from tkeep
+        .s_axis_toff({$clog2(KEEP_WIDTH){1'b0}}), .s_axis_tend({($clog2(KEEP_WIDTH) + 1){1'b0}}),
         .m_axis_tdata(dn_tdata),
         .m_axis_tkeep(dn_tkeep),
         .m_axis_tvalid(dn_tvalid),

@@ -187,8 +187,10 @@ module rnic_rd_place #(
         S_QPC,       // the QP context is read: look the SGE list up
         S_WQE_DESC,  // not in the table: fetch the WQE
         S_WQE_DATA,  // collect the WQE and its DMA status
-        S_FIND,      // walk the SGEs to the offset; read the MPT entry of the SGE found
-        S_MPT_CHK,   // check it, translate: the check's two register stages
+        S_FIND,      // walk the SGEs to the offset: off - len of the current SGE into
+                     // registers; read its MPT entry
+        S_MPT_CHK,   // past it: on to the next SGE; else check it, translate (the
+                     // check's two register stages)
         S_MPT_C2,
         S_MPT_CHKD,  // ... and its result
         S_WDESC,     // issue the piece's write and queue its op
@@ -206,7 +208,11 @@ module rnic_rd_place #(
     logic [31:0]                   off_reg;       // offset inside the current SGE (after S_FIND)
     logic [31:0]                   len_reg;       // the current SGE's length
     logic [15:0]                   left_reg;      // payload bytes not yet handed to the mover
-    logic [16:0]                   room_lo_reg;   // low half of len - off, with its borrow (S_MPT_C2 on)
+    logic [16:0]                   room_lo_reg;   // low half of len - off, with its borrow (S_MPT_CHK on)
+    logic [15:0]                   room_hi_reg;   // high half of len - off, before the low half's borrow
+    // off - len in halves (S_MPT_CHK): the low half with its borrow, the high
+    // half for either borrow with its own
+    logic [16:0]                   fd_lo_reg, fd_hi0_reg, fd_hi1_reg;
     logic                          room_big_reg;  // len - off >= 64 KiB (S_MPT_CHKD on)
     logic [15:0]                   piece_reg;     // bytes of the piece (S_WDESC)
     logic                          all_reg;       // the piece is the rest of the packet (S_WDESC)
@@ -272,7 +278,8 @@ module rnic_rd_place #(
     logic        lkey_ok;
     logic [63:0] lkey_pa;
     // in two register stages (rnic_mr_check_pipe): S_MPT_CHK and S_MPT_C2
-    // present the SGE, S_MPT_CHKD takes the result
+    // present the SGE, S_MPT_CHKD takes the result (a step to the next SGE
+    // from S_MPT_CHK reads and checks again)
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_MPT_CHK || state_reg == S_MPT_C2),
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(len_reg), .pd(qpc_pd),
@@ -284,12 +291,20 @@ module rnic_rd_place #(
     wire [16:0] fd_lo  = {1'b0, off_reg[15:0]} - {1'b0, len_reg[15:0]};
     wire [16:0] fd_hi0 = {1'b0, off_reg[31:16]} - {1'b0, len_reg[31:16]};
     wire [16:0] fd_hi1 = {1'b0, off_reg[31:16]} - {1'b0, len_reg[31:16]} - 17'd1;
-    wire [16:0] fd_hi  = fd_lo[16] ? fd_hi1 : fd_hi0;
+    wire [16:0] fd_hi  = fd_lo_reg[16] ? fd_hi1_reg : fd_hi0_reg;
     wire        off_past = !fd_hi[16];
-    wire [31:0] off_minus_len = {fd_hi[15:0], fd_lo[15:0]};
+    wire [31:0] off_minus_len = {fd_hi[15:0], fd_lo_reg[15:0]};
     // the piece: min(left, len - off), once off < len; len - off in halves
-    // over S_MPT_CHK and S_MPT_C2, the compare with left in S_MPT_CHKD
-    wire [15:0] room_hi = len_reg[31:16] - off_reg[31:16];
+    // over S_FIND and S_MPT_C2, the compare with left in S_MPT_CHKD. Off and
+    // len hold from S_FIND until S_WDESC or the step to the next SGE (which
+    // goes back to S_FIND), so these registers follow them every cycle.
+    always_ff @(posedge clk) begin
+        fd_lo_reg <= fd_lo;
+        fd_hi0_reg <= fd_hi0;
+        fd_hi1_reg <= fd_hi1;
+        room_lo_reg <= {1'b0, len_reg[15:0]} - {1'b0, off_reg[15:0]};
+        room_hi_reg <= len_reg[31:16] - off_reg[31:16];
+    end
     wire        left_fits = room_big_reg || {1'b0, left_reg} <= {1'b0, room_lo_reg[15:0]};
 
     // op queue between planner and mover: {kind, atomic, len, atomic value}
@@ -399,20 +414,22 @@ module rnic_rd_place #(
                     // the offset lies beyond the SGEs
                     stat_loc_prot_err <= 1'b1;
                     state_reg <= S_FAIL;
-                end else if (off_past) begin
-                    off_reg <= off_minus_len;
-                    sge_reg <= sge_reg + 3'd1;
-                    len_reg <= sge_len(wqe_reg, sge_reg + 3'd1);
                 end else begin
                     state_reg <= S_MPT_CHK;
                 end
             end
             S_MPT_CHK: begin
-                room_lo_reg <= {1'b0, len_reg[15:0]} - {1'b0, off_reg[15:0]};
-                state_reg <= S_MPT_C2;
+                if (off_past) begin
+                    off_reg <= off_minus_len;
+                    sge_reg <= sge_reg + 3'd1;
+                    len_reg <= sge_len(wqe_reg, sge_reg + 3'd1);
+                    state_reg <= S_FIND;
+                end else begin
+                    state_reg <= S_MPT_C2;
+                end
             end
             S_MPT_C2: begin
-                room_big_reg <= room_lo_reg[16] ? room_hi != 16'd1 : room_hi != 16'd0;
+                room_big_reg <= room_lo_reg[16] ? room_hi_reg != 16'd1 : room_hi_reg != 16'd0;
                 state_reg <= S_MPT_CHKD;
             end
             S_MPT_CHKD: begin
@@ -474,6 +491,9 @@ module rnic_rd_place #(
     logic                  pay_tvalid, pay_tready, pay_tlast;
     logic                  pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good;
     logic [PAY_LOG2:0]     pay_st_level;
+    logic [DATA_WIDTH-1:0] pf_tdata;
+    logic [KEEP_WIDTH-1:0] pf_tkeep;
+    logic                  pf_tvalid, pf_tready, pf_tlast;
     axis_fifo #(
         .DATA_WIDTH(DATA_WIDTH),
         .DEPTH_BYTES((2 ** PAY_LOG2) * KEEP_WIDTH),
@@ -484,10 +504,26 @@ module rnic_rd_place #(
         .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(s_axis_payload_tkeep),
         .s_axis_tvalid(s_axis_payload_tvalid), .s_axis_tready(s_axis_payload_tready),
         .s_axis_tlast(s_axis_payload_tlast), .s_axis_tuser(1'b0),
-        .m_axis_tdata(pay_tdata), .m_axis_tkeep(pay_tkeep), .m_axis_tvalid(pay_tvalid),
-        .m_axis_tready(pay_tready), .m_axis_tlast(pay_tlast), .m_axis_tuser(pay_tuser),
+        .m_axis_tdata(pf_tdata), .m_axis_tkeep(pf_tkeep), .m_axis_tvalid(pf_tvalid),
+        .m_axis_tready(pf_tready), .m_axis_tlast(pf_tlast), .m_axis_tuser(pay_tuser),
         .status_overflow(pay_st_ovf), .status_bad_frame(pay_st_bad), .status_good_frame(pay_st_good),
         .status_level(pay_st_level)
+    );
+
+    // Each beat leaves the buffer through a register slice that carries its
+    // byte count: the cutter's decisions then start at registers (no count
+    // over tkeep in front of them), and its ready does not reach back into
+    // the buffer's read side.
+    localparam int CNT_W = $clog2(KEEP_WIDTH) + 1;
+    logic [CNT_W-1:0] pf_bytes, pay_bytes;
+    logic [$clog2(KEEP_WIDTH)-1:0] pf_first_unused;
+    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) pay_run_inst (
+        .keep(pf_tkeep), .first(pf_first_unused), .run_end(pf_bytes)
+    );
+    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1 + CNT_W)) pay_skid_inst (
+        .clk, .rst,
+        .s_valid(pf_tvalid), .s_ready(pf_tready), .s_data({pf_tdata, pf_tkeep, pf_tlast, pf_bytes}),
+        .m_valid(pay_tvalid), .m_ready(pay_tready), .m_data({pay_tdata, pay_tkeep, pay_tlast, pay_bytes})
     );
 
     wire [OP_BITS-1:0] opq_head = opq_mem[opq_rd_reg[OPQ_LOG2-1:0]];
@@ -520,11 +556,12 @@ module rnic_rd_place #(
     // the cutter's input: the payload, or the atomic value as one 8-byte beat
     wire [DATA_WIDTH-1:0] cut_in_tdata = cur_atomic_reg ? DATA_WIDTH'(cur_data_reg) : pay_tdata;
     wire [KEEP_WIDTH-1:0] cut_in_tkeep = cur_atomic_reg ? KEEP_WIDTH'(8'hff) : pay_tkeep;
+    wire [CNT_W-1:0]      cut_in_tbytes = cur_atomic_reg ? CNT_W'(8) : pay_bytes;
     wire                  cut_in_tvalid = cur_atomic_reg ? !data_taken_reg : pay_tvalid;
-    axis_cutter #(.DATA_WIDTH(DATA_WIDTH)) cutter_inst (
+    axis_cutter #(.DATA_WIDTH(DATA_WIDTH), .LEN_WIDTH(16)) cutter_inst (
         .clk, .rst,
-        .s_len_valid(cut_len_valid), .s_len_ready(cut_len_ready), .s_len(32'(h_len)),
-        .s_axis_tdata(cut_in_tdata), .s_axis_tkeep(cut_in_tkeep),
+        .s_len_valid(cut_len_valid), .s_len_ready(cut_len_ready), .s_len(h_len),
+        .s_axis_tdata(cut_in_tdata), .s_axis_tkeep(cut_in_tkeep), .s_axis_tbytes(cut_in_tbytes),
         .s_axis_tvalid(cut_in_tvalid), .s_axis_tready(cut_in_tready),
         .m_axis_tdata(m_axis_wr_data_tdata), .m_axis_tkeep(m_axis_wr_data_tkeep),
         .m_axis_tvalid(cut_out_tvalid), .m_axis_tready(cut_out_tready),
@@ -591,7 +628,7 @@ module rnic_rd_place #(
 `endif
 `endif
 
-    wire unused_ok = ^{s_axis_wqe_tkeep, s_axis_wqe_tlast, qpc_reg, pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good, pay_st_level};
+    wire unused_ok = ^{s_axis_wqe_tkeep, pf_first_unused, s_axis_wqe_tlast, qpc_reg, pay_tuser, pay_st_ovf, pay_st_bad, pay_st_good, pay_st_level};
 
 endmodule
 

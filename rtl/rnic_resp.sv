@@ -143,6 +143,8 @@ module rnic_resp #(
     input  wire logic [rnic_hdr_pkg::HDR_BITS-1:0] s_hdr,
     input  wire logic [DATA_WIDTH-1:0]             s_axis_payload_tdata,
     input  wire logic [KEEP_WIDTH-1:0]             s_axis_payload_tkeep,
+    // the beat's byte count (its tkeep's run end), from a register
+    input  wire logic [$clog2(KEEP_WIDTH):0]       s_axis_payload_tbytes,
     input  wire logic                              s_axis_payload_tvalid,
     output      logic                              s_axis_payload_tready,
     input  wire logic                              s_axis_payload_tlast,
@@ -420,7 +422,10 @@ module rnic_resp #(
     logic                           rwqe_st_seen_reg;
     logic [2:0]                     rsge_reg;      // receive SGE being checked
     logic [31:0]                    pkt_left_reg;  // payload bytes of this packet not yet planned
-    logic [31:0]                    pend_reg;      // boff_reg + bytes of the current piece not yet streamed
+    // boff_reg + bytes of the current piece not yet streamed (a piece is at
+    // most a packet's payload, under 64 KiB), and whether that is beyond the beat
+    logic [16:0]                    pend_reg;
+    logic                           pend_far_reg;
     logic [OFF_W-1:0]               boff_reg;      // first unconsumed byte lane of the payload beat
     logic [2:0]                     npieces_reg;   // writes issued for this packet
     logic [15:0]                    drop_plen;     // payload left to drain after a drop
@@ -871,27 +876,26 @@ module rnic_resp #(
 
     // cut the payload stream at piece ends: bytes [boff, boff + piece) of the
     // beat go out, the packer moves them to lane 0. The payload is dense (its
-    // run starts at lane 0), so the run's end is the beat's byte count; a
-    // piece of 2^CNT_W bytes or more runs past the beat.
-    logic [CNT_W-1:0] beat_bytes;
-    logic [OFF_W-1:0] beat_first_unused;
-    axis_keep_run #(.KEEP_WIDTH(KEEP_WIDTH)) pay_run_inst (
-        .keep(s_axis_payload_tkeep), .first(beat_first_unused), .run_end(beat_bytes)
-    );
-    // The piece is kept as its end in the beat (pend_reg), so the compares
-    // with the beat's byte count need no subtraction first.
-    wire             pe_big = |pend_reg[31:CNT_W];
+    // run starts at lane 0), so the run's end is the beat's byte count, which
+    // comes with the beat; a piece of 2^CNT_W bytes or more runs past the beat.
+    wire [CNT_W-1:0] beat_bytes = s_axis_payload_tbytes;
+    // The piece is kept as its end in the beat (pend_reg) with a flag for
+    // "beyond this beat", so the compares with the beat's byte count are a
+    // few bits between registers; the lanes go to the packer as a run.
+    wire             pe_big = pend_far_reg;
     wire [CNT_W-1:0] pe_lo = pend_reg[CNT_W-1:0];
     wire             piece_ends = !pe_big && pe_lo <= beat_bytes;
     wire             beat_used = pe_big || pe_lo >= beat_bytes;
-    logic [KEEP_WIDTH-1:0] cut_keep;
-    always_comb begin
-        for (int i = 0; i < KEEP_WIDTH; i++)
-            cut_keep[i] = s_axis_payload_tkeep[i] && 32'(i) >= 32'(boff_reg)
-                          && (pe_big || 32'(i) < 32'(pe_lo));
-    end
-    wire [64:0] pe_next = psub(65'(pend_reg), 65'(beat_bytes));
-    wire [65:0] pe_first = padd(65'(piece_len), 65'(boff_reg), 1'b0);
+    wire [CNT_W-1:0] run_end = piece_ends ? pe_lo : beat_bytes;
+    wire [16:0]      pe_next = pend_reg - 17'(beat_bytes);
+    wire [16:0]      pe_first = 17'(piece_len[15:0]) + 17'(boff_reg);
+    // beyond the beat: a new piece when its length's high bits are set or
+    // its low bits carry out with the lane; a piece beyond this beat is still
+    // beyond the next when its end is 2^(CNT_W+1) or more, or its low bits
+    // are at least the beat's bytes
+    wire [CNT_W:0]   pf_near = {1'b0, piece_len[CNT_W-1:0]} + (CNT_W + 1)'(boff_reg);
+    wire             pf_far = |piece_len[31:CNT_W] || pf_near[CNT_W];
+    wire             pn_far = pe_big && (|pend_reg[16:CNT_W+1] || pe_lo >= beat_bytes);
 
     logic pk_tvalid, pk_tready;
     logic [DATA_WIDTH-1:0] sc_tdata;
@@ -900,10 +904,11 @@ module rnic_resp #(
     assign pk_tvalid = state_reg == S_WDATA && s_axis_payload_tvalid;
     assign s_axis_payload_tready = (state_reg == S_WDATA && pk_tready && beat_used) || state_reg == S_DRAIN;
 
-    axis_packer #(.DATA_WIDTH(DATA_WIDTH)) scatter_packer_inst (
+    axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_RUN(0)) scatter_packer_inst (
         .clk, .rst,
-        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(cut_keep), .s_axis_tvalid(pk_tvalid),
+        .s_axis_tdata(s_axis_payload_tdata), .s_axis_tkeep(s_axis_payload_tkeep), .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready), .s_axis_tlast(piece_ends),
+        .s_axis_toff(boff_reg), .s_axis_tend(run_end),
         .m_axis_tdata(sc_tdata), .m_axis_tkeep(sc_tkeep),
         .m_axis_tvalid(sc_tvalid), .m_axis_tready(sc_tready),
         .m_axis_tlast(sc_tlast)
@@ -1473,7 +1478,8 @@ module rnic_resp #(
                     rs_idx_reg <= rs_idx_reg + 3'd1;
                     rs_off_reg <= '0;
                 end else if (m_axis_wr_desc_ready) begin
-                    pend_reg <= pe_first[31:0];
+                    pend_reg <= pe_first;
+                    pend_far_reg <= pf_far;
                     pkt_left_reg <= pkt_left_reg - piece_len;
                     npieces_reg <= npieces_reg + 3'd1;
                     if (msg_is_send) rs_off_reg <= rs_off_reg + piece_len;
@@ -1485,10 +1491,12 @@ module rnic_resp #(
                     if (piece_ends) begin
                         boff_reg <= beat_used ? '0 : OFF_W'(pend_reg);
                         pend_reg <= '0;
+                        pend_far_reg <= 1'b0;
                         state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
                     end else begin
                         boff_reg <= '0;
-                        pend_reg <= pe_next[31:0];
+                        pend_reg <= pe_next;
+                        pend_far_reg <= pn_far;
                     end
                 end
             end
@@ -2047,7 +2055,10 @@ module rnic_resp #(
             if (state_reg == S_PUSH) assert (req_psns_reg == ref_req_psns);
             if (state_reg == S_WDESC && plan_ok && msg_is_send)
                 assert (plan_len_reg == ref_piece_len && plan_pa_reg == ref_piece_pa);
-            if (state_reg == S_WDATA) assert (pend_reg == ref_piece_left + 32'(boff_reg));
+            if (state_reg == S_WDATA) assert (32'(pend_reg) == ref_piece_left + 32'(boff_reg)
+                                              && pend_far_reg == (pend_reg >= 17'(1 << CNT_W)));
+            // a piece is at most a packet's payload
+            if (state_reg == S_WDESC) assert (piece_len < 32'h10000);
             // the payload is dense: its run starts at lane 0
             if (state_reg == S_WDATA && s_axis_payload_tvalid)
                 assert (s_axis_payload_tkeep == KEEP_WIDTH'((65'd1 << beat_bytes) - 65'd1));
@@ -2056,7 +2067,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, beat_first_unused, dlen_up, room_d, rpa_d, psn_diff, pe_next, pe_first, rb_sum, wr_pa_next, wr_va_next, at_sum};
+    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, dlen_up, room_d, rpa_d, psn_diff, pf_near, rb_sum, wr_pa_next, wr_va_next, at_sum};
 
 endmodule
 

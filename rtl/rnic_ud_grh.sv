@@ -201,6 +201,8 @@ module rnic_ud_grh #(
         .clk, .rst,
         .s_axis_tdata(pk_tdata), .s_axis_tkeep(pk_tkeep), .s_axis_tvalid(pk_tvalid),
         .s_axis_tready(pk_tready), .s_axis_tlast(pk_tlast),
+        // the run comes from tkeep
+        .s_axis_toff({$clog2(KEEP_WIDTH){1'b0}}), .s_axis_tend({($clog2(KEEP_WIDTH) + 1){1'b0}}),
         .m_axis_tdata(po_tdata), .m_axis_tkeep(po_tkeep), .m_axis_tvalid(po_tvalid),
         .m_axis_tready(po_tready), .m_axis_tlast(po_tlast)
     );

@@ -5,6 +5,7 @@ rtl/rnic_mr_check_pipe.sv
 rtl/rnic_add_split.sv
 rtl/axis_keep_run.sv
 rtl/axis_packer.sv
+rtl/rnic_skid.sv
 rtl/axis_cutter.sv
 rtl/rnic_rd_place.sv
 rtl/axis_fifo.sv
