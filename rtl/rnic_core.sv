@@ -1150,6 +1150,26 @@ module rnic_core #(
     logic                  rsp_pay_tvalid, rsp_pay_tready, rsp_pay_tlast;
     logic          stat_not_ours, stat_disp_malformed, stat_disp_drop_qpn;
 
+    // The wire's ACKs and READ responses reach the completion engine through
+    // a register slice: the dispatcher's classification of a header (its
+    // MAC, GIDs, QPN and opcode) then ends at the slice instead of running on
+    // through the completion engine's choice into the requester's in-flight
+    // record. A READ response's payload may reach the placement engine's
+    // buffer a cycle before its header reaches the completion engine.
+    logic                 dack_valid, dack_ready;
+    logic [QPN_WIDTH-1:0] dack_qpn;
+    logic [23:0]          dack_psn;
+    logic [7:0]           dack_syndrome, dack_opcode;
+    logic [15:0]          dack_plen;
+    logic [63:0]          dack_orig;
+    rnic_skid #(.WIDTH(QPN_WIDTH + 24 + 8 + 8 + 16 + 64)) rx_ack_skid_inst (
+        .clk, .rst,
+        .s_valid(dack_valid), .s_ready(dack_ready),
+        .s_data({dack_qpn, dack_psn, dack_syndrome, dack_opcode, dack_plen, dack_orig}),
+        .m_valid(ack_valid), .m_ready(ack_ready),
+        .m_data({ack_qpn, ack_psn, ack_syndrome, ack_opcode, ack_plen, ack_orig})
+    );
+
     rnic_rx_dispatch #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH)) dispatch_inst (
         .clk, .rst,
         .s_hdr_valid(rxh_valid), .s_hdr_ready(rxh_ready), .s_hdr(rxh), .s_hdr_bad(rxh_bad),
@@ -1161,8 +1181,8 @@ module rnic_core #(
         .m_axis_req_payload_tdata(req_pay_tdata), .m_axis_req_payload_tkeep(req_pay_tkeep),
         .m_axis_req_payload_tvalid(req_pay_tvalid), .m_axis_req_payload_tready(req_pay_tready),
         .m_axis_req_payload_tlast(req_pay_tlast),
-        .m_ack_valid(ack_valid), .m_ack_ready(ack_ready), .m_ack_qpn(ack_qpn), .m_ack_psn(ack_psn),
-        .m_ack_syndrome(ack_syndrome), .m_ack_opcode(ack_opcode), .m_ack_plen(ack_plen), .m_ack_orig(ack_orig),
+        .m_ack_valid(dack_valid), .m_ack_ready(dack_ready), .m_ack_qpn(dack_qpn), .m_ack_psn(dack_psn),
+        .m_ack_syndrome(dack_syndrome), .m_ack_opcode(dack_opcode), .m_ack_plen(dack_plen), .m_ack_orig(dack_orig),
         .m_axis_rsp_payload_tdata(rsp_pay_tdata), .m_axis_rsp_payload_tkeep(rsp_pay_tkeep),
         .m_axis_rsp_payload_tvalid(rsp_pay_tvalid), .m_axis_rsp_payload_tready(rsp_pay_tready),
         .m_axis_rsp_payload_tlast(rsp_pay_tlast),
