@@ -421,6 +421,16 @@ module rnic_req_tx #(
     // requests answered with data: READ and ATOMIC
     wire        op_rd_atomic = op_read || op_atomic;
     wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
+    // what is left after this packet, registered a cycle ahead (remaining_reg
+    // moves only in S_PKT_NEXT and S_PARSE, and S_PKT_HDR comes between
+    // either and S_PKT_NEXT): every packet but the last is one MTU, 2^k
+    // bytes (k = 8..12), so it is the bytes above bit 8 less 2^(k-8), not a
+    // subtract behind the MTU compare
+    logic [31:0] rem_nx_reg;
+    always_ff @(posedge clk)
+        rem_nx_reg <= op_rd_atomic ? remaining_reg
+                    : (remaining_reg > mtu_bytes) ? {remaining_reg[31:8] - (24'd1 << (pmtu_code - 3'd1)), remaining_reg[7:0]}
+                                                  : 32'd0;
     wire        pkt_first = pkt_idx_reg == 0;
     wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes;
     wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
@@ -481,6 +491,25 @@ module rnic_req_tx #(
         end
     end
 
+    // The RETH's address and length, summed over registers (rnic_add_split;
+    // the length as two 16-bit halves and a borrow): a 64-bit carry chain in
+    // front of the header queue was past the logic-level budget. The WQE's
+    // fields hold from S_PARSE on and the offset from the state after it,
+    // but for an inline WQE, which goes from S_PARSE straight to S_PKT_HDR:
+    // its offset is 0 (one packet, sent whole; asserted), so S_PARSE sums
+    // with 0.
+    wire [31:0]  reth_off_nx = (state_reg == S_PARSE) ? 32'd0 : reth_off_reg;
+    logic [63:0] reth_va;
+    rnic_add_split reth_va_inst (.clk, .en(1'b1), .a(wqe_raddr), .b(reth_off_nx), .sum(reth_va));
+    logic [16:0] reth_len_lo_reg;   // length[15:0] - off[15:0], and its borrow
+    logic [15:0] reth_len_hi_reg, reth_len_hi_m1_reg;
+    always_ff @(posedge clk) begin
+        reth_len_lo_reg <= {1'b0, wqe_length[15:0]} - {1'b0, reth_off_nx[15:0]};
+        reth_len_hi_reg <= wqe_length[31:16] - reth_off_nx[31:16];
+        reth_len_hi_m1_reg <= wqe_length[31:16] - reth_off_nx[31:16] - 16'd1;
+    end
+    wire [31:0] reth_len = {reth_len_lo_reg[16] ? reth_len_hi_m1_reg : reth_len_hi_reg, reth_len_lo_reg[15:0]};
+
     logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr, qp_addr_hdr, ah_addr_hdr;
     rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(qp_addr_hdr));
     rnic_ah_hdr ah_hdr_inst (
@@ -506,12 +535,12 @@ module rnic_req_tx #(
         m_hdr[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB] = pkt_last || (pkt_idx_reg % ACKREQ_EVERY == ACKREQ_EVERY - 1);
         m_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = psn_reg;
         m_hdr[rnic_hdr_pkg::HDR_HAS_RETH_LSB] = op_read || (pkt_first && !op_send);
-        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = wqe_raddr + 64'(reth_off_reg);
+        m_hdr[rnic_hdr_pkg::HDR_RETH_VA_LSB +: rnic_hdr_pkg::HDR_RETH_VA_W] = reth_va;
         m_hdr[rnic_hdr_pkg::HDR_RETH_RKEY_LSB +: rnic_hdr_pkg::HDR_RETH_RKEY_W] = wqe_rkey;
         // a READ asks for what is left of it (remaining_reg: a piece of it
         // when the send window cuts a re-read short)
         m_hdr[rnic_hdr_pkg::HDR_RETH_LEN_LSB +: rnic_hdr_pkg::HDR_RETH_LEN_W] = op_read ? remaining_reg
-                                                                                      : wqe_length - reth_off_reg;
+                                                                                      : reth_len;
         m_hdr[rnic_hdr_pkg::HDR_HAS_IMMDT_LSB] = op_imm && pkt_last;
         m_hdr[rnic_hdr_pkg::HDR_IMMDT_LSB +: rnic_hdr_pkg::HDR_IMMDT_W] = wqe_imm;
         // IETH: the key to invalidate, in the RETH rkey field
@@ -546,25 +575,46 @@ module rnic_req_tx #(
     // and the offset's add are not one path. A packet's first piece finds
     // it up to date (S_PKT_HDR moves neither); a packet gathered from
     // several SGEs waits a cycle before each further piece.
-    logic [31:0] room_reg;
+    // The room is registered as two 16-bit halves and a borrow, and so is
+    // what the offset and the packet's bytes become after the piece: a
+    // 32-bit carry chain behind the SGE select, or behind the piece's
+    // compare, was past the logic-level budget. A piece is at most a
+    // packet's payload (under 2^16 bytes, asserted), so the packet's rest
+    // after it and the offset's low half are 16-bit sums; a piece that takes
+    // the SGE's whole room leaves the offset at the SGE's end.
+    wire [31:0]  room_end = inline_reg ? wqe_length : cur_len;   // offset + room
+    logic [16:0] room_lo_reg;   // end[15:0] - off[15:0], and its borrow
+    logic [15:0] room_hi_reg, room_hi_m1_reg, off_hi_p1_reg;
+    logic [31:0] room_end_reg;
     logic [2:0]  room_idx_reg;
     logic [31:0] room_off_reg;
     always_ff @(posedge clk) begin
-        room_reg <= inline_reg ? wqe_length - sge_off_reg : cur_len - sge_off_reg;
+        room_lo_reg <= {1'b0, room_end[15:0]} - {1'b0, sge_off_reg[15:0]};
+        room_hi_reg <= room_end[31:16] - sge_off_reg[31:16];
+        room_hi_m1_reg <= room_end[31:16] - sge_off_reg[31:16] - 16'd1;
+        room_end_reg <= room_end;
+        off_hi_p1_reg <= sge_off_reg[31:16] + 16'd1;
         room_idx_reg <= sge_idx_reg;
         room_off_reg <= sge_off_reg;
     end
     wire        room_ok = room_idx_reg == sge_idx_reg && room_off_reg == sge_off_reg;
-    wire [31:0] sge_room = room_reg;
-    wire [31:0] piece = (seg_left_reg < sge_room) ? seg_left_reg : sge_room;
-    // the piece's address, over a register as room_reg is (room_ok says
+    wire [31:0] sge_room = {room_lo_reg[16] ? room_hi_m1_reg : room_hi_reg, room_lo_reg[15:0]};
+    // the packet's rest fits in the room: the piece is all of it
+    wire        left_fits = seg_left_reg <= sge_room;
+    wire [31:0] piece = left_fits ? seg_left_reg : sge_room;
+    wire [16:0] off_lo_sum = {1'b0, sge_off_reg[15:0]} + {1'b0, seg_left_reg[15:0]};
+    wire [31:0] off_after = left_fits ? {off_lo_sum[16] ? off_hi_p1_reg : sge_off_reg[31:16], off_lo_sum[15:0]}
+                                      : room_end_reg;
+    wire [15:0] left_after_lo = seg_left_reg[15:0] - sge_room[15:0];
+    wire [31:0] left_after = left_fits ? 32'd0 : 32'(left_after_lo);
+    // the piece's address, over a register as the room is (room_ok says
     // its inputs held since the last cycle; the SGE addresses are set
     // before S_PKT_HDR): a 64-bit add in one cycle is too deep
     logic [63:0] pay_addr_sum;
     rnic_add_split pay_addr_inst (.clk, .en(1'b1), .a(sge_pa_reg[cur[1:0]]), .b(sge_off_reg), .sum(pay_addr_sum));
     assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : pay_addr_sum;
     assign m_axis_pay_desc_len = piece;
-    assign m_axis_pay_desc_last = piece == seg_left_reg;
+    assign m_axis_pay_desc_last = left_fits;
     assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && sge_room != 0;
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
@@ -913,6 +963,27 @@ module rnic_req_tx #(
     wire [23:0] hg_c = {((psn_reg[22:0] & pkt_psns[22:0]) | (psn_reg[22:0] & ~q_hi_psn[22:0])
                          | (pkt_psns[22:0] & ~q_hi_psn[22:0])), 1'b1};
     wire [23:0] hi_psn_gap = hg_s + hg_c;
+    // ... and the packet's next PSN, registered a cycle ahead of S_PKT_NEXT,
+    // which uses them: psn_reg and pkt_psns hold from S_PKT_HDR on, and the
+    // QP's highest PSN is written only in S_PKT_NEXT (forwarded in the next
+    // cycle) or by a context write, which waits for the engine's idle
+    // states. The sums were in front of the PSN tables' write ports.
+    // Both are taken from the READ's packet count's first register step
+    // (quotient, and a part left or a zero length: + 1), as rd_psns_reg is
+    // not current until S_PKT_NEXT itself; the + 1 is the carry in of one
+    // carry chain.
+    logic        hi_adv_reg;
+    logic [23:0] psn_nx_reg;
+    wire  [23:0] nx_q = op_read ? rd_quot_reg : 24'd0;
+    wire         nx_c = op_read ? (rd_frac_reg || rd_zero_reg) : 1'b1;
+    wire  [23:0] ng_s = psn_reg ^ nx_q ^ ~q_hi_psn;
+    wire  [23:0] ng_c = {((psn_reg[22:0] & nx_q[22:0]) | (psn_reg[22:0] & ~q_hi_psn[22:0])
+                          | (nx_q[22:0] & ~q_hi_psn[22:0])), 1'b1};
+    wire  [23:0] nx_gap = 24'(({ng_s, nx_c} + {ng_c, nx_c}) >> 1);
+    always_ff @(posedge clk) begin
+        hi_adv_reg <= nx_gap != 0 && !nx_gap[23];
+        psn_nx_reg <= 24'(({psn_reg, nx_c} + {nx_q, nx_c}) >> 1);
+    end
 
     // The send window (rnic_cwnd): updated when a QP is taken, its value
     // for this QP from the second cycle of the turn. wnd_used_reg: PSNs
@@ -1274,15 +1345,15 @@ module rnic_req_tx #(
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
                 end else if (m_axis_pay_desc_ready) begin
-                    sge_off_reg <= sge_off_reg + piece;
-                    seg_left_reg <= seg_left_reg - piece;
-                    if (piece == seg_left_reg) state_reg <= S_PKT_NEXT;
+                    sge_off_reg <= off_after;
+                    seg_left_reg <= left_after;
+                    if (left_fits) state_reg <= S_PKT_NEXT;
                 end
             end
             S_PKT_NEXT: begin
-                remaining_reg <= remaining_reg - seg_len;
+                remaining_reg <= rem_nx_reg;
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
-                psn_reg <= psn_reg + pkt_psns;
+                psn_reg <= psn_nx_reg;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
                 if (pkt_last && !rd_part_reg) begin
                     state_reg <= S_RECORD;
@@ -1383,12 +1454,12 @@ module rnic_req_tx #(
             sq_hi_wd = ci_reg + 16'd1;
         end else if (wr_pkt) begin
             // the ACK window reaches the highest PSN on the wire
-            hi_psn_we = hi_psn_gap != 0 && !hi_psn_gap[23];
+            hi_psn_we = hi_adv_reg;
             hi_psn_wa = qpn_reg;
-            hi_psn_wd = psn_reg + pkt_psns;
+            hi_psn_wd = psn_nx_reg;
             next_psn_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
             next_psn_wa = qpn_reg;
-            next_psn_wd = rd_part_reg ? psn_reg + pkt_psns : psn_reg + 24'd1;
+            next_psn_wd = rd_part_reg ? psn_nx_reg : psn_reg + 24'd1;
         end else if (wr_rewind) begin
             sq_ci_we = 1'b1;
             sq_ci_wa = s_qp_qpn;
@@ -1493,6 +1564,19 @@ module rnic_req_tx #(
         // the WQE's bytes from offset 0)
         if (!rst && m_axis_pay_desc_valid && inline_reg)
             assert (sge_off_reg == 0 && m_axis_pay_desc_last && piece <= 32'(rnic_pkg::MAX_INLINE_BYTES));
+        // the room, the piece's sums and the next packet's rest over their
+        // registers are current
+        if (!rst && state_reg == S_PAY_DESC && room_ok) begin
+            assert (sge_room == (inline_reg ? wqe_length : cur_len) - sge_off_reg);
+            assert (seg_left_reg < 32'h10000);
+            assert (off_after == sge_off_reg + piece && left_after == seg_left_reg - piece);
+        end
+        if (!rst && state_reg == S_PKT_NEXT) begin
+            assert (rem_nx_reg == remaining_reg - seg_len);
+            assert (psn_nx_reg == psn_reg + pkt_psns && hi_adv_reg == (hi_psn_gap != 0 && !hi_psn_gap[23]));
+        end
+        if (!rst && state_reg == S_PKT_HDR)
+            assert (reth_va == wqe_raddr + 64'(reth_off_reg) && reth_len == wqe_length - reth_off_reg);
         // the context write never meets the engine's own update
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
         // and the engine writes none of its per-QP state then

@@ -567,7 +567,10 @@ module rnic_resp #(
     wire op_mpt     = opf_reg[0];
     wire [63:0] h_swap = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_SWAP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_SWAP_W];
     wire [63:0] h_cmp  = hdr_reg[rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB +: rnic_hdr_pkg::HDR_ATOMIC_CMP_W];
-    wire [65:0] at_sum = padd(65'(at_orig_reg), 65'(h_swap), 1'b0);
+    // the fetch-and-add's sum, registered (rnic_add_split) while the engine
+    // goes from S_ATDATA, which loads the original, to S_ATWR, which takes it
+    logic [63:0] at_sum;
+    rnic_add_split #(.B_WIDTH(64)) at_add_inst (.clk, .en(1'b1), .a(at_orig_reg), .b(h_swap), .sum(at_sum));
 
     wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
@@ -575,12 +578,15 @@ module rnic_resp #(
     wire [31:0] plen = 32'(h_plen);
     // a READ takes one PSN per response packet (at least one); registered,
     // from the header and the QPC (settled from S_PSN on) for S_PUSH
+    // (ceil(dlen / MTU) as the quotient and a round-up bit: the sum is taken
+    // with the next PSN's, epsn_nx_reg)
     wire [31:0] mtu_mask = mtu_bytes - 32'd1;
-    wire [65:0] dlen_up = padd(65'(h_dlen), 65'(mtu_mask), 1'b0);
-    wire [23:0] req_psns = !op_read ? 24'd1 : (h_dlen == 0) ? 24'd1
-                                    : 24'(dlen_up[32:0] >> (32'(pmtu_code) + 32'd7));
-    logic [23:0] req_psns_reg;
-    always_ff @(posedge clk) req_psns_reg <= req_psns;
+    logic [23:0] req_q_reg;
+    logic        req_rnz_reg;
+    always_ff @(posedge clk) begin
+        req_q_reg <= (!op_read || h_dlen == 0) ? 24'd1 : 24'(h_dlen >> (32'(pmtu_code) + 32'd7));
+        req_rnz_reg <= op_read && (h_dlen & mtu_mask) != 0;
+    end
 
     // lengths (IBTA 9.7.5.1.6 / C9-88..90): FIRST and MIDDLE carry exactly one
     // MTU, LAST at least one byte and at most an MTU, ONLY at most an MTU; a
@@ -804,6 +810,9 @@ module rnic_resp #(
     // SRQ number
     logic [RC_KW:0] rc_key_reg;
     always_ff @(posedge clk) rc_key_reg <= rc_key;
+    // a new QP or SRQ context: its way is forgotten
+    wire  rc_key_reset = qp_reset_valid || (srq_ctx_valid && srq_ctx_reset);
+    wire [RC_KW:0] rc_key_reset_key = srq_ctx_valid ? {1'b1, RC_KW'(srq_ctx_srqn)} : {1'b0, RC_KW'(qp_reset_qpn)};
     rnic_rwqe_cache #(
         .DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(RC_KW + 1), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
     ) rwqe_cache_inst (
@@ -813,13 +822,23 @@ module rnic_resp #(
         .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
         .rd_free(rc_rd_free), .busy(rc_busy),
-        .key_reset_valid(qp_reset_valid || (srq_ctx_valid && srq_ctx_reset)),
-        .key_reset(srq_ctx_valid ? {1'b1, RC_KW'(srq_ctx_srqn)} : {1'b0, RC_KW'(qp_reset_qpn)}),
+        .key_reset_valid(rc_key_reset), .key_reset(rc_key_reset_key),
         .m_axis_desc_addr(rc_desc_addr), .m_axis_desc_len(rc_desc_len), .m_axis_desc_valid(rc_desc_valid),
         .m_axis_desc_ready(m_axis_rwqe_desc_ready),
         .s_axis_tdata(s_axis_rwqe_tdata), .s_axis_tvalid(s_axis_rwqe_tvalid), .s_axis_tready(rc_tready),
         .s_status_valid(s_rwqe_status_valid), .s_status_error(s_rwqe_status_error)
     );
+
+    // A WQE whose read failed is completed a cycle after the cache says so:
+    // the answer is registered while the engine waits in S_RWQE_DATA, where
+    // neither the cache's key nor the index changes, and the way's error
+    // stays until it is taken (err_take) or the key is reset (not taken
+    // then). The cache's settle and fill compares were in front of the
+    // action queue's push and the engine's state.
+    logic rc_err_hit_reg;
+    always_ff @(posedge clk)
+        rc_err_hit_reg <= rc_err_hit && state_reg == S_RWQE_DATA && !act_push
+                          && !(rc_key_reset && rc_key_reset_key == rc_key_reg);
 
     // the SRQs' indices and limits
     logic [15:0] srq_rd_pi, srq_rd_ci;
@@ -849,11 +868,14 @@ module rnic_resp #(
     // they have not changed for two cycles (settle_reg; the states that
     // change them are at least that far ahead of S_WDESC, except a piece
     // right after another or an SGE skipped, which wait)
+    // (the room in the SGE as two 16-bit halves and a borrow, its bus
+    // address through rnic_add_split: a 32- or 64-bit carry chain behind the
+    // SGE select is past the logic-level budget)
     wire         msg_is_send = op_send;
-    wire [64:0]  room_d = psub(65'(rs_len_reg[rs_idx_reg[1:0]]), 65'(rs_off_reg));
-    wire [65:0]  rpa_d = padd(65'(rs_pa_reg[rs_idx_reg[1:0]]), 65'(rs_off_reg), 1'b0);
-    logic [31:0] room_reg;
-    logic [63:0] rpa_reg;
+    wire [31:0]  rs_len_cur = rs_len_reg[rs_idx_reg[1:0]];
+    logic [16:0] room_lo_reg;   // len[15:0] - off[15:0], and its borrow
+    logic [15:0] room_hi_reg, room_hi_m1_reg;
+    logic [63:0] rpa;
     logic [31:0] plan_len_reg;
     logic [63:0] plan_pa_reg;
     logic [1:0]  settle_reg;
@@ -861,11 +883,14 @@ module rnic_resp #(
     wire [31:0] piece_len = msg_is_send ? plan_len_reg : pkt_left_reg;
     wire [63:0] piece_pa = msg_is_send ? plan_pa_reg : pa_reg;
     wire        plan_ok = !msg_is_send || settle_reg == 2'd0;
+    wire [31:0] room = {room_lo_reg[16] ? room_hi_m1_reg : room_hi_reg, room_lo_reg[15:0]};
+    rnic_add_split rpa_add_inst (.clk, .en(1'b1), .a(rs_pa_reg[rs_idx_reg[1:0]]), .b(rs_off_reg), .sum(rpa));
     always_ff @(posedge clk) begin
-        room_reg <= room_d[31:0];
-        rpa_reg <= rpa_d[63:0];
-        plan_len_reg <= !pge(65'(pkt_left_reg), 65'(room_reg)) ? pkt_left_reg : room_reg;
-        plan_pa_reg <= rpa_reg;
+        room_lo_reg <= {1'b0, rs_len_cur[15:0]} - {1'b0, rs_off_reg[15:0]};
+        room_hi_reg <= rs_len_cur[31:16] - rs_off_reg[31:16];
+        room_hi_m1_reg <= rs_len_cur[31:16] - rs_off_reg[31:16] - 16'd1;
+        plan_len_reg <= (pkt_left_reg < room) ? pkt_left_reg : room;
+        plan_pa_reg <= rpa;
         settle_reg <= plan_chg ? 2'd2 : (settle_reg != 2'd0) ? settle_reg - 2'd1 : 2'd0;
     end
     assign m_axis_wr_desc_addr = (state_reg == S_ATWR) ? pa_reg : piece_pa;
@@ -1035,7 +1060,7 @@ module rnic_resp #(
             end
             S_RWQE_DATA: begin
                 // a receive WQE that cannot be read is a local QP operation error
-                if (rc_err_hit && !act_full) begin
+                if (rc_err_hit_reg && !act_full) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
                     act_push_cqe = 1'b1;
@@ -1101,7 +1126,7 @@ module rnic_resp #(
                     upd = 1'b1;
                     upd_commit = 1'b1;
                     upd_nak_sent = 1'b0;
-                    act_push_msn = op_ends ? msn_cur + 24'd1 : msn_cur;
+                    act_push_msn = op_ends ? msn_nx_reg : msn_cur;
                     // the READ's responses carry the acknowledgement
                     act_push_send = !op_read && (h_ackreq || op_ends || since_cur + 8'd1 >= 8'(ACK_EVERY));
                     act_push_rd = op_read;
@@ -1520,11 +1545,12 @@ module rnic_resp #(
                 if (act_push) begin
                     state_reg <= after_drop;
                 end else if (rwqe_beat_reg != 0 && rwqe_st_seen_reg && !rwqe_err_reg) begin
-                    at_new_reg <= op_cas ? ((at_orig_reg == h_cmp) ? h_swap : at_orig_reg) : at_sum[63:0];
                     state_reg <= (!op_cas || at_orig_reg == h_cmp) ? S_ATWR : S_PUSH;
                 end
             end
             S_ATWR: begin
+                // (a compare and swap comes here only when it swaps)
+                at_new_reg <= op_cas ? h_swap : at_sum;
                 if (m_axis_wr_desc_ready) begin
                     npieces_reg <= 3'd1;
                     state_reg <= S_ATWD;
@@ -1606,12 +1632,21 @@ module rnic_resp #(
             m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] =
                 nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
     end
-    assign m_ack_valid = head_ready && head_ack && !ack_by_job && !ack_done_reg;
     assign m_cqe_valid = head_ready && head_cqe && !cqe_done_reg;
-    // an ACK of a QP with READ responses still queued goes behind them
+    // An ACK of a QP with READ responses still queued goes behind them.
+    // Whether there are any is a search of the READ engine's queues (a
+    // compare per entry, an OR); it is registered, and an ACK leaves from
+    // the second cycle its action is the head (pend_fresh_reg), so the
+    // search is not in front of the ACK slice's and the job queue's write
+    // enables. The registered answer is never too low: jobs are queued only
+    // by the head, an ACK head queues none but its own ACK (after the
+    // decision), and a job that leaves meanwhile only sends the ACK behind
+    // the queue, in order either way (asserted below).
     assign pend_rd_qpn = act_qpn_mem[head];
-    wire ack_by_job = head_ack && pend_rd_val;
-    assign m_rdjob_valid = head_ready && ((head_job && !job_done_reg) || (ack_by_job && !ack_done_reg));
+    logic pend_rd_reg, pend_fresh_reg;
+    wire ack_by_job = head_ack && pend_rd_reg;
+    wire ack_go = head_ready && head_ack && pend_fresh_reg && !ack_done_reg;
+    assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;
     assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
@@ -1633,7 +1668,8 @@ module rnic_resp #(
     assign m_cqe_src_qp = act_src_mem[head];
     assign m_cqe_smac = act_smac_mem[head];
 
-    wire ack_ok = !head_ack || ack_done_reg || (ack_by_job ? m_rdjob_ready : m_ack_ready);
+    assign m_ack_valid = ack_go && !ack_by_job;
+    wire ack_ok = !head_ack || ack_done_reg || (pend_fresh_reg && (ack_by_job ? m_rdjob_ready : m_ack_ready));
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
     wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
     // a failed write's QP error flag is written as its action leaves, which
@@ -1701,6 +1737,8 @@ module rnic_resp #(
             stat_recv_cqe <= 1'b1;
         end
         if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
+        pend_rd_reg <= pend_rd_val;
+        pend_fresh_reg <= !act_empty && !head_pop;
         if (head_pop) begin
             act_vld_reg[head] <= 1'b0;
             act_rd_reg <= act_rd_reg + 1'b1;
@@ -1721,6 +1759,7 @@ module rnic_resp #(
             ack_done_reg <= 1'b0;
             cqe_done_reg <= 1'b0;
             job_done_reg <= 1'b0;
+            pend_fresh_reg <= 1'b0;
             stat_tx_ack <= 1'b0;
             stat_tx_nak <= 1'b0;
             stat_recv_cqe <= 1'b0;
@@ -1737,6 +1776,8 @@ module rnic_resp #(
         // one response per write issued (the ATOMIC's wait counts on it)
         if (!rst && s_wr_status_valid) assert (wr_out_reg != 8'd0);
         if (!rst && wr_issue) assert (wr_out_reg != 8'hff);
+        // the registered search answer is never too low (see pend_rd_reg)
+        if (!rst && m_ack_valid) assert (!pend_rd_val);
     end
 `endif
 `endif
@@ -1830,9 +1871,28 @@ module rnic_resp #(
         asave_vld_next[asave_wp] = 1'b1;
     end
 
-    wire [65:0] wr_pa_next = padd(65'(pa_reg), 65'(plen), 1'b0);
+    // The QP state S_PUSH commits, summed a cycle ahead from registers that
+    // hold from S_EXEC (or earlier) on: the 64-bit addresses through
+    // rnic_add_split, the bytes left as two halves and a borrow, the next
+    // PSN as one 25-bit carry chain (the READ's packet count as a quotient
+    // and a round-up bit), the MSN's increment. A sum in the cycle of the
+    // write put a 64-bit carry chain in front of the tables' write ports.
+    // (Asserted against the direct sums at S_PUSH.)
     wire [63:0] wr_va_cur = w_cont ? wr_va_reg : h_va;
-    wire [65:0] wr_va_next = padd(65'(wr_va_cur), 65'(plen), 1'b0);
+    logic [63:0] wr_pa_next, wr_va_next;
+    rnic_add_split wr_pa_add_inst (.clk, .en(1'b1), .a(pa_reg), .b(plen), .sum(wr_pa_next));
+    rnic_add_split wr_va_add_inst (.clk, .en(1'b1), .a(wr_va_cur), .b(plen), .sum(wr_va_next));
+    logic [16:0] rem_lo_reg;    // rem[15:0] - plen, and its borrow
+    logic [15:0] rem_hi_reg, rem_hi_m1_reg;
+    logic [23:0] epsn_nx_reg, msn_nx_reg;
+    always_ff @(posedge clk) begin
+        rem_lo_reg <= {1'b0, rem_reg[15:0]} - {1'b0, plen[15:0]};
+        rem_hi_reg <= rem_reg[31:16];
+        rem_hi_m1_reg <= rem_reg[31:16] - 16'd1;
+        epsn_nx_reg <= 24'(({epsn_cur, 1'b1} + {req_q_reg, req_rnz_reg}) >> 1);
+        msn_nx_reg <= msn_cur + 24'd1;
+    end
+    wire [31:0] wr_rem_next = {rem_lo_reg[16] ? rem_hi_m1_reg : rem_hi_reg, rem_lo_reg[15:0]};
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;
@@ -1870,14 +1930,14 @@ module rnic_resp #(
                 nak_sent_mem[qpn_reg] <= upd_nak_sent;
             end
             if (upd_commit) begin
-                epsn_mem[qpn_reg] <= epsn_cur + req_psns_reg;
-                msn_mem[qpn_reg] <= op_ends ? msn_cur + 24'd1 : msn_cur;
+                epsn_mem[qpn_reg] <= epsn_nx_reg;
+                msn_mem[qpn_reg] <= op_ends ? msn_nx_reg : msn_cur;
                 in_msg_mem[qpn_reg] <= !op_ends;
                 msg_send_mem[qpn_reg] <= op_send;
-                wr_pa_mem[qpn_reg] <= wr_pa_next[63:0];
-                wr_rem_mem[qpn_reg] <= rem_reg - plen;
+                wr_pa_mem[qpn_reg] <= wr_pa_next;
+                wr_rem_mem[qpn_reg] <= wr_rem_next;
                 msg_len_mem[qpn_reg] <= msg_len_reg;
-                wr_va_mem[qpn_reg] <= wr_va_next[63:0];
+                wr_va_mem[qpn_reg] <= wr_va_next;
                 if (!w_cont) wr_rkey_mem[qpn_reg] <= h_rkey;
                 since_ack_mem[qpn_reg] <= (act_push_send || op_read) ? 8'd0 : since_cur + 8'd1;
                 rs_sge_mem[qpn_reg] <= rs_sge_next;
@@ -2052,7 +2112,13 @@ module rnic_resp #(
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
-            if (state_reg == S_PUSH) assert (req_psns_reg == ref_req_psns);
+            if (state_reg == S_PUSH) begin
+                assert (24'(req_q_reg + 24'(req_rnz_reg)) == ref_req_psns);
+                assert (epsn_nx_reg == epsn_cur + ref_req_psns && msn_nx_reg == msn_cur + 24'd1);
+                assert (wr_pa_next == pa_reg + 64'(plen) && wr_va_next == wr_va_cur + 64'(plen));
+                assert (wr_rem_next == rem_reg - plen);
+            end
+            if (state_reg == S_ATWR) assert (at_sum == at_orig_reg + h_swap);
             if (state_reg == S_WDESC && plan_ok && msg_is_send)
                 assert (plan_len_reg == ref_piece_len && plan_pa_reg == ref_piece_pa);
             if (state_reg == S_WDATA) assert (32'(pend_reg) == ref_piece_left + 32'(boff_reg)
@@ -2067,7 +2133,7 @@ module rnic_resp #(
 `endif
 `endif
 
-    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, dlen_up, room_d, rpa_d, psn_diff, pf_near, rb_sum, wr_pa_next, wr_va_next, at_sum};
+    wire unused_ok = ^{qpc_reg, srqc_reg, qpc_srqn_full, hdr_reg, s_axis_rwqe_tkeep, s_axis_rwqe_tlast, psn_diff, pf_near, rb_sum};
 
 endmodule
 
