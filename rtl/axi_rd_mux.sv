@@ -84,28 +84,24 @@ module axi_rd_mux #(
     logic [PORTS*AR_W-1:0] hd_reg, sk_reg;
 
     // the port that last issued each ID
-    logic [PW-1:0] port_of_id [IDS];
-    logic [PW-1:0] rr_reg;       // port after the last grant
-    logic          ar_valid_reg;
+    logic [PW-1:0]    port_of_id [IDS];
+    logic             take;
+    logic             ar_valid_reg;
 
-    // round-robin choice among the slices' heads, starting at rr_reg
-    logic          grant_any;
-    logic [PW-1:0] grant;
+    // round robin among the slices' heads
+    logic [PORTS-1:0] grant_oh;
+    logic [PW-1:0]    grant;
+    logic             grant_any;
+    logic [AR_W-1:0]  granted;
+    rnic_rr_arb #(.PORTS(PORTS), .PW(PW)) arb_inst (
+        .clk, .rst, .req(hd_valid_reg), .take, .any(grant_any), .grant_oh, .grant
+    );
     always_comb begin
-        grant_any = 1'b0;
-        grant = '0;
-        for (int k = 0; k < PORTS; k++) begin
-            logic [PW-1:0] p;
-            p = PW'((32'(rr_reg) + 32'(k)) % PORTS);
-            if (!grant_any && hd_valid_reg[p]) begin
-                grant_any = 1'b1;
-                grant = p;
-            end
-        end
+        granted = '0;
+        for (int p = 0; p < PORTS; p++) granted = granted | ({AR_W{grant_oh[p]}} & hd_reg[p * AR_W +: AR_W]);
     end
 
-    wire take = grant_any && (!ar_valid_reg || m_axi_arready);
-    wire [AR_W-1:0] granted = hd_reg[32'(grant) * AR_W +: AR_W];
+    assign take = grant_any && (!ar_valid_reg || m_axi_arready);
     assign s_axi_arready = ~sk_valid_reg;
     assign m_axi_arvalid = ar_valid_reg;
 
@@ -113,21 +109,23 @@ module axi_rd_mux #(
         for (int p = 0; p < PORTS; p++) begin
             logic in, out;
             in = s_axi_arvalid[p] && !sk_valid_reg[p];
-            out = take && grant == PW'(p);
+            out = take && grant_oh[p];
             if (sk_valid_reg[p]) begin
                 // full: the head leaves, the skid entry moves up
                 if (out) begin
                     hd_reg[p * AR_W +: AR_W] <= sk_reg[p * AR_W +: AR_W];
                     sk_valid_reg[p] <= 1'b0;
                 end
-            end else if (in && (!hd_valid_reg[p] || out)) begin
-                hd_reg[p * AR_W +: AR_W] <= ar_word(p);
-                hd_valid_reg[p] <= 1'b1;
-            end else if (in) begin
+            end else begin
+                // the entries take the port's word whenever they are free,
+                // so their load enables are not behind the port's arvalid
                 sk_reg[p * AR_W +: AR_W] <= ar_word(p);
-                sk_valid_reg[p] <= 1'b1;
-            end else if (out) begin
-                hd_valid_reg[p] <= 1'b0;
+                if (!hd_valid_reg[p] || out) begin
+                    hd_reg[p * AR_W +: AR_W] <= ar_word(p);
+                    hd_valid_reg[p] <= in;
+                end else if (in) begin
+                    sk_valid_reg[p] <= 1'b1;
+                end
             end
         end
 
@@ -137,13 +135,11 @@ module axi_rd_mux #(
             {m_axi_arid, m_axi_araddr, m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arlock, m_axi_arcache,
              m_axi_arprot} <= granted;
             port_of_id[granted[AR_W-1 -: AXI_ID_WIDTH]] <= grant;
-            rr_reg <= (32'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
         end
         if (rst) begin
             hd_valid_reg <= '0;
             sk_valid_reg <= '0;
             ar_valid_reg <= 1'b0;
-            rr_reg <= '0;
         end
     end
 

@@ -75,7 +75,6 @@ module axi_wr_mux #(
 
     // the port that last issued each ID
     logic [PW-1:0] port_of_id [IDS];
-    logic [PW-1:0] rr_reg;       // port after the last grant
     logic          ar_valid_reg;
     // granted ports in AW order, for the W channel
     logic [PW-1:0]       order_mem [2**ORDER_LOG2];
@@ -83,27 +82,16 @@ module axi_wr_mux #(
     wire order_full = (ow_reg - or_reg) == (ORDER_LOG2+1)'(2**ORDER_LOG2);
     wire order_empty = ow_reg == or_reg;
 
-    // round-robin choice among requesting ports, starting at rr_reg
-    logic          grant_any;
-    logic [PW-1:0] grant;
-    always_comb begin
-        grant_any = 1'b0;
-        grant = '0;
-        for (int k = 0; k < PORTS; k++) begin
-            logic [PW-1:0] p;
-            p = PW'((32'(rr_reg) + 32'(k)) % PORTS);
-            if (!grant_any && s_axi_awvalid[p]) begin
-                grant_any = 1'b1;
-                grant = p;
-            end
-        end
-    end
+    // round robin among the requesting ports
+    logic [PORTS-1:0] grant_oh;
+    logic [PW-1:0]    grant;
+    logic             grant_any, take;
+    rnic_rr_arb #(.PORTS(PORTS), .PW(PW)) arb_inst (
+        .clk, .rst, .req(s_axi_awvalid), .take, .any(grant_any), .grant_oh, .grant
+    );
 
-    wire take = grant_any && (!ar_valid_reg || m_axi_awready) && !order_full;
-    always_comb begin
-        s_axi_awready = '0;
-        if (take) s_axi_awready[grant] = 1'b1;
-    end
+    assign take = grant_any && (!ar_valid_reg || m_axi_awready) && !order_full;
+    assign s_axi_awready = take ? grant_oh : '0;
     assign m_axi_awvalid = ar_valid_reg;
 
     always_ff @(posedge clk) begin
@@ -119,14 +107,12 @@ module axi_wr_mux #(
             m_axi_awcache <= s_axi_awcache[32'(grant) * 4 +: 4];
             m_axi_awprot <= s_axi_awprot[32'(grant) * 3 +: 3];
             port_of_id[s_axi_awid[32'(grant) * AXI_ID_WIDTH +: AXI_ID_WIDTH]] <= grant;
-            rr_reg <= (32'(grant) == PORTS - 1) ? '0 : grant + 1'b1;
             order_mem[ow_reg[ORDER_LOG2-1:0]] <= grant;
             ow_reg <= ow_reg + 1'b1;
         end
         if (m_axi_wvalid && m_axi_wready && m_axi_wlast) or_reg <= or_reg + 1'b1;
         if (rst) begin
             ar_valid_reg <= 1'b0;
-            rr_reg <= '0;
             ow_reg <= '0;
             or_reg <= '0;
         end

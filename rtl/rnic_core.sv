@@ -1044,6 +1044,19 @@ module rnic_core #(
     assign rr_tready = !psrc_empty && psrc_rr && txp_tready;
     wire drop_last = psrc_drop && pay_tvalid && pay_tlast;
 
+    // the payload reaches the builder through a register slice: the choice
+    // of source (the order queue's head) and the payload engine's beat
+    // otherwise ran on through the builder's state into its header shift
+    // register and the packer's lane counts (12 levels)
+    logic [DATA_WIDTH-1:0] ptp_tdata;
+    logic [KEEP_WIDTH-1:0] ptp_tkeep;
+    logic                  ptp_tvalid, ptp_tready, ptp_tlast;
+    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1)) tx_pay_skid_inst (
+        .clk, .rst,
+        .s_valid(txp_tvalid), .s_ready(txp_tready), .s_data({txp_tlast, txp_tkeep, txp_tdata}),
+        .m_valid(ptp_tvalid), .m_ready(ptp_tready), .m_data({ptp_tlast, ptp_tkeep, ptp_tdata})
+    );
+
     always_ff @(posedge clk) begin
         if (tx_hdr_valid && tx_hdr_ready) last_src_reg <= grant;
         if (tx_psrc_push) begin
@@ -1074,9 +1087,9 @@ module rnic_core #(
     rnic_pkt_tx #(.DATA_WIDTH(DATA_WIDTH)) pkt_tx_inst (
         .clk, .rst,
         .s_hdr_valid(tx_hdr_valid && ud_room), .s_hdr_ready(ptx_hdr_ready), .s_hdr(tx_hdr),
-        .s_axis_payload_tdata(txp_tdata), .s_axis_payload_tkeep(txp_tkeep),
-        .s_axis_payload_tvalid(txp_tvalid), .s_axis_payload_tready(txp_tready),
-        .s_axis_payload_tlast(txp_tlast),
+        .s_axis_payload_tdata(ptp_tdata), .s_axis_payload_tkeep(ptp_tkeep),
+        .s_axis_payload_tvalid(ptp_tvalid), .s_axis_payload_tready(ptp_tready),
+        .s_axis_payload_tlast(ptp_tlast),
         .m_axis_tx_tdata, .m_axis_tx_tkeep, .m_axis_tx_tvalid, .m_axis_tx_tready,
         .m_axis_tx_tlast, .m_axis_tx_tuser
     );
@@ -1143,8 +1156,8 @@ module rnic_core #(
         .m_axis_payload_tready(rxp_tready), .m_axis_payload_tlast(rxp_tlast)
     );
 
-    logic          rq_valid, rq_ready;
-    logic [HB-1:0] rq_hdr;
+    logic          drq_valid, drq_ready, rq_valid, rq_ready;
+    logic [HB-1:0] drq_hdr, rq_hdr;
     logic [DATA_WIDTH-1:0] rsp_pay_tdata;
     logic [KEEP_WIDTH-1:0] rsp_pay_tkeep;
     logic                  rsp_pay_tvalid, rsp_pay_tready, rsp_pay_tlast;
@@ -1170,6 +1183,16 @@ module rnic_core #(
         .m_data({ack_qpn, ack_psn, ack_syndrome, ack_opcode, ack_plen, ack_orig})
     );
 
+    // The wire's requests reach the multicast copier through a register
+    // slice too: the dispatcher's classification otherwise ran on through
+    // the copier's group lookup and the GRH stage's state (14 levels). The
+    // payload waits in the dispatcher's stream for its header.
+    rnic_skid #(.WIDTH(HB)) rx_req_skid_inst (
+        .clk, .rst,
+        .s_valid(drq_valid), .s_ready(drq_ready), .s_data(drq_hdr),
+        .m_valid(rq_valid), .m_ready(rq_ready), .m_data(rq_hdr)
+    );
+
     rnic_rx_dispatch #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(QPN_WIDTH)) dispatch_inst (
         .clk, .rst,
         .s_hdr_valid(rxh_valid), .s_hdr_ready(rxh_ready), .s_hdr(rxh), .s_hdr_bad(rxh_bad),
@@ -1177,7 +1200,7 @@ module rnic_core #(
         .s_axis_payload_tvalid(rxp_tvalid), .s_axis_payload_tready(rxp_tready),
         .s_axis_payload_tlast(rxp_tlast),
         .cfg_port_mac, .cfg_gid,
-        .m_req_valid(rq_valid), .m_req_ready(rq_ready), .m_req_hdr(rq_hdr),
+        .m_req_valid(drq_valid), .m_req_ready(drq_ready), .m_req_hdr(drq_hdr),
         .m_axis_req_payload_tdata(req_pay_tdata), .m_axis_req_payload_tkeep(req_pay_tkeep),
         .m_axis_req_payload_tvalid(req_pay_tvalid), .m_axis_req_payload_tready(req_pay_tready),
         .m_axis_req_payload_tlast(req_pay_tlast),

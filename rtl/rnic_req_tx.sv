@@ -501,14 +501,8 @@ module rnic_req_tx #(
     wire [31:0]  reth_off_nx = (state_reg == S_PARSE) ? 32'd0 : reth_off_reg;
     logic [63:0] reth_va;
     rnic_add_split reth_va_inst (.clk, .en(1'b1), .a(wqe_raddr), .b(reth_off_nx), .sum(reth_va));
-    logic [16:0] reth_len_lo_reg;   // length[15:0] - off[15:0], and its borrow
-    logic [15:0] reth_len_hi_reg, reth_len_hi_m1_reg;
-    always_ff @(posedge clk) begin
-        reth_len_lo_reg <= {1'b0, wqe_length[15:0]} - {1'b0, reth_off_nx[15:0]};
-        reth_len_hi_reg <= wqe_length[31:16] - reth_off_nx[31:16];
-        reth_len_hi_m1_reg <= wqe_length[31:16] - reth_off_nx[31:16] - 16'd1;
-    end
-    wire [31:0] reth_len = {reth_len_lo_reg[16] ? reth_len_hi_m1_reg : reth_len_hi_reg, reth_len_lo_reg[15:0]};
+    logic [31:0] reth_len;
+    rnic_sub_split reth_len_inst (.clk, .en(1'b1), .a(wqe_length), .b(reth_off_nx), .diff(reth_len));
 
     logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr, qp_addr_hdr, ah_addr_hdr;
     rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(qp_addr_hdr));
@@ -583,22 +577,19 @@ module rnic_req_tx #(
     // after it and the offset's low half are 16-bit sums; a piece that takes
     // the SGE's whole room leaves the offset at the SGE's end.
     wire [31:0]  room_end = inline_reg ? wqe_length : cur_len;   // offset + room
-    logic [16:0] room_lo_reg;   // end[15:0] - off[15:0], and its borrow
-    logic [15:0] room_hi_reg, room_hi_m1_reg, off_hi_p1_reg;
+    logic [31:0] sge_room;
+    logic [15:0] off_hi_p1_reg;
     logic [31:0] room_end_reg;
     logic [2:0]  room_idx_reg;
     logic [31:0] room_off_reg;
     always_ff @(posedge clk) begin
-        room_lo_reg <= {1'b0, room_end[15:0]} - {1'b0, sge_off_reg[15:0]};
-        room_hi_reg <= room_end[31:16] - sge_off_reg[31:16];
-        room_hi_m1_reg <= room_end[31:16] - sge_off_reg[31:16] - 16'd1;
         room_end_reg <= room_end;
         off_hi_p1_reg <= sge_off_reg[31:16] + 16'd1;
         room_idx_reg <= sge_idx_reg;
         room_off_reg <= sge_off_reg;
     end
     wire        room_ok = room_idx_reg == sge_idx_reg && room_off_reg == sge_off_reg;
-    wire [31:0] sge_room = {room_lo_reg[16] ? room_hi_m1_reg : room_hi_reg, room_lo_reg[15:0]};
+    rnic_sub_split room_sub_inst (.clk, .en(1'b1), .a(room_end), .b(sge_off_reg), .diff(sge_room));
     // the packet's rest fits in the room: the piece is all of it
     wire        left_fits = seg_left_reg <= sge_room;
     wire [31:0] piece = left_fits ? seg_left_reg : sge_room;
@@ -957,14 +948,10 @@ module rnic_req_tx #(
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
                         && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
-    // psn_reg + pkt_psns - q_hi_psn with one carry chain: the three
-    // addends (and the 1 of the negation) carry-saved to two
-    wire [23:0] hg_s = psn_reg ^ pkt_psns ^ ~q_hi_psn;
-    wire [23:0] hg_c = {((psn_reg[22:0] & pkt_psns[22:0]) | (psn_reg[22:0] & ~q_hi_psn[22:0])
-                         | (pkt_psns[22:0] & ~q_hi_psn[22:0])), 1'b1};
-    wire [23:0] hi_psn_gap = hg_s + hg_c;
-    // ... and the packet's next PSN, registered a cycle ahead of S_PKT_NEXT,
-    // which uses them: psn_reg and pkt_psns hold from S_PKT_HDR on, and the
+    // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns
+    // - q_hi_psn, 24 bits, positive: its three addends and the negation's 1
+    // carry-saved to two, so it is one carry chain) and the packet's next
+    // PSN, registered a cycle ahead of S_PKT_NEXT, which uses them: psn_reg and pkt_psns hold from S_PKT_HDR on, and the
     // QP's highest PSN is written only in S_PKT_NEXT (forwarded in the next
     // cycle) or by a context write, which waits for the engine's idle
     // states. The sums were in front of the PSN tables' write ports.
@@ -1556,6 +1543,7 @@ module rnic_req_tx #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
     always_ff @(posedge clk) begin
         // the piece's address over its register is current
         if (!rst && m_axis_pay_desc_valid && !inline_reg)

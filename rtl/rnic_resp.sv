@@ -873,8 +873,7 @@ module rnic_resp #(
     // SGE select is past the logic-level budget)
     wire         msg_is_send = op_send;
     wire [31:0]  rs_len_cur = rs_len_reg[rs_idx_reg[1:0]];
-    logic [16:0] room_lo_reg;   // len[15:0] - off[15:0], and its borrow
-    logic [15:0] room_hi_reg, room_hi_m1_reg;
+    logic [31:0] room;
     logic [63:0] rpa;
     logic [31:0] plan_len_reg;
     logic [63:0] plan_pa_reg;
@@ -883,12 +882,9 @@ module rnic_resp #(
     wire [31:0] piece_len = msg_is_send ? plan_len_reg : pkt_left_reg;
     wire [63:0] piece_pa = msg_is_send ? plan_pa_reg : pa_reg;
     wire        plan_ok = !msg_is_send || settle_reg == 2'd0;
-    wire [31:0] room = {room_lo_reg[16] ? room_hi_m1_reg : room_hi_reg, room_lo_reg[15:0]};
+    rnic_sub_split room_sub_inst (.clk, .en(1'b1), .a(rs_len_cur), .b(rs_off_reg), .diff(room));
     rnic_add_split rpa_add_inst (.clk, .en(1'b1), .a(rs_pa_reg[rs_idx_reg[1:0]]), .b(rs_off_reg), .sum(rpa));
     always_ff @(posedge clk) begin
-        room_lo_reg <= {1'b0, rs_len_cur[15:0]} - {1'b0, rs_off_reg[15:0]};
-        room_hi_reg <= rs_len_cur[31:16] - rs_off_reg[31:16];
-        room_hi_m1_reg <= rs_len_cur[31:16] - rs_off_reg[31:16] - 16'd1;
         plan_len_reg <= (pkt_left_reg < room) ? pkt_left_reg : room;
         plan_pa_reg <= rpa;
         settle_reg <= plan_chg ? 2'd2 : (settle_reg != 2'd0) ? settle_reg - 2'd1 : 2'd0;
@@ -1882,17 +1878,14 @@ module rnic_resp #(
     logic [63:0] wr_pa_next, wr_va_next;
     rnic_add_split wr_pa_add_inst (.clk, .en(1'b1), .a(pa_reg), .b(plen), .sum(wr_pa_next));
     rnic_add_split wr_va_add_inst (.clk, .en(1'b1), .a(wr_va_cur), .b(plen), .sum(wr_va_next));
-    logic [16:0] rem_lo_reg;    // rem[15:0] - plen, and its borrow
-    logic [15:0] rem_hi_reg, rem_hi_m1_reg;
+    // (a packet's payload is under 2^16 bytes)
+    logic [31:0] wr_rem_next;
+    rnic_sub_split wr_rem_sub_inst (.clk, .en(1'b1), .a(rem_reg), .b(32'(plen[15:0])), .diff(wr_rem_next));
     logic [23:0] epsn_nx_reg, msn_nx_reg;
     always_ff @(posedge clk) begin
-        rem_lo_reg <= {1'b0, rem_reg[15:0]} - {1'b0, plen[15:0]};
-        rem_hi_reg <= rem_reg[31:16];
-        rem_hi_m1_reg <= rem_reg[31:16] - 16'd1;
         epsn_nx_reg <= 24'(({epsn_cur, 1'b1} + {req_q_reg, req_rnz_reg}) >> 1);
         msn_nx_reg <= msn_cur + 24'd1;
     end
-    wire [31:0] wr_rem_next = {rem_lo_reg[16] ? rem_hi_m1_reg : rem_hi_reg, rem_lo_reg[15:0]};
     always_ff @(posedge clk) begin
         if (qp_reset_valid) begin
             epsn_mem[qp_reset_qpn] <= qp_reset_rq_psn;

@@ -7,7 +7,10 @@
  * transfer per cycle. s_ready is a flip-flop (the producer's decision does
  * not see the consumer's), m_valid and m_data are flip-flops (the consumer's
  * decision does not see the producer's logic). A transfer taken while the
- * output is held waits in the skid register and goes out next.
+ * output is held waits in the skid register and goes out next. The skid
+ * register takes s_data in every cycle it is empty, so its load enable is
+ * one flip-flop, not the producer's valid: a wide slice behind a deep valid
+ * is then as shallow as its data.
  */
 module rnic_skid #(
     parameter int WIDTH = 32
@@ -28,13 +31,13 @@ module rnic_skid #(
     assign s_ready = !sk_valid_reg;
 
     always_ff @(posedge clk) begin
+        if (!sk_valid_reg) sk_data_reg <= s_data;
         if (!m_valid || m_ready) begin
             m_valid <= sk_valid_reg || s_valid;
             m_data <= sk_valid_reg ? sk_data_reg : s_data;
             sk_valid_reg <= 1'b0;
         end else if (s_valid && !sk_valid_reg) begin
             sk_valid_reg <= 1'b1;
-            sk_data_reg <= s_data;
         end
         if (rst) begin
             m_valid <= 1'b0;

@@ -6,4 +6,5 @@ rtl/dma_wr.sv
 rtl/axis_fifo.sv
 rtl/dma_rd.sv
 rtl/axi_wr_mux.sv
+rtl/rnic_rr_arb.sv
 rtl/axi_rd_mux.sv
