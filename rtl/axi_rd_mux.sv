@@ -85,10 +85,10 @@ module axi_rd_mux #(
 
     // the port that last issued each ID
     logic [PW-1:0]    port_of_id [IDS];
-    logic             take;
     logic             ar_valid_reg;
 
-    // round robin among the slices' heads
+    // round robin among the slices' heads; `take`: the grant goes out
+    logic             take;
     logic [PORTS-1:0] grant_oh;
     logic [PW-1:0]    grant;
     logic             grant_any;

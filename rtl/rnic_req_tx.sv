@@ -948,17 +948,17 @@ module rnic_req_tx #(
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
                         && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
-    // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns
-    // - q_hi_psn, 24 bits, positive: its three addends and the negation's 1
-    // carry-saved to two, so it is one carry chain) and the packet's next
-    // PSN, registered a cycle ahead of S_PKT_NEXT, which uses them: psn_reg and pkt_psns hold from S_PKT_HDR on, and the
-    // QP's highest PSN is written only in S_PKT_NEXT (forwarded in the next
-    // cycle) or by a context write, which waits for the engine's idle
-    // states. The sums were in front of the PSN tables' write ports.
-    // Both are taken from the READ's packet count's first register step
-    // (quotient, and a part left or a zero length: + 1), as rd_psns_reg is
-    // not current until S_PKT_NEXT itself; the + 1 is the carry in of one
-    // carry chain.
+    // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns -
+    // q_hi_psn, 24 bits, positive: its three addends and the negation's 1
+    // carry-saved to two, so it is one carry chain) and the packet's next PSN,
+    // registered a cycle ahead of S_PKT_NEXT, which uses them: psn_reg and
+    // pkt_psns hold from S_PKT_HDR on, and the QP's highest PSN is written only
+    // in S_PKT_NEXT (forwarded in the next cycle) or by a context write, which
+    // waits for the engine's idle states. The sums were in front of the PSN
+    // tables' write ports. Both are taken from the READ's packet count's first
+    // register step (quotient, and a part left or a zero length: + 1), as
+    // rd_psns_reg is not current until S_PKT_NEXT itself; the + 1 is the carry
+    // in of one carry chain.
     logic        hi_adv_reg;
     logic [23:0] psn_nx_reg;
     wire  [23:0] nx_q = op_read ? rd_quot_reg : 24'd0;
