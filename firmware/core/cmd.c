@@ -19,15 +19,9 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 
 void fw_init(struct fw *fw, const struct fw_caps *dev)
 {
-	uint8_t *p = (uint8_t *)fw;
-
-	/* Everything but the QP attributes, most of the RAM: CREATE_QP sets
-	 * every field of an entry before its bit in qp_used, and nothing reads
-	 * an entry whose bit is clear. */
-	_Static_assert(offsetof(struct fw, mr) == offsetof(struct fw, qp) + sizeof(fw->qp),
-		       "qp[] is followed by mr[]");
-	__builtin_memset(p, 0, offsetof(struct fw, qp));
-	__builtin_memset(p + offsetof(struct fw, mr), 0, sizeof(*fw) - offsetof(struct fw, mr));
+	/* Everything up to the entry tables (struct fw says why they are left
+	 * as the RAM holds them): the bitmaps, hints and counters. */
+	__builtin_memset(fw, 0, offsetof(struct fw, pd_refcnt));
 	fw->caps.num_qps = min_u32(dev->num_qps, FW_MAX_QPS);
 	fw->caps.num_cqs = min_u32(dev->num_cqs, FW_MAX_CQS);
 	fw->caps.num_mrs = min_u32(dev->num_mrs, FW_MAX_MRS);
@@ -36,6 +30,22 @@ void fw_init(struct fw *fw, const struct fw_caps *dev)
 	fw->caps.num_srqs = min_u32(dev->num_srqs, FW_MAX_SRQS);
 	fw->caps.num_ahs = min_u32(dev->num_ahs, FW_MAX_AHS);
 	fw->caps.num_mcgs = dev->num_mcgs == FW_MAX_MCGS ? FW_MAX_MCGS : 0;
+}
+
+uint32_t fw_mkey_next(struct fw *fw, uint32_t idx)
+{
+	uint32_t key;
+
+	if (!fw_bit_test(fw->mr_seen, idx)) {
+		fw_bit_set(fw->mr_seen, idx);
+		fw->mr[idx].tag = 0;
+	}
+	/* the all-ones key is INVALID_LKEY: skip it */
+	do {
+		fw->mr[idx].tag++;
+		key = idx << RNIC_MKEY_TAG_BITS | fw->mr[idx].tag;
+	} while (key == RNIC_INVALID_LKEY);
+	return key;
 }
 
 /* ---------------------------------------------------------------- handles */
@@ -518,11 +528,8 @@ static enum fw_status cmd_reg_mr(struct fw *fw, const uint32_t *in, uint32_t *ou
 		return FW_NO_RESOURCES;
 
 	/* A new tag per registration: a stale key of an earlier MR at this
-	 * index no longer matches. The all-ones key is INVALID_LKEY: skip it. */
-	do {
-		fw->mr[idx].tag++;
-		key = (uint32_t)idx << RNIC_MKEY_TAG_BITS | fw->mr[idx].tag;
-	} while (key == RNIC_INVALID_LKEY);
+	 * index no longer matches. */
+	key = fw_mkey_next(fw, (uint32_t)idx);
 	fw->mr[idx].pd = (uint32_t)pd;
 	fw->mr[idx].mtt_base = (uint32_t)base;
 	fw_bit_set(fw->mr_used, (uint32_t)idx);

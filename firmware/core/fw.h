@@ -133,25 +133,31 @@ struct fw {
 	uint32_t mw[FW_BITMAP_WORDS(FW_MAX_MRS)];        /* the entry is a memory window */
 	uint32_t mtt_used[FW_BITMAP_WORDS(FW_MAX_MTT)];
 	uint32_t mtt_start[FW_BITMAP_WORDS(FW_MAX_MTT)]; /* first entry of each run */
-	uint16_t pd_refcnt[FW_MAX_PDS];                  /* QPs and MRs */
-	uint16_t cq_refcnt[FW_MAX_CQS];                  /* QP references */
-	struct fw_qp qp[FW_MAX_QPS];
-	struct fw_mr mr[FW_MAX_MRS];
+	uint32_t mr_seen[FW_BITMAP_WORDS(FW_MAX_MRS)];   /* mr[i].tag counts since boot */
 	struct fw_pending_mr pending[FW_MAX_PENDING_MRS];
 	uint32_t pd_hint, cq_hint, qp_hint, mr_hint;   /* next index to try */
 	/* Asynchronous events for the host (EQ_* registers). */
 	uint32_t cq_err[FW_BITMAP_WORDS(FW_MAX_CQS)];  /* CQ_ERR given since CREATE_CQ */
 	uint32_t eq_pi, eq_lost;
-	/* Shared receive queues (core/srq.c). */
+	/* Shared receive queues (core/srq.c): used bits (the entries: srq[]). */
 	uint32_t srq_used[FW_BITMAP_WORDS(FW_MAX_SRQS)];
-	struct fw_srq srq[FW_MAX_SRQS];
 	uint32_t srq_hint;
-	/* Address handles (UD): used bits and each one's PD. */
+	/* Address handles (UD): used bits (each one's PD: ah_pd[]). */
 	uint32_t ah_used[FW_BITMAP_WORDS(FW_MAX_AHS)];
-	uint16_t ah_pd[FW_MAX_AHS];
 	uint32_t ah_hint;
 	/* Multicast groups (core/mcast.c), slot = way << MCAST_BUCKET_BITS | bucket. */
 	struct fw_mcg mcg[FW_MAX_MCGS];
+	/* From here on fw_init clears nothing (most of the RAM, ~100 KiB; the
+	 * control processor zeroes ~4 bytes in 7 cycles): an entry is set
+	 * whole when its bit in the *_used bitmap above is set, and nothing
+	 * reads it while the bit is clear. A reference count starts at zero
+	 * when its object is made; an MR's tag when mr_seen says so. */
+	uint16_t pd_refcnt[FW_MAX_PDS];                  /* QPs and MRs */
+	uint16_t cq_refcnt[FW_MAX_CQS];                  /* QP references */
+	struct fw_qp qp[FW_MAX_QPS];
+	struct fw_mr mr[FW_MAX_MRS];
+	struct fw_srq srq[FW_MAX_SRQS];
+	uint16_t ah_pd[FW_MAX_AHS];
 };
 
 _Static_assert(sizeof(struct fw_qp) == 72, "fw_qp packs into 72 bytes");
@@ -171,6 +177,10 @@ _Static_assert(RNIC_GID_TABLE_SIZE <= 16, "sgid_index fits 4 bits");
 
 /* Empty tables for a device of the given sizes (capped to the arrays). */
 void fw_init(struct fw *fw, const struct fw_caps *dev);
+/* The next tag of MPT entry idx (an MR or a window being made there): one
+ * more than the last one given since boot, 1 for the first, never one that
+ * makes the key RNIC_INVALID_LKEY. Returns the new key. */
+uint32_t fw_mkey_next(struct fw *fw, uint32_t idx);
 
 /* ---------------------------------------------------------------- QP state machine (pure) */
 

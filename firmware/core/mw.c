@@ -86,10 +86,7 @@ enum fw_status fw_cmd_alloc_mw(struct fw *fw, const uint32_t *in, uint32_t *out)
 		return FW_NO_RESOURCES;
 	/* The entry is invalid already: the index's last MR or window
 	 * invalidated it when it went. A new tag, as for an MR. */
-	do {
-		fw->mr[idx].tag++;
-		key = (uint32_t)idx << RNIC_MKEY_TAG_BITS | fw->mr[idx].tag;
-	} while (key == RNIC_INVALID_LKEY);
+	key = fw_mkey_next(fw, (uint32_t)idx);
 	fw->mr[idx].pd = (uint32_t)pd;
 	fw->mr[idx].mtt_base = type == RNIC_MW_TYPE_2 ? FW_MW_TYPE2 : 0;
 	fw_bit_set(fw->mr_used, (uint32_t)idx);
