@@ -25,7 +25,7 @@ help:
 	@echo "  make sim      install missing deps, build everything, run the two-NIC demo"
 	@echo "  make test     install missing deps, run every test, JOBS at a time (closing line: N passed, N failed);"
 	@echo "               TESTS='a b' runs only the tests whose name contains a or b"
-	@echo "  make test-long  the full forms of the tests (e2e at full size, generic yosys synth): about 22 min"
+	@echo "  make test-long  make test plus the full forms and the [long] tests (both widths of every e2e program, boards, interop/quick): over an hour"
 	@echo "  make fresh-check  a bare Debian 12 root (debootstrap): clone, make sim, a slice of make test there"
 	@echo "  make lint     verilator -Wall, iverilog -g2012 and yosys synth on rtl/"
 	@echo "  make hw-report  yosys synth_xilinx (UltraScale+) and synth_ecp5 + nextpnr of the core: resources, logic levels, fmax; docs/hw.md"

@@ -10,11 +10,19 @@ URAM, LUT RAM or, when nothing fits, flip-flops. Every memory of
 --min-entries entries or more must become block RAM or URAM, except those
 named in hw/tables-in-logic.txt (the tables still read combinationally,
 each with the reason; the list may only shrink: a listed table that now
-maps to block RAM is a failure too, so the list is kept true).
+maps to block RAM is a failure too, so the list is kept true). Each of
+those memories must also have exactly one write port (a block RAM or LUT
+RAM has one per copy; two writers in a cycle make flip-flops), and a
+per-QP or per-CQ table that yosys could not infer as a memory at all
+("Replacing memory ... with list of registers") fails too. The same run
+checks the elaboration: `check -assert` (no multiple drivers, undriven
+bits or logic loops) and no latch inferred.
 Prints one line per large memory; exits 1 on a failure.
 """
 import argparse
+import glob
 import os
+import re
 import subprocess
 import sys
 import time
@@ -59,13 +67,15 @@ def main():
         # -defer: elaborated once, with these parameters
         for cmd in ["read_verilog -defer -sv -DSYNTHESIS " + " ".join(rtl_files(os.path.join(ROOT, "rtl"))),
                     "hierarchy -check -top rnic_core " + " ".join("-chparam %s %d" % kv for kv in params.items()),
-                    "proc", "opt -fast", "memory -nomap", "opt_clean"]:
+                    "proc", "opt -fast", "memory -nomap", "opt_clean",
+                    # no multiple drivers, no undriven bit, no logic loop
+                    "check -assert"]:
             ys.run_pass(cmd, d)
         mems = {}
         for m, _, f in memories(ys, d):
             mems[(m.name.str().lstrip("\\"), f["name"])] = (
                 "%s.%s" % (short(m.name.str()), f["name"]), f["entries"], f["width"],
-                f["rd_ports"], f["rd_registered"])
+                f["rd_ports"], f["rd_registered"], f["wr_ports"])
         prefer_block_ram(ys, d, args.min_entries)
         ys.run_pass("memory_libmap -logic-cost-rom 0.015625 -lib %s -lib +/xilinx/brams_xc4v.txt "
                     "-D HAS_SIZE_36 -D HAS_MIXWIDTH_SDP -D HAS_ADDRCE -lib +/xilinx/urams.txt"
@@ -82,16 +92,21 @@ def main():
     rows = []
     # a table of columns is checked as one table, its width the sum of theirs
     tables = {}
-    for k, (key, size, width, rd, rdreg) in mems.items():
-        t = tables.setdefault((k[0], table_name(k[1])), [table_name(key), size, 0, rd, rdreg, set()])
+    for k, (key, size, width, rd, rdreg, wr) in mems.items():
+        t = tables.setdefault((k[0], table_name(k[1])), [table_name(key), size, 0, rd, rdreg, set(), 0])
         t[2] += width
         t[5].add(became.get(k, "ff"))
-    for key, size, width, rd, rdreg, kinds in tables.values():
+        t[6] = max(t[6], wr)
+    for key, size, width, rd, rdreg, kinds, wr in tables.values():
         if size < args.min_entries:
             continue
         kind = "+".join(sorted(kinds))
         seen.add(key)
-        if kind in ("bram", "uram"):
+        if wr != 1:
+            # a block RAM (or a LUT RAM) has one write port per copy; two
+            # writers in a cycle make a dual-port RAM at best, flip-flops at worst
+            bad, verdict = True, "FAIL (%d write ports: a table has one)" % wr
+        elif kind in ("bram", "uram"):
             bad = key in ok_list
             verdict = "FAIL (listed in hw/tables-in-logic.txt, but now %s: take it off the list)" % kind if bad else "ok"
         else:
@@ -106,6 +121,22 @@ def main():
         # a listed table the design no longer has (or that got smaller)
         print("table-check: %-34s FAIL listed in hw/tables-in-logic.txt but not a %d+ entry memory any more"
               % (key, args.min_entries))
+        fail += 1
+    # yosys gives up on a memory it cannot infer: it becomes registers
+    for name in sorted(set(re.findall(r"Replacing memory \\(\S+) with list of registers", log))):
+        decl = None
+        for f in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.sv"))):
+            for line in open(f):
+                if re.search(r"\b%s\s*\[" % re.escape(name), line) and "logic" in line:
+                    decl = line.strip()
+                    break
+        if decl and re.search(r"NUM_QPS|NUM_CQS|2\s*\*\*\s*QPN_WIDTH", decl):
+            print("table-check: FAIL %s, a per-QP/per-CQ table, became registers (%s)" % (name, decl))
+            fail += 1
+    # proc reports every latch it infers (also one opt_clean then drops)
+    latches = log.count("Latch inferred")
+    if latches:
+        print("table-check: FAIL %d latches inferred (log: %s)" % (latches, logpath))
         fail += 1
     big = sum(1 for r in rows)
     inlogic = sum(1 for r in rows if " lutram " in r or " ff " in r)

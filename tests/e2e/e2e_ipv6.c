@@ -801,13 +801,14 @@ int main(int argc, char **argv)
 {
 	int rc = e2e_parse_args(argc, argv, "rnic-e2e-ipv6",
 				"End-to-end RoCEv2 over IPv6 (and IPv4-mapped GIDs) on two simulated NICs.\n"
-				"--quick: no 256 KiB messages.\n");
+				"--quick: no 256 KiB messages; the IPv6 suite at path MTU 1024 only.\n");
 
 	if (rc >= 0)
 		return rc;
 	e2e_rng_seed(e2e_seed);
 	v6_suite(RNIC_IB_MTU_1024, e2e_quick);
-	v6_suite(RNIC_IB_MTU_4096, e2e_quick);
+	if (!e2e_quick)
+		v6_suite(RNIC_IB_MTU_4096, 0);
 	mixed_suite(RNIC_IB_MTU_1024);
 	drop_suite(RNIC_IB_MTU_1024);
 	return e2e_summary();
