@@ -11,6 +11,8 @@
 #   FRESH_DIR=DIR      where the root goes (build/fresh; removed first)
 #   FRESH_MIRROR=URI   Debian mirror (default: the host's apt sources)
 #   FRESH_TESTS="..."  the make test filters (default below)
+#   FRESH_LONG_TESTS="..."  then these through make test-long (default:
+#                      interop/quick, the rxe peer in QEMU; "" for none)
 #   FRESH_KEEP=1       keep the root afterwards (default: removed on success)
 #
 # Needs root (debootstrap, mount namespaces, chroot). Log: FRESH_DIR/log.
@@ -19,7 +21,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=${FRESH_DIR:-$root/build/fresh}
 rootfs=$work/rootfs
 suite=bookworm
-tests=${FRESH_TESTS:-"formats/ tree/ rtl/lint host/ model/codec replay/rxe-w64 e2e/write-w64 e2e/send-w512 interop/quick"}
+tests=${FRESH_TESTS:-"formats/ tree/ rtl/lint host/ model/codec replay/rxe-w64 e2e/write-w64 e2e/srq-w512"}
+long_tests=${FRESH_LONG_TESTS-"interop/quick"}
 
 die() { echo "fresh-check: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
@@ -90,11 +93,12 @@ echo "== make sim: \$(( \$(date +%s) - t0 )) s"
 t1=\$(date +%s)
 echo "== make test TESTS='$tests'"
 make test TESTS='$tests'
+if [ -n '$long_tests' ]; then echo "== make test-long TESTS='$long_tests'"; make test-long TESTS='$long_tests'; fi
 echo "== make test slice: \$(( \$(date +%s) - t1 )) s"
 EOF
 
 # a private mount namespace: the mounts go away with it, whatever happens
-stamp "clone of $(git -C "$root" rev-parse --short HEAD), make sim, make test TESTS='$tests'"
+stamp "clone of $(git -C "$root" rev-parse --short HEAD), make sim, make test TESTS='$tests', make test-long TESTS='$long_tests'"
 set +e
 unshare --mount --propagation private bash -c '
   set -e
