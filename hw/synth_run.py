@@ -107,6 +107,24 @@ def memories(ys, design):
             }
 
 
+def tables_in_registers(log, rtl):
+    """The memories yosys could not infer and turned into flip-flops
+    ("Replacing memory ... with list of registers" in its log), as
+    (name, declaration, per_qp): per_qp when the declaration sizes it by
+    the QP or CQ count, a table that must never be registers."""
+    for name in sorted(set(re.findall(r"Replacing memory \\(\S+) with list of registers", log))):
+        decl = None
+        for f in sorted(glob.glob(os.path.join(rtl, "*.sv"))):
+            for line in open(f):
+                if re.search(r"\b%s\s*\[" % re.escape(name), line) and "logic" in line:
+                    decl = line.strip()
+                    break
+            if decl:
+                break
+        per_qp = bool(decl and re.search(r"NUM_QPS|NUM_CQS|2\s*\*\*\s*QPN_WIDTH", decl))
+        yield name, decl, per_qp
+
+
 def block_ram_capable(f):
     """One write port and only registered reads: a block RAM can hold it."""
     return f["rd_ports"] > 0 and f["rd_registered"] == f["rd_ports"] and f["wr_ports"] == 1

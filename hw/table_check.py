@@ -20,17 +20,15 @@ bits or logic loops) and no latch inferred.
 Prints one line per large memory; exits 1 on a failure.
 """
 import argparse
-import glob
 import os
-import re
-import subprocess
 import sys
 import time
 
 HW = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HW)
 sys.path.insert(0, HW)
-from synth_run import rtl_files, short, memories, mapped_memories, prefer_block_ram, table_name  # noqa: E402
+from synth_run import (rtl_files, short, memories, mapped_memories, prefer_block_ram, table_name,  # noqa: E402
+                       tables_in_registers)
 
 
 def allowed():
@@ -123,14 +121,8 @@ def main():
               % (key, args.min_entries))
         fail += 1
     # yosys gives up on a memory it cannot infer: it becomes registers
-    for name in sorted(set(re.findall(r"Replacing memory \\(\S+) with list of registers", log))):
-        decl = None
-        for f in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.sv"))):
-            for line in open(f):
-                if re.search(r"\b%s\s*\[" % re.escape(name), line) and "logic" in line:
-                    decl = line.strip()
-                    break
-        if decl and re.search(r"NUM_QPS|NUM_CQS|2\s*\*\*\s*QPN_WIDTH", decl):
+    for name, decl, per_qp in tables_in_registers(log, os.path.join(ROOT, "rtl")):
+        if per_qp:
             print("table-check: FAIL %s, a per-QP/per-CQ table, became registers (%s)" % (name, decl))
             fail += 1
     # proc reports every latch it infers (also one opt_clean then drops)

@@ -81,6 +81,15 @@ void e2e_result(int ok, const char *fmt, ...)
 		e2e_failed++;
 }
 
+void e2e_mtu_suites(void (*suite)(uint32_t mtu, int quick))
+{
+	if (!e2e_quick)
+		suite(RNIC_IB_MTU_256, 0);
+	suite(RNIC_IB_MTU_1024, e2e_quick);
+	if (!e2e_quick)
+		suite(RNIC_IB_MTU_4096, 0);
+}
+
 int e2e_summary(void)
 {
 	printf("%d passed, %d failed\n", e2e_passed, e2e_failed);

@@ -30,6 +30,10 @@ void e2e_result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* The closing line "N passed, N failed"; returns the exit code. */
 int e2e_summary(void);
 
+/* A program's suite at each path MTU: 256, 1024 and 4096, or with --quick
+ * 1024 only; suite(mtu, quick) is told whether to leave its big cases out. */
+void e2e_mtu_suites(void (*suite)(uint32_t mtu, int quick));
+
 /* splitmix64: deterministic test data from the seed */
 void e2e_rng_seed(uint64_t s);
 uint64_t e2e_rng(void);

@@ -792,11 +792,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	e2e_rng_seed(e2e_seed);
-	if (!e2e_quick)
-		mtu_suite(RNIC_IB_MTU_256, 0);
-	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
-	if (!e2e_quick)
-		mtu_suite(RNIC_IB_MTU_4096, 0);
+	e2e_mtu_suites(mtu_suite);
 	rd_atomic1_suite();
 	rd_atomic_limit_suite();
 	over_limit_suite();

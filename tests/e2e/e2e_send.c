@@ -1140,11 +1140,7 @@ int main(int argc, char **argv)
 		return rc;
 	e2e_rng_seed(e2e_seed);
 	memcpy(&imm_be, e2e_imm_bytes, 4);
-	if (!e2e_quick)
-		mtu_suite(RNIC_IB_MTU_256, 0);
-	mtu_suite(RNIC_IB_MTU_1024, e2e_quick);
-	if (!e2e_quick)
-		mtu_suite(RNIC_IB_MTU_4096, 0);
+	e2e_mtu_suites(mtu_suite);
 	error_suite();
 	return e2e_summary();
 }
