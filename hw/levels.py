@@ -2,7 +2,7 @@
 """The deepest flop-to-flop path of a mapped, flattened netlist, in logic levels.
 
   levels.py NETLIST.json [--family xilinx|ecp5] [--top rnic_core] [--paths N] [--through]
-            [--by-block L]
+            [--by-block L] [--by-register L]
 
 Reads yosys `write_json` of a mapped design. Logic cells (LUTs, wide-function
 multiplexers, carry chains, inverters) are one level each; every other cell
@@ -15,6 +15,10 @@ last line: {"levels": L, "start": ..., "end": ..., "histogram": {...}}.
 through (where synthesis kept a name), which is where to cut it.
 --by-block L prints, per top-level block (the instance the path end is in),
 its deepest path end and how many path ends are deeper than L levels.
+--by-register L does the same per register (a bus counted once per bit;
+cells synthesis left unnamed counted together per block), the 40 with the
+most ends deeper than L, each with its deepest path's start and the named
+signals it passes through: where a cut pays most.
 
 yosys' `ltp -noff` knows only its internal flip-flop cells, not FDRE/FDSE or
 RAM cells, so it cannot measure this netlist; this is the same longest-path
@@ -42,6 +46,8 @@ def main():
     ap.add_argument("--through", action="store_true", help="name the signals along each path shown")
     ap.add_argument("--by-block", type=int, metavar="L",
                     help="per top-level block: the deepest end and the ends deeper than L levels")
+    ap.add_argument("--by-register", type=int, metavar="L",
+                    help="per register: the ends deeper than L levels, the 40 with the most")
     args = ap.parse_args()
     logic = LOGIC[args.family]
     with open(args.netlist) as f:
@@ -171,6 +177,19 @@ def main():
         for blk, (deep, over) in sorted(blocks.items(), key=lambda kv: (-kv[1][1], -kv[1][0])):
             if over:
                 print("levels: %-28s %7d %9d" % (blk, deep, over))
+    if args.by_register is not None:
+        regs = {}
+        for lv, label, bbit in results:
+            if lv <= args.by_register:
+                continue
+            reg = re.sub(r"\[\d+\]", "", label)
+            reg = re.sub(r"^\$flatten\\([A-Za-z0-9_.\\]*?)\.?\$auto\$.*( \(\w+\))$", r"\1.(unnamed)\2", reg)
+            n, deep, dbit = regs.get(reg, (0, 0, None))
+            regs[reg] = (n + 1, max(deep, lv), bbit if lv > deep else dbit)
+        print("levels: %-60s %5s %7s" % ("register", "ends", "deepest"))
+        for reg, (n, deep, dbit) in sorted(regs.items(), key=lambda kv: -kv[1][0])[:40]:
+            print("levels: %-60s %5d %7d  <-  %s" % (reg, n, deep, trace(dbit)))
+            print("            via %s" % ", ".join(through(dbit)[:8]))
     top = results[0] if results else (0, "-", None)
     print(json.dumps({
         "levels": top[0],

@@ -335,14 +335,30 @@ module rnic_core #(
             ctx_wr_op <= rg_ctx_op;
             ctx_wr_index <= rg_ctx_index;
             ctx_wr_data <= rg_ctx_data;
-        end else if (ctx_wr_ready) begin
+        end else if (ctx_fire) begin
             ctx_wr_valid <= 1'b0;
         end
         if (rst) ctx_wr_valid <= 1'b0;
         if (rst || !tables_clear) ctx_wr_data <= '0;
     end
-    assign ctx_wr_ready = tables_clear && (ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready)
-                                         : ctx_is_cqc ? cqe_ctx_ready : ctx_is_srqc ? resp_ctx_ready : 1'b1);
+    // A QP or SRQ context write is taken in two steps: in the cycle every
+    // engine it waits for is ready (each one's ctx_ready: it is idle, takes
+    // nothing new while ctx_pend and stays so in the next cycle) ctx_go_reg
+    // is set, and in the next cycle the tables are written and the engines
+    // reset the QP's state. The engines' readiness and the table decode
+    // then end at a flip-flop instead of running on through every context
+    // table's write enable into the engines' reset logic (15-16 levels). A
+    // CQ context write is taken at once (the CQE writer is held by no
+    // ctx_pend: its readiness is a state decode); the other tables no
+    // engine writes.
+    wire  ctx_eng = ctx_is_qpc || ctx_is_srqc;
+    wire  eng_ready = ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready) : resp_ctx_ready;
+    logic ctx_go_reg;
+    always_ff @(posedge clk) begin
+        ctx_go_reg <= ctx_wr_valid && ctx_eng && eng_ready && tables_clear && !ctx_go_reg;
+        if (rst) ctx_go_reg <= 1'b0;
+    end
+    assign ctx_wr_ready = tables_clear && (ctx_eng ? ctx_go_reg : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
     wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
     wire qpc_we = ctx_fire && ctx_is_qpc;
@@ -896,6 +912,11 @@ module rnic_core #(
         .m_axi_bvalid(wr_bvalid[2]), .m_axi_bready(wr_bready[2])
     );
 
+    // the multiplexer's write data, into the slice below
+    logic [DATA_WIDTH-1:0] mx_wdata;
+    logic [KEEP_WIDTH-1:0] mx_wstrb;
+    logic                  mx_wlast, mx_wvalid, mx_wready;
+
     axi_wr_mux #(.PORTS(WR_PORTS), .DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH)) wr_mux_inst (
         .clk, .rst,
         .s_axi_awid(wr_awid), .s_axi_awaddr(wr_awaddr), .s_axi_awlen(wr_awlen), .s_axi_awsize(wr_awsize),
@@ -907,9 +928,21 @@ module rnic_core #(
         .m_axi_awid(x_awid), .m_axi_awaddr(x_awaddr), .m_axi_awlen(x_awlen), .m_axi_awsize(x_awsize),
         .m_axi_awburst(x_awburst), .m_axi_awlock(x_awlock), .m_axi_awcache(x_awcache), .m_axi_awprot(x_awprot),
         .m_axi_awvalid(x_awvalid), .m_axi_awready(x_awready),
-        .m_axi_wdata(x_wdata), .m_axi_wstrb(x_wstrb), .m_axi_wlast(x_wlast), .m_axi_wvalid(x_wvalid),
-        .m_axi_wready(x_wready),
+        .m_axi_wdata(mx_wdata), .m_axi_wstrb(mx_wstrb), .m_axi_wlast(mx_wlast), .m_axi_wvalid(mx_wvalid),
+        .m_axi_wready(mx_wready),
         .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready
+    );
+
+    // The write data reaches the translator through a register slice: its
+    // ready (the translator's count of open bursts) ran on through the
+    // multiplexer's port choice into every write engine's output register
+    // and the packers behind them (10-11 levels, some 4,000 path ends at
+    // 512 bits). A written beat leaves a cycle later; the address channel
+    // is not delayed.
+    rnic_skid #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1)) w_skid_inst (
+        .clk, .rst,
+        .s_valid(mx_wvalid), .s_ready(mx_wready), .s_data({mx_wdata, mx_wstrb, mx_wlast}),
+        .m_valid(x_wvalid), .m_ready(x_wready), .m_data({x_wdata, x_wstrb, x_wlast})
     );
 
     // MR pages: the address channels go through the MTT

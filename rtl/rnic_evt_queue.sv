@@ -8,6 +8,10 @@
 // takes one per read of EVT_POP (m_pop). A full queue drops the newcomer and
 // remembers it: the next word taken carries EVT_POP_LOST, so the firmware
 // knows to rescan. DEPTH is a power of two.
+//
+// The sources' events are registered on the way in (a cycle later in the
+// queue): an error CQE's event is decided deep in the CQE arbiter and the
+// completion engines, and the queue's room and slot choice come after it.
 
 `default_nettype none
 
@@ -44,30 +48,45 @@ module rnic_evt_queue #(
         evt = rnic_pkg::EVT_POP_VALID | (typ << rnic_pkg::EVT_POP_TYPE_SHIFT) | 32'(num);
     endfunction
 
+    // the sources' events, registered
+    logic        qe_v, ce_v, se_v, le_v;
+    logic [23:0] qe_n, ce_n, se_n, le_n;
+    always_ff @(posedge clk) begin
+        qe_v <= qp_err_valid;
+        ce_v <= cq_ovr_valid;
+        se_v <= srq_lim_valid;
+        le_v <= last_wqe_valid;
+        qe_n <= qp_err_qpn;
+        ce_n <= cq_ovr_cqn;
+        se_n <= srq_lim_srqn;
+        le_n <= last_wqe_qpn;
+        if (rst) {qe_v, ce_v, se_v, le_v} <= '0;
+    end
+
     wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
     wire        empty = used == '0;
     wire        pop = m_pop && !empty;
     // room after this cycle's pop
     wire [AW:0] room = (AW + 1)'(DEPTH) - used + (AW + 1)'(pop);
-    wire        take_qp = qp_err_valid && room != '0;
-    wire        take_cq = cq_ovr_valid && room > (AW + 1)'(take_qp);
+    wire        take_qp = qe_v && room != '0;
+    wire        take_cq = ce_v && room > (AW + 1)'(take_qp);
     wire [AW:0] n_qc = (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
-    wire        take_sl = srq_lim_valid && room > n_qc;
+    wire        take_sl = se_v && room > n_qc;
     wire [AW:0] n_qcs = n_qc + (AW + 1)'(take_sl);
-    wire        take_lw = last_wqe_valid && room > n_qcs;
+    wire        take_lw = le_v && room > n_qcs;
 
     assign m_word = empty ? 32'h0 : (mem[rd_ptr_reg[AW-1:0]] | (lost_reg ? rnic_pkg::EVT_POP_LOST : 32'h0));
 
     always_ff @(posedge clk) begin
-        if (take_qp) mem[wr_ptr_reg[AW-1:0]] <= evt(rnic_pkg::EVT_QP_ERR, qp_err_qpn);
-        if (take_cq) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(take_qp))] <= evt(rnic_pkg::EVT_CQ_OVERRUN, cq_ovr_cqn);
-        if (take_sl) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qc))] <= evt(rnic_pkg::EVT_SRQ_LIMIT, srq_lim_srqn);
-        if (take_lw) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qcs))] <= evt(rnic_pkg::EVT_QP_LAST_WQE, last_wqe_qpn);
+        if (take_qp) mem[wr_ptr_reg[AW-1:0]] <= evt(rnic_pkg::EVT_QP_ERR, qe_n);
+        if (take_cq) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(take_qp))] <= evt(rnic_pkg::EVT_CQ_OVERRUN, ce_n);
+        if (take_sl) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qc))] <= evt(rnic_pkg::EVT_SRQ_LIMIT, se_n);
+        if (take_lw) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qcs))] <= evt(rnic_pkg::EVT_QP_LAST_WQE, le_n);
         wr_ptr_reg <= wr_ptr_reg + n_qcs + (AW + 1)'(take_lw);
         if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
         if (pop) lost_reg <= 1'b0;
-        if ((qp_err_valid && !take_qp) || (cq_ovr_valid && !take_cq) || (srq_lim_valid && !take_sl)
-            || (last_wqe_valid && !take_lw)) lost_reg <= 1'b1;
+        if ((qe_v && !take_qp) || (ce_v && !take_cq) || (se_v && !take_sl)
+            || (le_v && !take_lw)) lost_reg <= 1'b1;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;

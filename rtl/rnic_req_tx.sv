@@ -1405,7 +1405,9 @@ module rnic_req_tx #(
     wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
     // S_MW_WAIT writes nothing either: a context write need not wait for
     // the firmware's answer (the firmware may be busy with that very write)
-    assign ctx_ready = (state_reg == S_IDLE || state_reg == S_MW_WAIT) && ctx_pend;
+    // (rnic_core writes a cycle after ctx_ready, so a window request
+    // answered in this cycle, which leaves S_MW_WAIT, is not ready)
+    assign ctx_ready = (state_reg == S_IDLE || (state_reg == S_MW_WAIT && !mw_ans_valid)) && ctx_pend;
     assign m_restart_valid = wr_rewind;
     assign m_restart_qpn = s_qp_qpn;
     // the READ mask of the QP with this WQE's bit set or cleared
@@ -1566,7 +1568,7 @@ module rnic_req_tx #(
         if (!rst && state_reg == S_PKT_HDR)
             assert (reth_va == wqe_raddr + 64'(reth_off_reg) && reth_len == wqe_length - reth_off_reg);
         // the context write never meets the engine's own update
-        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !ctx_ready));
+        if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !(state_reg == S_IDLE || state_reg == S_MW_WAIT)));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rts_valid)) assert (!(record || wr_parse || wr_pkt || wr_rewind));
         // a READ's PSN count, registered behind remaining_reg, is current

@@ -1794,7 +1794,9 @@ module rnic_resp #(
     wire wr_dup_rd = state_reg == S_PUSH && dup_reg && op_read;
     wire wr_db = state_reg == S_IDLE && take_db;
     wire wr_werr = head_pop && head_failed;
-    assign ctx_ready = (state_reg == S_IDLE || state_reg == S_INV) && ctx_pend;
+    // (rnic_core writes a cycle after ctx_ready, so an invalidation answered
+    // or given up in this cycle, which leaves S_INV, is not ready)
+    assign ctx_ready = (state_reg == S_IDLE || (state_reg == S_INV && !s_inv_ans_valid && !inv_give_up)) && ctx_pend;
 
     // Read generations in block RAM: every read port is registered. A QP
     // reset's increment reads the old value in the reset's cycle and writes
@@ -1989,12 +1991,12 @@ module rnic_resp #(
 `ifndef SYNTHESIS
     // the context write never meets the engine's own update
     always_ff @(posedge clk) begin
-        if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !ctx_ready));
+        if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !(state_reg == S_IDLE || state_reg == S_INV)));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rtr_valid))
             assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held
                       || last_wqe_now));
-        if (!rst && srq_ctx_valid) assert (ctx_ready && !(wr_db || srq_take));
+        if (!rst && srq_ctx_valid) assert ((state_reg == S_IDLE || state_reg == S_INV) && !(wr_db || srq_take));
     end
 
     // The registered forms give what a direct read would: the generations
