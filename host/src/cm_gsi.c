@@ -384,7 +384,9 @@ int rnic_cm_gsi_recv(void *priv, struct rnic_cm_mad_addr *src, uint8_t *mad)
 				struct rnic_qp_attr a = {.qp_state = RNIC_QPS_ERR};
 
 				g->broken = 1;
-				(void)rnic_modify_qp(g->qp, &a, RNIC_QP_STATE);
+				err = rnic_modify_qp(g->qp, &a, RNIC_QP_STATE);
+				if (err)
+					return err; /* nothing would flush: recover() would wait forever */
 			}
 			continue;
 		} else if (g->broken) {
