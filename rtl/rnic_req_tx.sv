@@ -303,6 +303,7 @@ module rnic_req_tx #(
         S_PAY_DESC,   // issue the payload reads of this packet
         S_PKT_NEXT,   // advance to the next packet or finish
         S_NOTIFY,     // QP in error with WQEs in flight: have them flushed
+        S_FLUSH,      // a WQE of a QP in error: its record, flushed, is next
         S_RECORD,     // write the in-flight record
         S_MW_WAIT,    // a window request waits for the firmware's answer
         S_DONE        // hand the QP back to the scheduler
@@ -1143,8 +1144,7 @@ module rnic_req_tx #(
                              || err_rd_val || tx_err_mem[qpn_reg]) begin
                     // flush: every outstanding WQE completes with WR_FLUSH_ERR
                     status_reg <= rnic_pkg::WC_WR_FLUSH_ERR[7:0];
-                    wqe_reg <= '0;
-                    state_reg <= S_RECORD;
+                    state_reg <= S_FLUSH;
                 end else if (qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_RTS)) begin
                     state_reg <= S_WQE_DESC;
                 end
@@ -1357,6 +1357,13 @@ module rnic_req_tx #(
                 end
             end
             S_NOTIFY: if (m_local_ready) state_reg <= S_DONE;
+            S_FLUSH: begin
+                // wqe_reg is cleared here, not in S_QPC: its load enable
+                // (512+ flip-flops) then does not wait for S_QPC's window
+                // arithmetic on the completion engine's ACK index (12 levels)
+                wqe_reg <= '0;
+                state_reg <= S_RECORD;
+            end
             S_MW_WAIT: begin
                 if (mw_reset_hit) mw_stale_reg <= 1'b1;
                 if (mw_ans_valid) begin
