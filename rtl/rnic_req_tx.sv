@@ -1013,21 +1013,32 @@ module rnic_req_tx #(
     wire  wnd_stop_pkt = wnd_last_reg && wnd_timed_reg;   // no room after this packet
 
     // READs outstanding: window slots [una, ci) whose WQE is a READ, counted
-    // by a tree (a serial count over the slots was the deepest path here)
+    // by a tree (a serial count over the slots was the deepest path here).
+    // A slot is in the window when it lies on the ring from una's slot up
+    // to ci's: compares of each slot number with the two indices' low bits,
+    // not the slot's distance from una (a subtract per slot after the ACK
+    // index's read). When inflight reaches the window's size (or is
+    // negative) every slot counts: that count is made beside the ring's and
+    // chosen after both (the 16-bit inflight no longer runs into the
+    // count's tree; 15 levels into rd_out_reg before).
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
     wire  [2**INFLIGHT_LOG2-1:0] rd_mask = rd_mask_mem[qpn_reg];
-    logic [2**INFLIGHT_LOG2-1:0] rd_in_win;
-    logic [4:0]  rd_out;
-    logic [INFLIGHT_LOG2-1:0] rd_rel;
-    // the whole window when inflight reaches its size (or is negative)
-    wire rd_win_all = inflight[15:INFLIGHT_LOG2] != '0;
+    logic [2**INFLIGHT_LOG2-1:0] rd_in_ring;
+    logic [4:0]  rd_out, rd_out_ring, rd_out_all;
+    wire  [INFLIGHT_LOG2-1:0] ring_u = una_rd_idx[INFLIGHT_LOG2-1:0];
+    wire  [INFLIGHT_LOG2-1:0] ring_c = ci_reg[INFLIGHT_LOG2-1:0];
+    wire  ring_nowrap = ring_u <= ring_c;
     always_comb begin
         for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++) begin
-            rd_rel = INFLIGHT_LOG2'(i) - una_rd_idx[INFLIGHT_LOG2-1:0];
-            rd_in_win[i] = rd_mask[i] && (rd_win_all || rd_rel < inflight[INFLIGHT_LOG2-1:0]);
+            rd_in_ring[i] = rd_mask[i] && (ring_nowrap ? (INFLIGHT_LOG2'(i) >= ring_u && INFLIGHT_LOG2'(i) < ring_c)
+                                                       : (INFLIGHT_LOG2'(i) >= ring_u || INFLIGHT_LOG2'(i) < ring_c));
         end
     end
-    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_out_count_inst (.bits(rd_in_win), .count(rd_out));
+    // the whole window when inflight reaches its size (or is negative)
+    wire rd_win_all = inflight[15:INFLIGHT_LOG2] != '0;
+    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_out_count_inst (.bits(rd_in_ring), .count(rd_out_ring));
+    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_all_count_inst (.bits(rd_mask), .count(rd_out_all));
+    assign rd_out = rd_win_all ? rd_out_all : rd_out_ring;
     wire [4:0] qpc_max_rd = qpc_reg[rnic_pkg::QPC_MAX_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_RD_ATOMIC_W];
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
@@ -1553,7 +1564,17 @@ module rnic_req_tx #(
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
+    // the READ count against its definition: slots whose distance from una
+    // is under inflight, or every slot when inflight is the window or more
+    logic [4:0] ref_rd_out;
+    always_comb begin
+        ref_rd_out = '0;
+        for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++)
+            if (rd_mask[i] && (rd_win_all || INFLIGHT_LOG2'(INFLIGHT_LOG2'(i) - ring_u) < inflight[INFLIGHT_LOG2-1:0]))
+                ref_rd_out = ref_rd_out + 5'd1;
+    end
     always_ff @(posedge clk) begin
+        if (!rst) assert (rd_out == ref_rd_out);
         // the piece's address over its register is current
         if (!rst && m_axis_pay_desc_valid && !inline_reg)
             assert (pay_addr_sum == sge_pa_reg[cur[1:0]] + 64'(sge_off_reg));
