@@ -300,14 +300,21 @@ module rnic_core #(
     // every busy cycle), so the wait is short.
     //
     // Each table clears itself after reset (reads zero meanwhile); context
-    // writes wait until all of them are clear
+    // writes wait until all of them are clear. The AND of the thirteen
+    // tables' flags is registered (a cycle later than it could be, once
+    // after reset): it gates every context table's write enable, and
+    // unregistered it began the deepest paths into the engines' per-QP state.
     logic qpc_req_clear_done, qpc_resp_clear_done, qpc_place_clear_done, cqc_clear_done;
     logic mpt_req_clear_done, mpt_resp_clear_done, mpt_place_clear_done, mpt_rdrsp_clear_done;
     logic compl_clear_done, rd_place_clear_done, mcg_clear_done;
-    logic srqc_clear_done;
-    wire  tables_clear = compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done && cqc_clear_done
-                      && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done
-                      && srqc_clear_done && ah_clear_done && mcg_clear_done;
+    logic srqc_clear_done, ah_clear_done;
+    logic tables_clear;
+    always_ff @(posedge clk) begin
+        tables_clear <= compl_clear_done && rd_place_clear_done && qpc_req_clear_done && qpc_resp_clear_done && qpc_place_clear_done
+                        && cqc_clear_done && mpt_req_clear_done && mpt_resp_clear_done && mpt_place_clear_done && mpt_rdrsp_clear_done
+                        && srqc_clear_done && ah_clear_done && mcg_clear_done;
+        if (rst) tables_clear <= 1'b0;
+    end
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
     wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
@@ -419,7 +426,7 @@ module rnic_core #(
         .init_done(mpt_rdrsp_clear_done));
     // address handles (UD), read by the requester; written through the
     // context window like the MPT (no engine keeps per-AH state)
-    logic                          ah_rd_en, ah_clear_done;
+    logic                          ah_rd_en;
     logic [AH_INDEX_WIDTH-1:0]     ah_rd_addr;
     logic [rnic_pkg::AH_BITS-1:0]  ah_rd_data;
     wire ah_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_AH[3:0];
