@@ -945,9 +945,18 @@ module rnic_req_tx #(
     // the turn goes on with the next WQE when it is at hand and may be sent
     // at once: a first send (a resend ends the turn, as does anything that
     // S_QPC would stop at), with room in the in-flight window
-    wire        chain = next_cached && next_idx != pi_reg && !need_walk && !resend_reg && !restart_pending
+    // Its index part is registered, a cycle old: ci + 1 against the cache's
+    // range, the window, pi and una was three carry chains in a row into
+    // state_reg. ci_reg and pi_reg change only in S_IDLE and S_RECORD, at
+    // least two cycles before the next S_RECORD, so "posted" is exact and
+    // the window has at least the room seen (una only moves on); "at hand"
+    // may miss a fill of the last cycle (the turn then ends, and the QP's
+    // next turn finds it).
+    logic       chain_idx_q;
+    always_ff @(posedge clk)
+        chain_idx_q <= next_cached && next_idx != pi_reg && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2);
+    wire        chain = chain_idx_q && !need_walk && !resend_reg && !restart_pending
                         && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
-                        && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns -
     // q_hi_psn, 24 bits, positive: its three addends and the negation's 1
@@ -1575,6 +1584,9 @@ module rnic_req_tx #(
     end
     always_ff @(posedge clk) begin
         if (!rst) assert (rd_out == ref_rd_out);
+        // a WQE chained on is posted, with room for it in the window (una
+        // may have passed ci: go-back-N resends what ACKs then cover)
+        if (!rst && record && chain) assert (next_idx != pi_reg && (inflight[15] || inflight <= 16'((1 << INFLIGHT_LOG2) - 2)));
         // the piece's address over its register is current
         if (!rst && m_axis_pay_desc_valid && !inline_reg)
             assert (pay_addr_sum == sge_pa_reg[cur[1:0]] + 64'(sge_off_reg));
