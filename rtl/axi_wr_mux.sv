@@ -118,16 +118,43 @@ module axi_wr_mux #(
         end
     end
 
-    // W from the port whose AW is oldest
-    wire [PW-1:0] w_port = order_mem[or_reg[ORDER_LOG2-1:0]];
-    always_comb begin
-        m_axi_wdata = s_axi_wdata[32'(w_port) * DATA_WIDTH +: DATA_WIDTH];
-        m_axi_wstrb = s_axi_wstrb[32'(w_port) * KEEP_WIDTH +: KEEP_WIDTH];
-        m_axi_wlast = s_axi_wlast[w_port];
-        m_axi_wvalid = !order_empty && s_axi_wvalid[w_port];
-        s_axi_wready = '0;
-        s_axi_wready[w_port] = !order_empty && m_axi_wready;
+    // W from the port whose AW is oldest: the head of the order queue, kept
+    // as a one-hot register (zero while no W is owed). Each port's wready is
+    // then one gate from flip-flops; read out of the queue at or_reg (with
+    // the empty compare) it ran on into every writer's 512-bit load enables.
+    // On a burst's last beat the head moves to the queue's next entry, or
+    // to the port granted in the same cycle when that was the last one.
+    logic [PORTS-1:0]    w_oh_reg;
+    wire                 w_pop = m_axi_wvalid && m_axi_wready && m_axi_wlast;
+    wire [ORDER_LOG2:0]  or_nx = or_reg + 1'b1;
+    wire [PW-1:0]        w_next = order_mem[or_nx[ORDER_LOG2-1:0]];
+    always_ff @(posedge clk) begin
+        if (w_pop)
+            w_oh_reg <= (or_nx != ow_reg) ? PORTS'(1) << w_next : take ? grant_oh : '0;
+        else if (w_oh_reg == '0 && take)
+            w_oh_reg <= grant_oh;
+        if (rst) w_oh_reg <= '0;
     end
+    always_comb begin
+        m_axi_wdata = '0;
+        m_axi_wstrb = '0;
+        for (int p = 0; p < PORTS; p++) begin
+            if (w_oh_reg[p]) begin
+                m_axi_wdata = m_axi_wdata | s_axi_wdata[p * DATA_WIDTH +: DATA_WIDTH];
+                m_axi_wstrb = m_axi_wstrb | s_axi_wstrb[p * KEEP_WIDTH +: KEEP_WIDTH];
+            end
+        end
+        m_axi_wlast = |(w_oh_reg & s_axi_wlast);
+        m_axi_wvalid = |(w_oh_reg & s_axi_wvalid);
+        s_axi_wready = m_axi_wready ? w_oh_reg : '0;
+    end
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the register is the queue's head
+    always_ff @(posedge clk)
+        if (!rst) assert (w_oh_reg == (order_empty ? '0 : PORTS'(1) << order_mem[or_reg[ORDER_LOG2-1:0]]));
+`endif
+`endif
 
     // B back to the port that owns the ID
     wire [PW-1:0] b_port = port_of_id[m_axi_bid];
