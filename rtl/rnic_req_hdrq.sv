@@ -15,7 +15,8 @@
  * already under way, can be taken and thrown away by the consumer.
  *
  * The tags and dead bits are flip-flops (DEPTH of them, compared all at
- * once); the headers stay in distributed RAM.
+ * once); the headers stay in distributed RAM. m_valid and m_dead are
+ * flip-flops.
  */
 module rnic_req_hdrq #(
     parameter int WIDTH = 32,
@@ -67,34 +68,64 @@ module rnic_req_hdrq #(
         killed = (a_valid && qpn == a_qpn) || (b_valid && qpn == b_qpn);
     endfunction
 
+    // m_valid and m_dead are flip-flops, set a cycle ahead: the consumer's
+    // arbitration (and its 512-bit header registers' load enables) start
+    // from them instead of the pointers' compare and a DEPTH-to-1 select.
+    // Each is prepared for both outcomes of the consumer's pop (the head
+    // slot and the one after it), so the pop, the consumer's decision,
+    // only selects between two values.
+    logic valid_reg, dead_head_reg;
     assign s_ready = (wr_ptr_reg - rd_ptr_reg) != (DEPTH_LOG2 + 1)'(DEPTH);
-    assign m_valid = wr_ptr_reg != rd_ptr_reg;
+    assign m_valid = valid_reg;
     assign m_data = mem[rd_slot];
-    assign m_dead = dead_reg[rd_slot];
+    assign m_dead = dead_head_reg;
+    wire pop = valid_reg && m_ready;
 
     always_ff @(posedge clk) begin
         if (push) mem[wr_slot] <= s_data;
     end
 
-    // a slot's tag is only compared while the slot is queued: a stale tag in
-    // a free slot may set its dead bit, which the next push overwrites
+    // every slot's dead bit as it will be in the next cycle: a slot's tag is
+    // only compared while the slot is queued (a stale tag in a free slot may
+    // set its dead bit, which the next push overwrites)
+    logic [DEPTH-1:0] dead_nx;
+    always_comb begin
+        for (int i = 0; i < DEPTH; i++)
+            dead_nx[i] = (push && wr_slot == DEPTH_LOG2'(i))
+                         ? killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)
+                         : dead_reg[i] || killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    end
+    wire [DEPTH_LOG2:0] rd_p1 = rd_ptr_reg + 1'b1;
+    wire dead_stay = dead_nx[rd_slot];
+    wire dead_next = dead_nx[rd_p1[DEPTH_LOG2-1:0]];
+    // queued after this cycle: something is pushed, or more than the popped one is there
+    wire valid_stay = push || valid_reg;
+    wire valid_next = push || wr_ptr_reg != rd_p1;
+
     always_ff @(posedge clk) begin
-        for (int i = 0; i < DEPTH; i++) begin
-            if (push && wr_slot == DEPTH_LOG2'(i)) begin
-                tag_reg[i] <= s_qpn;
-                dead_reg[i] <= killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
-            end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
-                dead_reg[i] <= 1'b1;
-            end
-        end
+        for (int i = 0; i < DEPTH; i++)
+            if (push && wr_slot == DEPTH_LOG2'(i)) tag_reg[i] <= s_qpn;
+        dead_reg <= dead_nx;
+        valid_reg <= pop ? valid_next : valid_stay;
+        dead_head_reg <= pop ? dead_next : dead_stay;
         if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
-        if (m_valid && m_ready) rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        if (pop) rd_ptr_reg <= rd_p1;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;
             dead_reg <= '0;
+            valid_reg <= 1'b0;
+            dead_head_reg <= 1'b0;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the registers are what the pointers and the head's dead bit say
+    always_ff @(posedge clk)
+        if (!rst) assert (valid_reg == (wr_ptr_reg != rd_ptr_reg) && (!valid_reg || dead_head_reg == dead_reg[rd_slot]));
+`endif
+`endif
 
 endmodule
 
