@@ -15,8 +15,8 @@
  * already under way, can be taken and thrown away by the consumer.
  *
  * The tags and dead bits are flip-flops (DEPTH of them, compared all at
- * once); the headers stay in distributed RAM. m_valid and m_dead are
- * flip-flops.
+ * once); the headers stay in distributed RAM. m_valid, m_dead and s_ready
+ * are flip-flops.
  */
 module rnic_req_hdrq #(
     parameter int WIDTH = 32,
@@ -68,14 +68,18 @@ module rnic_req_hdrq #(
         killed = (a_valid && qpn == a_qpn) || (b_valid && qpn == b_qpn);
     endfunction
 
-    // m_valid and m_dead are flip-flops, set a cycle ahead: the consumer's
-    // arbitration (and its 512-bit header registers' load enables) start
-    // from them instead of the pointers' compare and a DEPTH-to-1 select.
-    // Each is prepared for both outcomes of the consumer's pop (the head
-    // slot and the one after it), so the pop, the consumer's decision,
-    // only selects between two values.
-    logic valid_reg, dead_head_reg;
-    assign s_ready = (wr_ptr_reg - rd_ptr_reg) != (DEPTH_LOG2 + 1)'(DEPTH);
+    // m_valid, m_dead and s_ready are flip-flops, set a cycle ahead: the
+    // consumer's arbitration (and its 512-bit header registers' load
+    // enables) starts from them instead of the pointers' compare and a
+    // DEPTH-to-1 select, and the producer's push from a flip-flop instead of
+    // the pointers' difference. m_valid and m_dead are prepared for both
+    // outcomes of the consumer's pop (the head slot and the one after it,
+    // each with this cycle's kills), so the pop, the consumer's decision,
+    // only selects between two values; the kills, late in the requester's
+    // decision too, only reach a compare and an OR.
+    logic                valid_reg, dead_head_reg, full_reg;
+    logic [DEPTH_LOG2:0] cnt_reg;
+    assign s_ready = !full_reg;
     assign m_valid = valid_reg;
     assign m_data = mem[rd_slot];
     assign m_dead = dead_head_reg;
@@ -85,29 +89,38 @@ module rnic_req_hdrq #(
         if (push) mem[wr_slot] <= s_data;
     end
 
-    // every slot's dead bit as it will be in the next cycle: a slot's tag is
-    // only compared while the slot is queued (a stale tag in a free slot may
-    // set its dead bit, which the next push overwrites)
-    logic [DEPTH-1:0] dead_nx;
-    always_comb begin
-        for (int i = 0; i < DEPTH; i++)
-            dead_nx[i] = (push && wr_slot == DEPTH_LOG2'(i))
-                         ? killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)
-                         : dead_reg[i] || killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
-    end
-    wire [DEPTH_LOG2:0] rd_p1 = rd_ptr_reg + 1'b1;
-    wire dead_stay = dead_nx[rd_slot];
-    wire dead_next = dead_nx[rd_p1[DEPTH_LOG2-1:0]];
+    // a slot's tag is only compared while the slot is queued: a stale tag in
+    // a free slot may set its dead bit, which the next push overwrites
+    wire [DEPTH_LOG2:0]   rd_p1 = rd_ptr_reg + 1'b1;
+    wire [DEPTH_LOG2-1:0] nx_slot = rd_p1[DEPTH_LOG2-1:0];
+    // the head slot's and the next slot's tag and dead bit after this
+    // cycle's push, before its kills
+    wire                  stay_new = push && wr_slot == rd_slot;
+    wire                  next_new = push && wr_slot == nx_slot;
+    wire [QPN_WIDTH-1:0]  stay_tag = stay_new ? s_qpn : tag_reg[rd_slot];
+    wire [QPN_WIDTH-1:0]  next_tag = next_new ? s_qpn : tag_reg[nx_slot];
+    wire                  stay_dead = !stay_new && dead_reg[rd_slot];
+    wire                  next_dead = !next_new && dead_reg[nx_slot];
+    wire dead_stay = stay_dead || killed(stay_tag, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire dead_next = next_dead || killed(next_tag, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
     // queued after this cycle: something is pushed, or more than the popped one is there
     wire valid_stay = push || valid_reg;
-    wire valid_next = push || wr_ptr_reg != rd_p1;
+    wire valid_next = push || cnt_reg != (DEPTH_LOG2 + 1)'(1);
 
     always_ff @(posedge clk) begin
-        for (int i = 0; i < DEPTH; i++)
-            if (push && wr_slot == DEPTH_LOG2'(i)) tag_reg[i] <= s_qpn;
-        dead_reg <= dead_nx;
+        for (int i = 0; i < DEPTH; i++) begin
+            if (push && wr_slot == DEPTH_LOG2'(i)) begin
+                tag_reg[i] <= s_qpn;
+                dead_reg[i] <= killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+            end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
+                dead_reg[i] <= 1'b1;
+            end
+        end
         valid_reg <= pop ? valid_next : valid_stay;
         dead_head_reg <= pop ? dead_next : dead_stay;
+        // full after this cycle: a push without a pop onto DEPTH - 1, or full without a pop
+        full_reg <= pop ? 1'b0 : full_reg || (push && cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH - 1));
+        cnt_reg <= cnt_reg + (DEPTH_LOG2 + 1)'(push) - (DEPTH_LOG2 + 1)'(pop);
         if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
         if (pop) rd_ptr_reg <= rd_p1;
         if (rst) begin
@@ -116,6 +129,8 @@ module rnic_req_hdrq #(
             dead_reg <= '0;
             valid_reg <= 1'b0;
             dead_head_reg <= 1'b0;
+            full_reg <= 1'b0;
+            cnt_reg <= '0;
         end
     end
 
@@ -123,7 +138,8 @@ module rnic_req_hdrq #(
 `ifndef SYNTHESIS
     // the registers are what the pointers and the head's dead bit say
     always_ff @(posedge clk)
-        if (!rst) assert (valid_reg == (wr_ptr_reg != rd_ptr_reg) && (!valid_reg || dead_head_reg == dead_reg[rd_slot]));
+        if (!rst) assert (valid_reg == (wr_ptr_reg != rd_ptr_reg) && (!valid_reg || dead_head_reg == dead_reg[rd_slot])
+                          && cnt_reg == wr_ptr_reg - rd_ptr_reg && full_reg == (cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH)));
 `endif
 `endif
 
