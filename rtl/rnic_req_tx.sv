@@ -939,6 +939,23 @@ module rnic_req_tx #(
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
+    // S_QPC's view of the window, from the take in S_IDLE (una as read
+    // then, the new ci): in S_QPC the difference's carry chain after the
+    // ACK index's read ran on through the decision into state_reg. Should
+    // the completion engine move una in between (the compare in S_QPC,
+    // una_moved), the turn ends with the QP handed back to be taken again.
+    logic       infl_nz_q, infl_block_q;
+    logic [15:0] una_take_q;
+    wire  [15:0] infl_take = s_sq_ci - una_rd_idx;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_IDLE) begin
+            // a rewind starts at una: nothing in flight
+            infl_nz_q <= !rewind && infl_take != 0;
+            infl_block_q <= !rewind && infl_take >= 16'(1 << INFLIGHT_LOG2);
+            una_take_q <= una_rd_idx;
+        end
+    end
+    wire        una_moved = una_rd_idx != una_take_q;
     wire        restart_pending = una_rd_rewind != q_rewind_ack || una_rd_rnr_wait;
     // other QPs wait at the scheduler and this turn has had its share
     wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
@@ -1154,10 +1171,12 @@ module rnic_req_tx #(
                 turn_pkts_reg <= '0;
                 requeue_reg <= 1'b0;
                 state_reg <= S_DONE;
-                if (ci_reg == pi_reg && inflight != 0 && (err_rd_val || tx_err_mem[qpn_reg]
+                if (una_moved) begin
+                    requeue_reg <= 1'b1;
+                end else if (ci_reg == pi_reg && infl_nz_q && (err_rd_val || tx_err_mem[qpn_reg]
                     || qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR))) begin
                     state_reg <= S_NOTIFY;
-                end else if (ci_reg == pi_reg || inflight >= 16'(1 << INFLIGHT_LOG2) || una_rd_rnr_wait) begin
+                end else if (ci_reg == pi_reg || infl_block_q || una_rd_rnr_wait) begin
                     // nothing to send, wait for completions to free the window,
                     // or wait for the RNR timer (the completion engine kicks)
                 end else if (qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR)
@@ -1584,6 +1603,9 @@ module rnic_req_tx #(
     end
     always_ff @(posedge clk) begin
         if (!rst) assert (rd_out == ref_rd_out);
+        // S_QPC's registered view of the window is the difference's, unless una moved
+        if (!rst && state_reg == S_QPC && !una_moved)
+            assert (infl_nz_q == (inflight != 0) && infl_block_q == (inflight >= 16'(1 << INFLIGHT_LOG2)));
         // a WQE chained on is posted, with room for it in the window (una
         // may have passed ci: go-back-N resends what ACKs then cover)
         if (!rst && record && chain) assert (next_idx != pi_reg && (inflight[15] || inflight <= 16'((1 << INFLIGHT_LOG2) - 2)));
