@@ -1267,6 +1267,12 @@ module rnic_resp #(
     end
     assign pend_at_qpn = qpn_reg;
     wire at_clear = wr_out_reg == 8'd0 && !rd_act_of_qp && !pend_at_val;
+    // registered, as seen in S_ATWAIT (so not before its second cycle): the
+    // READ queues' QP compares and their OR ran on into state_reg. Nothing
+    // of the QP is queued anew while its ATOMIC waits, so once clear it
+    // stays clear (asserted).
+    logic at_clear_q;
+    always_ff @(posedge clk) at_clear_q <= state_reg == S_ATWAIT && at_clear;
 
     // a duplicate READ's generation
     wire [23:0] dup_back = dup_psn_mem[qpn_reg] - h_psn;
@@ -1528,7 +1534,7 @@ module rnic_resp #(
                 rwqe_beat_reg <= '0;
                 rwqe_err_reg <= 1'b0;
                 rwqe_st_seen_reg <= 1'b0;
-                if (at_clear) state_reg <= S_ATRD;
+                if (at_clear_q) state_reg <= S_ATRD;
             end
             S_ATRD: begin
                 if (at_rd && m_axis_rwqe_desc_ready) state_reg <= S_ATDATA;
@@ -1774,6 +1780,7 @@ module rnic_resp #(
         if (!rst && wr_issue) assert (wr_out_reg != 8'hff);
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
+        if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
     end
 `endif
 `endif
