@@ -5,8 +5,8 @@
 // overran (the CQE writer dropped a CQE), an SRQ's limit was reached and a
 // QP on an SRQ reached its last WQE (the responder). Events are 32-bit words as EVT_POP
 // returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
-// takes one per read of EVT_POP (m_pop). A full queue drops the newcomer and
-// remembers it: the next word taken carries EVT_POP_LOST, so the firmware
+// takes one per read of EVT_POP (m_pop). A full queue (a slot taken is free
+// from the next cycle) drops the newcomer and remembers it: the next word taken carries EVT_POP_LOST, so the firmware
 // knows to rescan. DEPTH is a power of two.
 //
 // The sources' events are registered on the way in (a cycle later in the
@@ -64,10 +64,12 @@ module rnic_evt_queue #(
     end
 
     wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
-    wire        empty = used == '0;
+    wire        empty = wr_ptr_reg == rd_ptr_reg;
     wire        pop = m_pop && !empty;
-    // room after this cycle's pop
-    wire [AW:0] room = (AW + 1)'(DEPTH) - used + (AW + 1)'(pop);
+    // free slots, a flip-flop: a slot popped is free from the next cycle (the
+    // pop, a decode of the control processor's bus, ran on through the
+    // room's arithmetic into the queue's write ports)
+    logic [AW:0] room;
     wire        take_qp = qe_v && room != '0;
     wire        take_cq = ce_v && room > (AW + 1)'(take_qp);
     wire [AW:0] n_qc = (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
@@ -83,6 +85,7 @@ module rnic_evt_queue #(
         if (take_sl) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qc))] <= evt(rnic_pkg::EVT_SRQ_LIMIT, se_n);
         if (take_lw) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qcs))] <= evt(rnic_pkg::EVT_QP_LAST_WQE, le_n);
         wr_ptr_reg <= wr_ptr_reg + n_qcs + (AW + 1)'(take_lw);
+        room <= room - n_qcs - (AW + 1)'(take_lw) + (AW + 1)'(pop);
         if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
         if (pop) lost_reg <= 1'b0;
         if ((qe_v && !take_qp) || (ce_v && !take_cq) || (se_v && !take_sl)
@@ -91,13 +94,14 @@ module rnic_evt_queue #(
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;
             lost_reg <= 1'b0;
+            room <= (AW + 1)'(DEPTH);
         end
     end
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
-        if (!rst) assert (used <= (AW + 1)'(DEPTH));
+        if (!rst) assert (used <= (AW + 1)'(DEPTH) && room == (AW + 1)'(DEPTH) - used);
     end
 `endif
 `endif
