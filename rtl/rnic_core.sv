@@ -368,10 +368,14 @@ module rnic_core #(
     assign ctx_wr_ready = tables_clear && (ctx_eng ? ctx_go_reg : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
     wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
-    wire qpc_we = ctx_fire && ctx_is_qpc;
-    wire mpt_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
-    wire cqc_we = ctx_fire && ctx_is_cqc;
-    wire srqc_we = ctx_fire && ctx_is_srqc;
+    // each table's write enable from its own condition (ctx_fire's; one
+    // table's readiness, the CQE writer's state decode, no longer reaches
+    // the QP tables' write enables and the engines' resets behind them)
+    wire ctx_plain = ctx_wr_valid && tables_clear;
+    wire qpc_we = ctx_plain && ctx_is_qpc && ctx_go_reg;
+    wire mpt_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
+    wire cqc_we = ctx_plain && ctx_is_cqc && cqe_ctx_ready;
+    wire srqc_we = ctx_plain && ctx_is_srqc && ctx_go_reg;
     wire srq_ctx_pend = ctx_wr_valid && ctx_is_srqc;
     wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
     // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
@@ -429,7 +433,7 @@ module rnic_core #(
     logic                          ah_rd_en;
     logic [AH_INDEX_WIDTH-1:0]     ah_rd_addr;
     logic [rnic_pkg::AH_BITS-1:0]  ah_rd_data;
-    wire ah_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_AH[3:0];
+    wire ah_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_AH[3:0];
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::AH_BITS), .ADDR_WIDTH(AH_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) ah_ram (
         .clk, .rst, .wr_en(ah_we), .wr_addr(ctx_wr_index[AH_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::AH_BITS-1:0]),
         .rd_en(ah_rd_en), .rd_addr(ah_rd_addr), .rd_data(ah_rd_data),
@@ -479,12 +483,33 @@ module rnic_core #(
     logic                 una_rnr_wait;
     logic [47:0]          hi2_sent_time;
 
-    // free-running cycle counter for the transport timers
+    // free-running cycle counter for the transport timers, in two halves:
+    // the upper half steps in the cycle the lower one wraps, told a cycle
+    // ahead by a flip-flop (a 48-bit increment is one long carry chain)
     logic [47:0] now_reg;
+    logic        now_wrap_reg;   // the lower half is all ones
     always_ff @(posedge clk) begin
-        now_reg <= now_reg + 48'd1;
-        if (rst) now_reg <= '0;
+        now_reg[23:0] <= now_reg[23:0] + 24'd1;
+        now_reg[47:24] <= now_reg[47:24] + 24'(now_wrap_reg);
+        now_wrap_reg <= now_reg[23:0] == 24'hff_fffe;
+        if (rst) begin
+            now_reg <= '0;
+            now_wrap_reg <= 1'b0;
+        end
     end
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    logic [47:0] now_prev;
+    logic        now_prev_ok;
+    always_ff @(posedge clk) begin
+        now_prev <= now_reg;
+        now_prev_ok <= !rst;
+        if (!rst && now_prev_ok) assert (now_reg == now_prev + 48'd1);
+        // a context table is written only when the write is taken
+        if (!rst && (qpc_we || mpt_we || cqc_we || srqc_we || ah_we || mtt_we)) assert (ctx_fire);
+    end
+`endif
+`endif
 
     logic [63:0] wqe_desc_addr, pay_desc_addr;
     logic [31:0] wqe_desc_len, pay_desc_len;
@@ -963,7 +988,7 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0]     x_wdata;
     logic [KEEP_WIDTH-1:0]     x_wstrb;
     logic                      x_wlast, x_wvalid, x_wready;
-    wire mtt_we = ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
+    wire mtt_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
 
     rnic_axi_xlate #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -1343,7 +1368,7 @@ module rnic_core #(
         .m_hdr_valid(mc_valid), .m_hdr_ready(mc_ready), .m_hdr(mc_hdr),
         .m_axis_tdata(mc_tdata), .m_axis_tkeep(mc_tkeep), .m_axis_tvalid(mc_tvalid),
         .m_axis_tready(mc_tready), .m_axis_tlast(mc_tlast),
-        .mcg_wr_en(ctx_fire && ctx_wr_table == rnic_pkg::CTX_TABLE_MCG[3:0]),
+        .mcg_wr_en(ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MCG[3:0]),
         .mcg_wr_index(ctx_wr_index[rnic_pkg::MCAST_BUCKET_BITS:0]),
         .mcg_wr_data(ctx_wr_data[rnic_pkg::MCG_BITS-1:0]),
         .init_done(mcg_clear_done),
