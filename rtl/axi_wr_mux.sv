@@ -80,7 +80,6 @@ module axi_wr_mux #(
     logic [PW-1:0]       order_mem [2**ORDER_LOG2];
     logic [ORDER_LOG2:0] ow_reg, or_reg;
     wire order_full = (ow_reg - or_reg) == (ORDER_LOG2+1)'(2**ORDER_LOG2);
-    wire order_empty = ow_reg == or_reg;
 
     // round robin among the requesting ports
     logic [PORTS-1:0] grant_oh;
@@ -151,6 +150,7 @@ module axi_wr_mux #(
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     // the register is the queue's head
+    wire order_empty = ow_reg == or_reg;
     always_ff @(posedge clk)
         if (!rst) assert (w_oh_reg == (order_empty ? '0 : PORTS'(1) << order_mem[or_reg[ORDER_LOG2-1:0]]));
 `endif

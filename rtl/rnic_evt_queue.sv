@@ -6,8 +6,9 @@
 // QP on an SRQ reached its last WQE (the responder). Events are 32-bit words as EVT_POP
 // returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
 // takes one per read of EVT_POP (m_pop). A full queue (a slot taken is free
-// from the next cycle) drops the newcomer and remembers it: the next word taken carries EVT_POP_LOST, so the firmware
-// knows to rescan. DEPTH is a power of two.
+// from the next cycle) drops the newcomer and remembers it: the next word
+// taken carries EVT_POP_LOST, so the firmware knows to rescan. DEPTH is a
+// power of two.
 //
 // The sources' events are registered on the way in (a cycle later in the
 // queue): an error CQE's event is decided deep in the CQE arbiter and the
@@ -63,7 +64,6 @@ module rnic_evt_queue #(
         if (rst) {qe_v, ce_v, se_v, le_v} <= '0;
     end
 
-    wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
     wire        empty = wr_ptr_reg == rd_ptr_reg;
     wire        pop = m_pop && !empty;
     // free slots, a flip-flop: a slot popped is free from the next cycle (the
@@ -100,6 +100,7 @@ module rnic_evt_queue #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
     always_ff @(posedge clk) begin
         if (!rst) assert (used <= (AW + 1)'(DEPTH) && room == (AW + 1)'(DEPTH) - used);
     end
