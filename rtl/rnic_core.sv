@@ -170,7 +170,6 @@ module rnic_core #(
     logic [CTX_BITS-1:0]   rg_ctx_data;
     logic                  ctx_wr_valid;
     logic                  ctx_wr_ready;
-    logic [3:0]            ctx_wr_table;
     logic [3:0]            ctx_wr_op;
     logic [23:0]           ctx_wr_index;
     logic [CTX_BITS-1:0]   ctx_wr_data;
@@ -317,10 +316,11 @@ module rnic_core #(
     end
 
     logic req_ctx_ready, compl_ctx_ready, resp_ctx_ready, cqe_ctx_ready;
-    wire  ctx_is_qpc = ctx_wr_table == rnic_pkg::CTX_TABLE_QPC[3:0];
-    wire  ctx_is_cqc = ctx_wr_table == rnic_pkg::CTX_TABLE_CQC[3:0];
-    // an SRQ context write also sets the responder's per-SRQ state
-    wire  ctx_is_srqc = ctx_wr_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
+    // the table a context write goes to, decoded as the write is taken
+    // into the register (flip-flops: the decode reached the engines' idle
+    // inputs, ctx_pend, and through them their decisions); an SRQ context
+    // write also sets the responder's per-SRQ state
+    logic ctx_is_qpc, ctx_is_cqc, ctx_is_srqc, ctx_is_mpt, ctx_is_ah, ctx_is_mtt, ctx_is_mcg;
 
     // A context write leaves rnic_regs into one register (ctx_wr_*), which
     // holds it until the engines can take it: rnic_regs sees only that
@@ -338,7 +338,13 @@ module rnic_core #(
     always_ff @(posedge clk) begin
         if (rg_ctx_ready) begin
             ctx_wr_valid <= rg_ctx_valid;
-            ctx_wr_table <= rg_ctx_table;
+            ctx_is_qpc <= rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
+            ctx_is_cqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_CQC[3:0];
+            ctx_is_srqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
+            ctx_is_mpt <= rg_ctx_table == rnic_pkg::CTX_TABLE_MPT[3:0];
+            ctx_is_ah <= rg_ctx_table == rnic_pkg::CTX_TABLE_AH[3:0];
+            ctx_is_mtt <= rg_ctx_table == rnic_pkg::CTX_TABLE_MTT[3:0];
+            ctx_is_mcg <= rg_ctx_table == rnic_pkg::CTX_TABLE_MCG[3:0];
             ctx_wr_op <= rg_ctx_op;
             ctx_wr_index <= rg_ctx_index;
             ctx_wr_data <= rg_ctx_data;
@@ -373,7 +379,7 @@ module rnic_core #(
     // the QP tables' write enables and the engines' resets behind them)
     wire ctx_plain = ctx_wr_valid && tables_clear;
     wire qpc_we = ctx_plain && ctx_is_qpc && ctx_go_reg;
-    wire mpt_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MPT[3:0];
+    wire mpt_we = ctx_plain && ctx_is_mpt;
     wire cqc_we = ctx_plain && ctx_is_cqc && cqe_ctx_ready;
     wire srqc_we = ctx_plain && ctx_is_srqc && ctx_go_reg;
     wire srq_ctx_pend = ctx_wr_valid && ctx_is_srqc;
@@ -433,7 +439,7 @@ module rnic_core #(
     logic                          ah_rd_en;
     logic [AH_INDEX_WIDTH-1:0]     ah_rd_addr;
     logic [rnic_pkg::AH_BITS-1:0]  ah_rd_data;
-    wire ah_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_AH[3:0];
+    wire ah_we = ctx_plain && ctx_is_ah;
     rnic_ram_1w1r #(.WIDTH(rnic_pkg::AH_BITS), .ADDR_WIDTH(AH_INDEX_WIDTH), .WR_DATA_ZERO_IN_CLEAR(1)) ah_ram (
         .clk, .rst, .wr_en(ah_we), .wr_addr(ctx_wr_index[AH_INDEX_WIDTH-1:0]), .wr_data(ctx_wr_data[rnic_pkg::AH_BITS-1:0]),
         .rd_en(ah_rd_en), .rd_addr(ah_rd_addr), .rd_data(ah_rd_data),
@@ -529,6 +535,7 @@ module rnic_core #(
     logic        wqe_status_valid, wqe_status_error, pay_status_valid, pay_status_error;
 
     logic          req_hdr_valid, req_hdr_ready, reqq_valid, reqq_ready, req_hdr_dead;
+    logic          req_hdr_pay, reqq_pay;   // the packet carries payload
     logic [HB-1:0] req_hdr, reqq_hdr;
     logic [QPN_WIDTH-1:0] reqq_qpn, req_restart_qpn;
     logic          req_restart;
@@ -584,6 +591,7 @@ module rnic_core #(
         .m_axis_pay_desc_ready(pay_desc_ready),
         .m_axis_pay_desc_inline(pay_desc_inline), .m_axis_pay_desc_inl_data(pay_desc_inl_data),
         .m_hdr_valid(reqq_valid), .m_hdr_ready(reqq_ready), .m_hdr(reqq_hdr), .m_hdr_qpn(reqq_qpn),
+        .m_hdr_pay(reqq_pay),
         .m_restart_valid(req_restart), .m_restart_qpn(req_restart_qpn),
         .inf_wr_en, .inf_wr_addr, .inf_wr_data,
         .m_local_valid(local_valid), .m_local_ready(local_ready), .m_local_qpn(local_qpn),
@@ -601,12 +609,12 @@ module rnic_core #(
     // the requester runs ahead of the builder by up to 2^REQ_HDRQ_LOG2
     // packets, their payload reads in flight; a restart or a reset of a QP
     // makes its queued packets stale, and they never reach the wire
-    rnic_req_hdrq #(.WIDTH(HB), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
+    rnic_req_hdrq #(.WIDTH(HB + 1), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
         .clk, .rst,
-        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data(reqq_hdr), .s_qpn(reqq_qpn),
+        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data({reqq_pay, reqq_hdr}), .s_qpn(reqq_qpn),
         .kill_a_valid(req_restart), .kill_a_qpn(req_restart_qpn),
         .kill_b_valid(qp_reset), .kill_b_qpn(QPN_WIDTH'(ctx_qpn)),
-        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data(req_hdr), .m_dead(req_hdr_dead)
+        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data({req_hdr_pay, req_hdr}), .m_dead(req_hdr_dead)
     );
 
     // payloads in packet order: host-memory reads, or inline bytes
@@ -671,25 +679,29 @@ module rnic_core #(
     logic                 errev_valid, errev_ready;
     logic [QPN_WIDTH-1:0] errev_qpn;
 
-    // one CQE writer; the two sources alternate when both wait
+    // one CQE writer; the two sources alternate when both wait. The chosen
+    // CQE reaches the writer through a register slice: the responder's
+    // completion valid is deep in its decision, and the grant behind it
+    // otherwise ran on into the writer's CQ-context read address
+    logic                 cqa_valid, cqa_ready;
     logic last_was_rcqe_reg;
     wire grant_rcqe = rcqe_valid && (!ccqe_valid || !last_was_rcqe_reg);
-    assign cqe_valid = ccqe_valid || rcqe_valid;
-    assign ccqe_ready = !grant_rcqe && cqe_ready;
-    assign rcqe_ready = grant_rcqe && cqe_ready;
-    assign cqe_cqn = grant_rcqe ? rcqe_cqn : ccqe_cqn;
-    assign cqe_qpn = grant_rcqe ? rcqe_qpn : ccqe_qpn;
-    assign cqe_wqe_counter = grant_rcqe ? rcqe_wqe_counter : ccqe_wqe_counter;
-    assign cqe_opcode = grant_rcqe ? rcqe_opcode : ccqe_opcode;
-    assign cqe_status = grant_rcqe ? rcqe_status : ccqe_status;
-    assign cqe_byte_len = grant_rcqe ? rcqe_byte_len : ccqe_byte_len;
-    assign cqe_src_qp = grant_rcqe ? rcqe_src_qp : ccqe_src_qp;
-    assign cqe_smac = grant_rcqe ? rcqe_smac : 48'h0;
-    assign cqe_syndrome = grant_rcqe ? 8'h0 : ccqe_syndrome;
-    assign cqe_imm = grant_rcqe ? rcqe_imm : 32'h0;
-    assign cqe_flags = grant_rcqe ? rcqe_flags : 8'h0;
+    assign cqa_valid = ccqe_valid || rcqe_valid;
+    assign ccqe_ready = !grant_rcqe && cqa_ready;
+    assign rcqe_ready = grant_rcqe && cqa_ready;
+    rnic_skid #(.WIDTH(16 + 24 + 16 + 8 + 8 + 32 + 24 + 48 + 8 + 32 + 8)) cqe_skid_inst (
+        .clk, .rst,
+        .s_valid(cqa_valid), .s_ready(cqa_ready),
+        .s_data(grant_rcqe ? {rcqe_cqn, rcqe_qpn, rcqe_wqe_counter, rcqe_opcode, rcqe_status, rcqe_byte_len,
+                              rcqe_src_qp, rcqe_smac, 8'h0, rcqe_imm, rcqe_flags}
+                           : {ccqe_cqn, ccqe_qpn, ccqe_wqe_counter, ccqe_opcode, ccqe_status, ccqe_byte_len,
+                              ccqe_src_qp, 48'h0, ccqe_syndrome, 32'h0, 8'h0}),
+        .m_valid(cqe_valid), .m_ready(cqe_ready),
+        .m_data({cqe_cqn, cqe_qpn, cqe_wqe_counter, cqe_opcode, cqe_status, cqe_byte_len,
+                 cqe_src_qp, cqe_smac, cqe_syndrome, cqe_imm, cqe_flags})
+    );
     always_ff @(posedge clk) begin
-        if (cqe_valid && cqe_ready) last_was_rcqe_reg <= grant_rcqe;
+        if (cqa_valid && cqa_ready) last_was_rcqe_reg <= grant_rcqe;
         if (rst) last_was_rcqe_reg <= 1'b0;
     end
 
@@ -988,7 +1000,7 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0]     x_wdata;
     logic [KEEP_WIDTH-1:0]     x_wstrb;
     logic                      x_wlast, x_wvalid, x_wready;
-    wire mtt_we = ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0];
+    wire mtt_we = ctx_plain && ctx_is_mtt;
 
     rnic_axi_xlate #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -1048,7 +1060,7 @@ module rnic_core #(
     // grant and the builder's descriptor would otherwise be behind that
     logic          ra_valid, ra_ready;
     logic [HB-1:0] ra_hdr;
-    logic          rr_hdr_valid, rr_hdr_ready;
+    logic          rr_hdr_valid, rr_hdr_ready, rr_hdr_pay;
     logic [HB-1:0] rr_hdr;
     logic          tx_hdr_valid, tx_hdr_ready;
     logic [HB-1:0] tx_hdr;
@@ -1065,16 +1077,20 @@ module rnic_core #(
     wire psrc_full = (psrc_wr_reg - psrc_rd_reg) == (PSRC_LOG2+1)'(2**PSRC_LOG2);
     wire [1:0] psrc_head = psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]];
 
-    wire [15:0] req_plen = req_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
-    wire [15:0] rr_plen = rr_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+    // whether a packet carries payload comes with its header as a flag (the
+    // requester's and the READ responses' queues hold it beside the header;
+    // the responder's ACKs carry none, asserted below): the payload-order
+    // queue's push and the stale packets' drop, and through them the
+    // queues' pops, then start from a flip-flop or a queue's read, not from
+    // a compare of the granted header's 16-bit length
     rnic_skid #(.WIDTH(HB)) ack_skid_inst (
         .clk, .rst,
         .s_valid(ra_valid), .s_ready(ra_ready), .s_data(ra_hdr),
         .m_valid(resp_ack_valid), .m_ready(resp_ack_ready), .m_data(resp_ack_hdr)
     );
     wire ack_can = resp_ack_valid;
-    wire req_can = req_hdr_valid && !req_hdr_dead && (req_plen == 0 || !psrc_full);
-    wire rr_can = rr_hdr_valid && (rr_plen == 0 || !psrc_full);
+    wire req_can = req_hdr_valid && !req_hdr_dead && (!req_hdr_pay || !psrc_full);
+    wire rr_can = rr_hdr_valid && (!rr_hdr_pay || !psrc_full);
 
     always_comb begin
         grant = 2'd3;
@@ -1090,11 +1106,11 @@ module rnic_core #(
     assign resp_ack_ready = grant == 2'd0 && tx_hdr_ready;
     // a stale packet leaves the queue without the builder, in a cycle in
     // which the builder takes no payload-carrying header (one psrc write)
-    wire tx_psrc_push = tx_hdr_valid && tx_hdr_ready && tx_plen != 0;
-    wire req_drop = req_hdr_valid && req_hdr_dead && (req_plen == 0 || (!psrc_full && !tx_psrc_push));
+    wire tx_pay = (grant == 2'd1 && req_hdr_pay) || (grant == 2'd2 && rr_hdr_pay);
+    wire tx_psrc_push = tx_hdr_valid && tx_hdr_ready && tx_pay;
+    wire req_drop = req_hdr_valid && req_hdr_dead && (!req_hdr_pay || (!psrc_full && !tx_psrc_push));
     assign req_hdr_ready = (grant == 2'd1 && tx_hdr_ready) || req_drop;
     assign rr_hdr_ready = grant == 2'd2 && tx_hdr_ready;
-    wire [15:0] tx_plen = tx_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
 
     logic [DATA_WIDTH-1:0] txp_tdata;
     logic [KEEP_WIDTH-1:0] txp_tkeep;
@@ -1127,7 +1143,7 @@ module rnic_core #(
         if (tx_psrc_push) begin
             psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= (grant == 2'd2) ? PSRC_RR : PSRC_REQ;
             psrc_wr_reg <= psrc_wr_reg + 1'b1;
-        end else if (req_drop && req_plen != 0) begin
+        end else if (req_drop && req_hdr_pay) begin
             psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= PSRC_DROP;
             psrc_wr_reg <= psrc_wr_reg + 1'b1;
         end
@@ -1138,6 +1154,19 @@ module rnic_core #(
             psrc_rd_reg <= '0;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the payload flags are the headers' lengths; the responder's ACKs carry none
+    localparam int PL = rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB, PW = rnic_hdr_pkg::HDR_PAYLOAD_LEN_W;
+    always_ff @(posedge clk) begin
+        if (!rst && reqq_valid) assert (reqq_pay == (reqq_hdr[PL +: PW] != 0));
+        if (!rst && req_hdr_valid) assert (req_hdr_pay == (req_hdr[PL +: PW] != 0));
+        if (!rst && rr_hdr_valid) assert (rr_hdr_pay == (rr_hdr[PL +: PW] != 0));
+        if (!rst && resp_ack_valid) assert (resp_ack_hdr[PL +: PW] == 0);
+    end
+`endif
+`endif
 
     // UD send completions: which frames leaving the builder were UD sends
     logic ptx_hdr_ready, ud_room;
@@ -1303,7 +1332,7 @@ module rnic_core #(
         .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw), .rgen_rd_qpn, .rgen_rd_val,
         .cnt_rd_qpn(rdcnt_rd_qpn), .cnt_rd_gen(rdcnt_rd_gen), .cnt_rd_val(rdcnt_rd_val),
         .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_val,
-        .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr),
+        .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr), .m_hdr_pay(rr_hdr_pay),
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
         .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
         .m_axis_pay_desc_ready(rr_desc_ready), .s_pay_status_valid(rr_status_valid),
@@ -1368,7 +1397,7 @@ module rnic_core #(
         .m_hdr_valid(mc_valid), .m_hdr_ready(mc_ready), .m_hdr(mc_hdr),
         .m_axis_tdata(mc_tdata), .m_axis_tkeep(mc_tkeep), .m_axis_tvalid(mc_tvalid),
         .m_axis_tready(mc_tready), .m_axis_tlast(mc_tlast),
-        .mcg_wr_en(ctx_plain && ctx_wr_table == rnic_pkg::CTX_TABLE_MCG[3:0]),
+        .mcg_wr_en(ctx_plain && ctx_is_mcg),
         .mcg_wr_index(ctx_wr_index[rnic_pkg::MCAST_BUCKET_BITS:0]),
         .mcg_wr_data(ctx_wr_data[rnic_pkg::MCG_BITS-1:0]),
         .init_done(mcg_clear_done),

@@ -61,7 +61,7 @@ module rnic_rd_resp #(
     input  wire logic [2:0]                        s_job_pmtu,  // IB_MTU_* code, 256..4096
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
     input  wire logic [3:0]                        s_job_gen,
-    input  wire logic                              s_job_raw,   // an ACK/NAK header, sent as is
+    input  wire logic                              s_job_raw,   // an ACK/NAK header (no payload), sent as is
 
     // jobs queued or in progress for a QP
     input  wire logic                              qp_reset_valid,
@@ -89,6 +89,7 @@ module rnic_rd_resp #(
     output      logic                              m_hdr_valid,
     input  wire logic                              m_hdr_ready,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
+    output      logic                              m_hdr_pay,   // the response carries payload (length not 0)
 
     output      logic [63:0]                       m_axis_pay_desc_addr,
     output      logic [31:0]                       m_axis_pay_desc_len,
@@ -127,6 +128,7 @@ module rnic_rd_resp #(
     localparam int HDRQ = 2 ** HDRQ_LOG2;
     logic [HB-1:0]        hq_hdr_mem [HDRQ];
     logic [QPN_WIDTH-1:0] hq_qpn_mem [HDRQ];
+    logic                 hq_pay_mem [HDRQ];   // the header's length is not 0
     logic [HDRQ_LOG2:0]   hq_wr_reg, hq_rd_reg;
     logic [HDRQ-1:0]      hq_vld_reg;   // entry i lies in [hq_rd, hq_wr): kept with them
     wire hq_empty = hq_wr_reg == hq_rd_reg;
@@ -134,6 +136,7 @@ module rnic_rd_resp #(
                    && hq_wr_reg[HDRQ_LOG2-1:0] == hq_rd_reg[HDRQ_LOG2-1:0];
     assign m_hdr_valid = !hq_empty;
     assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
+    assign m_hdr_pay = hq_pay_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
 
     // Whether a QP has a header still queued or a job queued or in progress
     // (not one of a QP reset since), asked for two QPs at once: pend_rd for
@@ -390,6 +393,7 @@ module rnic_rd_resp #(
         end
         if (hq_push) begin   // after the pop: a full queue takes no push
             hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
+            hq_pay_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= !raw && seg_nz_reg;   // an ACK or NAK (raw) has none
             hq_qpn_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= job_qpn_mem[head];
             hq_vld_reg[hq_wr_reg[HDRQ_LOG2-1:0]] <= 1'b1;
             hq_wr_reg <= hq_wr_reg + 1'b1;

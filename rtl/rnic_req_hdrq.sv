@@ -93,25 +93,32 @@ module rnic_req_hdrq #(
     // a free slot may set its dead bit, which the next push overwrites
     wire [DEPTH_LOG2:0]   rd_p1 = rd_ptr_reg + 1'b1;
     wire [DEPTH_LOG2-1:0] nx_slot = rd_p1[DEPTH_LOG2-1:0];
-    // the head slot's and the next slot's tag and dead bit after this
-    // cycle's push, before its kills
+    // the head slot's and the next slot's dead bit after this cycle's push
+    // and kills: the push, late in the requester's decision, only selects
+    // between the pushed packet's and the queued one's, each compared with
+    // the kills apart
     wire                  stay_new = push && wr_slot == rd_slot;
     wire                  next_new = push && wr_slot == nx_slot;
-    wire [QPN_WIDTH-1:0]  stay_tag = stay_new ? s_qpn : tag_reg[rd_slot];
-    wire [QPN_WIDTH-1:0]  next_tag = next_new ? s_qpn : tag_reg[nx_slot];
-    wire                  stay_dead = !stay_new && dead_reg[rd_slot];
-    wire                  next_dead = !next_new && dead_reg[nx_slot];
-    wire dead_stay = stay_dead || killed(stay_tag, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
-    wire dead_next = next_dead || killed(next_tag, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire new_killed = killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire old_stay_dead = dead_reg[rd_slot]
+                         || killed(tag_reg[rd_slot], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire old_next_dead = dead_reg[nx_slot]
+                         || killed(tag_reg[nx_slot], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire dead_stay = stay_new ? new_killed : old_stay_dead;
+    wire dead_next = next_new ? new_killed : old_next_dead;
     // queued after this cycle: something is pushed, or more than the popped one is there
     wire valid_stay = push || valid_reg;
     wire valid_next = push || cnt_reg != (DEPTH_LOG2 + 1)'(1);
+    // the count one up and one down, from the flip-flops alone: the push and
+    // the pop only select
+    wire [DEPTH_LOG2:0] cnt_up = cnt_reg + 1'b1;
+    wire [DEPTH_LOG2:0] cnt_down = cnt_reg - 1'b1;
 
     always_ff @(posedge clk) begin
         for (int i = 0; i < DEPTH; i++) begin
             if (push && wr_slot == DEPTH_LOG2'(i)) begin
                 tag_reg[i] <= s_qpn;
-                dead_reg[i] <= killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+                dead_reg[i] <= new_killed;
             end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
                 dead_reg[i] <= 1'b1;
             end
@@ -120,7 +127,8 @@ module rnic_req_hdrq #(
         dead_head_reg <= pop ? dead_next : dead_stay;
         // full after this cycle: a push without a pop onto DEPTH - 1, or full without a pop
         full_reg <= pop ? 1'b0 : full_reg || (push && cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH - 1));
-        cnt_reg <= cnt_reg + (DEPTH_LOG2 + 1)'(push) - (DEPTH_LOG2 + 1)'(pop);
+        if (push && !pop) cnt_reg <= cnt_up;
+        else if (pop && !push) cnt_reg <= cnt_down;
         if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
         if (pop) rd_ptr_reg <= rd_p1;
         if (rst) begin

@@ -192,6 +192,7 @@ module rnic_req_tx #(
     input  wire logic                             m_hdr_ready,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0] m_hdr,
     output      logic [QPN_WIDTH-1:0]             m_hdr_qpn,
+    output      logic                             m_hdr_pay,   // the packet carries payload (length not 0)
     // a go-back-N restart of a QP: its packets queued for the builder are
     // stale (the restart sends them again)
     output      logic                             m_restart_valid,
@@ -866,6 +867,10 @@ module rnic_req_tx #(
 
     assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah;
     assign m_hdr_qpn = qpn_reg;
+    // the transmit arbiter's payload-order decision takes this flag, not a
+    // compare of the header's 16-bit length behind its grant (the MTU is
+    // never 0)
+    assign m_hdr_pay = !op_rd_atomic && remaining_reg != 0;
 
     assign m_done_valid = state_reg == S_DONE;
     assign m_done_qpn = qpn_reg;

@@ -73,6 +73,7 @@ module tb #(
     logic [rnic_pkg::MPT_BITS-1:0] mpt_rd_data;
     logic             m_hdr_valid, m_hdr_ready = 1'b0;
     logic [HB-1:0]    m_hdr;
+    logic             m_hdr_pay;
     logic [63:0]      pay_addr;
     logic [31:0]      pay_len;
     logic             pay_last, pay_valid, pay_ready = 1'b0, pay_status_valid = 1'b0;
@@ -85,7 +86,7 @@ module tb #(
         .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_val,
         .rgen_rd_qpn, .rgen_rd_val, .cnt_rd_qpn, .cnt_rd_gen, .cnt_rd_val,
         .mpt_rd_en, .mpt_rd_addr, .mpt_rd_data,
-        .m_hdr_valid, .m_hdr_ready, .m_hdr,
+        .m_hdr_valid, .m_hdr_ready, .m_hdr, .m_hdr_pay,
         .m_axis_pay_desc_addr(pay_addr), .m_axis_pay_desc_len(pay_len), .m_axis_pay_desc_last(pay_last),
         .m_axis_pay_desc_valid(pay_valid), .m_axis_pay_desc_ready(pay_ready),
         .s_pay_status_valid(pay_status_valid),
@@ -237,6 +238,9 @@ module tb #(
         q = rnd() % NQP;
         j_qpn[j] = QW'(q);
         j_raw[j] = (rnd() % 100) < 20;
+        // a raw job is an ACK or NAK: no payload (the transmit arbiter
+        // takes m_hdr_pay, not the length, for whether a payload follows)
+        if (j_raw[j]) h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = '0;
         j_pmtu[j] = ((rnd() % 100) < 10) ? 3'(rnd() % 8 == 0 ? 0 : 6 + rnd() % 2) : 3'(1 + rnd() % 5);
         mtu = mtu_of(j_pmtu[j]);
         case (rnd() % 8)
@@ -473,6 +477,9 @@ module tb #(
                     fail($sformatf("payload read of QP %0d after pend_at said none", qp_of(pay_addr)));
                 if (m_hdr_valid && m_hdr_ready) begin
                     logic [QW-1:0] hq;
+                    if (m_hdr_pay != (m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] != 0))
+                        fail($sformatf("header's payload flag %0d, its length %0d", m_hdr_pay,
+                                       m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W]));
                     hq = (hp_job < njobs) ? j_qpn[hp_job] : '0;
                     // the header's QP: that of the job it must match (take_hdr checks it)
                     if (hp_job < njobs && !may_stop(hp_job, hp_pkt) && (clear_at[hq] || clear_rd[hq]))
