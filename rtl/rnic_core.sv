@@ -1072,10 +1072,15 @@ module rnic_core #(
     localparam int PSRC_LOG2 = 2;
     localparam logic [1:0] PSRC_REQ = 2'd0, PSRC_RR = 2'd1, PSRC_DROP = 2'd2;
     logic [1:0]          psrc_mem [2**PSRC_LOG2];
-    logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg;
-    wire psrc_empty = psrc_wr_reg == psrc_rd_reg;
-    wire psrc_full = (psrc_wr_reg - psrc_rd_reg) == (PSRC_LOG2+1)'(2**PSRC_LOG2);
-    wire [1:0] psrc_head = psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]];
+    logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg, psrc_cnt_reg;
+    // The head's kind is one-hot flip-flops (all clear while the queue is
+    // empty) and full a flip-flop, both set a cycle ahead: the payload
+    // engine's tready, and its DMA engine's and packer's 512-bit output
+    // registers behind it, start from them instead of the pointers' compare
+    // and the head's read and decode. The next head is prepared for both
+    // outcomes of the pop (the entry after the head, or this cycle's push).
+    logic psrc_req_reg, psrc_rr_reg, psrc_drop_reg, psrc_full_reg;
+    wire  psrc_full = psrc_full_reg;
 
     // whether a packet carries payload comes with its header as a flag (the
     // requester's and the READ responses' queues hold it beside the header;
@@ -1115,15 +1120,22 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0] txp_tdata;
     logic [KEEP_WIDTH-1:0] txp_tkeep;
     logic                  txp_tvalid, txp_tready, txp_tlast;
-    wire psrc_rr = psrc_head == PSRC_RR;
-    wire psrc_drop = !psrc_empty && psrc_head == PSRC_DROP;
-    assign txp_tdata = psrc_rr ? rr_tdata : pay_tdata;
-    assign txp_tkeep = psrc_rr ? rr_tkeep : pay_tkeep;
-    assign txp_tlast = psrc_rr ? rr_tlast : pay_tlast;
-    assign txp_tvalid = !psrc_empty && !psrc_drop && (psrc_rr ? rr_tvalid : pay_tvalid);
-    assign pay_tready = !psrc_empty && !psrc_rr && (psrc_drop || txp_tready);
-    assign rr_tready = !psrc_empty && psrc_rr && txp_tready;
-    wire drop_last = psrc_drop && pay_tvalid && pay_tlast;
+    assign txp_tdata = psrc_rr_reg ? rr_tdata : pay_tdata;
+    assign txp_tkeep = psrc_rr_reg ? rr_tkeep : pay_tkeep;
+    assign txp_tlast = psrc_rr_reg ? rr_tlast : pay_tlast;
+    assign txp_tvalid = (psrc_rr_reg && rr_tvalid) || (psrc_req_reg && pay_tvalid);
+    assign pay_tready = psrc_drop_reg || (psrc_req_reg && txp_tready);
+    assign rr_tready = psrc_rr_reg && txp_tready;
+    wire drop_last = psrc_drop_reg && pay_tvalid && pay_tlast;
+
+    wire       psrc_push = tx_psrc_push || (req_drop && req_hdr_pay);
+    wire [1:0] psrc_push_kind = !tx_psrc_push ? PSRC_DROP : (grant == 2'd2) ? PSRC_RR : PSRC_REQ;
+    wire       psrc_pop = (txp_tvalid && txp_tready && txp_tlast) || drop_last;
+    wire [PSRC_LOG2:0] psrc_rd_p1 = psrc_rd_reg + 1'b1;
+    wire [1:0] psrc_second = psrc_mem[psrc_rd_p1[PSRC_LOG2-1:0]];
+    wire       psrc_has2 = psrc_cnt_reg > (PSRC_LOG2+1)'(1);
+    wire [PSRC_LOG2:0] psrc_cnt_up = psrc_cnt_reg + 1'b1;
+    wire [PSRC_LOG2:0] psrc_cnt_down = psrc_cnt_reg - 1'b1;
 
     // the payload reaches the builder through a register slice: the choice
     // of source (the order queue's head) and the payload engine's beat
@@ -1140,18 +1152,35 @@ module rnic_core #(
 
     always_ff @(posedge clk) begin
         if (tx_hdr_valid && tx_hdr_ready) last_src_reg <= grant;
-        if (tx_psrc_push) begin
-            psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= (grant == 2'd2) ? PSRC_RR : PSRC_REQ;
-            psrc_wr_reg <= psrc_wr_reg + 1'b1;
-        end else if (req_drop && req_hdr_pay) begin
-            psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= PSRC_DROP;
+        if (psrc_push) begin
+            psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= psrc_push_kind;
             psrc_wr_reg <= psrc_wr_reg + 1'b1;
         end
-        if ((txp_tvalid && txp_tready && txp_tlast) || drop_last) psrc_rd_reg <= psrc_rd_reg + 1'b1;
+        if (psrc_pop) psrc_rd_reg <= psrc_rd_p1;
+        if (psrc_push && !psrc_pop) psrc_cnt_reg <= psrc_cnt_up;
+        else if (psrc_pop && !psrc_push) psrc_cnt_reg <= psrc_cnt_down;
+        // a push while full is never granted (req_can, rr_can, req_drop)
+        psrc_full_reg <= psrc_pop ? 1'b0
+                         : psrc_full_reg || (psrc_push && psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2 - 1));
+        if (psrc_pop) begin
+            // the entry after the head, else this cycle's push, else none
+            psrc_req_reg <= psrc_has2 ? psrc_second == PSRC_REQ : psrc_push && psrc_push_kind == PSRC_REQ;
+            psrc_rr_reg <= psrc_has2 ? psrc_second == PSRC_RR : psrc_push && psrc_push_kind == PSRC_RR;
+            psrc_drop_reg <= psrc_has2 ? psrc_second == PSRC_DROP : psrc_push && psrc_push_kind == PSRC_DROP;
+        end else if (psrc_cnt_reg == '0) begin
+            psrc_req_reg <= psrc_push && psrc_push_kind == PSRC_REQ;
+            psrc_rr_reg <= psrc_push && psrc_push_kind == PSRC_RR;
+            psrc_drop_reg <= psrc_push && psrc_push_kind == PSRC_DROP;
+        end
         if (rst) begin
             last_src_reg <= 2'd0;
             psrc_wr_reg <= '0;
             psrc_rd_reg <= '0;
+            psrc_cnt_reg <= '0;
+            psrc_full_reg <= 1'b0;
+            psrc_req_reg <= 1'b0;
+            psrc_rr_reg <= 1'b0;
+            psrc_drop_reg <= 1'b0;
         end
     end
 
@@ -1164,6 +1193,17 @@ module rnic_core #(
         if (!rst && req_hdr_valid) assert (req_hdr_pay == (req_hdr[PL +: PW] != 0));
         if (!rst && rr_hdr_valid) assert (rr_hdr_pay == (rr_hdr[PL +: PW] != 0));
         if (!rst && resp_ack_valid) assert (resp_ack_hdr[PL +: PW] == 0);
+        // the payload-order queue's registers are what its pointers and head say
+        if (!rst) begin
+            assert (psrc_cnt_reg == psrc_wr_reg - psrc_rd_reg);
+            assert (psrc_full_reg == (psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2)));
+            assert (!(psrc_push && psrc_full_reg));
+            assert ((psrc_req_reg || psrc_rr_reg || psrc_drop_reg) == (psrc_cnt_reg != 0));
+            if (psrc_cnt_reg != 0)
+                assert ({psrc_req_reg, psrc_rr_reg, psrc_drop_reg}
+                        == {psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_REQ, psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_RR,
+                            psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_DROP});
+        end
     end
 `endif
 `endif

@@ -308,9 +308,12 @@ module rnic_rd_resp #(
         if (qp_reset_valid)
             for (int i = 0; i < JOBS; i++)
                 if (job_qpn_mem[i] == qp_reset_qpn) job_dead_mem[i] <= 1'b1;
-        if (s_job_valid && s_job_ready) begin
-            // a job queued in the reset's own cycle was made before it
-            job_dead_mem[wr_reg[JOBS_LOG2-1:0]] <= qp_reset_valid && qp_reset_qpn == s_job_qpn;
+        // The free slot at wr_reg takes the job's fields in every cycle the
+        // queue has room, so their write enables are the pointers' decode and
+        // not the responder's valid, which is deep in its head logic; the
+        // entry counts only once job_vld_reg is set (every search over the
+        // entries is gated by it).
+        if (s_job_ready) begin
             job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr;
             job_va_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_va;
             job_rkey_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey;
@@ -320,6 +323,10 @@ module rnic_rd_resp #(
             job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
             job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
+        end
+        if (s_job_valid && s_job_ready) begin
+            // a job queued in the reset's own cycle was made before it
+            job_dead_mem[wr_reg[JOBS_LOG2-1:0]] <= qp_reset_valid && qp_reset_qpn == s_job_qpn;
             job_vld_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
             wr_reg <= wr_reg + 1'b1;
         end
@@ -432,7 +439,7 @@ module rnic_rd_resp #(
     logic            cnt_bumped_reg;
     always_ff @(posedge clk) begin
         for (int i = 0; i < JOBS; i++) begin
-            if (s_job_valid && s_job_ready && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) begin
+            if (s_job_ready && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) begin
                 cnt_qp_reg[i] <= s_job_qpn == cnt_rd_qpn && !s_job_raw;
                 cnt_gen0_reg[i] <= s_job_gen == cnt_rd_gen;
                 cnt_gen1_reg[i] <= s_job_gen - 4'd1 == cnt_rd_gen;

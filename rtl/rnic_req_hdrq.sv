@@ -85,8 +85,12 @@ module rnic_req_hdrq #(
     assign m_dead = dead_head_reg;
     wire pop = valid_reg && m_ready;
 
+    // The free slot at wr_slot takes the header and its tag in every cycle
+    // the queue has room: their write enables are the pointer's decode and
+    // a flip-flop, not the requester's valid, which is late in its decision.
+    // The slot counts only once pushed (wr_ptr_reg moves past it).
     always_ff @(posedge clk) begin
-        if (push) mem[wr_slot] <= s_data;
+        if (s_ready) mem[wr_slot] <= s_data;
     end
 
     // a slot's tag is only compared while the slot is queued: a stale tag in
@@ -116,8 +120,8 @@ module rnic_req_hdrq #(
 
     always_ff @(posedge clk) begin
         for (int i = 0; i < DEPTH; i++) begin
+            if (s_ready && wr_slot == DEPTH_LOG2'(i)) tag_reg[i] <= s_qpn;
             if (push && wr_slot == DEPTH_LOG2'(i)) begin
-                tag_reg[i] <= s_qpn;
                 dead_reg[i] <= new_killed;
             end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
                 dead_reg[i] <= 1'b1;

@@ -519,7 +519,18 @@ module rnic_req_tx #(
     assign ah_rd_addr = wqe_ud_ah[AH_INDEX_WIDTH-1:0];
     wire   ah_ok = (wqe_ud_ah >> AH_INDEX_WIDTH) == 32'd0 && ah_rd_data[rnic_pkg::AH_VALID_LSB]
                    && ah_rd_data[rnic_pkg::AH_PD_LSB +: rnic_pkg::AH_PD_W] == qpc_pd;
-    wire   ud_bad_ah = qpc_ud && !ah_ok;
+    // The check is registered (ah_ok_reg, a cycle after the entry is on
+    // ah_rd_data): the header queue's push, and its tag and dead bits
+    // behind it, start from flip-flops instead of the AH's PD compare. A UD
+    // packet whose S_PKT_HDR comes right after S_PARSE (inline) waits that
+    // cycle (ah_wait_reg); an RC QP never waits.
+    logic  ah_ok_reg, ah_wait_reg;
+    always_ff @(posedge clk) begin
+        ah_ok_reg <= ah_ok;
+        ah_wait_reg <= ah_rd_en;
+    end
+    wire   ah_pending = qpc_ud && ah_wait_reg;
+    wire   ud_bad_ah = qpc_ud && !ah_wait_reg && !ah_ok_reg;
 
     always_comb begin
         m_hdr = addr_hdr;
@@ -865,7 +876,7 @@ module rnic_req_tx #(
                                                            : sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH])
                                                 : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
 
-    assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah;
+    assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah && !ah_pending;
     assign m_hdr_qpn = qpn_reg;
     // the transmit arbiter's payload-order decision takes this flag, not a
     // compare of the header's 16-bit length behind its grant (the MTU is
@@ -1360,7 +1371,9 @@ module rnic_req_tx #(
             end
             S_PKT_HDR: begin
                 seg_left_reg <= seg_len;
-                if (ud_bad_ah) begin
+                if (ah_pending) begin
+                    // the AH's check is registered next cycle
+                end else if (ud_bad_ah) begin
                     // no such address handle (or another PD's): nothing sent
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
@@ -1608,6 +1621,8 @@ module rnic_req_tx #(
     end
     always_ff @(posedge clk) begin
         if (!rst) assert (rd_out == ref_rd_out);
+        // the registered AH check is the one on the entry read in S_PARSE
+        if (!rst && state_reg == S_PKT_HDR && qpc_ud && !ah_wait_reg) assert (ah_ok_reg == ah_ok);
         // S_QPC's registered view of the window is the difference's, unless una moved
         if (!rst && state_reg == S_QPC && !una_moved)
             assert (infl_nz_q == (inflight != 0) && infl_block_q == (inflight >= 16'(1 << INFLIGHT_LOG2)));

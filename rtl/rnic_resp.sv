@@ -936,7 +936,11 @@ module rnic_resp #(
     );
 
     // write data: the scattered payload, or an ATOMIC's result (8 bytes, host order)
-    wire at_wd = state_reg == S_ATWD;
+    // (state_reg == S_ATWD as a flip-flop of its own: the state's decode
+    // reached the 512-bit write data's multiplexer and the DMA writer's
+    // shift registers behind it)
+    logic at_wd_reg;
+    wire at_wd = at_wd_reg;
     assign m_axis_wr_data_tdata = at_wd ? DATA_WIDTH'(at_new_reg) : sc_tdata;
     assign m_axis_wr_data_tkeep = at_wd ? KEEP_WIDTH'(8'hff) : sc_tkeep;
     assign m_axis_wr_data_tvalid = at_wd || sc_tvalid;
@@ -1556,10 +1560,14 @@ module rnic_resp #(
                 if (m_axis_wr_desc_ready) begin
                     npieces_reg <= 3'd1;
                     state_reg <= S_ATWD;
+                    at_wd_reg <= 1'b1;
                 end
             end
             S_ATWD: begin
-                if (m_axis_wr_data_tready) state_reg <= S_PUSH;
+                if (m_axis_wr_data_tready) begin
+                    state_reg <= S_PUSH;
+                    at_wd_reg <= 1'b0;
+                end
             end
             S_ADUP: if (adup_rd_ok_reg) begin
                 if (adup_reg == (ATOMIC_SAVED_LOG2+1)'(ASAVE)) begin
@@ -1594,6 +1602,7 @@ module rnic_resp #(
             rwqe_st_seen_reg <= 1'b1;
             rwqe_err_reg <= s_rwqe_status_error;
         end
+        if (rst) at_wd_reg <= 1'b0;
         if (rst) begin
             state_reg <= S_IDLE;
             stat_drop_qpn <= 1'b0;
@@ -1781,6 +1790,7 @@ module rnic_resp #(
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
         if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
+        if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
     end
 `endif
 `endif
