@@ -190,6 +190,18 @@ module rnic_compl #(
         d = b - a;
         psn_le = d < 24'h800000;
     endfunction
+    // a == b + 1 (mod 2^24) without a carry chain: bit i of b + 1 is b[i]
+    // flipped when every bit below it is set (a prefix AND, which synthesis
+    // balances as a tree, where an adder becomes a chain of carry cells)
+    function automatic logic is_succ(input logic [23:0] a, input logic [23:0] b);
+        logic all_ones;
+        is_succ = 1'b1;
+        all_ones = 1'b1;
+        for (int i = 0; i < 24; i++) begin
+            if (a[i] != (b[i] ^ all_ones)) is_succ = 1'b0;
+            all_ones = all_ones && b[i];
+        end
+    endfunction
 
     // ns -> cycles at the stated clock
     function automatic logic [47:0] ns_cycles(input logic [47:0] ns);
@@ -480,7 +492,17 @@ module rnic_compl #(
     wire [2:0]  pmtu_code = (pmtu_raw < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (pmtu_raw > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : pmtu_raw;
     wire [4:0]  mtu_lg = 5'(pmtu_code) + 5'd7;
-    wire [31:0] mtu_bytes = 32'd1 << mtu_lg;
+    // The MTU as one-hot flip-flops (bit k: 2^(k+8) bytes), decoded from
+    // the context read in S_LOAD and valid from the state after it, the
+    // first that uses the MTU (asserted). The
+    // record's packet count, the last response's length and the responses'
+    // offsets are then AND-OR selections of shifts from flip-flops, not a
+    // clamp, an add and a shift decode behind the block RAM's output, ahead
+    // of the first PSN's subtract.
+    logic [4:0] mtu_sel_reg;
+    always_ff @(posedge clk)
+        for (int k = 0; k < 5; k++) mtu_sel_reg[k] <= mtu_lg == 5'(k + 8);
+    wire [31:0] mtu_bytes = {19'd0, mtu_sel_reg, 8'd0};
     wire        rec_atomic = rec_opcode == rnic_pkg::WC_COMP_SWAP[7:0] || rec_opcode == rnic_pkg::WC_FETCH_ADD[7:0];
     // answered with data: covered only by its own responses
     wire        rec_read = rec_opcode == rnic_pkg::WC_RDMA_READ[7:0] || rec_atomic;
@@ -492,10 +514,8 @@ module rnic_compl #(
         rec_q = '0;
         rec_mod = '0;
         for (int k = 8; k <= 12; k++) begin
-            if (mtu_lg == 5'(k)) begin
-                rec_q = 24'(rec_len >> k);
-                rec_mod = rec_len & ((32'd1 << k) - 32'd1);
-            end
+            rec_q = rec_q | ({24{mtu_sel_reg[k-8]}} & 24'(rec_len >> k));
+            rec_mod = rec_mod | ({32{mtu_sel_reg[k-8]}} & rec_len & ((32'd1 << k) - 32'd1));
         end
     end
     wire        rec_r = rec_mod != 0;
@@ -533,7 +553,11 @@ module rnic_compl #(
 
     // a READ response at psn_reg against the READ record holding it
     wire [23:0] rsp_idx = psn_reg + ~rr_first_m1;      // psn_reg - first PSN
-    wire [31:0] rsp_off = 32'(rsp_idx) << mtu_lg;
+    logic [31:0] rsp_off;
+    always_comb begin
+        rsp_off = '0;
+        for (int k = 8; k <= 12; k++) rsp_off = rsp_off | ({32{mtu_sel_reg[k-8]}} & (32'(rsp_idx) << k));
+    end
     wire        rsp_at_first = rr_psn_m1 == rr_first_m1;
     wire        opc_first = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
     wire        opc_middle = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
@@ -603,16 +627,17 @@ module rnic_compl #(
     logic       ld_psn_le_acked_reg;    // psn_le(psn_reg, acked_reg)
     logic       ld_acked_le_prev_reg;   // psn_le(acked_reg, psn_reg - 1)
     logic       ld_next_reg;            // psn_reg == acked_reg + 1
-    // now + rnr_cycles(syn_code) for S_ACK, its low half added in S_LOAD
+    // now + rnr_cycles(syn_code) for S_ACK: the delay looked up as the ACK
+    // is taken (rnr_p1_reg), both halves added in S_LOAD, the high one for
+    // either carry of the low one, so S_ACK only selects
     logic [47:0] rnr_p1_tab [32];       // rnr_cycles + 1: S_ACK is a cycle after S_LOAD
     for (genvar k = 0; k < 32; k++) begin : g_rnr
         assign rnr_p1_tab[k] = rnr_cycles(5'(k)) + 48'd1;
     end
-    wire [47:0] rnr_p1 = rnr_p1_tab[syn_code];
+    logic [47:0] rnr_p1_reg;
     logic        rnr_c_reg;
-    logic [23:0] rnr_lo_reg, rnr_hi_reg, rnr_now_hi_reg;
-    wire [47:0]  rnr_until_nx = {rnr_c_reg ? rnr_now_hi_reg - ~rnr_hi_reg : rnr_now_hi_reg + rnr_hi_reg,
-                                 rnr_lo_reg};
+    logic [23:0] rnr_lo_reg, rnr_hi0_reg, rnr_hi1_reg;
+    wire [47:0]  rnr_until_nx = {rnr_c_reg ? rnr_hi1_reg : rnr_hi0_reg, rnr_lo_reg};
     // psn_le(psn_reg, hi_rd_psn - 1): bit 23 of hi_rd_psn + ~psn_reg, whose
     // carry into bit 23 is psn_reg[22:0] < hi_rd_psn[22:0]
     wire        psn_le_sent = !(hi_rd_psn[23] ^ !psn_reg[23]
@@ -719,6 +744,7 @@ module rnic_compl #(
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
                     syn_reg <= s_ack_syndrome;
+                    rnr_p1_reg <= rnr_p1_tab[s_ack_syndrome[4:0]];
                     opc_reg <= s_ack_opcode;
                     plen_reg <= s_ack_plen;
                     orig_reg <= s_ack_orig;
@@ -737,11 +763,14 @@ module rnic_compl #(
             end
             S_LOAD: begin
                 ld_psn_le_acked_reg <= psn_le(psn_reg, load_acked);
-                ld_acked_le_prev_reg <= psn_le(load_acked, psn_reg - 24'd1);
-                ld_next_reg <= psn_reg - 24'd1 == load_acked;
-                {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1[23:0]};
-                rnr_hi_reg <= rnr_p1[47:24];
-                rnr_now_hi_reg <= now[47:24];
+                // psn_le(acked, psn - 1): psn - acked in [1, 2^23], one
+                // compare's chain and equalities instead of two chains
+                ld_acked_le_prev_reg <= (psn_le(load_acked, psn_reg) && psn_reg != load_acked)
+                                        || (psn_reg[22:0] == load_acked[22:0] && psn_reg[23] != load_acked[23]);
+                ld_next_reg <= is_succ(psn_reg, load_acked);
+                {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1_reg[23:0]};
+                rnr_hi0_reg <= now[47:24] + rnr_p1_reg[47:24];
+                rnr_hi1_reg <= now[47:24] - ~rnr_p1_reg[47:24];   // + 1
                 if (force_reg && !load_err) errev_reg <= 1'b1;
                 acked_reg <= load_acked;
                 acked_pre_reg <= load_acked;
@@ -1193,6 +1222,7 @@ module rnic_compl #(
         if (!rst && scan_due) assert (scan_rnr_due == ref_rnr_due);
         if (!rst && state_reg != S_IDLE && state_reg != S_LOAD) begin
             assert (cfg_pmtu_rd_reg == cfg_pmtu_mem[qpn_reg]);
+            assert (mtu_bytes == 32'd1 << mtu_lg);
             assert (cfg_retry_rd_reg == cfg_retry_mem[qpn_reg]);
             assert (cfg_rnr_rd_reg == cfg_rnr_mem[qpn_reg]);
         end
@@ -1200,6 +1230,7 @@ module rnic_compl #(
             assert (in_window == ref_in_window);
             assert (nak_in_window == ref_nak_in_window);
             assert (ld_next_reg == (psn_reg == acked_reg + 24'd1));
+            assert (ld_acked_le_prev_reg == psn_le(acked_reg, psn_reg - 24'd1));
             assert (rnr_until_nx == now + rnr_cycles(syn_code));
         end
         if (!rst && state_reg == S_CHECK) begin
