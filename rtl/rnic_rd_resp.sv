@@ -134,7 +134,13 @@ module rnic_rd_resp #(
     wire hq_empty = hq_wr_reg == hq_rd_reg;
     wire hq_full = hq_wr_reg[HDRQ_LOG2] != hq_rd_reg[HDRQ_LOG2]
                    && hq_wr_reg[HDRQ_LOG2-1:0] == hq_rd_reg[HDRQ_LOG2-1:0];
-    assign m_hdr_valid = !hq_empty;
+    // m_hdr_valid is a flip-flop (the transmit arbiter's grant, and the
+    // 1009-bit header registers behind it, start from it instead of the
+    // pointers' compare), prepared for both outcomes of the pop: after it,
+    // the entry behind the head or this cycle's push
+    logic hq_nonempty_reg;
+    assign m_hdr_valid = hq_nonempty_reg;
+    wire [HDRQ_LOG2-1:0] hq_second = hq_rd_reg[HDRQ_LOG2-1:0] + 1'b1;
     assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
     assign m_hdr_pay = hq_pay_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
 
@@ -394,6 +400,8 @@ module rnic_rd_resp #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        hq_nonempty_reg <= (m_hdr_valid && m_hdr_ready) ? hq_push || hq_vld_reg[hq_second]
+                                                        : hq_push || hq_nonempty_reg;
         if (m_hdr_valid && m_hdr_ready) begin
             hq_vld_reg[hq_rd_reg[HDRQ_LOG2-1:0]] <= 1'b0;
             hq_rd_reg <= hq_rd_reg + 1'b1;
@@ -422,6 +430,7 @@ module rnic_rd_resp #(
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
             hq_vld_reg <= '0;
+            hq_nonempty_reg <= 1'b0;
             pq_wr_reg <= '0;
             pq_rd_reg <= '0;
             pq_vld_reg <= '0;
@@ -514,6 +523,7 @@ module rnic_rd_resp #(
                               == ((PAYQ_LOG2+1)'(PAYQ_LOG2'(PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0])) < pq_wr_reg - pq_rd_reg));
         if (!rst) assert (full == ((wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS))
                           && hq_full == ((hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ))
+                          && hq_nonempty_reg == !hq_empty
                           && pq_full == ((pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ)));
     end
     always_ff @(posedge clk) begin

@@ -1693,7 +1693,12 @@ module rnic_resp #(
         stat_tx_ack <= 1'b0;
         stat_tx_nak <= 1'b0;
         stat_recv_cqe <= 1'b0;
-        if (act_push) begin
+        // The free slot at act_wr takes the action's fields in every cycle
+        // the queue has room: their write enables are the pointers' compare,
+        // not act_push, which is the end of the engine's decision. The slot
+        // counts once act_vld_reg is set (every search over the entries is
+        // gated by it, and by the pointers in the assertions).
+        if (!act_full) begin
             act_hdr_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= ack_hdr;
             act_nwait_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_nwait;
             act_send_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_send;
@@ -1724,6 +1729,8 @@ module rnic_resp #(
             // for a flush, which has no frame
             act_smac_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
                 (qpc_ud && h_ud && act_push_status != rnic_pkg::WC_WR_FLUSH_ERR[7:0]) ? h_smac : 48'h0;
+        end
+        if (act_push) begin
             act_vld_reg[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= 1'b1;
             act_wr_reg <= act_wr_reg + 1'b1;
         end
@@ -1791,6 +1798,8 @@ module rnic_resp #(
         if (!rst && m_ack_valid) assert (!pend_rd_val);
         if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
+        // an action is pushed only with room: its fields were written into the free slot
+        if (!rst && act_push) assert (!act_full);
     end
 `endif
 `endif
