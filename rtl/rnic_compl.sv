@@ -494,11 +494,11 @@ module rnic_compl #(
     wire [4:0]  mtu_lg = 5'(pmtu_code) + 5'd7;
     // The MTU as one-hot flip-flops (bit k: 2^(k+8) bytes), decoded from
     // the context read in S_LOAD and valid from the state after it, the
-    // first that uses the MTU (asserted). The
-    // record's packet count, the last response's length and the responses'
-    // offsets are then AND-OR selections of shifts from flip-flops, not a
-    // clamp, an add and a shift decode behind the block RAM's output, ahead
-    // of the first PSN's subtract.
+    // first that uses the MTU (asserted). The record's packet count, the
+    // last response's length and the responses' offsets are then AND-OR
+    // selections of shifts from flip-flops, not a clamp, an add and a shift
+    // decode behind the block RAM's output, ahead of the first PSN's
+    // subtract.
     logic [4:0] mtu_sel_reg;
     always_ff @(posedge clk)
         for (int k = 0; k < 5; k++) mtu_sel_reg[k] <= mtu_lg == 5'(k + 8);

@@ -1134,6 +1134,9 @@ module rnic_core #(
     wire [PSRC_LOG2:0] psrc_rd_p1 = psrc_rd_reg + 1'b1;
     wire [1:0] psrc_second = psrc_mem[psrc_rd_p1[PSRC_LOG2-1:0]];
     wire       psrc_has2 = psrc_cnt_reg > (PSRC_LOG2+1)'(1);
+    wire       psrc_take2 = psrc_pop && psrc_has2;
+    wire       psrc_nx_any = psrc_take2 || psrc_push;
+    wire [1:0] psrc_nx_kind = psrc_take2 ? psrc_second : psrc_push_kind;
     wire [PSRC_LOG2:0] psrc_cnt_up = psrc_cnt_reg + 1'b1;
     wire [PSRC_LOG2:0] psrc_cnt_down = psrc_cnt_reg - 1'b1;
 
@@ -1162,15 +1165,12 @@ module rnic_core #(
         // a push while full is never granted (req_can, rr_can, req_drop)
         psrc_full_reg <= psrc_pop ? 1'b0
                          : psrc_full_reg || (psrc_push && psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2 - 1));
-        if (psrc_pop) begin
-            // the entry after the head, else this cycle's push, else none
-            psrc_req_reg <= psrc_has2 ? psrc_second == PSRC_REQ : psrc_push && psrc_push_kind == PSRC_REQ;
-            psrc_rr_reg <= psrc_has2 ? psrc_second == PSRC_RR : psrc_push && psrc_push_kind == PSRC_RR;
-            psrc_drop_reg <= psrc_has2 ? psrc_second == PSRC_DROP : psrc_push && psrc_push_kind == PSRC_DROP;
-        end else if (psrc_cnt_reg == '0) begin
-            psrc_req_reg <= psrc_push && psrc_push_kind == PSRC_REQ;
-            psrc_rr_reg <= psrc_push && psrc_push_kind == PSRC_RR;
-            psrc_drop_reg <= psrc_push && psrc_push_kind == PSRC_DROP;
+        // a new head after a pop or onto an empty queue: the entry after the
+        // head, else this cycle's push, else none
+        if (psrc_pop || psrc_cnt_reg == '0) begin
+            psrc_req_reg <= psrc_nx_any && psrc_nx_kind == PSRC_REQ;
+            psrc_rr_reg <= psrc_nx_any && psrc_nx_kind == PSRC_RR;
+            psrc_drop_reg <= psrc_nx_any && psrc_nx_kind == PSRC_DROP;
         end
         if (rst) begin
             last_src_reg <= 2'd0;
