@@ -173,6 +173,18 @@ def ecp5_block_ram_plan(ys, design, budget):
     return n, used
 
 
+def xcup_fine():
+    """synth_xilinx's `fine` step for UltraScale+ with the carry logic on
+    CARRY8, the part's carry cell (hw/yosys/arith_map_xcup.v says why), and
+    CARRY8 a timing box for the LUT mapper (hw/yosys/carry8_box.v); the
+    caller runs synth_xilinx up to `fine` and from `map_cells` on."""
+    return ["read_verilog -lib -specify -overwrite %s" % os.path.join(ROOT, "hw", "yosys", "carry8_box.v"),
+            "opt -full",
+            "xilinx_srl -variable -minlen 3",
+            "techmap -map +/techmap.v -D LUT_SIZE=6 -map %s" % os.path.join(ROOT, "hw", "yosys", "arith_map_xcup.v"),
+            "opt -fast"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", choices=["xcup", "ecp5"], required=True)
@@ -234,7 +246,10 @@ def main():
         run("techmap -map +/xilinx/lutrams_xc5v_map.v")
         run("techmap -map +/xilinx/brams_xcu_map.v")
         run("techmap -map +/xilinx/urams_map.v")
-        run("%s -run map_ffram:" % synth)
+        run("%s -run map_ffram:fine" % synth)
+        for cmd in xcup_fine():
+            run(cmd)
+        run("%s -run map_cells:" % synth)
     else:
         run("%s -run %s:" % (synth, split))
     if args.target == "ecp5":
