@@ -180,7 +180,7 @@ module rnic_core #(
     logic                  db_rq_srq;          // DB_SRQ: db_rq_qpn is an SRQN
     logic                  db_cq_valid;
     logic [15:0]           db_cq_cqn, db_cq_ci;
-    logic                  wqe_win_valid, wqe_win_clear, wqe_win_take;
+    logic                  wqe_win_valid, wqe_win_new, wqe_win_clear, wqe_win_take;
     logic [15:0]           wqe_win_qpn, wqe_win_idx;
     logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] wqe_win_data;
     // the counters' increments, registered on their way into rnic_regs: an
@@ -249,7 +249,7 @@ module rnic_core #(
         .db_sq_valid, .db_sq_ready, .db_sq_qpn, .db_sq_pi,
         .db_rq_valid, .db_rq_ready, .db_rq_qpn, .db_rq_pi, .db_rq_srq,
         .db_cq_valid, .db_cq_cqn, .db_cq_ci,
-        .wqe_win_valid, .wqe_win_qpn, .wqe_win_idx, .wqe_win_data, .wqe_win_clear,
+        .wqe_win_valid, .wqe_win_new, .wqe_win_qpn, .wqe_win_idx, .wqe_win_data, .wqe_win_clear,
         .stat_inc,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted,
@@ -584,7 +584,7 @@ module rnic_core #(
         .s_axis_wqe_tdata(wqe_tdata), .s_axis_wqe_tkeep(wqe_tkeep), .s_axis_wqe_tvalid(wqe_tvalid),
         .s_axis_wqe_tready(wqe_tready), .s_axis_wqe_tlast(wqe_tlast),
         .s_wqe_status_valid(wqe_status_valid), .s_wqe_status_error(wqe_status_error),
-        .win_valid(wqe_win_valid), .win_qpn(wqe_win_qpn), .win_idx(wqe_win_idx), .win_data(wqe_win_data),
+        .win_valid(wqe_win_valid), .win_new(wqe_win_new), .win_qpn(wqe_win_qpn), .win_idx(wqe_win_idx), .win_data(wqe_win_data),
         .win_take(wqe_win_take),
         .m_axis_pay_desc_addr(pay_desc_addr), .m_axis_pay_desc_len(pay_desc_len),
         .m_axis_pay_desc_last(pay_desc_last), .m_axis_pay_desc_valid(pay_desc_valid),

@@ -106,6 +106,8 @@ module rnic_regs #(
     output      logic [15:0]                wqe_win_qpn,
     output      logic [15:0]                wqe_win_idx,
     output      logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] wqe_win_data,
+    // the window was set in the last cycle (its QP and index are new)
+    output      logic                       wqe_win_new,
     input  wire logic                       wqe_win_clear,
 
     input  wire logic [STAT_COUNT*16-1:0]   stat_inc,
@@ -228,6 +230,7 @@ module rnic_regs #(
     logic [31:0] db_word_reg;
     logic [31:0] win_reg [WIN_WORDS];
     logic        win_valid_reg;
+    logic        win_new_reg;
     logic [15:0] win_qpn_reg, win_idx_reg;
 
     logic        rvalid_reg;
@@ -267,6 +270,7 @@ module rnic_regs #(
     wire db_taken = db_is_rq_reg ? db_rq_ready : db_sq_ready;
 
     assign wqe_win_valid = win_valid_reg;
+    assign wqe_win_new = win_new_reg;
     assign wqe_win_qpn = win_qpn_reg;
     assign wqe_win_idx = win_idx_reg;
     always_comb for (int i = 0; i < WIN_WORDS; i++) wqe_win_data[32*i +: 32] = win_reg[i];
@@ -364,6 +368,7 @@ module rnic_regs #(
 
         if (s_axil_bvalid && s_axil_bready) bvalid_reg <= 1'b0;
         if (wqe_win_clear) win_valid_reg <= 1'b0;
+        win_new_reg <= 1'b0;
         if (db_pending_reg && db_taken) begin
             db_pending_reg <= 1'b0;
             bvalid_reg <= 1'b1;
@@ -456,6 +461,7 @@ module rnic_regs #(
                 if (wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
                     // ... and the window holds the WQE before that producer index
                     win_valid_reg <= 1'b1;
+                    win_new_reg <= 1'b1;
                     win_qpn_reg <= wdata[31:16];
                     win_idx_reg <= wdata[15:0] - 16'd1;
                 end

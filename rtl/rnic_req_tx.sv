@@ -171,6 +171,7 @@ module rnic_req_tx #(
     // WQE window in the doorbell page: the WQE at SQ index win_idx of QP
     // win_qpn; taken (win_take) instead of the fetch of that WQE
     input  wire logic                             win_valid,
+    input  wire logic                             win_new,     // set in the last cycle
     input  wire logic [15:0]                      win_qpn,
     input  wire logic [15:0]                      win_idx,
     input  wire logic [rnic_pkg::WQE_BYTES_TOTAL*8-1:0] win_data,
@@ -623,9 +624,6 @@ module rnic_req_tx #(
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
 
-    // the window holds this very WQE: take it, nothing to fetch
-    wire win_hit = win_valid && win_qpn == 16'(qpn_reg) && win_idx == ci_reg;
-    assign win_take = state_reg == S_WQE_DESC && win_hit;
 
     // ------------------------------------------------------------------
     // WQE cache, two ways: the way of the QP being served (cur_way_reg) and
@@ -654,15 +652,40 @@ module rnic_req_tx #(
     wire        nw = !cur_way_reg;
     wire        c_mine = c_qpn_reg[cw] == qpn_reg;
     wire [15:0] c_held = c_hi_reg[cw] - c_lo_reg[cw];
-    wire        c_hit = c_mine && 16'(ci_reg - c_lo_reg[cw]) < c_held;
-    wire        c_pend = c_mine && 16'(ci_reg - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
-    wire        c_err_hit = c_mine && c_err_reg[cw] && ci_reg == c_hi_reg[cw];
     wire [15:0] next_idx = ci_reg + 16'd1;
-    wire        next_cached = (c_mine && 16'(next_idx - c_lo_reg[cw]) < c_held)
-                              || (win_valid && win_qpn == 16'(qpn_reg) && win_idx == next_idx);
+    // where the WQE at ci_reg is, and where the next one (ci_reg + 1) is: the
+    // window holds it, the way holds it, is reading it, or failed to read it
+    wire        win_at = win_valid && win_qpn == 16'(qpn_reg) && win_idx == ci_reg;
+    wire        win_at_n = win_valid && win_qpn == 16'(qpn_reg) && win_idx == next_idx;
+    wire        c_at = c_mine && 16'(ci_reg - c_lo_reg[cw]) < c_held;
+    wire        c_at_n = c_mine && 16'(next_idx - c_lo_reg[cw]) < c_held;
+    wire        c_pend_at = c_mine && 16'(ci_reg - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
+    wire        c_pend_at_n = c_mine && 16'(next_idx - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
+    wire        c_err_at = c_mine && c_err_reg[cw] && ci_reg == c_hi_reg[cw];
+    wire        c_err_at_n = c_mine && c_err_reg[cw] && next_idx == c_hi_reg[cw];
+    wire        next_cached = c_at_n || win_at_n;
 
+    // S_WQE_DESC decides from these, registered a cycle before: for ci_reg,
+    // or for ci_reg + 1 when S_RECORD moved ci_reg on in that cycle (the
+    // turn's next WQE; ci_reg changes only in S_IDLE, a cycle before S_QPC,
+    // and in S_RECORD). The compares are then not on the paths into the
+    // WQE register and the cache's state. Where the way or the window
+    // changed in that cycle (a read decided, sized or finished, a context
+    // reset, the window set anew), the lookups are a cycle old and
+    // S_WQE_DESC waits a cycle (wd_go); a window since cleared or written
+    // is not valid now.
+    logic       wd_win_q, wd_win_n_q, wd_hit_q, wd_hit_n_q, wd_pend_q, wd_pend_n_q, wd_err_q, wd_err_n_q;
+    logic       wd_moved_q, wd_cache_chg_q;
+    wire        wd_go = !wd_cache_chg_q && !win_new;
+    wire        win_hit = (wd_moved_q ? wd_win_n_q : wd_win_q) && win_valid;
+    wire        c_hit = wd_moved_q ? wd_hit_n_q : wd_hit_q;
+    wire        c_pend = wd_moved_q ? wd_pend_n_q : wd_pend_q;
+    wire        c_err_hit = wd_moved_q ? wd_err_n_q : wd_err_q;
+    // the window holds this very WQE: take it, nothing to fetch
+    wire        wd_take_win = state_reg == S_WQE_DESC && wd_go && win_hit;
+    assign win_take = wd_take_win;
     // a read on a miss, for the WQE the engine waits for
-    wire        miss_fetch = state_reg == S_WQE_DESC && !win_hit && !c_hit && !c_pend && !c_err_hit
+    wire        miss_fetch = state_reg == S_WQE_DESC && wd_go && !win_hit && !c_hit && !c_pend && !c_err_hit
                              && !fetch_busy_reg;
     wire        serving = state_reg == S_PARSE || state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK
                           || state_reg == S_LKEY_C2 || state_reg == S_LKEY_CHKD
@@ -834,7 +857,7 @@ module rnic_req_tx #(
             end
         end
         // the failed WQE is taken (completes in error): forget the read
-        if (state_reg == S_WQE_DESC && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
+        if (state_reg == S_WQE_DESC && wd_go && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
         for (int w = 0; w < 2; w++) begin
             if (qp_reset_valid && qp_reset_qpn == ((fetch_start && f_way == 1'(w)) ? f_qpn : c_qpn_reg[w])) begin
                 c_lo_reg[w] <= '0;
@@ -1099,8 +1122,17 @@ module rnic_req_tx #(
     wire [15:0] una_ahead = una_rd_idx - s_sq_ci;
     wire        rewind = una_rd_rewind != s_rewind_ack || (una_ahead != 0 && !una_ahead[15]);
 
-    // a WQE below the high-water mark is being sent again: resume at psn_reg
-    wire        resend = ci_reg != q_sq_hi || started_mem[qpn_reg];
+    // a WQE below the high-water mark is being sent again: resume at psn_reg.
+    // Registered, a cycle old: S_PARSE, its only user, follows S_WQE_DESC or
+    // S_WQE_LOAD, where ci_reg and qpn_reg already hold their values; a
+    // write of this QP's high-water mark in the last cycle (q_sq_hi_fwd: a
+    // context reset) leaves it stale for that cycle, and S_PARSE waits it
+    // out (resend_fresh). The compare and the forwarding mux are then not on
+    // the parse's paths.
+    logic       resend_q;
+    always_ff @(posedge clk) resend_q <= ci_reg != q_sq_hi || started_mem[qpn_reg];
+    wire        resend = resend_q;
+    wire        resend_fresh = !q_sq_hi_fwd;
     // first_psn_mem at {qpn_reg, ci_reg}, read one cycle ahead (a registered,
     // block-RAM read): S_PARSE, its only user, follows S_WQE_DESC or
     // S_WQE_LOAD, where qpn_reg and ci_reg already hold their values and
@@ -1126,11 +1158,11 @@ module rnic_req_tx #(
         skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
         rd_clamp_q <= rem_q > rd_cap_bytes_reg;
         rd_mid_q <= skip_pkts_q != '0;
-        if (state_reg == S_PARSE && wqe_st_seen_reg && resend && parse_wait_reg != 3'd4)
+        if (state_reg == S_PARSE && wqe_st_seen_reg && resend_fresh && resend && parse_wait_reg != 3'd4)
             parse_wait_reg <= parse_wait_reg + 3'd1;
         if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
     end
-    wire        parse_go = wqe_st_seen_reg && (!resend || parse_wait_reg == 3'd4);
+    wire        parse_go = wqe_st_seen_reg && resend_fresh && (!resend || parse_wait_reg == 3'd4);
     // A READ sent before (its record written: below the high-water mark)
     // and re-read under a limited send window asks for no more than the
     // window's PSNs (rd_part: the rest on later turns, each once nothing is
@@ -1166,6 +1198,21 @@ module rnic_req_tx #(
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
     wire        p_skip_past = resend && skip_past_q;
+
+    // S_WQE_DESC's lookups, a cycle ahead (see wd_go)
+    always_ff @(posedge clk) begin
+        wd_win_q <= win_at;
+        wd_win_n_q <= win_at_n;
+        wd_hit_q <= c_at;
+        wd_hit_n_q <= c_at_n;
+        wd_pend_q <= c_pend_at;
+        wd_pend_n_q <= c_pend_at_n;
+        wd_err_q <= c_err_at;
+        wd_err_n_q <= c_err_at_n;
+        wd_moved_q <= record;
+        wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE2 || qp_reset_valid
+                          || (fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg);
+    end
 
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
@@ -1208,7 +1255,9 @@ module rnic_req_tx #(
                 beat_reg <= '0;
                 wqe_rd_err_reg <= 1'b0;
                 wqe_st_seen_reg <= 1'b0;
-                if (win_hit) begin
+                if (!wd_go) begin
+                    // the lookups are a cycle old: look again
+                end else if (win_hit) begin
                     wqe_reg <= win_data;
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
@@ -1229,7 +1278,7 @@ module rnic_req_tx #(
                     direct_reg <= 1'b1;
                     dbeat_reg <= '0;
                 end
-                if (direct_reg && !win_hit && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
+                if (direct_reg && !wd_take_win && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
                     wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
                     dbeat_reg <= dbeat_reg + 5'd1;
                 end
@@ -1464,7 +1513,7 @@ module rnic_req_tx #(
     // none of it (ctx_ready), so each array has one write port: all these
     // writes come after S_IDLE or with a QP taken in it, which waits while
     // the context write does.
-    wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && !resend;
+    wire wr_parse = state_reg == S_PARSE && wqe_st_seen_reg && resend_fresh && !resend;
     wire wr_pkt = state_reg == S_PKT_NEXT;
     wire wr_rewind = s_qp_valid && s_qp_ready && rewind;
     // S_MW_WAIT writes nothing either: a context write need not wait for

@@ -56,7 +56,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         .db_sq_valid(sqv), .db_sq_ready(1'b1), .db_sq_qpn(sqq), .db_sq_pi(sqp),
         .db_rq_valid(rqv), .db_rq_ready(1'b1), .db_rq_qpn(rqq), .db_rq_pi(rqp),
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
-        .wqe_win_valid(win_valid), .wqe_win_qpn(win_qpn), .wqe_win_idx(win_idx), .wqe_win_data(win_data),
+        .wqe_win_valid(win_valid), .wqe_win_new(), .wqe_win_qpn(win_qpn), .wqe_win_idx(win_idx), .wqe_win_data(win_data),
         .wqe_win_clear(win_clear),
         .stat_inc({27*16{1'b0}}),
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
