@@ -47,10 +47,18 @@ module rnic_ud_txdone #(
     wire [DEPTH_LOG2-1:0] ra = rd_reg[DEPTH_LOG2-1:0];
     wire head_done = rd_reg != done_reg;
     assign room = (wr_reg - rd_reg) != (DEPTH_LOG2+1)'(N);
-    assign m_valid = head_done && ud_mem[ra];
-    assign m_qpn = qpn_mem[ra];
-    assign m_psn = psn_mem[ra];
-    wire pop = head_done && (!ud_mem[ra] || m_ready);
+    // A UD head whose frame is out moves into an output register: the
+    // completion engine sees a flip-flop, not the pointer compare and the
+    // table read (they were the first levels of a path through the
+    // completion engine into the requester's context writes)
+    logic                 out_valid_reg;
+    logic [QPN_WIDTH-1:0] out_qpn_reg;
+    logic [23:0]          out_psn_reg;
+    assign m_valid = out_valid_reg;
+    assign m_qpn = out_qpn_reg;
+    assign m_psn = out_psn_reg;
+    wire out_free = !out_valid_reg || m_ready;
+    wire pop = head_done && (!ud_mem[ra] || out_free);
 
     wire [23:0] src_qpn = s_hdr[rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB +: rnic_hdr_pkg::HDR_DETH_SRC_QPN_W];
 
@@ -63,7 +71,14 @@ module rnic_ud_txdone #(
         end
         if (s_frame_done) done_reg <= done_reg + 1'b1;
         if (pop) rd_reg <= rd_reg + 1'b1;
+        if (m_ready) out_valid_reg <= 1'b0;
+        if (pop && ud_mem[ra]) begin
+            out_valid_reg <= 1'b1;
+            out_qpn_reg <= qpn_mem[ra];
+            out_psn_reg <= psn_mem[ra];
+        end
         if (rst) begin
+            out_valid_reg <= 1'b0;
             wr_reg <= '0;
             done_reg <= '0;
             rd_reg <= '0;

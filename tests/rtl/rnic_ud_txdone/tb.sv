@@ -6,10 +6,12 @@
  * with a DETH, random source QP and PSN, and others), taken only while the
  * block has room; frames leave at random, never before their descriptor;
  * the UD reports are taken with random ready. Every report must be the next
- * UD descriptor's (QP, PSN) in order, none before its frame has left, and
- * room must fall exactly when DEPTH descriptors are outstanding (taken, and
- * not yet both sent and reported or forgotten). DATA_WIDTH plays no part
- * here: the descriptor is the same record at every width.
+ * UD descriptor's (QP, PSN) in order, none before its frame has left (a
+ * sent UD head moves into the output register, from which it is reported,
+ * when that is free or being taken), and room must fall exactly when DEPTH
+ * descriptors are held (taken, and not yet moved out or forgotten).
+ * DATA_WIDTH plays no part here: the descriptor is the same record at every
+ * width.
  */
 module tb #(
     parameter int DATA_WIDTH = 64
@@ -43,25 +45,35 @@ module tb #(
     endtask
 
     // descriptors taken: ud flag, QP, PSN; frames sent; the block's head
-    // (rd: the oldest descriptor it still holds: not sent, or a sent UD one
-    // not yet reported)
+    // (rd: the oldest descriptor its table still holds: not sent, or a sent
+    // UD one not yet moved out); the output register (out_v, of descriptor
+    // out_i)
     logic          d_ud [N];
     logic [QW-1:0] d_qpn [N];
     logic [23:0]   d_psn [N];
-    int            taken = 0, sent = 0, rd = 0, reported = 0, ud_total = 0, full_seen = 0;
+    int            taken = 0, sent = 0, rd = 0, reported = 0, ud_total = 0, full_seen = 0, out_i = 0;
+    logic          out_v = 1'b0, out_free;
 
     always @(negedge clk) begin
         if (!rst) begin
             if (room != (taken - rd < (1 << DL))) fail($sformatf("room %0d with %0d held", room, taken - rd));
             if (!room) full_seen++;
-            if (m_valid != (rd < sent && d_ud[rd]))
-                fail($sformatf("m_valid %0d: head %0d, %0d sent, its ud %0d", m_valid, rd, sent, d_ud[rd]));
-            if (m_valid && (m_qpn !== d_qpn[rd] || m_psn !== d_psn[rd]))
-                fail($sformatf("report (%0d, %0h), want (%0d, %0h)", m_qpn, m_psn, d_qpn[rd], d_psn[rd]));
-            // drive the next cycle; the head moves at the next rising edge
+            if (m_valid != out_v)
+                fail($sformatf("m_valid %0d, want %0d: head %0d, %0d sent", m_valid, out_v, rd, sent));
+            if (m_valid && (m_qpn !== d_qpn[out_i] || m_psn !== d_psn[out_i]))
+                fail($sformatf("report (%0d, %0h), want (%0d, %0h)", m_qpn, m_psn, d_qpn[out_i], d_psn[out_i]));
+            // drive the next cycle; the head and the report move at the next rising edge
             m_ready = rnd() % 4 != 0;
-            if (rd < sent && (!d_ud[rd] || m_ready)) begin
-                if (d_ud[rd]) reported++;
+            out_free = !out_v || m_ready;
+            if (out_v && m_ready) begin
+                reported++;
+                out_v = 1'b0;
+            end
+            if (rd < sent && (!d_ud[rd] || out_free)) begin
+                if (d_ud[rd]) begin
+                    out_v = 1'b1;
+                    out_i = rd;
+                end
                 rd++;
             end
             done = sent < taken && rnd() % 3 == 0;
