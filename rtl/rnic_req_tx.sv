@@ -653,17 +653,20 @@ module rnic_req_tx #(
     wire        c_mine = c_qpn_reg[cw] == qpn_reg;
     wire [15:0] c_held = c_hi_reg[cw] - c_lo_reg[cw];
     wire [15:0] next_idx = ci_reg + 16'd1;
-    // where the WQE at ci_reg is, and where the next one (ci_reg + 1) is: the
-    // window holds it, the way holds it, is reading it, or failed to read it
-    wire        win_at = win_valid && win_qpn == 16'(qpn_reg) && win_idx == ci_reg;
-    wire        win_at_n = win_valid && win_qpn == 16'(qpn_reg) && win_idx == next_idx;
-    wire        c_at = c_mine && 16'(ci_reg - c_lo_reg[cw]) < c_held;
-    wire        c_at_n = c_mine && 16'(next_idx - c_lo_reg[cw]) < c_held;
-    wire        c_pend_at = c_mine && 16'(ci_reg - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
-    wire        c_pend_at_n = c_mine && 16'(next_idx - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
-    wire        c_err_at = c_mine && c_err_reg[cw] && ci_reg == c_hi_reg[cw];
-    wire        c_err_at_n = c_mine && c_err_reg[cw] && next_idx == c_hi_reg[cw];
-    wire        next_cached = c_at_n || win_at_n;
+    // where the WQE at look_idx[k] is (k = 0: ci_reg; k = 1: the next one,
+    // ci_reg + 1): the window holds it, the way holds it, is reading it, or
+    // failed to read it
+    wire [15:0] look_idx [2];
+    assign look_idx[0] = ci_reg;
+    assign look_idx[1] = next_idx;
+    logic [1:0] win_at, c_at, c_pend_at, c_err_at;
+    for (genvar k = 0; k < 2; k++) begin : g_look
+        assign win_at[k] = win_valid && win_qpn == 16'(qpn_reg) && win_idx == look_idx[k];
+        assign c_at[k] = c_mine && 16'(look_idx[k] - c_lo_reg[cw]) < c_held;
+        assign c_pend_at[k] = c_mine && 16'(look_idx[k] - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
+        assign c_err_at[k] = c_mine && c_err_reg[cw] && look_idx[k] == c_hi_reg[cw];
+    end
+    wire        next_cached = c_at[1] || win_at[1];
 
     // S_WQE_DESC decides from these, registered a cycle before: for ci_reg,
     // or for ci_reg + 1 when S_RECORD moved ci_reg on in that cycle (the
@@ -674,16 +677,15 @@ module rnic_req_tx #(
     // reset, the window set anew), the lookups are a cycle old and
     // S_WQE_DESC waits a cycle (wd_go); a window since cleared or written
     // is not valid now.
-    logic       wd_win_q, wd_win_n_q, wd_hit_q, wd_hit_n_q, wd_pend_q, wd_pend_n_q, wd_err_q, wd_err_n_q;
+    logic [1:0] wd_win_q, wd_hit_q, wd_pend_q, wd_err_q;
     logic       wd_moved_q, wd_cache_chg_q;
     wire        wd_go = !wd_cache_chg_q && !win_new;
-    wire        win_hit = (wd_moved_q ? wd_win_n_q : wd_win_q) && win_valid;
-    wire        c_hit = wd_moved_q ? wd_hit_n_q : wd_hit_q;
-    wire        c_pend = wd_moved_q ? wd_pend_n_q : wd_pend_q;
-    wire        c_err_hit = wd_moved_q ? wd_err_n_q : wd_err_q;
+    wire        win_hit = wd_win_q[wd_moved_q] && win_valid;
+    wire        c_hit = wd_hit_q[wd_moved_q];
+    wire        c_pend = wd_pend_q[wd_moved_q];
+    wire        c_err_hit = wd_err_q[wd_moved_q];
     // the window holds this very WQE: take it, nothing to fetch
-    wire        wd_take_win = state_reg == S_WQE_DESC && wd_go && win_hit;
-    assign win_take = wd_take_win;
+    assign win_take = state_reg == S_WQE_DESC && wd_go && win_hit;
     // a read on a miss, for the WQE the engine waits for
     wire        miss_fetch = state_reg == S_WQE_DESC && wd_go && !win_hit && !c_hit && !c_pend && !c_err_hit
                              && !fetch_busy_reg;
@@ -771,6 +773,8 @@ module rnic_req_tx #(
     assign s_axis_wqe_tready = fetch_busy_reg && fd_state_reg == FD_IDLE && !fill_done_reg;
     // a read is decided (each of the three asks for a free engine)
     wire   fetch_start = miss_fetch || own_fetch || nq_fetch;
+    // the read is over: sized and sent, its data and status in
+    wire   fetch_done = fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg;
 
     // the WQE at ci_reg is copied out one bus word per cycle
     wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
@@ -845,7 +849,7 @@ module rnic_req_tx #(
             fill_st_reg <= 1'b1;
             fill_err_reg <= s_wqe_status_error;
         end
-        if (fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg) begin
+        if (fetch_done) begin
             fetch_busy_reg <= 1'b0;
             if (!fetch_stale_reg) begin
                 if (fill_err_reg) begin
@@ -1202,16 +1206,11 @@ module rnic_req_tx #(
     // S_WQE_DESC's lookups, a cycle ahead (see wd_go)
     always_ff @(posedge clk) begin
         wd_win_q <= win_at;
-        wd_win_n_q <= win_at_n;
         wd_hit_q <= c_at;
-        wd_hit_n_q <= c_at_n;
         wd_pend_q <= c_pend_at;
-        wd_pend_n_q <= c_pend_at_n;
         wd_err_q <= c_err_at;
-        wd_err_n_q <= c_err_at_n;
         wd_moved_q <= record;
-        wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE2 || qp_reset_valid
-                          || (fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg);
+        wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE2 || qp_reset_valid || fetch_done;
     end
 
     always_ff @(posedge clk) begin
@@ -1278,7 +1277,7 @@ module rnic_req_tx #(
                     direct_reg <= 1'b1;
                     dbeat_reg <= '0;
                 end
-                if (direct_reg && !wd_take_win && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
+                if (direct_reg && !win_take && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
                     wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
                     dbeat_reg <= dbeat_reg + 5'd1;
                 end
