@@ -6,10 +6,15 @@
  *            64 KiB messages on one QP with its send queue kept full (READ:
  *            the NIC keeps max_rd_atomic = 16 outstanding; SEND: receive
  *            WQEs kept posted on the responder, so there is no RNR), in Gb/s
- *            and as a fraction of the link rate;
+ *            and as a fraction of the link rate; at 100 Gb/s also 4 KiB
+ *            and 64 KiB over 8 QPs, and WRITEs both ways at once over 1
+ *            and 8 QP pairs each way (bidir: the slower direction's
+ *            goodput);
  *   rate     64 B RDMA WRITE message rate over 1, 8 and 64 QPs, posted round
- *            robin with every send queue kept full, in Mmsg/s and as a
- *            fraction of the 64 B WRITE packets the link could carry;
+ *            robin with every send queue kept full (every 16th WQE
+ *            signaled, as perftest does), in Mmsg/s and as a fraction of
+ *            the 64 B WRITE packets the link could carry; at 100 Gb/s also
+ *            64 B READ and SEND;
  *   loss     64 KiB RDMA WRITE goodput with 0.1% and 1% of the frames
  *            dropped by the link (seeded), and the retransmission counters;
  *            in full runs also rows where much is outstanding when a frame
@@ -33,8 +38,11 @@
  *            transmit, receive, ACK and CQE stages, measured from the
  *            simulator's harness events along the round trip (latency.h;
  *            the stages add up to it), and the NIC's own cycles of one way.
+ * The 100 Gb/s goodput and rate rows print their target (issue 23) and
+ * whether it is met; the JSON has it as target / target_met.
  * Every case runs on the 64-bit (10 Gb/s link) and the 512-bit (100 Gb/s)
- * core, with the local ACK timeout code ACK_TIMEOUT on every QP. The NIC
+ * core, with the local ACK timeout code ACK_TIMEOUT_LOSS on the loss rows'
+ * QPs and ACK_TIMEOUT on the others'. The NIC
  * counters of go-back-N (restarts, ACK timeouts, NAKs, duplicates, frames
  * the receive FIFO dropped) are kept with every row and printed wherever
  * they are not zero: some cases lose frames inside the NICs, not only on
@@ -76,18 +84,32 @@
 #include "stream.h"
 #include "wire.h"
 
-/* Local ACK timeout code of every QP: 4.096 us * 2^5 = 131 us, longer than
- * the gap between two ACKs of a full window at 10 Gb/s (eight 4 KiB
- * packets, 27 us), short next to the default code 14 (67 ms), one of which
- * would otherwise dominate a case that loses the last packets of a burst. */
-#define ACK_TIMEOUT 5
+/* Local ACK timeout code of the loss rows' QPs (and their lossless
+ * twins): 4.096 us * 2^5 = 131 us, longer than the gap between two ACKs of
+ * a full window at 10 Gb/s (eight 4 KiB packets, 27 us), short next to the
+ * default code 14 (67 ms), one of which would otherwise dominate a case
+ * that loses the last packets of a burst. The other rows lose nothing and
+ * use perftest's default, 14: with 8 QPs of 16 READs of 64 KiB each
+ * outstanding (8 MiB, 671 us at 100 Gb/s) the last QP's first response
+ * comes later than 131 us after its request, and 131 us would time it out
+ * and re-request READs whose responses are merely queued. */
+#define ACK_TIMEOUT_LOSS 5
+#define ACK_TIMEOUT 14
 #define SQ_DEPTH 128          /* send WQEs kept posted per QP (the whole ring) */
 #define SIGNAL_EVERY 16       /* every 16th WQE of a QP (and its last) is signaled */
-#define MAX_RECORDS 64
+#define MAX_RECORDS 96
 /* The NIC's own cycles of one way the 512-bit core is to reach (sender's
  * doorbell -> first byte out, plus receiver's last byte in -> host write
  * issued): issue 23, item 4 of the 100 GbE work. */
 #define LAT_TARGET_512 60
+/* The 100 Gb/s rows' targets (issue 23 items 2 and 3): 4 KiB and 64 KiB
+ * goodput over 1 and 8 QPs at 0.99 of the wire limit, both ways at once
+ * 0.97 per direction; 64 B WRITEs over 8 and 64 QPs at 50 M messages/s,
+ * READs and SENDs at 40 M. */
+#define BW_GOAL 0.99
+#define BIDIR_GOAL 0.97
+#define WRITE_RATE_GOAL 50.0
+#define OTHER_RATE_GOAL 40.0
 
 enum kind { K_BW, K_RATE, K_LOSS, K_LAT };
 
@@ -109,6 +131,13 @@ struct bench_case {
 	int depth;        /* WQEs outstanding per QP (0: SQ_DEPTH) */
 	int signal_every; /* 0: SIGNAL_EVERY */
 	double target;    /* K_LOSS: goodput kept over the lossless run to reach (0: none) */
+	/* K_BW: both NICs request at once, qps QP pairs each way, each side
+	 * writing (reading, sending) to the other; the row's goodput is the
+	 * lower direction's */
+	int bidir;
+	/* the row's target (issue 23 items 2 and 3): K_BW the wire-limit
+	 * fraction, K_RATE Mmsg/s (0: none) */
+	double goal;
 };
 
 /* The NIC counters reported with every row. */
@@ -144,6 +173,7 @@ struct record {
 	struct counters cnt;
 	int verified;
 	double ref_gbps;   /* K_LOSS in a full run: the same case without loss (< 0: not run) */
+	double dir_gbps[2]; /* bidir: each direction's goodput (side 0 requesting, side 1) */
 };
 
 /* ---------------------------------------------------------------- cases */
@@ -184,6 +214,7 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	struct sim_pair_opts o;
 	struct sim_pair p;
 	struct rnic_world *w;
+	struct stream rev, *sts[2];
 	struct stream st;
 	struct rnic_sim_link_stats ls;
 	uint64_t *lat = NULL;
@@ -206,13 +237,13 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	r->model.pcap_path = r->model.fst_path = NULL; /* the world's own strings */
 	sim_pair_default_opts(&o);
 	r->mtu = 128u << o.path_mtu;
-	o.nqp = c->qps;
+	o.nqp = c->bidir ? 2 * c->qps : c->qps;
 	o.max_send_wr = SQ_DEPTH;
 	if (c->opcode == RNIC_WR_SEND) {
 		o.max_recv_wr = SQ_DEPTH;
 		o.max_recv_sge = 1;
 	}
-	o.timeout = ACK_TIMEOUT;
+	o.timeout = c->kind == K_LOSS ? ACK_TIMEOUT_LOSS : ACK_TIMEOUT;
 	r->timeout = o.timeout;
 	if (!c->window)
 		setenv("RNIC_NO_WQE_WINDOW", "1", 1);
@@ -230,6 +261,10 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	st.count = c->messages;
 	st.qps = c->qps;
 	st.depth = c->depth ? c->depth : SQ_DEPTH;
+	/* no more slots than a QP has messages (8 QPs of 64 KiB: 16 each, not
+	 * 128 slots of 64 KiB per QP and side) */
+	if ((uint64_t)st.depth > (c->messages + (uint64_t)c->qps - 1) / (uint64_t)c->qps)
+		st.depth = (int)((c->messages + (uint64_t)c->qps - 1) / (uint64_t)c->qps);
 	st.signal_every = c->signal_every ? c->signal_every : SIGNAL_EVERY;
 	st.inline_max = c->inl ? (uint32_t)c->msg : 0;
 	st.salt = stream_mix64(seed ^ ((uint64_t)c->width << 48) ^ ((uint64_t)c->kind << 56) ^ c->msg);
@@ -253,6 +288,19 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		r->verified = lat_run(&p, &lo, &r->lat) == 0;
 		for (uint64_t k = 0; r->verified && k < c->messages; k++)
 			lat[k] = r->lat.it[k].rtt;
+	} else if (c->bidir) {
+		/* the same stream the other way, on QP pairs of its own */
+		rev = st;
+		rev.dir = 1;
+		rev.qp0 = c->qps;
+		rev.salt = stream_mix64(st.salt);
+		sts[0] = &st;
+		sts[1] = &rev;
+		r->cycles = stream_run_all(sts, 2);
+		r->verified = r->cycles != 0;
+		for (int d = 0; d < 2 && r->verified; d++)
+			r->dir_gbps[d] = (double)c->msg * (double)c->messages * 8.0 /
+					 ((double)sts[d]->cycles / (cfg.clock_mhz * 1e6)) / 1e9;
 	} else {
 		r->cycles = stream_run(&st);
 		r->verified = r->cycles != 0;
@@ -314,6 +362,10 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		secs = (double)r->cycles / (cfg.clock_mhz * 1e6);
 		r->gbps = (double)c->msg * (double)c->messages * 8.0 / secs / 1e9;
 		r->mmsgs = (double)c->messages / secs / 1e6;
+		if (c->bidir) { /* per direction: the slower one */
+			r->gbps = r->dir_gbps[0] < r->dir_gbps[1] ? r->dir_gbps[0] : r->dir_gbps[1];
+			r->mmsgs = r->gbps * 1e9 / 8.0 / (double)c->msg / 1e6;
+		}
 		/* every pair in the benchmark speaks RoCEv2 over IPv4 (GID index 0) */
 		r->limit_fraction = r->gbps / (r->link_gbps * wire_limit(c->opcode, c->msg, r->mtu, 0));
 		/* a rate row's messages over those the link could carry: the same ratio */
@@ -327,11 +379,17 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	return r->verified ? 0 : -1;
 }
 
+/* The row reached its goal (issue 23): the wire-limit fraction, or Mmsg/s. */
+static int goal_met(const struct record *r)
+{
+	return r->c->kind == K_RATE ? r->mmsgs >= r->c->goal : r->limit_fraction >= r->c->goal;
+}
+
 static void case_name(const struct bench_case *c, char *buf, size_t len)
 {
 	char qps[16] = "", loss[24] = "", out[16] = "";
 	const char *inl = c->inl ? (c->window ? "_inline_window" : "_inline") : "";
-	const char *pp = c->pingpong ? "_pingpong" : "";
+	const char *pp = c->pingpong ? "_pingpong" : c->bidir ? "_bidir" : "";
 
 	if (c->kind == K_RATE || c->qps > 1)
 		snprintf(qps, sizeof(qps), "_%dqp", c->qps);
@@ -360,11 +418,28 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 		for (int wi = 0; wi < 2; wi++)
 			for (int si = 0; si < 3; si++)
 				ADD(.kind = K_BW, .opcode = bw_ops[oi], .width = widths[wi], .msg = sizes[si], .qps = 1,
-				    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max);
+				    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max,
+				    .goal = widths[wi] == 512 && sizes[si] >= 4096 ? BW_GOAL : 0);
+	/* 100 Gb/s: the same over 8 QPs, and WRITEs both ways at once */
+	for (size_t oi = 0; oi < sizeof(bw_ops) / sizeof(bw_ops[0]); oi++)
+		for (int si = 1; si < 3; si++)
+			ADD(.kind = K_BW, .opcode = bw_ops[oi], .width = 512, .msg = sizes[si], .qps = 8,
+			    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max, .goal = BW_GOAL);
+	for (int qi = 0; qi < 2; qi++)
+		for (int si = 1; si < 3; si++)
+			ADD(.kind = K_BW, .opcode = RNIC_WR_RDMA_WRITE, .width = 512, .msg = sizes[si], .qps = qi ? 8 : 1,
+			    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max, .bidir = 1,
+			    .goal = BIDIR_GOAL);
 	for (int wi = 0; wi < 2; wi++)
 		for (int qi = 0; qi < 3; qi++)
 			ADD(.kind = K_RATE, .opcode = RNIC_WR_RDMA_WRITE, .width = widths[wi], .msg = 64,
-			    .qps = rate_qps[qi], .messages = quick ? 512 : 2048);
+			    .qps = rate_qps[qi], .messages = quick ? 512 : 2048,
+			    .goal = widths[wi] == 512 && rate_qps[qi] > 1 ? WRITE_RATE_GOAL : 0);
+	/* 100 Gb/s: 64 B READ and SEND message rates */
+	for (int oi = 1; oi < 3; oi++)
+		for (int qi = 0; qi < 3; qi++)
+			ADD(.kind = K_RATE, .opcode = bw_ops[oi], .width = 512, .msg = 64, .qps = rate_qps[qi],
+			    .messages = quick ? 512 : 2048, .goal = rate_qps[qi] > 1 ? OTHER_RATE_GOAL : 0);
 	for (int wi = 0; wi < 2; wi++)
 		for (int di = 0; di < 2; di++)
 			ADD(.kind = K_LOSS, .opcode = RNIC_WR_RDMA_WRITE, .width = widths[wi], .msg = 65536, .qps = 1,
@@ -470,6 +545,22 @@ static void print_row(const struct record *r)
 				 kept >= c->target ? "met" : "not met");
 		}
 	}
+	if (c->bidir && r->verified) {
+		size_t n = strlen(notes);
+
+		snprintf(notes + n, sizeof(notes) - n, "%seach way: %.3f / %.3f Gb/s", n ? "; " : "", r->dir_gbps[0],
+			 r->dir_gbps[1]);
+	}
+	if (c->goal > 0 && r->verified) {
+		size_t n = strlen(notes);
+
+		if (c->kind == K_RATE)
+			snprintf(notes + n, sizeof(notes) - n, "%starget >= %g Mmsg/s: %s", n ? "; " : "", c->goal,
+				 goal_met(r) ? "met" : "not met");
+		else
+			snprintf(notes + n, sizeof(notes) - n, "%starget >= %.2f of limit: %s", n ? "; " : "", c->goal,
+				 goal_met(r) ? "met" : "not met");
+	}
 	if (c->kind != K_LAT && r->cnt.pause_req) {
 		size_t n = strlen(notes);
 
@@ -521,6 +612,12 @@ static void json_row(FILE *f, const struct record *r, int last)
 			r->ref_gbps, r->gbps / r->ref_gbps, c->target);
 	if (c->depth)
 		fprintf(f, "\"outstanding_per_qp\": %d, ", c->depth);
+	if (c->bidir)
+		fprintf(f, "\"bidirectional\": true, \"gbps_per_direction\": [%.4f, %.4f], ", r->dir_gbps[0],
+			r->dir_gbps[1]);
+	if (c->goal > 0)
+		fprintf(f, "\"target\": %g, \"target_unit\": \"%s\", \"target_met\": %s, ", c->goal,
+			c->kind == K_RATE ? "Mmsg/s" : "wire_limit_fraction", r->verified && goal_met(r) ? "true" : "false");
 	fprintf(f, "\"mtu\": %u, \"ip_version\": 4, ", r->mtu);
 	json_model(f, &r->model);
 	fprintf(f, "\"inline\": %s, \"wqe_window\": %s, ", c->inl ? "true" : "false",
@@ -672,8 +769,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rnic-bench: %d cases, room for %d\n", ncase, MAX_RECORDS);
 		return 1;
 	}
-	printf("seed %" PRIu64 "; local ACK timeout code %u (%.0f us)%s\n", seed, ACK_TIMEOUT,
-	       4.096 * (1u << ACK_TIMEOUT), quick ? "; quick" : "");
+	printf("seed %" PRIu64 "; local ACK timeout code %u (%.0f us) in the loss rows, %u (%.0f ms) in the others%s\n",
+	       seed, ACK_TIMEOUT_LOSS, 4.096 * (1u << ACK_TIMEOUT_LOSS), ACK_TIMEOUT,
+	       4.096e-3 * (1u << ACK_TIMEOUT), quick ? "; quick" : "");
 	for (int i = 0; i < ncase; i++) {
 		char name[48];
 		int bit = cases[i].width == 512;

@@ -117,10 +117,22 @@ int stream_err(const char *fmt, ...)
 	return -1;
 }
 
-static int qp_index(const struct stream *st, int side, uint32_t qp_num)
+/* The NIC of a role (0: the requester, 1: the responder) and its QP q of
+ * the stream. */
+static struct sim_pair_side *side_of(const struct stream *st, int role)
+{
+	return &st->p->side[role ^ st->dir];
+}
+
+static struct rnic_qp *qp_of(const struct stream *st, int role, int q)
+{
+	return side_of(st, role)->qp[st->qp0 + q];
+}
+
+static int qp_index(const struct stream *st, int role, uint32_t qp_num)
 {
 	for (int q = 0; q < st->qps; q++)
-		if (st->p->side[side].qp[q]->qp_num == qp_num)
+		if (qp_of(st, role, q)->qp_num == qp_num)
 			return q;
 	return -1;
 }
@@ -173,7 +185,7 @@ static int post_one(struct stream *st, int q)
 			wr.send_flags |= RNIC_SEND_INLINE;
 	}
 	st->t_post = rnic_world_cycle(st->p->world);
-	err = rnic_post_send(st->p->side[0].qp[q], &wr, &badwr);
+	err = rnic_post_send(qp_of(st, 0, q), &wr, &badwr);
 	if (err)
 		return stream_err("post_send QP %d message %" PRIu64 ": %s", q, s, strerror(err));
 	st->posted[q]++;
@@ -185,7 +197,7 @@ static int post_recv_one(struct stream *st, int q)
 	uint64_t r = st->rposted[q];
 	struct rnic_sg_entry sge = {(uint64_t)(uintptr_t)slot(st, 1, q, r), (uint32_t)st->msg, st->mr[1]->lkey};
 	struct rnic_recv_wr wr = {.wr_id = r, .sg_list = &sge, .num_sge = 1}, *badwr;
-	int err = rnic_post_recv(st->p->side[1].qp[q], &wr, &badwr);
+	int err = rnic_post_recv(qp_of(st, 1, q), &wr, &badwr);
 
 	if (err)
 		return stream_err("post_recv QP %d receive %" PRIu64 ": %s", q, r, strerror(err));
@@ -334,7 +346,7 @@ static int bind_windows(struct stream *st)
 			      : is_atomic(st) ? RNIC_ACCESS_REMOTE_ATOMIC : RNIC_ACCESS_REMOTE_WRITE;
 
 	for (int q = 0; q < st->qps; q++) {
-		struct rnic_mw *mw = rnic_alloc_mw(p->side[1].pd, st->mw == 1 ? RNIC_MW_TYPE_1 : RNIC_MW_TYPE_2);
+		struct rnic_mw *mw = rnic_alloc_mw(side_of(st, 1)->pd, st->mw == 1 ? RNIC_MW_TYPE_1 : RNIC_MW_TYPE_2);
 		struct rnic_mw_bind_info bi = {st->mr[1], (uint64_t)(uintptr_t)slot(st, 1, q, 0),
 					       (uint64_t)st->depth * st->stride, rights};
 		uint64_t c0 = rnic_world_cycle(p->world);
@@ -345,12 +357,12 @@ static int bind_windows(struct stream *st)
 			return stream_err("alloc_mw (type %d) for QP %d: %s", st->mw, q, strerror(errno));
 		st->win[q] = mw;
 		st->rkey[q] = rnic_inc_rkey(mw->rkey);
-		err = mw_post_bind(p->side[1].qp[q], mw, &bi, (uint64_t)q, st->rkey[q]);
+		err = mw_post_bind(qp_of(st, 1, q), mw, &bi, (uint64_t)q, st->rkey[q]);
 		if (!err && st->mw == 1 && mw->rkey != st->rkey[q])
 			return stream_err("rnic_bind_mw: key %#x, not %#x", mw->rkey, st->rkey[q]);
 		if (err)
 			return stream_err("binding QP %d's window: %s", q, strerror(err));
-		while ((n = rnic_poll_cq(p->side[1].cq, 1, &wc)) == 0)
+		while ((n = rnic_poll_cq(side_of(st, 1)->cq, 1, &wc)) == 0)
 			if (rnic_world_cycle(p->world) - c0 > STREAM_HANG_CYCLES)
 				return stream_err("the bind of QP %d's window did not complete", q);
 		if (n < 0 || wc.status != RNIC_WC_SUCCESS || wc.opcode != RNIC_WC_BIND_MW || wc.wr_id != (uint64_t)q)
@@ -364,8 +376,6 @@ static int bind_windows(struct stream *st)
 
 static int stream_setup(struct stream *st, size_t len)
 {
-	struct sim_pair *p = st->p;
-
 	for (int q = 0; q < st->qps; q++)
 		st->n[q] = st->count / (uint64_t)st->qps + ((uint64_t)q < st->count % (uint64_t)st->qps);
 	for (int s = 0; s < 2; s++) {
@@ -374,7 +384,7 @@ static int stream_setup(struct stream *st, size_t len)
 			return stream_err("out of memory");
 		memset(st->buf[s], STREAM_GUARD, len);
 		/* mw: side 1's MR grants no remote access; its windows do */
-		st->mr[s] = rnic_reg_mr(p->side[s].pd, st->buf[s], len,
+		st->mr[s] = rnic_reg_mr(side_of(st, s)->pd, st->buf[s], len,
 					s && st->mw ? RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_MW_BIND
 						    : RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE |
 							      RNIC_ACCESS_REMOTE_READ | RNIC_ACCESS_REMOTE_ATOMIC);
@@ -410,80 +420,140 @@ static int stream_hung(const struct stream *st)
 		   STREAM_HANG_CYCLES, st->ndone, st->count, r);
 }
 
+/* A completion polled on NIC `nic`: to the stream and role it belongs to. */
+static int dispatch(struct stream **sts, int n, int nic, const struct rnic_wc *wc)
+{
+	for (int i = 0; i < n; i++) {
+		for (int role = 0; role < 2; role++) {
+			if (side_of(sts[i], role) != &sts[i]->p->side[nic] || qp_index(sts[i], role, wc->qp_num) < 0)
+				continue;
+			if (role == 0)
+				return send_done(sts[i], wc);
+			if (is_send(sts[i]))
+				return recv_done(sts[i], wc);
+		}
+	}
+	return stream_err("NIC %d: a completion of QP %u no stream expects (%s, opcode %u)", nic, wc->qp_num,
+			  rnic_wc_status_str(wc->status), wc->opcode);
+}
+
+/* Whether a stream expects completions on NIC `nic` (its requester's, or
+ * its responder's receives of SENDs); the others' CQs are not polled. */
+static int expects(struct stream **sts, int n, int nic)
+{
+	for (int i = 0; i < n; i++)
+		if (sts[i]->dir == nic || is_send(sts[i]))
+			return 1;
+	return 0;
+}
+
 uint64_t stream_run(struct stream *st)
 {
-	struct sim_pair *p = st->p;
-	size_t len = (size_t)st->qps * (size_t)st->depth * st->stride;
-	uint64_t c0, last, cycles = 0, reported = 0;
-	/* progress every 4096 messages or 64 MiB, whichever comes first */
-	uint64_t every = st->msg > 16384 ? (64u << 20) / st->msg : 4096;
+	return stream_run_all(&st, 1);
+}
 
-	if (is_atomic(st) && st->msg != 8) {
-		stream_err("atomic operations are 8 bytes, not %zu", st->msg);
-		return 0;
+uint64_t stream_run_all(struct stream **sts, int n)
+{
+	struct sim_pair *p = sts[0]->p;
+	uint64_t c0, last, cycles = 0;
+	int ok = 0, set = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct stream *st = sts[i];
+
+		st->cycles = st->reported = 0;
+		if (is_atomic(st) && st->msg != 8) {
+			stream_err("atomic operations are 8 bytes, not %zu", st->msg);
+			goto out;
+		}
+		set = i + 1;
+		if (stream_setup(st, (size_t)st->qps * (size_t)st->depth * st->stride))
+			goto out;
 	}
-	if (stream_setup(st, len))
-		goto out;
 	c0 = last = rnic_world_cycle(p->world);
 	for (;;) {
 		struct rnic_wc wc[16];
-		int n0, n1 = 0;
+		int got = 0, done = 1;
 
-		if (post_round_robin(st))
-			goto out;
-		n0 = rnic_poll_cq(p->side[0].cq, 16, wc);
-		for (int i = 0; i < n0; i++)
-			if (send_done(st, &wc[i]))
+		for (int i = 0; i < n; i++)
+			if (post_round_robin(sts[i]))
 				goto out;
-		if (is_send(st)) {
-			n1 = rnic_poll_cq(p->side[1].cq, 16, wc);
-			for (int i = 0; i < n1; i++)
-				if (recv_done(st, &wc[i]))
+		for (int nic = 0; nic < 2; nic++) {
+			int k;
+
+			if (!expects(sts, n, nic))
+				continue;
+			k = rnic_poll_cq(p->side[nic].cq, 16, wc);
+
+			if (k < 0) {
+				stream_err("poll_cq: %s", strerror(-k));
+				goto out;
+			}
+			for (int j = 0; j < k; j++)
+				if (dispatch(sts, n, nic, &wc[j]))
 					goto out;
+			got += k;
 		}
-		if (n0 < 0 || n1 < 0) {
-			stream_err("poll_cq: %s", strerror(-(n0 < 0 ? n0 : n1)));
-			goto out;
+		if (!got) {
+			if (rnic_world_cycle(p->world) - last > STREAM_HANG_CYCLES) {
+				for (int i = 0; i < n; i++)
+					if (!all_done(sts[i]))
+						stream_hung(sts[i]);
+				goto out;
+			}
+			continue;
 		}
-		if (n0 || n1) {
-			last = rnic_world_cycle(p->world);
-			if (st->progress && st->ndone - reported >= every) {
-				reported = st->ndone;
+		last = rnic_world_cycle(p->world);
+		for (int i = 0; i < n; i++) {
+			struct stream *st = sts[i];
+			/* progress every 4096 messages or 64 MiB, whichever comes first */
+			uint64_t every = st->msg > 16384 ? (64u << 20) / st->msg : 4096;
+
+			if (st->progress && st->ndone - st->reported >= every) {
+				st->reported = st->ndone;
 				st->progress(st->progress_arg, st->ndone, st->count);
 			}
-			if (all_done(st))
-				break;
-		} else if (rnic_world_cycle(p->world) - last > STREAM_HANG_CYCLES) {
-			stream_hung(st);
-			goto out;
+			if (!st->cycles && all_done(st))
+				st->cycles = last - c0;
+			done &= st->cycles != 0;
 		}
+		if (done)
+			break;
 	}
 	cycles = rnic_world_cycle(p->world) - c0;
-	if (check_dest(st))
-		cycles = 0;
-	for (int s = 0; s < 2 && cycles; s++) {
+	ok = 1;
+	for (int i = 0; i < n; i++)
+		if (check_dest(sts[i]))
+			ok = 0;
+	for (int s = 0; s < 2 && ok; s++) {
 		uint64_t f = rnic_sim_nic_faults(rnic_world_nic(p->world, s), NULL, 0);
 
 		if (f) {
 			stream_err("NIC %d made %" PRIu64 " DMA faults", s, f);
-			cycles = 0;
+			ok = 0;
 		}
 	}
 out:
-	/* the windows first: the MR cannot go while one is bound to it */
-	for (int q = 0; q < st->qps; q++) {
-		if (st->win[q] && rnic_dealloc_mw(st->win[q])) {
-			stream_err("dealloc_mw of QP %d's window failed", q);
-			cycles = 0;
+	for (int i = 0; i < set; i++) {
+		struct stream *st = sts[i];
+
+		/* the windows first: the MR cannot go while one is bound to it */
+		for (int q = 0; q < st->qps; q++) {
+			if (st->win[q] && rnic_dealloc_mw(st->win[q])) {
+				stream_err("dealloc_mw of QP %d's window failed", q);
+				ok = 0;
+			}
+			st->win[q] = NULL;
 		}
-		st->win[q] = NULL;
+		for (int s = 0; s < 2; s++) {
+			if (st->mr[s])
+				rnic_dereg_mr(st->mr[s]);
+			free(st->buf[s]);
+			st->mr[s] = NULL;
+			st->buf[s] = NULL;
+		}
+		if (!ok)
+			st->cycles = 0;
 	}
-	for (int s = 0; s < 2; s++) {
-		if (st->mr[s])
-			rnic_dereg_mr(st->mr[s]);
-		free(st->buf[s]);
-		st->mr[s] = NULL;
-		st->buf[s] = NULL;
-	}
-	return cycles;
+	return ok ? cycles : 0;
 }

@@ -11,6 +11,11 @@
  * checked byte for byte in its destination when it completes; the whole
  * destination (with the guards) is checked at the end.
  *
+ * dir says which NIC requests (0: side 0, the default; 1: side 1; "side 0"
+ * and "side 1" below are the requester and the responder), qp0 which QP
+ * pair is the stream's first: two streams on disjoint QP pairs, one each
+ * way, run at once with stream_run_all (both directions of the link busy).
+ *
  * mw 1 or 2 (WRITE, READ, ATOMIC): side 1's MR grants no remote access;
  * each QP's part of side 1's buffer is reached through a memory window of
  * that type over it with only the operation's right, bound by side 1's QP
@@ -39,6 +44,8 @@ struct stream {
 	size_t msg, stride;
 	uint64_t count;
 	int qps, depth, signal_every;
+	int dir;           /* the requesting NIC: 0 or 1 */
+	int qp0;           /* the stream's QP pairs are qp0 .. qp0 + qps - 1 */
 	uint32_t inline_max; /* WRITE and SEND of at most this many bytes go inline */
 	int mw;            /* 0, or side 1 reached through windows of type 1 or 2 */
 	uint64_t salt;
@@ -59,6 +66,8 @@ struct stream {
 	uint64_t rdone[SIM_PAIR_MAX_QPS];   /* SEND: receive WQEs completed */
 	uint64_t ndone;    /* messages completed, all QPs */
 	uint64_t t_post;   /* cycle of the last post (lat) */
+	uint64_t reported; /* ndone at the last progress call */
+	uint64_t cycles;   /* stream_run_all: first doorbell to this stream's last completion */
 };
 
 /* Messages are reported as "<stream_prog>: ..." on stderr. */
@@ -72,6 +81,11 @@ uint64_t stream_mix64(uint64_t x);
 /* Run it. Returns the cycles from the first doorbell to the last completion
  * polled, 0 on any failure (reported on stderr). */
 uint64_t stream_run(struct stream *st);
+
+/* Run n streams at once (on disjoint QP pairs of one sim_pair); each one's
+ * own cycles in its `cycles`. Returns the cycles from the first doorbell to
+ * the last completion of all, 0 on any failure. */
+uint64_t stream_run_all(struct stream **sts, int n);
 
 /* The stride rnic-bench uses for msg: slots keep the message's natural
  * alignment up to a page, with at least 64 guard bytes between them. */
