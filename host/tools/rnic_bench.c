@@ -63,7 +63,7 @@
  * gap are paid (host/tools/wire.c); seed, loss rate, ACK timeout code, the
  * host and link model in force and the counters come with every row.
  *
- *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING] [--skip SUBSTRING]
+ *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING,...] [--skip SUBSTRING,...]
  *              [--trace-iter N] [--per-iteration]
  *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
@@ -383,6 +383,28 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 static int goal_met(const struct record *r)
 {
 	return r->c->kind == K_RATE ? r->mmsgs >= r->c->goal : r->limit_fraction >= r->c->goal;
+}
+
+/* Whether `name` contains one of the comma-separated substrings of `list`. */
+static int name_in(const char *name, const char *list)
+{
+	while (*list) {
+		size_t n = strcspn(list, ",");
+
+		for (const char *q = name; n && *q; q++)
+			if (!strncmp(q, list, n))
+				return 1;
+		list += n;
+		if (*list == ',')
+			list++;
+	}
+	return 0;
+}
+
+/* --only and --skip */
+static int selected(const char *name, const char *only, const char *skip)
+{
+	return (!only || name_in(name, only)) && (!skip || !name_in(name, skip));
 }
 
 static void case_name(const struct bench_case *c, char *buf, size_t len)
@@ -751,7 +773,7 @@ int main(int argc, char **argv)
 			       "two simulated NICs, in simulated cycles at\n"
 			       "the stated clock; every message is checked. --quick: fewer messages per case;\n"
 			       "--only: the cases whose name contains SUBSTRING; --skip: not those whose name\n"
-			       "contains SUBSTRING. Every latency row prints where its\n"
+			       "contains SUBSTRING (each a comma-separated list: any of them). Every latency row prints where its\n"
 			       "cycles went; --trace-iter N: the harness events of its iteration N; --per-iteration:\n"
 			       "each iteration's breakdown in the JSON. The host and link model (the\n"
 			       "defaults follow the width; each row of the results records what it assumed):\n",
@@ -777,7 +799,7 @@ int main(int argc, char **argv)
 		int bit = cases[i].width == 512;
 
 		case_name(&cases[i], name, sizeof(name));
-		if ((only && !strstr(name, only)) || (skip && strstr(name, skip)) || widths & 1 << bit)
+		if (!selected(name, only, skip) || widths & 1 << bit)
 			continue;
 		widths |= 1 << bit;
 		print_model(&base, cases[i].width);
@@ -789,7 +811,7 @@ int main(int argc, char **argv)
 		char name[48];
 
 		case_name(&cases[i], name, sizeof(name));
-		if ((only && !strstr(name, only)) || (skip && strstr(name, skip)))
+		if (!selected(name, only, skip))
 			continue;
 		if (run_case(&cases[i], &base, seed, r))
 			failed = 1;
