@@ -128,6 +128,10 @@ module rnic_core #(
     // counters: STAT_TX_FRAMES to the end of the stat block
     localparam int STAT_COUNT = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4;
     localparam int INF_BITS = 113;
+    // no more SGE-list entries than there can be outstanding READs (a core
+    // of few QPs, as the boards' small-table checks build it)
+    localparam int RD_PLACE_LOG2_EFF = RD_PLACE_LOG2 < QPN_WIDTH + INFLIGHT_LOG2 ? RD_PLACE_LOG2
+                                       : QPN_WIDTH + INFLIGHT_LOG2;
     localparam int CTX_BITS = rnic_pkg::CTX_WORDS * 32;
     // DMA client IDs (distinct per client, as the AXI muxes require)
     localparam logic [AXI_ID_WIDTH-1:0] ID_RD_WQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_RD_WQE);
@@ -1387,7 +1391,7 @@ module rnic_core #(
         .QPN_WIDTH(QPN_WIDTH),
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
-        .RDC_LOG2(RD_PLACE_LOG2)
+        .RDC_LOG2(RD_PLACE_LOG2_EFF)
     ) rd_place_inst (
         .clk, .rst,
         .s_cmd_valid(place_valid), .s_cmd_ready(place_ready), .s_cmd_drop(place_drop),
