@@ -64,7 +64,7 @@
  * host and link model in force and the counters come with every row.
  *
  *   rnic-bench [--json FILE] [--quick] [--seed N] [--only SUBSTRING,...] [--skip SUBSTRING,...]
- *              [--trace-iter N] [--per-iteration]
+ *              [--trace-iter N] [--per-iteration] [--pcap-dir DIR]
  *              [--mem-bw B] [--mem-latency N] [--link-latency N]
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -206,6 +206,9 @@ static uint64_t pct_index(uint64_t n, double p)
 
 static long trace_iter = -1; /* --trace-iter */
 static int per_iteration;    /* --per-iteration */
+static const char *pcap_dir; /* --pcap-dir: each case's wire as DIR/<case>.pcap */
+
+static void case_name(const struct bench_case *c, char *buf, size_t len);
 
 static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base, uint64_t seed,
 		    struct record *r)
@@ -219,6 +222,7 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	struct rnic_sim_link_stats ls;
 	uint64_t *lat = NULL;
 	double link_bps, secs;
+	char name[48], pcap[4096];
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -229,6 +233,11 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 	cfg.data_width = (unsigned)c->width;
 	cfg.seed = seed;
 	cfg.p_drop = c->p_drop;
+	if (pcap_dir) {
+		case_name(c, name, sizeof(name));
+		snprintf(pcap, sizeof(pcap), "%s/%s.pcap", pcap_dir, name);
+		cfg.pcap_path = pcap;
+	}
 	r->clock_mhz = cfg.clock_mhz;
 	w = rnic_world_create(&cfg);
 	if (!w)
@@ -724,6 +733,7 @@ int main(int argc, char **argv)
 		{"skip", required_argument, NULL, 'k'},
 		{"trace-iter", required_argument, NULL, 't'},
 		{"per-iteration", no_argument, NULL, 'P'},
+		{"pcap-dir", required_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		RNIC_SIM_MODEL_LONGOPTS('M'),
 		{NULL, 0, NULL, 0},
@@ -753,6 +763,7 @@ int main(int argc, char **argv)
 		case 'o': only = optarg; break;
 		case 'k': skip = optarg; break;
 		case 'P': per_iteration = 1; break;
+		case 'C': pcap_dir = optarg; break;
 		case 't':
 			trace_iter = strtol(optarg, &end, 0);
 			if (*end || !*optarg || trace_iter < 0) {
@@ -766,7 +777,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			printf("usage: %s [--json FILE] [--quick] [--seed N] [--only SUBSTRING]\n"
-			       "          [--skip SUBSTRING] [--trace-iter N] [--per-iteration]\n"
+			       "          [--skip SUBSTRING] [--trace-iter N] [--per-iteration] [--pcap-dir DIR]\n"
 			       "          [--mem-bw B] [--mem-latency N] [--link-latency N]\n"
 			       "RDMA WRITE, READ and SEND goodput, WRITE message rate over 1/8/64 QPs, WRITE and READ goodput\n"
 			       "under link loss (full runs: beside the same run without loss) and WRITE/READ latency of\n"
@@ -775,7 +786,8 @@ int main(int argc, char **argv)
 			       "--only: the cases whose name contains SUBSTRING; --skip: not those whose name\n"
 			       "contains SUBSTRING (each a comma-separated list: any of them). Every latency row prints where its\n"
 			       "cycles went; --trace-iter N: the harness events of its iteration N; --per-iteration:\n"
-			       "each iteration's breakdown in the JSON. The host and link model (the\n"
+			       "each iteration's breakdown in the JSON; --pcap-dir DIR: each case's wire (both\n"
+			       "directions, timestamps in simulated time) as DIR/<case>.pcap. The host and link model (the\n"
 			       "defaults follow the width; each row of the results records what it assumed):\n",
 			       argv[0]);
 			rnic_sim_model_help(stdout, 2, 20);
