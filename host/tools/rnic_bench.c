@@ -213,6 +213,12 @@ static const char *pcap_dir; /* --pcap-dir: each case's wire as DIR/<case>.pcap 
 
 static void case_name(const struct bench_case *c, char *buf, size_t len);
 
+/* Goodput of the case's messages (of one direction) over `cycles`, Gb/s. */
+static double goodput_gbps(const struct bench_case *c, uint64_t cycles, unsigned clock_mhz)
+{
+	return (double)c->msg * (double)c->messages * 8.0 / ((double)cycles / (clock_mhz * 1e6)) / 1e9;
+}
+
 static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base, uint64_t seed,
 		    struct record *r)
 {
@@ -308,11 +314,12 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		rev.salt = stream_mix64(st.salt);
 		sts[0] = &st;
 		sts[1] = &rev;
+		/* the run's cycles are the slower direction's, so the row's
+		 * goodput below is that direction's */
 		r->cycles = stream_run_all(sts, 2);
 		r->verified = r->cycles != 0;
 		for (int d = 0; d < 2 && r->verified; d++)
-			r->dir_gbps[d] = (double)c->msg * (double)c->messages * 8.0 /
-					 ((double)sts[d]->cycles / (cfg.clock_mhz * 1e6)) / 1e9;
+			r->dir_gbps[d] = goodput_gbps(c, sts[d]->cycles, cfg.clock_mhz);
 	} else {
 		r->cycles = stream_run(&st);
 		r->verified = r->cycles != 0;
@@ -372,12 +379,8 @@ static int run_case(const struct bench_case *c, const struct rnic_sim_cfg *base,
 		r->lat_p999_ns = f * rnic_world_cycles_to_ns(w, lat[pct_index(n, 0.999)]);
 	} else if (r->verified) {
 		secs = (double)r->cycles / (cfg.clock_mhz * 1e6);
-		r->gbps = (double)c->msg * (double)c->messages * 8.0 / secs / 1e9;
+		r->gbps = goodput_gbps(c, r->cycles, cfg.clock_mhz);
 		r->mmsgs = (double)c->messages / secs / 1e6;
-		if (c->bidir) { /* per direction: the slower one */
-			r->gbps = r->dir_gbps[0] < r->dir_gbps[1] ? r->dir_gbps[0] : r->dir_gbps[1];
-			r->mmsgs = r->gbps * 1e9 / 8.0 / (double)c->msg / 1e6;
-		}
 		/* every pair in the benchmark speaks RoCEv2 over IPv4 (GID index 0) */
 		r->limit_fraction = r->gbps / (r->link_gbps * wire_limit(c->opcode, c->msg, r->mtu, 0));
 		/* a rate row's messages over those the link could carry: the same ratio */
@@ -445,24 +448,27 @@ static int build_cases(struct bench_case *cs, int max, int quick)
 	static const double drops[] = {0.001, 0.01};
 	static const int widths[] = {64, 512};
 	const uint64_t bw_bytes = quick ? (2u << 20) : (8u << 20), bw_max = quick ? 500 : 2000;
+	uint64_t bw_msgs[3]; /* a goodput case's messages: bw_bytes of them, at most bw_max */
 	int n = 0;
 
+	for (int si = 0; si < 3; si++)
+		bw_msgs[si] = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max;
 #define ADD(...) do { if (n < max) cs[n] = (struct bench_case){__VA_ARGS__}; n++; } while (0)
 	for (size_t oi = 0; oi < sizeof(bw_ops) / sizeof(bw_ops[0]); oi++)
 		for (int wi = 0; wi < 2; wi++)
 			for (int si = 0; si < 3; si++)
 				ADD(.kind = K_BW, .opcode = bw_ops[oi], .width = widths[wi], .msg = sizes[si], .qps = 1,
-				    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max,
+				    .messages = bw_msgs[si],
 				    .goal = widths[wi] == 512 && sizes[si] >= 4096 ? BW_GOAL : 0);
 	/* 100 Gb/s: the same over 8 QPs, and WRITEs both ways at once */
 	for (size_t oi = 0; oi < sizeof(bw_ops) / sizeof(bw_ops[0]); oi++)
 		for (int si = 1; si < 3; si++)
 			ADD(.kind = K_BW, .opcode = bw_ops[oi], .width = 512, .msg = sizes[si], .qps = 8,
-			    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max, .goal = BW_GOAL);
+			    .messages = bw_msgs[si], .goal = BW_GOAL);
 	for (int qi = 0; qi < 2; qi++)
 		for (int si = 1; si < 3; si++)
 			ADD(.kind = K_BW, .opcode = RNIC_WR_RDMA_WRITE, .width = 512, .msg = sizes[si], .qps = qi ? 8 : 1,
-			    .messages = bw_bytes / sizes[si] < bw_max ? bw_bytes / sizes[si] : bw_max, .bidir = 1,
+			    .messages = bw_msgs[si], .bidir = 1,
 			    .goal = BIDIR_GOAL);
 	for (int wi = 0; wi < 2; wi++)
 		for (int qi = 0; qi < 3; qi++)

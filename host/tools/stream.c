@@ -205,8 +205,9 @@ static int post_recv_one(struct stream *st, int q)
 	return 0;
 }
 
-/* A requester completion: it and the unsignaled WQEs before it are done. */
-static int send_done(struct stream *st, const struct rnic_wc *wc)
+/* A requester completion of the stream's QP q: it and the unsignaled WQEs
+ * before it are done. */
+static int send_done(struct stream *st, int q, const struct rnic_wc *wc)
 {
 	static const uint32_t want_op[] = {
 		[RNIC_WR_RDMA_WRITE] = RNIC_WC_RDMA_WRITE,
@@ -214,15 +215,14 @@ static int send_done(struct stream *st, const struct rnic_wc *wc)
 		[RNIC_WR_RDMA_READ] = RNIC_WC_RDMA_READ,
 		[RNIC_WR_ATOMIC_FETCH_AND_ADD] = RNIC_WC_FETCH_ADD,
 	};
-	int q = qp_index(st, 0, wc->qp_num);
 	uint64_t now = rnic_world_cycle(st->p->world);
 
-	if (q < 0 || wc->status != RNIC_WC_SUCCESS || wc->opcode != want_op[st->opcode] ||
+	if (wc->status != RNIC_WC_SUCCESS || wc->opcode != want_op[st->opcode] ||
 	    wc->wr_id < st->done[q] || wc->wr_id >= st->posted[q] ||
 	    ((st->opcode == RNIC_WR_RDMA_READ || is_atomic(st)) && wc->byte_len != st->msg))
 		return stream_err("completion QP %d wr_id %" PRIu64 " (outstanding %" PRIu64 "..%" PRIu64
 			   "): %s, opcode %u, byte_len %u",
-			   q, wc->wr_id, q < 0 ? 0 : st->done[q], q < 0 ? 0 : st->posted[q],
+			   q, wc->wr_id, st->done[q], st->posted[q],
 			   rnic_wc_status_str(wc->status), wc->opcode, wc->byte_len);
 	if (st->lat)
 		st->lat[wc->wr_id] = now - st->t_post;
@@ -236,15 +236,14 @@ static int send_done(struct stream *st, const struct rnic_wc *wc)
 	return 0;
 }
 
-/* A receive completion of a SEND: check the message, post the next receive. */
-static int recv_done(struct stream *st, const struct rnic_wc *wc)
+/* A receive completion of a SEND on the stream's QP q: check the message,
+ * post the next receive. */
+static int recv_done(struct stream *st, int q, const struct rnic_wc *wc)
 {
-	int q = qp_index(st, 1, wc->qp_num);
-
-	if (q < 0 || wc->status != RNIC_WC_SUCCESS || wc->opcode != RNIC_WC_RECV ||
+	if (wc->status != RNIC_WC_SUCCESS || wc->opcode != RNIC_WC_RECV ||
 	    wc->wr_id != st->rdone[q] || wc->byte_len != st->msg)
 		return stream_err("receive completion QP %d wr_id %" PRIu64 " (want %" PRIu64 "): %s, opcode %u, byte_len %u",
-			   q, wc->wr_id, q < 0 ? 0 : st->rdone[q], rnic_wc_status_str(wc->status), wc->opcode,
+			   q, wc->wr_id, st->rdone[q], rnic_wc_status_str(wc->status), wc->opcode,
 			   wc->byte_len);
 	if (check_msg(st, q, st->rdone[q]))
 		return -1;
@@ -420,18 +419,18 @@ static int stream_hung(const struct stream *st)
 		   STREAM_HANG_CYCLES, st->ndone, st->count, r);
 }
 
-/* A completion polled on NIC `nic`: to the stream and role it belongs to. */
+/* A completion polled on NIC `nic`: to the stream, role and QP it belongs
+ * to (a responder completes nothing but the receives of SENDs). */
 static int dispatch(struct stream **sts, int n, int nic, const struct rnic_wc *wc)
 {
 	for (int i = 0; i < n; i++) {
-		for (int role = 0; role < 2; role++) {
-			if (side_of(sts[i], role) != &sts[i]->p->side[nic] || qp_index(sts[i], role, wc->qp_num) < 0)
-				continue;
-			if (role == 0)
-				return send_done(sts[i], wc);
-			if (is_send(sts[i]))
-				return recv_done(sts[i], wc);
-		}
+		int role = nic ^ sts[i]->dir, q;
+
+		if (role == 1 && !is_send(sts[i]))
+			continue;
+		q = qp_index(sts[i], role, wc->qp_num);
+		if (q >= 0)
+			return role == 0 ? send_done(sts[i], q, wc) : recv_done(sts[i], q, wc);
 	}
 	return stream_err("NIC %d: a completion of QP %u no stream expects (%s, opcode %u)", nic, wc->qp_num,
 			  rnic_wc_status_str(wc->status), wc->opcode);
