@@ -38,6 +38,16 @@
  * completes with WR_FLUSH_ERR, on the error itself, on each RQ doorbell and
  * on each error event.
  *
+ * RQ doorbells do not wait for the engine: a doorbell's producer index is
+ * written into the QP's table in the cycle it comes (forwarded to the
+ * request in hand if it is the same QP's), so a burst of posted receives
+ * never holds back the packets that consume them. The flush check it owes
+ * (is the QP in error?) goes into a small queue of QPNs (a doorbell of the
+ * QP the newest entry names joins it: the check reads the index when it
+ * runs) that the engine serves when no header waits, or before headers
+ * once the queue is half full or its head has waited 256 cycles (so a
+ * check, and the flush of a QP in error, is never put off for good).
+ *
  * RDMA READ: the request's rkey, PD, bounds and REMOTE_READ are checked
  * (remote access error NAK; a QP without REMOTE_READ gets the invalid
  * request NAK, as rxe); the READ takes one PSN per response packet and one
@@ -368,7 +378,7 @@ module rnic_resp #(
     logic [ATOMIC_SAVED_LOG2-1:0] asave_wp_mem [NUM_QPS];
 
     typedef enum logic [4:0] {
-        S_IDLE,       // take an RQ doorbell, an error event or a request header
+        S_IDLE,       // take a DB_SRQ doorbell, an error event, a flush check or a request header
         S_QPC,        // latch the QP context and the QP's dynamic state
         S_PSN,        // QP state and PSN check
         S_OP,         // opcode sequence, receive WQE available
@@ -400,7 +410,7 @@ module rnic_resp #(
     } state_t;
 
     state_t state_reg;
-    logic [1:0]                     src_reg;       // 0 request, 1 RQ doorbell, 2 error event
+    logic [1:0]                     src_reg;       // 0 request, 1 RQ doorbell's flush check, 2 error event
     logic [HB-1:0]                  hdr_reg;
     logic [QPN_WIDTH-1:0]           qpn_reg;
     logic [rnic_pkg::QPC_BITS-1:0]  qpc_reg;
@@ -767,15 +777,64 @@ module rnic_resp #(
     // event, and refusing the event would hold both forever. The event is
     // bounded (one at a time, and the completion engine takes nothing new
     // while the write waits), so the write is taken once it is done.
-    wire take_db = s_rqdb_valid && !ctx_pend;
-    wire take_ev = !take_db && s_errev_valid;
-    wire take_hdr = !s_rqdb_valid && !s_errev_valid && s_hdr_valid && !ctx_pend;
-    assign s_rqdb_ready = state_reg == S_IDLE && !ctx_pend;
-    assign s_errev_ready = state_reg == S_IDLE && !take_db;
-    assign s_hdr_ready = state_reg == S_IDLE && !s_rqdb_valid && !s_errev_valid && !ctx_pend;
-    assign qpc_rd_en = state_reg == S_IDLE && (s_rqdb_valid || s_errev_valid || s_hdr_valid);
-    assign qpc_rd_addr = take_db ? s_rqdb_qpn :
-                         take_ev ? s_errev_qpn : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+    //
+    // An RQ doorbell (not DB_SRQ) is taken in any state but while a context
+    // write waits (the per-QP tables' one write port is the context write's
+    // then) and while the flush-check queue is full; a DB_SRQ doorbell
+    // (rnic_srq_state's producer index) only in S_IDLE.
+    localparam int FLCHK_LOG2 = 3;
+    localparam int FLCHK_N = 2 ** FLCHK_LOG2;
+    logic [QPN_WIDTH-1:0]  flchk_mem [FLCHK_N];
+    logic [FLCHK_LOG2-1:0] flchk_wp_reg, flchk_rp_reg;
+    logic [FLCHK_LOG2:0]   flchk_cnt_reg;
+    logic [QPN_WIDTH-1:0]  flchk_last_reg;    // the newest entry's QPN
+    // count != 0, count == FLCHK_N, count >= FLCHK_N / 2 or the head is old
+    logic                  flchk_any_reg, flchk_full_reg, flchk_urgent_reg;
+    logic [8:0]            flchk_age_reg;     // cycles the head has waited (saturates at 256)
+    wire flchk_any = flchk_any_reg;
+    wire srqdb_valid = s_rqdb_valid && s_rqdb_srq;
+    wire take_srqdb = srqdb_valid && !ctx_pend;
+    wire take_ev = !take_srqdb && s_errev_valid;
+    wire hdr_first = !flchk_urgent_reg && s_hdr_valid;
+    wire take_flchk = !srqdb_valid && !s_errev_valid && flchk_any && !hdr_first && !ctx_pend;
+    wire take_hdr = !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && s_hdr_valid && !ctx_pend;
+    assign s_rqdb_ready = s_rqdb_srq ? (state_reg == S_IDLE && !ctx_pend) : (!ctx_pend && !flchk_full_reg);
+    assign s_errev_ready = state_reg == S_IDLE && !take_srqdb;
+    assign s_hdr_ready = state_reg == S_IDLE && !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
+    assign qpc_rd_en = state_reg == S_IDLE && (s_errev_valid || flchk_any || s_hdr_valid);
+    assign qpc_rd_addr = s_errev_valid ? s_errev_qpn : (flchk_any && !hdr_first) ? flchk_mem[flchk_rp_reg]
+                         : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+    // the doorbell's index write, and the same to the request in hand: the
+    // QP it serves past S_IDLE (from S_PSN on, a QP on an SRQ takes the SRQ's
+    // indices instead)
+    wire wr_db = s_rqdb_valid && s_rqdb_ready && !s_rqdb_srq;
+    wire db_fwd = wr_db && s_rqdb_qpn == qpn_reg && (state_reg == S_QPC || (state_reg != S_IDLE && !on_srq));
+    wire flchk_push = wr_db && !(flchk_any && flchk_last_reg == s_rqdb_qpn);
+    wire flchk_pop = state_reg == S_IDLE && take_flchk;
+    wire [FLCHK_LOG2:0] flchk_cnt_next = flchk_cnt_reg + (FLCHK_LOG2+1)'(flchk_push) - (FLCHK_LOG2+1)'(flchk_pop);
+    always_ff @(posedge clk) begin
+        if (flchk_push) begin
+            flchk_mem[flchk_wp_reg] <= s_rqdb_qpn;
+            flchk_wp_reg <= flchk_wp_reg + 1'b1;
+            flchk_last_reg <= s_rqdb_qpn;
+        end
+        if (flchk_pop) flchk_rp_reg <= flchk_rp_reg + 1'b1;
+        flchk_cnt_reg <= flchk_cnt_next;
+        flchk_any_reg <= flchk_cnt_next != '0;
+        flchk_full_reg <= flchk_cnt_next == (FLCHK_LOG2+1)'(FLCHK_N);
+        flchk_urgent_reg <= flchk_cnt_next >= (FLCHK_LOG2+1)'(FLCHK_N / 2) || (flchk_age_reg[8] && !flchk_pop);
+        if (flchk_pop || !flchk_any) flchk_age_reg <= '0;
+        else if (!flchk_age_reg[8]) flchk_age_reg <= flchk_age_reg + 9'd1;
+        if (rst) begin
+            flchk_wp_reg <= '0;
+            flchk_rp_reg <= '0;
+            flchk_cnt_reg <= '0;
+            flchk_any_reg <= 1'b0;
+            flchk_full_reg <= 1'b0;
+            flchk_urgent_reg <= 1'b0;
+            flchk_age_reg <= '0;
+        end
+    end
     // registered there: S_PSN and S_FLUSH, its users, come after S_QPC
     assign ext_err_qpn = qpn_reg;
     assign mpt_rd_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
@@ -847,7 +906,7 @@ module rnic_resp #(
     rnic_srq_state #(.SRQN_WIDTH(SRQN_WIDTH)) srq_state_inst (
         .clk, .rst,
         .rd_srqn(srqc_rd_addr), .rd_pi(srq_rd_pi), .rd_ci(srq_rd_ci), .take_valid(srq_take),
-        .db_valid(state_reg == S_IDLE && take_db && s_rqdb_srq), .db_srqn(s_rqdb_qpn[SRQN_WIDTH-1:0]), .db_pi(s_rqdb_pi),
+        .db_valid(state_reg == S_IDLE && take_srqdb), .db_srqn(s_rqdb_qpn[SRQN_WIDTH-1:0]), .db_pi(s_rqdb_pi),
         .ctx_valid(srq_ctx_valid), .ctx_reset(srq_ctx_reset), .ctx_srqn(srq_ctx_srqn), .ctx_limit(srq_ctx_limit),
         .evt_valid(evt_srq_limit_valid), .evt_srqn(srq_evt_srqn)
     );
@@ -1318,15 +1377,15 @@ module rnic_resp #(
         stat_tx_rnr <= 1'b0;
         case (state_reg)
             S_IDLE: begin
-                if (take_db && s_rqdb_srq) begin
+                if (take_srqdb) begin
                     // DB_SRQ: the producer index only (rnic_srq_state)
-                end else if (take_db) begin
-                    src_reg <= 2'd1;
-                    qpn_reg <= s_rqdb_qpn;
-                    state_reg <= S_QPC;
                 end else if (take_ev) begin
                     src_reg <= 2'd2;
                     qpn_reg <= s_errev_qpn;
+                    state_reg <= S_QPC;
+                end else if (take_flchk) begin
+                    src_reg <= 2'd1;
+                    qpn_reg <= flchk_mem[flchk_rp_reg];
                     state_reg <= S_QPC;
                 end else if (take_hdr) begin
                     src_reg <= 2'd0;
@@ -1337,7 +1396,6 @@ module rnic_resp #(
                     drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
                     state_reg <= S_QPC;
                 end
-                if (take_db) rq_pi_reg <= s_rqdb_pi;
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
@@ -1347,7 +1405,7 @@ module rnic_resp #(
                 wr_rkey_reg <= wr_rkey_mem[qpn_reg];
                 wr_va_reg <= wr_va_mem[qpn_reg];
                 rq_ci_reg <= rq_ci_mem[qpn_reg];
-                if (src_reg != 2'd1) rq_pi_reg <= rq_pi_mem[qpn_reg];
+                rq_pi_reg <= rq_pi_mem[qpn_reg];
                 for (int i = 0; i < NSGE; i++) begin
                     rs_pa_reg[i] <= rs_sge_cur[RS_BITS*i +: 64];
                     rs_len_reg[i] <= rs_sge_cur[RS_BITS*i + 64 +: 32];
@@ -1595,6 +1653,9 @@ module rnic_resp #(
             default: state_reg <= S_IDLE;
         endcase
         if (ci_adv) rq_ci_reg <= rq_ci_reg + 16'd1;
+        // a doorbell of the QP in hand: its index, also over S_QPC's read
+        // (an SRQ's indices, read in S_PSN, are the SRQ's)
+        if (db_fwd) rq_pi_reg <= s_rqdb_pi;
         if (err_now) flush_after_reg <= 1'b1;
         else if (state_reg == S_FLUSH || state_reg == S_IDLE) flush_after_reg <= 1'b0;
         // the ATOMIC's read status (the cache takes its own)
@@ -1800,13 +1861,16 @@ module rnic_resp #(
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
         if (!rst && act_push) assert (!act_full);
+        // a flush check is queued only with room, and taken only when queued
+        if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
+        if (!rst && flchk_pop) assert (flchk_any);
     end
 `endif
 `endif
 
     // Per-QP state: one write port per array. The engine writes it with an
     // accepted request's update, a receive WQE done, a duplicate READ's new
-    // round (all in states after S_IDLE), a doorbell taken in S_IDLE and a
+    // round (all in states after S_IDLE), an RQ doorbell (any state) and a
     // failed write reported by the action queue. A context write waits for
     // the engine to idle: it takes nothing new but the completion engine's
     // error event (taken only while that engine is busy, so never in the
@@ -1818,7 +1882,6 @@ module rnic_resp #(
     // invalidate waiting for the firmware (S_INV) writes none of them
     // either, so the write is taken there too (see S_INV).
     wire wr_dup_rd = state_reg == S_PUSH && dup_reg && op_read;
-    wire wr_db = state_reg == S_IDLE && take_db;
     wire wr_werr = head_pop && head_failed;
     // (rnic_core writes a cycle after ctx_ready, so an invalidation answered
     // or given up in this cycle, which leaves S_INV, is not ready)
@@ -1983,7 +2046,7 @@ module rnic_resp #(
             end else if (upd_commit) begin
                 dup_mode_mem[qpn_reg] <= 1'b0;
             end
-            if (wr_db && !s_rqdb_srq) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
+            if (wr_db) rq_pi_mem[s_rqdb_qpn] <= s_rqdb_pi;
         end
     end
 
