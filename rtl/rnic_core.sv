@@ -663,7 +663,9 @@ module rnic_core #(
     logic [23:0]          ack_psn;
     logic [7:0]           ack_syndrome, ack_opcode;
     logic [15:0]          ack_plen;
-    logic                 place_valid, place_ready, place_drop, place_busy;
+    logic                 place_valid, place_ready, place_drop;
+    logic [15:0]          place_done_cnt;     // placement commands whose writes are answered
+    logic                 place_busy_unused;  // (the completion engine waits on place_done_cnt)
     logic [QPN_WIDTH-1:0] place_qpn;
     logic [15:0]          place_idx, place_len;
     logic [31:0]          place_off;
@@ -727,7 +729,7 @@ module rnic_core #(
         .s_ack_orig(ack_orig), .s_ack_local(ud_done_valid), .m_place_atomic(place_atomic), .m_place_data(place_data),
         .m_place_valid(place_valid), .m_place_ready(place_ready), .m_place_drop(place_drop),
         .m_place_qpn(place_qpn), .m_place_idx(place_idx), .m_place_off(place_off), .m_place_len(place_len),
-        .place_busy,
+        .place_done_cnt,
         .s_local_valid(local_valid), .s_local_ready(local_ready), .s_local_qpn(local_qpn),
         .s_local_force(local_force),
         .hi_rd_qpn(hi_qpn), .hi_rd_idx(hi_idx), .hi_rd_psn(hi_psn),
@@ -1416,7 +1418,7 @@ module rnic_core #(
         .m_axis_wr_data_tdata(plw2_tdata), .m_axis_wr_data_tkeep(plw2_tkeep), .m_axis_wr_data_tvalid(plw2_tvalid),
         .m_axis_wr_data_tready(plw2_tready), .m_axis_wr_data_tlast(plw2_tlast),
         .s_wr_status_valid(plw2_status_valid), .s_wr_status_error(plw2_status_error),
-        .busy(place_busy),
+        .busy(place_busy_unused), .done_cnt(place_done_cnt),
         .stat_loc_prot_err(stat_pl_loc_prot_err),
         .init_done(rd_place_clear_done)
     );

@@ -57,6 +57,15 @@
  * completion engine holds the READ's CQE until its data is in host memory.
  * An ATOMIC's original remote value comes with its command (no payload) and
  * is written the same way into the WQE's 8-byte SGE, in host byte order.
+ *
+ * `done_cnt` counts the commands (mod 2^16, in command order) whose writes
+ * have all been answered: once its planning ends, a command's place in the
+ * count of writes issued is queued (2^DONE_LOG2 of them; the planner waits
+ * while the queue is full) and it is done when the answers reach it. The
+ * completion engine writes a READ's CQE once done_cnt has passed the READ's
+ * last response, and meanwhile goes on placing the responses after it
+ * (waiting for `busy` to drop held the placement of every signaled READ's
+ * successors for the last write's round trip).
  */
 module rnic_rd_place #(
     parameter int DATA_WIDTH = 64,
@@ -69,7 +78,9 @@ module rnic_rd_place #(
     // mover ops queued: 2^OPQ_LOG2
     parameter int OPQ_LOG2 = 2,
     // payload buffer: 2^PAY_LOG2 beats
-    parameter int PAY_LOG2 = 5
+    parameter int PAY_LOG2 = 5,
+    // commands planned whose writes are not all answered: 2^DONE_LOG2
+    parameter int DONE_LOG2 = 6
 ) (
     input  wire logic                             clk,
     input  wire logic                             rst,
@@ -137,6 +148,7 @@ module rnic_rd_place #(
     input  wire logic                             s_wr_status_error,
 
     output      logic                             busy,
+    output      logic [15:0]                      done_cnt,     // commands whose writes are all answered
     output      logic                             stat_loc_prot_err,
 
     // the SGE-list table is clear after reset: no READ may be recorded
@@ -314,7 +326,8 @@ module rnic_rd_place #(
     wire opq_empty = opq_wr_reg == opq_rd_reg;
     wire opq_full = (opq_wr_reg - opq_rd_reg) == (OPQ_LOG2+1)'(OPQ);
 
-    assign s_cmd_ready = state_reg == S_IDLE && !opq_full;
+    logic dq_full_reg;
+    assign s_cmd_ready = state_reg == S_IDLE && !opq_full && !dq_full_reg;
     assign qpc_rd_en = s_cmd_valid && s_cmd_ready;
     assign qpc_rd_addr = s_cmd_qpn;
     // read in S_FIND for the SGE it settles on, checked from S_MPT_CHK on
@@ -612,6 +625,50 @@ module rnic_rd_place #(
         if (rst) wr_pending_reg <= '0;
     end
 
+    // Commands done: a command's planning ends as it is taken (dropped, or
+    // no payload), with its last write's descriptor, or leaving S_FAIL; it
+    // then queues the count of writes issued up to it, and leaves the queue
+    // when that many writes are answered (writes are answered in order).
+    localparam int DQ = 2 ** DONE_LOG2;
+    wire plan_end = (state_reg == S_IDLE && s_cmd_valid && s_cmd_ready && (s_cmd_drop || s_cmd_len == 0))
+                    || (state_reg == S_WDESC && wdesc_fire && all_reg)
+                    || (state_reg == S_FAIL && !opq_full);
+    logic [15:0]          wr_issued_reg, wr_answered_reg, done_cnt_reg;
+    logic [15:0]          dq_mem [DQ];
+    logic [DONE_LOG2:0]   dq_wr_reg, dq_rd_reg;
+    wire  [15:0]          wr_issued_next = wr_issued_reg + 16'(wdesc_fire);
+    wire  [15:0]          wr_unanswered = wr_issued_reg - wr_answered_reg;
+    wire                  dq_empty = dq_wr_reg == dq_rd_reg;
+    wire  [15:0]          dq_head = dq_mem[dq_rd_reg[DONE_LOG2-1:0]];
+    // the head's writes are all answered (at most 2^15 writes in flight)
+    // (with this cycle's answer: done in the cycle after it, as busy drops)
+    wire  [15:0]          wr_answered_next = wr_answered_reg + 16'(s_wr_status_valid);
+    wire  [15:0]          dq_behind = wr_answered_next - dq_head;
+    wire                  dq_pop = !dq_empty && dq_behind < 16'h8000;
+    wire  [DONE_LOG2:0]   dq_wr_next = dq_wr_reg + (DONE_LOG2+1)'(plan_end);
+    wire  [DONE_LOG2:0]   dq_rd_next = dq_rd_reg + (DONE_LOG2+1)'(dq_pop);
+    always_ff @(posedge clk) begin
+        wr_issued_reg <= wr_issued_next;
+        wr_answered_reg <= wr_answered_next;
+        if (plan_end) dq_mem[dq_wr_reg[DONE_LOG2-1:0]] <= wr_issued_next;
+        dq_wr_reg <= dq_wr_next;
+        dq_rd_reg <= dq_rd_next;
+        // from the registered pointers, one short of full: the command taken
+        // while it was clear pushes one entry, and the next is taken after
+        // that (so no decision of this cycle reaches the flag)
+        dq_full_reg <= (dq_wr_reg - dq_rd_reg) >= (DONE_LOG2+1)'(DQ - 1);
+        if (dq_pop) done_cnt_reg <= done_cnt_reg + 16'd1;
+        if (rst) begin
+            wr_issued_reg <= '0;
+            wr_answered_reg <= '0;
+            dq_wr_reg <= '0;
+            dq_rd_reg <= '0;
+            dq_full_reg <= 1'b0;
+            done_cnt_reg <= '0;
+        end
+    end
+    assign done_cnt = done_cnt_reg;
+
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
@@ -623,6 +680,20 @@ module rnic_rd_place #(
             if (cut_out_tvalid) assert (!kq_empty);
             // a drain never runs beside a piece being cut
             if (drain_reg) assert (!cut_busy);
+            // a command's planning ends once, and only with room in the queue
+            if (plan_end) assert ((dq_wr_reg - dq_rd_reg) < (DONE_LOG2+1)'(DQ));
+            // nothing answered that was not issued
+            assert (wr_unanswered < 16'h8000);
+        end
+    end
+    // every command taken is done once the engine is idle and the queue
+    // has drained (the count the completion engine relies on)
+    logic [15:0] taken_cnt_reg;
+    always_ff @(posedge clk) begin
+        if (s_cmd_valid && s_cmd_ready) taken_cnt_reg <= taken_cnt_reg + 16'd1;
+        if (rst) taken_cnt_reg <= '0;
+        if (!rst && !busy && dq_empty && !(s_cmd_valid && s_cmd_ready)) begin
+            assert (done_cnt_reg == taken_cnt_reg);
         end
     end
 `endif
