@@ -1063,7 +1063,6 @@ module rnic_compl #(
         end
     end
 
-
     // per-QP state follows the FSM: written back in every busy cycle after
     // S_LOAD (and once more in the first idle cycle: the last state's
     // updates). A context write resets it; it is taken only in a cycle when

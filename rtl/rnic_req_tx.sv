@@ -573,7 +573,6 @@ module rnic_req_tx #(
         end
     end
 
-
     // payload piece of the current SGE for this packet; an inline payload
     // (at most MAX_INLINE_BYTES, less than the smallest MTU) is one piece, the
     // whole packet, taken from the SGE area of the WQE held here
@@ -623,7 +622,6 @@ module rnic_req_tx #(
     assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && sge_room != 0;
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
-
 
     // ------------------------------------------------------------------
     // WQE cache, two ways: the way of the QP being served (cur_way_reg) and
@@ -1133,9 +1131,8 @@ module rnic_req_tx #(
     // context reset) leaves it stale for that cycle, and S_PARSE waits it
     // out (resend_fresh). The compare and the forwarding mux are then not on
     // the parse's paths.
-    logic       resend_q;
-    always_ff @(posedge clk) resend_q <= ci_reg != q_sq_hi || started_mem[qpn_reg];
-    wire        resend = resend_q;
+    logic       resend;       // this WQE went out before (some of it at least)
+    always_ff @(posedge clk) resend <= ci_reg != q_sq_hi || started_mem[qpn_reg];
     wire        resend_fresh = !q_sq_hi_fwd;
     // first_psn_mem at {qpn_reg, ci_reg}, read one cycle ahead (a registered,
     // block-RAM read): S_PARSE, its only user, follows S_WQE_DESC or
