@@ -238,7 +238,6 @@ module rnic_rd_place #(
     logic                          cache_valid_reg;
     logic [QPN_WIDTH-1:0]          cache_qpn_reg;
     logic [15:0]                   cache_idx_reg;
-    logic [7:0]                    wr_pending_reg;
     logic                          atomic_reg;
     logic [63:0]                   data_reg;
 
@@ -616,15 +615,6 @@ module rnic_rd_place #(
         end
     end
 
-    assign busy = state_reg != S_IDLE || !opq_empty || cut_busy || drain_reg || !kq_empty
-                  || wr_pending_reg != 0;
-
-    // writes issued and not yet answered
-    always_ff @(posedge clk) begin
-        wr_pending_reg <= wr_pending_reg + 8'(wdesc_fire) - 8'(s_wr_status_valid);
-        if (rst) wr_pending_reg <= '0;
-    end
-
     // Commands done: a command's planning ends as it is taken (dropped, or
     // no payload), with its last write's descriptor, or leaving S_FAIL; it
     // then queues the count of writes issued up to it, and leaves the queue
@@ -668,6 +658,9 @@ module rnic_rd_place #(
         end
     end
     assign done_cnt = done_cnt_reg;
+    // (and while a write issued is not yet answered)
+    assign busy = state_reg != S_IDLE || !opq_empty || cut_busy || drain_reg || !kq_empty
+                  || wr_issued_reg != wr_answered_reg;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS

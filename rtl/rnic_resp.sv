@@ -791,25 +791,24 @@ module rnic_resp #(
     // count != 0, count == FLCHK_N, count >= FLCHK_N / 2 or the head is old
     logic                  flchk_any_reg, flchk_full_reg, flchk_urgent_reg;
     logic [8:0]            flchk_age_reg;     // cycles the head has waited (saturates at 256)
-    wire flchk_any = flchk_any_reg;
     wire srqdb_valid = s_rqdb_valid && s_rqdb_srq;
     wire take_srqdb = srqdb_valid && !ctx_pend;
     wire take_ev = !take_srqdb && s_errev_valid;
     wire hdr_first = !flchk_urgent_reg && s_hdr_valid;
-    wire take_flchk = !srqdb_valid && !s_errev_valid && flchk_any && !hdr_first && !ctx_pend;
+    wire take_flchk = !srqdb_valid && !s_errev_valid && flchk_any_reg && !hdr_first && !ctx_pend;
     wire take_hdr = !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && s_hdr_valid && !ctx_pend;
     assign s_rqdb_ready = s_rqdb_srq ? (state_reg == S_IDLE && !ctx_pend) : (!ctx_pend && !flchk_full_reg);
     assign s_errev_ready = state_reg == S_IDLE && !take_srqdb;
     assign s_hdr_ready = state_reg == S_IDLE && !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
-    assign qpc_rd_en = state_reg == S_IDLE && (s_errev_valid || flchk_any || s_hdr_valid);
-    assign qpc_rd_addr = s_errev_valid ? s_errev_qpn : (flchk_any && !hdr_first) ? flchk_mem[flchk_rp_reg]
+    assign qpc_rd_en = state_reg == S_IDLE && (s_errev_valid || flchk_any_reg || s_hdr_valid);
+    assign qpc_rd_addr = s_errev_valid ? s_errev_qpn : (flchk_any_reg && !hdr_first) ? flchk_mem[flchk_rp_reg]
                          : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
     // the doorbell's index write, and the same to the request in hand: the
     // QP it serves past S_IDLE (from S_PSN on, a QP on an SRQ takes the SRQ's
     // indices instead)
     wire wr_db = s_rqdb_valid && s_rqdb_ready && !s_rqdb_srq;
     wire db_fwd = wr_db && s_rqdb_qpn == qpn_reg && (state_reg == S_QPC || (state_reg != S_IDLE && !on_srq));
-    wire flchk_push = wr_db && !(flchk_any && flchk_last_reg == s_rqdb_qpn);
+    wire flchk_push = wr_db && !(flchk_any_reg && flchk_last_reg == s_rqdb_qpn);
     wire flchk_pop = state_reg == S_IDLE && take_flchk;
     wire [FLCHK_LOG2:0] flchk_cnt_next = flchk_cnt_reg + (FLCHK_LOG2+1)'(flchk_push) - (FLCHK_LOG2+1)'(flchk_pop);
     always_ff @(posedge clk) begin
@@ -823,7 +822,7 @@ module rnic_resp #(
         flchk_any_reg <= flchk_cnt_next != '0;
         flchk_full_reg <= flchk_cnt_next == (FLCHK_LOG2+1)'(FLCHK_N);
         flchk_urgent_reg <= flchk_cnt_next >= (FLCHK_LOG2+1)'(FLCHK_N / 2) || (flchk_age_reg[8] && !flchk_pop);
-        if (flchk_pop || !flchk_any) flchk_age_reg <= '0;
+        if (flchk_pop || !flchk_any_reg) flchk_age_reg <= '0;
         else if (!flchk_age_reg[8]) flchk_age_reg <= flchk_age_reg + 9'd1;
         if (rst) begin
             flchk_wp_reg <= '0;
@@ -1863,7 +1862,7 @@ module rnic_resp #(
         if (!rst && act_push) assert (!act_full);
         // a flush check is queued only with room, and taken only when queued
         if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
-        if (!rst && flchk_pop) assert (flchk_any);
+        if (!rst && flchk_pop) assert (flchk_any_reg);
     end
 `endif
 `endif
