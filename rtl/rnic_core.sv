@@ -613,13 +613,26 @@ module rnic_core #(
     // be sent by the QP's next life)
     assign wqe_win_clear = wqe_win_take || (qp_reset && 16'(ctx_qpn) == wqe_win_qpn);
 
+    // The requester's restart reaches the queue a cycle late, registered
+    // (its rewind decision, from the completion engine's tables through a
+    // subtract, ran on through the queue's kill compares into its head's
+    // dead bit: 13 levels). In that cycle the queue's head is held, so no
+    // packet of the restarted QP leaves live before the kill lands; the
+    // requester pushes none for it before its S_QPC.
+    logic                 req_restart_q;
+    logic [QPN_WIDTH-1:0] req_restart_qpn_q;
+    always_ff @(posedge clk) begin
+        req_restart_q <= req_restart && !rst;
+        req_restart_qpn_q <= req_restart_qpn;
+    end
+
     // the requester runs ahead of the builder by up to 2^REQ_HDRQ_LOG2
     // packets, their payload reads in flight; a restart or a reset of a QP
     // makes its queued packets stale, and they never reach the wire
     rnic_req_hdrq #(.WIDTH(HB + 1), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
         .clk, .rst,
         .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data({reqq_pay, reqq_hdr}), .s_qpn(reqq_qpn),
-        .kill_a_valid(req_restart), .kill_a_qpn(req_restart_qpn),
+        .kill_a_valid(req_restart_q), .kill_a_qpn(req_restart_qpn_q),
         .kill_b_valid(qp_reset), .kill_b_qpn(QPN_WIDTH'(ctx_qpn)),
         .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data({req_hdr_pay, req_hdr}), .m_dead(req_hdr_dead)
     );
@@ -1103,7 +1116,7 @@ module rnic_core #(
         .m_valid(resp_ack_valid), .m_ready(resp_ack_ready), .m_data(resp_ack_hdr)
     );
     wire ack_can = resp_ack_valid;
-    wire req_can = req_hdr_valid && !req_hdr_dead && (!req_hdr_pay || !psrc_full);
+    wire req_can = req_hdr_valid && !req_restart_q && !req_hdr_dead && (!req_hdr_pay || !psrc_full);
     wire rr_can = rr_hdr_valid && (!rr_hdr_pay || !psrc_full);
 
     always_comb begin
@@ -1122,7 +1135,7 @@ module rnic_core #(
     // which the builder takes no payload-carrying header (one psrc write)
     wire tx_pay = (grant == 2'd1 && req_hdr_pay) || (grant == 2'd2 && rr_hdr_pay);
     wire tx_psrc_push = tx_hdr_valid && tx_hdr_ready && tx_pay;
-    wire req_drop = req_hdr_valid && req_hdr_dead && (!req_hdr_pay || (!psrc_full && !tx_psrc_push));
+    wire req_drop = req_hdr_valid && !req_restart_q && req_hdr_dead && (!req_hdr_pay || (!psrc_full && !tx_psrc_push));
     assign req_hdr_ready = (grant == 2'd1 && tx_hdr_ready) || req_drop;
     assign rr_hdr_ready = grant == 2'd2 && tx_hdr_ready;
 
@@ -1429,8 +1442,18 @@ module rnic_core #(
     // an RQ doorbell for a QPN (an SRQ doorbell for an SRQN) beyond the
     // table is dropped, never aliased
     wire db_rq_qpn_ok = db_rq_qpn < (db_rq_srq ? 16'(1 << SRQ_W) : 16'(1 << QPN_WIDTH));
-    logic resp_rqdb_ready;
-    assign db_rq_ready = resp_rqdb_ready || !db_rq_qpn_ok;
+    // The responder takes the doorbell from a register slice: it writes the
+    // index into its table in the cycle it takes it, and the range check and
+    // the doorbell register's decode ran on into that write (13 levels)
+    logic                 resp_rqdb_ready, rqdb_skid_ready, rqdb_valid, rqdb_srq;
+    logic [QPN_WIDTH-1:0] rqdb_qpn;
+    logic [15:0]          rqdb_pi;
+    assign db_rq_ready = rqdb_skid_ready || !db_rq_qpn_ok;
+    rnic_skid #(.WIDTH(QPN_WIDTH + 16 + 1)) rqdb_skid_inst (
+        .clk, .rst,
+        .s_valid(db_rq_valid && db_rq_qpn_ok), .s_ready(rqdb_skid_ready),
+        .s_data({db_rq_qpn[QPN_WIDTH-1:0], db_rq_pi, db_rq_srq}),
+        .m_valid(rqdb_valid), .m_ready(resp_rqdb_ready), .m_data({rqdb_qpn, rqdb_pi, rqdb_srq}));
 
     // multicast: a packet for the multicast QPN once per attached QP
     logic                  mc_valid, mc_ready, stat_mcast_drop, stat_mcast_copy;
@@ -1499,8 +1522,8 @@ module rnic_core #(
         .s_axis_payload_tdata(rsp_tdata), .s_axis_payload_tkeep(rsp_tkeep), .s_axis_payload_tbytes(rsp_tbytes),
         .s_axis_payload_tvalid(rsp_tvalid), .s_axis_payload_tready(rsp_tready),
         .s_axis_payload_tlast(rsp_tlast),
-        .s_rqdb_valid(db_rq_valid && db_rq_qpn_ok), .s_rqdb_ready(resp_rqdb_ready),
-        .s_rqdb_qpn(db_rq_qpn[QPN_WIDTH-1:0]), .s_rqdb_pi(db_rq_pi), .s_rqdb_srq(db_rq_srq),
+        .s_rqdb_valid(rqdb_valid), .s_rqdb_ready(resp_rqdb_ready),
+        .s_rqdb_qpn(rqdb_qpn), .s_rqdb_pi(rqdb_pi), .s_rqdb_srq(rqdb_srq),
         .s_errev_valid(errev_valid), .s_errev_ready(errev_ready), .s_errev_qpn(errev_qpn),
         .qpc_rd_en(resp_qpc_rd_en), .qpc_rd_addr(resp_qpc_rd_addr), .qpc_rd_data(resp_qpc_rd_data),
         .mpt_rd_en(resp_mpt_rd_en), .mpt_rd_addr(resp_mpt_rd_addr), .mpt_rd_data(resp_mpt_rd_data),

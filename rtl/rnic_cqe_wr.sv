@@ -139,12 +139,17 @@ module rnic_cqe_wr #(
     logic [OWN_LOG2+1:0] kind_wr_reg, kind_rd_reg;
     wire               kind_head = kind_mem[kind_rd_reg[OWN_LOG2:0]];
     wire [OWN_LOG2+1:0] kind_used = kind_wr_reg - kind_rd_reg;
-    wire               own_go = bodies_done_reg != 0 && kind_used < (OWN_LOG2 + 2)'(2 * OWN);
     wire [63:0]        own_addr = own_addr_mem[own_rd_reg[OWN_LOG2-1:0]];
     wire               own_phase = own_phase_mem[own_rd_reg[OWN_LOG2-1:0]];
+    // The queues' levels as flags, registered from the next pointers (the
+    // pointer differences and their compares ran through s_cqe_ready into
+    // the CQ context read and the CQE's registers, 12 levels): bodies
+    // written, the owner queue full, room for one write or for two
+    logic              bodies_nz_reg, own_full_reg, kind_room1_reg, kind_room2_reg;
+    wire               own_go = bodies_nz_reg && kind_room1_reg;
 
     // a CQE is taken with room for both its writes
-    assign s_cqe_ready = state_reg == S_IDLE && !own_go && !own_full && kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 2);
+    assign s_cqe_ready = state_reg == S_IDLE && !own_go && !own_full_reg && kind_room2_reg;
     assign cqc_rd_en = s_cqe_valid && s_cqe_ready;
     assign cqc_rd_addr = s_cqe_cqn[CQN_WIDTH-1:0];
 
@@ -152,6 +157,12 @@ module rnic_cqe_wr #(
     assign m_axis_desc_addr = (state_reg == S_OWN_DESC) ? own_addr : addr;
     assign m_axis_desc_len = (state_reg == S_OWN_DESC) ? 32'd1 : 32'(BODY_BYTES);
     wire desc_fire = m_axis_desc_valid && m_axis_desc_ready;
+    // the pointers and the count as the block's always_ff below sets them
+    wire [OWN_LOG2:0]  own_wr_next = own_wr_reg + (OWN_LOG2 + 1)'(state_reg == S_BODY_DESC && desc_fire);
+    wire [OWN_LOG2:0]  own_rd_next = own_rd_reg + (OWN_LOG2 + 1)'(state_reg == S_OWN_DATA && m_axis_data_tready);
+    wire [OWN_LOG2+1:0] kind_used_next = kind_used + (OWN_LOG2 + 2)'(desc_fire) - (OWN_LOG2 + 2)'(s_status_valid);
+    wire [OWN_LOG2:0]  bodies_next = bodies_done_reg + (OWN_LOG2 + 1)'(s_status_valid && !kind_head)
+                                     - (OWN_LOG2 + 1)'(state_reg == S_OWN_DESC && desc_fire);
 
     always_comb begin
         m_axis_data_tvalid = 1'b0;
@@ -229,17 +240,20 @@ module rnic_cqe_wr #(
         if (state_reg == S_BODY_DESC && desc_fire) begin
             own_addr_mem[own_wr_reg[OWN_LOG2-1:0]] <= own_byte_addr;
             own_phase_mem[own_wr_reg[OWN_LOG2-1:0]] <= phase_reg;
-            own_wr_reg <= own_wr_reg + 1'b1;
         end
-        if (state_reg == S_OWN_DATA && m_axis_data_tready) own_rd_reg <= own_rd_reg + 1'b1;
+        own_wr_reg <= own_wr_next;
+        own_rd_reg <= own_rd_next;
         if (desc_fire) begin
             kind_mem[kind_wr_reg[OWN_LOG2:0]] <= state_reg == S_OWN_DESC;
             kind_wr_reg <= kind_wr_reg + 1'b1;
         end
         if (s_status_valid) kind_rd_reg <= kind_rd_reg + 1'b1;
         if (s_status_valid && kind_head) stat_cqe <= 1'b1;
-        bodies_done_reg <= bodies_done_reg + (OWN_LOG2 + 1)'(s_status_valid && !kind_head)
-                           - (OWN_LOG2 + 1)'(state_reg == S_OWN_DESC && desc_fire);
+        bodies_done_reg <= bodies_next;
+        bodies_nz_reg <= bodies_next != 0;
+        own_full_reg <= (own_wr_next - own_rd_next) == (OWN_LOG2 + 1)'(OWN);
+        kind_room1_reg <= kind_used_next < (OWN_LOG2 + 2)'(2 * OWN);
+        kind_room2_reg <= kind_used_next <= (OWN_LOG2 + 2)'(2 * OWN - 2);
         if (rst) begin
             state_reg <= S_IDLE;
             stat_cqe <= 1'b0;
@@ -249,6 +263,10 @@ module rnic_cqe_wr #(
             kind_wr_reg <= '0;
             kind_rd_reg <= '0;
             bodies_done_reg <= '0;
+            bodies_nz_reg <= 1'b0;
+            own_full_reg <= 1'b0;
+            kind_room1_reg <= 1'b1;
+            kind_room2_reg <= 1'b1;
         end
     end
 
@@ -284,6 +302,10 @@ module rnic_cqe_wr #(
     always_ff @(posedge clk) begin
         if (!rst && s_status_valid) assert (kind_used != 0);
         if (!rst) assert (bodies_done_reg <= own_wr_reg - own_rd_reg);
+        // the registered flags are those of the pointers
+        if (!rst) assert (bodies_nz_reg == (bodies_done_reg != 0) && own_full_reg == own_full
+                          && kind_room1_reg == (kind_used < (OWN_LOG2 + 2)'(2 * OWN))
+                          && kind_room2_reg == (kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 2)));
         if (!rst) assert (!(cq_reset_valid && (cqe_done || db_cq_valid)));
     end
 `endif

@@ -395,32 +395,20 @@ module rnic_req_tx #(
 
     // SGE lengths must add up to the WQE length (35-bit sums catch
     // overflow). Without a carry chain: the lengths, ~length and 1 are
-    // carry-saved to two addends X, Y, and X + Y == 0 (mod 2^35) exactly
-    // when X ^ Y == (X | Y) << 1; summing and comparing were two 35-bit
-    // chains in the parse's path
-    logic [34:0] ss_x, ss_y, ss_t, ss_s;
-    logic        sge_sum_ok;
-    always_comb begin
-        ss_x = ~{3'b000, wqe_length};
-        ss_y = 35'd1;
-        for (int i = 0; i < MAX_SGE; i++) begin
-            ss_t = (32'(i) < 32'(wqe_num_sge)) ? 35'(sge_len(wqe_reg, i)) : 35'd0;
-            ss_s = ss_x ^ ss_y ^ ss_t;
-            ss_y = ((ss_x & ss_y) | (ss_x & ss_t) | (ss_y & ss_t)) << 1;
-            ss_x = ss_s;
-        end
-        sge_sum_ok = (ss_x ^ ss_y) == ((ss_x | ss_y) << 1);
-    end
+    // carry-saved to two addends X, Y (wqe_dec_ss_*, registered beside
+    // wqe_reg), and X + Y == 0 (mod 2^35) exactly when X ^ Y == (X | Y) << 1
+    wire  [34:0] wqe_dec_ss_x, wqe_dec_ss_y;
+    wire         sge_sum_ok = (wqe_dec_ss_x ^ wqe_dec_ss_y) == ((wqe_dec_ss_x | wqe_dec_ss_y) << 1);
 
     // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096
     wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                             (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
     wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
+    wire [4:0]  pmtu_onehot = 5'(mtu_bytes >> 8);   // bit i: 256 << i
 
-    // this packet
-    wire        op_read = wqe_opcode == rnic_pkg::WR_RDMA_READ[7:0];
-    wire        op_cas = wqe_opcode == rnic_pkg::WR_ATOMIC_CMP_AND_SWP[7:0];
-    wire        op_atomic = op_cas || wqe_opcode == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0];
+    // this packet. The opcode's decode is flip-flops (wqe_dec_reg, below)
+    wire        op_read, op_cas, op_faa, op_send, op_send_inv, op_imm, op_write, op_bind, op_local_inv;
+    wire        op_atomic = op_cas || op_faa;
     // requests answered with data: READ and ATOMIC
     wire        op_rd_atomic = op_read || op_atomic;
     wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
@@ -452,19 +440,11 @@ module rnic_req_tx #(
         rd_psns_reg <= rd_zero_reg ? 24'd1 : rd_quot_reg + 24'(rd_frac_reg);
     end
     wire [23:0] pkt_psns = op_read ? rd_psns_reg : 24'd1;
-    // SEND with invalidate: its last packet carries an IETH with the WQE's rkey
-    wire        op_send_inv = wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0];
-    wire        op_send = wqe_opcode == rnic_pkg::WR_SEND[7:0] || wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
-                          || op_send_inv;
-    wire        op_imm = wqe_opcode == rnic_pkg::WR_SEND_WITH_IMM[7:0]
-                         || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
     // memory-window operations: handed to the firmware, nothing sent
-    wire        op_bind = wqe_opcode == rnic_pkg::WR_BIND_MW[7:0];
-    wire        op_local_inv = wqe_opcode == rnic_pkg::WR_LOCAL_INV[7:0];
     wire        op_mw = op_bind || op_local_inv;
-    // (UD has no SEND with invalidate: IBA 9.3.8, the IETH is RC's)
-    wire        op_supported = (op_send && !(qpc_ud && op_send_inv)) || op_rd_atomic || wqe_opcode == rnic_pkg::WR_RDMA_WRITE[7:0]
-                               || wqe_opcode == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0] || op_mw;
+    // (UD has no SEND with invalidate: IBA 9.3.8, the IETH is RC's; a SEND
+    // with invalidate's last packet carries an IETH with the WQE's rkey)
+    wire        op_supported = (op_send && !(qpc_ud && op_send_inv)) || op_rd_atomic || op_write || op_mw;
     wire        wqe_inline = (wqe_flags & rnic_pkg::WQE_FLAG_INLINE[7:0]) != 0;
     wire        wqe_solicited = (wqe_flags & rnic_pkg::WQE_FLAG_SOLICITED[7:0]) != 0;
     logic [7:0] pkt_opcode;
@@ -918,9 +898,20 @@ module rnic_req_tx #(
     // a QP that went to the error state while this WQE was being sent (NAK,
     // responder error, modify to ERR) gets its window flushed right away
     wire qp_in_err = qpc_state == 4'(rnic_pkg::QPS_ERR) || err_rd_val || tx_err_mem[qpn_reg];
+    // The record's walk decision takes it a cycle old (qp_in_err_q): from
+    // the completion engine's error table it ran through the record's write
+    // enable into every table and forward register behind it (14 levels).
+    // An error of the last cycle is then as one a cycle later, which the
+    // engine meets anyway (errors come from the other engines at any time):
+    // a QP not chained on is requeued after its record, and its next turn
+    // (S_QPC) flushes its window. qp_in_err changes with qpn_reg only in
+    // S_IDLE, and tx_err_mem only at a record with an error status, which
+    // walks and is not chained on.
+    logic qp_in_err_q;
+    always_ff @(posedge clk) qp_in_err_q <= qp_in_err;
     // a window operation sends no packet: the completion engine is asked to
     // walk, so it completes as soon as the WQEs before it have
-    wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err || op_mw;
+    wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err_q || op_mw;
     wire record = state_reg == S_RECORD && (!need_walk || m_local_ready);
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
@@ -940,7 +931,9 @@ module rnic_req_tx #(
     assign m_rd_wqe_num_sge = wqe_num_sge;
     assign m_rd_wqe_sges = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*MAX_SGE*rnic_pkg::SGE_BYTES];
     assign m_local_qpn = qpn_reg;
-    assign m_local_force = qp_in_err;
+    // (S_NOTIFY, from S_QPC, has the QP's context in qpc_reg only from its
+    // own cycle on)
+    assign m_local_force = (state_reg == S_NOTIFY) ? qp_in_err : qp_in_err_q;
 
     // the window request: held while the engine waits in S_MW_WAIT
     wire mw_reset_hit = qp_reset_valid && qp_reset_qpn == qpn_reg;
@@ -1200,6 +1193,117 @@ module rnic_req_tx #(
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
     wire        p_skip_past = resend && skip_past_q;
 
+    // wqe_reg's loads: the window's WQE, a beat of a direct read or (one
+    // cycle behind the address: beat n arrives when beat_reg is n + 1) of
+    // the cache, the flush's clear.
+    wire wqe_ld_win = state_reg == S_WQE_DESC && wd_go && win_hit;
+    wire wqe_ld_direct = state_reg == S_WQE_DESC && direct_reg && !win_take && s_axis_wqe_tvalid && s_axis_wqe_tready
+                         && dbeat_reg < 5'(WQE_BEATS);
+    wire wqe_ld_cache = state_reg == S_WQE_LOAD && beat_reg != 0;
+    always_ff @(posedge clk) begin
+        if (wqe_ld_win) wqe_reg <= win_data;
+        if (wqe_ld_direct) wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
+        if (wqe_ld_cache) wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
+        if (state_reg == S_FLUSH) wqe_reg <= '0;
+    end
+
+    // What S_PARSE decides on (the opcode, the length checks, the SGE sum's
+    // carry-save addends) is a register beside wqe_reg, wqe_dec_reg: from
+    // wqe_reg it ran into S_PARSE's choice of state, 14 levels at 512 bits.
+    // It is the decode of wqe_reg a cycle late, but of the value wqe_reg
+    // takes where S_PARSE or S_RECORD follows the load at once: the
+    // window's WQE, the cache's last beat (over the rest of wqe_reg), the
+    // flush's clear. A direct read's last beat comes at least a cycle
+    // before S_WQE_DESC leaves. Each is decoded from its source, not after
+    // the choice between them (decoded after the choice it was 13 levels).
+    // Asserted equal to the decode of wqe_reg outside the loading states.
+    localparam int D_READ = 0, D_CAS = 1, D_FAA = 2, D_SEND = 3, D_SEND_INV = 4, D_IMM = 5, D_WRITE = 6,
+                   D_BIND = 7, D_LOCAL_INV = 8, D_SGE_OVER = 9, D_INL_BAD = 10, D_LEN_NOT8 = 11,
+                   D_LEN_GT = 12,          // 5 bits: length > 256 << i, i = path MTU code - 1
+                   D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_W = 90;
+    // v > c for a constant c, as gates: yosys maps a compare operator to a
+    // carry chain (a 32-bit one is four CARRY8 levels) even against a constant
+    function automatic logic gt_const(input logic [31:0] v, input logic [31:0] c);
+        logic gt, eq;
+        gt = 1'b0;
+        eq = 1'b1;
+        for (int k = 31; k >= 0; k--) begin
+            if (!c[k]) gt = gt | (eq & v[k]);
+            eq = eq & (v[k] == c[k]);
+        end
+        gt_const = gt;
+    endfunction
+    function automatic logic [D_W-1:0] wqe_decode(input logic [WQE_BITS-1:0] w);
+        logic [7:0]  op, nsge, inl;
+        logic [31:0] len;
+        logic [34:0] x, y, t, sum;
+        logic [D_W-1:0] d;
+        op = w[8 * rnic_pkg::WQE_OPCODE_OFF +: 8];
+        nsge = w[8 * rnic_pkg::WQE_NUM_SGE_OFF +: 8];
+        inl = w[8 * rnic_pkg::WQE_INLINE_LEN_OFF +: 8];
+        len = w[8 * rnic_pkg::WQE_LENGTH_OFF +: 32];
+        d = '0;
+        d[D_READ] = op == rnic_pkg::WR_RDMA_READ[7:0];
+        d[D_CAS] = op == rnic_pkg::WR_ATOMIC_CMP_AND_SWP[7:0];
+        d[D_FAA] = op == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0];
+        d[D_SEND] = op == rnic_pkg::WR_SEND[7:0] || op == rnic_pkg::WR_SEND_WITH_IMM[7:0]
+                    || op == rnic_pkg::WR_SEND_WITH_INV[7:0];
+        d[D_SEND_INV] = op == rnic_pkg::WR_SEND_WITH_INV[7:0];
+        d[D_IMM] = op == rnic_pkg::WR_SEND_WITH_IMM[7:0] || op == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+        d[D_WRITE] = op == rnic_pkg::WR_RDMA_WRITE[7:0] || op == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
+        d[D_BIND] = op == rnic_pkg::WR_BIND_MW[7:0];
+        d[D_LOCAL_INV] = op == rnic_pkg::WR_LOCAL_INV[7:0];
+        d[D_SGE_OVER] = gt_const(32'(nsge), 32'(MAX_SGE));
+        d[D_INL_BAD] = gt_const(32'(inl), rnic_pkg::MAX_INLINE_BYTES) || 32'(inl) != len;
+        d[D_LEN_NOT8] = len != 32'd8;
+        for (int i = 0; i < 5; i++) d[D_LEN_GT + i] = gt_const(len, 32'd256 << i);
+        d[D_BIND_NZ] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF +: 64] != 64'd0;
+        d[D_BIND_HI] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF + 32 +: 32] != 32'd0;
+        d[D_SGE0] = nsge != 8'd0 && sge_len(w, 0) != 32'd0;
+        x = ~{3'b000, len};
+        y = 35'd1;
+        for (int i = 0; i < MAX_SGE; i++) begin
+            t = gt_const(32'(nsge), 32'(i)) ? 35'(sge_len(w, i)) : 35'd0;
+            sum = x ^ y ^ t;
+            y = ((x & y) | (x & t) | (y & t)) << 1;
+            x = sum;
+        end
+        d[D_SS_X +: 35] = x;
+        d[D_SS_Y +: 35] = y;
+        wqe_decode = d;
+    endfunction
+    logic [WQE_BITS-1:0] wqe_last_beat;
+    always_comb begin
+        wqe_last_beat = wqe_reg;
+        wqe_last_beat[DATA_WIDTH * (WQE_BEATS - 1) +: DATA_WIDTH] = cache_rd_data;
+    end
+    wire  [D_W-1:0] dec_win = wqe_decode(win_data);
+    wire  [D_W-1:0] dec_cache = wqe_decode(wqe_last_beat);
+    wire  [D_W-1:0] dec_held = wqe_decode(wqe_reg);
+    logic [D_W-1:0] wqe_dec_reg;
+    always_ff @(posedge clk)
+        wqe_dec_reg <= (state_reg == S_FLUSH) ? wqe_decode('0)
+                     : wqe_ld_win ? dec_win
+                     : (state_reg == S_WQE_LOAD && beat_reg == 5'(WQE_BEATS)) ? dec_cache : dec_held;
+    assign op_read = wqe_dec_reg[D_READ];
+    assign op_cas = wqe_dec_reg[D_CAS];
+    assign op_faa = wqe_dec_reg[D_FAA];
+    assign op_send = wqe_dec_reg[D_SEND];
+    assign op_send_inv = wqe_dec_reg[D_SEND_INV];
+    assign op_imm = wqe_dec_reg[D_IMM];
+    assign op_write = wqe_dec_reg[D_WRITE];
+    assign op_bind = wqe_dec_reg[D_BIND];
+    assign op_local_inv = wqe_dec_reg[D_LOCAL_INV];
+    assign wqe_dec_ss_x = wqe_dec_reg[D_SS_X +: 35];
+    assign wqe_dec_ss_y = wqe_dec_reg[D_SS_Y +: 35];
+    wire        wqe_dec_sge_over = wqe_dec_reg[D_SGE_OVER];
+    wire        wqe_dec_inl_bad = wqe_dec_reg[D_INL_BAD];
+    wire        wqe_dec_len_not8 = wqe_dec_reg[D_LEN_NOT8];
+    wire [4:0]  wqe_dec_len_gt = wqe_dec_reg[D_LEN_GT +: 5];
+    wire        wqe_dec_bind_len_nz = wqe_dec_reg[D_BIND_NZ];
+    wire        wqe_dec_bind_len_hi = wqe_dec_reg[D_BIND_HI];
+    wire        wqe_dec_sge0 = wqe_dec_reg[D_SGE0];
+
     // S_WQE_DESC's lookups, a cycle ahead (see wd_go)
     always_ff @(posedge clk) begin
         wd_win_q <= win_at;
@@ -1254,7 +1358,7 @@ module rnic_req_tx #(
                 if (!wd_go) begin
                     // the lookups are a cycle old: look again
                 end else if (win_hit) begin
-                    wqe_reg <= win_data;
+                    // (wqe_reg loads the window's WQE: wqe_ld_win)
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
                 end else if (c_err_hit) begin
@@ -1274,16 +1378,10 @@ module rnic_req_tx #(
                     direct_reg <= 1'b1;
                     dbeat_reg <= '0;
                 end
-                if (direct_reg && !win_take && s_axis_wqe_tvalid && s_axis_wqe_tready && dbeat_reg < 5'(WQE_BEATS)) begin
-                    wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
-                    dbeat_reg <= dbeat_reg + 5'd1;
-                end
+                if (wqe_ld_direct) dbeat_reg <= dbeat_reg + 5'd1;
             end
             S_WQE_LOAD: begin
                 direct_reg <= 1'b0;
-                // one cycle behind the address: beat n arrives when beat_reg is n + 1
-                if (beat_reg != 0)
-                    wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
                 if (beat_reg == 5'(WQE_BEATS)) begin
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
@@ -1318,7 +1416,7 @@ module rnic_req_tx #(
                     // tries again (ACKs that passed meanwhile have grown it)
                     requeue_reg <= 1'b1;
                     state_reg <= S_DONE;
-                end else if (!op_supported || (!wqe_inline && wqe_num_sge > 8'(MAX_SGE))
+                end else if (!op_supported || (!wqe_inline && wqe_dec_sge_over)
                              || (op_rd_atomic && wqe_inline) || (qpc_ud && !op_send)) begin
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
@@ -1327,10 +1425,10 @@ module rnic_req_tx #(
                         // answered with success before (a refusal put the
                         // QP in error): recorded so again
                         state_reg <= S_RECORD;
-                    end else if (op_bind && bind_len != 64'd0) begin
+                    end else if (op_bind && wqe_dec_bind_len_nz) begin
                         // the MR's entry was read in this state; a window
                         // is at most 4 GiB - 1 (the SGE check's length)
-                        if (bind_len[63:32] != 32'd0) begin
+                        if (wqe_dec_bind_len_hi) begin
                             status_reg <= rnic_pkg::WC_MW_BIND_ERR[7:0];
                             state_reg <= S_RECORD;
                         end else begin
@@ -1339,9 +1437,8 @@ module rnic_req_tx #(
                     end else begin
                         state_reg <= S_MW_WAIT;
                     end
-                end else if ((wqe_inline ? (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                                         : (!sge_sum_ok || (op_atomic && wqe_length != 32'd8)))
-                             || (qpc_ud && wqe_length > mtu_bytes)) begin
+                end else if ((wqe_inline ? wqe_dec_inl_bad : (!sge_sum_ok || (op_atomic && wqe_dec_len_not8)))
+                             || (qpc_ud && |(wqe_dec_len_gt & pmtu_onehot))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (p_skip_past) begin
@@ -1354,7 +1451,7 @@ module rnic_req_tx #(
                     state_reg <= S_DONE;
                 end else if (wqe_inline) begin
                     state_reg <= S_PKT_HDR;
-                end else if (wqe_num_sge != 0 && sge_len(wqe_reg, 0) != 0) begin
+                end else if (wqe_dec_sge0) begin
                     // its MPT entry was read in this state
                     state_reg <= S_LKEY_CHK;
                 end else begin
@@ -1423,7 +1520,8 @@ module rnic_req_tx #(
                     status_reg <= rnic_pkg::WC_LOC_QP_OP_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (m_hdr_ready) begin
-                    state_reg <= (seg_len == 0) ? S_PKT_NEXT : S_PAY_DESC;
+                    // no payload (seg_len == 0) without seg_len's MTU compare
+                    state_reg <= m_hdr_pay ? S_PAY_DESC : S_PKT_NEXT;
                 end
             end
             S_PAY_DESC: begin
@@ -1462,8 +1560,7 @@ module rnic_req_tx #(
             S_FLUSH: begin
                 // wqe_reg is cleared here, not in S_QPC: its load enable
                 // (512+ flip-flops) then does not wait for S_QPC's window
-                // arithmetic on the completion engine's ACK index (12 levels)
-                wqe_reg <= '0;
+                // arithmetic on the completion engine's ACK index
                 state_reg <= S_RECORD;
             end
             S_MW_WAIT: begin
@@ -1664,6 +1761,12 @@ module rnic_req_tx #(
             if (rd_mask[i] && (rd_win_all || INFLIGHT_LOG2'(INFLIGHT_LOG2'(i) - ring_u) < inflight[INFLIGHT_LOG2-1:0]))
                 ref_rd_out = ref_rd_out + 5'd1;
     end
+    logic [34:0] ref_sge_sum;
+    always_comb begin
+        ref_sge_sum = '0;
+        for (int i = 0; i < MAX_SGE; i++)
+            if (32'(i) < 32'(wqe_num_sge)) ref_sge_sum = ref_sge_sum + 35'(sge_len(wqe_reg, i));
+    end
     always_ff @(posedge clk) begin
         if (!rst) assert (rd_out == ref_rd_out);
         // the registered AH check is the one on the entry read in S_PARSE
@@ -1694,6 +1797,21 @@ module rnic_req_tx #(
         end
         if (!rst && state_reg == S_PKT_HDR)
             assert (reth_va == wqe_raddr + 64'(reth_off_reg) && reth_len == wqe_length - reth_off_reg);
+        // the WQE's decode is that of wqe_reg outside the loading states
+        if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);
+        if (!rst && state_reg == S_PARSE && wqe_st_seen_reg && !wqe_rd_err_reg) begin
+            assert (op_read == (wqe_opcode == rnic_pkg::WR_RDMA_READ[7:0])
+                    && op_atomic == (wqe_opcode == rnic_pkg::WR_ATOMIC_CMP_AND_SWP[7:0]
+                                     || wqe_opcode == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0])
+                    && op_bind == (wqe_opcode == rnic_pkg::WR_BIND_MW[7:0])
+                    && op_send_inv == (wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0]));
+            assert (wqe_dec_sge_over == (wqe_num_sge > 8'(MAX_SGE))
+                    && wqe_dec_inl_bad == (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
+                    && |(wqe_dec_len_gt & pmtu_onehot) == (wqe_length > mtu_bytes)
+                    && wqe_dec_bind_len_nz == (bind_len != 64'd0)
+                    && wqe_dec_sge0 == (wqe_num_sge != 0 && sge_len(wqe_reg, 0) != 0));
+            assert (sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
+        end
         // the context write never meets the engine's own update
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !(state_reg == S_IDLE || state_reg == S_MW_WAIT)));
         // and the engine writes none of its per-QP state then

@@ -934,6 +934,7 @@ module rnic_resp #(
     logic [31:0] room;
     logic [63:0] rpa;
     logic [31:0] plan_len_reg;
+    logic        plan_nz_reg;      // plan_len_reg != 0, beside it (the zero test ran into the write's valid)
     logic [63:0] plan_pa_reg;
     logic [1:0]  settle_reg;
     logic        plan_chg;
@@ -944,14 +945,16 @@ module rnic_resp #(
     rnic_add_split rpa_add_inst (.clk, .en(1'b1), .a(rs_pa_reg[rs_idx_reg[1:0]]), .b(rs_off_reg), .sum(rpa));
     always_ff @(posedge clk) begin
         plan_len_reg <= (pkt_left_reg < room) ? pkt_left_reg : room;
+        plan_nz_reg <= pkt_left_reg != 0 && room != 0;
         plan_pa_reg <= rpa;
         settle_reg <= plan_chg ? 2'd2 : (settle_reg != 2'd0) ? settle_reg - 2'd1 : 2'd0;
     end
     assign m_axis_wr_desc_addr = (state_reg == S_ATWR) ? pa_reg : piece_pa;
     assign m_axis_wr_desc_len = (state_reg == S_ATWR) ? 32'd8 : piece_len;
-    assign m_axis_wr_desc_valid = (state_reg == S_WDESC && plan_ok && piece_len != 0) || state_reg == S_ATWR;
+    wire        piece_nz = msg_is_send ? plan_nz_reg : pkt_left_reg != 0;
+    assign m_axis_wr_desc_valid = (state_reg == S_WDESC && plan_ok && piece_nz) || state_reg == S_ATWR;
     assign plan_chg = state_reg == S_QPC || state_reg == S_RLKEY_RD || state_reg == S_RLKEY_CHKD
-                      || (state_reg == S_WDESC && plan_ok && (piece_len == 0 || m_axis_wr_desc_ready));
+                      || (state_reg == S_WDESC && plan_ok && (!piece_nz || m_axis_wr_desc_ready));
 
     // cut the payload stream at piece ends: bytes [boff, boff + piece) of the
     // beat go out, the packer moves them to lane 0. The payload is dense (its
@@ -1561,7 +1564,7 @@ module rnic_resp #(
             S_WDESC: begin
                 if (!plan_ok) begin
                     // a SEND's plan is settling
-                end else if (piece_len == 0) begin
+                end else if (!piece_nz) begin
                     // this receive SGE is full (or empty): the next one
                     rs_idx_reg <= rs_idx_reg + 3'd1;
                     rs_off_reg <= '0;
@@ -2204,6 +2207,7 @@ module rnic_resp #(
             if (state_reg == S_ATWR) assert (at_sum == at_orig_reg + h_swap);
             if (state_reg == S_WDESC && plan_ok && msg_is_send)
                 assert (plan_len_reg == ref_piece_len && plan_pa_reg == ref_piece_pa);
+            if (!rst) assert (plan_nz_reg == (plan_len_reg != 0));
             if (state_reg == S_WDATA) assert (32'(pend_reg) == ref_piece_left + 32'(boff_reg)
                                               && pend_far_reg == (pend_reg >= 17'(1 << CNT_W)));
             // a piece is at most a packet's payload
