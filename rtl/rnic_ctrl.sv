@@ -48,6 +48,10 @@ module rnic_ctrl #(
             $error("rnic_ctrl: the RAM is expected at address 0, holding the reset vector (%m)");
             $finish;
         end
+        if (rnic_pkg::FW_REG_BASE[15:0] != 16'd0) begin
+            $error("rnic_ctrl: the register window is expected 64 KiB-aligned (%m)");
+            $finish;
+        end
     end
 
     logic        mem_valid, mem_instr, mem_ready, trap;
@@ -96,10 +100,14 @@ module rnic_ctrl #(
         if (FW_HEX != "") $readmemh(FW_HEX, ram);
     end
 
-    wire in_ram = mem_addr < 32'(RAM_BYTES);
-    wire in_regs = mem_addr >= rnic_pkg::FW_REG_BASE && mem_addr < rnic_pkg::FW_REG_BASE + 32'h10000;
+    // the windows as bit tests (RAM_BYTES a power of two, the register
+    // window 64 KiB-aligned): compares become carry chains, and these run
+    // through mem_ready into the CPU (12 levels)
+    localparam int RAM_LOG2 = $clog2(RAM_BYTES);
+    wire in_ram = (mem_addr >> RAM_LOG2) == 32'd0;
+    wire in_regs = mem_addr[31:16] == rnic_pkg::FW_REG_BASE[31:16];
     wire [RAM_AW-1:0] ram_idx = mem_addr[2 +: RAM_AW];
-    wire la_in_ram = (la_read || la_write) && la_addr < 32'(RAM_BYTES);
+    wire la_in_ram = (la_read || la_write) && (la_addr >> RAM_LOG2) == 32'd0;
     wire [RAM_AW-1:0] la_idx = la_addr[2 +: RAM_AW];
     wire ram_fast = mem_valid && in_ram && la_hit_reg;
 
