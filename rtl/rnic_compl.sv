@@ -482,9 +482,15 @@ module rnic_compl #(
     wire                   cqe_in = state_reg == S_CQE && (cqe_succ_reg || !pay_rd_busy);
     // every command issued so far is done (the counts are registered)
     wire                   place_all_done = place_done_cnt == place_cnt_reg;
+    // ... as a flip-flop for the bypass below: a cycle late, and cleared in
+    // a cycle a command is issued, so never early (the done count never
+    // passes the issued one); the compare ran through the CQE's valid and
+    // the writer's arbiter into the responder's action queue (13 levels)
+    logic                  place_done_q;
     // with the queue empty the CQE goes straight to the writer when it may
-    // (as fast as without the queue), else into the queue
-    wire                   cqe_byp = cqf_empty && cqe_in && (!cqe_data_reg || place_all_done);
+    // (as fast as without the queue; a cycle later when the placement's
+    // last write was answered in the last cycle), else into the queue
+    wire                   cqe_byp = cqf_empty && cqe_in && (!cqe_data_reg || place_done_q);
     wire                   cqe_push = cqe_in && !cqf_full_reg && !(cqe_byp && m_cqe_ready);
     wire                   cqe_pop = !cqf_empty && m_cqe_valid && m_cqe_ready;
     wire [CQF_LOG2:0]      cqf_wr_next = cqf_wr_reg + (CQF_LOG2+1)'(cqe_push);
@@ -669,11 +675,13 @@ module rnic_compl #(
         // overflows, and no decision of this cycle reaches the flag
         cqf_full_reg <= (cqf_wr_reg - cqf_rd_reg) >= (CQF_LOG2+1)'(CQF - 1);
         if (m_place_valid && m_place_ready) place_cnt_reg <= place_cnt_reg + 16'd1;
+        place_done_q <= place_all_done && !(m_place_valid && m_place_ready);
         if (rst) begin
             cqf_wr_reg <= '0;
             cqf_rd_reg <= '0;
             cqf_full_reg <= 1'b0;
             place_cnt_reg <= '0;
+            place_done_q <= 1'b1;
         end
     end
 
@@ -1241,6 +1249,7 @@ module rnic_compl #(
         // placement commands before it are done
         if (!rst && cqe_push) assert ((cqf_wr_reg - cqf_rd_reg) < (CQF_LOG2+1)'(CQF));
         if (!rst && m_cqe_valid && m_cqe_ready && cqf_empty && cqe_data_reg) assert (place_all_done);
+        if (!rst && place_done_q) assert (place_all_done);
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && (ack_in || local_in || scan_in)));
     end
 

@@ -400,18 +400,28 @@ module rnic_req_tx #(
     wire  [34:0] wqe_dec_ss_x, wqe_dec_ss_y;
     wire         sge_sum_ok = (wqe_dec_ss_x ^ wqe_dec_ss_y) == ((wqe_dec_ss_x | wqe_dec_ss_y) << 1);
 
-    // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096
-    wire [2:0]  pmtu_code = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
-                            (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
-    wire [31:0] mtu_bytes = 32'(128) << pmtu_code;
-    wire [4:0]  pmtu_onehot = 5'(mtu_bytes >> 8);   // bit i: 256 << i
+    // path MTU in bytes (IB enum: 128 << code), clamped to 256..4096,
+    // registered behind qpc_reg (loaded in S_QPC; the states right after it
+    // cut no packet): from the context register through the clamp and the
+    // shift it ran into S_PARSE's and S_PKT_HDR's choices (13 levels)
+    logic [2:0]  pmtu_code_reg;
+    logic [31:0] mtu_bytes_reg;
+    logic [4:0]  pmtu_onehot_reg;   // bit i: 256 << i
+    always_ff @(posedge clk) begin : pmtu_regs
+        logic [2:0] c;
+        c = (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256)
+            : (qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096) : qpc_pmtu;
+        pmtu_code_reg <= c;
+        mtu_bytes_reg <= 32'(128) << c;
+        pmtu_onehot_reg <= 5'((32'(128) << c) >> 8);
+    end
 
     // this packet. The opcode's decode is flip-flops (wqe_dec_reg, below)
     wire        op_read, op_cas, op_faa, op_send, op_send_inv, op_imm, op_write, op_bind, op_local_inv;
     wire        op_atomic = op_cas || op_faa;
     // requests answered with data: READ and ATOMIC
     wire        op_rd_atomic = op_read || op_atomic;
-    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes) ? mtu_bytes : remaining_reg;
+    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes_reg) ? mtu_bytes_reg : remaining_reg;
     // what is left after this packet, registered a cycle ahead (remaining_reg
     // moves only in S_PKT_NEXT and S_PARSE, and S_PKT_HDR comes between
     // either and S_PKT_NEXT): every packet but the last is one MTU, 2^k
@@ -420,10 +430,10 @@ module rnic_req_tx #(
     logic [31:0] rem_nx_reg;
     always_ff @(posedge clk)
         rem_nx_reg <= op_rd_atomic ? remaining_reg
-                    : (remaining_reg > mtu_bytes) ? {remaining_reg[31:8] - (24'd1 << (pmtu_code - 3'd1)), remaining_reg[7:0]}
+                    : (remaining_reg > mtu_bytes_reg) ? {remaining_reg[31:8] - (24'd1 << (pmtu_code_reg - 3'd1)), remaining_reg[7:0]}
                                                   : 32'd0;
     wire        pkt_first = pkt_idx_reg == 0;
-    wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes;
+    wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes_reg;
     wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
     wire [63:0] wqe_swap = wqe_reg[8*rnic_pkg::WQE_SWAP_OFF +: 64];
     // PSNs this packet takes: a READ request one per response packet,
@@ -434,8 +444,8 @@ module rnic_req_tx #(
     logic [23:0] rd_quot_reg, rd_psns_reg;
     logic        rd_frac_reg, rd_zero_reg;
     always_ff @(posedge clk) begin
-        rd_quot_reg <= 24'(remaining_reg >> (32'(pmtu_code) + 32'd7));
-        rd_frac_reg <= (remaining_reg & (mtu_bytes - 32'd1)) != 32'd0;
+        rd_quot_reg <= 24'(remaining_reg >> (32'(pmtu_code_reg) + 32'd7));
+        rd_frac_reg <= (remaining_reg & (mtu_bytes_reg - 32'd1)) != 32'd0;
         rd_zero_reg <= remaining_reg == 32'd0;
         rd_psns_reg <= rd_zero_reg ? 24'd1 : rd_quot_reg + 24'(rd_frac_reg);
     end
@@ -1147,7 +1157,7 @@ module rnic_req_tx #(
     logic        skip_past_q;
     always_ff @(posedge clk) begin
         skip_pkts_q <= skip_pkts;
-        skip_bytes_q <= 32'(skip_pkts_q) << (32'(pmtu_code) + 32'd7);
+        skip_bytes_q <= 32'(skip_pkts_q) << (32'(pmtu_code_reg) + 32'd7);
         rem_q <= wqe_length - skip_bytes_q;
         skip_past_q <= skip_pkts_q != 0 && skip_bytes_q >= wqe_length;
         rd_clamp_q <= rem_q > rd_cap_bytes_reg;
@@ -1167,7 +1177,7 @@ module rnic_req_tx #(
     logic        rd_clamp_q, rd_mid_q, rd_resent_reg, rd_busy_reg;
     wire         wnd_lim = cwnd != 16'hffff && wnd_timer_on;
     always_ff @(posedge clk) begin
-        rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code) + 32'd7);
+        rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code_reg) + 32'd7);
         rd_resent_reg <= ci_reg != q_sq_hi;
         rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
     end
@@ -1438,7 +1448,7 @@ module rnic_req_tx #(
                         state_reg <= S_MW_WAIT;
                     end
                 end else if ((wqe_inline ? wqe_dec_inl_bad : (!sge_sum_ok || (op_atomic && wqe_dec_len_not8)))
-                             || (qpc_ud && |(wqe_dec_len_gt & pmtu_onehot))) begin
+                             || (qpc_ud && |(wqe_dec_len_gt & pmtu_onehot_reg))) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (p_skip_past) begin
@@ -1797,6 +1807,12 @@ module rnic_req_tx #(
         end
         if (!rst && state_reg == S_PKT_HDR)
             assert (reth_va == wqe_raddr + 64'(reth_off_reg) && reth_len == wqe_length - reth_off_reg);
+        // the path MTU's registers are those of the QP in hand
+        if (!rst && state_reg == S_PARSE)
+            assert (mtu_bytes_reg == 32'(128) << pmtu_code_reg && pmtu_code_reg >= 3'(rnic_pkg::IB_MTU_256)
+                    && pmtu_code_reg <= 3'(rnic_pkg::IB_MTU_4096)
+                    && (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256) || qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)
+                        || pmtu_code_reg == qpc_pmtu));
         // the WQE's decode is that of wqe_reg outside the loading states
         if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);
         if (!rst && state_reg == S_PARSE && wqe_st_seen_reg && !wqe_rd_err_reg) begin
@@ -1807,7 +1823,7 @@ module rnic_req_tx #(
                     && op_send_inv == (wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0]));
             assert (wqe_dec_sge_over == (wqe_num_sge > 8'(MAX_SGE))
                     && wqe_dec_inl_bad == (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                    && |(wqe_dec_len_gt & pmtu_onehot) == (wqe_length > mtu_bytes)
+                    && |(wqe_dec_len_gt & pmtu_onehot_reg) == (wqe_length > mtu_bytes_reg)
                     && wqe_dec_bind_len_nz == (bind_len != 64'd0)
                     && wqe_dec_sge0 == (wqe_num_sge != 0 && sge_len(wqe_reg, 0) != 0));
             assert (sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
@@ -1819,7 +1835,7 @@ module rnic_req_tx #(
         // a READ's PSN count, registered behind remaining_reg, is current
         if (!rst && wr_pkt && op_read)
             assert (rd_psns_reg == ((remaining_reg == 0) ? 24'd1
-                                    : 24'((33'(remaining_reg) + 33'(mtu_bytes) - 33'd1) >> (32'(pmtu_code) + 32'd7))));
+                                    : 24'((33'(remaining_reg) + 33'(mtu_bytes_reg) - 33'd1) >> (32'(pmtu_code_reg) + 32'd7))));
     end
 `endif
 `endif
