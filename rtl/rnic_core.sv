@@ -701,6 +701,25 @@ module rnic_core #(
     logic                 errev_valid, errev_ready;
     logic [QPN_WIDTH-1:0] errev_qpn;
 
+    // the responder's completions reach the arbiter through a register
+    // slice: its completion valid is deep in its decision, and the grant's
+    // ready behind it ran back into that decision (13 levels at 512 bits)
+    logic                 rsp_cqe_valid, rsp_cqe_ready;
+    logic [15:0]          rsp_cqe_cqn, rsp_cqe_wqe_counter;
+    logic [23:0]          rsp_cqe_qpn, rsp_cqe_src_qp;
+    logic [47:0]          rsp_cqe_smac;
+    logic [7:0]           rsp_cqe_opcode, rsp_cqe_status, rsp_cqe_flags;
+    logic [31:0]          rsp_cqe_byte_len, rsp_cqe_imm;
+    rnic_skid #(.WIDTH(16 + 24 + 16 + 8 + 8 + 32 + 24 + 48 + 32 + 8)) rcqe_skid_inst (
+        .clk, .rst,
+        .s_valid(rsp_cqe_valid), .s_ready(rsp_cqe_ready),
+        .s_data({rsp_cqe_cqn, rsp_cqe_qpn, rsp_cqe_wqe_counter, rsp_cqe_opcode, rsp_cqe_status, rsp_cqe_byte_len,
+                 rsp_cqe_src_qp, rsp_cqe_smac, rsp_cqe_imm, rsp_cqe_flags}),
+        .m_valid(rcqe_valid), .m_ready(rcqe_ready),
+        .m_data({rcqe_cqn, rcqe_qpn, rcqe_wqe_counter, rcqe_opcode, rcqe_status, rcqe_byte_len,
+                 rcqe_src_qp, rcqe_smac, rcqe_imm, rcqe_flags})
+    );
+
     // one CQE writer; the two sources alternate when both wait. The chosen
     // CQE reaches the writer through a register slice: the responder's
     // completion valid is deep in its decision, and the grant behind it
@@ -1553,10 +1572,10 @@ module rnic_core #(
         .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw),
         .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_val, .rgen_rd_qpn, .rgen_rd_val,
         .rdcnt_rd_qpn, .rdcnt_rd_gen, .rdcnt_rd_val,
-        .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe_qpn(rcqe_qpn),
-        .m_cqe_wqe_counter(rcqe_wqe_counter), .m_cqe_opcode(rcqe_opcode), .m_cqe_status(rcqe_status),
-        .m_cqe_byte_len(rcqe_byte_len), .m_cqe_imm(rcqe_imm), .m_cqe_flags(rcqe_flags),
-        .m_cqe_src_qp(rcqe_src_qp), .m_cqe_smac(rcqe_smac),
+        .m_cqe_valid(rsp_cqe_valid), .m_cqe_ready(rsp_cqe_ready), .m_cqe_cqn(rsp_cqe_cqn), .m_cqe_qpn(rsp_cqe_qpn),
+        .m_cqe_wqe_counter(rsp_cqe_wqe_counter), .m_cqe_opcode(rsp_cqe_opcode), .m_cqe_status(rsp_cqe_status),
+        .m_cqe_byte_len(rsp_cqe_byte_len), .m_cqe_imm(rsp_cqe_imm), .m_cqe_flags(rsp_cqe_flags),
+        .m_cqe_src_qp(rsp_cqe_src_qp), .m_cqe_smac(rsp_cqe_smac),
         .m_inv_valid(inv_req_valid), .m_inv_qpn(inv_req_qpn), .m_inv_rkey(inv_req_rkey),
         .s_inv_ans_valid(inv_ans_valid), .s_inv_ans_status(mw_ans_status),
         .s_inv_taken(mw_taken && mw_sel_inv_reg),
