@@ -124,6 +124,9 @@ module dma_burst_plan #(
     logic [CRED_W-1:0] cred_reg;
     logic              take_q_reg;
     assign s_ready = cred_reg < CRED_W'(QUEUE);
+    wire [1:0]         cred_dec = 2'(a_valid_reg && a_len_reg == 32'd0) + 2'(take_q_reg);
+    wire [CRED_W-1:0]  cred_no_take = cred_reg - CRED_W'(cred_dec);
+    wire [CRED_W-1:0]  cred_take = cred_reg + CRED_W'(1) - CRED_W'(cred_dec);
 
     // ------------------------------------------------------------------
     // the burst being offered
@@ -200,14 +203,11 @@ module dma_burst_plan #(
         end
         // a credit comes back a cycle after its descriptor is taken (the
         // take depends on m_ready: registered, it is not on that path)
+        // take, a zero-length descriptor's drop and a returned credit; both
+        // sums are formed from registers and the producer's valid (deep in
+        // its own logic) only selects between them
         take_q_reg <= take_next;
-        case ({s_valid && s_ready, a_valid_reg && a_len_reg == 32'd0, take_q_reg})
-            3'b100: cred_reg <= cred_reg + CRED_W'(1);
-            3'b010, 3'b001: cred_reg <= cred_reg - CRED_W'(1);
-            3'b011: cred_reg <= cred_reg - CRED_W'(2);
-            3'b111: cred_reg <= cred_reg - CRED_W'(1);
-            default: ;
-        endcase
+        cred_reg <= (s_valid && s_ready) ? cred_take : cred_no_take;
 
         // the burst offered
         if (fire && !i_end_reg) begin

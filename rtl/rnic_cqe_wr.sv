@@ -87,9 +87,22 @@ module rnic_cqe_wr #(
         end
     end
 
-    logic [15:0] pi_mem [NUM_CQS];
-    logic        phase_mem [NUM_CQS];
-    logic [15:0] ci_mem [NUM_CQS];
+    // Per CQ: the producer index and its phase (one table: a CQE and the
+    // CQ's reset write both) and the consumer index (a CQ doorbell and the
+    // reset). Block RAM with a registered read: read at the CQE's take (its
+    // CQ number is the read address), used in S_CQC, the next cycle. The
+    // RAM returns the entry as it was before that cycle's write; a write
+    // to the same CQ in the take cycle is forwarded from registers, whose
+    // compare is of registers (left to synthesis, the forward ran behind
+    // the reset's write enable, 12 levels at 512 bits).
+    logic [16:0] pp_rd;              // {phase, producer index}
+    logic [15:0] ci_rd;
+    logic        pp_fwd_reset_reg;   // the CQ was reset in the take cycle
+    logic        ci_fwd_reg;         // ... or its consumer index written
+    logic [15:0] ci_fwd_val_reg;
+    wire  [15:0] pi_cur = pp_fwd_reset_reg ? 16'h0 : pp_rd[15:0];
+    wire         phase_cur = pp_fwd_reset_reg ? 1'b1 : pp_rd[16];
+    wire  [15:0] ci_cur = ci_fwd_reg ? ci_fwd_val_reg : ci_rd;
 
     typedef enum logic [2:0] {
         S_IDLE,       // write an owner byte whose body is written, or take a request
@@ -112,8 +125,8 @@ module rnic_cqe_wr #(
     wire [4:0]  cqc_log   = cqc_rd_data[rnic_pkg::CQC_LOG_SIZE_LSB +: rnic_pkg::CQC_LOG_SIZE_W];
     wire [63:0] cqc_base  = cqc_rd_data[rnic_pkg::CQC_BASE_LSB +: rnic_pkg::CQC_BASE_W];
     wire [15:0] cq_mask   = (16'd1 << cqc_log) - 16'd1;
-    wire [15:0] cq_used   = pi_mem[cqn_reg] - ci_mem[cqn_reg];
-    wire [15:0] cq_slot   = pi_mem[cqn_reg] & cq_mask;
+    wire [15:0] cq_used   = pi_cur - ci_cur;
+    wire [15:0] cq_slot   = pi_cur & cq_mask;
     logic       cqn_bad_reg;   // the requested CQ number is beyond the table
 
     // the CQE's and its owner byte's bus addresses, each added over S_CQC's
@@ -150,7 +163,8 @@ module rnic_cqe_wr #(
 
     // a CQE is taken with room for both its writes
     assign s_cqe_ready = state_reg == S_IDLE && !own_go && !own_full_reg && kind_room2_reg;
-    assign cqc_rd_en = s_cqe_valid && s_cqe_ready;
+    wire take = s_cqe_valid && s_cqe_ready;
+    assign cqc_rd_en = take;
     assign cqc_rd_addr = s_cqe_cqn[CQN_WIDTH-1:0];
 
     assign m_axis_desc_valid = state_reg == S_BODY_DESC || state_reg == S_OWN_DESC;
@@ -192,7 +206,7 @@ module rnic_cqe_wr #(
                     state_reg <= S_OWN_DESC;
                 end else if (s_cqe_valid && s_cqe_ready) begin
                     cqn_reg <= s_cqe_cqn[CQN_WIDTH-1:0];
-                    cqn_bad_reg <= s_cqe_cqn >= 16'(NUM_CQS);
+                    cqn_bad_reg <= (s_cqe_cqn >> CQN_WIDTH) != 16'h0;
                     img_reg <= '0;
                     img_reg[8 * rnic_pkg::CQE_QPN_OFF +: 32] <= {8'h0, s_cqe_qpn};
                     img_reg[8 * rnic_pkg::CQE_WQE_COUNTER_OFF +: 16] <= s_cqe_wqe_counter;
@@ -213,7 +227,7 @@ module rnic_cqe_wr #(
                 end
             end
             S_CQC: begin
-                phase_reg <= phase_mem[cqn_reg];
+                phase_reg <= phase_cur;
                 beat_reg <= '0;
                 if (!cqc_valid || cqn_bad_reg) begin
                     state_reg <= S_IDLE;
@@ -275,25 +289,36 @@ module rnic_cqe_wr #(
 
     // producer index and phase advance when the CQE is taken
     wire cqe_done = state_reg == S_CQC && cqc_valid && !cqn_bad_reg && 32'(cq_used) < (32'd1 << cqc_log);
-    wire [15:0] pi_next = pi_mem[cqn_reg] + 16'd1;
+    wire [15:0] pi_next = pi_cur + 16'd1;
     // One write port per array: a CQ context write is taken only in a cycle
     // in which no CQE can be taken (ctx_ready: not in S_CQC, a register
     // decode; whether the CQE is taken there is deep in the CQ's state),
     // and never beside a CQ doorbell (both come from register writes, one
     // per cycle).
     assign ctx_ready = state_reg != S_CQC;
+    wire [CQN_WIDTH-1:0] take_cqn = s_cqe_cqn[CQN_WIDTH-1:0];
+    logic pp_init_unused, ci_init_unused;  // no clear: an entry is used only after its CQ's reset
+    rnic_ram_1w1r #(.WIDTH(17), .ADDR_WIDTH(CQN_WIDTH), .ZERO_UNWRITTEN(0)) pp_ram (
+        .clk, .rst,
+        .wr_en(cq_reset_valid || cqe_done),
+        .wr_addr(cq_reset_valid ? cq_reset_cqn : cqn_reg),
+        .wr_data(cq_reset_valid ? {1'b1, 16'h0}
+                                : {((pi_next & cq_mask) == 0) ? !phase_cur : phase_cur, pi_next}),
+        .rd_en(take), .rd_addr(take_cqn), .rd_data(pp_rd), .init_done(pp_init_unused)
+    );
+    wire db_cq_in = db_cq_valid && (db_cq_cqn >> CQN_WIDTH) == 16'h0;
+    rnic_ram_1w1r #(.WIDTH(16), .ADDR_WIDTH(CQN_WIDTH), .ZERO_UNWRITTEN(0)) ci_ram (
+        .clk, .rst,
+        .wr_en(cq_reset_valid || db_cq_in),
+        .wr_addr(cq_reset_valid ? cq_reset_cqn : db_cq_cqn[CQN_WIDTH-1:0]),
+        .wr_data(cq_reset_valid ? 16'h0 : db_cq_ci),
+        .rd_en(take), .rd_addr(take_cqn), .rd_data(ci_rd), .init_done(ci_init_unused)
+    );
+    // S_CQC follows the take by one cycle, so these hold the take cycle's writes
     always_ff @(posedge clk) begin
-        if (cq_reset_valid) begin
-            pi_mem[cq_reset_cqn] <= '0;
-            phase_mem[cq_reset_cqn] <= 1'b1;
-            ci_mem[cq_reset_cqn] <= '0;
-        end else begin
-            if (cqe_done) begin
-                pi_mem[cqn_reg] <= pi_next;
-                if ((pi_next & cq_mask) == 0) phase_mem[cqn_reg] <= !phase_mem[cqn_reg];
-            end
-            if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) ci_mem[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
-        end
+        pp_fwd_reset_reg <= cq_reset_valid && cq_reset_cqn == take_cqn;
+        ci_fwd_reg <= (cq_reset_valid && cq_reset_cqn == take_cqn) || (db_cq_in && db_cq_cqn == s_cqe_cqn);
+        ci_fwd_val_reg <= cq_reset_valid ? 16'h0 : db_cq_ci;
     end
 
 `ifndef __ICARUS__
@@ -307,6 +332,28 @@ module rnic_cqe_wr #(
                           && kind_room1_reg == (kind_used < (OWN_LOG2 + 2)'(2 * OWN))
                           && kind_room2_reg == (kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 2)));
         if (!rst) assert (!(cq_reset_valid && (cqe_done || db_cq_valid)));
+        // the RAMs with their forwards read as the tables do
+        if (!rst && state_reg == S_CQC && model_set[cqn_reg])
+            assert (pi_cur == model_pi[cqn_reg] && phase_cur == model_phase[cqn_reg] && ci_cur == model_ci[cqn_reg]);
+    end
+    logic [15:0] model_pi [NUM_CQS];
+    logic        model_phase [NUM_CQS];
+    logic [15:0] model_ci [NUM_CQS];
+    logic [NUM_CQS-1:0] model_set;      // reset since the core's reset
+    always_ff @(posedge clk) begin
+        if (cq_reset_valid) begin
+            model_pi[cq_reset_cqn] <= '0;
+            model_phase[cq_reset_cqn] <= 1'b1;
+            model_ci[cq_reset_cqn] <= '0;
+            model_set[cq_reset_cqn] <= 1'b1;
+        end else begin
+            if (cqe_done) begin
+                model_pi[cqn_reg] <= model_pi[cqn_reg] + 16'd1;
+                if (((model_pi[cqn_reg] + 16'd1) & cq_mask) == 0) model_phase[cqn_reg] <= !model_phase[cqn_reg];
+            end
+            if (db_cq_valid && db_cq_cqn < 16'(NUM_CQS)) model_ci[db_cq_cqn[CQN_WIDTH-1:0]] <= db_cq_ci;
+        end
+        if (rst) model_set <= '0;
     end
 `endif
 `endif

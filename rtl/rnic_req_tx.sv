@@ -282,6 +282,13 @@ module rnic_req_tx #(
     logic [15:0] hi_idx_ram, hi2_idx_ram;
     logic [23:0] hi_psn_ram;
     logic [47:0] hi2_sent_time_ram;
+    // the forwards: the write each read missed, and its data
+    logic        s_sq_ci_fwd, s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
+    logic        hi_idx_fwd, hi_psn_fwd, hi2_idx_fwd, hi2_sent_time_fwd;
+    logic [15:0] sq_ci_wd_reg, sq_hi_wd_reg;
+    logic [23:0] next_psn_wd_reg, hi_psn_wd_reg;
+    logic [1:0]  rewind_ack_wd_reg;
+    logic [47:0] sent_time_wd_reg;
     // the one write port of each: enable, address, data
     logic                 sq_ci_we, next_psn_we, sq_hi_we, hi_psn_we, rewind_ack_we, sent_time_we;
     logic [QPN_WIDTH-1:0] sq_ci_wa, next_psn_wa, sq_hi_wa, hi_psn_wa, rewind_ack_wa, sent_time_wa;
@@ -682,11 +689,18 @@ module rnic_req_tx #(
                           || state_reg == S_PKT_NEXT || state_reg == S_RECORD;
     // no other QP waits: read this QP's next WQEs while the current ones are
     // sent, once the cache running from this WQE has room for half of it
+    // Its compares of the way's indices are registered (own_ok_reg) and
+    // used when their inputs held since the last cycle (none of them changes
+    // in a serving state but at S_RECORD, a read decided or finished, or a
+    // context reset): they were the head of the path through the read's
+    // decision into the way's registers.
     wire [15:0] ahead = c_req_reg[cw] - ci_reg;
-    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !c_err_reg[cw] && c_mine
-                            && 16'(ci_reg - c_lo_reg[cw]) < c_held && c_req_reg[cw] != pi_reg
-                            && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
-                            && ahead <= 16'(CACHE_WQES / 2);
+    wire        own_ok = !c_err_reg[cw] && c_mine
+                         && 16'(ci_reg - c_lo_reg[cw]) < c_held && c_req_reg[cw] != pi_reg
+                         && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
+                         && ahead <= 16'(CACHE_WQES / 2);
+    logic       own_ok_reg, own_chg_q;
+    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !own_chg_q && own_ok_reg;
     // another QP waits: look up the one at the head of the scheduler (its
     // context and send index), then read its first WQEs into the other way
     logic                 nq_look_reg;    // its context is on qpc_rd_data
@@ -772,7 +786,10 @@ module rnic_req_tx #(
     end
 
     // a new context: nothing held or being read for the QP is valid
-    wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == (fetch_start ? f_qpn : fetch_qpn_reg);
+    // (each QP number compared on its own and the compares chosen, so the
+    // read's decision is not ahead of a compare)
+    wire rs_f_qpn = f_nq ? qp_reset_qpn == nq_qpn_reg : qp_reset_qpn == qpn_reg;
+    wire reset_hit_fetch = qp_reset_valid && (fetch_start ? rs_f_qpn : qp_reset_qpn == fetch_qpn_reg);
 
     always_ff @(posedge clk) begin
         // a turn for the QP the other way read ahead for: that way serves it
@@ -850,7 +867,7 @@ module rnic_req_tx #(
         // the failed WQE is taken (completes in error): forget the read
         if (state_reg == S_WQE_DESC && wd_go && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
         for (int w = 0; w < 2; w++) begin
-            if (qp_reset_valid && qp_reset_qpn == ((fetch_start && f_way == 1'(w)) ? f_qpn : c_qpn_reg[w])) begin
+            if (qp_reset_valid && ((fetch_start && f_way == 1'(w)) ? rs_f_qpn : qp_reset_qpn == c_qpn_reg[w])) begin
                 c_lo_reg[w] <= '0;
                 c_hi_reg[w] <= '0;
                 c_req_reg[w] <= '0;
@@ -1123,8 +1140,12 @@ module rnic_req_tx #(
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
-    wire [15:0] una_ahead = una_rd_idx - s_sq_ci;
-    wire        rewind = una_rd_rewind != s_rewind_ack || (una_ahead != 0 && !una_ahead[15]);
+    // (the ACK index against both the read send index and its forward, the
+    // forward's flag choosing between the compares)
+    wire [15:0] una_ahead_ram = una_rd_idx - s_sq_ci_ram, una_ahead_fwd = una_rd_idx - sq_ci_wd_reg;
+    wire        una_past = s_sq_ci_fwd ? una_ahead_fwd != 0 && !una_ahead_fwd[15]
+                                       : una_ahead_ram != 0 && !una_ahead_ram[15];
+    wire        rewind = una_rd_rewind != s_rewind_ack || una_past;
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg.
     // Registered, a cycle old: S_PARSE, its only user, follows S_WQE_DESC or
@@ -1174,8 +1195,11 @@ module rnic_req_tx #(
     // as is whether it resumes mid-message
     logic [31:0] rd_cap_bytes_reg;
     logic        rd_clamp_q, rd_mid_q, rd_resent_reg, rd_busy_reg;
-    wire         wnd_lim = cwnd != 16'hffff && wnd_timer_on;
+    // registered: the window is this QP's (updated) from the turn's third
+    // cycle, qpc_reg too, and S_PARSE comes in its fourth at the earliest
+    logic        wnd_lim_reg;
     always_ff @(posedge clk) begin
+        wnd_lim_reg <= cwnd != 16'hffff && wnd_timer_on;
         rd_cap_bytes_reg <= 32'(cwnd) << (32'(pmtu_code_reg) + 32'd7);
         rd_resent_reg <= ci_reg != q_sq_hi;
         rd_busy_reg <= !wnd_used_reg[23] && wnd_used_reg != '0;
@@ -1189,7 +1213,7 @@ module rnic_req_tx #(
     // new, shorter READ to the responder).
     logic        rd_head_q;
     always_ff @(posedge clk) rd_head_q <= head_gap_reg && psn_reg == head_psn_reg;
-    wire         rd_resent = op_read && resend && rd_resent_reg && wnd_lim;
+    wire         rd_resent = op_read && resend && rd_resent_reg && wnd_lim_reg;
     wire         rd_again = rd_resent && (rd_mid_q || rd_head_q);
     wire         rd_part = rd_again && rd_clamp_q;
     // A re-sent READ asked for whole although it is larger than the window
@@ -1320,6 +1344,8 @@ module rnic_req_tx #(
         wd_err_q <= c_err_at;
         wd_moved_q <= record;
         wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE2 || qp_reset_valid || fetch_done;
+        own_ok_reg <= own_ok;
+        own_chg_q <= !serving || state_reg == S_RECORD || fetch_start || fetch_done || qp_reset_valid;
     end
 
     always_ff @(posedge clk) begin
@@ -1630,50 +1656,33 @@ module rnic_req_tx #(
         rd_mask_next = rd_mask;
         rd_mask_next[ci_reg[INFLIGHT_LOG2-1:0]] = op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
     end
+    // Addresses and data by state (S_RECORD, S_PKT_NEXT, or else a context
+    // write or a rewind, both in S_IDLE: the sources never meet, asserted
+    // below), the enables from each source's decision: the decisions (the
+    // record's walk, the rewind's ACK compares, a packet's) reach only the
+    // enables and the forwards behind them
+    wire ctx_wr = qp_reset_valid || qp_rts_valid;
+    // a packet's write of the next PSN: it stops mid-message, or a READ part ends
+    wire npsn_pkt_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
+    wire in_rec = state_reg == S_RECORD, in_pkt = state_reg == S_PKT_NEXT;
     always_comb begin
-        sq_ci_we = 1'b0;      sq_ci_wa = qp_reset_qpn;      sq_ci_wd = '0;
-        next_psn_we = 1'b0;   next_psn_wa = qp_reset_qpn;   next_psn_wd = qp_reset_sq_psn;
-        sq_hi_we = 1'b0;      sq_hi_wa = qp_reset_qpn;      sq_hi_wd = '0;
-        hi_psn_we = 1'b0;     hi_psn_wa = qp_reset_qpn;     hi_psn_wd = qp_reset_sq_psn;
-        rewind_ack_we = 1'b0; rewind_ack_wa = qp_reset_qpn; rewind_ack_wd = '0;
-        if (qp_reset_valid) begin
-            sq_ci_we = 1'b1;
-            next_psn_we = 1'b1;
-            sq_hi_we = 1'b1;
-            hi_psn_we = 1'b1;
-            rewind_ack_we = 1'b1;
-        end else if (qp_rts_valid) begin
-            next_psn_we = 1'b1;
-            hi_psn_we = 1'b1;
-        end else if (record) begin
-            sq_ci_we = 1'b1;
-            sq_ci_wa = qpn_reg;
-            sq_ci_wd = ci_reg + 16'd1;
-            next_psn_we = 1'b1;
-            next_psn_wa = qpn_reg;
-            next_psn_wd = psn_reg;
-            sq_hi_we = !resend_reg || ci_reg == q_sq_hi;
-            sq_hi_wa = qpn_reg;
-            sq_hi_wd = ci_reg + 16'd1;
-        end else if (wr_pkt) begin
-            // the ACK window reaches the highest PSN on the wire
-            hi_psn_we = hi_adv_reg;
-            hi_psn_wa = qpn_reg;
-            hi_psn_wd = psn_nx_reg;
-            next_psn_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
-            next_psn_wa = qpn_reg;
-            next_psn_wd = rd_part_reg ? psn_nx_reg : psn_reg + 24'd1;
-        end else if (wr_rewind) begin
-            sq_ci_we = 1'b1;
-            sq_ci_wa = s_qp_qpn;
-            sq_ci_wd = una_rd_idx;
-            next_psn_we = 1'b1;
-            next_psn_wa = s_qp_qpn;
-            next_psn_wd = una_rd_acked_psn + 24'd1;
-            rewind_ack_we = 1'b1;
-            rewind_ack_wa = s_qp_qpn;
-            rewind_ack_wd = una_rd_rewind;
-        end
+        sq_ci_we = qp_reset_valid || record || wr_rewind;
+        sq_ci_wa = in_rec ? qpn_reg : qp_reset_valid ? qp_reset_qpn : s_qp_qpn;
+        sq_ci_wd = in_rec ? ci_reg + 16'd1 : qp_reset_valid ? 16'd0 : una_rd_idx;
+        next_psn_we = ctx_wr || record || (wr_pkt && npsn_pkt_we) || wr_rewind;
+        next_psn_wa = (in_rec || in_pkt) ? qpn_reg : ctx_wr ? qp_reset_qpn : s_qp_qpn;
+        next_psn_wd = in_rec ? psn_reg : in_pkt ? (rd_part_reg ? psn_nx_reg : psn_reg + 24'd1)
+                    : ctx_wr ? qp_reset_sq_psn : una_rd_acked_psn + 24'd1;
+        sq_hi_we = qp_reset_valid || (record && (!resend_reg || ci_reg == q_sq_hi));
+        sq_hi_wa = in_rec ? qpn_reg : qp_reset_qpn;
+        sq_hi_wd = in_rec ? ci_reg + 16'd1 : 16'd0;
+        // the ACK window reaches the highest PSN on the wire
+        hi_psn_we = ctx_wr || (wr_pkt && hi_adv_reg);
+        hi_psn_wa = in_pkt ? qpn_reg : qp_reset_qpn;
+        hi_psn_wd = in_pkt ? psn_nx_reg : qp_reset_sq_psn;
+        rewind_ack_we = qp_reset_valid || wr_rewind;
+        rewind_ack_wa = qp_reset_valid ? qp_reset_qpn : s_qp_qpn;
+        rewind_ack_wd = qp_reset_valid ? 2'd0 : una_rd_rewind;
     end
     always_comb begin
         sent_time_we = qp_reset_valid || (record && !qp_rts_valid && ci_reg == una_rd_idx);
@@ -1703,20 +1712,21 @@ module rnic_req_tx #(
         hi2_idx_ram <= sq_hi_mem[hi2_rd_qpn];
         hi2_sent_time_ram <= sent_time_mem[hi2_rd_qpn];
     end
-    // ... and the write each missed: in the RAM only after the read
-    logic        s_sq_ci_fwd, s_next_psn_fwd, s_rewind_ack_fwd, q_sq_hi_fwd, q_hi_psn_fwd, q_rewind_ack_fwd;
-    logic        hi_idx_fwd, hi_psn_fwd, hi2_idx_fwd, hi2_sent_time_fwd;
-    logic [15:0] sq_ci_wd_reg, sq_hi_wd_reg;
-    logic [23:0] next_psn_wd_reg, hi_psn_wd_reg;
-    logic [1:0]  rewind_ack_wd_reg;
-    logic [47:0] sent_time_wd_reg;
+    // ... and the write each missed: in the RAM only after the read (below)
+    // Where a rewind writes (at the QP it takes, port s's address), the
+    // forward is formed per source of the write, not from the write port's
+    // address: the sources never meet (the context write never meets the
+    // engine's own, asserted; record, wr_pkt and wr_rewind are in different
+    // states), and the rewind's decision is deep (ACK index compares)
+    wire rs_s = qp_reset_qpn == s_qp_qpn, rs_q = qp_reset_qpn == qpn_reg, cur_s = qpn_reg == s_qp_qpn;
     always_ff @(posedge clk) begin
-        s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
-        s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
-        s_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == s_qp_qpn;
+        s_sq_ci_fwd <= (qp_reset_valid && rs_s) || (record && cur_s) || wr_rewind;
+        s_next_psn_fwd <= ((qp_reset_valid || qp_rts_valid) && rs_s) || ((record || (wr_pkt && npsn_pkt_we)) && cur_s)
+                          || wr_rewind;
+        s_rewind_ack_fwd <= (qp_reset_valid && rs_s) || wr_rewind;
         q_sq_hi_fwd <= sq_hi_we && sq_hi_wa == qpn_reg;
         q_hi_psn_fwd <= hi_psn_we && hi_psn_wa == qpn_reg;
-        q_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == qpn_reg;
+        q_rewind_ack_fwd <= (qp_reset_valid && rs_q) || (wr_rewind && cur_s);
         hi_idx_fwd <= sq_hi_we && sq_hi_wa == hi_rd_qpn;
         hi_psn_fwd <= hi_psn_we && hi_psn_wa == hi_rd_qpn;
         hi2_idx_fwd <= sq_hi_we && sq_hi_wa == hi2_rd_qpn;
@@ -1759,6 +1769,14 @@ module rnic_req_tx #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    logic ref_s_sq_ci_fwd, ref_s_next_psn_fwd, ref_s_rewind_ack_fwd, ref_q_rewind_ack_fwd, ref_on_q;
+    always_ff @(posedge clk) begin
+        ref_on_q <= !rst;
+        ref_s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
+        ref_s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
+        ref_s_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == s_qp_qpn;
+        ref_q_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == qpn_reg;
+    end
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
     // the READ count against its definition: slots whose distance from una
     // is under inflight, or every slot when inflight is the window or more
@@ -1811,6 +1829,13 @@ module rnic_req_tx #(
                     && pmtu_code_reg <= 3'(rnic_pkg::IB_MTU_4096)
                     && (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256) || qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)
                         || pmtu_code_reg == qpc_pmtu));
+        // ... and so is whether its window limits it
+        // the forwards formed per source are those of the write ports
+        if (!rst && ref_on_q) assert (s_sq_ci_fwd == ref_s_sq_ci_fwd && s_next_psn_fwd == ref_s_next_psn_fwd
+                          && s_rewind_ack_fwd == ref_s_rewind_ack_fwd && q_rewind_ack_fwd == ref_q_rewind_ack_fwd);
+        // an own read-ahead is decided on its compares as they are now
+        if (!rst && own_fetch) assert (own_ok);
+        if (!rst && state_reg == S_PARSE) assert (wnd_lim_reg == (cwnd != 16'hffff && wnd_timer_on));
         // the WQE's decode is that of wqe_reg outside the loading states
         if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);
         // ... and its gate-level compares and carry-saved sum are the operators'

@@ -46,7 +46,13 @@ module rnic_ud_txdone #(
 
     wire [DEPTH_LOG2-1:0] ra = rd_reg[DEPTH_LOG2-1:0];
     wire head_done = rd_reg != done_reg;
-    assign room = (wr_reg - rd_reg) != (DEPTH_LOG2+1)'(N);
+    // room is a flip-flop: the pointers' difference and compare are behind
+    // the builder's take otherwise, on the header path of every frame. It
+    // counts the take of its cycle and not the pop (a pop frees an entry a
+    // cycle late), so it never shows room that is not there
+    wire [DEPTH_LOG2:0] occ = wr_reg - rd_reg;
+    logic room_reg, pop_q;
+    assign room = room_reg;
     // A UD head whose frame is out moves into an output register: the
     // completion engine sees a flip-flop, not the pointer compare and the
     // table read (they were the first levels of a path through the
@@ -71,6 +77,9 @@ module rnic_ud_txdone #(
         end
         if (s_frame_done) done_reg <= done_reg + 1'b1;
         if (pop) rd_reg <= rd_reg + 1'b1;
+        room_reg <= s_hdr_take ? occ != (DEPTH_LOG2+1)'(N) && occ != (DEPTH_LOG2+1)'(N - 1)
+                               : occ != (DEPTH_LOG2+1)'(N);
+        pop_q <= pop;
         if (m_ready) out_valid_reg <= 1'b0;
         if (pop && ud_mem[ra]) begin
             out_valid_reg <= 1'b1;
@@ -82,6 +91,8 @@ module rnic_ud_txdone #(
             wr_reg <= '0;
             done_reg <= '0;
             rd_reg <= '0;
+            room_reg <= 1'b1;
+            pop_q <= 1'b0;
         end
     end
 
@@ -90,6 +101,8 @@ module rnic_ud_txdone #(
     // a frame leaves only after its descriptor was taken
     always_ff @(posedge clk) begin
         if (!rst && s_frame_done) assert (done_reg != wr_reg);
+        // room as the pointers give it, but for a pop's entry a cycle late
+        if (!rst) assert (room_reg == (occ != (DEPTH_LOG2+1)'(N)) || (pop_q && !room_reg));
     end
 `endif
 `endif
