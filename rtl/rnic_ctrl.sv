@@ -109,7 +109,11 @@ module rnic_ctrl #(
     wire [RAM_AW-1:0] ram_idx = mem_addr[2 +: RAM_AW];
     wire la_in_ram = (la_read || la_write) && (la_addr >> RAM_LOG2) == 32'd0;
     wire [RAM_AW-1:0] la_idx = la_addr[2 +: RAM_AW];
-    wire ram_fast = mem_valid && in_ram && la_hit_reg;
+    // the CPU's look-ahead names an access the cycle before it presents it
+    // (mem_la_* only while no access is presented), so a presented access
+    // after a look-ahead hit in RAM is that access: no decode of mem_addr
+    // on mem_ready (asserted below)
+    wire ram_fast = mem_valid && la_hit_reg;
 
     // one address, one write and one registered read per cycle: a single
     // block-RAM port with byte write enables
@@ -163,6 +167,16 @@ module rnic_ctrl #(
     assign mem_ready = ram_fast || ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
     assign mem_rdata = (ram_fast || ram_ack_reg) ? ram_rdata_reg :
                        (fw_pending_reg && fw_ready && !fw_err) ? fw_rdata : 32'h0;
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the look-ahead's access is the one presented next
+    logic [31:0] la_addr_q;
+    always_ff @(posedge clk) begin
+        la_addr_q <= la_addr;
+        if (!rst && ram_fast) assert (in_ram && mem_addr == la_addr_q);
+    end
+`endif
+`endif
     assign status_trap = trap;
     assign status_bus_err = bus_err_reg;
 

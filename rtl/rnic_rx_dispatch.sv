@@ -121,19 +121,25 @@ module rnic_rx_dispatch #(
     } state_t;
     state_t state_reg;
 
-    // header handshake per destination
+    // header handshake per destination. A header is taken when both
+    // destinations are ready, whichever it goes to (each offer waits for
+    // the other's ready too, so none is taken alone): the parser's ready
+    // then does not wait for the classification (it ran from the header's
+    // fields through this decision into the parser's state). Both are
+    // register slices in the core, so only one that is backed up holds a
+    // header that goes to the other.
     wire to_req = !s_hdr_bad && addressed && qpn_ok && is_request;
     wire to_ack = !s_hdr_bad && addressed && qpn_ok && is_ack;
-    assign m_req_valid = state_reg == S_HDR && s_hdr_valid && to_req;
+    assign m_req_valid = state_reg == S_HDR && s_hdr_valid && to_req && m_ack_ready;
     assign m_req_hdr = s_hdr;
-    assign m_ack_valid = state_reg == S_HDR && s_hdr_valid && to_ack;
+    assign m_ack_valid = state_reg == S_HDR && s_hdr_valid && to_ack && m_req_ready;
     assign m_ack_qpn = h_dqpn[QPN_WIDTH-1:0];
     assign m_ack_psn = s_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
     assign m_ack_syndrome = s_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W];
     assign m_ack_opcode = h_opcode;
     assign m_ack_plen = h_plen;
     assign m_ack_orig = s_hdr[rnic_hdr_pkg::HDR_ATOMICACK_ORIG_LSB +: rnic_hdr_pkg::HDR_ATOMICACK_ORIG_W];
-    assign s_hdr_ready = state_reg == S_HDR && (to_req ? m_req_ready : to_ack ? m_ack_ready : 1'b1);
+    assign s_hdr_ready = state_reg == S_HDR && m_req_ready && m_ack_ready;
 
     assign m_axis_req_payload_tdata = s_axis_payload_tdata;
     assign m_axis_req_payload_tkeep = s_axis_payload_tkeep;
