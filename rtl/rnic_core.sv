@@ -700,6 +700,19 @@ module rnic_core #(
     logic [31:0]          ccqe_byte_len, rcqe_byte_len, rcqe_imm;
     logic                 errev_valid, errev_ready;
     logic [QPN_WIDTH-1:0] errev_qpn;
+    // The completion engine's error events reach the responder through a
+    // register slice: the event's valid (a state decode there) chose the
+    // responder's next work and its context-read address (12 levels). An
+    // event is a request to look at the QP (the responder flushes its
+    // receive queue only if the context it reads is in the error state),
+    // so one that arrives after the QP's context was written is harmless.
+    logic                 cerr_valid, cerr_ready;
+    logic [QPN_WIDTH-1:0] cerr_qpn;
+    rnic_skid #(.WIDTH(QPN_WIDTH)) errev_skid_inst (
+        .clk, .rst,
+        .s_valid(cerr_valid), .s_ready(cerr_ready), .s_data(cerr_qpn),
+        .m_valid(errev_valid), .m_ready(errev_ready), .m_data(errev_qpn)
+    );
 
     // the responder's completions reach the arbiter through a register
     // slice: its completion valid is deep in its decision, and the grant's
@@ -780,7 +793,7 @@ module rnic_core #(
         .m_cqe_valid(ccqe_valid), .m_cqe_ready(ccqe_ready), .m_cqe_cqn(ccqe_cqn), .m_cqe_qpn(ccqe_qpn),
         .m_cqe_wqe_counter(ccqe_wqe_counter), .m_cqe_opcode(ccqe_opcode), .m_cqe_status(ccqe_status),
         .m_cqe_byte_len(ccqe_byte_len), .m_cqe_src_qp(ccqe_src_qp), .m_cqe_syndrome(ccqe_syndrome),
-        .m_err_valid(errev_valid), .m_err_ready(errev_ready), .m_err_qpn(errev_qpn),
+        .m_err_valid(cerr_valid), .m_err_ready(cerr_ready), .m_err_qpn(cerr_qpn),
         .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
         .stat_rx_ack, .stat_rx_nak, .stat_rx_rnr, .stat_retry, .stat_timeout,
         .init_done(compl_clear_done)

@@ -1018,7 +1018,10 @@ module rnic_req_tx #(
     wire        una_moved = una_rd_idx != una_take_q;
     wire        restart_pending = una_rd_rewind != q_rewind_ack || una_rd_rnr_wait;
     // other QPs wait at the scheduler and this turn has had its share
-    wire        yield = s_qp_valid && turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS);
+    // (the counts against the share are flip-flops, set as the count is:
+    // the add and compare were the head of a path into state_reg)
+    logic       turn_last_reg, turn_over_reg;   // turn_pkts_reg + 1 >= TURN_PKTS, turn_pkts_reg >= TURN_PKTS
+    wire        yield = s_qp_valid && turn_last_reg;
     // the turn goes on with the next WQE when it is at hand and may be sent
     // at once: a first send (a resend ends the turn, as does anything that
     // S_QPC would stop at), with room in the in-flight window
@@ -1033,7 +1036,7 @@ module rnic_req_tx #(
     always_ff @(posedge clk)
         chain_idx_q <= next_cached && next_idx != pi_reg && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2);
     wire        chain = chain_idx_q && !need_walk && !resend_reg && !restart_pending
-                        && !(s_qp_valid && turn_pkts_reg >= 16'(TURN_PKTS))
+                        && !(s_qp_valid && turn_over_reg)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns -
     // q_hi_psn, 24 bits, positive: its three addends and the negation's 1
@@ -1143,9 +1146,12 @@ module rnic_req_tx #(
     // (the ACK index against both the read send index and its forward, the
     // forward's flag choosing between the compares)
     wire [15:0] una_ahead_ram = una_rd_idx - s_sq_ci_ram, una_ahead_fwd = una_rd_idx - sq_ci_wd_reg;
-    wire        una_past = s_sq_ci_fwd ? una_ahead_fwd != 0 && !una_ahead_fwd[15]
-                                       : una_ahead_ram != 0 && !una_ahead_ram[15];
+    // (ahead by 1..2^15-1: "not equal" from the indices themselves, beside
+    // the subtract, whose sign bit is all that is taken from it)
+    wire        una_past = s_sq_ci_fwd ? una_rd_idx != sq_ci_wd_reg && !una_ahead_fwd[15]
+                                       : una_rd_idx != s_sq_ci_ram && !una_ahead_ram[15];
     wire        rewind = una_rd_rewind != s_rewind_ack || una_past;
+    wire        una_ahead_low_unused = ^{una_ahead_ram[14:0], una_ahead_fwd[14:0]};
 
     // a WQE below the high-water mark is being sent again: resume at psn_reg.
     // Registered, a cycle old: S_PARSE, its only user, follows S_WQE_DESC or
@@ -1366,6 +1372,8 @@ module rnic_req_tx #(
                 qpc_reg <= qpc_rd_data;
                 first_psn_reg <= psn_reg;
                 turn_pkts_reg <= '0;
+                turn_last_reg <= 16'd1 >= 16'(TURN_PKTS);
+                turn_over_reg <= 1'b0;
                 requeue_reg <= 1'b0;
                 state_reg <= S_DONE;
                 if (una_moved) begin
@@ -1576,6 +1584,8 @@ module rnic_req_tx #(
                 pkt_idx_reg <= pkt_idx_reg + 1'b1;
                 psn_reg <= psn_nx_reg;
                 turn_pkts_reg <= turn_pkts_reg + 16'd1;
+                turn_last_reg <= 16'(turn_pkts_reg + 16'd2) >= 16'(TURN_PKTS);
+                turn_over_reg <= turn_last_reg;
                 if (pkt_last && !rd_part_reg) begin
                     state_reg <= S_RECORD;
                 end else if (restart_pending || yield || wnd_stop_pkt || rd_part_reg) begin
@@ -1830,6 +1840,10 @@ module rnic_req_tx #(
                     && (qpc_pmtu < 3'(rnic_pkg::IB_MTU_256) || qpc_pmtu > 3'(rnic_pkg::IB_MTU_4096)
                         || pmtu_code_reg == qpc_pmtu));
         // ... and so is whether its window limits it
+        // the turn's share flags are those of its count
+        if (!rst && state_reg != S_IDLE && state_reg != S_QPC)
+            assert (turn_last_reg == (turn_pkts_reg + 16'd1 >= 16'(TURN_PKTS))
+                    && turn_over_reg == (turn_pkts_reg >= 16'(TURN_PKTS)));
         // the forwards formed per source are those of the write ports
         if (!rst && ref_on_q) assert (s_sq_ci_fwd == ref_s_sq_ci_fwd && s_next_psn_fwd == ref_s_next_psn_fwd
                           && s_rewind_ack_fwd == ref_s_rewind_ack_fwd && q_rewind_ack_fwd == ref_q_rewind_ack_fwd);
