@@ -24,8 +24,11 @@
  * file at the same offsets: it serves the command mailbox (CMD block: the
  * host fills CMD_IN and writes CMD_CTRL, the firmware answers through CMD_OUT
  * and CMD_DONE) and may use the context window. The host's AXI4-Lite port has
- * priority; a firmware access takes the decoder in a cycle the host leaves
- * free and completes one cycle later (fw_ready).
+ * priority; a firmware write takes the decoder in a cycle the host leaves
+ * free and completes one cycle later (fw_ready). A read (either port's)
+ * waits one cycle in a register stage and is decoded from there: the host's
+ * response comes two cycles after the address is taken, the firmware's
+ * fw_ready two cycles after it is presented.
  */
 module rnic_regs #(
     parameter int AXIL_ADDR_WIDTH = 16,
@@ -177,6 +180,65 @@ module rnic_regs #(
         waddr = byte_addr[15:2];
     endfunction
 
+    // v > c for a constant c, as gates: yosys maps a compare operator to a
+    // carry chain even against a constant
+    function automatic logic gt_const(input logic [31:0] v, input logic [31:0] c);
+        logic gt, eq;
+        gt = 1'b0;
+        eq = 1'b1;
+        for (int k = 31; k >= 0; k--) begin
+            if (!c[k]) gt = gt | (eq & v[k]);
+            eq = eq & (v[k] == c[k]);
+        end
+        gt_const = gt;
+    endfunction
+
+    // word a is one of the n words from byte address base, as gates (as
+    // above): a >= lo and a <= hi, from the least significant bit up
+    function automatic logic in_win(input logic [13:0] a, input logic [31:0] base, input int n);
+        logic [13:0] lo, hi;
+        logic        ge, le;
+        lo = waddr(base);
+        hi = lo + 14'(n - 1);
+        ge = 1'b1;
+        le = 1'b1;
+        for (int k = 0; k < 14; k++) begin
+            ge = lo[k] ? a[k] && ge : a[k] || ge;
+            le = hi[k] ? !a[k] || le : !a[k] && le;
+        end
+        in_win = ge && le;
+    endfunction
+
+    // A window's words are kept at the slot given by the address's low bits
+    // (no subtraction of the base): word i of a window of 2^iw words from
+    // word address w0 is in slot (w0 + i) mod 2^iw. The context data and the
+    // WQE window are read out as a whole, in order, so their bases are
+    // aligned to their size.
+    localparam int GID_IW = $clog2(GIDS * 4);
+    localparam int CTX_IW = $clog2(CTX_WORDS);
+    localparam int CMD_IW = $clog2(CMD_WORDS);
+    localparam int WIN_IW = $clog2(WIN_WORDS);
+    localparam int EQ_WORDS = rnic_pkg::REG_EQ_ENTRY_COUNT;
+    localparam int EQ_IW = $clog2(EQ_WORDS);
+    localparam int STAT_IW = $clog2(STAT_COUNT);
+    // the windows' first word addresses
+    localparam int GID_W0 = rnic_pkg::REG_PORT_GID / 4;
+    localparam int STAT_W0 = rnic_pkg::REG_STAT_TX_FRAMES / 4;
+    localparam int MW_W0 = rnic_pkg::REG_MW_REQ / 4;
+
+    initial begin
+        if (GIDS * 4 != 1 << GID_IW || CTX_WORDS != 1 << CTX_IW || WIN_WORDS != 1 << WIN_IW
+            || EQ_WORDS != 1 << EQ_IW) begin
+            $error("rnic_regs: a register window's size is not a power of two (%m)");
+            $finish;
+        end
+        if (waddr(rnic_pkg::REG_CTX_DATA) % 14'(CTX_WORDS) != 0
+            || waddr(rnic_pkg::REG_DB_WQE) % 14'(WIN_WORDS) != 0) begin
+            $error("rnic_regs: the context data or the WQE window is not aligned to its size (%m)");
+            $finish;
+        end
+    end
+
     // ------------------------------------------------------------------
     // state
     // ------------------------------------------------------------------
@@ -185,7 +247,7 @@ module rnic_regs #(
     logic        fc_en_reg;
     logic [31:0] fc_xoff_reg, fc_xon_reg, fc_stall_reg;
     logic [2:0]  ud_mtu_reg;     // PORT_UD_MTU: read by the firmware for UD QPCs
-    logic [31:0] gid_reg [GIDS*4];
+    logic [31:0] gid_reg [GIDS*4];           // by slot
     logic [31:0] ctx_data_reg [CTX_WORDS];
     logic        ctx_err_reg;
     // CTX_OP_MTT_RUN: CTX_COUNT MTT entries from CTX_DATA, one per cycle
@@ -196,19 +258,17 @@ module rnic_regs #(
     logic [23:0]      run_index_reg;
     logic             run_pulse_reg;          // ctx_wr_valid is a run's entry ...
     logic [RUN_W-1:0] run_sel_reg;            // ... this one
-    localparam int STAT_IW = $clog2(STAT_COUNT);
     logic [31:0] stat_reg [STAT_COUNT];
     // command mailbox
-    logic [31:0] cmd_in_reg [CMD_WORDS];
-    logic [31:0] cmd_out_reg [CMD_WORDS];
+    logic [31:0] cmd_in_reg [CMD_WORDS];     // by slot
+    logic [31:0] cmd_out_reg [CMD_WORDS];    // by slot
     logic        cmd_busy_reg;
     logic        cmd_overrun_reg;
     logic [7:0]  cmd_st_reg;
     logic [31:0] cmd_word_reg;   // opcode and token as written to CMD_CTRL
     logic [31:0] fw_state_reg;
     // asynchronous event ring, written by the firmware, read by the host
-    localparam int EQ_WORDS = rnic_pkg::REG_EQ_ENTRY_COUNT;
-    logic [31:0] eq_entry_reg [EQ_WORDS];
+    logic [31:0] eq_entry_reg [EQ_WORDS];    // by slot
     logic [31:0] eq_pi_reg, eq_ci_reg, eq_lost_reg;
     // the window request in MW_REQ was answered (until the requester drops it)
     logic        mw_answered_reg;
@@ -233,9 +293,16 @@ module rnic_regs #(
     logic        win_new_reg;
     logic [15:0] win_qpn_reg, win_idx_reg;
 
+    // read channel: an accepted read waits one cycle in a register stage
+    // (its address, and whose it is), and is decoded from there
+    logic        rq_host_reg;
+    logic        rq_fw_reg;
+    logic [13:0] ra_reg;
     logic        rvalid_reg;
     logic [31:0] rdata_reg;
     logic [1:0]  rresp_reg;
+    logic [31:0] rd_val;         // the read decoder's answer for ra_reg (below)
+    logic        rd_hit;
 
     // a context write not yet taken holds every register write back: its
     // data, the CTX_DATA words, must not change under it; and until it is in
@@ -244,16 +311,17 @@ module rnic_regs #(
     wire ctx_wait = ctx_wr_valid && !ctx_wr_ready;
     wire ctx_hold = ctx_wr_valid || ctx_wr_busy;
     wire wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_pending_reg && !ctx_hold;
-    // the firmware writes in cycles the host does not, and reads while the
-    // host's read channel is idle (ra below is shared)
+    // the firmware writes in cycles the host does not, and reads into the
+    // stage in cycles the host does not; one access at a time, so not while
+    // its read is in the stage
     logic fw_busy_reg;           // fw_ready is being presented
-    logic [31:0] rd_val;         // the read decoder's answer for ra (below)
-    logic        rd_hit;
-    wire fw_wr_fire = fw_valid && fw_we && !fw_busy_reg && !wr_fire && !ctx_hold;
-    wire fw_rd_fire = fw_valid && !fw_we && !fw_busy_reg && !(s_axil_arvalid && s_axil_arready);
+    wire host_rd = s_axil_arvalid && s_axil_arready;
+    wire fw_wr_fire = fw_valid && fw_we && !fw_busy_reg && !rq_fw_reg && !wr_fire && !ctx_hold;
+    wire fw_rd_fire = fw_valid && !fw_we && !fw_busy_reg && !rq_fw_reg && !host_rd;
     wire [13:0] wa = s_axil_awaddr[AXIL_ADDR_WIDTH-1:2];
     wire [13:0] fwa = fw_addr[15:2];
     wire [31:0] wdata = wr_fire ? s_axil_wdata : fw_wdata;
+    wire [13:0] ws = wr_fire ? wa : fwa;     // for a window's slot
 
     assign s_axil_awready = wr_fire;
     assign s_axil_wready = wr_fire;
@@ -278,41 +346,60 @@ module rnic_regs #(
     // unused AXI4-Lite sideband
     wire unused_prot = ^{s_axil_awprot, s_axil_arprot};
 
-    logic        ctx_cmd_ok;
-    logic [3:0]  cmd_table;
-    logic [3:0]  cmd_op;
-    logic [23:0] cmd_index;
-    always_comb begin
-        cmd_table = 4'(wdata & rnic_pkg::CTX_CMD_TABLE_MASK);
-        cmd_op = 4'((wdata >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
-        cmd_index = 24'((wdata >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
-        ctx_cmd_ok = 1'b0;
-        if (cmd_op == rnic_pkg::CTX_OP_WRITE[3:0] || cmd_op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
-            if (cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << QPN_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_MPT[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << MR_INDEX_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_MTT[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << MTT_INDEX_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_CQC[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << CQN_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_SRQC[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << SRQN_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_AH[3:0])
-                ctx_cmd_ok = cmd_index < 24'(1 << AH_INDEX_WIDTH);
-            else if (cmd_table == rnic_pkg::CTX_TABLE_MCG[3:0])
-                ctx_cmd_ok = cmd_op == rnic_pkg::CTX_OP_WRITE[3:0]
-                             && cmd_index < 24'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS);
-        end else if (cmd_op == rnic_pkg::CTX_OP_QP_RTR[3:0] || cmd_op == rnic_pkg::CTX_OP_QP_RTS[3:0]) begin
-            ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_QPC[3:0] && cmd_index < 24'(1 << QPN_WIDTH);
-        end else if (cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
-            ctx_cmd_ok = cmd_table == rnic_pkg::CTX_TABLE_MTT[3:0] && ctx_count_reg != '0
-                         && 32'(ctx_count_reg) <= 32'(RUN_MAX)
-                         && 32'(cmd_index) + 32'(ctx_count_reg) <= 32'(1 << MTT_INDEX_WIDTH);
+    // idx + cnt <= 2^MTT_INDEX_WIDTH without an adder: below the top 2^L
+    // entries any count fits; in them, the low L bits and the count decide
+    localparam int RUN_L = MTT_INDEX_WIDTH < RUN_W ? MTT_INDEX_WIDTH : RUN_W;
+    function automatic logic run_fits(input logic [23:0] idx, input logic [RUN_W-1:0] cnt);
+        logic [23:0] top;
+        logic        fit;
+        top = 24'((1 << MTT_INDEX_WIDTH) - (1 << RUN_L));
+        fit = 1'b0;
+        for (int k = 0; k <= RUN_MAX; k++) begin
+            logic f;
+            f = k <= (1 << RUN_L) && !gt_const(32'(idx) & 32'((1 << RUN_L) - 1), 32'((1 << RUN_L) - k));
+            if (cnt == RUN_W'(k)) fit = f;
         end
+        run_fits = (idx >> MTT_INDEX_WIDTH) == 24'd0 && ((idx & top) != top || fit);
+    endfunction
+
+    // a CTX_CMD word is accepted: computed from each port's own data, in
+    // parallel, and chosen by wr_fire (the index checks are bit tests)
+    function automatic logic ctx_ok(input logic [31:0] d, input logic [RUN_W-1:0] cnt, input logic run_busy);
+        logic [3:0]  t, op;
+        logic [23:0] idx;
+        logic        ok, mcg_ok, run_ok;
+        t = 4'(d & rnic_pkg::CTX_CMD_TABLE_MASK);
+        op = 4'((d >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
+        idx = 24'((d >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
+        // (the calls outside the branches: yosys would keep their loop counters in latches)
+        mcg_ok = !gt_const(32'(idx), 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS) - 32'd1);
+        run_ok = cnt != '0 && !gt_const(32'(cnt), 32'(RUN_MAX)) && run_fits(idx, cnt);
+        ok = 1'b0;
+        if (op == rnic_pkg::CTX_OP_WRITE[3:0] || op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
+            if (t == rnic_pkg::CTX_TABLE_QPC[3:0]) ok = (idx >> QPN_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_MPT[3:0]) ok = (idx >> MR_INDEX_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_MTT[3:0]) ok = (idx >> MTT_INDEX_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_CQC[3:0]) ok = (idx >> CQN_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_SRQC[3:0]) ok = (idx >> SRQN_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_AH[3:0]) ok = (idx >> AH_INDEX_WIDTH) == 24'd0;
+            if (t == rnic_pkg::CTX_TABLE_MCG[3:0])
+                ok = op == rnic_pkg::CTX_OP_WRITE[3:0] && mcg_ok;
+        end
+        if (op == rnic_pkg::CTX_OP_QP_RTR[3:0] || op == rnic_pkg::CTX_OP_QP_RTS[3:0])
+            ok = t == rnic_pkg::CTX_TABLE_QPC[3:0] && (idx >> QPN_WIDTH) == 24'd0;
+        if (op == rnic_pkg::CTX_OP_MTT_RUN[3:0])
+            ok = t == rnic_pkg::CTX_TABLE_MTT[3:0] && run_ok;
         // one command at a time: a run in progress refuses the next
-        if (run_left_reg != '0) ctx_cmd_ok = 1'b0;
-    end
+        ctx_ok = ok && !run_busy;
+    endfunction
+
+    wire         ctx_ok_host = ctx_ok(s_axil_wdata, ctx_count_reg, run_left_reg != '0);
+    wire         ctx_ok_fw = ctx_ok(fw_wdata, ctx_count_reg, run_left_reg != '0);
+    wire         ctx_cmd_ok = wr_fire ? ctx_ok_host : ctx_ok_fw;
+    wire         ctx_count_big = gt_const(wdata, 32'(RUN_MAX));
+    wire [3:0]   cmd_table = 4'(wdata & rnic_pkg::CTX_CMD_TABLE_MASK);
+    wire [3:0]   cmd_op = 4'((wdata >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
+    wire [23:0]  cmd_index = 24'((wdata >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
 
     always_comb begin
         for (int i = 0; i < CTX_WORDS; i++) ctx_wr_data[32*i +: 32] = ctx_data_reg[i];
@@ -321,7 +408,7 @@ module rnic_regs #(
                 ctx_wr_data[32*w +: 32] = ctx_data_reg[5'(32'(run_sel_reg) * rnic_pkg::MTT_WORDS + 32'(w))];
         for (int i = 0; i < GIDS * 4; i++) begin
             // word 0 of an entry holds the most significant 32 bits
-            cfg_gid[128 * (i / 4) + 32 * (3 - (i % 4)) +: 32] = gid_reg[i];
+            cfg_gid[128 * (i / 4) + 32 * (3 - (i % 4)) +: 32] = gid_reg[(GID_W0 + i) % (1 << GID_IW)];
         end
     end
     assign cfg_port_mac = port_mac_reg;
@@ -330,21 +417,66 @@ module rnic_regs #(
     assign cfg_fc_xon = fc_xon_reg;
     assign cfg_fc_stall = fc_stall_reg;
 
-    // one write decoder for both ports
-    wire        any_wr = wr_fire || fw_wr_fire;
-    wire [13:0] wsel = wr_fire ? wa : fwa;
-    wire        by_fw = !wr_fire;
-    wire        w_cmd_in = wsel >= waddr(rnic_pkg::REG_CMD_IN)
-                           && wsel < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS);
-    wire        w_cmd_out = wsel >= waddr(rnic_pkg::REG_CMD_OUT)
-                            && wsel < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS);
-    wire        w_win = wsel >= waddr(rnic_pkg::REG_DB_WQE) && wsel < waddr(rnic_pkg::REG_DB_WQE) + 14'(WIN_WORDS);
-    wire        w_db_wait = wsel == waddr(rnic_pkg::REG_DB_SQ) || wsel == waddr(rnic_pkg::REG_DB_RQ)
-                            || wsel == waddr(rnic_pkg::REG_DB_SRQ)
-                            || wsel == waddr(rnic_pkg::REG_DB_SQ_WQE);
+    // ------------------------------------------------------------------
+    // write decoder: one copy per port, on its own address (neither waits
+    // for wr_fire); the windows are disjoint, so no priority between them
+    // ------------------------------------------------------------------
+    // both ports' registers, then the host's, then the firmware's
+    localparam int WR_SCRATCH = 0, WR_MAC_LO = 1, WR_MAC_HI = 2, WR_FC_CTRL = 3, WR_FC_XOFF = 4,
+                   WR_FC_XON = 5, WR_FC_STALL = 6, WR_UD_MTU = 7, WR_GID = 8, WR_CTX_DATA = 9,
+                   WR_CTX_COUNT = 10, WR_CTX_CMD = 11,
+                   WR_CMD_IN = 12, WR_CMD_CTRL = 13, WR_EQ_CI = 14, WR_DB_SQ = 15, WR_DB_SQ_WQE = 16,
+                   WR_DB_WQE = 17, WR_DB_RQ = 18, WR_DB_SRQ = 19, WR_DB_CQ = 20,
+                   WR_CMD_OUT = 21, WR_CMD_DONE = 22, WR_FW_STATE = 23, WR_EQ_ENTRY = 24, WR_EQ_PI = 25,
+                   WR_EQ_LOST = 26, WR_MW_ANSWER = 27, WR_N = 28;
+    localparam logic [WR_N-1:0] WR_BY_HOST = WR_N'((1 << WR_CMD_OUT) - 1);
+    localparam logic [WR_N-1:0] WR_BY_FW = WR_N'((1 << WR_CMD_IN) - 1) | WR_N'((1 << WR_N) - (1 << WR_CMD_OUT));
+
+    function automatic logic [WR_N-1:0] wr_dec(input logic [13:0] a);
+        logic [WR_N-1:0] d;
+        d[WR_SCRATCH] = a == waddr(rnic_pkg::REG_DEV_SCRATCH);
+        d[WR_MAC_LO] = a == waddr(rnic_pkg::REG_PORT_MAC_LO);
+        d[WR_MAC_HI] = a == waddr(rnic_pkg::REG_PORT_MAC_HI);
+        d[WR_FC_CTRL] = a == waddr(rnic_pkg::REG_PORT_FC_CTRL);
+        d[WR_FC_XOFF] = a == waddr(rnic_pkg::REG_PORT_FC_XOFF);
+        d[WR_FC_XON] = a == waddr(rnic_pkg::REG_PORT_FC_XON);
+        d[WR_FC_STALL] = a == waddr(rnic_pkg::REG_PORT_FC_STALL);
+        d[WR_UD_MTU] = a == waddr(rnic_pkg::REG_PORT_UD_MTU);
+        d[WR_GID] = in_win(a, rnic_pkg::REG_PORT_GID, GIDS * 4);
+        d[WR_CTX_DATA] = in_win(a, rnic_pkg::REG_CTX_DATA, CTX_WORDS);
+        d[WR_CTX_COUNT] = a == waddr(rnic_pkg::REG_CTX_COUNT);
+        d[WR_CTX_CMD] = a == waddr(rnic_pkg::REG_CTX_CMD);
+        d[WR_CMD_IN] = in_win(a, rnic_pkg::REG_CMD_IN, CMD_WORDS);
+        d[WR_CMD_CTRL] = a == waddr(rnic_pkg::REG_CMD_CTRL);
+        d[WR_EQ_CI] = a == waddr(rnic_pkg::REG_EQ_CI);
+        d[WR_DB_SQ] = a == waddr(rnic_pkg::REG_DB_SQ);
+        d[WR_DB_SQ_WQE] = a == waddr(rnic_pkg::REG_DB_SQ_WQE);
+        d[WR_DB_WQE] = in_win(a, rnic_pkg::REG_DB_WQE, WIN_WORDS);
+        d[WR_DB_RQ] = a == waddr(rnic_pkg::REG_DB_RQ);
+        d[WR_DB_SRQ] = a == waddr(rnic_pkg::REG_DB_SRQ);
+        d[WR_DB_CQ] = a == waddr(rnic_pkg::REG_DB_CQ);
+        d[WR_CMD_OUT] = in_win(a, rnic_pkg::REG_CMD_OUT, CMD_WORDS);
+        d[WR_CMD_DONE] = a == waddr(rnic_pkg::REG_CMD_DONE);
+        d[WR_FW_STATE] = a == waddr(rnic_pkg::REG_FW_STATE);
+        d[WR_EQ_ENTRY] = in_win(a, rnic_pkg::REG_EQ_ENTRY, EQ_WORDS);
+        d[WR_EQ_PI] = a == waddr(rnic_pkg::REG_EQ_PI);
+        d[WR_EQ_LOST] = a == waddr(rnic_pkg::REG_EQ_LOST);
+        d[WR_MW_ANSWER] = a == waddr(rnic_pkg::REG_MW_ANSWER);
+        wr_dec = d;
+    endfunction
+
+    // each port's hits among the registers it may write: the rest (read-only,
+    // unmapped, the other port's) answer SLVERR (host) or fw_err
+    wire [WR_N-1:0] wr_h = wr_dec(wa) & WR_BY_HOST;
+    wire [WR_N-1:0] wr_f = wr_dec(fwa) & WR_BY_FW;
+    wire [WR_N-1:0] we = (wr_fire ? wr_h : '0) | (fw_wr_fire ? wr_f : '0);
+    wire host_wr_ok = wr_h != '0;
+    // an answer with no request waiting is refused
+    wire fw_wr_ok = wr_f != '0 && !(wr_f[WR_MW_ANSWER] && !mw_pending);
+    // the response waits until the scheduler has taken the doorbell
+    wire host_db_wait = wr_h[WR_DB_SQ] || wr_h[WR_DB_SQ_WQE] || wr_h[WR_DB_RQ] || wr_h[WR_DB_SRQ];
 
     always_ff @(posedge clk) begin
-        logic wr_ok;
         if (!ctx_wait) begin
             ctx_wr_valid <= 1'b0;
             run_pulse_reg <= 1'b0;
@@ -353,8 +485,9 @@ module rnic_regs #(
         fw_busy_reg <= 1'b0;
         mw_ans_valid <= 1'b0;
         if (!mw_req_valid) mw_answered_reg <= 1'b0;
+        // the firmware's read of MW_REQ word 0, decoded from the stage
         if (!mw_req_valid) mw_taken <= 1'b0;
-        else if (fw_rd_fire && fwa == waddr(rnic_pkg::REG_MW_REQ) && mw_pending) mw_taken <= 1'b1;
+        else if (rq_fw_reg && ra_reg == waddr(rnic_pkg::REG_MW_REQ) && mw_pending) mw_taken <= 1'b1;
         if (run_left_reg != '0 && !ctx_wait) begin
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
@@ -375,123 +508,101 @@ module rnic_regs #(
             bresp_reg <= RESP_OKAY;
         end
 
-        wr_ok = 1'b1;
-        if (any_wr) begin
-            if (wsel == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin
-                scratch_reg <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin
-                port_mac_reg[31:0] <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin
-                port_mac_reg[47:32] <= wdata[15:0];
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_CTRL)) begin
-                fc_en_reg <= wdata[0];
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_XOFF)) begin
-                fc_xoff_reg <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_XON)) begin
-                fc_xon_reg <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin
-                fc_stall_reg <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_PORT_UD_MTU)) begin
-                ud_mtu_reg <= wdata[2:0];
-            end else if (wsel >= waddr(rnic_pkg::REG_PORT_GID)
-                         && wsel < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
-                gid_reg[4'(wsel - waddr(rnic_pkg::REG_PORT_GID))] <= wdata;
-            end else if (wsel >= waddr(rnic_pkg::REG_CTX_DATA)
-                         && wsel < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
-                ctx_data_reg[5'(wsel - waddr(rnic_pkg::REG_CTX_DATA))] <= wdata;
-            end else if (wsel == waddr(rnic_pkg::REG_CTX_COUNT)) begin
-                ctx_count_reg <= RUN_W'(wdata);
-                if (wdata > 32'(RUN_MAX)) ctx_count_reg <= '0; // refused at the CTX_CMD
-            end else if (wsel == waddr(rnic_pkg::REG_CTX_CMD)) begin
-                ctx_err_reg <= !ctx_cmd_ok;
-                if (ctx_cmd_ok && cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
-                    run_left_reg <= ctx_count_reg;
-                    run_i_reg <= '0;
-                    run_index_reg <= cmd_index;
-                end else if (ctx_cmd_ok) begin
-                    ctx_wr_valid <= 1'b1;
-                    ctx_wr_table <= cmd_table;
-                    ctx_wr_op <= cmd_op;
-                    ctx_wr_index <= cmd_index;
-                end
-            end else if (!by_fw && w_cmd_in) begin
-                // the command in progress keeps its input
-                if (cmd_busy_reg) cmd_overrun_reg <= 1'b1;
-                else cmd_in_reg[5'(wsel - waddr(rnic_pkg::REG_CMD_IN))] <= wdata;
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_CMD_CTRL)) begin
-                if (cmd_busy_reg) begin
-                    cmd_overrun_reg <= 1'b1;
-                end else begin
-                    cmd_busy_reg <= 1'b1;
-                    cmd_overrun_reg <= 1'b0;
-                    cmd_word_reg <= wdata;
-                end
-            end else if (by_fw && w_cmd_out) begin
-                cmd_out_reg[5'(wsel - waddr(rnic_pkg::REG_CMD_OUT))] <= wdata;
-            end else if (by_fw && wsel == waddr(rnic_pkg::REG_CMD_DONE)) begin
-                cmd_busy_reg <= 1'b0;
-                cmd_st_reg <= wdata[15:8];
-            end else if (by_fw && wsel == waddr(rnic_pkg::REG_FW_STATE)) begin
-                fw_state_reg <= wdata;
-            end else if (by_fw && wsel >= waddr(rnic_pkg::REG_EQ_ENTRY)
-                         && wsel < waddr(rnic_pkg::REG_EQ_ENTRY) + 14'(EQ_WORDS)) begin
-                eq_entry_reg[$clog2(EQ_WORDS)'(wsel - waddr(rnic_pkg::REG_EQ_ENTRY))] <= wdata;
-            end else if (by_fw && wsel == waddr(rnic_pkg::REG_EQ_PI)) begin
-                eq_pi_reg <= wdata;
-            end else if (by_fw && wsel == waddr(rnic_pkg::REG_EQ_LOST)) begin
-                eq_lost_reg <= wdata;
-            end else if (by_fw && wsel == waddr(rnic_pkg::REG_MW_ANSWER)) begin
-                // an answer with no request waiting is refused
-                if (mw_pending) begin
-                    mw_ans_valid <= 1'b1;
-                    mw_ans_status <= wdata[7:0];
-                    mw_answered_reg <= 1'b1;
-                end else begin
-                    wr_ok = 1'b0;
-                end
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_EQ_CI)) begin
-                eq_ci_reg <= wdata;
-            end else if (!by_fw && (wsel == waddr(rnic_pkg::REG_DB_SQ)
-                                    || wsel == waddr(rnic_pkg::REG_DB_SQ_WQE))) begin
-                // the response waits until the scheduler has taken the doorbell
-                db_pending_reg <= 1'b1;
-                db_is_rq_reg <= 1'b0;
-                db_is_srq_reg <= 1'b0;
-                db_word_reg <= wdata;
-                if (wsel == waddr(rnic_pkg::REG_DB_SQ_WQE)) begin
-                    // ... and the window holds the WQE before that producer index
-                    win_valid_reg <= 1'b1;
-                    win_new_reg <= 1'b1;
-                    win_qpn_reg <= wdata[31:16];
-                    win_idx_reg <= wdata[15:0] - 16'd1;
-                end
-            end else if (!by_fw && w_win) begin
-                win_reg[$clog2(WIN_WORDS)'(wsel - waddr(rnic_pkg::REG_DB_WQE))] <= wdata;
-                win_valid_reg <= 1'b0;
-            end else if (!by_fw && (wsel == waddr(rnic_pkg::REG_DB_RQ) || wsel == waddr(rnic_pkg::REG_DB_SRQ))) begin
-                db_pending_reg <= 1'b1;
-                db_is_rq_reg <= 1'b1;
-                db_is_srq_reg <= wsel == waddr(rnic_pkg::REG_DB_SRQ);
-                db_word_reg <= wdata;
-            end else if (!by_fw && wsel == waddr(rnic_pkg::REG_DB_CQ)) begin
-                db_cq_valid <= 1'b1;
-                db_cq_cqn <= wdata[31:16];
-                db_cq_ci <= wdata[15:0];
-            end else begin
-                // read-only, unmapped, or the other port's register
-                wr_ok = 1'b0;
-            end
-            if (by_fw) begin
-                fw_busy_reg <= 1'b1;
-                fw_rdata <= '0;
-                fw_err <= !wr_ok;
-            end else begin
-                bvalid_reg <= !(wr_ok && w_db_wait);
-                bresp_reg <= wr_ok ? RESP_OKAY : RESP_SLVERR;
+        if (we[WR_SCRATCH]) scratch_reg <= wdata;
+        if (we[WR_MAC_LO]) port_mac_reg[31:0] <= wdata;
+        if (we[WR_MAC_HI]) port_mac_reg[47:32] <= wdata[15:0];
+        if (we[WR_FC_CTRL]) fc_en_reg <= wdata[0];
+        if (we[WR_FC_XOFF]) fc_xoff_reg <= wdata;
+        if (we[WR_FC_XON]) fc_xon_reg <= wdata;
+        if (we[WR_FC_STALL]) fc_stall_reg <= wdata;
+        if (we[WR_UD_MTU]) ud_mtu_reg <= wdata[2:0];
+        if (we[WR_GID]) gid_reg[ws[GID_IW-1:0]] <= wdata;
+        if (we[WR_CTX_DATA]) ctx_data_reg[ws[CTX_IW-1:0]] <= wdata;
+        // a count above RUN_MAX is refused at the CTX_CMD
+        if (we[WR_CTX_COUNT]) ctx_count_reg <= ctx_count_big ? '0 : RUN_W'(wdata);
+        if (we[WR_CTX_CMD]) begin
+            ctx_err_reg <= !ctx_cmd_ok;
+            if (ctx_cmd_ok && cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
+                run_left_reg <= ctx_count_reg;
+                run_i_reg <= '0;
+                run_index_reg <= cmd_index;
+            end else if (ctx_cmd_ok) begin
+                ctx_wr_valid <= 1'b1;
+                ctx_wr_table <= cmd_table;
+                ctx_wr_op <= cmd_op;
+                ctx_wr_index <= cmd_index;
             end
         end
+        // the command in progress keeps its input
+        if (we[WR_CMD_IN]) begin
+            if (cmd_busy_reg) cmd_overrun_reg <= 1'b1;
+            else cmd_in_reg[ws[CMD_IW-1:0]] <= wdata;
+        end
+        if (we[WR_CMD_CTRL]) begin
+            if (cmd_busy_reg) begin
+                cmd_overrun_reg <= 1'b1;
+            end else begin
+                cmd_busy_reg <= 1'b1;
+                cmd_overrun_reg <= 1'b0;
+                cmd_word_reg <= wdata;
+            end
+        end
+        if (we[WR_CMD_OUT]) cmd_out_reg[ws[CMD_IW-1:0]] <= wdata;
+        if (we[WR_CMD_DONE]) begin
+            cmd_busy_reg <= 1'b0;
+            cmd_st_reg <= wdata[15:8];
+        end
+        if (we[WR_FW_STATE]) fw_state_reg <= wdata;
+        if (we[WR_EQ_ENTRY]) eq_entry_reg[ws[EQ_IW-1:0]] <= wdata;
+        if (we[WR_EQ_PI]) eq_pi_reg <= wdata;
+        if (we[WR_EQ_LOST]) eq_lost_reg <= wdata;
+        if (we[WR_MW_ANSWER] && mw_pending) begin
+            mw_ans_valid <= 1'b1;
+            mw_ans_status <= wdata[7:0];
+            mw_answered_reg <= 1'b1;
+        end
+        if (we[WR_EQ_CI]) eq_ci_reg <= wdata;
+        if (we[WR_DB_SQ] || we[WR_DB_SQ_WQE]) begin
+            db_pending_reg <= 1'b1;
+            db_is_rq_reg <= 1'b0;
+            db_is_srq_reg <= 1'b0;
+            db_word_reg <= wdata;
+        end
+        // ... and the window holds the WQE before that producer index
+        if (we[WR_DB_SQ_WQE]) begin
+            win_valid_reg <= 1'b1;
+            win_new_reg <= 1'b1;
+            win_qpn_reg <= wdata[31:16];
+            win_idx_reg <= wdata[15:0] - 16'd1;
+        end
+        if (we[WR_DB_WQE]) begin
+            win_reg[ws[WIN_IW-1:0]] <= wdata;
+            win_valid_reg <= 1'b0;
+        end
+        if (we[WR_DB_RQ] || we[WR_DB_SRQ]) begin
+            db_pending_reg <= 1'b1;
+            db_is_rq_reg <= 1'b1;
+            db_is_srq_reg <= we[WR_DB_SRQ];
+            db_word_reg <= wdata;
+        end
+        if (we[WR_DB_CQ]) begin
+            db_cq_valid <= 1'b1;
+            db_cq_cqn <= wdata[31:16];
+            db_cq_ci <= wdata[15:0];
+        end
 
-        if (fw_rd_fire) begin
+        if (fw_wr_fire) begin
+            fw_busy_reg <= 1'b1;
+            fw_rdata <= '0;
+            fw_err <= !fw_wr_ok;
+        end
+        if (wr_fire) begin
+            bvalid_reg <= !host_db_wait;
+            bresp_reg <= host_wr_ok ? RESP_OKAY : RESP_SLVERR;
+        end
+
+        // the firmware's read, decoded from the stage
+        if (rq_fw_reg) begin
             fw_busy_reg <= 1'b1;
             fw_rdata <= rd_val;
             fw_err <= !rd_hit;
@@ -540,130 +651,170 @@ module rnic_regs #(
     // ------------------------------------------------------------------
     // read channel
     // ------------------------------------------------------------------
-    // the host's read address, or the firmware's in a cycle the host does not read
-    wire        host_rd = s_axil_arvalid && s_axil_arready;
-    wire [13:0] ra = host_rd ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
-    assign evt_pop = fw_rd_fire && fwa == waddr(rnic_pkg::REG_EVT_POP);
-    assign s_axil_arready = !rvalid_reg;
+    // the host's read enters the stage when no response of its is held or
+    // staged; the firmware's in a cycle the host's does not
+    assign s_axil_arready = !rvalid_reg && !rq_host_reg;
     assign s_axil_rvalid = rvalid_reg;
     assign s_axil_rdata = rdata_reg;
     assign s_axil_rresp = rresp_reg;
-
-    // the TYPE/VERSION/NEXT words of a block: {hit, value}
-    function automatic logic [32:0] blk_hdr(input logic [13:0] a, input logic [31:0] base,
-                                             input logic [31:0] typ, input logic [31:0] ver,
-                                             input logic [31:0] nxt);
-        blk_hdr = 33'h0;
-        if (a == waddr(base + rnic_pkg::REG_BLK_TYPE)) blk_hdr = {1'b1, typ};
-        if (a == waddr(base + rnic_pkg::REG_BLK_VERSION)) blk_hdr = {1'b1, ver};
-        if (a == waddr(base + rnic_pkg::REG_BLK_NEXT)) blk_hdr = {1'b1, nxt};
-    endfunction
-
-    logic [32:0] hdr_dev, hdr_port, hdr_ctx, hdr_stat, hdr_cmd, hdr_db;
-    assign hdr_dev = blk_hdr(ra, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
-                             rnic_pkg::BLK_DEV_NEXT);
-    assign hdr_port = blk_hdr(ra, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
-                              rnic_pkg::BLK_PORT_NEXT);
-    assign hdr_ctx = blk_hdr(ra, rnic_pkg::BLK_CTX_BASE, rnic_pkg::BLK_TYPE_CTX, rnic_pkg::BLK_CTX_VERSION,
-                             rnic_pkg::BLK_CTX_NEXT);
-    assign hdr_stat = blk_hdr(ra, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
-                              rnic_pkg::BLK_STAT_NEXT);
-    assign hdr_cmd = blk_hdr(ra, rnic_pkg::BLK_CMD_BASE, rnic_pkg::BLK_TYPE_CMD, rnic_pkg::BLK_CMD_VERSION,
-                             rnic_pkg::BLK_CMD_NEXT);
-    assign hdr_db = blk_hdr(ra, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
-                            rnic_pkg::BLK_DB_NEXT);
-
-    always_comb begin
-        rd_val = 32'h0;
-        rd_hit = 1'b0;
-        if (hdr_dev[32]) begin rd_val = hdr_dev[31:0]; rd_hit = 1'b1; end
-        if (hdr_port[32]) begin rd_val = hdr_port[31:0]; rd_hit = 1'b1; end
-        if (hdr_ctx[32]) begin rd_val = hdr_ctx[31:0]; rd_hit = 1'b1; end
-        if (hdr_stat[32]) begin rd_val = hdr_stat[31:0]; rd_hit = 1'b1; end
-        if (hdr_cmd[32]) begin rd_val = hdr_cmd[31:0]; rd_hit = 1'b1; end
-        if (hdr_db[32]) begin rd_val = hdr_db[31:0]; rd_hit = 1'b1; end
-
-        if (ra == waddr(rnic_pkg::REG_DEV_ID)) begin
-            rd_val = {rnic_pkg::PCI_VENDOR_ID[15:0], rnic_pkg::PCI_DEVICE_ID[15:0]}; rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_DEV_DATA_WIDTH)) begin rd_val = 32'(DATA_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_CLOCK_MHZ)) begin rd_val = rnic_pkg::CLOCK_MHZ; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_QPS)) begin rd_val = 32'(1 << QPN_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MRS)) begin rd_val = 32'(1 << MR_INDEX_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MTT)) begin rd_val = 32'(1 << MTT_INDEX_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_CQS)) begin rd_val = 32'(1 << CQN_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_SRQS)) begin rd_val = 32'(1 << SRQN_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_AHS)) begin rd_val = 32'(1 << AH_INDEX_WIDTH); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_NUM_MCGS)) begin
-            rd_val = 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS);
-            rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT)) begin rd_val = 32'(1 << INFLIGHT_LOG2); rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_DEV_SCRATCH)) begin rd_val = scratch_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_MAC_LO)) begin rd_val = port_mac_reg[31:0]; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_MAC_HI)) begin rd_val = {16'h0, port_mac_reg[47:32]}; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_FC_CTRL)) begin rd_val = {31'h0, fc_en_reg}; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_FC_XOFF)) begin rd_val = fc_xoff_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_FC_XON)) begin rd_val = fc_xon_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_FC_STALL)) begin rd_val = fc_stall_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_UD_MTU)) begin rd_val = {29'h0, ud_mtu_reg}; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_PORT_RX_FIFO_BYTES)) begin rd_val = 32'(RX_FIFO_BYTES); rd_hit = 1'b1; end
-        if (ra >= waddr(rnic_pkg::REG_PORT_GID) && ra < waddr(rnic_pkg::REG_PORT_GID) + 14'(GIDS * 4)) begin
-            rd_val = gid_reg[4'(ra - waddr(rnic_pkg::REG_PORT_GID))]; rd_hit = 1'b1;
-        end
-        if (ra >= waddr(rnic_pkg::REG_CTX_DATA) && ra < waddr(rnic_pkg::REG_CTX_DATA) + 14'(CTX_WORDS)) begin
-            rd_val = ctx_data_reg[5'(ra - waddr(rnic_pkg::REG_CTX_DATA))]; rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_CTX_STATUS)) begin
-            // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
-            rd_val = (mw_pending ? rnic_pkg::CTX_STATUS_MW_REQ : 32'h0)
-                   | (ctx_err_reg ? rnic_pkg::CTX_STATUS_ERROR : 32'h0)
-                   | ((ctx_wr_valid || ctx_wr_busy || run_left_reg != '0) ? rnic_pkg::CTX_STATUS_BUSY : 32'h0);
-            rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_CTX_COUNT)) begin
-            rd_val = 32'(ctx_count_reg); rd_hit = 1'b1;
-        end
-        if (ra >= waddr(rnic_pkg::REG_STAT_TX_FRAMES) && ra < waddr(rnic_pkg::REG_STAT_TX_FRAMES) + 14'(STAT_COUNT)) begin
-            rd_val = stat_reg[STAT_IW'(ra - waddr(rnic_pkg::REG_STAT_TX_FRAMES))]; rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_CMD_STATUS)) begin
-            rd_val = {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg};
-            rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_CMD_OPCODE)) begin rd_val = cmd_word_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_FW_STATE)) begin rd_val = fw_state_reg; rd_hit = 1'b1; end
-        // EVT_POP takes an event: the firmware's alone
-        if (ra == waddr(rnic_pkg::REG_EVT_POP) && !host_rd) begin rd_val = evt_word; rd_hit = 1'b1; end
-        // the window request: the firmware's alone
-        if (ra >= waddr(rnic_pkg::REG_MW_REQ) && ra < waddr(rnic_pkg::REG_MW_REQ) + 14'(MW_WORDS) && !host_rd) begin
-            rd_val = mw_words[32 * 32'(MW_IW'(ra - waddr(rnic_pkg::REG_MW_REQ))) +: 32]; rd_hit = 1'b1;
-        end
-        if (ra == waddr(rnic_pkg::REG_EQ_PI)) begin rd_val = eq_pi_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_EQ_CI)) begin rd_val = eq_ci_reg; rd_hit = 1'b1; end
-        if (ra == waddr(rnic_pkg::REG_EQ_LOST)) begin rd_val = eq_lost_reg; rd_hit = 1'b1; end
-        if (ra >= waddr(rnic_pkg::REG_EQ_ENTRY) && ra < waddr(rnic_pkg::REG_EQ_ENTRY) + 14'(EQ_WORDS)) begin
-            rd_val = eq_entry_reg[$clog2(EQ_WORDS)'(ra - waddr(rnic_pkg::REG_EQ_ENTRY))]; rd_hit = 1'b1;
-        end
-        if (ra >= waddr(rnic_pkg::REG_CMD_IN) && ra < waddr(rnic_pkg::REG_CMD_IN) + 14'(CMD_WORDS)) begin
-            rd_val = cmd_in_reg[5'(ra - waddr(rnic_pkg::REG_CMD_IN))]; rd_hit = 1'b1;
-        end
-        if (ra >= waddr(rnic_pkg::REG_CMD_OUT) && ra < waddr(rnic_pkg::REG_CMD_OUT) + 14'(CMD_WORDS)) begin
-            rd_val = cmd_out_reg[5'(ra - waddr(rnic_pkg::REG_CMD_OUT))]; rd_hit = 1'b1;
-        end
-    end
+    // EVT_POP pops the event it returns: in the cycle evt_word is read
+    assign evt_pop = rq_fw_reg && ra_reg == waddr(rnic_pkg::REG_EVT_POP);
 
     always_ff @(posedge clk) begin
+        rq_host_reg <= host_rd;
+        rq_fw_reg <= fw_rd_fire;
+        ra_reg <= host_rd ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
         if (s_axil_rvalid && s_axil_rready) rvalid_reg <= 1'b0;
-        if (s_axil_arvalid && s_axil_arready) begin
+        if (rq_host_reg) begin
             rvalid_reg <= 1'b1;
             rdata_reg <= rd_val;
             rresp_reg <= rd_hit ? RESP_OKAY : RESP_SLVERR;
         end
-        if (rst) rvalid_reg <= 1'b0;
+        if (rst) begin
+            rq_host_reg <= 1'b0;
+            rq_fw_reg <= 1'b0;
+            rvalid_reg <= 1'b0;
+        end
     end
 
-    wire unused_ok = ^{unused_prot, s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], fw_addr[1:0]};
+    // a window's words by slot, for the read decoder (empty slots read 0)
+    logic [31:0] stat_slot [1 << STAT_IW];
+    logic [31:0] mw_slot [1 << MW_IW];
+    for (genvar p = 0; p < (1 << STAT_IW); p++) begin : g_stat_slot
+        localparam int I = (p + (1 << STAT_IW) - STAT_W0 % (1 << STAT_IW)) % (1 << STAT_IW);
+        assign stat_slot[p] = I < STAT_COUNT ? stat_reg[I % STAT_COUNT] : 32'h0;
+    end
+    for (genvar p = 0; p < (1 << MW_IW); p++) begin : g_mw_slot
+        localparam int I = (p + (1 << MW_IW) - MW_W0 % (1 << MW_IW)) % (1 << MW_IW);
+        assign mw_slot[p] = I < MW_WORDS ? mw_words[32 * (I % MW_WORDS) +: 32] : 32'h0;
+    end
+
+    // the read decoder, from the stage. The windows are disjoint, so each
+    // hit's value is ORed in. The words that are constants (the blocks'
+    // TYPE/VERSION/NEXT, the device's limits) depend on the address alone:
+    // {count of hits, hit, value}, the count only for the assertion below.
+    function automatic logic [40:0] rd_add(input logic [40:0] acc, input logic hit, input logic [31:0] v);
+        rd_add = {acc[40:33] + 8'(hit), acc[32] | hit, acc[31:0] | (hit ? v : 32'h0)};
+    endfunction
+    function automatic logic [40:0] rd_hdr(input logic [40:0] acc, input logic [13:0] a, input logic [31:0] base,
+                                           input logic [31:0] typ, input logic [31:0] ver, input logic [31:0] nxt);
+        rd_hdr = rd_add(rd_add(rd_add(acc, a == waddr(base + rnic_pkg::REG_BLK_TYPE), typ),
+                               a == waddr(base + rnic_pkg::REG_BLK_VERSION), ver),
+                        a == waddr(base + rnic_pkg::REG_BLK_NEXT), nxt);
+    endfunction
+    function automatic logic [40:0] rd_const(input logic [13:0] a);
+        logic [40:0] r;
+        r = '0;
+        r = rd_hdr(r, a, rnic_pkg::BLK_DEV_BASE, rnic_pkg::BLK_TYPE_DEV, rnic_pkg::BLK_DEV_VERSION,
+                   rnic_pkg::BLK_DEV_NEXT);
+        r = rd_hdr(r, a, rnic_pkg::BLK_PORT_BASE, rnic_pkg::BLK_TYPE_PORT, rnic_pkg::BLK_PORT_VERSION,
+                   rnic_pkg::BLK_PORT_NEXT);
+        r = rd_hdr(r, a, rnic_pkg::BLK_CTX_BASE, rnic_pkg::BLK_TYPE_CTX, rnic_pkg::BLK_CTX_VERSION,
+                   rnic_pkg::BLK_CTX_NEXT);
+        r = rd_hdr(r, a, rnic_pkg::BLK_STAT_BASE, rnic_pkg::BLK_TYPE_STAT, rnic_pkg::BLK_STAT_VERSION,
+                   rnic_pkg::BLK_STAT_NEXT);
+        r = rd_hdr(r, a, rnic_pkg::BLK_CMD_BASE, rnic_pkg::BLK_TYPE_CMD, rnic_pkg::BLK_CMD_VERSION,
+                   rnic_pkg::BLK_CMD_NEXT);
+        r = rd_hdr(r, a, rnic_pkg::BLK_DB_BASE, rnic_pkg::BLK_TYPE_DB, rnic_pkg::BLK_DB_VERSION,
+                   rnic_pkg::BLK_DB_NEXT);
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_ID), {rnic_pkg::PCI_VENDOR_ID[15:0], rnic_pkg::PCI_DEVICE_ID[15:0]});
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_DATA_WIDTH), 32'(DATA_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_CLOCK_MHZ), rnic_pkg::CLOCK_MHZ);
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_QPS), 32'(1 << QPN_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_MRS), 32'(1 << MR_INDEX_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_MTT), 32'(1 << MTT_INDEX_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_CQS), 32'(1 << CQN_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_SRQS), 32'(1 << SRQN_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_AHS), 32'(1 << AH_INDEX_WIDTH));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_NUM_MCGS), 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_DEV_MAX_INFLIGHT), 32'(1 << INFLIGHT_LOG2));
+        r = rd_add(r, a == waddr(rnic_pkg::REG_PORT_RX_FIFO_BYTES), 32'(RX_FIFO_BYTES));
+        rd_const = r;
+    endfunction
+
+    // the registers and windows that hold state
+    localparam int RD_SCRATCH = 0, RD_MAC_LO = 1, RD_MAC_HI = 2, RD_FC_CTRL = 3, RD_FC_XOFF = 4, RD_FC_XON = 5,
+                   RD_FC_STALL = 6, RD_UD_MTU = 7, RD_GID = 8, RD_CTX_DATA = 9, RD_CTX_STATUS = 10,
+                   RD_CTX_COUNT = 11, RD_STAT = 12, RD_CMD_STATUS = 13, RD_CMD_OPCODE = 14, RD_FW_STATE = 15,
+                   RD_EQ_PI = 16, RD_EQ_CI = 17, RD_EQ_LOST = 18, RD_EQ_ENTRY = 19, RD_CMD_IN = 20,
+                   RD_CMD_OUT = 21, RD_EVT_POP = 22, RD_MW_REQ = 23, RD_N = 24;
+    // the host may read all but the last two: EVT_POP takes an event, MW_REQ
+    // shows the window request; the firmware's alone
+    localparam logic [RD_N-1:0] RD_BY_HOST = RD_N'((1 << RD_EVT_POP) - 1);
+    function automatic logic [RD_N-1:0] rd_dec(input logic [13:0] a);
+        logic [RD_N-1:0] d;
+        d[RD_SCRATCH] = a == waddr(rnic_pkg::REG_DEV_SCRATCH);
+        d[RD_MAC_LO] = a == waddr(rnic_pkg::REG_PORT_MAC_LO);
+        d[RD_MAC_HI] = a == waddr(rnic_pkg::REG_PORT_MAC_HI);
+        d[RD_FC_CTRL] = a == waddr(rnic_pkg::REG_PORT_FC_CTRL);
+        d[RD_FC_XOFF] = a == waddr(rnic_pkg::REG_PORT_FC_XOFF);
+        d[RD_FC_XON] = a == waddr(rnic_pkg::REG_PORT_FC_XON);
+        d[RD_FC_STALL] = a == waddr(rnic_pkg::REG_PORT_FC_STALL);
+        d[RD_UD_MTU] = a == waddr(rnic_pkg::REG_PORT_UD_MTU);
+        d[RD_GID] = in_win(a, rnic_pkg::REG_PORT_GID, GIDS * 4);
+        d[RD_CTX_DATA] = in_win(a, rnic_pkg::REG_CTX_DATA, CTX_WORDS);
+        d[RD_CTX_STATUS] = a == waddr(rnic_pkg::REG_CTX_STATUS);
+        d[RD_CTX_COUNT] = a == waddr(rnic_pkg::REG_CTX_COUNT);
+        d[RD_STAT] = in_win(a, rnic_pkg::REG_STAT_TX_FRAMES, STAT_COUNT);
+        d[RD_CMD_STATUS] = a == waddr(rnic_pkg::REG_CMD_STATUS);
+        d[RD_CMD_OPCODE] = a == waddr(rnic_pkg::REG_CMD_OPCODE);
+        d[RD_FW_STATE] = a == waddr(rnic_pkg::REG_FW_STATE);
+        d[RD_EQ_PI] = a == waddr(rnic_pkg::REG_EQ_PI);
+        d[RD_EQ_CI] = a == waddr(rnic_pkg::REG_EQ_CI);
+        d[RD_EQ_LOST] = a == waddr(rnic_pkg::REG_EQ_LOST);
+        d[RD_EQ_ENTRY] = in_win(a, rnic_pkg::REG_EQ_ENTRY, EQ_WORDS);
+        d[RD_CMD_IN] = in_win(a, rnic_pkg::REG_CMD_IN, CMD_WORDS);
+        d[RD_CMD_OUT] = in_win(a, rnic_pkg::REG_CMD_OUT, CMD_WORDS);
+        d[RD_EVT_POP] = a == waddr(rnic_pkg::REG_EVT_POP);
+        d[RD_MW_REQ] = in_win(a, rnic_pkg::REG_MW_REQ, MW_WORDS);
+        rd_dec = d;
+    endfunction
+
+    wire [40:0]     rd_fixed = rd_const(ra_reg);
+    wire [RD_N-1:0] rh = rd_dec(ra_reg) & (rq_fw_reg ? '1 : RD_BY_HOST);
+    // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
+    wire [31:0]     ctx_status = (mw_pending ? rnic_pkg::CTX_STATUS_MW_REQ : 32'h0)
+                                 | (ctx_err_reg ? rnic_pkg::CTX_STATUS_ERROR : 32'h0)
+                                 | ((ctx_wr_valid || ctx_wr_busy || run_left_reg != '0) ? rnic_pkg::CTX_STATUS_BUSY
+                                                                                         : 32'h0);
+    assign rd_val = rd_fixed[31:0]
+                    | ({32{rh[RD_SCRATCH]}} & scratch_reg)
+                    | ({32{rh[RD_MAC_LO]}} & port_mac_reg[31:0])
+                    | ({32{rh[RD_MAC_HI]}} & {16'h0, port_mac_reg[47:32]})
+                    | ({32{rh[RD_FC_CTRL]}} & {31'h0, fc_en_reg})
+                    | ({32{rh[RD_FC_XOFF]}} & fc_xoff_reg)
+                    | ({32{rh[RD_FC_XON]}} & fc_xon_reg)
+                    | ({32{rh[RD_FC_STALL]}} & fc_stall_reg)
+                    | ({32{rh[RD_UD_MTU]}} & {29'h0, ud_mtu_reg})
+                    | ({32{rh[RD_GID]}} & gid_reg[ra_reg[GID_IW-1:0]])
+                    | ({32{rh[RD_CTX_DATA]}} & ctx_data_reg[ra_reg[CTX_IW-1:0]])
+                    | ({32{rh[RD_CTX_STATUS]}} & ctx_status)
+                    | ({32{rh[RD_CTX_COUNT]}} & 32'(ctx_count_reg))
+                    | ({32{rh[RD_STAT]}} & stat_slot[ra_reg[STAT_IW-1:0]])
+                    | ({32{rh[RD_CMD_STATUS]}}
+                       & {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg})
+                    | ({32{rh[RD_CMD_OPCODE]}} & cmd_word_reg)
+                    | ({32{rh[RD_FW_STATE]}} & fw_state_reg)
+                    | ({32{rh[RD_EQ_PI]}} & eq_pi_reg)
+                    | ({32{rh[RD_EQ_CI]}} & eq_ci_reg)
+                    | ({32{rh[RD_EQ_LOST]}} & eq_lost_reg)
+                    | ({32{rh[RD_EQ_ENTRY]}} & eq_entry_reg[ra_reg[EQ_IW-1:0]])
+                    | ({32{rh[RD_CMD_IN]}} & cmd_in_reg[ra_reg[CMD_IW-1:0]])
+                    | ({32{rh[RD_CMD_OUT]}} & cmd_out_reg[ra_reg[CMD_IW-1:0]])
+                    | ({32{rh[RD_EVT_POP]}} & evt_word)
+                    | ({32{rh[RD_MW_REQ]}} & mw_slot[ra_reg[MW_IW-1:0]]);
+    assign rd_hit = rd_fixed[32] || rh != '0;
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the read decoder's windows are disjoint
+    always_ff @(posedge clk) begin
+        if (!rst && (rq_host_reg || rq_fw_reg)) assert (32'(rd_fixed[40:33]) + $countones(rh) <= 1);
+    end
+`endif
+`endif
+
+    wire unused_ok = ^{unused_prot, s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], fw_addr[1:0], ws};
 
 endmodule
 
