@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def rtl_files(rtl):
-    pkgs = [os.path.join(rtl, p) for p in ("rnic_pkg.sv", "rnic_hdr_pkg.sv", "rnic_icrc_pkg.sv")]
+    pkgs = [os.path.join(rtl, p) for p in ("rnic_pkg.sv", "rnic_hdr_pkg.sv", "rnic_icrc_pkg.sv", "rnic_gates_pkg.sv")]
     mods = sorted(f for f in glob.glob(os.path.join(rtl, "*.sv")) if f not in pkgs)
     pico = subprocess.run(["bash", os.path.join(ROOT, "scripts/picorv32-path.sh")],
                           check=True, capture_output=True, text=True).stdout.strip()

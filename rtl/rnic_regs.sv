@@ -180,20 +180,8 @@ module rnic_regs #(
         waddr = byte_addr[15:2];
     endfunction
 
-    // v > c for a constant c, as gates: yosys maps a compare operator to a
-    // carry chain even against a constant
-    function automatic logic gt_const(input logic [31:0] v, input logic [31:0] c);
-        logic gt, eq;
-        gt = 1'b0;
-        eq = 1'b1;
-        for (int k = 31; k >= 0; k--) begin
-            if (!c[k]) gt = gt | (eq & v[k]);
-            eq = eq & (v[k] == c[k]);
-        end
-        gt_const = gt;
-    endfunction
 
-    // word a is one of the n words from byte address base, as gates (as
+    // word a is one of the n words from byte address base, as gates (see
     // above): a >= lo and a <= hi, from the least significant bit up
     function automatic logic in_win(input logic [13:0] a, input logic [31:0] base, input int n);
         logic [13:0] lo, hi;
@@ -356,7 +344,7 @@ module rnic_regs #(
         fit = 1'b0;
         for (int k = 0; k <= RUN_MAX; k++) begin
             logic f;
-            f = k <= (1 << RUN_L) && !gt_const(32'(idx) & 32'((1 << RUN_L) - 1), 32'((1 << RUN_L) - k));
+            f = k <= (1 << RUN_L) && !rnic_gates_pkg::gt_const(32'(idx) & 32'((1 << RUN_L) - 1), 32'((1 << RUN_L) - k));
             if (cnt == RUN_W'(k)) fit = f;
         end
         run_fits = (idx >> MTT_INDEX_WIDTH) == 24'd0 && ((idx & top) != top || fit);
@@ -372,8 +360,8 @@ module rnic_regs #(
         op = 4'((d >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
         idx = 24'((d >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
         // (the calls outside the branches: yosys would keep their loop counters in latches)
-        mcg_ok = !gt_const(32'(idx), 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS) - 32'd1);
-        run_ok = cnt != '0 && !gt_const(32'(cnt), 32'(RUN_MAX)) && run_fits(idx, cnt);
+        mcg_ok = !rnic_gates_pkg::gt_const(32'(idx), 32'(rnic_pkg::MCAST_WAYS << rnic_pkg::MCAST_BUCKET_BITS) - 32'd1);
+        run_ok = cnt != '0 && !rnic_gates_pkg::gt_const(32'(cnt), 32'(RUN_MAX)) && run_fits(idx, cnt);
         ok = 1'b0;
         if (op == rnic_pkg::CTX_OP_WRITE[3:0] || op == rnic_pkg::CTX_OP_MODIFY[3:0]) begin
             if (t == rnic_pkg::CTX_TABLE_QPC[3:0]) ok = (idx >> QPN_WIDTH) == 24'd0;
@@ -396,7 +384,7 @@ module rnic_regs #(
     wire         ctx_ok_host = ctx_ok(s_axil_wdata, ctx_count_reg, run_left_reg != '0);
     wire         ctx_ok_fw = ctx_ok(fw_wdata, ctx_count_reg, run_left_reg != '0);
     wire         ctx_cmd_ok = wr_fire ? ctx_ok_host : ctx_ok_fw;
-    wire         ctx_count_big = gt_const(wdata, 32'(RUN_MAX));
+    wire         ctx_count_big = rnic_gates_pkg::gt_const(wdata, 32'(RUN_MAX));
     wire [3:0]   cmd_table = 4'(wdata & rnic_pkg::CTX_CMD_TABLE_MASK);
     wire [3:0]   cmd_op = 4'((wdata >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
     wire [23:0]  cmd_index = 24'((wdata >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
@@ -418,63 +406,91 @@ module rnic_regs #(
     assign cfg_fc_stall = fc_stall_reg;
 
     // ------------------------------------------------------------------
-    // write decoder: one copy per port, on its own address (neither waits
-    // for wr_fire); the windows are disjoint, so no priority between them
+    // the register decoder: one table of the registers and windows that
+    // hold state, with who may write and who may read each; one copy per
+    // port on its own address (neither waits for wr_fire) and one for the
+    // read address stage. The windows are disjoint, so no priority between
+    // them. The registers are ordered by access so each mask is a few
+    // ranges:
+    //   both write, both read     SCRATCH .. CTX_COUNT
+    //   both write, write only    CTX_CMD
+    //   host writes, both read    CMD_IN, EQ_CI
+    //   host writes, write only   CMD_CTRL, the doorbells
+    //   firmware writes, both read  CMD_OUT, FW_STATE, EQ_ENTRY, EQ_PI, EQ_LOST
+    //   firmware writes, write only CMD_DONE, MW_ANSWER
+    //   read only, both read      CTX_STATUS, STAT, CMD_STATUS, CMD_OPCODE
+    //   read only, firmware reads EVT_POP (a read takes an event), MW_REQ
+    // (the constant registers are rd_const's, above)
     // ------------------------------------------------------------------
-    // both ports' registers, then the host's, then the firmware's
-    localparam int WR_SCRATCH = 0, WR_MAC_LO = 1, WR_MAC_HI = 2, WR_FC_CTRL = 3, WR_FC_XOFF = 4,
-                   WR_FC_XON = 5, WR_FC_STALL = 6, WR_UD_MTU = 7, WR_GID = 8, WR_CTX_DATA = 9,
-                   WR_CTX_COUNT = 10, WR_CTX_CMD = 11,
-                   WR_CMD_IN = 12, WR_CMD_CTRL = 13, WR_EQ_CI = 14, WR_DB_SQ = 15, WR_DB_SQ_WQE = 16,
-                   WR_DB_WQE = 17, WR_DB_RQ = 18, WR_DB_SRQ = 19, WR_DB_CQ = 20,
-                   WR_CMD_OUT = 21, WR_CMD_DONE = 22, WR_FW_STATE = 23, WR_EQ_ENTRY = 24, WR_EQ_PI = 25,
-                   WR_EQ_LOST = 26, WR_MW_ANSWER = 27, WR_N = 28;
-    localparam logic [WR_N-1:0] WR_BY_HOST = WR_N'((1 << WR_CMD_OUT) - 1);
-    localparam logic [WR_N-1:0] WR_BY_FW = WR_N'((1 << WR_CMD_IN) - 1) | WR_N'((1 << WR_N) - (1 << WR_CMD_OUT));
+    localparam int R_SCRATCH = 0, R_MAC_LO = 1, R_MAC_HI = 2, R_FC_CTRL = 3, R_FC_XOFF = 4, R_FC_XON = 5,
+                   R_FC_STALL = 6, R_UD_MTU = 7, R_GID = 8, R_CTX_DATA = 9, R_CTX_COUNT = 10,
+                   R_CTX_CMD = 11,
+                   R_CMD_IN = 12, R_EQ_CI = 13,
+                   R_CMD_CTRL = 14, R_DB_SQ = 15, R_DB_SQ_WQE = 16, R_DB_WQE = 17, R_DB_RQ = 18, R_DB_SRQ = 19,
+                   R_DB_CQ = 20,
+                   R_CMD_OUT = 21, R_FW_STATE = 22, R_EQ_ENTRY = 23, R_EQ_PI = 24, R_EQ_LOST = 25,
+                   R_CMD_DONE = 26, R_MW_ANSWER = 27,
+                   R_CTX_STATUS = 28, R_STAT = 29, R_CMD_STATUS = 30, R_CMD_OPCODE = 31,
+                   R_EVT_POP = 32, R_MW_REQ = 33, R_N = 34;
+    // bits lo .. hi - 1
+    function automatic logic [R_N-1:0] r_range(input int lo, input int hi);
+        r_range = R_N'(((64'd1 << hi) - 64'd1) ^ ((64'd1 << lo) - 64'd1));
+    endfunction
+    localparam logic [R_N-1:0] R_WR_HOST = r_range(R_SCRATCH, R_CMD_OUT);
+    localparam logic [R_N-1:0] R_WR_FW = r_range(R_SCRATCH, R_CMD_IN) | r_range(R_CMD_OUT, R_CTX_STATUS);
+    localparam logic [R_N-1:0] R_RD_HOST = r_range(R_SCRATCH, R_CTX_CMD) | r_range(R_CMD_IN, R_CMD_CTRL)
+                                           | r_range(R_CMD_OUT, R_CMD_DONE) | r_range(R_CTX_STATUS, R_EVT_POP);
+    localparam logic [R_N-1:0] R_RD_FW = R_RD_HOST | r_range(R_EVT_POP, R_N);
 
-    function automatic logic [WR_N-1:0] wr_dec(input logic [13:0] a);
-        logic [WR_N-1:0] d;
-        d[WR_SCRATCH] = a == waddr(rnic_pkg::REG_DEV_SCRATCH);
-        d[WR_MAC_LO] = a == waddr(rnic_pkg::REG_PORT_MAC_LO);
-        d[WR_MAC_HI] = a == waddr(rnic_pkg::REG_PORT_MAC_HI);
-        d[WR_FC_CTRL] = a == waddr(rnic_pkg::REG_PORT_FC_CTRL);
-        d[WR_FC_XOFF] = a == waddr(rnic_pkg::REG_PORT_FC_XOFF);
-        d[WR_FC_XON] = a == waddr(rnic_pkg::REG_PORT_FC_XON);
-        d[WR_FC_STALL] = a == waddr(rnic_pkg::REG_PORT_FC_STALL);
-        d[WR_UD_MTU] = a == waddr(rnic_pkg::REG_PORT_UD_MTU);
-        d[WR_GID] = in_win(a, rnic_pkg::REG_PORT_GID, GIDS * 4);
-        d[WR_CTX_DATA] = in_win(a, rnic_pkg::REG_CTX_DATA, CTX_WORDS);
-        d[WR_CTX_COUNT] = a == waddr(rnic_pkg::REG_CTX_COUNT);
-        d[WR_CTX_CMD] = a == waddr(rnic_pkg::REG_CTX_CMD);
-        d[WR_CMD_IN] = in_win(a, rnic_pkg::REG_CMD_IN, CMD_WORDS);
-        d[WR_CMD_CTRL] = a == waddr(rnic_pkg::REG_CMD_CTRL);
-        d[WR_EQ_CI] = a == waddr(rnic_pkg::REG_EQ_CI);
-        d[WR_DB_SQ] = a == waddr(rnic_pkg::REG_DB_SQ);
-        d[WR_DB_SQ_WQE] = a == waddr(rnic_pkg::REG_DB_SQ_WQE);
-        d[WR_DB_WQE] = in_win(a, rnic_pkg::REG_DB_WQE, WIN_WORDS);
-        d[WR_DB_RQ] = a == waddr(rnic_pkg::REG_DB_RQ);
-        d[WR_DB_SRQ] = a == waddr(rnic_pkg::REG_DB_SRQ);
-        d[WR_DB_CQ] = a == waddr(rnic_pkg::REG_DB_CQ);
-        d[WR_CMD_OUT] = in_win(a, rnic_pkg::REG_CMD_OUT, CMD_WORDS);
-        d[WR_CMD_DONE] = a == waddr(rnic_pkg::REG_CMD_DONE);
-        d[WR_FW_STATE] = a == waddr(rnic_pkg::REG_FW_STATE);
-        d[WR_EQ_ENTRY] = in_win(a, rnic_pkg::REG_EQ_ENTRY, EQ_WORDS);
-        d[WR_EQ_PI] = a == waddr(rnic_pkg::REG_EQ_PI);
-        d[WR_EQ_LOST] = a == waddr(rnic_pkg::REG_EQ_LOST);
-        d[WR_MW_ANSWER] = a == waddr(rnic_pkg::REG_MW_ANSWER);
-        wr_dec = d;
+    function automatic logic [R_N-1:0] reg_dec(input logic [13:0] a);
+        logic [R_N-1:0] d;
+        d[R_SCRATCH] = a == waddr(rnic_pkg::REG_DEV_SCRATCH);
+        d[R_MAC_LO] = a == waddr(rnic_pkg::REG_PORT_MAC_LO);
+        d[R_MAC_HI] = a == waddr(rnic_pkg::REG_PORT_MAC_HI);
+        d[R_FC_CTRL] = a == waddr(rnic_pkg::REG_PORT_FC_CTRL);
+        d[R_FC_XOFF] = a == waddr(rnic_pkg::REG_PORT_FC_XOFF);
+        d[R_FC_XON] = a == waddr(rnic_pkg::REG_PORT_FC_XON);
+        d[R_FC_STALL] = a == waddr(rnic_pkg::REG_PORT_FC_STALL);
+        d[R_UD_MTU] = a == waddr(rnic_pkg::REG_PORT_UD_MTU);
+        d[R_GID] = in_win(a, rnic_pkg::REG_PORT_GID, GIDS * 4);
+        d[R_CTX_DATA] = in_win(a, rnic_pkg::REG_CTX_DATA, CTX_WORDS);
+        d[R_CTX_COUNT] = a == waddr(rnic_pkg::REG_CTX_COUNT);
+        d[R_CTX_CMD] = a == waddr(rnic_pkg::REG_CTX_CMD);
+        d[R_CMD_IN] = in_win(a, rnic_pkg::REG_CMD_IN, CMD_WORDS);
+        d[R_EQ_CI] = a == waddr(rnic_pkg::REG_EQ_CI);
+        d[R_CMD_CTRL] = a == waddr(rnic_pkg::REG_CMD_CTRL);
+        d[R_DB_SQ] = a == waddr(rnic_pkg::REG_DB_SQ);
+        d[R_DB_SQ_WQE] = a == waddr(rnic_pkg::REG_DB_SQ_WQE);
+        d[R_DB_WQE] = in_win(a, rnic_pkg::REG_DB_WQE, WIN_WORDS);
+        d[R_DB_RQ] = a == waddr(rnic_pkg::REG_DB_RQ);
+        d[R_DB_SRQ] = a == waddr(rnic_pkg::REG_DB_SRQ);
+        d[R_DB_CQ] = a == waddr(rnic_pkg::REG_DB_CQ);
+        d[R_CMD_OUT] = in_win(a, rnic_pkg::REG_CMD_OUT, CMD_WORDS);
+        d[R_FW_STATE] = a == waddr(rnic_pkg::REG_FW_STATE);
+        d[R_EQ_ENTRY] = in_win(a, rnic_pkg::REG_EQ_ENTRY, EQ_WORDS);
+        d[R_EQ_PI] = a == waddr(rnic_pkg::REG_EQ_PI);
+        d[R_EQ_LOST] = a == waddr(rnic_pkg::REG_EQ_LOST);
+        d[R_CMD_DONE] = a == waddr(rnic_pkg::REG_CMD_DONE);
+        d[R_MW_ANSWER] = a == waddr(rnic_pkg::REG_MW_ANSWER);
+        d[R_CTX_STATUS] = a == waddr(rnic_pkg::REG_CTX_STATUS);
+        d[R_STAT] = in_win(a, rnic_pkg::REG_STAT_TX_FRAMES, STAT_COUNT);
+        d[R_CMD_STATUS] = a == waddr(rnic_pkg::REG_CMD_STATUS);
+        d[R_CMD_OPCODE] = a == waddr(rnic_pkg::REG_CMD_OPCODE);
+        d[R_EVT_POP] = a == waddr(rnic_pkg::REG_EVT_POP);
+        d[R_MW_REQ] = in_win(a, rnic_pkg::REG_MW_REQ, MW_WORDS);
+        reg_dec = d;
     endfunction
 
     // each port's hits among the registers it may write: the rest (read-only,
     // unmapped, the other port's) answer SLVERR (host) or fw_err
-    wire [WR_N-1:0] wr_h = wr_dec(wa) & WR_BY_HOST;
-    wire [WR_N-1:0] wr_f = wr_dec(fwa) & WR_BY_FW;
-    wire [WR_N-1:0] we = (wr_fire ? wr_h : '0) | (fw_wr_fire ? wr_f : '0);
+    wire [R_N-1:0] wr_h = reg_dec(wa) & R_WR_HOST;
+    wire [R_N-1:0] wr_f = reg_dec(fwa) & R_WR_FW;
+    wire [R_N-1:0] we = (wr_fire ? wr_h : '0) | (fw_wr_fire ? wr_f : '0);
     wire host_wr_ok = wr_h != '0;
     // an answer with no request waiting is refused
-    wire fw_wr_ok = wr_f != '0 && !(wr_f[WR_MW_ANSWER] && !mw_pending);
+    wire fw_wr_ok = wr_f != '0 && !(wr_f[R_MW_ANSWER] && !mw_pending);
     // the response waits until the scheduler has taken the doorbell
-    wire host_db_wait = wr_h[WR_DB_SQ] || wr_h[WR_DB_SQ_WQE] || wr_h[WR_DB_RQ] || wr_h[WR_DB_SRQ];
+    wire host_db_wait = wr_h[R_DB_SQ] || wr_h[R_DB_SQ_WQE] || wr_h[R_DB_RQ] || wr_h[R_DB_SRQ];
 
     always_ff @(posedge clk) begin
         if (!ctx_wait) begin
@@ -508,19 +524,19 @@ module rnic_regs #(
             bresp_reg <= RESP_OKAY;
         end
 
-        if (we[WR_SCRATCH]) scratch_reg <= wdata;
-        if (we[WR_MAC_LO]) port_mac_reg[31:0] <= wdata;
-        if (we[WR_MAC_HI]) port_mac_reg[47:32] <= wdata[15:0];
-        if (we[WR_FC_CTRL]) fc_en_reg <= wdata[0];
-        if (we[WR_FC_XOFF]) fc_xoff_reg <= wdata;
-        if (we[WR_FC_XON]) fc_xon_reg <= wdata;
-        if (we[WR_FC_STALL]) fc_stall_reg <= wdata;
-        if (we[WR_UD_MTU]) ud_mtu_reg <= wdata[2:0];
-        if (we[WR_GID]) gid_reg[ws[GID_IW-1:0]] <= wdata;
-        if (we[WR_CTX_DATA]) ctx_data_reg[ws[CTX_IW-1:0]] <= wdata;
+        if (we[R_SCRATCH]) scratch_reg <= wdata;
+        if (we[R_MAC_LO]) port_mac_reg[31:0] <= wdata;
+        if (we[R_MAC_HI]) port_mac_reg[47:32] <= wdata[15:0];
+        if (we[R_FC_CTRL]) fc_en_reg <= wdata[0];
+        if (we[R_FC_XOFF]) fc_xoff_reg <= wdata;
+        if (we[R_FC_XON]) fc_xon_reg <= wdata;
+        if (we[R_FC_STALL]) fc_stall_reg <= wdata;
+        if (we[R_UD_MTU]) ud_mtu_reg <= wdata[2:0];
+        if (we[R_GID]) gid_reg[ws[GID_IW-1:0]] <= wdata;
+        if (we[R_CTX_DATA]) ctx_data_reg[ws[CTX_IW-1:0]] <= wdata;
         // a count above RUN_MAX is refused at the CTX_CMD
-        if (we[WR_CTX_COUNT]) ctx_count_reg <= ctx_count_big ? '0 : RUN_W'(wdata);
-        if (we[WR_CTX_CMD]) begin
+        if (we[R_CTX_COUNT]) ctx_count_reg <= ctx_count_big ? '0 : RUN_W'(wdata);
+        if (we[R_CTX_CMD]) begin
             ctx_err_reg <= !ctx_cmd_ok;
             if (ctx_cmd_ok && cmd_op == rnic_pkg::CTX_OP_MTT_RUN[3:0]) begin
                 run_left_reg <= ctx_count_reg;
@@ -534,11 +550,11 @@ module rnic_regs #(
             end
         end
         // the command in progress keeps its input
-        if (we[WR_CMD_IN]) begin
+        if (we[R_CMD_IN]) begin
             if (cmd_busy_reg) cmd_overrun_reg <= 1'b1;
             else cmd_in_reg[ws[CMD_IW-1:0]] <= wdata;
         end
-        if (we[WR_CMD_CTRL]) begin
+        if (we[R_CMD_CTRL]) begin
             if (cmd_busy_reg) begin
                 cmd_overrun_reg <= 1'b1;
             end else begin
@@ -547,45 +563,45 @@ module rnic_regs #(
                 cmd_word_reg <= wdata;
             end
         end
-        if (we[WR_CMD_OUT]) cmd_out_reg[ws[CMD_IW-1:0]] <= wdata;
-        if (we[WR_CMD_DONE]) begin
+        if (we[R_CMD_OUT]) cmd_out_reg[ws[CMD_IW-1:0]] <= wdata;
+        if (we[R_CMD_DONE]) begin
             cmd_busy_reg <= 1'b0;
             cmd_st_reg <= wdata[15:8];
         end
-        if (we[WR_FW_STATE]) fw_state_reg <= wdata;
-        if (we[WR_EQ_ENTRY]) eq_entry_reg[ws[EQ_IW-1:0]] <= wdata;
-        if (we[WR_EQ_PI]) eq_pi_reg <= wdata;
-        if (we[WR_EQ_LOST]) eq_lost_reg <= wdata;
-        if (we[WR_MW_ANSWER] && mw_pending) begin
+        if (we[R_FW_STATE]) fw_state_reg <= wdata;
+        if (we[R_EQ_ENTRY]) eq_entry_reg[ws[EQ_IW-1:0]] <= wdata;
+        if (we[R_EQ_PI]) eq_pi_reg <= wdata;
+        if (we[R_EQ_LOST]) eq_lost_reg <= wdata;
+        if (we[R_MW_ANSWER] && mw_pending) begin
             mw_ans_valid <= 1'b1;
             mw_ans_status <= wdata[7:0];
             mw_answered_reg <= 1'b1;
         end
-        if (we[WR_EQ_CI]) eq_ci_reg <= wdata;
-        if (we[WR_DB_SQ] || we[WR_DB_SQ_WQE]) begin
+        if (we[R_EQ_CI]) eq_ci_reg <= wdata;
+        if (we[R_DB_SQ] || we[R_DB_SQ_WQE]) begin
             db_pending_reg <= 1'b1;
             db_is_rq_reg <= 1'b0;
             db_is_srq_reg <= 1'b0;
             db_word_reg <= wdata;
         end
         // ... and the window holds the WQE before that producer index
-        if (we[WR_DB_SQ_WQE]) begin
+        if (we[R_DB_SQ_WQE]) begin
             win_valid_reg <= 1'b1;
             win_new_reg <= 1'b1;
             win_qpn_reg <= wdata[31:16];
             win_idx_reg <= wdata[15:0] - 16'd1;
         end
-        if (we[WR_DB_WQE]) begin
+        if (we[R_DB_WQE]) begin
             win_reg[ws[WIN_IW-1:0]] <= wdata;
             win_valid_reg <= 1'b0;
         end
-        if (we[WR_DB_RQ] || we[WR_DB_SRQ]) begin
+        if (we[R_DB_RQ] || we[R_DB_SRQ]) begin
             db_pending_reg <= 1'b1;
             db_is_rq_reg <= 1'b1;
-            db_is_srq_reg <= we[WR_DB_SRQ];
+            db_is_srq_reg <= we[R_DB_SRQ];
             db_word_reg <= wdata;
         end
-        if (we[WR_DB_CQ]) begin
+        if (we[R_DB_CQ]) begin
             db_cq_valid <= 1'b1;
             db_cq_cqn <= wdata[31:16];
             db_cq_ci <= wdata[15:0];
@@ -732,77 +748,39 @@ module rnic_regs #(
         rd_const = r;
     endfunction
 
-    // the registers and windows that hold state
-    localparam int RD_SCRATCH = 0, RD_MAC_LO = 1, RD_MAC_HI = 2, RD_FC_CTRL = 3, RD_FC_XOFF = 4, RD_FC_XON = 5,
-                   RD_FC_STALL = 6, RD_UD_MTU = 7, RD_GID = 8, RD_CTX_DATA = 9, RD_CTX_STATUS = 10,
-                   RD_CTX_COUNT = 11, RD_STAT = 12, RD_CMD_STATUS = 13, RD_CMD_OPCODE = 14, RD_FW_STATE = 15,
-                   RD_EQ_PI = 16, RD_EQ_CI = 17, RD_EQ_LOST = 18, RD_EQ_ENTRY = 19, RD_CMD_IN = 20,
-                   RD_CMD_OUT = 21, RD_EVT_POP = 22, RD_MW_REQ = 23, RD_N = 24;
-    // the host may read all but the last two: EVT_POP takes an event, MW_REQ
-    // shows the window request; the firmware's alone
-    localparam logic [RD_N-1:0] RD_BY_HOST = RD_N'((1 << RD_EVT_POP) - 1);
-    function automatic logic [RD_N-1:0] rd_dec(input logic [13:0] a);
-        logic [RD_N-1:0] d;
-        d[RD_SCRATCH] = a == waddr(rnic_pkg::REG_DEV_SCRATCH);
-        d[RD_MAC_LO] = a == waddr(rnic_pkg::REG_PORT_MAC_LO);
-        d[RD_MAC_HI] = a == waddr(rnic_pkg::REG_PORT_MAC_HI);
-        d[RD_FC_CTRL] = a == waddr(rnic_pkg::REG_PORT_FC_CTRL);
-        d[RD_FC_XOFF] = a == waddr(rnic_pkg::REG_PORT_FC_XOFF);
-        d[RD_FC_XON] = a == waddr(rnic_pkg::REG_PORT_FC_XON);
-        d[RD_FC_STALL] = a == waddr(rnic_pkg::REG_PORT_FC_STALL);
-        d[RD_UD_MTU] = a == waddr(rnic_pkg::REG_PORT_UD_MTU);
-        d[RD_GID] = in_win(a, rnic_pkg::REG_PORT_GID, GIDS * 4);
-        d[RD_CTX_DATA] = in_win(a, rnic_pkg::REG_CTX_DATA, CTX_WORDS);
-        d[RD_CTX_STATUS] = a == waddr(rnic_pkg::REG_CTX_STATUS);
-        d[RD_CTX_COUNT] = a == waddr(rnic_pkg::REG_CTX_COUNT);
-        d[RD_STAT] = in_win(a, rnic_pkg::REG_STAT_TX_FRAMES, STAT_COUNT);
-        d[RD_CMD_STATUS] = a == waddr(rnic_pkg::REG_CMD_STATUS);
-        d[RD_CMD_OPCODE] = a == waddr(rnic_pkg::REG_CMD_OPCODE);
-        d[RD_FW_STATE] = a == waddr(rnic_pkg::REG_FW_STATE);
-        d[RD_EQ_PI] = a == waddr(rnic_pkg::REG_EQ_PI);
-        d[RD_EQ_CI] = a == waddr(rnic_pkg::REG_EQ_CI);
-        d[RD_EQ_LOST] = a == waddr(rnic_pkg::REG_EQ_LOST);
-        d[RD_EQ_ENTRY] = in_win(a, rnic_pkg::REG_EQ_ENTRY, EQ_WORDS);
-        d[RD_CMD_IN] = in_win(a, rnic_pkg::REG_CMD_IN, CMD_WORDS);
-        d[RD_CMD_OUT] = in_win(a, rnic_pkg::REG_CMD_OUT, CMD_WORDS);
-        d[RD_EVT_POP] = a == waddr(rnic_pkg::REG_EVT_POP);
-        d[RD_MW_REQ] = in_win(a, rnic_pkg::REG_MW_REQ, MW_WORDS);
-        rd_dec = d;
-    endfunction
-
     wire [40:0]     rd_fixed = rd_const(ra_reg);
-    wire [RD_N-1:0] rh = rd_dec(ra_reg) & (rq_fw_reg ? '1 : RD_BY_HOST);
+    wire [R_N-1:0]  rh = reg_dec(ra_reg) & (rq_fw_reg ? R_RD_FW : R_RD_HOST);
     // busy until the data path has the write in its table (a run: each of its CTX_COUNT writes)
     wire [31:0]     ctx_status = (mw_pending ? rnic_pkg::CTX_STATUS_MW_REQ : 32'h0)
                                  | (ctx_err_reg ? rnic_pkg::CTX_STATUS_ERROR : 32'h0)
                                  | ((ctx_wr_valid || ctx_wr_busy || run_left_reg != '0) ? rnic_pkg::CTX_STATUS_BUSY
                                                                                          : 32'h0);
     assign rd_val = rd_fixed[31:0]
-                    | ({32{rh[RD_SCRATCH]}} & scratch_reg)
-                    | ({32{rh[RD_MAC_LO]}} & port_mac_reg[31:0])
-                    | ({32{rh[RD_MAC_HI]}} & {16'h0, port_mac_reg[47:32]})
-                    | ({32{rh[RD_FC_CTRL]}} & {31'h0, fc_en_reg})
-                    | ({32{rh[RD_FC_XOFF]}} & fc_xoff_reg)
-                    | ({32{rh[RD_FC_XON]}} & fc_xon_reg)
-                    | ({32{rh[RD_FC_STALL]}} & fc_stall_reg)
-                    | ({32{rh[RD_UD_MTU]}} & {29'h0, ud_mtu_reg})
-                    | ({32{rh[RD_GID]}} & gid_reg[ra_reg[GID_IW-1:0]])
-                    | ({32{rh[RD_CTX_DATA]}} & ctx_data_reg[ra_reg[CTX_IW-1:0]])
-                    | ({32{rh[RD_CTX_STATUS]}} & ctx_status)
-                    | ({32{rh[RD_CTX_COUNT]}} & 32'(ctx_count_reg))
-                    | ({32{rh[RD_STAT]}} & stat_slot[ra_reg[STAT_IW-1:0]])
-                    | ({32{rh[RD_CMD_STATUS]}}
+                    | ({32{rh[R_SCRATCH]}} & scratch_reg)
+                    | ({32{rh[R_MAC_LO]}} & port_mac_reg[31:0])
+                    | ({32{rh[R_MAC_HI]}} & {16'h0, port_mac_reg[47:32]})
+                    | ({32{rh[R_FC_CTRL]}} & {31'h0, fc_en_reg})
+                    | ({32{rh[R_FC_XOFF]}} & fc_xoff_reg)
+                    | ({32{rh[R_FC_XON]}} & fc_xon_reg)
+                    | ({32{rh[R_FC_STALL]}} & fc_stall_reg)
+                    | ({32{rh[R_UD_MTU]}} & {29'h0, ud_mtu_reg})
+                    | ({32{rh[R_GID]}} & gid_reg[ra_reg[GID_IW-1:0]])
+                    | ({32{rh[R_CTX_DATA]}} & ctx_data_reg[ra_reg[CTX_IW-1:0]])
+                    | ({32{rh[R_CTX_STATUS]}} & ctx_status)
+                    | ({32{rh[R_CTX_COUNT]}} & 32'(ctx_count_reg))
+                    | ({32{rh[R_STAT]}} & stat_slot[ra_reg[STAT_IW-1:0]])
+                    | ({32{rh[R_CMD_STATUS]}}
                        & {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg})
-                    | ({32{rh[RD_CMD_OPCODE]}} & cmd_word_reg)
-                    | ({32{rh[RD_FW_STATE]}} & fw_state_reg)
-                    | ({32{rh[RD_EQ_PI]}} & eq_pi_reg)
-                    | ({32{rh[RD_EQ_CI]}} & eq_ci_reg)
-                    | ({32{rh[RD_EQ_LOST]}} & eq_lost_reg)
-                    | ({32{rh[RD_EQ_ENTRY]}} & eq_entry_reg[ra_reg[EQ_IW-1:0]])
-                    | ({32{rh[RD_CMD_IN]}} & cmd_in_reg[ra_reg[CMD_IW-1:0]])
-                    | ({32{rh[RD_CMD_OUT]}} & cmd_out_reg[ra_reg[CMD_IW-1:0]])
-                    | ({32{rh[RD_EVT_POP]}} & evt_word)
-                    | ({32{rh[RD_MW_REQ]}} & mw_slot[ra_reg[MW_IW-1:0]]);
+                    | ({32{rh[R_CMD_OPCODE]}} & cmd_word_reg)
+                    | ({32{rh[R_FW_STATE]}} & fw_state_reg)
+                    | ({32{rh[R_EQ_PI]}} & eq_pi_reg)
+                    | ({32{rh[R_EQ_CI]}} & eq_ci_reg)
+                    | ({32{rh[R_EQ_LOST]}} & eq_lost_reg)
+                    | ({32{rh[R_EQ_ENTRY]}} & eq_entry_reg[ra_reg[EQ_IW-1:0]])
+                    | ({32{rh[R_CMD_IN]}} & cmd_in_reg[ra_reg[CMD_IW-1:0]])
+                    | ({32{rh[R_CMD_OUT]}} & cmd_out_reg[ra_reg[CMD_IW-1:0]])
+                    | ({32{rh[R_EVT_POP]}} & evt_word)
+                    | ({32{rh[R_MW_REQ]}} & mw_slot[ra_reg[MW_IW-1:0]]);
     assign rd_hit = rd_fixed[32] || rh != '0;
 
 `ifndef __ICARUS__

@@ -1259,18 +1259,6 @@ module rnic_req_tx #(
                    D_BIND = 7, D_LOCAL_INV = 8, D_SGE_OVER = 9, D_INL_BAD = 10, D_LEN_NOT8 = 11,
                    D_LEN_GT = 12,          // 5 bits: length > 256 << i, i = path MTU code - 1
                    D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_W = 90;
-    // v > c for a constant c, as gates: yosys maps a compare operator to a
-    // carry chain (a 32-bit one is four CARRY8 levels) even against a constant
-    function automatic logic gt_const(input logic [31:0] v, input logic [31:0] c);
-        logic gt, eq;
-        gt = 1'b0;
-        eq = 1'b1;
-        for (int k = 31; k >= 0; k--) begin
-            if (!c[k]) gt = gt | (eq & v[k]);
-            eq = eq & (v[k] == c[k]);
-        end
-        gt_const = gt;
-    endfunction
     function automatic logic [D_W-1:0] wqe_decode(input logic [WQE_BITS-1:0] w);
         logic [7:0]  op, nsge, inl;
         logic [31:0] len;
@@ -1291,17 +1279,17 @@ module rnic_req_tx #(
         d[D_WRITE] = op == rnic_pkg::WR_RDMA_WRITE[7:0] || op == rnic_pkg::WR_RDMA_WRITE_WITH_IMM[7:0];
         d[D_BIND] = op == rnic_pkg::WR_BIND_MW[7:0];
         d[D_LOCAL_INV] = op == rnic_pkg::WR_LOCAL_INV[7:0];
-        d[D_SGE_OVER] = gt_const(32'(nsge), 32'(MAX_SGE));
-        d[D_INL_BAD] = gt_const(32'(inl), rnic_pkg::MAX_INLINE_BYTES) || 32'(inl) != len;
+        d[D_SGE_OVER] = rnic_gates_pkg::gt_const(32'(nsge), 32'(MAX_SGE));
+        d[D_INL_BAD] = rnic_gates_pkg::gt_const(32'(inl), rnic_pkg::MAX_INLINE_BYTES) || 32'(inl) != len;
         d[D_LEN_NOT8] = len != 32'd8;
-        for (int i = 0; i < 5; i++) d[D_LEN_GT + i] = gt_const(len, 32'd256 << i);
+        for (int i = 0; i < 5; i++) d[D_LEN_GT + i] = rnic_gates_pkg::gt_const(len, 32'd256 << i);
         d[D_BIND_NZ] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF +: 64] != 64'd0;
         d[D_BIND_HI] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF + 32 +: 32] != 32'd0;
         d[D_SGE0] = nsge != 8'd0 && sge_len(w, 0) != 32'd0;
         x = ~{3'b000, len};
         y = 35'd1;
         for (int i = 0; i < MAX_SGE; i++) begin
-            t = gt_const(32'(nsge), 32'(i)) ? 35'(sge_len(w, i)) : 35'd0;
+            t = rnic_gates_pkg::gt_const(32'(nsge), 32'(i)) ? 35'(sge_len(w, i)) : 35'd0;
             sum = x ^ y ^ t;
             y = ((x & y) | (x & t) | (y & t)) << 1;
             x = sum;

@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-pkgs=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv)
+pkgs=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv rtl/rnic_gates_pkg.sv)
 mods=()
 for f in rtl/*.sv; do
   case " ${pkgs[*]} " in *" $f "*) continue ;; esac

@@ -17,7 +17,7 @@ cd "$root"
 full=0
 [ "${1:-}" = --full ] && full=1
 # the packages first, then every module
-files=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv)
+files=(rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv rtl/rnic_gates_pkg.sv)
 for f in rtl/*.sv; do
   [[ "$f" == *_pkg.sv ]] || files+=("$f")
 done

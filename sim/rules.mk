@@ -39,7 +39,7 @@ SIM_VL_RT := verilated verilated_fst_c verilated_threads
 SIM_VL_RT_OBJS := $(patsubst %,$(SIM_BUILD)/vlrt/%.o,$(SIM_VL_RT))
 
 # rnic_core sources, in the order the lint uses: waivers, packages, the rest
-SIM_RTL_PKGS := $(ROOT)/rtl/rnic_pkg.sv $(ROOT)/rtl/rnic_hdr_pkg.sv $(ROOT)/rtl/rnic_icrc_pkg.sv
+SIM_RTL_PKGS := $(ROOT)/rtl/rnic_pkg.sv $(ROOT)/rtl/rnic_hdr_pkg.sv $(ROOT)/rtl/rnic_icrc_pkg.sv $(ROOT)/rtl/rnic_gates_pkg.sv
 # the control processor's core comes from the pinned pythondata-cpu-picorv32
 # package (scripts/picorv32-path.sh), not from the tree
 PICORV32_V := $(shell bash $(ROOT)/scripts/picorv32-path.sh 2>/dev/null)

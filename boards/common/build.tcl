@@ -58,7 +58,7 @@ foreach ip [get_ips] {
 }
 
 # ---------------------------------------------------------------- sources
-set pkgs [list rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv]
+set pkgs [list rtl/rnic_pkg.sv rtl/rnic_hdr_pkg.sv rtl/rnic_icrc_pkg.sv rtl/rnic_gates_pkg.sv]
 set mods {}
 foreach f [lsort [glob -directory [file join $root rtl] *.sv]] {
     set rel [string range $f [expr {[string length $root] + 1}] end]

@@ -1,0 +1,30 @@
+// Small functions that state a compare as the gates it should map to.
+//
+// yosys maps a compare operator (a > b, a >= b) to a carry chain even when
+// one side is a constant: a 32-bit one is four CARRY8 cells in a row on
+// UltraScale+, past the logic-level budget when it sits in front of a
+// decision. Against a constant the compare is a few LUTs instead.
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+package rnic_gates_pkg;
+
+  // v > c for a constant c: from the most significant bit down, v is
+  // greater at the first bit where c has a 0 and v a 1, all bits above
+  // being equal
+  function automatic logic gt_const(input logic [31:0] v, input logic [31:0] c);
+    logic gt, eq;
+    gt = 1'b0;
+    eq = 1'b1;
+    for (int k = 31; k >= 0; k--) begin
+      if (!c[k]) gt = gt | (eq & v[k]);
+      eq = eq & (v[k] == c[k]);
+    end
+    gt_const = gt;
+  endfunction
+
+endpackage
+
+`resetall
