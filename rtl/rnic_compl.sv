@@ -416,7 +416,10 @@ module rnic_compl #(
     logic [47:0]          progress_reg;
     logic [1:0]           rewind_reg;
     logic                 timer_rnr_reg;  // S_TIMER: the RNR wait ended (else ACK timeout)
-    logic [7:0]           opc_reg;        // BTH opcode of the response
+    // the response's BTH opcode, decoded as it is taken (flip-flops: as
+    // compares of an opcode register they were the first two levels of the
+    // walk's decisions and of the placement command)
+    logic                 opc_first, opc_middle, opc_last, opc_only, opc_atomic;
     logic [15:0]          plen_reg;       // its payload bytes
     logic [63:0]          orig_reg;       // its AtomicAckETH
     logic [23:0]          acked_pre_reg;  // last acknowledged PSN before this event
@@ -598,11 +601,6 @@ module rnic_compl #(
         for (int k = 8; k <= 12; k++) rsp_off = rsp_off | ({32{mtu_sel_reg[k-8]}} & (32'(rsp_idx) << k));
     end
     wire        rsp_at_first = rr_psn_m1 == rr_first_m1;
-    wire        opc_first = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
-    wire        opc_middle = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
-    wire        opc_last = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
-    wire        opc_only = opc_reg == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
-    wire        opc_atomic = opc_reg == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
     // a re-read starts with FIRST or ONLY anywhere in the message, and one
     // the requester's send window cut short ends with LAST or ONLY anywhere
     // (every response before the message's last carries the MTU)
@@ -808,7 +806,11 @@ module rnic_compl #(
                     psn_reg <= s_ack_psn;
                     syn_reg <= s_ack_syndrome;
                     rnr_p1_reg <= rnr_p1_tab[s_ack_syndrome[4:0]];
-                    opc_reg <= s_ack_opcode;
+                    opc_first <= s_ack_opcode == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
+                    opc_middle <= s_ack_opcode == rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
+                    opc_last <= s_ack_opcode == rnic_pkg::OP_RDMA_READ_RESPONSE_LAST[7:0];
+                    opc_only <= s_ack_opcode == rnic_pkg::OP_RDMA_READ_RESPONSE_ONLY[7:0];
+                    opc_atomic <= s_ack_opcode == rnic_pkg::OP_ATOMIC_ACKNOWLEDGE[7:0];
                     plen_reg <= s_ack_plen;
                     orig_reg <= s_ack_orig;
                     ack_local_reg <= s_ack_local;

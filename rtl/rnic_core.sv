@@ -371,32 +371,60 @@ module rnic_core #(
     // CQ context write is taken at once (the CQE writer is held by no
     // ctx_pend: its readiness is a state decode); the other tables no
     // engine writes.
+    //
+    // The go cycle's strobes are flip-flops set with ctx_go_reg: the QP
+    // tables' write enable and the engines' reset, RTR and RTS strobes, and
+    // the engines' ctx_pend (each a flip-flop equal to its decode, asserted
+    // below). As gates of the context register's bits they were the first
+    // two or three levels of the engines' reset and take logic (11-12).
     wire  ctx_eng = ctx_is_qpc || ctx_is_srqc;
     wire  eng_ready = ctx_is_qpc ? (req_ctx_ready && compl_ctx_ready && resp_ctx_ready) : resp_ctx_ready;
-    logic ctx_go_reg;
-    always_ff @(posedge clk) begin
-        ctx_go_reg <= ctx_wr_valid && ctx_eng && eng_ready && tables_clear && !ctx_go_reg;
-        if (rst) ctx_go_reg <= 1'b0;
-    end
-    assign ctx_wr_ready = tables_clear && (ctx_eng ? ctx_go_reg : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
-    wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
-    wire  qp_ctx_pend = ctx_wr_valid && ctx_is_qpc;
-    // each table's write enable from its own condition (ctx_fire's; one
-    // table's readiness, the CQE writer's state decode, no longer reaches
-    // the QP tables' write enables and the engines' resets behind them)
-    wire ctx_plain = ctx_wr_valid && tables_clear;
-    wire qpc_we = ctx_plain && ctx_is_qpc && ctx_go_reg;
-    wire mpt_we = ctx_plain && ctx_is_mpt;
-    wire cqc_we = ctx_plain && ctx_is_cqc && cqe_ctx_ready;
-    wire srqc_we = ctx_plain && ctx_is_srqc && ctx_go_reg;
-    wire srq_ctx_pend = ctx_wr_valid && ctx_is_srqc;
-    wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
+    wire  ctx_go_nx = ctx_wr_valid && ctx_eng && eng_ready && tables_clear && !ctx_go_reg;
     // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
     // one side's PSN; MODIFY only replaces the context
     wire ctx_reset = ctx_wr_op == rnic_pkg::CTX_OP_WRITE[3:0];
-    wire qp_reset = qpc_we && ctx_reset;
-    wire qp_rtr = qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTR[3:0];
-    wire qp_rts = qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTS[3:0];
+    logic ctx_go_reg, qpc_we, srqc_we, qp_reset, qp_rtr, qp_rts;
+    always_ff @(posedge clk) begin
+        ctx_go_reg <= ctx_go_nx;
+        qpc_we <= ctx_go_nx && ctx_is_qpc;
+        srqc_we <= ctx_go_nx && ctx_is_srqc;
+        qp_reset <= ctx_go_nx && ctx_is_qpc && ctx_reset;
+        qp_rtr <= ctx_go_nx && ctx_is_qpc && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTR[3:0];
+        qp_rts <= ctx_go_nx && ctx_is_qpc && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTS[3:0];
+        if (rst) begin
+            ctx_go_reg <= 1'b0;
+            qpc_we <= 1'b0;
+            srqc_we <= 1'b0;
+            qp_reset <= 1'b0;
+            qp_rtr <= 1'b0;
+            qp_rts <= 1'b0;
+        end
+    end
+    assign ctx_wr_ready = tables_clear && (ctx_eng ? ctx_go_reg : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
+    wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
+    // ctx_pend: a QP (SRQ) context write is in the register. Loaded with
+    // it; an engine write leaves it only on its go cycle (ctx_fire is
+    // ctx_go_reg then).
+    logic qp_ctx_pend, srq_ctx_pend;
+    always_ff @(posedge clk) begin
+        if (rg_ctx_ready) begin
+            qp_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
+            srq_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
+        end else if (ctx_go_reg) begin
+            qp_ctx_pend <= 1'b0;
+            srq_ctx_pend <= 1'b0;
+        end
+        if (rst) begin
+            qp_ctx_pend <= 1'b0;
+            srq_ctx_pend <= 1'b0;
+        end
+    end
+    // the other tables' write enables from their own conditions (one
+    // table's readiness, the CQE writer's state decode, reaches no other)
+    wire ctx_plain = ctx_wr_valid && tables_clear;
+    wire mpt_we = ctx_plain && ctx_is_mpt;
+    wire cqc_we = ctx_plain && ctx_is_cqc && cqe_ctx_ready;
+    wire [QPN_WIDTH-1:0] ctx_qpn = ctx_wr_index[QPN_WIDTH-1:0];
     wire [23:0] ctx_sq_psn = ctx_wr_data[rnic_pkg::QPC_SQ_PSN_LSB +: rnic_pkg::QPC_SQ_PSN_W];
     wire [23:0] ctx_rq_psn = ctx_wr_data[rnic_pkg::QPC_RQ_PSN_LSB +: rnic_pkg::QPC_RQ_PSN_W];
 
@@ -520,6 +548,16 @@ module rnic_core #(
         if (!rst && now_prev_ok) assert (now_reg == now_prev + 48'd1);
         // a context table is written only when the write is taken
         if (!rst && (qpc_we || mpt_we || cqc_we || srqc_we || ah_we || mtt_we)) assert (ctx_fire);
+        // the go cycle's strobes and ctx_pend are their decodes
+        if (!rst) begin
+            assert (qpc_we == (ctx_plain && ctx_is_qpc && ctx_go_reg));
+            assert (srqc_we == (ctx_plain && ctx_is_srqc && ctx_go_reg));
+            assert (qp_reset == (qpc_we && ctx_reset));
+            assert (qp_rtr == (qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTR[3:0]));
+            assert (qp_rts == (qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTS[3:0]));
+            assert (qp_ctx_pend == (ctx_wr_valid && ctx_is_qpc));
+            assert (srq_ctx_pend == (ctx_wr_valid && ctx_is_srqc));
+        end
     end
 `endif
 `endif

@@ -427,7 +427,17 @@ module rnic_req_tx #(
     wire        op_atomic = op_cas || op_faa;
     // requests answered with data: READ and ATOMIC
     wire        op_rd_atomic = op_read || op_atomic;
-    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : (remaining_reg > mtu_bytes_reg) ? mtu_bytes_reg : remaining_reg;
+    // Whether what is left fits one packet and is not empty: flip-flops
+    // (rem_le_mtu_reg, rem_nz_reg) that follow remaining_reg a cycle
+    // behind, set ahead where it is written right before S_PKT_HDR: from
+    // rem_nx_reg in S_PKT_NEXT, and in S_PARSE for an inline WQE (which goes
+    // on to S_PKT_HDR; at most MAX_INLINE_BYTES, below any MTU). Every
+    // other way into S_PKT_HDR passes a state between S_PARSE's write and
+    // it. As compares of remaining_reg they were a carry chain in front of
+    // the packet's opcode, header flags and S_PKT_HDR's decision (12
+    // levels). Asserted equal to the compares from S_PKT_HDR to S_PKT_NEXT.
+    logic       rem_le_mtu_reg, rem_nz_reg;
+    wire [31:0] seg_len = op_rd_atomic ? 32'd0 : rem_le_mtu_reg ? remaining_reg : mtu_bytes_reg;
     // what is left after this packet, registered a cycle ahead (remaining_reg
     // moves only in S_PKT_NEXT and S_PARSE, and S_PKT_HDR comes between
     // either and S_PKT_NEXT): every packet but the last is one MTU, 2^k
@@ -439,7 +449,7 @@ module rnic_req_tx #(
                     : (remaining_reg > mtu_bytes_reg) ? {remaining_reg[31:8] - (24'd1 << (pmtu_code_reg - 3'd1)), remaining_reg[7:0]}
                                                   : 32'd0;
     wire        pkt_first = pkt_idx_reg == 0;
-    wire        pkt_last = op_rd_atomic || remaining_reg <= mtu_bytes_reg;
+    wire        pkt_last = op_rd_atomic || rem_le_mtu_reg;
     wire [63:0] wqe_cmp_add = wqe_reg[8*rnic_pkg::WQE_COMPARE_ADD_OFF +: 64];
     wire [63:0] wqe_swap = wqe_reg[8*rnic_pkg::WQE_SWAP_OFF +: 64];
     // PSNs this packet takes: a READ request one per response packet,
@@ -912,7 +922,7 @@ module rnic_req_tx #(
     // the transmit arbiter's payload-order decision takes this flag, not a
     // compare of the header's 16-bit length behind its grant (the MTU is
     // never 0)
-    assign m_hdr_pay = !op_rd_atomic && remaining_reg != 0;
+    assign m_hdr_pay = !op_rd_atomic && rem_nz_reg;
 
     assign m_done_valid = state_reg == S_DONE;
     assign m_done_qpn = qpn_reg;
@@ -1231,6 +1241,19 @@ module rnic_req_tx #(
     wire [31:0] skip_bytes = resend ? skip_bytes_q : 32'd0;
     wire [31:0] p_remaining = resend ? rem_q : wqe_length;
     wire        p_skip_past = resend && skip_past_q;
+    // rem_le_mtu_reg and rem_nz_reg (above)
+    always_ff @(posedge clk) begin
+        if (state_reg == S_PKT_NEXT) begin
+            rem_le_mtu_reg <= rem_nx_reg <= mtu_bytes_reg;
+            rem_nz_reg <= rem_nx_reg != 32'd0;
+        end else if (state_reg == S_PARSE && wqe_inline) begin
+            rem_le_mtu_reg <= 1'b1;
+            rem_nz_reg <= p_remaining != 32'd0;
+        end else begin
+            rem_le_mtu_reg <= remaining_reg <= mtu_bytes_reg;
+            rem_nz_reg <= remaining_reg != 32'd0;
+        end
+    end
 
     // wqe_reg's loads: the window's WQE, a beat of a direct read or (one
     // cycle behind the address: beat n arrives when beat_reg is n + 1) of
@@ -1326,6 +1349,18 @@ module rnic_req_tx #(
     wire        wqe_dec_inl_bad = wqe_dec_reg[D_INL_BAD];
     wire        wqe_dec_len_not8 = wqe_dec_reg[D_LEN_NOT8];
     wire [4:0]  wqe_dec_len_gt = wqe_dec_reg[D_LEN_GT +: 5];
+    // A gathered (not inline) WQE's length check, registered: the SGEs'
+    // sum against the WQE's length, an ATOMIC's 8 bytes, a UD message
+    // within the path MTU. S_PARSE goes on to S_LKEY_RD or S_LKEY_CHK,
+    // which look at it first (wqe_dec_reg holds from S_PARSE on, so it is
+    // current there; asserted); as one of S_PARSE's choices the 35-bit
+    // compare ran through the whole priority chain into state_reg (12
+    // levels). An MW operation, which also uses S_LKEY_CHK, has no such
+    // check.
+    logic        len_err_reg;
+    wire         len_err = !op_mw && !wqe_inline
+                           && (!sge_sum_ok || (op_atomic && wqe_dec_len_not8) || (qpc_ud && |(wqe_dec_len_gt & pmtu_onehot_reg)));
+    always_ff @(posedge clk) len_err_reg <= len_err;
     wire        wqe_dec_bind_len_nz = wqe_dec_reg[D_BIND_NZ];
     wire        wqe_dec_bind_len_hi = wqe_dec_reg[D_BIND_HI];
     wire        wqe_dec_sge0 = wqe_dec_reg[D_SGE0];
@@ -1467,8 +1502,9 @@ module rnic_req_tx #(
                     end else begin
                         state_reg <= S_MW_WAIT;
                     end
-                end else if ((wqe_inline ? wqe_dec_inl_bad : (!sge_sum_ok || (op_atomic && wqe_dec_len_not8)))
-                             || (qpc_ud && |(wqe_dec_len_gt & pmtu_onehot_reg))) begin
+                end else if (wqe_inline && wqe_dec_inl_bad) begin
+                    // (a gathered WQE's lengths are checked in S_LKEY_RD
+                    // or S_LKEY_CHK, next: len_err_reg)
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
                 end else if (p_skip_past) begin
@@ -1489,7 +1525,10 @@ module rnic_req_tx #(
                 end
             end
             S_LKEY_RD: begin
-                if (8'(sge_idx_reg) >= wqe_num_sge) begin
+                if (len_err_reg) begin
+                    status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end else if (8'(sge_idx_reg) >= wqe_num_sge) begin
                     sge_idx_reg <= '0;
                     state_reg <= (skip_reg != 0 && !op_rd_atomic) ? S_SKIP : S_PKT_HDR;
                 end else if (cur_len == 0) begin
@@ -1501,6 +1540,10 @@ module rnic_req_tx #(
             S_LKEY_CHK: begin
                 mw_mr_access_reg <= mpt_rd_data[rnic_pkg::MPT_ACCESS_LSB +: rnic_pkg::MPT_ACCESS_W];
                 state_reg <= S_LKEY_C2;
+                if (len_err_reg) begin
+                    status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end
             end
             S_LKEY_C2: state_reg <= S_LKEY_CHKD;
             S_LKEY_CHKD: begin
@@ -1815,6 +1858,8 @@ module rnic_req_tx #(
             assert (seg_left_reg < 32'h10000);
             assert (off_after == sge_off_reg + piece && left_after == seg_left_reg - piece);
         end
+        if (!rst && (state_reg == S_PKT_HDR || state_reg == S_PAY_DESC || state_reg == S_PKT_NEXT))
+            assert (rem_le_mtu_reg == (remaining_reg <= mtu_bytes_reg) && rem_nz_reg == (remaining_reg != 32'd0));
         if (!rst && state_reg == S_PKT_NEXT) begin
             assert (rem_nx_reg == remaining_reg - seg_len);
             assert (psn_nx_reg == psn_reg + pkt_psns && hi_adv_reg == (hi_psn_gap != 0 && !hi_psn_gap[23]));
@@ -1847,6 +1892,8 @@ module rnic_req_tx #(
                     && |(wqe_dec_len_gt & pmtu_onehot_reg) == (wqe_length > mtu_bytes_reg));
             assert (sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
         end
+        // the gathered WQE's length check is current where it is looked at
+        if (!rst && (state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK)) assert (len_err_reg == len_err);
         // the context write never meets the engine's own update
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !(state_reg == S_IDLE || state_reg == S_MW_WAIT)));
         // and the engine writes none of its per-QP state then
