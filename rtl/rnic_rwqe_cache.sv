@@ -145,7 +145,7 @@ module rnic_rwqe_cache #(
     // stage B: the range of that way, relative to the consumer index
     logic                 mine_b, err_b;
     logic [WAYS_LOG2-1:0]   way_b;
-    logic [15:0]          off_b, span_b, ahead_b, pend_b, at_hi_b;
+    logic [15:0]          off_b, span_b, ahead_b, pend_b, at_hi_b, posted_b;
     // stage C: compares
     logic                 held_c, errat_c, ra_c;
     logic [WAYS_LOG2-1:0]   way_cc;
@@ -165,6 +165,11 @@ module rnic_rwqe_cache #(
         pend_b <= w_req_reg[way_a] - w_lo_reg[way_a];
         ahead_b <= w_req_reg[way_a] - rq_ci;
         at_hi_b <= w_hi_reg[way_a] - rq_ci;
+        // WQEs posted past the consumer index, beside ahead_b: both of this
+        // cycle's indices (the way never asks for more than is posted, so
+        // ahead_b != posted_b says more are posted), and no subtract in
+        // front of stage C's compare
+        posted_b <= rq_pi - rq_ci;
 
         mine_cc <= mine_b;
         way_cc <= way_b;
@@ -172,8 +177,8 @@ module rnic_rwqe_cache #(
         errat_c <= mine_b && err_b && at_hi_b == 16'd0;
         // read ahead: the consumer index within the way's range, WQES/2 or
         // fewer held or coming from it on, and more posted
-        ra_c <= mine_b && !err_b && off_b <= pend_b && ahead_b <= 16'(WQES / 2)
-                && ahead_b != rq_pi - rq_ci;
+        ra_c <= mine_b && !err_b && off_b <= pend_b && !rnic_gates_pkg::gt_const(32'(ahead_b), 32'(WQES / 2))
+                && ahead_b != posted_b;
         ra_start_c <= rq_ci + ahead_b;
     end
     wire [WAYS_LOG2-1:0] way_i = way_cc;
