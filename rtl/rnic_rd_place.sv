@@ -214,7 +214,12 @@ module rnic_rd_place #(
     localparam logic [1:0] OP_SKIP = 2'd1;   // cut the next len bytes and drop them
     localparam logic [1:0] OP_DRAIN = 2'd2;  // drop the payload up to its tlast
 
-    state_t state_reg;
+    // Recoded as synthesis sees fit (fsm_encoding "auto": yosys makes an
+    // FSM of fewer than 32 states one-hot, as Vivado's FSM extraction
+    // does): each state's decode is then one flip-flop, not a compare of
+    // the code in front of every decision. yosys's own heuristic leaves this
+    // register binary.
+    (* fsm_encoding = "auto" *) state_t state_reg;
     logic [QPN_WIDTH-1:0]          qpn_reg;
     logic [15:0]                   idx_reg;
     logic [31:0]                   off_reg;       // offset inside the current SGE (after S_FIND)

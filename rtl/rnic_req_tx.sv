@@ -318,7 +318,12 @@ module rnic_req_tx #(
         S_DONE        // hand the QP back to the scheduler
     } state_t;
 
-    state_t state_reg;
+    // Recoded as synthesis sees fit (fsm_encoding "auto": yosys makes an
+    // FSM of fewer than 32 states one-hot, as Vivado's FSM extraction
+    // does): each state's decode is then one flip-flop, not a compare of
+    // the code in front of every decision. yosys's own heuristic leaves this
+    // register binary.
+    (* fsm_encoding = "auto" *) state_t state_reg;
 
     logic [QPN_WIDTH-1:0]          qpn_reg;
     logic [15:0]                   pi_reg;
