@@ -409,12 +409,10 @@ module rnic_resp #(
         S_INVD        // ... and act on it
     } state_t;
 
-    // Recoded as synthesis sees fit (fsm_encoding "auto": yosys makes an
-    // FSM of fewer than 32 states one-hot, as Vivado's FSM extraction
-    // does): each state's decode is then one flip-flop, not a compare of
-    // the code in front of every decision. yosys's own heuristic leaves this
-    // register binary.
-    (* fsm_encoding = "auto" *) state_t state_reg;
+    // Kept binary (no fsm_encoding): recoded one-hot, this state's
+    // decisions grew deeper (the rest of the responder's registers behind
+    // the SGE choice, 11-13 levels where binary had 10)
+    state_t state_reg;
     logic [1:0]                     src_reg;       // 0 request, 1 RQ doorbell's flush check, 2 error event
     logic [HB-1:0]                  hdr_reg;
     logic [QPN_WIDTH-1:0]           qpn_reg;
