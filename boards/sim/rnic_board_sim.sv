@@ -137,30 +137,30 @@ module rnic_board_sim #(
     // the bridge's DMA slave toward host memory (the bridge turns the
     // burst into memory requests; lock, cache and protection do not reach
     // the host)
-    assign m_axi_awid = board.dut.xdma_inst.s_axib_awid;
-    assign m_axi_awaddr = board.dut.xdma_inst.s_axib_awaddr;
-    assign m_axi_awlen = board.dut.xdma_inst.s_axib_awlen;
-    assign m_axi_awsize = board.dut.xdma_inst.s_axib_awsize;
-    assign m_axi_awburst = board.dut.xdma_inst.s_axib_awburst;
+    assign m_axi_awid = board.dut.xdma_inst.h_axi_awid;
+    assign m_axi_awaddr = board.dut.xdma_inst.h_axi_awaddr;
+    assign m_axi_awlen = board.dut.xdma_inst.h_axi_awlen;
+    assign m_axi_awsize = board.dut.xdma_inst.h_axi_awsize;
+    assign m_axi_awburst = board.dut.xdma_inst.h_axi_awburst;
     assign m_axi_awlock = 1'b0;
     assign m_axi_awcache = 4'b0011;
     assign m_axi_awprot = 3'b000;
-    assign m_axi_awvalid = board.dut.xdma_inst.s_axib_awvalid;
-    assign m_axi_wdata = board.dut.xdma_inst.s_axib_wdata;
-    assign m_axi_wstrb = board.dut.xdma_inst.s_axib_wstrb;
-    assign m_axi_wlast = board.dut.xdma_inst.s_axib_wlast;
-    assign m_axi_wvalid = board.dut.xdma_inst.s_axib_wvalid;
-    assign m_axi_bready = board.dut.xdma_inst.s_axib_bready;
-    assign m_axi_arid = board.dut.xdma_inst.s_axib_arid;
-    assign m_axi_araddr = board.dut.xdma_inst.s_axib_araddr;
-    assign m_axi_arlen = board.dut.xdma_inst.s_axib_arlen;
-    assign m_axi_arsize = board.dut.xdma_inst.s_axib_arsize;
-    assign m_axi_arburst = board.dut.xdma_inst.s_axib_arburst;
+    assign m_axi_awvalid = board.dut.xdma_inst.h_axi_awvalid;
+    assign m_axi_wdata = board.dut.xdma_inst.h_axi_wdata;
+    assign m_axi_wstrb = board.dut.xdma_inst.h_axi_wstrb;
+    assign m_axi_wlast = board.dut.xdma_inst.h_axi_wlast;
+    assign m_axi_wvalid = board.dut.xdma_inst.h_axi_wvalid;
+    assign m_axi_bready = board.dut.xdma_inst.h_axi_bready;
+    assign m_axi_arid = board.dut.xdma_inst.h_axi_arid;
+    assign m_axi_araddr = board.dut.xdma_inst.h_axi_araddr;
+    assign m_axi_arlen = board.dut.xdma_inst.h_axi_arlen;
+    assign m_axi_arsize = board.dut.xdma_inst.h_axi_arsize;
+    assign m_axi_arburst = board.dut.xdma_inst.h_axi_arburst;
     assign m_axi_arlock = 1'b0;
     assign m_axi_arcache = 4'b0011;
     assign m_axi_arprot = 3'b000;
-    assign m_axi_arvalid = board.dut.xdma_inst.s_axib_arvalid;
-    assign m_axi_rready = board.dut.xdma_inst.s_axib_rready;
+    assign m_axi_arvalid = board.dut.xdma_inst.h_axi_arvalid;
+    assign m_axi_rready = board.dut.xdma_inst.h_axi_rready;
 
     // the MAC's line side toward the link model (a MAC's receive stream
     // cannot wait: ready always)

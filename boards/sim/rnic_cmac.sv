@@ -82,7 +82,13 @@ module rnic_cmac (
                      gt_loopback_in == 12'd0 && !core_rx_reset && !core_tx_reset &&
                      !gtwiz_reset_tx_datapath && !gtwiz_reset_rx_datapath;
 
-    rnic_sim_mac #(.DW(512), .NAME("rnic_cmac")) mac_inst (
+    // Pipeline latencies at 322.27 MHz. RS-FEC (PG203, "RS-FEC Engine
+    // Latency"): transmit 7 cycles, receive 37 (sub-mode 1, correction and
+    // indication). The MAC, PCS and GTY transceiver add about 25 cycles out
+    // and 35 in, the order of the figures the vendor gives for its Ethernet
+    // subsystems' MAC + PCS + GT paths (about 80-200 ns). So about 99 ns
+    // from the core's handshake to the line and 223 ns back.
+    rnic_sim_mac #(.DW(512), .NAME("rnic_cmac"), .TX_LAT(7 + 25), .RX_LAT(37 + 35)) mac_inst (
         .mac_clk, .sys_reset(sys_reset || core_drp_reset), .usr_tx_reset, .usr_rx_reset, .rx_locked,
         // the MAC sends remote fault instead of frames while ctl_tx_send_rfi
         .tx_enable(ctl_tx_enable && !ctl_tx_send_rfi), .rx_enable(ctl_rx_enable), .config_ok,

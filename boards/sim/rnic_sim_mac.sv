@@ -26,6 +26,12 @@
  *   receive the line's frames (without FCS: the IP strips it) pass while the
  *           receiver is locked and enabled; a frame the link delivers
  *           before then is lost on the line, as it would be.
+ *   latency what the core offers reaches the link model TX_LAT cycles
+ *           after its handshake, and what the link delivers reaches the
+ *           core RX_LAT cycles later (rnic_sim_delay): the IP's MAC, PCS,
+ *           FEC and transceiver pipelines. The wrappers set them from the
+ *           product guides' figures; the cable's flight is the link model's
+ *           --link-latency.
  *   pause   pause_req with pause_enable (the IP's class 8, global PAUSE) is
  *           the request the link model turns into PAUSE frames.
  *   config  config_ok: the wrapper's check that the static settings the top
@@ -36,7 +42,9 @@ module rnic_sim_mac #(
     parameter int DW = 64,
     parameter NAME = "mac",
     parameter int GT_RESET_CYCLES = 64,
-    parameter int LOCK_CYCLES = 100
+    parameter int LOCK_CYCLES = 100,
+    parameter int TX_LAT = 32,
+    parameter int RX_LAT = 72
 ) (
     output      logic            mac_clk,
     input  wire logic            sys_reset,
@@ -105,17 +113,22 @@ module rnic_sim_mac #(
     // transmit: the line's ready while enabled; what the link model reads
     // ------------------------------------------------------------------
     wire tx_on = tx_enable && !tx_rst;
-    assign tx_tready = tx_on && `RNIC_SIM_TOP.m_axis_tx_tready;
 
     logic [DW-1:0]   h_tx_tdata;
     logic [DW/8-1:0] h_tx_tkeep;
     logic            h_tx_tvalid, h_tx_tlast, h_tx_tuser, h_pause_req;
-    assign h_tx_tdata = tx_tdata;
-    assign h_tx_tkeep = tx_tkeep;
-    assign h_tx_tvalid = tx_tvalid && tx_on;
-    assign h_tx_tlast = tx_tlast;
-    assign h_tx_tuser = tx_tuser;
+    logic            txd_in_ready;
+    assign tx_tready = tx_on && txd_in_ready;
     assign h_pause_req = pause_enable && pause_req && !tx_rst;
+
+    // the MAC's, PCS's and transceiver's transmit pipeline
+    rnic_sim_delay #(.W(DW + DW / 8 + 2), .LAT(TX_LAT)) tx_pipe (
+        .clk(mac_clk), .rst_n(!tx_rst),
+        .in_valid(tx_tvalid && tx_on), .in_ready(txd_in_ready),
+        .in_data({tx_tdata, tx_tkeep, tx_tlast, tx_tuser}),
+        .out_valid(h_tx_tvalid), .out_ready(`RNIC_SIM_TOP.m_axis_tx_tready),
+        .out_data({h_tx_tdata, h_tx_tkeep, h_tx_tlast, h_tx_tuser})
+    );
 
     logic in_frame = 1'b0, underflow = 1'b0;
     assign tx_underflow = underflow;
@@ -134,11 +147,18 @@ module rnic_sim_mac #(
     // receive
     // ------------------------------------------------------------------
     wire rx_on = rx_locked && rx_enable && !rx_rst;
-    assign rx_tdata = `RNIC_SIM_TOP.s_axis_rx_tdata;
-    assign rx_tkeep = `RNIC_SIM_TOP.s_axis_rx_tkeep;
-    assign rx_tvalid = `RNIC_SIM_TOP.s_axis_rx_tvalid && rx_on;
-    assign rx_tlast = `RNIC_SIM_TOP.s_axis_rx_tlast;
-    assign rx_tuser = `RNIC_SIM_TOP.s_axis_rx_tuser;
+    logic rxd_in_ready;
+
+    // the transceiver's, PCS's (and FEC's) and MAC's receive pipeline: the
+    // line cannot wait, so its room (RX_LAT + 1) is never used up
+    rnic_sim_delay #(.W(DW + DW / 8 + 2), .LAT(RX_LAT)) rx_pipe (
+        .clk(mac_clk), .rst_n(!rx_rst),
+        .in_valid(`RNIC_SIM_TOP.s_axis_rx_tvalid && rx_on), .in_ready(rxd_in_ready),
+        .in_data({`RNIC_SIM_TOP.s_axis_rx_tdata, `RNIC_SIM_TOP.s_axis_rx_tkeep,
+                  `RNIC_SIM_TOP.s_axis_rx_tlast, `RNIC_SIM_TOP.s_axis_rx_tuser}),
+        .out_valid(rx_tvalid), .out_ready(1'b1),
+        .out_data({rx_tdata, rx_tkeep, rx_tlast, rx_tuser})
+    );
 
 `ifndef SYNTHESIS
     function automatic logic keep_ok(input logic [DW/8-1:0] keep, input logic last);
@@ -155,6 +175,8 @@ module rnic_sim_mac #(
         end else begin
             if (in_frame && !tx_tvalid)
                 $error("%s model: transmit underflow (TVALID fell inside a frame)", NAME);
+            if (`RNIC_SIM_TOP.s_axis_rx_tvalid && rx_on && !rxd_in_ready)
+                $error("%s model: receive pipeline full (the line cannot wait)", NAME);
             if (tx_tvalid && tx_tready && !keep_ok(tx_tkeep, tx_tlast))
                 $error("%s model: TKEEP %h on a %s beat", NAME, tx_tkeep, tx_tlast ? "last" : "middle");
             if (!config_ok && !config_reported) begin

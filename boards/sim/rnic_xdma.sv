@@ -23,9 +23,16 @@
  *            data and strobes in the byte lanes of that address on the
  *            DW-bit bus, as the bridge turns a 32-bit memory TLP into AXI.
  *            A write's data waits for its address (the lanes depend on it).
- *   DMA      the s_axib slave (the core's DMA master) is the host-memory
- *            model's port, unchanged (`RNIC_SIM_TOP.m_axi_* inputs; the
- *            simulation top reads the outputs from this instance).
+ *   DMA      the s_axib slave (the core's DMA master) reaches the host-
+ *            memory model's port (`RNIC_SIM_TOP.m_axi_* inputs; the
+ *            simulation top reads the h_axi_* outputs of this instance).
+ *   latency  the bridge's own pipeline (rnic_sim_delay): BAR_LAT cycles
+ *            each way between the host model's BAR0 handshakes and
+ *            m_axib, DMA_LAT cycles each way between s_axib and the host-
+ *            memory model. 16 cycles (64 ns) is an estimate of the order of
+ *            a hard PCIe block plus the bridge's AXI-to-TLP conversion
+ *            (the product guide gives no figure); the PCIe trip and the
+ *            root complex are the host models' own latencies.
  *
  * DW comes from `RNIC_SIM_PCIE_DW (the bridge's AXI width on the board:
  * 512 on the U250 at Gen3 x16, 256 on the KCU105 at Gen3 x8).
@@ -34,7 +41,9 @@ module rnic_xdma #(
     parameter int DW = `RNIC_SIM_PCIE_DW,
     parameter int LANES = `RNIC_SIM_PCIE_LANES,
     parameter int USER_RESET_CYCLES = 40,
-    parameter int LINK_TRAIN_CYCLES = 200
+    parameter int LINK_TRAIN_CYCLES = 200,
+    parameter int BAR_LAT = 16,
+    parameter int DMA_LAT = 16
 ) (
     input  wire logic                sys_clk,
     input  wire logic                sys_clk_gt,
@@ -163,62 +172,97 @@ module rnic_xdma #(
     // ------------------------------------------------------------------
     // BAR0: the host's 32-bit accesses as one-beat AXI4 bursts
     // ------------------------------------------------------------------
-    // write and read addresses accepted, waiting for their data: the byte
-    // lane offset of the oldest of each
+    // The bridge's pipeline: a host access reaches m_axib BAR_LAT cycles
+    // after the host model's handshake, its answer the host BAR_LAT cycles
+    // after m_axib's (the PCIe trip itself is the host model's latency).
+    logic        bar_aw_valid, bar_aw_ready, bar_w_valid, bar_w_ready, bar_ar_valid, bar_ar_ready;
+    logic        bar_aw_room, bar_w_room, bar_ar_room, bar_b_room, bar_r_room;
+    logic [15:0] bar_awaddr, bar_araddr;
+    logic [2:0]  bar_awprot, bar_arprot;
+    logic [31:0] bar_wdata;
+    logic [3:0]  bar_wstrb;
+
+    rnic_sim_delay #(.W(19), .LAT(BAR_LAT)) bar_aw_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_awvalid), .in_ready(bar_aw_room),
+        .in_data({`RNIC_SIM_TOP.s_axil_awprot, `RNIC_SIM_TOP.s_axil_awaddr}),
+        .out_valid(bar_aw_valid), .out_ready(bar_aw_ready), .out_data({bar_awprot, bar_awaddr}));
+    rnic_sim_delay #(.W(36), .LAT(BAR_LAT)) bar_w_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_wvalid), .in_ready(bar_w_room),
+        .in_data({`RNIC_SIM_TOP.s_axil_wstrb, `RNIC_SIM_TOP.s_axil_wdata}),
+        .out_valid(bar_w_valid), .out_ready(bar_w_ready), .out_data({bar_wstrb, bar_wdata}));
+    rnic_sim_delay #(.W(19), .LAT(BAR_LAT)) bar_ar_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_arvalid), .in_ready(bar_ar_room),
+        .in_data({`RNIC_SIM_TOP.s_axil_arprot, `RNIC_SIM_TOP.s_axil_araddr}),
+        .out_valid(bar_ar_valid), .out_ready(bar_ar_ready), .out_data({bar_arprot, bar_araddr}));
+
+    // write and read addresses taken on m_axib, waiting for their data: the
+    // byte lane offset of the oldest of each
     logic [LB-1:0] waddr, raddr;
     logic          waddr_empty, waddr_full, raddr_empty, raddr_full;
 
-    wire aw_go = bar_up && `RNIC_SIM_TOP.s_axil_awvalid && !waddr_full;
-    wire w_go = bar_up && `RNIC_SIM_TOP.s_axil_wvalid && !waddr_empty;
-    wire ar_go = bar_up && `RNIC_SIM_TOP.s_axil_arvalid && !raddr_full;
+    wire aw_go = bar_aw_valid && !waddr_full;
+    wire w_go = bar_w_valid && !waddr_empty;
+    wire ar_go = bar_ar_valid && !raddr_full;
+    assign bar_aw_ready = aw_go && m_axib_awready;
+    assign bar_w_ready = w_go && m_axib_wready;
+    assign bar_ar_ready = ar_go && m_axib_arready;
 
     assign m_axib_awid = '0;
-    assign m_axib_awaddr = {48'd0, `RNIC_SIM_TOP.s_axil_awaddr};
+    assign m_axib_awaddr = {48'd0, bar_awaddr};
     assign m_axib_awlen = 8'd0;
     assign m_axib_awsize = 3'd2;
     assign m_axib_awburst = 2'b01;
-    assign m_axib_awprot = `RNIC_SIM_TOP.s_axil_awprot;
+    assign m_axib_awprot = bar_awprot;
     assign m_axib_awlock = 1'b0;
     assign m_axib_awcache = 4'b0011;
     assign m_axib_awvalid = aw_go;
-    assign m_axib_wdata = {(DW / 32){`RNIC_SIM_TOP.s_axil_wdata}};
-    assign m_axib_wstrb = (DW / 8)'(`RNIC_SIM_TOP.s_axil_wstrb) << waddr;
+    assign m_axib_wdata = {(DW / 32){bar_wdata}};
+    assign m_axib_wstrb = (DW / 8)'(bar_wstrb) << waddr;
     assign m_axib_wlast = 1'b1;
     assign m_axib_wvalid = w_go;
-    assign m_axib_bready = `RNIC_SIM_TOP.s_axil_bready;
+    assign m_axib_bready = bar_b_room;
     assign m_axib_arid = '0;
-    assign m_axib_araddr = {48'd0, `RNIC_SIM_TOP.s_axil_araddr};
+    assign m_axib_araddr = {48'd0, bar_araddr};
     assign m_axib_arlen = 8'd0;
     assign m_axib_arsize = 3'd2;
     assign m_axib_arburst = 2'b01;
-    assign m_axib_arprot = `RNIC_SIM_TOP.s_axil_arprot;
+    assign m_axib_arprot = bar_arprot;
     assign m_axib_arlock = 1'b0;
     assign m_axib_arcache = 4'b0011;
     assign m_axib_arvalid = ar_go;
-    assign m_axib_rready = `RNIC_SIM_TOP.s_axil_rready;
+    assign m_axib_rready = bar_r_room;
 
     // what the simulation top hands back to the host model
     logic        h_axil_awready, h_axil_wready, h_axil_bvalid, h_axil_arready, h_axil_rvalid;
     logic [1:0]  h_axil_bresp, h_axil_rresp;
     logic [31:0] h_axil_rdata;
 
-    assign h_axil_awready = aw_go && m_axib_awready;
-    assign h_axil_wready = w_go && m_axib_wready;
-    assign h_axil_bvalid = m_axib_bvalid;
-    assign h_axil_bresp = m_axib_bresp;
-    assign h_axil_arready = ar_go && m_axib_arready;
-    assign h_axil_rvalid = m_axib_rvalid;
-    assign h_axil_rresp = m_axib_rresp;
-    assign h_axil_rdata = m_axib_rdata[32 * 32'(raddr[LB-1:2]) +: 32];
+    assign h_axil_awready = bar_up && bar_aw_room;
+    assign h_axil_wready = bar_up && bar_w_room;
+    assign h_axil_arready = bar_up && bar_ar_room;
+
+    rnic_sim_delay #(.W(2), .LAT(BAR_LAT)) bar_b_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(m_axib_bvalid), .in_ready(bar_b_room), .in_data(m_axib_bresp),
+        .out_valid(h_axil_bvalid), .out_ready(`RNIC_SIM_TOP.s_axil_bready), .out_data(h_axil_bresp));
+    rnic_sim_delay #(.W(34), .LAT(BAR_LAT)) bar_r_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(m_axib_rvalid), .in_ready(bar_r_room),
+        .in_data({m_axib_rresp, m_axib_rdata[32 * 32'(raddr[LB-1:2]) +: 32]}),
+        .out_valid(h_axil_rvalid), .out_ready(`RNIC_SIM_TOP.s_axil_rready),
+        .out_data({h_axil_rresp, h_axil_rdata}));
 
     rnic_sim_queue #(.W(LB), .DEPTH(QD)) waddr_q (
         .clk(axi_aclk), .rst_n(axi_aresetn),
-        .push(h_axil_awready), .push_data({`RNIC_SIM_TOP.s_axil_awaddr[LB-1:2], 2'b00}),
-        .pop(h_axil_wready), .set_head(1'b0), .set_data('0),
+        .push(bar_aw_ready), .push_data({bar_awaddr[LB-1:2], 2'b00}),
+        .pop(bar_w_ready), .set_head(1'b0), .set_data('0),
         .head(waddr), .empty(waddr_empty), .full(waddr_full));
     rnic_sim_queue #(.W(LB), .DEPTH(QD)) raddr_q (
         .clk(axi_aclk), .rst_n(axi_aresetn),
-        .push(h_axil_arready), .push_data({`RNIC_SIM_TOP.s_axil_araddr[LB-1:2], 2'b00}),
+        .push(bar_ar_ready), .push_data({bar_araddr[LB-1:2], 2'b00}),
         .pop(m_axib_rvalid && m_axib_rready), .set_head(1'b0), .set_data('0),
         .head(raddr), .empty(raddr_empty), .full(raddr_full));
 
@@ -236,19 +280,51 @@ module rnic_xdma #(
 `endif
 
     // ------------------------------------------------------------------
-    // DMA: the core's master reaches the host-memory model unchanged
+    // DMA: the core's master reaches the host-memory model through the
+    // bridge's pipeline, DMA_LAT cycles each way (requests and write data
+    // toward the host, responses back); the host model's read and write
+    // latencies are the PCIe trip and the root complex beyond the bridge
     // ------------------------------------------------------------------
-    assign s_axib_awready = `RNIC_SIM_TOP.m_axi_awready;
-    assign s_axib_wready = `RNIC_SIM_TOP.m_axi_wready;
-    assign s_axib_bid = `RNIC_SIM_TOP.m_axi_bid;
-    assign s_axib_bresp = `RNIC_SIM_TOP.m_axi_bresp;
-    assign s_axib_bvalid = `RNIC_SIM_TOP.m_axi_bvalid;
-    assign s_axib_arready = `RNIC_SIM_TOP.m_axi_arready;
-    assign s_axib_rid = `RNIC_SIM_TOP.m_axi_rid;
-    assign s_axib_rdata = `RNIC_SIM_TOP.m_axi_rdata;
-    assign s_axib_rresp = `RNIC_SIM_TOP.m_axi_rresp;
-    assign s_axib_rlast = `RNIC_SIM_TOP.m_axi_rlast;
-    assign s_axib_rvalid = `RNIC_SIM_TOP.m_axi_rvalid;
+    logic           h_axi_awvalid, h_axi_wvalid, h_axi_bready, h_axi_arvalid, h_axi_rready;
+    logic [3:0]     h_axi_awid, h_axi_arid;
+    logic [63:0]    h_axi_awaddr, h_axi_araddr;
+    logic [7:0]     h_axi_awlen, h_axi_arlen;
+    logic [2:0]     h_axi_awsize, h_axi_arsize;
+    logic [1:0]     h_axi_awburst, h_axi_arburst;
+    logic [DW-1:0]  h_axi_wdata;
+    logic [DW/8-1:0] h_axi_wstrb;
+    logic           h_axi_wlast;
+
+    rnic_sim_delay #(.W(81), .LAT(DMA_LAT)) dma_aw_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(s_axib_awvalid), .in_ready(s_axib_awready),
+        .in_data({s_axib_awid, s_axib_awaddr, s_axib_awlen, s_axib_awsize, s_axib_awburst}),
+        .out_valid(h_axi_awvalid), .out_ready(`RNIC_SIM_TOP.m_axi_awready),
+        .out_data({h_axi_awid, h_axi_awaddr, h_axi_awlen, h_axi_awsize, h_axi_awburst}));
+    rnic_sim_delay #(.W(DW + DW / 8 + 1), .LAT(DMA_LAT)) dma_w_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(s_axib_wvalid), .in_ready(s_axib_wready),
+        .in_data({s_axib_wdata, s_axib_wstrb, s_axib_wlast}),
+        .out_valid(h_axi_wvalid), .out_ready(`RNIC_SIM_TOP.m_axi_wready),
+        .out_data({h_axi_wdata, h_axi_wstrb, h_axi_wlast}));
+    rnic_sim_delay #(.W(6), .LAT(DMA_LAT)) dma_b_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(`RNIC_SIM_TOP.m_axi_bvalid), .in_ready(h_axi_bready),
+        .in_data({`RNIC_SIM_TOP.m_axi_bid, `RNIC_SIM_TOP.m_axi_bresp}),
+        .out_valid(s_axib_bvalid), .out_ready(s_axib_bready), .out_data({s_axib_bid, s_axib_bresp}));
+    rnic_sim_delay #(.W(81), .LAT(DMA_LAT)) dma_ar_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(s_axib_arvalid), .in_ready(s_axib_arready),
+        .in_data({s_axib_arid, s_axib_araddr, s_axib_arlen, s_axib_arsize, s_axib_arburst}),
+        .out_valid(h_axi_arvalid), .out_ready(`RNIC_SIM_TOP.m_axi_arready),
+        .out_data({h_axi_arid, h_axi_araddr, h_axi_arlen, h_axi_arsize, h_axi_arburst}));
+    rnic_sim_delay #(.W(DW + 7), .LAT(DMA_LAT)) dma_r_pipe (
+        .clk(axi_aclk), .rst_n(axi_aresetn),
+        .in_valid(`RNIC_SIM_TOP.m_axi_rvalid), .in_ready(h_axi_rready),
+        .in_data({`RNIC_SIM_TOP.m_axi_rid, `RNIC_SIM_TOP.m_axi_rdata, `RNIC_SIM_TOP.m_axi_rresp,
+                  `RNIC_SIM_TOP.m_axi_rlast}),
+        .out_valid(s_axib_rvalid), .out_ready(s_axib_rready),
+        .out_data({s_axib_rid, s_axib_rdata, s_axib_rresp, s_axib_rlast}));
 
     // no interrupts (the NIC's completions are polled), no serial lanes
     assign usr_irq_ack = 1'b0;

@@ -1,0 +1,2 @@
+boards/sim/rnic_sim_queue.sv
+boards/sim/rnic_sim_delay.sv
