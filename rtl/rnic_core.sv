@@ -341,10 +341,19 @@ module rnic_core #(
     // stays zero (a synchronous reset, free on the flip-flops): the tables'
     // clear writes this data, so no copy needs a zero multiplexer on its
     // write data (WR_DATA_ZERO_IN_CLEAR).
+    //
+    // ctx_pend (qp_ctx_pend, srq_ctx_pend): a QP (SRQ) context write is in
+    // the register. Loaded with it; an engine write leaves it only on its go
+    // cycle (ctx_fire is ctx_go_reg then), so the flag clears on ctx_go_reg
+    // alone, without the rest of ctx_fire's logic.
+    logic qp_ctx_pend, srq_ctx_pend;
+    logic ctx_go_reg, qpc_we, srqc_we, qp_reset, qp_rtr, qp_rts;   // the go cycle (below)
     assign rg_ctx_ready = tables_clear && (!ctx_wr_valid || (!ctx_is_qpc && !ctx_is_cqc && !ctx_is_srqc));
     always_ff @(posedge clk) begin
         if (rg_ctx_ready) begin
             ctx_wr_valid <= rg_ctx_valid;
+            qp_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
+            srq_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
             ctx_is_qpc <= rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
             ctx_is_cqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_CQC[3:0];
             ctx_is_srqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
@@ -355,10 +364,18 @@ module rnic_core #(
             ctx_wr_op <= rg_ctx_op;
             ctx_wr_index <= rg_ctx_index;
             ctx_wr_data <= rg_ctx_data;
-        end else if (ctx_fire) begin
-            ctx_wr_valid <= 1'b0;
+        end else begin
+            if (ctx_fire) ctx_wr_valid <= 1'b0;
+            if (ctx_go_reg) begin
+                qp_ctx_pend <= 1'b0;
+                srq_ctx_pend <= 1'b0;
+            end
         end
-        if (rst) ctx_wr_valid <= 1'b0;
+        if (rst) begin
+            ctx_wr_valid <= 1'b0;
+            qp_ctx_pend <= 1'b0;
+            srq_ctx_pend <= 1'b0;
+        end
         if (rst || !tables_clear) ctx_wr_data <= '0;
     end
     // A QP or SRQ context write is taken in two steps: in the cycle every
@@ -383,7 +400,6 @@ module rnic_core #(
     // CTX_OP_WRITE resets a QP's or CQ's dynamic state; QP_RTR / QP_RTS load
     // one side's PSN; MODIFY only replaces the context
     wire ctx_reset = ctx_wr_op == rnic_pkg::CTX_OP_WRITE[3:0];
-    logic ctx_go_reg, qpc_we, srqc_we, qp_reset, qp_rtr, qp_rts;
     always_ff @(posedge clk) begin
         ctx_go_reg <= ctx_go_nx;
         qpc_we <= ctx_go_nx && ctx_is_qpc;
@@ -402,23 +418,6 @@ module rnic_core #(
     end
     assign ctx_wr_ready = tables_clear && (ctx_eng ? ctx_go_reg : ctx_is_cqc ? cqe_ctx_ready : 1'b1);
     wire  ctx_fire = ctx_wr_valid && ctx_wr_ready;
-    // ctx_pend: a QP (SRQ) context write is in the register. Loaded with
-    // it; an engine write leaves it only on its go cycle (ctx_fire is
-    // ctx_go_reg then).
-    logic qp_ctx_pend, srq_ctx_pend;
-    always_ff @(posedge clk) begin
-        if (rg_ctx_ready) begin
-            qp_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
-            srq_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
-        end else if (ctx_go_reg) begin
-            qp_ctx_pend <= 1'b0;
-            srq_ctx_pend <= 1'b0;
-        end
-        if (rst) begin
-            qp_ctx_pend <= 1'b0;
-            srq_ctx_pend <= 1'b0;
-        end
-    end
     // the other tables' write enables from their own conditions (one
     // table's readiness, the CQE writer's state decode, reaches no other)
     wire ctx_plain = ctx_wr_valid && tables_clear;

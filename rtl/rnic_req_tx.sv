@@ -311,7 +311,8 @@ module rnic_req_tx #(
         S_PKT_HDR,    // hand the packet header to the builder
         S_PAY_DESC,   // issue the payload reads of this packet
         S_PKT_NEXT,   // advance to the next packet or finish
-        S_NOTIFY,     // QP in error with WQEs in flight: have them flushed
+        S_NOTIFY,     // ask the completion engine to walk the QP: in error with
+                      // WQEs in flight (from S_QPC), or after a record that needs it
         S_FLUSH,      // a WQE of a QP in error: its record, flushed, is next
         S_RECORD,     // write the in-flight record
         S_MW_WAIT,    // a window request waits for the firmware's answer
@@ -953,7 +954,14 @@ module rnic_req_tx #(
     // a window operation sends no packet: the completion engine is asked to
     // walk, so it completes as soon as the WQEs before it have
     wire need_walk = status_reg != rnic_pkg::WC_SUCCESS[7:0] || qp_in_err_q || op_mw;
-    wire record = state_reg == S_RECORD && (!need_walk || m_local_ready);
+    // The record is written in S_RECORD's one cycle; a record that needs a
+    // walk then asks for it in S_NOTIFY. (Writing it only once the
+    // completion engine took the request put that engine's readiness, and
+    // through it the ACK stream's valid, in front of every table and
+    // forward register the record writes: 12 levels.)
+    wire record = state_reg == S_RECORD;
+    // S_NOTIFY after a record: the walk's force as it was at the record
+    logic note_rec_reg, note_force_reg;
     wire signaled = (wqe_flags & rnic_pkg::WQE_FLAG_SIGNALED[7:0]) != 0;
     assign inf_wr_en = record;
     assign inf_wr_addr = {qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]};
@@ -965,16 +973,17 @@ module rnic_req_tx #(
     wire [31:0] rec_len = op_mw ? 32'd0 : wqe_length;
     assign inf_wr_data = {qpc_ud ? wqe_ud_qpn[23:0] : qpc_dest_qpn, qpc_send_cqn, rec_len, wc_opcode, status_reg,
                           signaled || status_reg != rnic_pkg::WC_SUCCESS[7:0], psn_reg - 24'd1};
-    assign m_local_valid = (state_reg == S_RECORD && need_walk) || state_reg == S_NOTIFY;
+    assign m_local_valid = state_reg == S_NOTIFY;
     assign m_rd_wqe_valid = record && op_rd_atomic && status_reg == rnic_pkg::WC_SUCCESS[7:0];
     assign m_rd_wqe_qpn = qpn_reg;
     assign m_rd_wqe_idx = ci_reg;
     assign m_rd_wqe_num_sge = wqe_num_sge;
     assign m_rd_wqe_sges = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*MAX_SGE*rnic_pkg::SGE_BYTES];
     assign m_local_qpn = qpn_reg;
-    // (S_NOTIFY, from S_QPC, has the QP's context in qpc_reg only from its
-    // own cycle on)
-    assign m_local_force = (state_reg == S_NOTIFY) ? qp_in_err : qp_in_err_q;
+    // (S_NOTIFY from S_QPC has the QP's context in qpc_reg only from its
+    // own cycle on; after a record, the force is the one of the record's
+    // cycle, as the walk decision's)
+    assign m_local_force = note_rec_reg ? note_force_reg : qp_in_err;
 
     // the window request: held while the engine waits in S_MW_WAIT
     wire mw_reset_hit = qp_reset_valid && qp_reset_qpn == qpn_reg;
@@ -1408,6 +1417,7 @@ module rnic_req_tx #(
                     requeue_reg <= 1'b1;
                 end else if (ci_reg == pi_reg && infl_nz_q && (err_rd_val || tx_err_mem[qpn_reg]
                     || qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_ERR))) begin
+                    note_rec_reg <= 1'b0;
                     state_reg <= S_NOTIFY;
                 end else if (ci_reg == pi_reg || infl_block_q || una_rd_rnr_wait) begin
                     // nothing to send, wait for completions to free the window,
@@ -1657,10 +1667,12 @@ module rnic_req_tx #(
                     end
                 end
             end
-            S_RECORD: if (record) begin
+            S_RECORD: begin
                 ci_reg <= next_idx;
                 requeue_reg <= 1'b1;
-                state_reg <= S_DONE;
+                state_reg <= need_walk ? S_NOTIFY : S_DONE;
+                note_rec_reg <= 1'b1;
+                note_force_reg <= qp_in_err_q;
                 if (chain) begin
                     requeue_reg <= 1'b0;
                     state_reg <= S_WQE_DESC;
