@@ -17,8 +17,9 @@
  *           usr_rx_reset; after it falls the transceivers take
  *           GT_RESET_CYCLES, then both user resets fall; the receiver
  *           reports lock (CMAC: aligned, 10G: block lock) LOCK_CYCLES later.
- *   transmit tx_tready follows the line only while the transmitter is
- *           enabled (tx_enable) and out of reset. Checked as the IP
+ *   transmit tx_tready is the transmit pipeline's room (below), only while
+ *           the transmitter is enabled (tx_enable) and out of reset; the
+ *           pipeline drains at the line's pace. Checked as the IP
  *           requires: TVALID stays high from a frame's first beat to its
  *           last (a gap is an underflow: the IP would abort the frame), TKEEP
  *           is all ones on every beat but the last and contiguous from lane
@@ -43,8 +44,8 @@ module rnic_sim_mac #(
     parameter NAME = "mac",
     parameter int GT_RESET_CYCLES = 64,
     parameter int LOCK_CYCLES = 100,
-    parameter int TX_LAT = 32,
-    parameter int RX_LAT = 72
+    parameter int TX_LAT = 1,   // each wrapper sets its IP's (rnic_cmac, rnic_xxv)
+    parameter int RX_LAT = 1
 ) (
     output      logic            mac_clk,
     input  wire logic            sys_reset,
@@ -161,6 +162,11 @@ module rnic_sim_mac #(
     );
 
 `ifndef SYNTHESIS
+    always_ff @(posedge mac_clk) begin
+        if (`RNIC_SIM_TOP.s_axis_rx_tvalid && rx_on && !rxd_in_ready)
+            $error("%s model: receive pipeline full (the line cannot wait)", NAME);
+    end
+
     function automatic logic keep_ok(input logic [DW/8-1:0] keep, input logic last);
         if (!last) return &keep;
         return keep[0] && ((keep & (keep + 1'b1)) == '0);
@@ -175,8 +181,6 @@ module rnic_sim_mac #(
         end else begin
             if (in_frame && !tx_tvalid)
                 $error("%s model: transmit underflow (TVALID fell inside a frame)", NAME);
-            if (`RNIC_SIM_TOP.s_axis_rx_tvalid && rx_on && !rxd_in_ready)
-                $error("%s model: receive pipeline full (the line cannot wait)", NAME);
             if (tx_tvalid && tx_tready && !keep_ok(tx_tkeep, tx_tlast))
                 $error("%s model: TKEEP %h on a %s beat", NAME, tx_tkeep, tx_tlast ? "last" : "middle");
             if (!config_ok && !config_reported) begin
