@@ -182,17 +182,17 @@ module rnic_xdma #(
     logic [31:0] bar_wdata;
     logic [3:0]  bar_wstrb;
 
-    rnic_sim_delay #(.W(19), .LAT(BAR_LAT)) bar_aw_pipe (
+    rnic_sim_delay #(.W(3 + 16), .LAT(BAR_LAT)) bar_aw_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_awvalid), .in_ready(bar_aw_room),
         .in_data({`RNIC_SIM_TOP.s_axil_awprot, `RNIC_SIM_TOP.s_axil_awaddr}),
         .out_valid(bar_aw_valid), .out_ready(bar_aw_ready), .out_data({bar_awprot, bar_awaddr}));
-    rnic_sim_delay #(.W(36), .LAT(BAR_LAT)) bar_w_pipe (
+    rnic_sim_delay #(.W(4 + 32), .LAT(BAR_LAT)) bar_w_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_wvalid), .in_ready(bar_w_room),
         .in_data({`RNIC_SIM_TOP.s_axil_wstrb, `RNIC_SIM_TOP.s_axil_wdata}),
         .out_valid(bar_w_valid), .out_ready(bar_w_ready), .out_data({bar_wstrb, bar_wdata}));
-    rnic_sim_delay #(.W(19), .LAT(BAR_LAT)) bar_ar_pipe (
+    rnic_sim_delay #(.W(3 + 16), .LAT(BAR_LAT)) bar_ar_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(bar_up && `RNIC_SIM_TOP.s_axil_arvalid), .in_ready(bar_ar_room),
         .in_data({`RNIC_SIM_TOP.s_axil_arprot, `RNIC_SIM_TOP.s_axil_araddr}),
@@ -248,7 +248,7 @@ module rnic_xdma #(
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(m_axib_bvalid), .in_ready(bar_b_room), .in_data(m_axib_bresp),
         .out_valid(h_axil_bvalid), .out_ready(`RNIC_SIM_TOP.s_axil_bready), .out_data(h_axil_bresp));
-    rnic_sim_delay #(.W(34), .LAT(BAR_LAT)) bar_r_pipe (
+    rnic_sim_delay #(.W(2 + 32), .LAT(BAR_LAT)) bar_r_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(m_axib_rvalid), .in_ready(bar_r_room),
         .in_data({m_axib_rresp, m_axib_rdata[32 * 32'(raddr[LB-1:2]) +: 32]}),
@@ -294,8 +294,9 @@ module rnic_xdma #(
     logic [DW-1:0]  h_axi_wdata;
     logic [DW/8-1:0] h_axi_wstrb;
     logic           h_axi_wlast;
+    localparam int  AX_W = 4 + 64 + 8 + 3 + 2;   // an address channel: ID, address, length, size, burst
 
-    rnic_sim_delay #(.W(81), .LAT(DMA_LAT)) dma_aw_pipe (
+    rnic_sim_delay #(.W(AX_W), .LAT(DMA_LAT)) dma_aw_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(s_axib_awvalid), .in_ready(s_axib_awready),
         .in_data({s_axib_awid, s_axib_awaddr, s_axib_awlen, s_axib_awsize, s_axib_awburst}),
@@ -307,18 +308,18 @@ module rnic_xdma #(
         .in_data({s_axib_wdata, s_axib_wstrb, s_axib_wlast}),
         .out_valid(h_axi_wvalid), .out_ready(`RNIC_SIM_TOP.m_axi_wready),
         .out_data({h_axi_wdata, h_axi_wstrb, h_axi_wlast}));
-    rnic_sim_delay #(.W(6), .LAT(DMA_LAT)) dma_b_pipe (
+    rnic_sim_delay #(.W(4 + 2), .LAT(DMA_LAT)) dma_b_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(`RNIC_SIM_TOP.m_axi_bvalid), .in_ready(h_axi_bready),
         .in_data({`RNIC_SIM_TOP.m_axi_bid, `RNIC_SIM_TOP.m_axi_bresp}),
         .out_valid(s_axib_bvalid), .out_ready(s_axib_bready), .out_data({s_axib_bid, s_axib_bresp}));
-    rnic_sim_delay #(.W(81), .LAT(DMA_LAT)) dma_ar_pipe (
+    rnic_sim_delay #(.W(AX_W), .LAT(DMA_LAT)) dma_ar_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(s_axib_arvalid), .in_ready(s_axib_arready),
         .in_data({s_axib_arid, s_axib_araddr, s_axib_arlen, s_axib_arsize, s_axib_arburst}),
         .out_valid(h_axi_arvalid), .out_ready(`RNIC_SIM_TOP.m_axi_arready),
         .out_data({h_axi_arid, h_axi_araddr, h_axi_arlen, h_axi_arsize, h_axi_arburst}));
-    rnic_sim_delay #(.W(DW + 7), .LAT(DMA_LAT)) dma_r_pipe (
+    rnic_sim_delay #(.W(4 + DW + 2 + 1), .LAT(DMA_LAT)) dma_r_pipe (
         .clk(axi_aclk), .rst_n(axi_aresetn),
         .in_valid(`RNIC_SIM_TOP.m_axi_rvalid), .in_ready(h_axi_rready),
         .in_data({`RNIC_SIM_TOP.m_axi_rid, `RNIC_SIM_TOP.m_axi_rdata, `RNIC_SIM_TOP.m_axi_rresp,
