@@ -23,7 +23,7 @@ module rnic_core #(
     parameter int SRQN_WIDTH = 8,
     // address handles of UD sends: 2^AH_INDEX_WIDTH entries (AH 0 unused)
     parameter int AH_INDEX_WIDTH = 10,
-    parameter int INFLIGHT_LOG2 = 4,
+    parameter int INFLIGHT_LOG2 = 5,
     // SGE lists of outstanding READs / ATOMICs kept for their responses:
     // 2^RD_PLACE_LOG2 entries, one block-RAM table (1024 by default: 64 QPs
     // each with a full window of 16 find every response's SGEs on the card;

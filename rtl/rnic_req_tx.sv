@@ -82,9 +82,9 @@ module rnic_req_tx #(
     parameter int ACKREQ_EVERY = 16,
     // a turn ends after this many packets when other QPs are waiting: a long
     // message yields and resumes at its next PSN on the QP's next turn
-    parameter int TURN_PKTS = 16,
+    parameter int TURN_PKTS = 32,
     // WQEs the cache holds (and one read fetches at most)
-    parameter int WQE_CACHE_LOG2 = 4,
+    parameter int WQE_CACHE_LOG2 = 5,
     // address handles (UD)
     parameter int AH_INDEX_WIDTH = 10
 ) (
@@ -694,6 +694,13 @@ module rnic_req_tx #(
     wire        c_hit = wd_hit_q[wd_moved_q];
     wire        c_pend = wd_pend_q[wd_moved_q];
     wire        c_err_hit = wd_err_q[wd_moved_q];
+    // The turn's next WQE (ci_reg + 1) is in the way, not in the window,
+    // as seen in the cycle before S_RECORD, and neither the way nor the
+    // window changed since: S_RECORD goes on to S_WQE_LOAD itself. (A WQE
+    // the way held stays held while the QP is served: a read into the way
+    // only adds WQEs past c_req, a failed one keeps [c_lo, c_hi), and a
+    // reset of the QP ends the turn: chain.)
+    wire        ld_ahead = wd_hit_q[1] && !wd_win_q[1] && !wd_cache_chg_q && !win_new;
     // the window holds this very WQE: take it, nothing to fetch
     assign win_take = state_reg == S_WQE_DESC && wd_go && win_hit;
     // a read on a miss, for the WQE the engine waits for
@@ -793,12 +800,17 @@ module rnic_req_tx #(
     // the read is over: sized and sent, its data and status in
     wire   fetch_done = fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg;
 
-    // the WQE at ci_reg is copied out one bus word per cycle
+    // the WQE at ci_reg is copied out one bus word per cycle. S_RECORD
+    // reads the first word of the next one (ci_reg + 1) whatever follows:
+    // where the turn goes on with it from the cache (ld_ahead), S_WQE_LOAD
+    // takes that word in its first cycle; elsewhere nothing uses the word.
     wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
+    wire [WQE_CACHE_LOG2-1:0] next_slot = next_idx[WQE_CACHE_LOG2-1:0];
     wire [BEAT_W-1:0]         ld_beat = beat_reg[BEAT_W-1:0];
+    wire                      rd_ahead = state_reg == S_RECORD;
     always_ff @(posedge clk) begin
         if (s_axis_wqe_tvalid && s_axis_wqe_tready) cache_mem[fill_ptr_reg] <= s_axis_wqe_tdata;
-        cache_rd_data <= cache_mem[{cw, ci_slot, ld_beat}];
+        cache_rd_data <= cache_mem[rd_ahead ? {cw, next_slot, BEAT_W'(0)} : {cw, ci_slot, ld_beat}];
     end
 
     // a new context: nothing held or being read for the QP is valid
@@ -1056,10 +1068,14 @@ module rnic_req_tx #(
     // the window has at least the room seen (una only moves on); "at hand"
     // may miss a fill of the last cycle (the turn then ends, and the QP's
     // next turn finds it).
-    logic       chain_idx_q;
+    // A READ or ATOMIC stream also ends its turn while it may still send
+    // one more (rd_room_q, below): the QP is requeued and comes back with
+    // room, where a WQE stopped at max_rd_atomic in S_PARSE would wait for
+    // the kick of the first READ to retire and then send one at a time.
+    logic       chain_idx_q, rd_room_q;
     always_ff @(posedge clk)
         chain_idx_q <= next_cached && next_idx != pi_reg && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2);
-    wire        chain = chain_idx_q && !need_walk && !resend_reg && !restart_pending
+    wire        chain = chain_idx_q && rd_room_q && !need_walk && !resend_reg && !restart_pending
                         && !(s_qp_valid && turn_over_reg)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
     // Whether the packet moves the QP's highest PSN on (psn_reg + pkt_psns -
@@ -1137,7 +1153,9 @@ module rnic_req_tx #(
     logic [2**INFLIGHT_LOG2-1:0] rd_mask_mem [NUM_QPS];
     wire  [2**INFLIGHT_LOG2-1:0] rd_mask = rd_mask_mem[qpn_reg];
     logic [2**INFLIGHT_LOG2-1:0] rd_in_ring;
-    logic [4:0]  rd_out, rd_out_ring, rd_out_all;
+    localparam int RC_W = INFLIGHT_LOG2 + 1;   // a count of 0..2^INFLIGHT_LOG2
+    logic [RC_W-1:0] rd_out, rd_out_ring, rd_out_all;
+    localparam int RL_W = RC_W > 5 ? RC_W : 5;   // the count against the 5-bit limit
     wire  [INFLIGHT_LOG2-1:0] ring_u = una_rd_idx[INFLIGHT_LOG2-1:0];
     wire  [INFLIGHT_LOG2-1:0] ring_c = ci_reg[INFLIGHT_LOG2-1:0];
     wire  ring_nowrap = ring_u <= ring_c;
@@ -1149,21 +1167,44 @@ module rnic_req_tx #(
     end
     // the whole window when inflight reaches its size (or is negative)
     wire rd_win_all = inflight[15:INFLIGHT_LOG2] != '0;
-    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_out_count_inst (.bits(rd_in_ring), .count(rd_out_ring));
-    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_all_count_inst (.bits(rd_mask), .count(rd_out_all));
-    assign rd_out = rd_win_all ? rd_out_all : rd_out_ring;
+    // The slots are registered before the trees count them (rd_out_reg is
+    // two register stages behind ci_reg, qpn_reg and the READ mask; see
+    // rd_fresh_reg): the ring's compares and a 32-slot tree were 11 levels.
+    logic [2**INFLIGHT_LOG2-1:0] rd_in_ring_q, rd_mask_q;
+    logic                        rd_win_all_q;
+    always_ff @(posedge clk) begin
+        rd_in_ring_q <= rd_in_ring;
+        rd_mask_q <= rd_mask;
+        rd_win_all_q <= rd_win_all;
+    end
+    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_out_count_inst (.bits(rd_in_ring_q), .count(rd_out_ring));
+    rnic_popcount #(.N(2 ** INFLIGHT_LOG2)) rd_all_count_inst (.bits(rd_mask_q), .count(rd_out_all));
+    assign rd_out = rd_win_all_q ? rd_out_all : rd_out_ring;
     wire [4:0] qpc_max_rd = qpc_reg[rnic_pkg::QPC_MAX_RD_ATOMIC_LSB +: rnic_pkg::QPC_MAX_RD_ATOMIC_W];
     wire [4:0] rd_limit = (qpc_max_rd == 0) ? 5'd1 : (qpc_max_rd > 5'(rnic_pkg::MAX_RD_ATOMIC))
                                           ? 5'(rnic_pkg::MAX_RD_ATOMIC) : qpc_max_rd;
     wire       wqe_fence = (wqe_flags & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
-    // the count is registered: S_PARSE, its only user, comes at least a
-    // cycle after qpn_reg, ci_reg and the READ mask last changed; a READ
-    // retired in the cycle before is still counted, and its completion's
-    // kick (which comes after it, while the QP is in service) brings the QP
-    // back
-    logic [4:0] rd_out_reg;
-    always_ff @(posedge clk) rd_out_reg <= rd_out;
-    wire       rd_blocked = (op_rd_atomic && rd_out_reg >= rd_limit) || (wqe_fence && rd_out_reg != 0);
+    // the count is registered, two stages behind its inputs: S_PARSE, its
+    // only user, waits until the third cycle after qpn_reg, ci_reg and the
+    // READ mask last changed (S_IDLE's take, S_RECORD, a context reset:
+    // rd_fresh_reg); a READ retired in the two cycles before is still
+    // counted (una only moves on, so the count is never short), and its
+    // completion's kick (which comes after it, while the QP is in service)
+    // brings the QP back. The limit is registered too: qpc_reg is loaded in
+    // S_QPC, at least two cycles before S_PARSE.
+    logic [RC_W-1:0] rd_out_reg;
+    logic [4:0]      rd_limit_q;
+    logic            rd_wait1_reg, rd_fresh_reg;
+    wire             rd_chg = state_reg == S_IDLE || state_reg == S_RECORD || qp_reset_valid;
+    always_ff @(posedge clk) begin
+        rd_out_reg <= rd_out;
+        rd_limit_q <= rd_limit;
+        rd_wait1_reg <= !rd_chg;
+        rd_fresh_reg <= rd_wait1_reg && !rd_chg;
+    end
+    // (READs outstanding before this WQE, plus it and one more, within the limit)
+    always_ff @(posedge clk) rd_room_q <= RL_W'(rd_out_reg) + RL_W'(2) <= RL_W'(rd_limit_q);
+    wire       rd_blocked = (op_rd_atomic && RL_W'(rd_out_reg) >= RL_W'(rd_limit_q)) || (wqe_fence && rd_out_reg != 0);
 
     // go-back-N: on a restart request, or when acknowledgements have passed
     // the send index, continue at the oldest unacknowledged WQE and PSN
@@ -1216,7 +1257,7 @@ module rnic_req_tx #(
             parse_wait_reg <= parse_wait_reg + 3'd1;
         if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
     end
-    wire        parse_go = wqe_st_seen_reg && resend_fresh && (!resend || parse_wait_reg == 3'd4);
+    wire        parse_go = wqe_st_seen_reg && resend_fresh && rd_fresh_reg && (!resend || parse_wait_reg == 3'd4);
     // A READ sent before (its record written: below the high-water mark)
     // and re-read under a limited send window asks for no more than the
     // window's PSNs (rd_part: the rest on later turns, each once nothing is
@@ -1676,6 +1717,14 @@ module rnic_req_tx #(
                 if (chain) begin
                     requeue_reg <= 1'b0;
                     state_reg <= S_WQE_DESC;
+                    if (ld_ahead) begin
+                        // its first word is being read (rd_ahead): as
+                        // S_WQE_DESC would on a cache hit, a cycle on
+                        beat_reg <= 5'd1;
+                        wqe_rd_err_reg <= 1'b0;
+                        wqe_st_seen_reg <= 1'b0;
+                        state_reg <= S_WQE_LOAD;
+                    end
                 end
             end
             S_DONE: begin
@@ -1838,13 +1887,15 @@ module rnic_req_tx #(
     wire [23:0] hi_psn_gap = psn_reg + pkt_psns - q_hi_psn;
     // the READ count against its definition: slots whose distance from una
     // is under inflight, or every slot when inflight is the window or more
-    logic [4:0] ref_rd_out;
+    logic [RC_W-1:0] ref_rd_out;
     always_comb begin
         ref_rd_out = '0;
         for (int i = 0; i < 2 ** INFLIGHT_LOG2; i++)
             if (rd_mask[i] && (rd_win_all || INFLIGHT_LOG2'(INFLIGHT_LOG2'(i) - ring_u) < inflight[INFLIGHT_LOG2-1:0]))
-                ref_rd_out = ref_rd_out + 5'd1;
+                ref_rd_out = ref_rd_out + RC_W'(1);
     end
+    logic [RC_W-1:0] ref_rd_out_q;
+    always_ff @(posedge clk) ref_rd_out_q <= ref_rd_out;
     logic [34:0] ref_sge_sum;
     always_comb begin
         ref_sge_sum = '0;
@@ -1852,7 +1903,12 @@ module rnic_req_tx #(
             if (32'(i) < 32'(wqe_num_sge)) ref_sge_sum = ref_sge_sum + 35'(sge_len(wqe_reg, i));
     end
     always_ff @(posedge clk) begin
-        if (!rst) assert (rd_out == ref_rd_out);
+        // (the trees count the slots registered in the cycle before)
+        if (!rst) assert (rd_out == ref_rd_out_q);
+        // what S_PARSE compares is the count of its own cycle's ci, QP and
+        // mask, or more (una moved on since); not where every slot counts
+        // now (una past ci: nothing is outstanding then)
+        if (!rst && state_reg == S_PARSE && parse_go && !rd_win_all) assert (rd_out_reg >= ref_rd_out);
         // the registered AH check is the one on the entry read in S_PARSE
         if (!rst && state_reg == S_PKT_HDR && qpc_ud && !ah_wait_reg) assert (ah_ok_reg == ah_ok);
         // S_QPC's registered view of the window is the difference's, unless una moved
