@@ -25,10 +25,10 @@ module rnic_core #(
     parameter int AH_INDEX_WIDTH = 10,
     parameter int INFLIGHT_LOG2 = 5,
     // SGE lists of outstanding READs / ATOMICs kept for their responses:
-    // 2^RD_PLACE_LOG2 entries, one block-RAM table (1024 by default: 64 QPs
-    // each with a full window of 16 find every response's SGEs on the card;
-    // with 64 entries, 8 QPs reading at once missed on most responses and
-    // fetched the WQE from host memory for each)
+    // 2^RD_PLACE_LOG2 entries, one block-RAM table (1024 by default: 32 QPs
+    // each with a full window of 2^INFLIGHT_LOG2 = 32 find every response's
+    // SGEs on the card; with 64 entries, 8 QPs reading at once missed on
+    // most responses and fetched the WQE from host memory for each)
     parameter int RD_PLACE_LOG2 = 10,
     parameter int RX_FIFO_BYTES = 32768,
     // read buffer of each DMA engine whose data the transmit path takes in
