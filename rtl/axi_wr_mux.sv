@@ -79,7 +79,7 @@ module axi_wr_mux #(
     // granted ports in AW order, for the W channel
     logic [PW-1:0]       order_mem [2**ORDER_LOG2];
     logic [ORDER_LOG2:0] ow_reg, or_reg;
-    wire order_full = (ow_reg - or_reg) == (ORDER_LOG2+1)'(2**ORDER_LOG2);
+    wire order_full = rnic_gates_pkg::ring_full(32'(ow_reg), 32'(or_reg), ORDER_LOG2);
 
     // round robin among the requesting ports
     logic [PORTS-1:0] grant_oh;

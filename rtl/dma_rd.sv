@@ -96,7 +96,7 @@ module dma_rd #(
     logic             rb_desc_end_mem [Q];
     logic             rb_desc_last_mem [Q];
     logic [Q_LOG2:0]  rb_wr_reg, rb_rd_reg;
-    wire rb_full = (rb_wr_reg - rb_rd_reg) == (Q_LOG2+1)'(Q);
+    wire rb_full = rnic_gates_pkg::ring_full(32'(rb_wr_reg), 32'(rb_rd_reg), Q_LOG2);
     wire rb_empty = rb_wr_reg == rb_rd_reg;
 
     // ------------------------------------------------------------------

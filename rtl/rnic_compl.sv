@@ -452,7 +452,9 @@ module rnic_compl #(
     wire scan_in = scan_due && !ctx_pend && !s_ack_valid && !s_local_valid;
     assign s_ack_ready = state_reg == S_IDLE && !ctx_pend;
     assign s_local_ready = state_reg == S_IDLE && !ack_in;
-    assign hi_rd_qpn = qpn_reg;
+    // the requester's highest index and PSN of the QP: read at the QP being
+    // taken while idle (so they are current in S_LOAD), then at qpn_reg
+    assign hi_rd_qpn = (state_reg == S_IDLE) ? take_qpn : qpn_reg;
     assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD;
     assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
     assign m_kick_valid = state_reg == S_KICK;
@@ -657,7 +659,12 @@ module rnic_compl #(
             m_cqe_syndrome} = cqf_empty ? cqe_now : cqf_mem[cqf_head];
     assign m_cqe_qpn = 24'(cqf_qpn);
     always_ff @(posedge clk) begin
-        if (cqe_push) begin
+        // The free slot at cqf_wr takes the CQE's fields in every cycle the
+        // queue has room (cqf_full_reg is one short of full, a cycle late:
+        // the slot is free then); a push is the pointer's step. Their write
+        // enables are then not cqe_push, which comes through the writer's
+        // ready and the payload engine's count (9 levels).
+        if (!cqf_full_reg) begin
             cqf_mem[cqf_wr_reg[CQF_LOG2-1:0]] <= cqe_now;
             cqf_data_mem[cqf_wr_reg[CQF_LOG2-1:0]] <= cqe_data_reg;
             // every command issued so far: the READ's last response's among them
@@ -700,9 +707,14 @@ module rnic_compl #(
     logic [23:0] rnr_lo_reg, rnr_hi0_reg, rnr_hi1_reg;
     wire [47:0]  rnr_until_nx = {rnr_c_reg ? rnr_hi1_reg : rnr_hi0_reg, rnr_lo_reg};
     // psn_le(psn_reg, hi_rd_psn - 1): bit 23 of hi_rd_psn + ~psn_reg, whose
-    // carry into bit 23 is psn_reg[22:0] < hi_rd_psn[22:0]
-    wire        psn_le_sent = !(hi_rd_psn[23] ^ !psn_reg[23]
-                                ^ lt48(48'(psn_reg[22:0]), 48'(hi_rd_psn[22:0])));
+    // carry into bit 23 is psn_reg[22:0] < hi_rd_psn[22:0]. Registered (in
+    // S_LOAD for S_ACK, where its compare chain was in front of S_ACK's
+    // choices and the 48-bit timer's enable): the highest PSN as S_LOAD saw
+    // it, which only grows; a PSN the requester sent in that very cycle
+    // cannot have been answered yet
+    logic       psn_le_sent;
+    always_ff @(posedge clk) psn_le_sent <= !(hi_rd_psn[23] ^ !psn_reg[23]
+                                              ^ lt48(48'(psn_reg[22:0]), 48'(hi_rd_psn[22:0])));
     wire        in_window = psn_le_sent && !ld_psn_le_acked_reg;
     wire        nak_in_window = psn_le_sent && ld_acked_le_prev_reg;
 
@@ -786,12 +798,21 @@ module rnic_compl #(
     wire    load_err = fwd_reg ? err_reg : err_rd_reg;
     wire [23:0] load_acked = fwd_reg ? acked_reg : acked_rd_reg;
 
+    // A READ response S_RDCHK accepts restarts the QP's ACK timer in the
+    // next cycle (S_PLACE's first), which writes nothing of it: rsp_ok's
+    // subtract and compares were in front of the 48-bit timestamp's enable.
+    // The write-back of a busy cycle after it, or of the first idle one,
+    // takes it.
+    logic prog_rsp_q;
+
     always_ff @(posedge clk) begin
         stat_rx_ack <= 1'b0;
         stat_rx_nak <= 1'b0;
         stat_rx_rnr <= 1'b0;
         stat_retry <= 1'b0;
         stat_timeout <= 1'b0;
+        prog_rsp_q <= 1'b0;
+        if (prog_rsp_q) progress_reg <= now;
         case (state_reg)
             S_IDLE: begin
                 nak_reg <= 1'b0;
@@ -922,7 +943,7 @@ module rnic_compl #(
                     acked_reg <= psn_reg;
                     retry_left_reg <= cfg_retry;
                     rnr_left_reg <= cfg_rnr;
-                    progress_reg <= now;
+                    prog_rsp_q <= 1'b1;
                     gap_reg <= 1'b0;
                     rd_ev_reg <= 1'b1;
                     after_place_reg <= S_WALK;
@@ -1070,6 +1091,7 @@ module rnic_compl #(
             stat_rx_rnr <= 1'b0;
             stat_retry <= 1'b0;
             stat_timeout <= 1'b0;
+            prog_rsp_q <= 1'b0;
         end
     end
 
@@ -1247,6 +1269,8 @@ module rnic_compl #(
     // ctx_ready) nor an event being taken (ctx_pend)
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && busy));
+        // the accepted READ response's timer restart lands while busy, on no other write of it
+        if (!rst && prog_rsp_q) assert (state_reg == S_PLACE);
         // the CQE queue never overflows; a READ's CQE never leaves before the
         // placement commands before it are done
         if (!rst && cqe_push) assert ((cqf_wr_reg - cqf_rd_reg) < (CQF_LOG2+1)'(CQF));
@@ -1280,8 +1304,14 @@ module rnic_compl #(
     wire        ref_covered = psn_le(rec_last_psn, acked_reg);
     wire        ref_read_short = ref_covered && rec_read && ref_rec_ok && !err_reg
                                  && !(psn_le(rec_last_psn, acked_pre_reg) || (rd_ev_reg && ref_at_last));
-    wire        ref_in_window = psn_le(psn_reg, hi_rd_psn - 24'd1) && !psn_le(psn_reg, acked_reg);
-    wire        ref_nak_in_window = psn_le(psn_reg, hi_rd_psn - 24'd1) && psn_le(acked_reg, psn_reg - 24'd1);
+    // (against the highest PSN of the cycle before: S_LOAD's, for S_ACK)
+    logic [23:0] ref_hi_q;
+    always_ff @(posedge clk) ref_hi_q <= hi_rd_psn;
+    wire        ref_in_window = psn_le(psn_reg, ref_hi_q - 24'd1) && !psn_le(psn_reg, acked_reg);
+    wire        ref_nak_in_window = psn_le(psn_reg, ref_hi_q - 24'd1) && psn_le(acked_reg, psn_reg - 24'd1);
+    // the highest PSN never goes back while an event holds its QP
+    always_ff @(posedge clk)
+        if (!rst && state_reg == S_ACK) assert (psn_le(ref_hi_q, hi_rd_psn));
     logic [47:0] now_q;
     logic        rst_q;
     always_ff @(posedge clk) begin

@@ -346,7 +346,9 @@ module rnic_core #(
     // the register. Loaded with it; an engine write leaves it only on its go
     // cycle (ctx_fire is ctx_go_reg then), so the flag clears on ctx_go_reg
     // alone, without the rest of ctx_fire's logic.
-    logic qp_ctx_pend, srq_ctx_pend;
+    // resp_ctx_pend: either, for the responder (a flip-flop of its own, not
+    // the OR of the two in front of its S_IDLE choices)
+    logic qp_ctx_pend, srq_ctx_pend, resp_ctx_pend;
     logic ctx_go_reg, qpc_we, srqc_we, qp_reset, qp_rtr, qp_rts;   // the go cycle (below)
     assign rg_ctx_ready = tables_clear && (!ctx_wr_valid || (!ctx_is_qpc && !ctx_is_cqc && !ctx_is_srqc));
     always_ff @(posedge clk) begin
@@ -354,6 +356,8 @@ module rnic_core #(
             ctx_wr_valid <= rg_ctx_valid;
             qp_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
             srq_ctx_pend <= rg_ctx_valid && rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
+            resp_ctx_pend <= rg_ctx_valid && (rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0]
+                                              || rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0]);
             ctx_is_qpc <= rg_ctx_table == rnic_pkg::CTX_TABLE_QPC[3:0];
             ctx_is_cqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_CQC[3:0];
             ctx_is_srqc <= rg_ctx_table == rnic_pkg::CTX_TABLE_SRQC[3:0];
@@ -369,12 +373,14 @@ module rnic_core #(
             if (ctx_go_reg) begin
                 qp_ctx_pend <= 1'b0;
                 srq_ctx_pend <= 1'b0;
+                resp_ctx_pend <= 1'b0;
             end
         end
         if (rst) begin
             ctx_wr_valid <= 1'b0;
             qp_ctx_pend <= 1'b0;
             srq_ctx_pend <= 1'b0;
+            resp_ctx_pend <= 1'b0;
         end
         if (rst || !tables_clear) ctx_wr_data <= '0;
     end
@@ -556,6 +562,7 @@ module rnic_core #(
             assert (qp_rts == (qpc_we && ctx_wr_op == rnic_pkg::CTX_OP_QP_RTS[3:0]));
             assert (qp_ctx_pend == (ctx_wr_valid && ctx_is_qpc));
             assert (srq_ctx_pend == (ctx_wr_valid && ctx_is_srqc));
+            assert (resp_ctx_pend == (qp_ctx_pend || srq_ctx_pend));
         end
     end
 `endif
@@ -1602,7 +1609,7 @@ module rnic_core #(
         .evt_srq_limit_valid, .evt_srq_limit_srqn, .evt_last_wqe_valid, .evt_last_wqe_qpn,
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
-        .ctx_pend(qp_ctx_pend || srq_ctx_pend), .ctx_ready(resp_ctx_ready),
+        .ctx_pend(resp_ctx_pend), .ctx_ready(resp_ctx_ready),
         .err_rd_qpn(una_qpn), .err_rd_val(resp_err_val),
         .ext_err_qpn(resp_ext_err_qpn), .ext_err_val(compl_err_val_resp),
         .m_axis_wr_desc_addr(pw_desc_addr), .m_axis_wr_desc_len(pw_desc_len),

@@ -146,7 +146,7 @@ module rnic_cqe_wr #(
     logic              own_phase_mem [OWN];
     logic [OWN_LOG2:0] own_wr_reg, own_rd_reg;
     logic [OWN_LOG2:0] bodies_done_reg;   // queued owners whose body is written
-    wire               own_full = (own_wr_reg - own_rd_reg) == (OWN_LOG2 + 1)'(OWN);
+    wire               own_full = rnic_gates_pkg::ring_full(32'(own_wr_reg), 32'(own_rd_reg), OWN_LOG2);
     // writes issued and not yet reported: 1 = an owner byte, 0 = a body
     logic              kind_mem [2 * OWN];
     logic [OWN_LOG2+1:0] kind_wr_reg, kind_rd_reg;

@@ -25,6 +25,15 @@ package rnic_gates_pkg;
     gt_const = gt;
   endfunction
 
+  // a ring of 2^lg entries with (lg + 1)-bit write and read pointers is
+  // full when the pointers differ in bit lg alone: an XOR and an equality,
+  // where (wr - rd) == 2^lg is a subtract's carry chain and then the compare
+  function automatic logic ring_full(input logic [31:0] wr, input logic [31:0] rd, input int lg);
+    logic [31:0] d;
+    d = (wr ^ rd) & ((32'd2 << lg) - 32'd1);
+    ring_full = d == (32'd1 << lg);
+  endfunction
+
 endpackage
 
 `resetall

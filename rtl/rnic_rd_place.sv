@@ -328,7 +328,7 @@ module rnic_rd_place #(
     logic [OP_BITS-1:0] opq_mem [OPQ];
     logic [OPQ_LOG2:0]  opq_wr_reg, opq_rd_reg;
     wire opq_empty = opq_wr_reg == opq_rd_reg;
-    wire opq_full = (opq_wr_reg - opq_rd_reg) == (OPQ_LOG2+1)'(OPQ);
+    wire opq_full = rnic_gates_pkg::ring_full(32'(opq_wr_reg), 32'(opq_rd_reg), OPQ_LOG2);
 
     logic dq_full_reg;
     assign s_cmd_ready = state_reg == S_IDLE && !opq_full && !dq_full_reg;
@@ -554,7 +554,7 @@ module rnic_rd_place #(
     logic              kq_mem [KQ];
     logic [KQ_LOG2:0]  kq_wr_reg, kq_rd_reg;
     wire kq_empty = kq_wr_reg == kq_rd_reg;
-    wire kq_full = (kq_wr_reg - kq_rd_reg) == (KQ_LOG2+1)'(KQ);
+    wire kq_full = rnic_gates_pkg::ring_full(32'(kq_wr_reg), 32'(kq_rd_reg), KQ_LOG2);
     wire kq_skip = kq_mem[kq_rd_reg[KQ_LOG2-1:0]];
 
     logic        drain_reg;       // dropping the payload up to its tlast

@@ -284,7 +284,16 @@ module rnic_rd_resp #(
 
     assign rgen_rd_qpn = job_qpn_mem[head];
     wire raw = job_raw_mem[head];
-    wire stale = head_dead_reg || (!raw && rgen_rd_val != head_gen_reg);   // used in S_HDR only
+    // The generation compare is registered: a READ packet's S_HDR always
+    // follows S_CHK2, where the head and its QP's generation read are
+    // current (the read's forward mux and the compare ran into the header
+    // queue's write enables). A generation moved on in S_HDR's own cycle or
+    // the one before is seen at the next packet: one more packet of the old
+    // round, as if the new request had come two cycles later. A QP reset
+    // is head_dead_reg's.
+    logic gen_stale_reg;
+    always_ff @(posedge clk) gen_stale_reg <= rgen_rd_val != head_gen_reg;
+    wire stale = head_dead_reg || (!raw && gen_stale_reg);   // used in S_HDR only
     wire [31:0] rkey = job_rkey_mem[head];
     // read in S_IDLE whether or not a job waits (the read has no effect)
     assign mpt_rd_en = state_reg == S_IDLE || state_reg == S_NEXT;

@@ -244,6 +244,10 @@ module rnic_req_tx #(
             $error("rnic_req_tx: a WQE must be a whole number of bus words (%m)");
             $finish;
         end
+        if (MAX_SGE < 1 || MAX_SGE > 4) begin
+            $error("rnic_req_tx: the SGE-sum tree takes 1..4 send SGEs (%m)");
+            $finish;
+        end
         if (INF_BITS != 113) begin
             $error("rnic_req_tx: in-flight record layout is 113 bits (%m)");
             $finish;
@@ -676,17 +680,16 @@ module rnic_req_tx #(
         assign c_pend_at[k] = c_mine && 16'(look_idx[k] - c_hi_reg[cw]) < 16'(c_req_reg[cw] - c_hi_reg[cw]);
         assign c_err_at[k] = c_mine && c_err_reg[cw] && look_idx[k] == c_hi_reg[cw];
     end
-    wire        next_cached = c_at[1] || win_at[1];
 
     // S_WQE_DESC decides from these, registered a cycle before: for ci_reg,
     // or for ci_reg + 1 when S_RECORD moved ci_reg on in that cycle (the
     // turn's next WQE; ci_reg changes only in S_IDLE, a cycle before S_QPC,
     // and in S_RECORD). The compares are then not on the paths into the
     // WQE register and the cache's state. Where the way or the window
-    // changed in that cycle (a read decided, sized or finished, a context
-    // reset, the window set anew), the lookups are a cycle old and
-    // S_WQE_DESC waits a cycle (wd_go); a window since cleared or written
-    // is not valid now.
+    // changed in that cycle (a read decided, taken by its way, sized or
+    // finished, a context reset, the window set anew), the lookups are a
+    // cycle old and S_WQE_DESC waits a cycle (wd_go); a window since
+    // cleared or written is not valid now.
     logic [1:0] wd_win_q, wd_hit_q, wd_pend_q, wd_err_q;
     logic       wd_moved_q, wd_cache_chg_q;
     wire        wd_go = !wd_cache_chg_q && !win_new;
@@ -768,6 +771,17 @@ module rnic_req_tx #(
     logic [63:0]          fd_sq_base_reg;
     logic [15:0]          fd_to_pi_reg, fd_to_end_reg, fd_to_win_reg;
     logic [15:0]          fd_n_reg;
+    // The way's range and QP are set in FD_SIZE, from registers, not in the
+    // decision's cycle: the decision (a miss, the next QP's index compares)
+    // ran into the 2 x 48 range flip-flops' selects. Nothing looks at the
+    // way in between: every fetch decision waits for the engine
+    // (fetch_busy), S_WQE_DESC's lookups wait for FD_SIZE's as well
+    // (wd_cache_chg_q), and a turn is taken two cycles after a decision at
+    // the earliest. A reset of the QP meanwhile (fetch_stale) leaves the
+    // way alone.
+    logic [15:0]          fd_lo_reg;
+    logic                 fd_own_reg;
+    wire                  fd_take = fd_state_reg == FD_SIZE && !fetch_stale_reg;
     logic [63:0]          fd_addr_reg;
     logic                 fd_carry_reg;
 
@@ -816,8 +830,13 @@ module rnic_req_tx #(
     // a new context: nothing held or being read for the QP is valid
     // (each QP number compared on its own and the compares chosen, so the
     // read's decision is not ahead of a compare)
-    wire rs_f_qpn = f_nq ? qp_reset_qpn == nq_qpn_reg : qp_reset_qpn == qpn_reg;
-    wire reset_hit_fetch = qp_reset_valid && (fetch_start ? rs_f_qpn : qp_reset_qpn == fetch_qpn_reg);
+    // A reset in the read's own decision cycle forgets it if it is of
+    // either QP the read may be for (the one in hand or the next one): the
+    // choice between them is not in front of the flag; a read forgotten
+    // needlessly is read again when its WQE is wanted.
+    wire rs_f_qpn = qp_reset_qpn == nq_qpn_reg || qp_reset_qpn == qpn_reg;
+    // (the read under way's QP: no read is decided while one is)
+    wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == fetch_qpn_reg;
 
     always_ff @(posedge clk) begin
         // a turn for the QP the other way read ahead for: that way serves it
@@ -832,10 +851,8 @@ module rnic_req_tx #(
         if (nq_look_reg && (!nq_same || fetch_start || !nq_fetch)) nq_look_reg <= 1'b0;
 
         if (fetch_start) begin
-            c_qpn_reg[f_way] <= f_qpn;
-            c_err_reg[f_way] <= 1'b0;
-            c_lo_reg[f_way] <= own_fetch ? ci_reg : f_idx;
-            if (!own_fetch) c_hi_reg[f_way] <= f_idx;
+            fd_lo_reg <= own_fetch ? ci_reg : f_idx;
+            fd_own_reg <= own_fetch;
             fetch_busy_reg <= 1'b1;
             fetch_way_reg <= f_way;
             fetch_qpn_reg <= f_qpn;
@@ -854,6 +871,13 @@ module rnic_req_tx #(
         end
         case (fd_state_reg)
             FD_SIZE: begin
+                // the way takes the read (a cycle after its decision)
+                if (fd_take) begin
+                    c_qpn_reg[fd_way_reg] <= fetch_qpn_reg;
+                    c_err_reg[fd_way_reg] <= 1'b0;
+                    c_lo_reg[fd_way_reg] <= fd_lo_reg;
+                    if (!fd_own_reg) c_hi_reg[fd_way_reg] <= fd_idx_reg;
+                end
                 fd_to_pi_reg <= fd_to_pi;
                 fd_to_end_reg <= (~fd_idx_reg & ring_mask) + 16'd1;
                 fd_to_win_reg <= win_ahead ? to_win : 16'hffff;
@@ -895,14 +919,15 @@ module rnic_req_tx #(
         // the failed WQE is taken (completes in error): forget the read
         if (state_reg == S_WQE_DESC && wd_go && !win_hit && c_err_hit) c_err_reg[cw] <= 1'b0;
         for (int w = 0; w < 2; w++) begin
-            if (qp_reset_valid && ((fetch_start && f_way == 1'(w)) ? rs_f_qpn : qp_reset_qpn == c_qpn_reg[w])) begin
+            if (qp_reset_valid && ((fd_take && fd_way_reg == 1'(w)) ? qp_reset_qpn == fetch_qpn_reg
+                                                                   : qp_reset_qpn == c_qpn_reg[w])) begin
                 c_lo_reg[w] <= '0;
                 c_hi_reg[w] <= '0;
                 c_req_reg[w] <= '0;
                 c_err_reg[w] <= 1'b0;
             end
         end
-        if (reset_hit_fetch && (fetch_busy_reg || fetch_start)) fetch_stale_reg <= 1'b1;
+        if (fetch_start ? qp_reset_valid && rs_f_qpn : fetch_busy_reg && reset_hit_fetch) fetch_stale_reg <= 1'b1;
         if (rst) begin
             for (int w = 0; w < 2; w++) begin
                 c_lo_reg[w] <= '0;
@@ -921,7 +946,12 @@ module rnic_req_tx #(
 
     // a QP is taken once port s has read its state
     assign s_qp_ready = state_reg == S_IDLE && s_fresh && !ctx_pend;
-    assign qpc_rd_en = (s_qp_valid && s_qp_ready) || nq_look;
+    // The context is read at s_qp_qpn in every cycle: its two users (S_QPC
+    // after a take, the cycle after nq_look) take the read of the cycle
+    // before, which was at that QP. (Enabled by the take or the look, the
+    // compares of the next QP's index with the way's range were in front
+    // of the block RAM's enable.)
+    assign qpc_rd_en = 1'b1;
     assign qpc_rd_addr = s_qp_qpn;
     // S_DONE and S_IDLE are followed by S_IDLE (the QP at s_qp_qpn, used
     // once s_fresh says it is the same QP) or by S_QPC with that QP taken
@@ -1072,9 +1102,15 @@ module rnic_req_tx #(
     // one more (rd_room_q, below): the QP is requeued and comes back with
     // room, where a WQE stopped at max_rd_atomic in S_PARSE would wait for
     // the kick of the first READ to retire and then send one at a time.
+    // "At hand" is the lookup of ci_reg + 1 registered a cycle before
+    // (wd_hit_q[1], wd_win_q[1]), so it is two cycles old here: it only
+    // decides whether the turn goes on, and S_WQE_DESC looks the WQE up
+    // again (ci + 1 through the way's range compare was three carry chains
+    // into this register); "posted" and the window's room stay exact.
     logic       chain_idx_q, rd_room_q;
     always_ff @(posedge clk)
-        chain_idx_q <= next_cached && next_idx != pi_reg && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2);
+        chain_idx_q <= (wd_hit_q[1] || wd_win_q[1]) && pi_reg - ci_reg != 16'd1
+                       && !inflight[15] && inflight <= 16'((1 << INFLIGHT_LOG2) - 2);
     wire        chain = chain_idx_q && rd_room_q && !need_walk && !resend_reg && !restart_pending
                         && !(s_qp_valid && turn_over_reg)
                         && !(qp_reset_valid && qp_reset_qpn == qpn_reg);
@@ -1337,10 +1373,15 @@ module rnic_req_tx #(
                    D_BIND = 7, D_LOCAL_INV = 8, D_SGE_OVER = 9, D_INL_BAD = 10, D_LEN_NOT8 = 11,
                    D_LEN_GT = 12,          // 5 bits: length > 256 << i, i = path MTU code - 1
                    D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_W = 90;
+    // one 3:2 carry-save level: {carry << 1, sum}
+    function automatic logic [69:0] csa35(input logic [34:0] x, input logic [34:0] y, input logic [34:0] z);
+        csa35 = {((x & y) | (x & z) | (y & z)) << 1, x ^ y ^ z};
+    endfunction
     function automatic logic [D_W-1:0] wqe_decode(input logic [WQE_BITS-1:0] w);
         logic [7:0]  op, nsge, inl;
         logic [31:0] len;
-        logic [34:0] x, y, t, sum;
+        logic [34:0] x, y, a_s, a_c, b_s, b_c, c_s, c_c;
+        logic [34:0] t [4];
         logic [D_W-1:0] d;
         op = w[8 * rnic_pkg::WQE_OPCODE_OFF +: 8];
         nsge = w[8 * rnic_pkg::WQE_NUM_SGE_OFF +: 8];
@@ -1364,14 +1405,14 @@ module rnic_req_tx #(
         d[D_BIND_NZ] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF +: 64] != 64'd0;
         d[D_BIND_HI] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF + 32 +: 32] != 32'd0;
         d[D_SGE0] = nsge != 8'd0 && sge_len(w, 0) != 32'd0;
-        x = ~{3'b000, len};
-        y = 35'd1;
-        for (int i = 0; i < MAX_SGE; i++) begin
-            t = rnic_gates_pkg::gt_const(32'(nsge), 32'(i)) ? 35'(sge_len(w, i)) : 35'd0;
-            sum = x ^ y ^ t;
-            y = ((x & y) | (x & t) | (y & t)) << 1;
-            x = sum;
-        end
+        // ~length, 1 and the four (gated) lengths in a balanced 3:2 tree,
+        // three adder levels deep (a chain of four was one more)
+        for (int i = 0; i < 4; i++)
+            t[i] = (i < MAX_SGE && rnic_gates_pkg::gt_const(32'(nsge), 32'(i))) ? 35'(sge_len(w, i)) : 35'd0;
+        {a_c, a_s} = csa35(~{3'b000, len}, t[0], t[1]);
+        {b_c, b_s} = csa35(t[2], t[3], 35'd1);
+        {c_c, c_s} = csa35(a_s, a_c, b_s);
+        {y, x} = csa35(c_s, c_c, b_c);
         d[D_SS_X +: 35] = x;
         d[D_SS_Y +: 35] = y;
         wqe_decode = d;
@@ -1427,9 +1468,11 @@ module rnic_req_tx #(
         wd_pend_q <= c_pend_at;
         wd_err_q <= c_err_at;
         wd_moved_q <= record;
-        wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE2 || qp_reset_valid || fetch_done;
+        wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE || fd_state_reg == FD_SIZE2 || qp_reset_valid
+                          || fetch_done;
         own_ok_reg <= own_ok;
-        own_chg_q <= !serving || state_reg == S_RECORD || fetch_start || fetch_done || qp_reset_valid;
+        own_chg_q <= !serving || state_reg == S_RECORD || fetch_start || fd_state_reg == FD_SIZE || fetch_done
+                     || qp_reset_valid;
     end
 
     always_ff @(posedge clk) begin
@@ -1955,6 +1998,8 @@ module rnic_req_tx #(
                           && s_rewind_ack_fwd == ref_s_rewind_ack_fwd && q_rewind_ack_fwd == ref_q_rewind_ack_fwd);
         // an own read-ahead is decided on its compares as they are now
         if (!rst && own_fetch) assert (own_ok);
+        // one read at a time: a decision waits for the engine
+        if (!rst && fetch_start) assert (!fetch_busy_reg);
         if (!rst && state_reg == S_PARSE) assert (wnd_lim_reg == (cwnd != 16'hffff && wnd_timer_on));
         // the WQE's decode is that of wqe_reg outside the loading states
         if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);

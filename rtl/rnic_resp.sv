@@ -317,6 +317,10 @@ module rnic_resp #(
     localparam int ST_LOG2 = ACTION_DEPTH_LOG2 + 2;
     localparam int RWQE_BITS = rnic_pkg::RECV_WQE_BYTES_TOTAL * 8;
     localparam int RWQE_BEATS = (rnic_pkg::RECV_WQE_BYTES_TOTAL + KEEP_WIDTH - 1) / KEEP_WIDTH;
+    // where a receive SGE's field (its length, its lkey) sits in the WQE, in bits
+    function automatic int rsge_field_bit(input int i, input int off);
+        rsge_field_bit = 8 * (rnic_pkg::RECV_WQE_SGE_OFF + i * rnic_pkg::SGE_BYTES + off);
+    endfunction
     localparam int OFF_W = $clog2(KEEP_WIDTH);
     localparam int CNT_W = OFF_W + 1;
 
@@ -625,19 +629,28 @@ module rnic_resp #(
     always_ff @(posedge clk) len_ok_reg <= len_ok;
 
     // receive buffer: the message so far plus this packet within the SGE
-    // lengths, i.e. len0 + len1 + len2 + len3 - bytes - plen >= 0: a
-    // carry-save tree of the six terms and one prefix carry. Registered every
-    // cycle for S_EXEC (its inputs change in S_QPC and the receive SGE
-    // states, never in the cycle before S_EXEC: S_EXEC0 follows those)
+    // lengths, i.e. len0 + len1 + len2 + len3 - bytes - plen >= 0, in two
+    // register steps: the receive state's five terms carry-saved to two
+    // (rb_x_reg, rb_y_reg), then those and the packet's length to two and one
+    // prefix carry. Registered every cycle for S_EXEC: the packet's length
+    // holds from S_QPC on, the receive state changes in S_QPC (S_PSN and S_OP
+    // follow), in S_RWQE_DESC and the receive SGE states (S_RLKEY_RD and
+    // S_EXEC0 follow the last change), never in the two cycles before S_EXEC
+    // (asserted against the direct sum there)
     function automatic logic [129:0] csa(input logic [64:0] x, input logic [64:0] y, input logic [64:0] z);
         csa = {(x & y | x & z | y & z) << 1, x ^ y ^ z};
     endfunction
     wire [129:0] rb_c1 = csa(65'(rs_len_reg[0]), 65'(rs_len_reg[1]), 65'(rs_len_reg[2]));
-    wire [129:0] rb_c2 = csa(65'(rs_len_reg[3]), ~{33'd0, rs_bytes_reg}, ~{33'd0, plen});
-    wire [129:0] rb_c3 = csa(rb_c1[64:0], rb_c1[129:65], rb_c2[64:0]);
+    wire [129:0] rb_c2 = csa(rb_c1[64:0], rb_c1[129:65], 65'(rs_len_reg[3]));
+    wire [129:0] rb_c3 = csa(rb_c2[64:0], rb_c2[129:65], ~{33'd0, rs_bytes_reg});
+    logic [64:0] rb_x_reg, rb_y_reg;
+    always_ff @(posedge clk) begin
+        rb_x_reg <= rb_c3[64:0];
+        rb_y_reg <= rb_c3[129:65];
+    end
     // the carry vector's bit 0 is free: the second negation's + 1
-    wire [129:0] rb_c4 = csa(rb_c3[64:0], rb_c3[129:65], rb_c2[129:65] | 65'd1);
-    wire [65:0]  rb_sum = padd(rb_c4[64:0], rb_c4[129:65], 1'b1);
+    wire [129:0] rb_c4 = csa(rb_x_reg, rb_y_reg, ~{33'd0, plen});
+    wire [65:0]  rb_sum = padd(rb_c4[64:0], rb_c4[129:65] | 65'd1, 1'b1);
     wire         rbuf_ok = !rb_sum[64];
     logic        rbuf_ok_reg;
     always_ff @(posedge clk) rbuf_ok_reg <= rbuf_ok;
@@ -655,7 +668,24 @@ module rnic_resp #(
     wire [63:0] cur_raddr = rsge_addr(rwqe_reg, rsge_reg);
     wire [31:0] cur_rlen  = rsge_len(rwqe_reg, rsge_reg);
     wire [31:0] cur_rlkey = rsge_lkey(rwqe_reg, rsge_reg);
-    wire rsge_end = rsge_reg == 3'(NSGE) || cur_rlkey == rnic_pkg::INVALID_LKEY;
+    // Per SGE, whether its length is zero and whether its lkey is the
+    // invalid one (the list's end), registered as the WQE's beats arrive:
+    // S_RLKEY_RD's choice then takes a bit of each (the 32-bit compares
+    // behind the SGE multiplexer ran into the receive state's enables).
+    logic [NSGE-1:0] rlen_z_reg, rlkey_end_reg;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_RWQE_LOAD && rwqe_beat_reg != 0) begin
+            for (int i = 0; i < NSGE; i++) begin
+                if (32'(rwqe_beat_reg) - 32'd1 == 32'(rsge_field_bit(i, rnic_pkg::SGE_LENGTH_OFF) / DATA_WIDTH))
+                    rlen_z_reg[i] <= rc_rd_data[rsge_field_bit(i, rnic_pkg::SGE_LENGTH_OFF) % DATA_WIDTH +: 32] == 32'd0;
+                if (32'(rwqe_beat_reg) - 32'd1 == 32'(rsge_field_bit(i, rnic_pkg::SGE_LKEY_OFF) / DATA_WIDTH))
+                    rlkey_end_reg[i] <= rc_rd_data[rsge_field_bit(i, rnic_pkg::SGE_LKEY_OFF) % DATA_WIDTH +: 32]
+                                        == rnic_pkg::INVALID_LKEY;
+            end
+        end
+    end
+    wire cur_rlen_z = rsge_reg < 3'(NSGE) && rlen_z_reg[rsge_reg[1:0]];
+    wire rsge_end = rsge_reg == 3'(NSGE) || rlkey_end_reg[rsge_reg[1:0]];
 
     // Key check against the MPT entry read in the cycle before
     // (rnic_mr_check_pipe: rnic_mr_check in two register stages): the
@@ -715,7 +745,7 @@ module rnic_resp #(
     logic [2:0]                  act_pmtu_mem [ACTIONS];
     logic [3:0]                  act_gen_mem [ACTIONS];
     logic [ACTION_DEPTH_LOG2:0]  act_wr_reg, act_rd_reg;
-    wire act_full = (act_wr_reg - act_rd_reg) == (ACTION_DEPTH_LOG2+1)'(ACTIONS);
+    wire act_full = rnic_gates_pkg::ring_full(32'(act_wr_reg), 32'(act_rd_reg), ACTION_DEPTH_LOG2);
     wire act_empty = act_wr_reg == act_rd_reg;
 
     logic          act_push;
@@ -1471,6 +1501,11 @@ module rnic_resp #(
             end
             S_RWQE_DESC: begin
                 rwqe_beat_reg <= '0;
+                // a fresh receive WQE: nothing received yet; its SGE
+                // lengths are filled in as their keys pass (S_RLKEY_CHKD),
+                // so the receive room's sum (rbuf_ok) has settled by S_EXEC
+                for (int i = 0; i < NSGE; i++) rs_len_reg[i] <= '0;
+                rs_bytes_reg <= '0;
                 state_reg <= rc_hit ? S_RWQE_LOAD : S_RWQE_DATA;
             end
             S_RWQE_DATA: begin
@@ -1492,15 +1527,12 @@ module rnic_resp #(
             end
             S_RLKEY_RD: begin
                 if (rsge_end) begin
-                    // a fresh receive WQE: nothing received yet
-                    for (int i = 0; i < NSGE; i++)
-                        if (3'(i) >= rsge_reg) rs_len_reg[i] <= '0;
+                    // the SGEs from here on stay empty (S_RWQE_DESC)
                     rs_idx_reg <= '0;
                     rs_off_reg <= '0;
-                    rs_bytes_reg <= '0;
                     state_reg <= S_EXEC0;
-                end else if (cur_rlen == 0) begin
-                    rs_len_reg[rsge_reg[1:0]] <= '0;
+                end else if (cur_rlen_z) begin
+                    // an empty SGE: its length stays 0
                     rsge_reg <= rsge_reg + 3'd1;
                 end else begin
                     state_reg <= S_RLKEY_CHK;
@@ -1633,12 +1665,15 @@ module rnic_resp #(
                 end
             end
             S_ADUP: if (adup_rd_ok_reg) begin
+                // the slot's saved result, taken whether or not it is the
+                // one (the PSN compare is not in front of its 64 enables);
+                // only a hit goes on to use it
+                at_orig_reg <= asave_orig_rd_reg;
                 if (adup_reg == (ATOMIC_SAVED_LOG2+1)'(ASAVE)) begin
                     // no longer kept: nothing to answer with
                     state_reg <= after_drop;
                 end else if (adup_hit) begin
                     if (!act_full) begin
-                        at_orig_reg <= asave_orig_rd_reg;
                         // nothing written for it: the ACK waits for no write
                         // response (S_EXEC, which clears this, is skipped)
                         npieces_reg <= '0;
@@ -2201,6 +2236,9 @@ module rnic_resp #(
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
+            // the SGE flags S_RLKEY_RD decides by are those of the WQE it holds
+            if (state_reg == S_RLKEY_RD && rsge_reg < 3'(NSGE))
+                assert (cur_rlen_z == (cur_rlen == 32'd0) && rsge_end == (cur_rlkey == rnic_pkg::INVALID_LKEY));
             if (state_reg == S_PUSH) begin
                 assert (24'(req_q_reg + 24'(req_rnz_reg)) == ref_req_psns);
                 assert (epsn_nx_reg == epsn_cur + ref_req_psns && msn_nx_reg == msn_cur + 24'd1);

@@ -161,10 +161,14 @@ module rnic_sched #(
     wire [QPN_WIDTH-1:0]  pi_wqpn = qp_reset_valid ? qp_reset_qpn : s_db_qpn;
     wire [15:0]           pi_wdata = qp_reset_valid ? 16'h0 : s_db_pi;
 
+    // A takes the FIFO's head only while empty, so the pop (the FIFO's read
+    // pointer, the producer index table's read) does not wait for the
+    // requester's ready, which is deep in its take: A refills in the cycle
+    // after it moved on, and the requester takes a QP at most every other
+    // cycle (it looks at a QP for a cycle before taking it).
     wire b_take = !b_valid_reg || m_qp_ready;
     wire a_move = a_valid_reg && b_take;
-    wire a_take = !a_valid_reg || a_move;
-    wire pop = !fifo_empty && a_take;
+    wire pop = !fifo_empty && !a_valid_reg;
     wire [15:0] a_pi = a_fwd_reg ? a_fwd_pi_reg : a_pi_ram;
 
     always_ff @(posedge clk) begin
@@ -173,12 +177,15 @@ module rnic_sched #(
 
     always_ff @(posedge clk) begin
         if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
-        if (a_take) begin
+        if (!a_valid_reg) begin
             a_valid_reg <= pop;
             a_qpn_reg <= fifo_head;
             a_fwd_reg <= 1'b0;
+        end else if (a_move) begin
+            a_valid_reg <= 1'b0;
         end
-        if (pi_we && ((a_take && pop && fifo_head == pi_wqpn) || (!a_take && a_qpn_reg == pi_wqpn))) begin
+        // (a QP leaving A takes a write of this cycle into B below)
+        if (pi_we && (!a_valid_reg ? pop && fifo_head == pi_wqpn : a_qpn_reg == pi_wqpn)) begin
             a_fwd_reg <= 1'b1;
             a_fwd_pi_reg <= pi_wdata;
         end

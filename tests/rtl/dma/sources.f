@@ -1,4 +1,5 @@
 rtl/rnic_pkg.sv
+rtl/rnic_gates_pkg.sv
 rtl/axis_keep_run.sv
 rtl/axis_packer.sv
 rtl/dma_burst_plan.sv

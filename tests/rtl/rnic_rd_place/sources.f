@@ -1,4 +1,5 @@
 rtl/rnic_pkg.sv
+rtl/rnic_gates_pkg.sv
 rtl/rnic_ram_1w1r.sv
 rtl/rnic_mr_check.sv
 rtl/rnic_mr_check_pipe.sv
