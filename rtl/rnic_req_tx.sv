@@ -827,13 +827,11 @@ module rnic_req_tx #(
         cache_rd_data <= cache_mem[rd_ahead ? {cw, next_slot, BEAT_W'(0)} : {cw, ci_slot, ld_beat}];
     end
 
-    // a new context: nothing held or being read for the QP is valid
-    // (each QP number compared on its own and the compares chosen, so the
-    // read's decision is not ahead of a compare)
-    // A reset in the read's own decision cycle forgets it if it is of
-    // either QP the read may be for (the one in hand or the next one): the
-    // choice between them is not in front of the flag; a read forgotten
-    // needlessly is read again when its WQE is wanted.
+    // a new context: nothing held or being read for the QP is valid. A
+    // reset in the read's own decision cycle forgets it if it is of either
+    // QP the read may be for (the one in hand or the next one): the choice
+    // between them is not in front of the flag; a read forgotten needlessly
+    // is read again when its WQE is wanted.
     wire rs_f_qpn = qp_reset_qpn == nq_qpn_reg || qp_reset_qpn == qpn_reg;
     // (the read under way's QP: no read is decided while one is)
     wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == fetch_qpn_reg;
