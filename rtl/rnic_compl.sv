@@ -573,7 +573,7 @@ module rnic_compl #(
     // event's registers, which hold still in these states
     logic [23:0] rr_first_m1;
     logic [23:0] rr_psn_m1;
-    logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic;
+    logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic, rr_at_first;
     logic        rr_len_last_ok, rr_len_mtu_ok;
     // the record of the WQE a kept NAK names (the records before it retired
     // in the NAK's walk): recorded as sent, not covered, or as flushed; a
@@ -582,6 +582,10 @@ module rnic_compl #(
     always_ff @(posedge clk) begin
         rr_first_m1 <= rec_first_m1;
         rr_psn_m1 <= psn_reg - 24'd1;
+        // psn_reg is the record's first PSN (rr_psn_m1 is a cycle old: psn_reg
+        // holds from the event's take on; asserted). Compared behind the
+        // register, it ran through the response's checks into acked_reg.
+        rr_at_first <= rr_psn_m1 == rec_first_m1;
         rr_covered <= psn_le(rec_last_psn, acked_reg);
         rr_le_pre <= psn_le(rec_last_psn, acked_pre_reg);
         rr_at_last <= psn_reg == rec_last_psn;
@@ -602,7 +606,7 @@ module rnic_compl #(
         rsp_off = '0;
         for (int k = 8; k <= 12; k++) rsp_off = rsp_off | ({32{mtu_sel_reg[k-8]}} & (32'(rsp_idx) << k));
     end
-    wire        rsp_at_first = rr_psn_m1 == rr_first_m1;
+    wire        rsp_at_first = rr_at_first;
     // a re-read starts with FIRST or ONLY anywhere in the message, and one
     // the requester's send window cut short ends with LAST or ONLY anywhere
     // (every response before the message's last carries the MTU)
@@ -1344,6 +1348,7 @@ module rnic_compl #(
         if (!rst && state_reg == S_RDCHK) begin
             assert (rsp_ok == ref_rsp_ok);
             assert (rsp_off == ref_rsp_off);
+            assert (rr_at_first == (psn_reg - 24'd1 == rr_first_m1));
         end
     end
 `endif

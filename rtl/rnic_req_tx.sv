@@ -1352,8 +1352,12 @@ module rnic_req_tx #(
     wire wqe_ld_cache = state_reg == S_WQE_LOAD && beat_reg != 0;
     always_ff @(posedge clk) begin
         if (win_take) wqe_reg <= win_data;
-        if (wqe_ld_direct) wqe_reg[DATA_WIDTH * 32'(dbeat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
-        if (wqe_ld_cache) wqe_reg[DATA_WIDTH * (32'(beat_reg) - 32'd1) +: DATA_WIDTH] <= cache_rd_data;
+        // (each beat's slot by a constant compare, not a computed index:
+        // the subtract ran into the slots' enables)
+        for (int b = 0; b < WQE_BEATS; b++) begin
+            if (wqe_ld_direct && dbeat_reg == 5'(b)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= s_axis_wqe_tdata;
+            if (wqe_ld_cache && beat_reg == 5'(b + 1)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= cache_rd_data;
+        end
         if (state_reg == S_FLUSH) wqe_reg <= '0;
     end
 
@@ -1371,6 +1375,7 @@ module rnic_req_tx #(
                    D_BIND = 7, D_LOCAL_INV = 8, D_SGE_OVER = 9, D_INL_BAD = 10, D_LEN_NOT8 = 11,
                    D_LEN_GT = 12,          // 5 bits: length > 256 << i, i = path MTU code - 1
                    D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_W = 90;
+    localparam int NSGE_LO_W = $clog2(MAX_SGE + 1);   // bits of an SGE count up to MAX_SGE
     // one 3:2 carry-save level: {carry << 1, sum}
     function automatic logic [69:0] csa35(input logic [34:0] x, input logic [34:0] y, input logic [34:0] z);
         csa35 = {((x & y) | (x & z) | (y & z)) << 1, x ^ y ^ z};
@@ -1405,8 +1410,11 @@ module rnic_req_tx #(
         d[D_SGE0] = nsge != 8'd0 && sge_len(w, 0) != 32'd0;
         // ~length, 1 and the four (gated) lengths in a balanced 3:2 tree,
         // three adder levels deep (a chain of four was one more)
+        // (each gated by the SGE count's low bits only: a count past
+        // MAX_SGE fails the WQE (D_SGE_OVER) before the sum is looked at,
+        // and the gate and the first 3:2 level then fit one LUT)
         for (int i = 0; i < 4; i++)
-            t[i] = (i < MAX_SGE && rnic_gates_pkg::gt_const(32'(nsge), 32'(i))) ? 35'(sge_len(w, i)) : 35'd0;
+            t[i] = (i < MAX_SGE && NSGE_LO_W'(nsge) > NSGE_LO_W'(i)) ? 35'(sge_len(w, i)) : 35'd0;
         {a_c, a_s} = csa35(~{3'b000, len}, t[0], t[1]);
         {b_c, b_s} = csa35(t[2], t[3], 35'd1);
         {c_c, c_s} = csa35(a_s, a_c, b_s);
@@ -1810,6 +1818,9 @@ module rnic_req_tx #(
     // record's walk, the rewind's ACK compares, a packet's) reach only the
     // enables and the forwards behind them
     wire ctx_wr = qp_reset_valid || qp_rts_valid;
+    // a record moves the high-water mark past its WQE: a first send, or a
+    // resend that reached the mark
+    wire hi_adv = !resend_reg || ci_reg == q_sq_hi;
     // a packet's write of the next PSN: it stops mid-message, or a READ part ends
     wire npsn_pkt_we = (!pkt_last && (yield || wnd_stop_pkt)) || rd_part_reg;
     wire in_rec = state_reg == S_RECORD, in_pkt = state_reg == S_PKT_NEXT;
@@ -1821,9 +1832,13 @@ module rnic_req_tx #(
         next_psn_wa = (in_rec || in_pkt) ? qpn_reg : ctx_wr ? qp_reset_qpn : s_qp_qpn;
         next_psn_wd = in_rec ? psn_reg : in_pkt ? (rd_part_reg ? psn_nx_reg : psn_reg + 24'd1)
                     : ctx_wr ? qp_reset_sq_psn : una_rd_acked_psn + 24'd1;
-        sq_hi_we = qp_reset_valid || (record && (!resend_reg || ci_reg == q_sq_hi));
+        // every record writes the high-water mark: past this WQE when it
+        // reaches it (hi_adv), else its value again. (As an enable, the
+        // compare behind the forwarding mux ran into the forward flags of
+        // the three read ports: 11 levels.)
+        sq_hi_we = qp_reset_valid || record;
         sq_hi_wa = in_rec ? qpn_reg : qp_reset_qpn;
-        sq_hi_wd = in_rec ? ci_reg + 16'd1 : 16'd0;
+        sq_hi_wd = !in_rec ? 16'd0 : hi_adv ? ci_reg + 16'd1 : q_sq_hi;
         // the ACK window reaches the highest PSN on the wire
         hi_psn_we = ctx_wr || (wr_pkt && hi_adv_reg);
         hi_psn_wa = in_pkt ? qpn_reg : qp_reset_qpn;
@@ -1904,7 +1919,7 @@ module rnic_req_tx #(
             started_mem[qp_reset_qpn] <= 1'b0;
             rd_mask_mem[qp_reset_qpn] <= '0;
         end else if (record && !qp_rts_valid) begin
-            if (sq_hi_we) started_mem[qpn_reg] <= 1'b0;
+            if (hi_adv) started_mem[qpn_reg] <= 1'b0;
             first_psn_mem[{qpn_reg, ci_reg[INFLIGHT_LOG2-1:0]}] <= first_psn_reg;
             rd_mask_mem[qpn_reg] <= rd_mask_next;
             if (status_reg != rnic_pkg::WC_SUCCESS[7:0]) tx_err_mem[qpn_reg] <= 1'b1;
@@ -2006,7 +2021,7 @@ module rnic_req_tx #(
             assert (wqe_dec_sge_over == (wqe_num_sge > 8'(MAX_SGE))
                     && wqe_dec_inl_bad == (wqe_inl_len > 8'(rnic_pkg::MAX_INLINE_BYTES) || 32'(wqe_inl_len) != wqe_length)
                     && |(wqe_dec_len_gt & pmtu_onehot_reg) == (wqe_length > mtu_bytes_reg));
-            assert (sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
+            assert (wqe_dec_sge_over || sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
         end
         // the gathered WQE's length check is current where it is looked at
         if (!rst && (state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK)) assert (len_err_reg == len_err);

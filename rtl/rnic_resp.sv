@@ -676,9 +676,10 @@ module rnic_resp #(
     always_ff @(posedge clk) begin
         if (state_reg == S_RWQE_LOAD && rwqe_beat_reg != 0) begin
             for (int i = 0; i < NSGE; i++) begin
-                if (32'(rwqe_beat_reg) - 32'd1 == 32'(rsge_field_bit(i, rnic_pkg::SGE_LENGTH_OFF) / DATA_WIDTH))
+                // (beat n arrives when rwqe_beat_reg is n + 1: a constant compare)
+                if (rwqe_beat_reg == 8'(rsge_field_bit(i, rnic_pkg::SGE_LENGTH_OFF) / DATA_WIDTH + 1))
                     rlen_z_reg[i] <= rc_rd_data[rsge_field_bit(i, rnic_pkg::SGE_LENGTH_OFF) % DATA_WIDTH +: 32] == 32'd0;
-                if (32'(rwqe_beat_reg) - 32'd1 == 32'(rsge_field_bit(i, rnic_pkg::SGE_LKEY_OFF) / DATA_WIDTH))
+                if (rwqe_beat_reg == 8'(rsge_field_bit(i, rnic_pkg::SGE_LKEY_OFF) / DATA_WIDTH + 1))
                     rlkey_end_reg[i] <= rc_rd_data[rsge_field_bit(i, rnic_pkg::SGE_LKEY_OFF) % DATA_WIDTH +: 32]
                                         == rnic_pkg::INVALID_LKEY;
             end
@@ -1516,8 +1517,11 @@ module rnic_resp #(
             end
             S_RWQE_LOAD: begin
                 // one cycle behind the address: beat n arrives when rwqe_beat_reg is n + 1
-                if (rwqe_beat_reg != 0)
-                    rwqe_reg[DATA_WIDTH * (32'(rwqe_beat_reg) - 32'd1) +: DATA_WIDTH] <= rc_rd_data;
+                // (each beat's slot by a constant compare: a subtract in
+                // the index ran into the slots' enables; DATA_WIDTH, a power
+                // of two in 64..512, divides the WQE's 512 bits)
+                for (int b = 0; b < RWQE_BEATS; b++)
+                    if (rwqe_beat_reg == 8'(b + 1)) rwqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= rc_rd_data;
                 if (rwqe_beat_reg == 8'(RWQE_BEATS)) begin
                     rsge_reg <= '0;
                     state_reg <= S_RLKEY_RD;
@@ -1961,14 +1965,21 @@ module rnic_resp #(
 
     // qpn_reg's generation: read in S_IDLE at the QPN being taken (the
     // written value forwarded), for S_QPC; kept in rgen_cur_reg after that
+    // The pending increment's address is compared a cycle ahead too, with
+    // the pending write's next address and validity (rgq_pw): S_QPC, one
+    // cycle long, follows the take (qpc_rd_addr is then the new qpn_reg).
+    // The compare behind the choice ran into the generator's per-job
+    // generation flags (rdcnt_rd_gen).
     logic [3:0] rgq_rd, rgq_fwd_val;
-    logic       rgq_fwd;
+    logic       rgq_fwd, rgq_pw;
     always_ff @(posedge clk) begin
         rgq_rd <= rgen_mem[qpc_rd_addr];
         rgq_fwd <= rg_we && rg_waddr == qpc_rd_addr;
         rgq_fwd_val <= rg_wdata;
+        rgq_pw <= qp_reset_valid ? qp_reset_qpn == qpc_rd_addr
+                : pw_vld && rg_dup_we && pw_addr != qpn_reg && pw_addr == qpc_rd_addr;
     end
-    wire [3:0] rgen_qpc = (pw_vld && pw_addr == qpn_reg) ? pw_val : rgq_fwd ? rgq_fwd_val : rgq_rd;
+    wire [3:0] rgen_qpc = rgq_pw ? pw_val : rgq_fwd ? rgq_fwd_val : rgq_rd;
     assign rgen_cur = (state_reg == S_QPC) ? rgen_qpc : rgen_cur_reg;
     always_ff @(posedge clk) begin
         if (qp_reset_valid && qp_reset_qpn == qpn_reg) rgen_cur_reg <= rgen_cur + 4'd1;
@@ -2164,6 +2175,8 @@ module rnic_resp #(
             assert (rgen_rd_val == rgen_ref[rgg_addr]);
             if (state_reg != S_IDLE) assert (rgen_cur == rgen_ref[qpn_reg]);
             if (state_reg == S_PSN) assert (rda_act_cnt == scan_cnt && rgen_cur_reg == rgen_ref[qpn_reg]);
+            // the pending increment's compare, made a cycle ahead
+            if (state_reg == S_QPC) assert (rgq_pw == (pw_vld && pw_addr == qpn_reg));
             if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
             if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q);
         end
