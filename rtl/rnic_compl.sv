@@ -699,6 +699,12 @@ module rnic_compl #(
     logic       ld_psn_le_acked_reg;    // psn_le(psn_reg, acked_reg)
     logic       ld_acked_le_prev_reg;   // psn_le(acked_reg, psn_reg - 1)
     logic       ld_next_reg;            // psn_reg == acked_reg + 1
+    // S_LOAD: records are in flight (una != the requester's high-water
+    // mark), for S_ACK. A cycle old there: the mark only grows, and a
+    // response never answers a WQE recorded in the cycle before (its
+    // request leaves after the record). Compared in S_ACK, behind the
+    // forwarding mux, it ran into S_ACK's choice (10 levels).
+    logic       ld_una_ne_hi_reg;
     // now + rnr_cycles(syn_code) for S_ACK: the delay looked up as the ACK
     // is taken (rnr_p1_reg), both halves added in S_LOAD, the high one for
     // either carry of the low one, so S_ACK only selects
@@ -858,6 +864,7 @@ module rnic_compl #(
                 ld_acked_le_prev_reg <= (psn_le(load_acked, psn_reg) && psn_reg != load_acked)
                                         || (psn_reg[22:0] == load_acked[22:0] && psn_reg[23] != load_acked[23]);
                 ld_next_reg <= is_succ(psn_reg, load_acked);
+                ld_una_ne_hi_reg <= (fwd_reg ? una_reg : una_rd_reg) != hi_rd_idx;
                 {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1_reg[23:0]};
                 rnr_hi0_reg <= now[47:24] + rnr_p1_reg[47:24];
                 rnr_hi1_reg <= now[47:24] - ~rnr_p1_reg[47:24];   // + 1
@@ -887,7 +894,7 @@ module rnic_compl #(
                     state_reg <= S_PLACE;
                     if (!live_rd_reg) begin
                         // dropped: no QP state to judge it by
-                    end else if (!err_reg && ld_next_reg && una_reg != hi_rd_idx) begin
+                    end else if (!err_reg && ld_next_reg && ld_una_ne_hi_reg) begin
                         state_reg <= S_RDREAD;
                     end else if (!err_reg && in_window && !gap_reg && retry_left_reg != 0) begin
                         // responses before this one were lost: re-read from
@@ -1335,6 +1342,8 @@ module rnic_compl #(
             assert (in_window == ref_in_window);
             assert (nak_in_window == ref_nak_in_window);
             assert (ld_next_reg == (psn_reg == acked_reg + 24'd1));
+            // records in flight at S_LOAD are still in flight
+            if (ld_una_ne_hi_reg) assert (una_reg != hi_rd_idx);
             assert (ld_acked_le_prev_reg == psn_le(acked_reg, psn_reg - 24'd1));
             assert (rnr_until_nx == now + rnr_cycles(syn_code));
         end

@@ -696,12 +696,26 @@ module rnic_core #(
     );
 
     // payload read packets (last-marked descriptors) issued and not yet done
+    // (and whether any is, as a flop of its own: from the count before the
+    // moves, which only choose; the count's compare behind the adder ran
+    // through the completion engine's CQE push into its queue: 10 levels)
     logic [7:0] pay_rd_pending_reg;
+    logic       pay_rd_busy_reg;
+    wire        pay_rd_inc = payd_valid && payd_ready && payd_last;
     always_ff @(posedge clk) begin
-        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(payd_valid && payd_ready && payd_last)
-                              - 8'(pay_status_valid);
-        if (rst) pay_rd_pending_reg <= '0;
+        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(pay_rd_inc) - 8'(pay_status_valid);
+        pay_rd_busy_reg <= (pay_rd_inc && !pay_status_valid) ? 1'b1
+                         : (pay_status_valid && !pay_rd_inc) ? pay_rd_pending_reg != 8'd1 : pay_rd_pending_reg != 8'd0;
+        if (rst) begin
+            pay_rd_pending_reg <= '0;
+            pay_rd_busy_reg <= 1'b0;
+        end
     end
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) if (!rst) assert (pay_rd_busy_reg == (pay_rd_pending_reg != 8'd0));
+`endif
+`endif
 
     logic inflight_init_unused;   // not cleared (ZERO_UNWRITTEN 0): always done
     // the completion engine reads only entries the requester wrote
@@ -808,7 +822,7 @@ module rnic_core #(
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .INF_BITS(INF_BITS)
     ) compl_inst (
-        .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_pending_reg != 0),
+        .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_busy_reg),
         .s_ack_valid(ack_valid || ud_done_valid), .s_ack_ready(cmp_ack_ready),
         .s_ack_qpn(ud_done_valid ? ud_done_qpn : ack_qpn),
         .s_ack_psn(ud_done_valid ? ud_done_psn : ack_psn),

@@ -172,9 +172,11 @@ module rnic_cqe_wr #(
     assign m_axis_desc_len = (state_reg == S_OWN_DESC) ? 32'd1 : 32'(BODY_BYTES);
     wire desc_fire = m_axis_desc_valid && m_axis_desc_ready;
     // the pointers and the count as the block's always_ff below sets them
-    wire [OWN_LOG2:0]  own_wr_next = own_wr_reg + (OWN_LOG2 + 1)'(state_reg == S_BODY_DESC && desc_fire);
-    wire [OWN_LOG2:0]  own_rd_next = own_rd_reg + (OWN_LOG2 + 1)'(state_reg == S_OWN_DATA && m_axis_data_tready);
-    wire [OWN_LOG2+1:0] kind_used_next = kind_used + (OWN_LOG2 + 2)'(desc_fire) - (OWN_LOG2 + 2)'(s_status_valid);
+    wire               own_inc = state_reg == S_BODY_DESC && desc_fire;
+    wire               own_dec = state_reg == S_OWN_DATA && m_axis_data_tready;
+    wire [OWN_LOG2:0]  own_wr_next = own_wr_reg + (OWN_LOG2 + 1)'(own_inc);
+    wire [OWN_LOG2:0]  own_rd_next = own_rd_reg + (OWN_LOG2 + 1)'(own_dec);
+    wire [OWN_LOG2:0]  own_used = own_wr_reg - own_rd_reg;
     wire [OWN_LOG2:0]  bodies_next = bodies_done_reg + (OWN_LOG2 + 1)'(s_status_valid && !kind_head)
                                      - (OWN_LOG2 + 1)'(state_reg == S_OWN_DESC && desc_fire);
 
@@ -265,9 +267,18 @@ module rnic_cqe_wr #(
         if (s_status_valid && kind_head) stat_cqe <= 1'b1;
         bodies_done_reg <= bodies_next;
         bodies_nz_reg <= bodies_next != 0;
-        own_full_reg <= (own_wr_next - own_rd_next) == (OWN_LOG2 + 1)'(OWN);
-        kind_room1_reg <= kind_used_next < (OWN_LOG2 + 2)'(2 * OWN);
-        kind_room2_reg <= kind_used_next <= (OWN_LOG2 + 2)'(2 * OWN - 2);
+        // full after this cycle, from the count before it and the two
+        // moves (the moves' handshakes were in front of a subtract and a
+        // compare of the moved pointers: 10 levels)
+        own_full_reg <= (own_inc && !own_dec) ? own_used == (OWN_LOG2 + 1)'(OWN - 1)
+                      : (own_dec && !own_inc) ? 1'b0 : own_used == (OWN_LOG2 + 1)'(OWN);
+        // (the same way: the count's compares beside the moves)
+        kind_room1_reg <= (desc_fire && !s_status_valid) ? kind_used < (OWN_LOG2 + 2)'(2 * OWN - 1)
+                        : (s_status_valid && !desc_fire) ? kind_used <= (OWN_LOG2 + 2)'(2 * OWN)
+                        : kind_used < (OWN_LOG2 + 2)'(2 * OWN);
+        kind_room2_reg <= (desc_fire && !s_status_valid) ? kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 3)
+                        : (s_status_valid && !desc_fire) ? kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 1)
+                        : kind_used <= (OWN_LOG2 + 2)'(2 * OWN - 2);
         if (rst) begin
             state_reg <= S_IDLE;
             stat_cqe <= 1'b0;

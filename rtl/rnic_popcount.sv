@@ -3,11 +3,15 @@
 `default_nettype none
 
 /*
- * How many of N bits are set, as a balanced tree of adders written as gates:
- * about 2 * log2(N) logic levels. A serial count over the bits is a chain N
- * long, and a '+' of 3 or more bits becomes a carry chain at every level of
- * the tree, so neither is used for counts that feed a decision in the same
- * cycle.
+ * How many of N bits are set, as a compressor tree built for 6-input LUTs:
+ * the bits in groups of six, each group's 3-bit count one LUT level; the
+ * groups' counts bit by bit (their ones, twos and fours) counted again,
+ * one LUT per bit while there are at most six groups; the three column
+ * counts summed with their weights in gates. Up to 36 bits that is four to
+ * five logic levels (a balanced tree of adders was about 2 * log2(N); a serial
+ * count over the bits is a chain N long). Every sum is written as gates:
+ * a '+' becomes a carry chain, which a count that feeds a decision in the
+ * same cycle cannot afford.
  */
 module rnic_popcount #(
     parameter int N = 16   // 1 or more
@@ -18,6 +22,7 @@ module rnic_popcount #(
 
     localparam int W = $clog2(N + 1);
 
+    // a + b as gates, W bits
     function automatic logic [W-1:0] add_gates(input logic [W-1:0] a, input logic [W-1:0] b);
         logic c;
         c = 1'b0;
@@ -27,11 +32,58 @@ module rnic_popcount #(
         end
     endfunction
 
-    logic [W-1:0] sum [2*N-1];   // a heap: node n adds 2n+1 and 2n+2; leaves N-1 ..
-    always_comb begin
-        for (int i = 0; i < N; i++) sum[N-1+i] = W'(bits[i]);
-        for (int n = N - 2; n >= 0; n--) sum[n] = add_gates(sum[2*n+1], sum[2*n+2]);
-        count = sum[0];
+    if (N <= 6) begin : g_leaf
+        // six inputs at most: every bit of the count is one LUT
+        always_comb begin
+            count = '0;
+            for (int i = 0; i < N; i++) count = add_gates(count, W'(bits[i]));
+        end
+    end else begin : g_tree
+        localparam int G = (N + 5) / 6;        // groups of six
+        localparam int CW = $clog2(G + 1);     // a column's count
+        logic [2:0]    part [G];
+        logic [G-1:0]  col [3];
+        logic [CW-1:0] col_cnt [3];
+        function automatic logic [CW-1:0] add_cw(input logic [CW-1:0] a, input logic [CW-1:0] b);
+            logic c;
+            c = 1'b0;
+            for (int k = 0; k < CW; k++) begin
+                add_cw[k] = a[k] ^ b[k] ^ c;
+                c = (a[k] & b[k]) | (c & (a[k] ^ b[k]));
+            end
+        endfunction
+        // each group's count (a group of six, the last one of what is left)
+        logic [2:0] c;
+        logic       cy;
+        always_comb begin
+            c = '0;
+            cy = 1'b0;
+            for (int g = 0; g < G; g++) begin
+                c = '0;
+                for (int i = 0; i < 6; i++) begin
+                    if (6 * g + i < N) begin
+                        // c + bit, as gates
+                        cy = bits[6 * g + i];
+                        for (int k = 0; k < 3; k++) begin
+                            {cy, c[k]} = {c[k] & cy, c[k] ^ cy};
+                        end
+                    end
+                end
+                part[g] = c;
+            end
+            for (int j = 0; j < 3; j++)
+                for (int g = 0; g < G; g++) col[j][g] = part[g][j];
+        end
+        // each column's count (up to six groups, one LUT per bit; past 36
+        // bits a deeper cone)
+        always_comb
+            for (int j = 0; j < 3; j++) begin
+                col_cnt[j] = '0;
+                for (int g = 0; g < G; g++) col_cnt[j] = add_cw(col_cnt[j], CW'(col[j][g]));
+            end
+        // ones + 2 * twos + 4 * fours
+        always_comb
+            count = add_gates(add_gates(W'(col_cnt[0]), W'(col_cnt[1]) << 1), W'(col_cnt[2]) << 2);
     end
 
 endmodule

@@ -95,8 +95,17 @@ module rnic_req_hdrq #(
 
     // a slot's tag is only compared while the slot is queued: a stale tag in
     // a free slot may set its dead bit, which the next push overwrites
+    // (the slot after the head is a register of its own: the increment was
+    // in front of the select)
+    logic [DEPTH_LOG2-1:0] nx_slot;
     wire [DEPTH_LOG2:0]   rd_p1 = rd_ptr_reg + 1'b1;
-    wire [DEPTH_LOG2-1:0] nx_slot = rd_p1[DEPTH_LOG2-1:0];
+    // every slot's dead bit with this cycle's kills, compared apart; the
+    // head's and the next one's are selected from them (selected first,
+    // the tag ran through its compare: 10 levels)
+    logic [DEPTH-1:0]     dead_or;
+    always_comb
+        for (int i = 0; i < DEPTH; i++)
+            dead_or[i] = dead_reg[i] || killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
     // the head slot's and the next slot's dead bit after this cycle's push
     // and kills: the push, late in the requester's decision, only selects
     // between the pushed packet's and the queued one's, each compared with
@@ -104,10 +113,8 @@ module rnic_req_hdrq #(
     wire                  stay_new = push && wr_slot == rd_slot;
     wire                  next_new = push && wr_slot == nx_slot;
     wire new_killed = killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
-    wire old_stay_dead = dead_reg[rd_slot]
-                         || killed(tag_reg[rd_slot], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
-    wire old_next_dead = dead_reg[nx_slot]
-                         || killed(tag_reg[nx_slot], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
+    wire old_stay_dead = dead_or[rd_slot];
+    wire old_next_dead = dead_or[nx_slot];
     wire dead_stay = stay_new ? new_killed : old_stay_dead;
     wire dead_next = next_new ? new_killed : old_next_dead;
     // queued after this cycle: something is pushed, or more than the popped one is there
@@ -134,10 +141,14 @@ module rnic_req_hdrq #(
         if (push && !pop) cnt_reg <= cnt_up;
         else if (pop && !push) cnt_reg <= cnt_down;
         if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
-        if (pop) rd_ptr_reg <= rd_p1;
+        if (pop) begin
+            rd_ptr_reg <= rd_p1;
+            nx_slot <= nx_slot + 1'b1;
+        end
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;
+            nx_slot <= DEPTH_LOG2'(1);
             dead_reg <= '0;
             valid_reg <= 1'b0;
             dead_head_reg <= 1'b0;
@@ -151,7 +162,8 @@ module rnic_req_hdrq #(
     // the registers are what the pointers and the head's dead bit say
     always_ff @(posedge clk)
         if (!rst) assert (valid_reg == (wr_ptr_reg != rd_ptr_reg) && (!valid_reg || dead_head_reg == dead_reg[rd_slot])
-                          && cnt_reg == wr_ptr_reg - rd_ptr_reg && full_reg == (cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH)));
+                          && cnt_reg == wr_ptr_reg - rd_ptr_reg && full_reg == (cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH))
+                          && nx_slot == rd_p1[DEPTH_LOG2-1:0]);
 `endif
 `endif
 

@@ -798,9 +798,13 @@ module rnic_req_tx #(
     wire win_lt_room = fd_to_win_reg < fd_room_reg;
     wire end_lt_pi = fd_to_end_reg < fd_to_pi_reg, win_lt_pi = fd_to_win_reg < fd_to_pi_reg;
     wire win_lt_end = fd_to_win_reg < fd_to_end_reg;
-    wire [15:0] fetch_n = (win_lt_room && win_lt_pi && win_lt_end) ? fd_to_win_reg
-                        : (end_lt_room && end_lt_pi) ? fd_to_end_reg
-                        : pi_lt_room ? fd_to_pi_reg : fd_room_reg;
+    wire fn_win = win_lt_room && win_lt_pi && win_lt_end, fn_end = end_lt_room && end_lt_pi;
+    wire [15:0] fetch_n = fn_win ? fd_to_win_reg : fn_end ? fd_to_end_reg : pi_lt_room ? fd_to_pi_reg : fd_room_reg;
+    // the end of the way's pending range, index + fetch_n: the four sums
+    // formed beside the compares and chosen as fetch_n is (an adder after
+    // the choice ran into the way's registers, 9 levels)
+    wire [15:0] fetch_end = fn_win ? fd_idx_reg + fd_to_win_reg : fn_end ? fd_idx_reg + fd_to_end_reg
+                          : pi_lt_room ? fd_idx_reg + fd_to_pi_reg : fd_idx_reg + fd_room_reg;
     // the ring address, its low and high halves a cycle apart
     wire [32:0] fd_addr_lo = 33'(fd_sq_base_reg[31:0]) + (33'(sq_slot) << rnic_pkg::WQE_LOG_BYTES);
 
@@ -887,7 +891,7 @@ module rnic_req_tx #(
                 fd_n_reg <= fetch_n;
                 fd_addr_reg[63:32] <= fd_sq_base_reg[63:32] + 32'(fd_carry_reg);
                 // the way's pending range, unless a reset forgot the read
-                if (!fetch_stale_reg && !reset_hit_fetch) c_req_reg[fd_way_reg] <= fd_idx_reg + fetch_n;
+                if (!fetch_stale_reg && !reset_hit_fetch) c_req_reg[fd_way_reg] <= fetch_end;
                 fd_state_reg <= FD_DESC;
             end
             FD_DESC: if (m_axis_wqe_desc_ready) fd_state_reg <= FD_IDLE;

@@ -698,21 +698,35 @@ module rnic_resp #(
     // A WRITE's MIDDLE and LAST packets (w_cont) are checked too, with the
     // message's rkey and the packet's own address and length, so no packet
     // checked after a window's invalidation or rebind is written.
-    wire        ck_lkey = state_reg == S_RLKEY_CHK;
+    // The check's operands are registered in the state before: S_RLKEY_RD
+    // (rsge_reg holds into S_RLKEY_CHK) and S_OP (the header and the
+    // message's registers hold from S_QPC on) are the only ways into its
+    // first stage. Chosen there, behind the SGE multiplexer and the state
+    // decode, they ran through the first stage's carry pieces (10 levels).
+    wire        ck_lkey_nx = state_reg == S_RLKEY_RD;   // S_RLKEY_CHK is next
     wire        w_cont  = w_middle || w_last;
     wire [31:0] chk_len = op_atomic ? 32'd8 : w_cont ? plen : h_dlen;
-    wire [31:0] ck_key  = ck_lkey ? cur_rlkey : w_cont ? wr_rkey_reg : h_rkey;
-    wire [63:0] ck_va   = ck_lkey ? cur_raddr : w_cont ? wr_va_reg : h_va;
-    wire [31:0] ck_len  = ck_lkey ? cur_rlen : chk_len;
-    wire [7:0]  ck_need = ck_lkey ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
-                          op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
-                          op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0];
+    logic        ck_lkey;
+    logic [31:0] ck_key, ck_len;
+    logic [63:0] ck_va;
+    logic [15:0] ck_pd;
+    logic [7:0]  ck_need;
+    always_ff @(posedge clk) begin
+        ck_lkey <= ck_lkey_nx;
+        ck_key <= ck_lkey_nx ? cur_rlkey : w_cont ? wr_rkey_reg : h_rkey;
+        ck_va <= ck_lkey_nx ? cur_raddr : w_cont ? wr_va_reg : h_va;
+        ck_len <= ck_lkey_nx ? cur_rlen : chk_len;
+        ck_pd <= ck_lkey_nx ? rq_pd : qpc_pd;
+        ck_need <= ck_lkey_nx ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
+                   op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
+                   op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0];
+    end
     logic        cb_ok;
     logic [63:0] cb_pa;
     rnic_mr_check_pipe key_check_inst (
         .clk,
         .en(state_reg == S_MPT || state_reg == S_RLKEY_CHK || state_reg == S_MPT2 || state_reg == S_RLKEY_C2),
-        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_pd),
         .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(cb_ok), .pa(cb_pa)
     );
     wire        access_ok = cb_ok;
@@ -2175,6 +2189,14 @@ module rnic_resp #(
             assert (rgen_rd_val == rgen_ref[rgg_addr]);
             if (state_reg != S_IDLE) assert (rgen_cur == rgen_ref[qpn_reg]);
             if (state_reg == S_PSN) assert (rda_act_cnt == scan_cnt && rgen_cur_reg == rgen_ref[qpn_reg]);
+            // the key check's operands, registered a cycle ahead
+            if (state_reg == S_RLKEY_CHK)
+                assert (ck_lkey && ck_key == cur_rlkey && ck_va == cur_raddr && ck_len == cur_rlen && ck_pd == rq_pd);
+            if (state_reg == S_MPT)
+                assert (!ck_lkey && ck_key == (w_cont ? wr_rkey_reg : h_rkey) && ck_va == (w_cont ? wr_va_reg : h_va)
+                        && ck_len == chk_len && ck_pd == qpc_pd
+                        && ck_need == (op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
+                                       op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]));
             // the pending increment's compare, made a cycle ahead
             if (state_reg == S_QPC) assert (rgq_pw == (pw_vld && pw_addr == qpn_reg));
             if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
@@ -2190,7 +2212,7 @@ module rnic_resp #(
     logic        ref_mr_ok;
     logic [63:0] ref_mr_pa;
     rnic_mr_check ref_check_inst (
-        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_lkey ? rq_pd : qpc_pd),
+        .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_pd),
         .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(ref_mr_ok), .pa(ref_mr_pa)
     );
     logic        ref_a_ok, ref_b_ok;
