@@ -292,36 +292,46 @@ module rnic_compl #(
     // the requester's state for B comes from registered reads given A's QP
     assign hi2_rd_qpn = sc_qpn_reg;
 
-    // a < b, 48 bits, from 12-bit pieces: short carry chains, combined in logic
+    // a < b, 48 bits, from 8-bit pieces: one carry cell each, combined in
+    // logic (a piece below every equal one above it is less): 12-bit pieces
+    // took two carry cells, one level more on the timer sweep's compares
     function automatic logic lt48(input logic [47:0] a, input logic [47:0] b);
-        logic [3:0] lt;
-        logic [3:1] eq;
-        for (int i = 0; i < 4; i++) lt[i] = a[12*i +: 12] < b[12*i +: 12];
-        for (int i = 1; i < 4; i++) eq[i] = a[12*i +: 12] == b[12*i +: 12];
-        lt48 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+        logic [5:0] lt, eq;
+        logic       hi_eq;
+        for (int i = 0; i < 6; i++) begin
+            lt[i] = a[8*i +: 8] < b[8*i +: 8];
+            eq[i] = a[8*i +: 8] == b[8*i +: 8];
+        end
+        lt48 = 1'b0;
+        hi_eq = 1'b1;
+        for (int i = 5; i >= 0; i--) begin
+            lt48 = lt48 || (hi_eq && lt[i]);
+            hi_eq = hi_eq && eq[i];
+        end
     endfunction
     // $signed(a - b) < 0: the difference's sign bit
     function automatic logic neg48(input logic [47:0] a, input logic [47:0] b);
         neg48 = a[47] ^ b[47] ^ lt48({1'b0, a[46:0]}, {1'b0, b[46:0]});
     endfunction
-    // {borrow, a - b - bin}, 48 bits, as a carry-select subtractor of 12-bit
-    // pieces: each piece both ways at once, the borrows chosen in logic
+    // {borrow, a - b - bin}, 48 bits, as a carry-select subtractor of 8-bit
+    // pieces: each piece both ways at once (one carry cell), the borrows
+    // chosen in logic
     function automatic logic [48:0] sub48(input logic [47:0] a, input logic [47:0] b, input logic bin);
-        logic [11:0] d0, d1;
-        logic [3:0]  g, e;
-        logic [4:0]  bw;
+        logic [7:0] d0, d1;
+        logic [5:0] g, e;
+        logic [6:0] bw;
         bw[0] = bin;
-        for (int i = 0; i < 4; i++) begin
-            g[i] = a[12*i +: 12] < b[12*i +: 12];
-            e[i] = a[12*i +: 12] == b[12*i +: 12];
+        for (int i = 0; i < 6; i++) begin
+            g[i] = a[8*i +: 8] < b[8*i +: 8];
+            e[i] = a[8*i +: 8] == b[8*i +: 8];
             bw[i+1] = g[i] || (e[i] && bw[i]);
         end
-        for (int i = 0; i < 4; i++) begin
-            d0 = a[12*i +: 12] - b[12*i +: 12];
-            d1 = a[12*i +: 12] + ~b[12*i +: 12];
-            sub48[12*i +: 12] = bw[i] ? d1 : d0;
+        for (int i = 0; i < 6; i++) begin
+            d0 = a[8*i +: 8] - b[8*i +: 8];
+            d1 = a[8*i +: 8] + ~b[8*i +: 8];
+            sub48[8*i +: 8] = bw[i] ? d1 : d0;
         end
-        sub48[48] = bw[4];
+        sub48[48] = bw[6];
     endfunction
     // a - b - bin, 24 bits, the same way
     function automatic logic [23:0] sub24(input logic [23:0] a, input logic [23:0] b, input logic bin);
@@ -573,7 +583,7 @@ module rnic_compl #(
     // event's registers, which hold still in these states
     logic [23:0] rr_first_m1;
     logic [23:0] rr_psn_m1;
-    logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic, rr_at_first;
+    logic        rr_covered, rr_le_pre, rr_at_last, rr_psn_le_last, rr_ok, rr_read, rr_atomic;
     logic        rr_len_last_ok, rr_len_mtu_ok;
     // the record of the WQE a kept NAK names (the records before it retired
     // in the NAK's walk): recorded as sent, not covered, or as flushed; a
@@ -582,10 +592,6 @@ module rnic_compl #(
     always_ff @(posedge clk) begin
         rr_first_m1 <= rec_first_m1;
         rr_psn_m1 <= psn_reg - 24'd1;
-        // psn_reg is the record's first PSN (rr_psn_m1 is a cycle old: psn_reg
-        // holds from the event's take on; asserted). Compared behind the
-        // register, it ran through the response's checks into acked_reg.
-        rr_at_first <= rr_psn_m1 == rec_first_m1;
         rr_covered <= psn_le(rec_last_psn, acked_reg);
         rr_le_pre <= psn_le(rec_last_psn, acked_pre_reg);
         rr_at_last <= psn_reg == rec_last_psn;
@@ -606,7 +612,7 @@ module rnic_compl #(
         rsp_off = '0;
         for (int k = 8; k <= 12; k++) rsp_off = rsp_off | ({32{mtu_sel_reg[k-8]}} & (32'(rsp_idx) << k));
     end
-    wire        rsp_at_first = rr_at_first;
+    wire        rsp_at_first = rr_psn_m1 == rr_first_m1;
     // a re-read starts with FIRST or ONLY anywhere in the message, and one
     // the requester's send window cut short ends with LAST or ONLY anywhere
     // (every response before the message's last carries the MTU)
@@ -646,6 +652,13 @@ module rnic_compl #(
         end
         if (keep_hit) retire_status = keep_status_reg;
     end
+    // retire_status == WC_SUCCESS as flags of the same choice (the compare
+    // after the status multiplexer ran into una_reg's and the CQE's
+    // enables: 9 levels); asserted
+    wire keep_st_ok = keep_status_reg == rnic_pkg::WC_SUCCESS[7:0];
+    wire nak_st_ok = nak_status_reg == rnic_pkg::WC_SUCCESS[7:0];
+    wire retire_ok = keep_hit ? keep_st_ok : !rr_ok ? 1'b0 : covered ? 1'b1 : err_reg ? 1'b0
+                   : (nak_reg && rr_psn_le_last) ? nak_st_ok : 1'b1;
 
     logic [7:0]  cqe_status_reg;
     logic        cqe_nak_reg;
@@ -1026,7 +1039,7 @@ module rnic_compl #(
                     state_reg <= S_STOP;
                 end else if (retire) begin
                     cqe_status_reg <= retire_status;
-                    cqe_succ_reg <= retire_status == rnic_pkg::WC_SUCCESS[7:0];
+                    cqe_succ_reg <= retire_ok;
                     cqe_nak_reg <= keep_hit ? keep_syn_reg != 8'h0
                                             : nak_reg && retire_status == nak_status_reg && retire_status != rec_status
                                               && syn_reg != 8'h0;
@@ -1037,12 +1050,12 @@ module rnic_compl #(
                     cqe_len_reg <= rec_len;
                     cqe_cqn_reg <= rec_cqn;
                     cqe_src_reg <= rec_src_qp;
-                    if (retire_status != rnic_pkg::WC_SUCCESS[7:0]) begin
+                    if (!retire_ok) begin
                         err_reg <= 1'b1;
                         nak_reg <= 1'b0;
                         if (!err_reg) errev_reg <= 1'b1;
                     end
-                    if (rec_signaled || retire_status != rnic_pkg::WC_SUCCESS[7:0]) begin
+                    if (rec_signaled || !retire_ok) begin
                         state_reg <= S_CQE;
                     end else begin
                         una_reg <= una_reg + 16'd1;
@@ -1353,11 +1366,11 @@ module rnic_compl #(
             assert (read_short == ref_read_short);
             assert (rr_psn_le_last == psn_le(psn_reg, rec_last_psn));
             assert (rr_ok == ref_rec_ok);
+            if (retire) assert (retire_ok == (retire_status == rnic_pkg::WC_SUCCESS[7:0]));
         end
         if (!rst && state_reg == S_RDCHK) begin
             assert (rsp_ok == ref_rsp_ok);
             assert (rsp_off == ref_rsp_off);
-            assert (rr_at_first == (psn_reg - 24'd1 == rr_first_m1));
         end
     end
 `endif

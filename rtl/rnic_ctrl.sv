@@ -165,8 +165,12 @@ module rnic_ctrl #(
     end
 
     assign mem_ready = ram_fast || ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
-    assign mem_rdata = (ram_fast || ram_ack_reg) ? ram_rdata_reg :
-                       (fw_pending_reg && fw_ready && !fw_err) ? fw_rdata : 32'h0;
+    // the read data chosen by flip-flops only (it is taken on mem_ready): a
+    // register access is pending, an unmapped one answered, else the RAM's
+    // (choosing by the RAM's answer put mem_ready's terms in front of the
+    // CPU's load path: 9 levels)
+    assign mem_rdata = fw_pending_reg ? ((fw_ready && !fw_err) ? fw_rdata : 32'h0)
+                     : bad_ack_reg ? 32'h0 : ram_rdata_reg;
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     // the look-ahead's access is the one presented next
@@ -174,6 +178,8 @@ module rnic_ctrl #(
     always_ff @(posedge clk) begin
         la_addr_q <= la_addr;
         if (!rst && ram_fast) assert (in_ram && mem_addr == la_addr_q);
+        // a RAM answer meets no register or unmapped access (mem_rdata)
+        if (!rst && (ram_fast || ram_ack_reg)) assert (!fw_pending_reg && !bad_ack_reg);
     end
 `endif
 `endif

@@ -813,7 +813,8 @@ module rnic_resp #(
     // UD: no PSN sequence at all (every packet is taken as the next one)
     wire        psn_eq = h_psn == epsn_cur || qpc_ud;
     wire        psn_dup = psn_diff[23] && !qpc_ud;    // behind the expected PSN (IBTA 9.7.5.1.2)
-    wire        qp_err_any = err_mem[qpn_reg] || werr_mem[qpn_reg] || ext_err_val
+    logic       err_cur, werr_cur;   // err_mem, werr_mem at qpn_reg (below)
+    wire        qp_err_any = err_cur || werr_cur || ext_err_val
                              || qpc_state == 4'(rnic_pkg::QPS_ERR);
     wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
                         && !qp_err_any && h_dqpn < 24'(NUM_QPS) && qpc_ud == h_ud;
@@ -1056,6 +1057,28 @@ module rnic_resp #(
     assign m_axis_wr_data_tlast = at_wd || sc_tlast;
     assign sc_tready = !at_wd && m_axis_wr_data_tready;
 
+    // Two per-QP tables read explicitly a cycle ahead, without a bypass of
+    // the cycle's write: read at qpn_reg (or, in S_IDLE, at the QP being
+    // taken), their writes' enables are the engine's decision (upd,
+    // upd_rq_ci), which ran through the bypass the synthesis tool adds to a
+    // read at a register into its flip-flops (11 levels). No write meets
+    // their reads:
+    // - nak_sent_q, used from S_PSN on (qpn_reg holds from S_QPC): the
+    //   engine writes it once per packet, at the decision that ends it, and
+    //   a context write comes in S_IDLE (no take with one pending) or in
+    //   S_INV, whose QP reset the invalidation's answer finds stale
+    //   (inv_stale_reg: no update follows);
+    // - rq_ci_rd_q, loaded in S_QPC from the read in S_IDLE at qpc_rd_addr:
+    //   the engine writes it in no S_IDLE, and a context reset in that
+    //   cycle is forwarded (rqci_rst_q). Both asserted.
+    logic        nak_sent_q, rqci_rst_q;
+    logic [15:0] rq_ci_rd_q;
+    always_ff @(posedge clk) begin
+        nak_sent_q <= nak_sent_mem[qpn_reg];
+        rq_ci_rd_q <= rq_ci_mem[qpc_rd_addr];
+        rqci_rst_q <= qp_reset_valid && qp_reset_qpn == qpc_rd_addr;
+    end
+
     // responder state updates, written once per accepted request
     logic        upd;
     logic        upd_commit;   // the packet is accepted: advance PSN, offsets, MSN
@@ -1083,8 +1106,8 @@ module rnic_resp #(
         act_push_atomic = 1'b0;
         upd = 1'b0;
         upd_commit = 1'b0;
-        upd_err = err_mem[qpn_reg];
-        upd_nak_sent = nak_sent_mem[qpn_reg];
+        upd_err = err_cur;
+        upd_nak_sent = nak_sent_q;
         upd_rq_ci = 1'b0;
         flush_held = 1'b0;
         case (state_reg)
@@ -1098,7 +1121,7 @@ module rnic_resp #(
                     // duplicate: acknowledge the most recent request again
                     act_push = 1'b1;
                     act_push_psn = epsn_cur - 24'd1;
-                end else if (!nak_sent_mem[qpn_reg]) begin
+                end else if (!nak_sent_q) begin
                     act_push = 1'b1;
                     act_push_psn = epsn_cur;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_PSN_SEQ_ERR));
@@ -1291,7 +1314,7 @@ module rnic_resp #(
 
     // an error verdict flushes the receive queue once the request's payload
     // has been drained
-    wire err_now = upd && upd_err && !err_mem[qpn_reg];
+    wire err_now = upd && upd_err && !err_cur;
     logic flush_after_reg;
     state_t after_drop;
     always_comb begin
@@ -1334,7 +1357,9 @@ module rnic_resp #(
     // generation from S_QPC on.
     assign rdcnt_rd_qpn = qpn_reg;
     assign rdcnt_rd_gen = rgen_cur;
-    logic [ACTIONS-1:0] act_vld_reg;     // entry i lies in [act_rd, act_wr)
+    logic [ACTIONS-1:0] act_vld_reg;     // entry i lies in [act_rd, act_wr) (a cycle late for a push)
+    logic                 act_vld_set;
+    logic [ACTION_DEPTH_LOG2-1:0] act_vld_slot;
     logic [ACTIONS-1:0] act_rda_qp_reg;  // entry i answers a READ or an ATOMIC of qpn_reg
     logic [ACTIONS-1:0] act_rd_qp_reg;   // entry i is a READ job of qpn_reg
     always_ff @(posedge clk) begin
@@ -1454,7 +1479,7 @@ module rnic_resp #(
                 msg_len_reg <= msg_len_mem[qpn_reg];
                 wr_rkey_reg <= wr_rkey_mem[qpn_reg];
                 wr_va_reg <= wr_va_mem[qpn_reg];
-                rq_ci_reg <= rq_ci_mem[qpn_reg];
+                rq_ci_reg <= rqci_rst_q ? 16'd0 : rq_ci_rd_q;
                 rq_pi_reg <= rq_pi_mem[qpn_reg];
                 for (int i = 0; i < NSGE; i++) begin
                     rs_pa_reg[i] <= rs_sge_cur[RS_BITS*i +: 64];
@@ -1588,9 +1613,13 @@ module rnic_resp #(
                     stat_access_err <= 1'b1;
                     state_reg <= after_drop;
                 end else if (!act_full) begin
-                    pa_reg <= cb_pa;
                     state_reg <= S_EXEC;
                 end
+                // (taken in every S_MPTD cycle: a request dropped here
+                // commits nothing, and the next one loads pa_reg in S_QPC;
+                // as the accept's enable, the key check's verdict and the
+                // action queue's room were in front of 64 flip-flops)
+                pa_reg <= cb_pa;
             end
             S_EXEC0: state_reg <= S_EXEC;
             S_EXEC: begin
@@ -1849,10 +1878,14 @@ module rnic_resp #(
             act_smac_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <=
                 (qpc_ud && h_ud && act_push_status != rnic_pkg::WC_WR_FLUSH_ERR[7:0]) ? h_smac : 48'h0;
         end
-        if (act_push) begin
-            act_vld_reg[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= 1'b1;
-            act_wr_reg <= act_wr_reg + 1'b1;
-        end
+        // an entry counts in the searches from the cycle after the next
+        // (act_vld_set: the decision in front of the 16 bits' enables was
+        // 10 levels); no action enters in the two cycles before a search
+        // (asserted), and a pop in between clears the bit after
+        act_vld_set <= act_push;
+        act_vld_slot <= act_wr_reg[ACTION_DEPTH_LOG2-1:0];
+        if (act_vld_set) act_vld_reg[act_vld_slot] <= 1'b1;
+        if (act_push) act_wr_reg <= act_wr_reg + 1'b1;
         if (s_wr_status_valid) begin
             st_err_mem[st_wr_reg[ST_LOG2-1:0]] <= s_wr_status_error;
             st_wr_reg <= st_wr_reg + 1'b1;
@@ -1889,6 +1922,7 @@ module rnic_resp #(
             act_wr_reg <= '0;
             act_rd_reg <= '0;
             act_vld_reg <= '0;
+            act_vld_set <= 1'b0;
             st_wr_reg <= '0;
             st_rd_reg <= '0;
             head_got_reg <= '0;
@@ -2127,6 +2161,26 @@ module rnic_resp #(
         if (err_we) err_mem[err_wa] <= err_wd;
         if (werr_we) werr_mem[werr_wa] <= werr_wd;
     end
+    // The engine's own reads at qpn_reg, registered, with the context
+    // reset's and the action queue's writes of the cycle forwarded: the
+    // engine's write (upd, which ends a packet) is read again from the
+    // QP's next packet on, two cycles later at the least, or by S_FLUSH
+    // right after it (flush_after_reg). Used from
+    // S_PSN on (qpn_reg holds from S_QPC), asserted. (Read at the register,
+    // the synthesis tool's bypass of a write in the read's cycle put the
+    // engine's decision in front of its flip-flops: 11 levels.)
+    logic err_q_ram, werr_q_ram, err_q_rst, werr_q_fwd;
+    always_ff @(posedge clk) begin
+        err_q_ram <= err_mem[qpn_reg];
+        werr_q_ram <= werr_mem[qpn_reg];
+        err_q_rst <= qp_reset_valid && qp_reset_qpn == qpn_reg;
+        werr_q_fwd <= werr_we && werr_wa == qpn_reg;
+    end
+    // (a reset writes both flags to 0; a failed write sets werr; the engine
+    // only sets err, and flush_after_reg holds from the cycle after it did
+    // until S_FLUSH or S_IDLE, which S_FLUSH's first cycle may need)
+    assign err_cur = (!err_q_rst && err_q_ram) || flush_after_reg;
+    assign werr_cur = werr_q_fwd ? werr_wd_reg : werr_q_ram;
     // The requester's read, registered at err_rd_qpn (the QPN it works on
     // in the next cycle); a write to that entry in the cycle of the read
     // reaches the RAM only after it, so its data is forwarded.
@@ -2181,10 +2235,11 @@ module rnic_resp #(
             end
         end
     end
-    logic rst_q, act_push_q;
+    logic rst_q, act_push_q, act_push_qq;
     always_ff @(posedge clk) begin
         rst_q <= rst;
         act_push_q <= act_push;
+        act_push_qq <= act_push_q;
         if (!rst && !rst_q) begin
             assert (rgen_rd_val == rgen_ref[rgg_addr]);
             if (state_reg != S_IDLE) assert (rgen_cur == rgen_ref[qpn_reg]);
@@ -2197,10 +2252,15 @@ module rnic_resp #(
                         && ck_len == chk_len && ck_pd == qpc_pd
                         && ck_need == (op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
                                        op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]));
+            // the tables read a cycle ahead
+            if (state_reg == S_PSN || state_reg == S_FLUSH || upd)
+                assert (err_cur == err_mem[qpn_reg] && werr_cur == werr_mem[qpn_reg]);
+            if (state_reg == S_PSN || upd) assert (nak_sent_q == nak_sent_mem[qpn_reg]);
+            if (state_reg == S_QPC) assert ((rqci_rst_q ? 16'd0 : rq_ci_rd_q) == rq_ci_mem[qpn_reg]);
             // the pending increment's compare, made a cycle ahead
             if (state_reg == S_QPC) assert (rgq_pw == (pw_vld && pw_addr == qpn_reg));
             if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
-            if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q);
+            if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q && !act_push_qq);
         end
     end
 `endif
