@@ -302,11 +302,12 @@ module rnic_compl #(
             lt[i] = a[8*i +: 8] < b[8*i +: 8];
             eq[i] = a[8*i +: 8] == b[8*i +: 8];
         end
+        // flat: a sum of products, not a chain the synthesis keeps
         lt48 = 1'b0;
-        hi_eq = 1'b1;
         for (int i = 5; i >= 0; i--) begin
+            hi_eq = 1'b1;
+            for (int j = i + 1; j < 6; j++) hi_eq = hi_eq && eq[j];
             lt48 = lt48 || (hi_eq && lt[i]);
-            hi_eq = hi_eq && eq[i];
         end
     endfunction
     // $signed(a - b) < 0: the difference's sign bit
@@ -320,11 +321,23 @@ module rnic_compl #(
         logic [7:0] d0, d1;
         logic [5:0] g, e;
         logic [6:0] bw;
-        bw[0] = bin;
+        logic       all_eq;
         for (int i = 0; i < 6; i++) begin
             g[i] = a[8*i +: 8] < b[8*i +: 8];
             e[i] = a[8*i +: 8] == b[8*i +: 8];
-            bw[i+1] = g[i] || (e[i] && bw[i]);
+        end
+        // each piece's borrow in, flat: a piece below borrows, and every
+        // piece between it and this one is equal (written as a chain, the
+        // synthesis kept it one: 3 LUT levels more)
+        for (int i = 0; i <= 6; i++) begin
+            all_eq = 1'b1;
+            for (int j = 0; j < i; j++) all_eq = all_eq && e[j];
+            bw[i] = bin && all_eq;
+            for (int j = 0; j < i; j++) begin
+                all_eq = 1'b1;
+                for (int m = j + 1; m < i; m++) all_eq = all_eq && e[m];
+                bw[i] = bw[i] || (g[j] && all_eq);
+            end
         end
         for (int i = 0; i < 6; i++) begin
             d0 = a[8*i +: 8] - b[8*i +: 8];
@@ -876,7 +889,9 @@ module rnic_compl #(
                 // compare's chain and equalities instead of two chains
                 ld_acked_le_prev_reg <= (psn_le(load_acked, psn_reg) && psn_reg != load_acked)
                                         || (psn_reg[22:0] == load_acked[22:0] && psn_reg[23] != load_acked[23]);
-                ld_next_reg <= is_succ(psn_reg, load_acked);
+                // (for both sources of load_acked, chosen after: the
+                // forward's choice in front of the prefix ran to 10 levels)
+                ld_next_reg <= fwd_reg ? is_succ(psn_reg, acked_reg) : is_succ(psn_reg, acked_rd_reg);
                 ld_una_ne_hi_reg <= (fwd_reg ? una_reg : una_rd_reg) != hi_rd_idx;
                 {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1_reg[23:0]};
                 rnr_hi0_reg <= now[47:24] + rnr_p1_reg[47:24];

@@ -611,7 +611,12 @@ module rnic_req_tx #(
     logic [31:0] room_end_reg;
     logic [2:0]  room_idx_reg;
     logic [31:0] room_off_reg;
+    // (and whether it is empty, as a compare of the operands, valid with
+    // room_ok: the zero test behind the subtract's halves ran into the
+    // SGE index and the state, 10 levels)
+    logic        room_zero_reg;
     always_ff @(posedge clk) begin
+        room_zero_reg <= room_end == sge_off_reg;
         room_end_reg <= room_end;
         off_hi_p1_reg <= sge_off_reg[31:16] + 16'd1;
         room_idx_reg <= sge_idx_reg;
@@ -635,7 +640,7 @@ module rnic_req_tx #(
     assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : pay_addr_sum;
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = left_fits;
-    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && sge_room != 0;
+    assign m_axis_pay_desc_valid = state_reg == S_PAY_DESC && room_ok && !room_zero_reg;
     assign m_axis_pay_desc_inline = inline_reg;
     assign m_axis_pay_desc_inl_data = wqe_reg[8*rnic_pkg::WQE_SGE_OFF +: 8*rnic_pkg::MAX_INLINE_BYTES];
 
@@ -1134,9 +1139,15 @@ module rnic_req_tx #(
     wire  [23:0] ng_s = psn_reg ^ nx_q ^ ~q_hi_psn;
     wire  [23:0] ng_c = {((psn_reg[22:0] & nx_q[22:0]) | (psn_reg[22:0] & ~q_hi_psn[22:0])
                           | (nx_q[22:0] & ~q_hi_psn[22:0])), 1'b1};
-    wire  [23:0] nx_gap = 24'(({ng_s, nx_c} + {ng_c, nx_c}) >> 1);
+    wire  [23:0] nx_gap = 24'(({ng_s, nx_c} + {ng_c, nx_c}) >> 1);   // its sign only (zero: below)
+    wire         unused_nx_gap = ^nx_gap[22:0];
+    // the gap is zero, tested without the carry chain: A + B + c == 0
+    // (mod 2^24) when A ^ B ^ K == ((A & B) | ((A | B) & ~K)) << 1, K = -c
+    // (the zero test after the adder was 10 levels)
+    wire  [23:0] ng_k = {24{nx_c}};
+    wire         gap_zero = (ng_s ^ ng_c ^ ng_k) == (((ng_s & ng_c) | ((ng_s | ng_c) & ~ng_k)) << 1);
     always_ff @(posedge clk) begin
-        hi_adv_reg <= nx_gap != 0 && !nx_gap[23];
+        hi_adv_reg <= !gap_zero && !nx_gap[23];
         psn_nx_reg <= 24'(({psn_reg, nx_c} + {nx_q, nx_c}) >> 1);
     end
 
@@ -1709,7 +1720,7 @@ module rnic_req_tx #(
             S_PAY_DESC: begin
                 if (!room_ok) begin
                     // the room of the SGE moved on: it is registered next cycle
-                end else if (sge_room == 0 && !inline_reg) begin
+                end else if (room_zero_reg && !inline_reg) begin
                     // this SGE is used up (or empty): move on
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
@@ -1987,7 +1998,7 @@ module rnic_req_tx #(
         // the room, the piece's sums and the next packet's rest over their
         // registers are current
         if (!rst && state_reg == S_PAY_DESC && room_ok) begin
-            assert (sge_room == (inline_reg ? wqe_length : cur_len) - sge_off_reg);
+            assert (sge_room == (inline_reg ? wqe_length : cur_len) - sge_off_reg && room_zero_reg == (sge_room == 0));
             assert (seg_left_reg < 32'h10000);
             assert (off_after == sge_off_reg + piece && left_after == seg_left_reg - piece);
         end
