@@ -920,16 +920,11 @@ module rnic_resp #(
     // a new QP or SRQ context: its way is forgotten
     wire  rc_key_reset = qp_reset_valid || (srq_ctx_valid && srq_ctx_reset);
     wire [RC_KW:0] rc_key_reset_key = srq_ctx_valid ? {1'b1, RC_KW'(srq_ctx_srqn)} : {1'b0, RC_KW'(qp_reset_qpn)};
-    // the cache's inputs may have changed at the last edge: rc_key_reg
-    // follows qpn_reg and the context after S_QPC and S_PSN, rq_ci_reg is
-    // loaded there and moves on at ci_adv
-    // (set below, after ci_adv)
-    logic rc_chg_q;
     rnic_rwqe_cache #(
         .DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(RC_KW + 1), .WAYS_LOG2(RQ_CACHE_WAYS_LOG2), .WQES_LOG2(RQ_CACHE_LOG2)
     ) rwqe_cache_inst (
         .clk, .rst,
-        .key(rc_key_reg), .rq_ci(rq_ci_reg), .in_chg(rc_chg_q), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
+        .key(rc_key_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
         .rq_log(on_srq ? srq_log : qpc_rq_log),
         .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
@@ -1309,7 +1304,6 @@ module rnic_resp #(
     // none again: last WQE reached, once.
     assign srq_take = on_srq && ((upd_rq_ci && !srq_mid) || (state_reg == S_PUSH && !dup_reg && s_first));
     wire ci_adv = on_srq ? srq_take : upd_rq_ci;
-    always_ff @(posedge clk) rc_chg_q <= state_reg == S_QPC || state_reg == S_PSN || ci_adv;
     wire held_clr = (upd_rq_ci && srq_mid) || flush_held;
     wire last_wqe_now = state_reg == S_FLUSH && on_srq && qp_err_any && !rs_held_cur && !last_wqe_mem[qpn_reg];
     always_ff @(posedge clk) begin

@@ -49,10 +49,6 @@ module rnic_rwqe_cache #(
     // the receive queue the responder serves (its key) and its indices
     input  wire logic [KEY_WIDTH-1:0]  key,
     input  wire logic [15:0]           rq_ci,
-    // key or rq_ci may have changed at the last clock edge (the user's own
-    // flip-flop, set by what writes them: their compare here ran through
-    // hit into the user's state)
-    input  wire logic                  in_chg,
     input  wire logic [15:0]           rq_pi,
     input  wire logic [63:0]           rq_base,
     input  wire logic [4:0]            rq_log,
@@ -129,7 +125,7 @@ module rnic_rwqe_cache #(
     logic [15:0]          ci_q;
     logic                 ways_chg;
     logic [1:0]           settle_reg;
-    wire                  settled = settle_reg == 2'd3 && !in_chg && !ways_chg;
+    wire                  settled = settle_reg == 2'd3 && key == key_q && rq_ci == ci_q && !ways_chg;
 
     // stage A: which way is the QP's
     logic                 mine_a;
@@ -334,12 +330,6 @@ module rnic_rwqe_cache #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // no change of key or rq_ci without in_chg
-    logic rst_q;
-    always_ff @(posedge clk) begin
-        rst_q <= rst;
-        if (!rst && !rst_q && !in_chg) assert (key == key_q && rq_ci == ci_q);
-    end
     // no two ways hold the same QP
     always_ff @(posedge clk) begin
         if (!rst) begin

@@ -77,18 +77,10 @@ module tb #(
     logic                  tvalid = 1'b0, tready, st_valid = 1'b0, st_error = 1'b0;
 
     always #5 clk = !clk;
-    // the inputs' change at the last edge, as the responder flags it
-    logic [KEYW-1:0] key_q = '0;
-    logic [15:0]     ci_q = '0;
-    always @(posedge clk) begin
-        key_q <= key;
-        ci_q <= rq_ci;
-    end
-    wire in_chg = key != key_q || rq_ci != ci_q;
 
     rnic_rwqe_cache #(.DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(KEYW), .WAYS_LOG2(WAYS_LOG2), .WQES_LOG2(WQES_LOG2)) dut (
         .clk, .rst,
-        .key, .rq_ci, .in_chg, .rq_pi, .rq_base, .rq_log,
+        .key, .rq_ci, .rq_pi, .rq_base, .rq_log,
         .want, .ahead, .hit, .err_hit, .err_take,
         .rd_beat, .rd_data,
         .rd_free, .busy,
