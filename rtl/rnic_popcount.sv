@@ -40,36 +40,20 @@ module rnic_popcount #(
         end
     end else begin : g_tree
         localparam int G = (N + 5) / 6;        // groups of six
-        localparam int CW = $clog2(G + 1);     // a column's count
-        logic [2:0]    part [G];
-        logic [G-1:0]  col [3];
-        logic [CW-1:0] col_cnt [3];
-        function automatic logic [CW-1:0] add_cw(input logic [CW-1:0] a, input logic [CW-1:0] b);
-            logic c;
-            c = 1'b0;
-            for (int k = 0; k < CW; k++) begin
-                add_cw[k] = a[k] ^ b[k] ^ c;
-                c = (a[k] & b[k]) | (c & (a[k] ^ b[k]));
-            end
-        endfunction
+        // (every count in W bits through add_gates: the bits a count of
+        // six or of G cannot reach are constant and fold away)
+        logic [2:0]   part [G];
+        logic [W-1:0] acc;
+        logic [G-1:0] col [3];
+        logic [W-1:0] col_cnt [3];
         // each group's count (a group of six, the last one of what is left)
-        logic [2:0] c;
-        logic       cy;
         always_comb begin
-            c = '0;
-            cy = 1'b0;
+            acc = '0;
             for (int g = 0; g < G; g++) begin
-                c = '0;
-                for (int i = 0; i < 6; i++) begin
-                    if (6 * g + i < N) begin
-                        // c + bit, as gates
-                        cy = bits[6 * g + i];
-                        for (int k = 0; k < 3; k++) begin
-                            {cy, c[k]} = {c[k] & cy, c[k] ^ cy};
-                        end
-                    end
-                end
-                part[g] = c;
+                acc = '0;
+                for (int i = 0; i < 6; i++)
+                    if (6 * g + i < N) acc = add_gates(acc, W'(bits[6 * g + i]));
+                part[g] = 3'(acc);
             end
             for (int j = 0; j < 3; j++)
                 for (int g = 0; g < G; g++) col[j][g] = part[g][j];
@@ -79,11 +63,11 @@ module rnic_popcount #(
         always_comb
             for (int j = 0; j < 3; j++) begin
                 col_cnt[j] = '0;
-                for (int g = 0; g < G; g++) col_cnt[j] = add_cw(col_cnt[j], CW'(col[j][g]));
+                for (int g = 0; g < G; g++) col_cnt[j] = add_gates(col_cnt[j], W'(col[j][g]));
             end
         // ones + 2 * twos + 4 * fours
         always_comb
-            count = add_gates(add_gates(W'(col_cnt[0]), W'(col_cnt[1]) << 1), W'(col_cnt[2]) << 2);
+            count = add_gates(add_gates(col_cnt[0], col_cnt[1] << 1), col_cnt[2] << 2);
     end
 
 endmodule

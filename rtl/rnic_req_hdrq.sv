@@ -128,11 +128,8 @@ module rnic_req_hdrq #(
     always_ff @(posedge clk) begin
         for (int i = 0; i < DEPTH; i++) begin
             if (s_ready && wr_slot == DEPTH_LOG2'(i)) tag_reg[i] <= s_qpn;
-            if (push && wr_slot == DEPTH_LOG2'(i)) begin
-                dead_reg[i] <= new_killed;
-            end else if (killed(tag_reg[i], kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn)) begin
-                dead_reg[i] <= 1'b1;
-            end
+            // (the slot's own kill compare is dead_or's)
+            dead_reg[i] <= (push && wr_slot == DEPTH_LOG2'(i)) ? new_killed : dead_or[i];
         end
         valid_reg <= pop ? valid_next : valid_stay;
         dead_head_reg <= pop ? dead_next : dead_stay;
