@@ -191,19 +191,6 @@ module rnic_compl #(
         d = b - a;
         psn_le = d < 24'h800000;
     endfunction
-    // a == b + 1 (mod 2^24) without a carry chain: bit i of b + 1 is b[i]
-    // flipped when every bit below it is set (a prefix AND, which synthesis
-    // balances as a tree, where an adder becomes a chain of carry cells)
-    function automatic logic is_succ(input logic [23:0] a, input logic [23:0] b);
-        logic all_ones;
-        is_succ = 1'b1;
-        all_ones = 1'b1;
-        for (int i = 0; i < 24; i++) begin
-            if (a[i] != (b[i] ^ all_ones)) is_succ = 1'b0;
-            all_ones = all_ones && b[i];
-        end
-    endfunction
-
     // ns -> cycles at the stated clock
     function automatic logic [47:0] ns_cycles(input logic [47:0] ns);
         ns_cycles = ns * 48'(CLOCK_MHZ) / 48'd1000;
@@ -247,6 +234,17 @@ module rnic_compl #(
     logic [2:0]  cfg_retry_mem [NUM_QPS];
     logic [2:0]  cfg_rnr_mem [NUM_QPS];
     logic [4:0]  cfg_timeout_mem [NUM_QPS];
+    // the sweep's form of the ACK timeout: {on (code != 0), limit == 0,
+    // limit - 1}, written with the code (the code's table lookup ran between
+    // the sweep's read and its 48-bit bound)
+    logic [49:0] cfg_lim_mem [NUM_QPS];
+    // the ACK timeout (limit - 1, limit == 0) per timeout code: constants
+    logic [47:0] lim_m1_tab [32];
+    logic        lim_zero_tab [32];
+    for (genvar k = 0; k < 32; k++) begin : g_lim
+        assign lim_m1_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) - 48'd1;
+        assign lim_zero_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) == 48'd0;
+    end
     logic [2:0]  cfg_pmtu_mem [NUM_QPS];
     // a READ response past the first unacknowledged PSN came since the last
     // progress (a re-read was asked then): the responder took every request
@@ -358,10 +356,6 @@ module rnic_compl #(
         d1 = a[23:12] + ~b[23:12];
         sub24[23:12] = bw ? d1 : d0;
     endfunction
-    // $signed(a - b) > 0
-    function automatic logic later48(input logic [47:0] a, input logic [47:0] b);
-        later48 = a != b && !neg48(a, b);
-    endfunction
     // now - t >= limit (mod 2^48): t lies outside [lo, now], lo = now - limit + 1
     function automatic logic aged48(input logic [47:0] t, input logic [47:0] n, input logic [47:0] lo,
                                     input logic wrap, input logic lz);
@@ -371,10 +365,12 @@ module rnic_compl #(
         aged48 = lz || !(wrap ? (ge_lo || le_now) : (ge_lo && le_now));
     endfunction
     // the later of the requester's last send into an idle window and the
-    // last progress is the reference of the ACK timer
-    wire scan_sent_later = later48(hi2_rd_sent_time, scan_prog_reg);
-    wire scan_aged = scan_sent_later ? aged48(hi2_rd_sent_time, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg)
-                                     : aged48(scan_prog_reg, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg);
+    // last progress is the reference of the ACK timer: it has aged when both
+    // have (both times are past ones, within half the counter's range, so
+    // the later is the one of the smaller age; the choice of the later one
+    // by a signed compare stood in front of the age compares)
+    wire scan_aged = aged48(hi2_rd_sent_time, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg)
+                     && aged48(scan_prog_reg, now, scan_lo_reg, scan_wrap_reg, scan_lz_reg);
     wire scan_rnr_due = scan_rnr_due_reg;
     wire scan_ack_due = scan_pre_reg && scan_una_reg != hi2_rd_idx && scan_aged;
     wire scan_due = scan_ok_reg && !scan_back_reg && init_done && scan_live_reg
@@ -423,6 +419,7 @@ module rnic_compl #(
     state_t state_reg;
     logic [QPN_WIDTH-1:0] qpn_reg;
     logic [23:0]          psn_reg;
+    logic [23:0]          psn_m1_reg;     // psn_reg - 1, taken with it
     logic [7:0]           syn_reg;
     logic                 nak_reg;        // walking for a NAK: the WQE holding psn_reg fails
     logic [7:0]           nak_status_reg;
@@ -672,6 +669,17 @@ module rnic_compl #(
     wire nak_st_ok = nak_status_reg == rnic_pkg::WC_SUCCESS[7:0];
     wire retire_ok = keep_hit ? keep_st_ok : !rr_ok ? 1'b0 : covered ? 1'b1 : err_reg ? 1'b0
                    : (nak_reg && rr_psn_le_last) ? nak_st_ok : 1'b1;
+    // the CQE's "the NAK's status" flag (retire_status == nak_status_reg,
+    // != rec_status) the same way: the compares of each choice with the
+    // registers, chosen after
+    wire nak_is_flush = nak_status_reg == rnic_pkg::WC_WR_FLUSH_ERR[7:0];
+    wire rec_is_flush = rec_status == rnic_pkg::WC_WR_FLUSH_ERR[7:0];
+    wire nak_ne_rec = nak_status_reg != rec_status;
+    wire retire_nak = keep_hit ? keep_syn_reg != 8'h0
+                    : nak_reg && syn_reg != 8'h0
+                      && (!rr_ok || covered ? 1'b0
+                          : err_reg ? nak_is_flush && !rec_is_flush
+                          : rr_psn_le_last && nak_ne_rec);
 
     logic [7:0]  cqe_status_reg;
     logic        cqe_nak_reg;
@@ -861,6 +869,7 @@ module rnic_compl #(
                 if (ack_in) begin
                     qpn_reg <= s_ack_qpn;
                     psn_reg <= s_ack_psn;
+                    psn_m1_reg <= s_ack_psn - 24'd1;
                     syn_reg <= s_ack_syndrome;
                     rnr_p1_reg <= rnr_p1_tab[s_ack_syndrome[4:0]];
                     opc_first <= s_ack_opcode == rnic_pkg::OP_RDMA_READ_RESPONSE_FIRST[7:0];
@@ -889,9 +898,10 @@ module rnic_compl #(
                 // compare's chain and equalities instead of two chains
                 ld_acked_le_prev_reg <= (psn_le(load_acked, psn_reg) && psn_reg != load_acked)
                                         || (psn_reg[22:0] == load_acked[22:0] && psn_reg[23] != load_acked[23]);
-                // (for both sources of load_acked, chosen after: the
-                // forward's choice in front of the prefix ran to 10 levels)
-                ld_next_reg <= fwd_reg ? is_succ(psn_reg, acked_reg) : is_succ(psn_reg, acked_rd_reg);
+                // (psn == acked + 1 as psn - 1 == acked, the decrement taken
+                // with psn_reg; for both sources of load_acked, chosen after:
+                // the forward's choice in front of the compare ran to 10 levels)
+                ld_next_reg <= fwd_reg ? psn_m1_reg == acked_reg : psn_m1_reg == acked_rd_reg;
                 ld_una_ne_hi_reg <= (fwd_reg ? una_reg : una_rd_reg) != hi_rd_idx;
                 {rnr_c_reg, rnr_lo_reg} <= {1'b0, now[23:0]} + {1'b0, rnr_p1_reg[23:0]};
                 rnr_hi0_reg <= now[47:24] + rnr_p1_reg[47:24];
@@ -1011,6 +1021,7 @@ module rnic_compl #(
                     end else begin
                         // no retries left: the oldest unacknowledged WQE fails
                         psn_reg <= acked_reg + 24'd1;
+                        psn_m1_reg <= acked_reg;
                         syn_reg <= 8'h0;
                         nak_reg <= 1'b1;
                         nak_status_reg <= rnic_pkg::WC_RETRY_EXC_ERR[7:0];
@@ -1055,9 +1066,7 @@ module rnic_compl #(
                 end else if (retire) begin
                     cqe_status_reg <= retire_status;
                     cqe_succ_reg <= retire_ok;
-                    cqe_nak_reg <= keep_hit ? keep_syn_reg != 8'h0
-                                            : nak_reg && retire_status == nak_status_reg && retire_status != rec_status
-                                              && syn_reg != 8'h0;
+                    cqe_nak_reg <= retire_nak;
                     cqe_syn_reg <= keep_hit ? keep_syn_reg : syn_reg;
                     if (keep_hit) keep_reg <= 1'b0;
                     cqe_opcode_reg <= rec_opcode;
@@ -1186,6 +1195,8 @@ module rnic_compl #(
             cfg_retry_mem[qp_reset_qpn] <= qp_cfg_retry_cnt;
             cfg_rnr_mem[qp_reset_qpn] <= qp_cfg_rnr_retry;
             cfg_timeout_mem[qp_reset_qpn] <= qp_cfg_timeout;
+            cfg_lim_mem[qp_reset_qpn] <= {qp_cfg_timeout != 5'd0, lim_zero_tab[qp_cfg_timeout],
+                                          lim_m1_tab[qp_cfg_timeout]};
         end
     end
 
@@ -1200,7 +1211,7 @@ module rnic_compl #(
     logic [15:0] sc_una_q;
     logic        sc_err_q, sc_rnr_wait_q, sc_live_q;
     logic [47:0] sc_until_q, sc_prog_q;
-    logic [4:0]  sc_to_q;
+    logic [49:0] sc_lim_q;
     // the write-back address (qpn_reg) holds from the cycle before any
     // write-back, so its compare with the QP read is registered
     logic        sc_eq_reg, sc_fwd_reg;
@@ -1213,7 +1224,7 @@ module rnic_compl #(
         sc_rnr_wait_q <= rnr_wait_mem[sc_issue];
         sc_until_q <= rnr_until_mem[sc_issue];
         sc_prog_q <= progress_mem[sc_issue];
-        sc_to_q <= cfg_timeout_mem[sc_issue];
+        sc_lim_q <= cfg_lim_mem[sc_issue];
         sc_live_q <= live_mem[sc_issue];
         sc_eq_reg <= qpn_reg == sc_issue;
         sc_fwd_reg <= wb && qpn_reg == sc_issue;
@@ -1225,17 +1236,9 @@ module rnic_compl #(
     wire [15:0]  sc_una = sc_wb ? una_reg : sc_fwd_reg ? una_wd_reg : sc_una_q;
     wire         sc_err = sc_wb ? err_reg : sc_fwd_reg ? err_wd_reg : sc_err_q;
     wire         sc_rnr_wait = sc_wb ? rnr_wait_reg : sc_fwd_reg ? rnr_wait_wd_reg : sc_rnr_wait_q;
-    wire [47:0]  sc_until = sc_wb ? rnr_until_reg : sc_fwd_reg ? until_wd_reg : sc_until_q;
     wire [47:0]  sc_prog = sc_wb ? progress_reg : sc_fwd_reg ? progress_wd_reg : sc_prog_q;
-    // the ACK timeout (limit - 1, limit == 0) per timeout code: constants
-    logic [47:0] lim_m1_tab [32];
-    logic        lim_zero_tab [32];
-    for (genvar k = 0; k < 32; k++) begin : g_lim
-        assign lim_m1_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) - 48'd1;
-        assign lim_zero_tab[k] = (ns_cycles(48'(rnic_pkg::ACK_TIMEOUT_UNIT_NS)) << k) == 48'd0;
-    end
     // lo = now + 1 - limit; it wraps when the subtraction borrows
-    wire [47:0]  sc_lm1 = lim_m1_tab[sc_to_q];
+    wire [47:0]  sc_lm1 = sc_lim_q[47:0];
     wire [48:0]  sc_lo = sub48(now1_reg, sc_lm1, 1'b0);
     always_ff @(posedge clk) begin
         sc_qpn_reg <= sc_issue;
@@ -1245,13 +1248,17 @@ module rnic_compl #(
         scan_back_reg <= scan_hold || sc_ctx;
         scan_back_qpn_reg <= scan_hold ? scan_reg : scan_back_reg ? scan_back_qpn_reg : sc_qpn_reg;
         scan_una_reg <= sc_una;
-        scan_pre_reg <= !sc_rnr_wait && sc_to_q != 0 && !sc_err;
+        scan_pre_reg <= !sc_rnr_wait && sc_lim_q[49] && !sc_err;
         scan_live_reg <= sc_live_q;
-        scan_rnr_due_reg <= sc_rnr_wait && !neg48(now1_reg, sc_until);
+        // (the compare made for each source of the forward, then chosen:
+        // the choice is the engine's write-back, its decision)
+        scan_rnr_due_reg <= sc_wb ? rnr_wait_reg && !neg48(now1_reg, rnr_until_reg)
+                            : sc_fwd_reg ? rnr_wait_wd_reg && !neg48(now1_reg, until_wd_reg)
+                            : sc_rnr_wait_q && !neg48(now1_reg, sc_until_q);
         scan_prog_reg <= sc_prog;
         scan_lo_reg <= sc_lo[47:0];
         scan_wrap_reg <= sc_lo[48];
-        scan_lz_reg <= lim_zero_tab[sc_to_q];
+        scan_lz_reg <= sc_lim_q[48];
         if (rst) begin
             sc_qpn_reg <= '0;
             sc_ok_reg <= 1'b0;
@@ -1382,6 +1389,9 @@ module rnic_compl #(
             assert (rr_psn_le_last == psn_le(psn_reg, rec_last_psn));
             assert (rr_ok == ref_rec_ok);
             if (retire) assert (retire_ok == (retire_status == rnic_pkg::WC_SUCCESS[7:0]));
+            if (retire) assert (retire_nak == (keep_hit ? keep_syn_reg != 8'h0
+                                               : nak_reg && retire_status == nak_status_reg
+                                                 && retire_status != rec_status && syn_reg != 8'h0));
         end
         if (!rst && state_reg == S_RDCHK) begin
             assert (rsp_ok == ref_rsp_ok);

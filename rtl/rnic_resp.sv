@@ -610,18 +610,23 @@ module rnic_resp #(
     // WRITE ends exactly at the RETH DMA length. Registered every cycle for
     // S_EXEC: its inputs (header, QPC, rem_reg) do not change in the cycle
     // before it (rem_reg is loaded in S_MPT, two states earlier)
-    wire plen_le_mtu = pge(65'(mtu_bytes), 65'(plen));
+    // (the MTU from a register of its own: the QPC's clamp and shift stood in
+    // front of these compares; qpc_reg is loaded in S_QPC, at least three
+    // states before S_EXEC, so mtu_q has settled the cycle before S_EXEC's)
+    logic [31:0] mtu_q;
+    always_ff @(posedge clk) mtu_q <= mtu_bytes;
+    wire plen_le_mtu = pge(65'(mtu_q), 65'(plen));
     // UD: the GRH area and at most an MTU of payload
-    wire plen_le_ud = pge(65'(mtu_bytes) + 65'(rnic_pkg::GRH_BYTES), 65'(plen));
+    wire plen_le_ud = pge(65'(mtu_q) + 65'(rnic_pkg::GRH_BYTES), 65'(plen));
     wire plen_lt_rem = !pge(65'(plen), 65'(rem_reg));
     logic len_ok, len_ok_reg;
     always_comb begin
         if (op_read) len_ok = plen == 0 && (!h_dlen[31] || h_dlen[30:0] == 31'd0);
         else if (op_atomic) len_ok = plen == 0;
-        else if (w_first || w_middle) len_ok = plen == mtu_bytes && plen_lt_rem;
+        else if (w_first || w_middle) len_ok = plen == mtu_q && plen_lt_rem;
         else if (w_last) len_ok = plen != 0 && plen_le_mtu && plen == rem_reg;
         else if (w_only) len_ok = plen_le_mtu && plen == rem_reg;
-        else if (s_first || s_middle) len_ok = plen == mtu_bytes;
+        else if (s_first || s_middle) len_ok = plen == mtu_q;
         else if (s_last) len_ok = plen != 0 && plen_le_mtu;
         else if (qpc_ud) len_ok = plen_le_ud;
         else len_ok = plen_le_mtu;
@@ -809,10 +814,20 @@ module rnic_resp #(
     assign epsn_cur = epsn_mem[qpn_reg];
     assign msn_cur = msn_mem[qpn_reg];
     assign since_cur = since_ack_mem[qpn_reg];
+    // The PSN compares are taken in S_QPC, for S_PSN: the header and the QP
+    // are in hand there, and nothing writes the expected PSN between the two
+    // (no context write meets a taken packet, the engine's own is later);
+    // the compare and its read's bypass stood in front of S_PSN's decision
+    // (asserted against the compare of S_PSN's own cycle below)
     wire [64:0] psn_diff = psub(65'(h_psn), 65'(epsn_cur));
+    logic       psn_eq_q, psn_behind_q;
+    always_ff @(posedge clk) begin
+        psn_eq_q <= h_psn == epsn_cur;
+        psn_behind_q <= psn_diff[23];
+    end
     // UD: no PSN sequence at all (every packet is taken as the next one)
-    wire        psn_eq = h_psn == epsn_cur || qpc_ud;
-    wire        psn_dup = psn_diff[23] && !qpc_ud;    // behind the expected PSN (IBTA 9.7.5.1.2)
+    wire        psn_eq = psn_eq_q || qpc_ud;
+    wire        psn_dup = psn_behind_q && !qpc_ud;    // behind the expected PSN (IBTA 9.7.5.1.2)
     logic       err_cur, werr_cur;   // err_mem, werr_mem at qpn_reg (below)
     wire        qp_err_any = err_cur || werr_cur || ext_err_val
                              || qpc_state == 4'(rnic_pkg::QPS_ERR);
@@ -946,6 +961,9 @@ module rnic_resp #(
     always_ff @(posedge clk)
         rc_err_hit_reg <= rc_err_hit && state_reg == S_RWQE_DATA && !act_push
                           && !(rc_key_reset && rc_key_reset_key == rc_key_reg);
+    // the WQE is held: load it (unless S_RWQE_DATA completes it in error)
+    wire rwqe_hit_go = rc_hit && (state_reg == S_RWQE_DESC
+                                  || (state_reg == S_RWQE_DATA && !(rc_err_hit_reg && !act_full)));
 
     // the SRQs' indices and limits
     logic [15:0] srq_rd_pi, srq_rd_ci;
@@ -1034,6 +1052,7 @@ module rnic_resp #(
     logic                  sc_tvalid, sc_tready, sc_tlast;
     assign pk_tvalid = state_reg == S_WDATA && s_axis_payload_tvalid;
     assign s_axis_payload_tready = (state_reg == S_WDATA && pk_tready && beat_used) || state_reg == S_DRAIN;
+    wire   wdata_end = pk_tvalid && pk_tready && piece_ends;
 
     axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_RUN(0)) scatter_packer_inst (
         .clk, .rst,
@@ -1546,13 +1565,13 @@ module rnic_resp #(
                 // so the receive room's sum (rbuf_ok) has settled by S_EXEC
                 for (int i = 0; i < NSGE; i++) rs_len_reg[i] <= '0;
                 rs_bytes_reg <= '0;
-                state_reg <= rc_hit ? S_RWQE_LOAD : S_RWQE_DATA;
+                state_reg <= S_RWQE_DATA;    // (or S_RWQE_LOAD: rwqe_hit_go)
             end
             S_RWQE_DATA: begin
                 // the cache reads it (or its read failed: act_push)
                 rwqe_beat_reg <= '0;
                 if (act_push) state_reg <= after_drop;
-                else if (rc_hit) state_reg <= S_RWQE_LOAD;
+                // (on to S_RWQE_LOAD: rwqe_hit_go)
             end
             S_RWQE_LOAD: begin
                 // one cycle behind the address: beat n arrives when rwqe_beat_reg is n + 1
@@ -1584,13 +1603,15 @@ module rnic_resp #(
             S_RLKEY_CHK: state_reg <= S_RLKEY_C2;
             S_RLKEY_C2: state_reg <= S_RLKEY_CHKD;
             S_RLKEY_CHKD: begin
-                if (act_push) begin
-                    state_reg <= after_drop;
-                end else if (lkey_ok) begin
+                // (a failed check is what pushes here: the SGE's registers
+                // take the check's verdict alone, not the push's decision)
+                if (lkey_ok) begin
                     rs_pa_reg[rsge_reg[1:0]] <= lkey_pa;
                     rs_len_reg[rsge_reg[1:0]] <= cur_rlen;
                     rsge_reg <= rsge_reg + 3'd1;
                     state_reg <= S_RLKEY_RD;
+                end else if (act_push) begin
+                    state_reg <= after_drop;
                 end
             end
             S_MPT: begin
@@ -1665,7 +1686,7 @@ module rnic_resp #(
                         boff_reg <= beat_used ? '0 : OFF_W'(pend_reg);
                         pend_reg <= '0;
                         pend_far_reg <= 1'b0;
-                        state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
+                        // (the state: wdata_end, after the case)
                     end else begin
                         boff_reg <= '0;
                         pend_reg <= pe_next;
@@ -1739,6 +1760,13 @@ module rnic_resp #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        // a piece's last beat ends S_WDATA: its end compare with the beat's
+        // byte count arrives late, so it chooses last, between this and the
+        // case's next state, instead of running through the case's decode
+        if (wdata_end) state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
+        // the same for the cache's hit, from its compares of this cycle's
+        // key and index
+        if (rwqe_hit_go) state_reg <= S_RWQE_LOAD;
         if (ci_adv) rq_ci_reg <= rq_ci_reg + 16'd1;
         // a doorbell of the QP in hand: its index, also over S_QPC's read
         // (an SRQ's indices, read in S_PSN, are the SRQ's)
@@ -2328,6 +2356,10 @@ module rnic_resp #(
             if (state_reg != S_IDLE && src_reg == 2'd0) assert (opf_reg == op_decode(ref_opcode));
             // the receive-WQE cache looks up the QP's own key
             if (rc_want || rc_ahead) assert (rc_key_reg == rc_key);
+            // S_RLKEY_CHKD pushes only on a failed check
+            if (state_reg == S_RLKEY_CHKD && lkey_ok) assert (!act_push);
+            // rwqe_hit_go's term for S_RWQE_DATA's push
+            if (state_reg == S_RWQE_DATA) assert (act_push == (rc_err_hit_reg && !act_full));
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);

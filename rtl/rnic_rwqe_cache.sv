@@ -105,7 +105,7 @@ module rnic_rwqe_cache #(
     logic [WAYS_LOG2-1:0]   victim_reg;   // next way to take for a QP without one
 
     // the read
-    typedef enum logic [2:0] {F_IDLE, F_SIZE, F_SIZE2, F_DESC, F_DATA} fstate_t;
+    typedef enum logic [2:0] {F_IDLE, F_SIZE, F_SIZE2, F_SIZE3, F_DESC, F_DATA} fstate_t;
     fstate_t              f_state_reg;
     logic                 f_miss_reg;    // for the WQE the responder waits for
     logic [WAYS_LOG2-1:0]   f_way_reg;
@@ -196,8 +196,8 @@ module rnic_rwqe_cache #(
     wire [WAYS_LOG2-1:0] start_way = mine_cc ? way_cc : victim_reg;
 
     // ------------------------------------------------------------------
-    // the read: size it (F_SIZE, F_SIZE2), ask for it (F_DESC), take its
-    // beats (F_DATA)
+    // the read: size it (F_SIZE, F_SIZE2), take the way (F_SIZE3), ask for
+    // it (F_DESC), take its beats (F_DATA)
     // ------------------------------------------------------------------
     wire [15:0] f_mask = (16'd1 << f_log_reg) - 16'd1;
     wire [15:0] f_slot = f_start_reg & f_mask;
@@ -258,6 +258,11 @@ module rnic_rwqe_cache #(
                 f_beats_reg <= (WAY_AW+1)'(32'(f_n) << RB_LOG2);
                 f_st_reg <= 1'b0;
                 f_err_reg <= 1'b0;
+                f_state_reg <= F_SIZE3;
+            end
+            F_SIZE3: begin
+                // (a cycle of its own: the least of three compares and then
+                // the sum for w_req ran to 10 levels in one)
                 f_state_reg <= F_DESC;
                 // the way's new range: a miss starts it at the WQE, a read
                 // ahead drops the WQEs consumed. A QP reset since the start
@@ -267,7 +272,7 @@ module rnic_rwqe_cache #(
                 w_key_reg[f_way_i] <= f_key_reg;
                 w_lo_reg[f_way_i] <= f_miss_reg ? f_start_reg : f_ci_reg;
                 if (f_miss_reg) w_hi_reg[f_way_i] <= f_start_reg;
-                w_req_reg[f_way_i] <= f_start_reg + f_n;
+                w_req_reg[f_way_i] <= f_start_reg + f_n_reg;
                 ways_chg <= 1'b1;
             end
             F_DESC: if (m_axis_desc_ready) f_state_reg <= F_DATA;
@@ -310,8 +315,8 @@ module rnic_rwqe_cache #(
         end
         if (key_reset_valid && f_state_reg != F_IDLE && f_key_reg == key_reset) begin
             f_stale_reg <= 1'b1;
-            // a way taken for it in F_SIZE2 this very cycle is dropped as well
-            if (f_state_reg == F_SIZE2) used_reg[f_way_i] <= 1'b0;
+            // a way taken for it in F_SIZE3 this very cycle is dropped as well
+            if (f_state_reg == F_SIZE3) used_reg[f_way_i] <= 1'b0;
         end
 
         // stage C holds the look-up of the inputs of three cycles ago
