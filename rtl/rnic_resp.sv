@@ -911,7 +911,7 @@ module rnic_resp #(
     // trip every few messages. The ATOMIC read (S_ATRD) shares its DMA
     // reader and waits while the cache has a read in flight.
     // ------------------------------------------------------------------
-    logic                  rc_hit, rc_err_hit, rc_busy;
+    logic                  rc_hit, rc_hit_still, rc_err_hit, rc_busy;
     logic [DATA_WIDTH-1:0] rc_rd_data;
     logic [63:0]           rc_desc_addr;
     logic [31:0]           rc_desc_len;
@@ -941,7 +941,8 @@ module rnic_resp #(
         .clk, .rst,
         .key(rc_key_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
         .rq_log(on_srq ? srq_log : qpc_rq_log),
-        .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .err_hit(rc_err_hit), .err_take(rc_err_take),
+        .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .hit_still(rc_hit_still), .err_hit(rc_err_hit),
+        .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
         .rd_free(rc_rd_free), .busy(rc_busy),
         .key_reset_valid(rc_key_reset), .key_reset(rc_key_reset_key),
@@ -961,8 +962,11 @@ module rnic_resp #(
     always_ff @(posedge clk)
         rc_err_hit_reg <= rc_err_hit && state_reg == S_RWQE_DATA && !act_push
                           && !(rc_key_reset && rc_key_reset_key == rc_key_reg);
-    // the WQE is held: load it (unless S_RWQE_DATA completes it in error)
-    wire rwqe_hit_go = rc_hit && (state_reg == S_RWQE_DESC
+    // the WQE is held: load it (unless S_RWQE_DATA completes it in error).
+    // The cache's key and index do not change at the edge into or within
+    // S_RWQE_DESC and S_RWQE_DATA (both settle by S_OP; asserted), so its
+    // hit without the compare of this cycle's inputs serves
+    wire rwqe_hit_go = rc_hit_still && (state_reg == S_RWQE_DESC
                                   || (state_reg == S_RWQE_DATA && !(rc_err_hit_reg && !act_full)));
 
     // the SRQs' indices and limits
@@ -2350,6 +2354,12 @@ module rnic_resp #(
             ref_piece_left <= piece_ends ? 32'd0 : ref_piece_left - (32'(beat_bytes) - 32'(boff_reg));
     end
     logic rst_q2;
+    logic [RC_KW:0] rc_key_prev;
+    logic [15:0]    rq_ci_prev;
+    always_ff @(posedge clk) begin
+        rc_key_prev <= rc_key_reg;
+        rq_ci_prev <= rq_ci_reg;
+    end
     always_ff @(posedge clk) begin
         rst_q2 <= rst;
         if (!rst && !rst_q2) begin
@@ -2358,6 +2368,8 @@ module rnic_resp #(
             if (rc_want || rc_ahead) assert (rc_key_reg == rc_key);
             // S_RLKEY_CHKD pushes only on a failed check
             if (state_reg == S_RLKEY_CHKD && lkey_ok) assert (!act_push);
+            // the cache's inputs hold at the edge into these states (hit_still)
+            if (rc_want) assert (rc_key_reg == rc_key_prev && rq_ci_reg == rq_ci_prev && rc_hit_still == rc_hit);
             // rwqe_hit_go's term for S_RWQE_DATA's push
             if (state_reg == S_RWQE_DATA) assert (act_push == (rc_err_hit_reg && !act_full));
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));

@@ -34,7 +34,8 @@
  * The look-up runs in three register stages behind the responder's QP and
  * consumer index (way match; range offsets; compares), so hit and err_hit
  * are valid once those inputs and the ways have been still for three cycles
- * (settled). The responder's ATOMIC read shares the DMA reader: the cache
+ * (settled); hit_still is hit for a caller whose inputs did not change at
+ * the last clock edge. The responder's ATOMIC read shares the DMA reader: the cache
  * starts no read while rd_free is low, and says busy while it has one.
  */
 module rnic_rwqe_cache #(
@@ -55,6 +56,10 @@ module rnic_rwqe_cache #(
     input  wire logic                  want,      // waits for the WQE at rq_ci
     input  wire logic                  ahead,     // serves the QP: read ahead for it
     output      logic                  hit,       // the WQE at rq_ci is held
+    // hit without this cycle's compare of the inputs with the last cycle's:
+    // for a caller whose inputs did not change at the last clock edge
+    // (equal to hit then, asserted)
+    output      logic                  hit_still,
     output      logic                  err_hit,   // its read failed
     input  wire logic                  err_take,  // ... and the responder completes it in error
     // beat rd_beat of the WQE at rq_ci, a cycle after the address
@@ -186,6 +191,9 @@ module rnic_rwqe_cache #(
     wire pend_mine = f_state_reg != F_IDLE && f_key_reg == key && f_way_reg == way_cc;
 
     assign hit = settled && held_c;
+    // (the compares of key and rq_ci with key_q and ci_q, in front of the
+    // caller's state, mapped as a chain of LUTs seven deep)
+    assign hit_still = settle_reg == 2'd3 && !ways_chg && held_c;
     assign err_hit = settled && errat_c && !pend_mine;
     assign busy = f_state_reg != F_IDLE;
 
@@ -338,6 +346,7 @@ module rnic_rwqe_cache #(
     // no two ways hold the same QP
     always_ff @(posedge clk) begin
         if (!rst) begin
+            if (key == key_q && rq_ci == ci_q) assert (hit_still == hit);
             for (int a = 0; a < WAYS; a++)
                 for (int b = a + 1; b < WAYS; b++)
                     assert (!(used_reg[a] && used_reg[b] && w_key_reg[a] == w_key_reg[b]));

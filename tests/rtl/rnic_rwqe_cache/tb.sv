@@ -67,7 +67,7 @@ module tb #(
     logic [63:0]           rq_base = '0;
     logic [4:0]            rq_log = 5'd1;
     logic                  want = 1'b0, ahead = 1'b0, err_take = 1'b0, rd_free = 1'b1, key_reset_valid = 1'b0;
-    logic                  hit, err_hit, busy;
+    logic                  hit, hit_still, err_hit, busy;
     logic [7:0]            rd_beat = '0;
     logic [DATA_WIDTH-1:0] rd_data;
     logic [63:0]           desc_addr;
@@ -81,7 +81,7 @@ module tb #(
     rnic_rwqe_cache #(.DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(KEYW), .WAYS_LOG2(WAYS_LOG2), .WQES_LOG2(WQES_LOG2)) dut (
         .clk, .rst,
         .key, .rq_ci, .rq_pi, .rq_base, .rq_log,
-        .want, .ahead, .hit, .err_hit, .err_take,
+        .want, .ahead, .hit, .hit_still, .err_hit, .err_take,
         .rd_beat, .rd_data,
         .rd_free, .busy,
         .key_reset_valid, .key_reset,
