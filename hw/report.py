@@ -242,12 +242,14 @@ def run_digest(outdir, reuse):
 
 
 def rtl_digest(rtl):
-    """A short digest of the RTL a run read (rtl/*.sv), so records from
-    different revisions can be told apart."""
+    """A short digest of the RTL a run read (rtl/*.sv) and of the flow that
+    mapped it (hw/synth_run.py, hw/yosys/*), so records from different
+    revisions can be told apart."""
     import glob
     import hashlib
     h = hashlib.sha256()
-    for f in sorted(glob.glob(os.path.join(rtl, "*.sv"))):
+    flow = [os.path.join(ROOT, "hw", "synth_run.py")] + glob.glob(os.path.join(ROOT, "hw", "yosys", "*"))
+    for f in sorted(glob.glob(os.path.join(rtl, "*.sv"))) + sorted(flow):
         h.update(os.path.basename(f).encode())
         h.update(open(f, "rb").read())
     return h.hexdigest()[:12]

@@ -185,6 +185,20 @@ def xcup_fine():
             "opt -fast"]
 
 
+def xcup_map_luts():
+    """synth_xilinx's `map_luts` step (abc9 with -W 300, its wire delay)
+    with a LUT library of one delay for every input, so that the mapper
+    minimises logic levels (hw/yosys/lut6_levels.lut says why)."""
+    return ["opt_expr -mux_undef -noclkinv",
+            "read_verilog -icells -lib -specify +/xilinx/abc9_model.v",
+            "abc9 -W 300 -lut %s" % os.path.join(ROOT, "hw", "yosys", "lut6_levels.lut"),
+            "clean",
+            "xilinx_srl -fixed -minlen 3",
+            "techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6",
+            "xilinx_dffopt",
+            "opt_lut_ins -tech xilinx"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", choices=["xcup", "ecp5"], required=True)
@@ -249,7 +263,10 @@ def main():
         run("%s -run map_ffram:fine" % synth)
         for cmd in xcup_fine():
             run(cmd)
-        run("%s -run map_cells:" % synth)
+        run("%s -run map_cells:map_luts" % synth)
+        for cmd in xcup_map_luts():
+            run(cmd)
+        run("%s -run finalize:" % synth)
     else:
         run("%s -run %s:" % (synth, split))
     if args.target == "ecp5":

@@ -799,7 +799,11 @@ module rnic_core #(
     logic last_was_rcqe_reg;
     wire grant_rcqe = rcqe_valid && (!ccqe_valid || !last_was_rcqe_reg);
     assign cqa_valid = ccqe_valid || rcqe_valid;
-    assign ccqe_ready = !grant_rcqe && cqa_ready;
+    // the completion engine's ready without its own valid (the grant with
+    // ccqe_valid set): it is read only with that valid (asserted), and the
+    // valid, deep in the engine's state, came back through the grant into
+    // its CQE queue's flags (10 levels)
+    assign ccqe_ready = !(rcqe_valid && !last_was_rcqe_reg) && cqa_ready;
     assign rcqe_ready = grant_rcqe && cqa_ready;
     rnic_skid #(.WIDTH(16 + 24 + 16 + 8 + 8 + 32 + 24 + 48 + 8 + 32 + 8)) cqe_skid_inst (
         .clk, .rst,
@@ -816,6 +820,13 @@ module rnic_core #(
         if (cqa_valid && cqa_ready) last_was_rcqe_reg <= grant_rcqe;
         if (rst) last_was_rcqe_reg <= 1'b0;
     end
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst && ccqe_valid) assert (ccqe_ready == (!grant_rcqe && cqa_ready));
+    end
+`endif
+`endif
 
     rnic_compl #(
         .QPN_WIDTH(QPN_WIDTH),

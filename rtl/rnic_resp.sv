@@ -452,6 +452,11 @@ module rnic_resp #(
     logic [ATOMIC_SAVED_LOG2:0]     adup_reg;      // saved result being compared
     logic [7:0]                     inv_st_reg;    // SEND with invalidate: the firmware's answer
     logic                           inv_stale_reg; // ... the QP's context was written meanwhile
+    // state_reg == S_INV as a flip-flop of its own: the request's valid and
+    // the context-write readiness leave the engine from it (as a decode of
+    // the state they reached the register file's read data and the context
+    // write's go strobes through the top level's handshakes, 10 levels)
+    logic                           inv_wait_reg;
 
     wire [23:0] h_psn    = hdr_reg[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
     wire        h_ackreq = hdr_reg[rnic_hdr_pkg::HDR_BTH_ACKREQ_LSB];
@@ -1446,14 +1451,14 @@ module rnic_resp #(
     // this engine before it serves the request. A write of this QP's
     // context meanwhile (reset, RTR) makes the packet stale: it is drained,
     // nothing is written or recorded for it.
-    assign m_inv_valid = state_reg == S_INV;
+    assign m_inv_valid = inv_wait_reg;
     // the wait given up (see the header): the firmware runs a command whose
     // QP context write waits for the completion engine, which waits for
     // this engine to take its error event. Only a request the firmware has
     // not taken (s_inv_taken: it read MW_REQ while the request was shown)
     // is withdrawn; one it serves is answered (a firmware inside a command
     // has taken none: it serves requests between commands)
-    wire inv_give_up = state_reg == S_INV && !s_inv_ans_valid && !s_inv_taken && ctx_pend && s_errev_valid;
+    wire inv_give_up = inv_wait_reg && !s_inv_ans_valid && !s_inv_taken && ctx_pend && s_errev_valid;
     assign m_inv_qpn = qpn_reg;
     assign m_inv_rkey = h_rkey;
     always_ff @(posedge clk) begin
@@ -2009,7 +2014,13 @@ module rnic_resp #(
     wire wr_werr = head_pop && head_failed;
     // (rnic_core writes a cycle after ctx_ready, so an invalidation answered
     // or given up in this cycle, which leaves S_INV, is not ready)
-    assign ctx_ready = (state_reg == S_IDLE || (state_reg == S_INV && !s_inv_ans_valid && !inv_give_up)) && ctx_pend;
+    assign ctx_ready = (state_reg == S_IDLE || (inv_wait_reg && !s_inv_ans_valid && !inv_give_up)) && ctx_pend;
+    // set where S_EXEC goes to S_INV, cleared where S_INV is left
+    always_ff @(posedge clk) begin
+        if (state_reg == S_EXEC && !act_push && !act_full && !op_atomic && h_ieth) inv_wait_reg <= 1'b1;
+        if (inv_wait_reg && (s_inv_ans_valid || inv_give_up)) inv_wait_reg <= 1'b0;
+        if (rst) inv_wait_reg <= 1'b0;
+    end
 
     // Read generations in block RAM: every read port is registered. A QP
     // reset's increment reads the old value in the reset's cycle and writes
@@ -2232,6 +2243,7 @@ module rnic_resp #(
     // the context write never meets the engine's own update
     always_ff @(posedge clk) begin
         if (!rst) assert (!((qp_reset_valid || qp_rtr_valid) && !(state_reg == S_IDLE || state_reg == S_INV)));
+        if (!rst) assert (inv_wait_reg == (state_reg == S_INV));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rtr_valid))
             assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held

@@ -25,7 +25,7 @@ import tempfile
 
 HW = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HW)
-from synth_run import xcup_fine  # noqa: E402
+from synth_run import xcup_fine, xcup_map_luts  # noqa: E402
 
 CASES = [
     ("xor64", """
@@ -135,7 +135,9 @@ def main():
                     for cmd in (["read_verilog -sv " + v,
                                  "synth_xilinx -family xcup -top t -noiopad -noclkbuf -flatten -run :fine"]
                                 + xcup_fine()
-                                + ["synth_xilinx -family xcup -top t -noiopad -noclkbuf -flatten -run map_cells:",
+                                + ["synth_xilinx -family xcup -top t -noiopad -noclkbuf -flatten -run map_cells:map_luts"]
+                                + xcup_map_luts()
+                                + ["synth_xilinx -family xcup -top t -noiopad -noclkbuf -flatten -run finalize:",
                                    "write_json " + j]):
                         ys.run_pass(cmd, d)
                 finally:
