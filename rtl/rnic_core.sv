@@ -699,21 +699,39 @@ module rnic_core #(
     // (and whether any is, as a flop of its own: from the count before the
     // moves, which only choose; the count's compare behind the adder ran
     // through the completion engine's CQE push into its queue: 10 levels)
-    logic [7:0] pay_rd_pending_reg;
+    //
+    // The count one up and one down are kept in registers beside it, so a
+    // step only chooses among registers: as a sum of the count and the
+    // steps, the descriptor's handshake (from the requester through the
+    // payload source) stood in front of the adder's carry chain (9 levels)
+    logic [7:0] pay_rd_pending_reg, pay_rd_p1_reg, pay_rd_m1_reg;
     logic       pay_rd_busy_reg;
     wire        pay_rd_inc = payd_valid && payd_ready && payd_last;
+    wire        pay_rd_up = pay_rd_inc && !pay_status_valid;
+    wire        pay_rd_down = pay_status_valid && !pay_rd_inc;
     always_ff @(posedge clk) begin
-        pay_rd_pending_reg <= pay_rd_pending_reg + 8'(pay_rd_inc) - 8'(pay_status_valid);
-        pay_rd_busy_reg <= (pay_rd_inc && !pay_status_valid) ? 1'b1
-                         : (pay_status_valid && !pay_rd_inc) ? pay_rd_pending_reg != 8'd1 : pay_rd_pending_reg != 8'd0;
+        if (pay_rd_up) begin
+            pay_rd_pending_reg <= pay_rd_p1_reg;
+            pay_rd_p1_reg <= pay_rd_p1_reg + 8'd1;
+            pay_rd_m1_reg <= pay_rd_pending_reg;
+        end else if (pay_rd_down) begin
+            pay_rd_pending_reg <= pay_rd_m1_reg;
+            pay_rd_p1_reg <= pay_rd_pending_reg;
+            pay_rd_m1_reg <= pay_rd_m1_reg - 8'd1;
+        end
+        pay_rd_busy_reg <= pay_rd_up ? 1'b1 : pay_rd_down ? pay_rd_pending_reg != 8'd1 : pay_rd_pending_reg != 8'd0;
         if (rst) begin
             pay_rd_pending_reg <= '0;
+            pay_rd_p1_reg <= 8'd1;
+            pay_rd_m1_reg <= 8'hff;
             pay_rd_busy_reg <= 1'b0;
         end
     end
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) if (!rst) assert (pay_rd_busy_reg == (pay_rd_pending_reg != 8'd0));
+    always_ff @(posedge clk) if (!rst) assert (pay_rd_busy_reg == (pay_rd_pending_reg != 8'd0)
+                                               && pay_rd_p1_reg == pay_rd_pending_reg + 8'd1
+                                               && pay_rd_m1_reg == pay_rd_pending_reg - 8'd1);
 `endif
 `endif
 
@@ -1260,8 +1278,10 @@ module rnic_core #(
     wire       psrc_take2 = psrc_pop && psrc_has2;
     wire       psrc_nx_any = psrc_take2 || psrc_push;
     wire [1:0] psrc_nx_kind = psrc_take2 ? psrc_second : psrc_push_kind;
-    wire [PSRC_LOG2:0] psrc_cnt_up = psrc_cnt_reg + 1'b1;
-    wire [PSRC_LOG2:0] psrc_cnt_down = psrc_cnt_reg - 1'b1;
+    // the count one up and one down in registers of their own (a step only
+    // chooses): as the count's sum with the steps, the payload's last beat
+    // (through the pop) stood in front of the adder's carry chain (10 levels)
+    logic [PSRC_LOG2:0] psrc_cnt_up, psrc_cnt_down;
 
     // the payload reaches the builder through a register slice: the choice
     // of source (the order queue's head) and the payload engine's beat
@@ -1283,8 +1303,15 @@ module rnic_core #(
             psrc_wr_reg <= psrc_wr_reg + 1'b1;
         end
         if (psrc_pop) psrc_rd_reg <= psrc_rd_p1;
-        if (psrc_push && !psrc_pop) psrc_cnt_reg <= psrc_cnt_up;
-        else if (psrc_pop && !psrc_push) psrc_cnt_reg <= psrc_cnt_down;
+        if (psrc_push && !psrc_pop) begin
+            psrc_cnt_reg <= psrc_cnt_up;
+            psrc_cnt_up <= psrc_cnt_up + 1'b1;
+            psrc_cnt_down <= psrc_cnt_reg;
+        end else if (psrc_pop && !psrc_push) begin
+            psrc_cnt_reg <= psrc_cnt_down;
+            psrc_cnt_up <= psrc_cnt_reg;
+            psrc_cnt_down <= psrc_cnt_down - 1'b1;
+        end
         // a push while full is never granted (req_can, rr_can, req_drop)
         psrc_full_reg <= psrc_pop ? 1'b0
                          : psrc_full_reg || (psrc_push && psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2 - 1));
@@ -1300,6 +1327,8 @@ module rnic_core #(
             psrc_wr_reg <= '0;
             psrc_rd_reg <= '0;
             psrc_cnt_reg <= '0;
+            psrc_cnt_up <= (PSRC_LOG2+1)'(1);
+            psrc_cnt_down <= '1;
             psrc_full_reg <= 1'b0;
             psrc_req_reg <= 1'b0;
             psrc_rr_reg <= 1'b0;
@@ -1319,6 +1348,7 @@ module rnic_core #(
         // the payload-order queue's registers are what its pointers and head say
         if (!rst) begin
             assert (psrc_cnt_reg == psrc_wr_reg - psrc_rd_reg);
+            assert (psrc_cnt_up == psrc_cnt_reg + 1'b1 && psrc_cnt_down == psrc_cnt_reg - 1'b1);
             assert (psrc_full_reg == (psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2)));
             assert (!(psrc_push && psrc_full_reg));
             assert ((psrc_req_reg || psrc_rr_reg || psrc_drop_reg) == (psrc_cnt_reg != 0));

@@ -141,6 +141,12 @@ module rnic_ctrl #(
 
     // ----------------------------------------------------- register port
     logic fw_pending_reg;    // the access is presented to rnic_regs
+    // its answer, a cycle after rnic_regs gives it: the CPU's load path
+    // (alignment and sign of the loaded word, into reg_out) and its
+    // mem_ready decisions then start at these flip-flops, not at the
+    // register file's answer (9 levels)
+    logic fw_ack_reg;
+    logic [31:0] fw_rdata_reg;
     logic bad_ack_reg;       // an unmapped access, answered at once
     logic bus_err_reg;
 
@@ -151,6 +157,8 @@ module rnic_ctrl #(
 
     always_ff @(posedge clk) begin
         bad_ack_reg <= 1'b0;
+        fw_ack_reg <= fw_pending_reg && fw_ready;
+        fw_rdata_reg <= (fw_ready && !fw_err) ? fw_rdata : 32'h0;
         if (fw_ready) fw_pending_reg <= 1'b0;
         else if (mem_valid && !mem_ready && in_regs && !fw_pending_reg) fw_pending_reg <= 1'b1;
         if (mem_valid && !mem_ready && !in_ram && !in_regs && !bad_ack_reg) bad_ack_reg <= 1'b1;
@@ -159,18 +167,18 @@ module rnic_ctrl #(
             bus_err_reg <= 1'b1;
         if (rst) begin
             fw_pending_reg <= 1'b0;
+            fw_ack_reg <= 1'b0;
             bad_ack_reg <= 1'b0;
             bus_err_reg <= 1'b0;
         end
     end
 
-    assign mem_ready = ram_fast || ram_ack_reg || (fw_pending_reg && fw_ready) || bad_ack_reg;
+    assign mem_ready = ram_fast || ram_ack_reg || fw_ack_reg || bad_ack_reg;
     // the read data chosen by flip-flops only (it is taken on mem_ready): a
     // register access is pending, an unmapped one answered, else the RAM's
     // (choosing by the RAM's answer put mem_ready's terms in front of the
     // CPU's load path: 9 levels)
-    assign mem_rdata = fw_pending_reg ? ((fw_ready && !fw_err) ? fw_rdata : 32'h0)
-                     : bad_ack_reg ? 32'h0 : ram_rdata_reg;
+    assign mem_rdata = fw_ack_reg ? fw_rdata_reg : bad_ack_reg ? 32'h0 : ram_rdata_reg;
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     // the look-ahead's access is the one presented next
@@ -179,7 +187,7 @@ module rnic_ctrl #(
         la_addr_q <= la_addr;
         if (!rst && ram_fast) assert (in_ram && mem_addr == la_addr_q);
         // a RAM answer meets no register or unmapped access (mem_rdata)
-        if (!rst && (ram_fast || ram_ack_reg)) assert (!fw_pending_reg && !bad_ack_reg);
+        if (!rst && (ram_fast || ram_ack_reg)) assert (!fw_pending_reg && !fw_ack_reg && !bad_ack_reg);
     end
 `endif
 `endif

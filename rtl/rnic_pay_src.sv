@@ -76,10 +76,18 @@ module rnic_pay_src #(
     wire                   ord_full = ord_wr_reg - ord_rd_reg == (ORDER_LOG2+1)'(2**ORDER_LOG2);
     wire                   ord_empty = ord_wr_reg == ord_rd_reg;
     wire                   head_inline = ord_mem[ord_rd_reg[ORDER_LOG2-1:0]];
+    // !ord_empty as a flip-flop of its own: the pointers' compare stood in
+    // front of the output's tlast, which runs on through the transmit
+    // payload's order queue in rnic_core (10 levels)
+    logic                  ord_any_reg;
 
     // inline packets: bytes and length
     logic [INL_BEATS*DATA_WIDTH-1:0] inl_data_mem [2**INL_LOG2];
     logic [LEN_W-1:0]      inl_len_mem [2**INL_LOG2];
+    // the packet's last beat, (len - 1) / KEEP_WIDTH, stored with it: its
+    // tlast is then a compare with the beat counter, not a subtract and
+    // compare of the bytes left
+    logic [BEAT_W-1:0]     inl_lastb_mem [2**INL_LOG2];
     logic [INL_LOG2:0]     inl_wr_reg, inl_rd_reg;
     wire                   inl_full = inl_wr_reg - inl_rd_reg == (INL_LOG2+1)'(2**INL_LOG2);
 
@@ -100,13 +108,13 @@ module rnic_pay_src #(
     // output side
     wire [LEN_W-1:0]       inl_len = inl_len_mem[inl_rd_reg[INL_LOG2-1:0]];
     wire [31:0]            inl_left = 32'(inl_len) - 32'(beat_reg) * 32'(KEEP_WIDTH);
-    wire                   inl_last = inl_left <= 32'(KEEP_WIDTH);
+    wire                   inl_last = beat_reg == inl_lastb_mem[inl_rd_reg[INL_LOG2-1:0]];
     logic [KEEP_WIDTH-1:0] inl_keep;
     always_comb begin
         for (int i = 0; i < KEEP_WIDTH; i++) inl_keep[i] = 32'(i) < inl_left;
     end
-    wire sel_inl = !ord_empty && head_inline;
-    wire sel_dma = !ord_empty && !head_inline;
+    wire sel_inl = ord_any_reg && head_inline;
+    wire sel_dma = ord_any_reg && !head_inline;
     assign m_axis_tdata = sel_inl ? inl_data_mem[inl_rd_reg[INL_LOG2-1:0]][DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH]
                                   : s_dma_tdata;
     assign m_axis_tkeep = sel_inl ? inl_keep : s_dma_tkeep;
@@ -124,6 +132,7 @@ module rnic_pay_src #(
         if (desc_fire && s_desc_inline) begin
             inl_data_mem[inl_wr_reg[INL_LOG2-1:0]] <= (INL_BEATS*DATA_WIDTH)'(s_desc_inl_data);
             inl_len_mem[inl_wr_reg[INL_LOG2-1:0]] <= LEN_W'(s_desc_len);
+            inl_lastb_mem[inl_wr_reg[INL_LOG2-1:0]] <= BEAT_W'((LEN_W'(s_desc_len) - 1'b1) / LEN_W'(KEEP_WIDTH));
             inl_wr_reg <= inl_wr_reg + 1'b1;
         end
         if (out_fire) begin
@@ -133,7 +142,11 @@ module rnic_pay_src #(
                 if (sel_inl) inl_rd_reg <= inl_rd_reg + 1'b1;
             end
         end
+        // the queue holds a packet after this cycle: a push, or one left
+        // after a pop (the pointers as they will be)
+        ord_any_reg <= ord_push || ((ord_wr_reg - ord_rd_reg) != (ORDER_LOG2+1)'(out_fire && m_axis_tlast));
         if (rst) begin
+            ord_any_reg <= 1'b0;
             ord_wr_reg <= '0;
             ord_rd_reg <= '0;
             inl_wr_reg <= '0;
@@ -148,6 +161,8 @@ module rnic_pay_src #(
     // an inline descriptor is a whole packet of 1..INL_BYTES bytes, never in
     // the middle of a DMA packet
     always_ff @(posedge clk) begin
+        if (!rst) assert (ord_any_reg == !ord_empty);
+        if (!rst && sel_inl) assert (inl_last == (inl_left <= 32'(KEEP_WIDTH)));
         if (!rst && s_desc_valid && s_desc_inline)
             assert (!in_pkt_reg && s_desc_last && s_desc_len != 0 && s_desc_len <= 32'(INL_BYTES));
     end
