@@ -72,9 +72,13 @@ module axis_cutter #(
     // a piece beyond this beat is still beyond the next one (end - bytes >=
     // 2^CNT_W) when its end is 2^(CNT_W+1) or more, or its low bits are at
     // least the beat's bytes
-    wire             next_far = end_far && (|end_reg[END_W-1:CNT_W+1] || end_near >= s_axis_tbytes);
-    wire             piece_ends = !end_far && end_near <= s_axis_tbytes;
-    wire             beat_used = end_far || end_near >= s_axis_tbytes;
+    // (the end against the beat's bytes as gates: as a carry chain it was
+    // five levels in front of the packer's run registers)
+    wire             near_lt = rnic_gates_pkg::lt_gates(32'(end_near), 32'(s_axis_tbytes));
+    wire             near_gt = rnic_gates_pkg::lt_gates(32'(s_axis_tbytes), 32'(end_near));
+    wire             next_far = end_far && (|end_reg[END_W-1:CNT_W+1] || !near_lt);
+    wire             piece_ends = !end_far && !near_gt;
+    wire             beat_used = end_far || !near_lt;
 
     // the piece's bytes in this beat: from the first lane not yet taken to
     // its end or the beat's, handed to the packer as the run (no lane mask)
@@ -128,6 +132,8 @@ module axis_cutter #(
             assert (s_axis_tbytes != '0 && 32'(s_axis_tbytes) <= KEEP_WIDTH
                     && s_axis_tkeep == KEEP_WIDTH'((65'd1 << s_axis_tbytes) - 65'd1));
             assert (end_far_reg == (end_reg >= END_W'(1 << CNT_W)));
+            // the compares stated as gates are the operators'
+            assert (near_lt == (end_near < s_axis_tbytes) && near_gt == (end_near > s_axis_tbytes));
             // the piece has bytes in this beat
             assert (end_reg > END_W'(boff_reg) && CNT_W'(boff_reg) < s_axis_tbytes);
         end

@@ -1042,8 +1042,12 @@ module rnic_resp #(
     // few bits between registers; the lanes go to the packer as a run.
     wire             pe_big = pend_far_reg;
     wire [CNT_W-1:0] pe_lo = pend_reg[CNT_W-1:0];
-    wire             piece_ends = !pe_big && pe_lo <= beat_bytes;
-    wire             beat_used = pe_big || pe_lo >= beat_bytes;
+    // (compared as gates: the carry chain was five levels in front of the
+    // packer's run registers and this engine's next state)
+    wire             pe_lt = rnic_gates_pkg::lt_gates(32'(pe_lo), 32'(beat_bytes));
+    wire             pe_gt = rnic_gates_pkg::lt_gates(32'(beat_bytes), 32'(pe_lo));
+    wire             piece_ends = !pe_big && !pe_gt;
+    wire             beat_used = pe_big || !pe_lt;
     wire [CNT_W-1:0] run_end = piece_ends ? pe_lo : beat_bytes;
     wire [16:0]      pe_next = pend_reg - 17'(beat_bytes);
     wire [16:0]      pe_first = 17'(piece_len[15:0]) + 17'(boff_reg);
@@ -1053,7 +1057,7 @@ module rnic_resp #(
     // are at least the beat's bytes
     wire [CNT_W:0]   pf_near = {1'b0, piece_len[CNT_W-1:0]} + (CNT_W + 1)'(boff_reg);
     wire             pf_far = |piece_len[31:CNT_W] || pf_near[CNT_W];
-    wire             pn_far = pe_big && (|pend_reg[16:CNT_W+1] || pe_lo >= beat_bytes);
+    wire             pn_far = pe_big && (|pend_reg[16:CNT_W+1] || !pe_lt);
 
     logic pk_tvalid, pk_tready;
     logic [DATA_WIDTH-1:0] sc_tdata;
@@ -2402,6 +2406,8 @@ module rnic_resp #(
             if (!rst) assert (plan_nz_reg == (plan_len_reg != 0));
             if (state_reg == S_WDATA) assert (32'(pend_reg) == ref_piece_left + 32'(boff_reg)
                                               && pend_far_reg == (pend_reg >= 17'(1 << CNT_W)));
+            // the piece end's compares stated as gates are the operators'
+            assert (pe_lt == (pe_lo < beat_bytes) && pe_gt == (pe_lo > beat_bytes));
             // a piece is at most a packet's payload
             if (state_reg == S_WDESC) assert (piece_len < 32'h10000);
             // the payload is dense: its run starts at lane 0

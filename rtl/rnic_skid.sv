@@ -27,8 +27,12 @@ module rnic_skid #(
 
     logic             sk_valid_reg;
     logic [WIDTH-1:0] sk_data_reg;
+    // s_ready is the skid's emptiness as a flip-flop of its own (as
+    // !sk_valid_reg it was an inverter, one level, in front of every
+    // producer's decision)
+    logic             s_ready_reg;
 
-    assign s_ready = !sk_valid_reg;
+    assign s_ready = s_ready_reg;
 
     always_ff @(posedge clk) begin
         if (!sk_valid_reg) sk_data_reg <= s_data;
@@ -36,14 +40,25 @@ module rnic_skid #(
             m_valid <= sk_valid_reg || s_valid;
             m_data <= sk_valid_reg ? sk_data_reg : s_data;
             sk_valid_reg <= 1'b0;
+            s_ready_reg <= 1'b1;
         end else if (s_valid && !sk_valid_reg) begin
             sk_valid_reg <= 1'b1;
+            s_ready_reg <= 1'b0;
         end
         if (rst) begin
             m_valid <= 1'b0;
             sk_valid_reg <= 1'b0;
+            s_ready_reg <= 1'b1;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) assert (s_ready_reg == !sk_valid_reg);
+    end
+`endif
+`endif
 
 endmodule
 
