@@ -110,21 +110,13 @@ module rnic_req_hdrq #(
     // and kills: the push, late in the requester's decision, only selects
     // between the pushed packet's and the queued one's, each compared with
     // the kills apart
+    wire                  stay_new = push && wr_slot == rd_slot;
+    wire                  next_new = push && wr_slot == nx_slot;
     wire new_killed = killed(s_qpn, kill_a_valid, kill_a_qpn, kill_b_valid, kill_b_qpn);
     wire old_stay_dead = dead_or[rd_slot];
     wire old_next_dead = dead_or[nx_slot];
-    // for the head's dead bit, the four outcomes of (ready, push) are made
-    // apart and the consumer's ready and the producer's push, both late in
-    // their decisions, choose last (one LUT of six inputs); the ready arm
-    // is the stay arm while the queue is empty (no pop then), so the ready
-    // need not meet valid_reg first (as the pop, with the selects' compares
-    // between it and the flop, it mapped to 9 levels from the arbiter)
-    wire dead_s_push = (wr_slot == rd_slot) ? new_killed : old_stay_dead;
-    wire dead_s_keep = old_stay_dead;
-    wire dead_p_push = valid_reg ? ((wr_slot == nx_slot) ? new_killed : old_next_dead) : dead_s_push;
-    wire dead_p_keep = valid_reg ? old_next_dead : dead_s_keep;
-    wire dead_head_next = m_ready ? (push ? dead_p_push : dead_p_keep)
-                                  : (push ? dead_s_push : dead_s_keep);
+    wire dead_stay = stay_new ? new_killed : old_stay_dead;
+    wire dead_next = next_new ? new_killed : old_next_dead;
     // queued after this cycle: something is pushed, or more than the popped one is there
     wire valid_stay = push || valid_reg;
     wire valid_next = push || cnt_reg != (DEPTH_LOG2 + 1)'(1);
@@ -140,7 +132,7 @@ module rnic_req_hdrq #(
             dead_reg[i] <= (push && wr_slot == DEPTH_LOG2'(i)) ? new_killed : dead_or[i];
         end
         valid_reg <= pop ? valid_next : valid_stay;
-        dead_head_reg <= dead_head_next;
+        dead_head_reg <= pop ? dead_next : dead_stay;
         // full after this cycle: a push without a pop onto DEPTH - 1, or full without a pop
         full_reg <= pop ? 1'b0 : full_reg || (push && cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH - 1));
         if (push && !pop) cnt_reg <= cnt_up;
@@ -169,11 +161,6 @@ module rnic_req_hdrq #(
         if (!rst) assert (valid_reg == (wr_ptr_reg != rd_ptr_reg) && (!valid_reg || dead_head_reg == dead_reg[rd_slot])
                           && cnt_reg == wr_ptr_reg - rd_ptr_reg && full_reg == (cnt_reg == (DEPTH_LOG2 + 1)'(DEPTH))
                           && nx_slot == rd_p1[DEPTH_LOG2-1:0]);
-    // the four-outcome choice of the head's dead bit is the pop's
-    wire ref_dead_stay = (push && wr_slot == rd_slot) ? new_killed : old_stay_dead;
-    wire ref_dead_next = (push && wr_slot == nx_slot) ? new_killed : old_next_dead;
-    always_ff @(posedge clk)
-        if (!rst && (valid_reg || push)) assert (dead_head_next == (pop ? ref_dead_next : ref_dead_stay));
 `endif
 `endif
 
