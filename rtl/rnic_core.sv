@@ -695,45 +695,18 @@ module rnic_core #(
         .m_axis_tready(pay_tready), .m_axis_tlast(pay_tlast)
     );
 
-    // payload read packets (last-marked descriptors) issued and not yet done
-    // (and whether any is, as a flop of its own: from the count before the
-    // moves, which only choose; the count's compare behind the adder ran
-    // through the completion engine's CQE push into its queue: 10 levels)
-    //
-    // The count one up and one down are kept in registers beside it, so a
-    // step only chooses among registers: as a sum of the count and the
-    // steps, the descriptor's handshake (from the requester through the
-    // payload source) stood in front of the adder's carry chain (9 levels)
-    logic [7:0] pay_rd_pending_reg, pay_rd_p1_reg, pay_rd_m1_reg;
-    logic       pay_rd_busy_reg;
-    wire        pay_rd_inc = payd_valid && payd_ready && payd_last;
-    wire        pay_rd_up = pay_rd_inc && !pay_status_valid;
-    wire        pay_rd_down = pay_status_valid && !pay_rd_inc;
-    always_ff @(posedge clk) begin
-        if (pay_rd_up) begin
-            pay_rd_pending_reg <= pay_rd_p1_reg;
-            pay_rd_p1_reg <= pay_rd_p1_reg + 8'd1;
-            pay_rd_m1_reg <= pay_rd_pending_reg;
-        end else if (pay_rd_down) begin
-            pay_rd_pending_reg <= pay_rd_m1_reg;
-            pay_rd_p1_reg <= pay_rd_pending_reg;
-            pay_rd_m1_reg <= pay_rd_m1_reg - 8'd1;
-        end
-        pay_rd_busy_reg <= pay_rd_up ? 1'b1 : pay_rd_down ? pay_rd_pending_reg != 8'd1 : pay_rd_pending_reg != 8'd0;
-        if (rst) begin
-            pay_rd_pending_reg <= '0;
-            pay_rd_p1_reg <= 8'd1;
-            pay_rd_m1_reg <= 8'hff;
-            pay_rd_busy_reg <= 1'b0;
-        end
-    end
-`ifndef __ICARUS__
-`ifndef SYNTHESIS
-    always_ff @(posedge clk) if (!rst) assert (pay_rd_busy_reg == (pay_rd_pending_reg != 8'd0)
-                                               && pay_rd_p1_reg == pay_rd_pending_reg + 8'd1
-                                               && pay_rd_m1_reg == pay_rd_pending_reg - 8'd1);
-`endif
-`endif
+    // payload read packets (last-marked descriptors) issued and not yet done:
+    // only whether any is matters here, a flip-flop of the counter's own (the
+    // count's compare behind an adder ran through the completion engine's
+    // CQE push into its queue: 10 levels; the descriptor's handshake in
+    // front of the adder's carry chain: 9)
+    logic [7:0] pay_rd_count_unused;
+    logic       pay_rd_busy;
+    rnic_updown #(.W(8)) pay_rd_cnt_inst (
+        .clk, .rst,
+        .up(payd_valid && payd_ready && payd_last), .down(pay_status_valid),
+        .count(pay_rd_count_unused), .nonzero(pay_rd_busy)
+    );
 
     logic inflight_init_unused;   // not cleared (ZERO_UNWRITTEN 0): always done
     // the completion engine reads only entries the requester wrote
@@ -851,7 +824,7 @@ module rnic_core #(
         .INFLIGHT_LOG2(INFLIGHT_LOG2),
         .INF_BITS(INF_BITS)
     ) compl_inst (
-        .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_busy_reg),
+        .clk, .rst, .now(now_reg), .pay_rd_busy(pay_rd_busy),
         .s_ack_valid(ack_valid || ud_done_valid), .s_ack_ready(cmp_ack_ready),
         .s_ack_qpn(ud_done_valid ? ud_done_qpn : ack_qpn),
         .s_ack_psn(ud_done_valid ? ud_done_psn : ack_psn),
@@ -1213,7 +1186,7 @@ module rnic_core #(
     localparam int PSRC_LOG2 = 2;
     localparam logic [1:0] PSRC_REQ = 2'd0, PSRC_RR = 2'd1, PSRC_DROP = 2'd2;
     logic [1:0]          psrc_mem [2**PSRC_LOG2];
-    logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg, psrc_cnt_reg;
+    logic [PSRC_LOG2:0]  psrc_wr_reg, psrc_rd_reg;
     // The head's kind is one-hot flip-flops (all clear while the queue is
     // empty) and full a flip-flop, both set a cycle ahead: the payload
     // engine's tready, and its DMA engine's and packer's 512-bit output
@@ -1235,8 +1208,22 @@ module rnic_core #(
         .m_valid(resp_ack_valid), .m_ready(resp_ack_ready), .m_data(resp_ack_hdr)
     );
     wire ack_can = resp_ack_valid;
+    // A stale packet with payload leaves the queue without the builder and
+    // pushes a drop entry into the payload-order queue, which takes one push
+    // a cycle: it goes in a cycle in which no READ response with payload is
+    // waiting, or, once it has waited a cycle, the READ responses' payload
+    // packets wait one cycle for it (drop_turn_reg), so neither starves. The
+    // drop is thus decided from queue heads and flip-flops, not from the
+    // grant and the builder's ready behind it, and the requester queue's pop
+    // stays shallow (the grant's result into the drop into the pop was 9
+    // levels). Whether a READ response's payload packet may go (the queue
+    // not full and no drop's turn) is one flip-flop, set a cycle ahead, so
+    // the READ responses' grant, and their queue's pop behind it, are no
+    // deeper for the drop's turn.
+    logic drop_turn_reg, rr_pay_block_reg;
+    wire req_dead_head = req_hdr_valid && !req_restart_q && req_hdr_dead;
     wire req_can = req_hdr_valid && !req_restart_q && !req_hdr_dead && (!req_hdr_pay || !psrc_full);
-    wire rr_can = rr_hdr_valid && (!rr_hdr_pay || !psrc_full);
+    wire rr_can = rr_hdr_valid && (!rr_hdr_pay || !rr_pay_block_reg);
 
     always_comb begin
         grant = 2'd3;
@@ -1250,11 +1237,10 @@ module rnic_core #(
     assign tx_hdr_valid = grant != 2'd3;
     assign tx_hdr = (grant == 2'd0) ? resp_ack_hdr : (grant == 2'd2) ? rr_hdr : req_hdr;
     assign resp_ack_ready = grant == 2'd0 && tx_hdr_ready;
-    // a stale packet leaves the queue without the builder, in a cycle in
-    // which the builder takes no payload-carrying header (one psrc write)
     wire tx_pay = (grant == 2'd1 && req_hdr_pay) || (grant == 2'd2 && rr_hdr_pay);
     wire tx_psrc_push = tx_hdr_valid && tx_hdr_ready && tx_pay;
-    wire req_drop = req_hdr_valid && !req_restart_q && req_hdr_dead && (!req_hdr_pay || (!psrc_full && !tx_psrc_push));
+    wire req_drop = req_dead_head
+                    && (!req_hdr_pay || (!psrc_full && (drop_turn_reg || !(rr_hdr_valid && rr_hdr_pay))));
     assign req_hdr_ready = (grant == 2'd1 && tx_hdr_ready) || req_drop;
     assign rr_hdr_ready = grant == 2'd2 && tx_hdr_ready;
 
@@ -1272,16 +1258,20 @@ module rnic_core #(
     wire       psrc_push = tx_psrc_push || (req_drop && req_hdr_pay);
     wire [1:0] psrc_push_kind = !tx_psrc_push ? PSRC_DROP : (grant == 2'd2) ? PSRC_RR : PSRC_REQ;
     wire       psrc_pop = (txp_tvalid && txp_tready && txp_tlast) || drop_last;
+    // the count steps by choosing among registers (rnic_updown): as the
+    // count's sum with the steps, the payload's last beat (through the pop)
+    // stood in front of the adder's carry chain (10 levels)
+    logic [PSRC_LOG2:0] psrc_cnt;
+    logic               psrc_any;
+    rnic_updown #(.W(PSRC_LOG2 + 1)) psrc_cnt_inst (
+        .clk, .rst, .up(psrc_push), .down(psrc_pop), .count(psrc_cnt), .nonzero(psrc_any)
+    );
     wire [PSRC_LOG2:0] psrc_rd_p1 = psrc_rd_reg + 1'b1;
     wire [1:0] psrc_second = psrc_mem[psrc_rd_p1[PSRC_LOG2-1:0]];
-    wire       psrc_has2 = psrc_cnt_reg > (PSRC_LOG2+1)'(1);
+    wire       psrc_has2 = psrc_cnt > (PSRC_LOG2+1)'(1);
     wire       psrc_take2 = psrc_pop && psrc_has2;
     wire       psrc_nx_any = psrc_take2 || psrc_push;
     wire [1:0] psrc_nx_kind = psrc_take2 ? psrc_second : psrc_push_kind;
-    // the count one up and one down in registers of their own (a step only
-    // chooses): as the count's sum with the steps, the payload's last beat
-    // (through the pop) stood in front of the adder's carry chain (10 levels)
-    logic [PSRC_LOG2:0] psrc_cnt_up, psrc_cnt_down;
 
     // the payload reaches the builder through a register slice: the choice
     // of source (the order queue's head) and the payload engine's beat
@@ -1296,39 +1286,34 @@ module rnic_core #(
         .m_valid(ptp_tvalid), .m_ready(ptp_tready), .m_data({ptp_tlast, ptp_tkeep, ptp_tdata})
     );
 
+    // a push while full is never granted (req_can, rr_can, req_drop)
+    wire psrc_full_nx = psrc_pop ? 1'b0
+                        : psrc_full_reg || (psrc_push && psrc_cnt == (PSRC_LOG2+1)'(2**PSRC_LOG2 - 1));
+    wire drop_turn_nx = req_dead_head && req_hdr_pay && !req_drop;
+
     always_ff @(posedge clk) begin
         if (tx_hdr_valid && tx_hdr_ready) last_src_reg <= grant;
+        drop_turn_reg <= drop_turn_nx;
+        rr_pay_block_reg <= psrc_full_nx || drop_turn_nx;
         if (psrc_push) begin
             psrc_mem[psrc_wr_reg[PSRC_LOG2-1:0]] <= psrc_push_kind;
             psrc_wr_reg <= psrc_wr_reg + 1'b1;
         end
         if (psrc_pop) psrc_rd_reg <= psrc_rd_p1;
-        if (psrc_push && !psrc_pop) begin
-            psrc_cnt_reg <= psrc_cnt_up;
-            psrc_cnt_up <= psrc_cnt_up + 1'b1;
-            psrc_cnt_down <= psrc_cnt_reg;
-        end else if (psrc_pop && !psrc_push) begin
-            psrc_cnt_reg <= psrc_cnt_down;
-            psrc_cnt_up <= psrc_cnt_reg;
-            psrc_cnt_down <= psrc_cnt_down - 1'b1;
-        end
-        // a push while full is never granted (req_can, rr_can, req_drop)
-        psrc_full_reg <= psrc_pop ? 1'b0
-                         : psrc_full_reg || (psrc_push && psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2 - 1));
+        psrc_full_reg <= psrc_full_nx;
         // a new head after a pop or onto an empty queue: the entry after the
         // head, else this cycle's push, else none
-        if (psrc_pop || psrc_cnt_reg == '0) begin
+        if (psrc_pop || !psrc_any) begin
             psrc_req_reg <= psrc_nx_any && psrc_nx_kind == PSRC_REQ;
             psrc_rr_reg <= psrc_nx_any && psrc_nx_kind == PSRC_RR;
             psrc_drop_reg <= psrc_nx_any && psrc_nx_kind == PSRC_DROP;
         end
         if (rst) begin
             last_src_reg <= 2'd0;
+            drop_turn_reg <= 1'b0;
+            rr_pay_block_reg <= 1'b0;
             psrc_wr_reg <= '0;
             psrc_rd_reg <= '0;
-            psrc_cnt_reg <= '0;
-            psrc_cnt_up <= (PSRC_LOG2+1)'(1);
-            psrc_cnt_down <= '1;
             psrc_full_reg <= 1'b0;
             psrc_req_reg <= 1'b0;
             psrc_rr_reg <= 1'b0;
@@ -1347,12 +1332,14 @@ module rnic_core #(
         if (!rst && resp_ack_valid) assert (resp_ack_hdr[PL +: PW] == 0);
         // the payload-order queue's registers are what its pointers and head say
         if (!rst) begin
-            assert (psrc_cnt_reg == psrc_wr_reg - psrc_rd_reg);
-            assert (psrc_cnt_up == psrc_cnt_reg + 1'b1 && psrc_cnt_down == psrc_cnt_reg - 1'b1);
-            assert (psrc_full_reg == (psrc_cnt_reg == (PSRC_LOG2+1)'(2**PSRC_LOG2)));
+            assert (psrc_cnt == psrc_wr_reg - psrc_rd_reg);
+            assert (psrc_full_reg == (psrc_cnt == (PSRC_LOG2+1)'(2**PSRC_LOG2)));
             assert (!(psrc_push && psrc_full_reg));
-            assert ((psrc_req_reg || psrc_rr_reg || psrc_drop_reg) == (psrc_cnt_reg != 0));
-            if (psrc_cnt_reg != 0)
+            assert (rr_pay_block_reg == (psrc_full_reg || drop_turn_reg));
+            // one push a cycle: a stale packet's drop never beside a granted payload
+            assert (!(tx_psrc_push && req_drop && req_hdr_pay));
+            assert ((psrc_req_reg || psrc_rr_reg || psrc_drop_reg) == (psrc_cnt != 0));
+            if (psrc_cnt != 0)
                 assert ({psrc_req_reg, psrc_rr_reg, psrc_drop_reg}
                         == {psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_REQ, psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_RR,
                             psrc_mem[psrc_rd_reg[PSRC_LOG2-1:0]] == PSRC_DROP});
