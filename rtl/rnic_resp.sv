@@ -45,8 +45,11 @@
  * (is the QP in error?) goes into a small queue of QPNs (a doorbell of the
  * QP the newest entry names joins it: the check reads the index when it
  * runs) that the engine serves when no header waits, or before headers
- * once the queue is half full or its head has waited 256 cycles (so a
- * check, and the flush of a QP in error, is never put off for good).
+ * once the queue is 3/4 full or its head has waited 1024 cycles (so a
+ * check, and the flush of a QP in error, is never put off for good). A
+ * request header of the QP answers the checks queued before it when it
+ * finds the QP not in error, so a stream of SENDs, each with its receive
+ * doorbell, costs no cycle of checks.
  *
  * RDMA READ: the request's rkey, PD, bounds and REMOTE_READ are checked
  * (remote access error NAK; a QP without REMOTE_READ gets the invalid
@@ -403,6 +406,7 @@ module rnic_resp #(
         S_PUSH,       // queue the action, commit the QP state
         S_DRAIN,      // payload of a dropped request
         S_FLUSH,      // flush receive WQEs of a QP in error
+        S_PREF,       // a doorbell's QP not in error, no packet waiting: the cache reads its WQEs
         S_ATWAIT,     // ATOMIC: wait for earlier writes and its QP's READs
         S_ATRD,       // read the 8 bytes
         S_ATDATA,     // collect them, compute
@@ -851,15 +855,35 @@ module rnic_resp #(
     // write waits (the per-QP tables' one write port is the context write's
     // then) and while the flush-check queue is full; a DB_SRQ doorbell
     // (rnic_srq_state's producer index) only in S_IDLE.
-    localparam int FLCHK_LOG2 = 3;
+    localparam int FLCHK_LOG2 = 4;
     localparam int FLCHK_N = 2 ** FLCHK_LOG2;
+    // the head's wait before it goes ahead of headers: 2^FLCHK_AGE_LOG2
+    // cycles, longer than a QP's turn among 8 busy QPs (8 packets of 4 KiB,
+    // 672 cycles at 512 bits), so a header of the same QP usually answers
+    // the check first (below)
+    localparam int FLCHK_AGE_LOG2 = 10;
     logic [QPN_WIDTH-1:0]  flchk_mem [FLCHK_N];
+    logic [FLCHK_N-1:0]    flchk_vld_reg;     // the slot's check is still owed
     logic [FLCHK_LOG2-1:0] flchk_wp_reg, flchk_rp_reg;
+    logic [FLCHK_N-1:0]    flchk_rp_oh_reg, flchk_rp1_oh_reg;  // rp and rp + 1, one-hot
     logic [FLCHK_LOG2:0]   flchk_cnt_reg;
+    logic                  flchk_cnt0_reg, flchk_cnt1_reg;     // count is 0, 1
     logic [QPN_WIDTH-1:0]  flchk_last_reg;    // the newest entry's QPN
-    // count != 0, count == FLCHK_N, count >= FLCHK_N / 2 or the head is old
-    logic                  flchk_any_reg, flchk_full_reg, flchk_urgent_reg;
-    logic [8:0]            flchk_age_reg;     // cycles the head has waited (saturates at 256)
+    logic                  flchk_join_reg;    // a doorbell of flchk_last_reg may join the newest entry
+    // any: the head is owed (a check to take); dead: the head was answered
+    // (popped without the engine); full: count == FLCHK_N; urgent: count >=
+    // 3/4 FLCHK_N or the head is old
+    logic                  flchk_any_reg, flchk_dead_reg, flchk_full_reg, flchk_urgent_reg;
+    logic [FLCHK_AGE_LOG2:0] flchk_age_reg;   // cycles the head has waited (saturates)
+    // A request header answers the checks of its QP queued before it was
+    // taken: S_PSN sees the QP's error state of that time or later (error
+    // is sticky until a new context, which makes an older check moot), and
+    // a QP not in error then was not in error when the doorbell came, so the
+    // check would find nothing to flush; a QP that enters error later is
+    // flushed by that error. flchk_hit_reg: the entries of the header's QP
+    // in S_IDLE (the header takes it with it); flchk_cancel_reg: those
+    // answered, cleared a cycle after S_PSN.
+    logic [FLCHK_N-1:0]    flchk_hit_reg, flchk_cancel_reg;
     wire srqdb_valid = s_rqdb_valid && s_rqdb_srq;
     wire take_srqdb = srqdb_valid && !ctx_pend;
     wire take_ev = !take_srqdb && s_errev_valid;
@@ -877,30 +901,65 @@ module rnic_resp #(
     // indices instead)
     wire wr_db = s_rqdb_valid && s_rqdb_ready && !s_rqdb_srq;
     wire db_fwd = wr_db && s_rqdb_qpn == qpn_reg && (state_reg == S_QPC || (state_reg != S_IDLE && !on_srq));
-    wire flchk_push = wr_db && !(flchk_any_reg && flchk_last_reg == s_rqdb_qpn);
-    wire flchk_pop = state_reg == S_IDLE && take_flchk;
+    wire flchk_push = wr_db && !(flchk_join_reg && flchk_last_reg == s_rqdb_qpn);
+    wire flchk_pop_live = state_reg == S_IDLE && take_flchk;
+    wire flchk_pop = flchk_pop_live || flchk_dead_reg;
     wire [FLCHK_LOG2:0] flchk_cnt_next = flchk_cnt_reg + (FLCHK_LOG2+1)'(flchk_push) - (FLCHK_LOG2+1)'(flchk_pop);
+    wire [FLCHK_N-1:0] flchk_vld_kept = flchk_vld_reg & ~flchk_cancel_reg;
+    // the head after this cycle is owed: the next entry's (a push lands
+    // there when it is the only one), or this one's (a push lands there
+    // when the queue is empty)
+    wire flchk_head_next = flchk_pop ? (|(flchk_vld_kept & flchk_rp1_oh_reg) || (flchk_push && flchk_cnt1_reg))
+                                     : (|(flchk_vld_kept & flchk_rp_oh_reg) || (flchk_push && flchk_cnt0_reg));
+    wire [QPN_WIDTH-1:0] hdr_qpn = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
     always_ff @(posedge clk) begin
         if (flchk_push) begin
             flchk_mem[flchk_wp_reg] <= s_rqdb_qpn;
             flchk_wp_reg <= flchk_wp_reg + 1'b1;
             flchk_last_reg <= s_rqdb_qpn;
         end
-        if (flchk_pop) flchk_rp_reg <= flchk_rp_reg + 1'b1;
+        flchk_vld_reg <= (flchk_vld_kept & ~(flchk_rp_oh_reg & {FLCHK_N{flchk_pop}}))
+                         | (FLCHK_N'(flchk_push) << flchk_wp_reg);
+        if (flchk_pop) begin
+            flchk_rp_reg <= flchk_rp_reg + 1'b1;
+            flchk_rp_oh_reg <= flchk_rp1_oh_reg;
+            flchk_rp1_oh_reg <= {flchk_rp1_oh_reg[FLCHK_N-2:0], flchk_rp1_oh_reg[FLCHK_N-1]};
+        end
         flchk_cnt_reg <= flchk_cnt_next;
-        flchk_any_reg <= flchk_cnt_next != '0;
+        flchk_cnt0_reg <= flchk_cnt_next == '0;
+        flchk_cnt1_reg <= flchk_cnt_next == (FLCHK_LOG2+1)'(1);
+        flchk_any_reg <= flchk_head_next;
+        flchk_dead_reg <= flchk_cnt_next != '0 && !flchk_head_next;
         flchk_full_reg <= flchk_cnt_next == (FLCHK_LOG2+1)'(FLCHK_N);
-        flchk_urgent_reg <= flchk_cnt_next >= (FLCHK_LOG2+1)'(FLCHK_N / 2) || (flchk_age_reg[8] && !flchk_pop);
+        flchk_urgent_reg <= flchk_cnt_next >= (FLCHK_LOG2+1)'(FLCHK_N * 3 / 4)
+                            || (flchk_age_reg[FLCHK_AGE_LOG2] && !flchk_pop);
         if (flchk_pop || !flchk_any_reg) flchk_age_reg <= '0;
-        else if (!flchk_age_reg[8]) flchk_age_reg <= flchk_age_reg + 9'd1;
+        else if (!flchk_age_reg[FLCHK_AGE_LOG2]) flchk_age_reg <= flchk_age_reg + 1'b1;
+        // a doorbell joins the newest entry only while it is owed and no
+        // header in hand has taken it (the header answers only what came
+        // before it)
+        if (flchk_push) flchk_join_reg <= 1'b1;
+        else if (flchk_cnt_next == '0 || (state_reg == S_IDLE && take_hdr && hdr_qpn == flchk_last_reg))
+            flchk_join_reg <= 1'b0;
+        if (state_reg == S_IDLE)
+            for (int i = 0; i < FLCHK_N; i++) flchk_hit_reg[i] <= flchk_vld_kept[i] && flchk_mem[i] == hdr_qpn;
+        flchk_cancel_reg <= (state_reg == S_PSN && src_reg == 2'd0 && !qp_err_any) ? flchk_hit_reg : '0;
         if (rst) begin
+            flchk_vld_reg <= '0;
             flchk_wp_reg <= '0;
             flchk_rp_reg <= '0;
+            flchk_rp_oh_reg <= FLCHK_N'(1);
+            flchk_rp1_oh_reg <= FLCHK_N'(2);
             flchk_cnt_reg <= '0;
+            flchk_cnt0_reg <= 1'b1;
+            flchk_cnt1_reg <= 1'b0;
+            flchk_join_reg <= 1'b0;
             flchk_any_reg <= 1'b0;
+            flchk_dead_reg <= 1'b0;
             flchk_full_reg <= 1'b0;
             flchk_urgent_reg <= 1'b0;
             flchk_age_reg <= '0;
+            flchk_cancel_reg <= '0;
         end
     end
     // registered there: S_PSN and S_FLUSH, its users, come after S_QPC
@@ -926,6 +985,21 @@ module rnic_resp #(
     wire rc_ahead = src_reg == 2'd0 && state_reg != S_IDLE && state_reg != S_QPC && state_reg != S_PSN
                     && !rc_want;
     wire rc_rd_free = state_reg != S_ATRD && state_reg != S_ATDATA;
+    // A flush check that finds its QP able to receive and WQEs posted, with
+    // no packet waiting, has the cache read them (S_PREF): the receiver
+    // posts its WQEs before the SENDs come, and a read in front of each
+    // QP's first SEND would hold every packet behind it for a host round
+    // trip (8 QPs starting a stream of 4 KiB SENDs at once: 8 of them,
+    // 2,000 cycles, the link paused). Registered in S_FLUSH.
+    logic       pref_ok_reg, rc_look_done;
+    logic [2:0] pref_cnt_reg;
+    always_ff @(posedge clk) begin
+        if (state_reg == S_FLUSH)
+            pref_ok_reg <= !qp_err_any && !on_srq && !rq_empty
+                           && (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS));
+        pref_cnt_reg <= (state_reg == S_PREF) ? pref_cnt_reg + 3'd1 : 3'd0;
+    end
+    wire rc_pref = state_reg == S_PREF && pref_ok_reg;
     // the WQE whose read failed completes in error
     wire rc_err_take = state_reg == S_RWQE_DATA && act_push;
     // a QP's own RQ is {0, QPN}, an SRQ {1, SRQN}: QPs on an SRQ share its way
@@ -946,7 +1020,7 @@ module rnic_resp #(
         .clk, .rst,
         .key(rc_key_reg), .rq_ci(rq_ci_reg), .rq_pi(rq_pi_reg), .rq_base(on_srq ? srq_base : qpc_rq_base),
         .rq_log(on_srq ? srq_log : qpc_rq_log),
-        .want(rc_want), .ahead(rc_ahead), .hit(rc_hit), .hit_still(rc_hit_still), .err_hit(rc_err_hit),
+        .want(rc_want), .ahead(rc_ahead), .pref(rc_pref), .look_done(rc_look_done), .hit(rc_hit), .hit_still(rc_hit_still), .err_hit(rc_err_hit),
         .err_take(rc_err_take),
         .rd_beat(rwqe_beat_reg), .rd_data(rc_rd_data),
         .rd_free(rc_rd_free), .busy(rc_busy),
@@ -1769,7 +1843,12 @@ module rnic_resp #(
                     state_reg <= flush_after_reg ? S_FLUSH : S_IDLE;
             end
             S_FLUSH: begin
-                if (!act_push && !act_full) state_reg <= S_IDLE;
+                if (!act_push && !act_full) state_reg <= (src_reg == 2'd1 && !s_hdr_valid) ? S_PREF : S_IDLE;
+            end
+            S_PREF: begin
+                // the cache has settled on the QP (a read started if one was
+                // due), is busy with a read, or the QP needs none
+                if (!pref_ok_reg || rc_look_done || rc_busy || pref_cnt_reg == 3'd7) state_reg <= S_IDLE;
             end
             default: state_reg <= S_IDLE;
         endcase
@@ -1996,7 +2075,17 @@ module rnic_resp #(
         if (!rst && act_push) assert (!act_full);
         // a flush check is queued only with room, and taken only when queued
         if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
-        if (!rst && flchk_pop) assert (flchk_any_reg);
+        if (!rst && flchk_pop_live) assert (flchk_any_reg && !flchk_dead_reg);
+        // an entry is owed only in a slot the queue holds; the head flags
+        // say what the head slot is
+        if (!rst) begin
+            for (int i = 0; i < FLCHK_N; i++)
+                if (FLCHK_LOG2'(i - int'(flchk_rp_reg)) >= FLCHK_LOG2'(flchk_cnt_reg) && !flchk_full_reg)
+                    assert (!flchk_vld_reg[i]);
+            assert (flchk_rp_oh_reg == FLCHK_N'(1) << flchk_rp_reg);
+            assert (flchk_any_reg == (flchk_cnt_reg != '0 && flchk_vld_reg[flchk_rp_reg]));
+            assert (flchk_dead_reg == (flchk_cnt_reg != '0 && !flchk_vld_reg[flchk_rp_reg]));
+        end
     end
 `endif
 `endif

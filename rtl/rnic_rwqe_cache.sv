@@ -18,6 +18,9 @@
  * consumer index (want) and no way holds it, the cache reads it with the
  * WQEs posted after it (up to WQES, the producer index, the end of the ring)
  * into the QP's way, or into the next way in turn when the QP has none.
+ * A responder between packets (pref: the flush check of a receive doorbell,
+ * no packet waiting) has the same done for the doorbell's QP, so the WQEs
+ * posted before a stream of SENDs are at hand when its first SEND comes.
  * While the responder serves a QP (ahead) whose way holds WQES/2 or fewer
  * WQEs from the consumer index on, the cache reads the next ones posted
  * into the slots already consumed, so a stream of SENDs finds its receive
@@ -55,6 +58,12 @@ module rnic_rwqe_cache #(
     input  wire logic [4:0]            rq_log,
     input  wire logic                  want,      // waits for the WQE at rq_ci
     input  wire logic                  ahead,     // serves the QP: read ahead for it
+    // checks the QP between packets: read for it as for want (no WQE at
+    // rq_ci held) or ahead, whichever applies
+    input  wire logic                  pref,
+    // the look-up of the inputs has settled: a read starts this cycle if one
+    // is due (for a pref caller: nothing more to wait for)
+    output      logic                  look_done,
     output      logic                  hit,       // the WQE at rq_ci is held
     // hit without this cycle's compare of the inputs with the last cycle's:
     // for a caller whose inputs did not change at the last clock edge
@@ -199,8 +208,9 @@ module rnic_rwqe_cache #(
 
     // a read starts for the WQE waited for, or to read ahead
     wire start_ok = settled && f_state_reg == F_IDLE && rd_free && !(key_reset_valid && key_reset == key);
-    wire start_miss = want && start_ok && !held_c && !errat_c && rq_pi != rq_ci;
-    wire start_ra = !want && ahead && start_ok && ra_c;
+    wire start_miss = (want || pref) && start_ok && !held_c && !errat_c && rq_pi != rq_ci;
+    wire start_ra = !want && (ahead || pref) && start_ok && ra_c;
+    assign look_done = settled;
     wire [WAYS_LOG2-1:0] start_way = mine_cc ? way_cc : victim_reg;
 
     // ------------------------------------------------------------------

@@ -5,7 +5,10 @@
  *   bw       RDMA WRITE, RDMA READ and SEND goodput for 64 B, 4 KiB and
  *            64 KiB messages on one QP with its send queue kept full (READ:
  *            the NIC keeps max_rd_atomic = 16 outstanding; SEND: receive
- *            WQEs kept posted on the responder, so there is no RNR), in Gb/s
+ *            WQEs kept posted on the responder, so there is no RNR, the
+ *            first ones posted and their doorbells delivered before the
+ *            first SEND, as perftest's server posts them before the
+ *            handshake that starts the client), in Gb/s
  *            and as a fraction of the link rate; at 100 Gb/s also 4 KiB
  *            and 64 KiB over 8 QPs, and WRITEs both ways at once over 1
  *            and 8 QP pairs each way (bidir: the slower direction's

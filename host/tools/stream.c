@@ -446,6 +446,23 @@ static int expects(struct stream **sts, int n, int nic)
 	return 0;
 }
 
+/* stream_run_all's wait for the receiver's doorbells: QUIET_CYCLES in a row
+ * with nothing moving in the world (no BAR access, DMA burst or frame) */
+#define QUIET_CYCLES 256
+#define QUIET_MAX_CYCLES 1000000
+struct quiet_arg {
+	struct rnic_world *w;
+	int *quiet;
+};
+
+static int world_quiet(void *arg)
+{
+	struct quiet_arg *q = arg;
+
+	*q->quiet = rnic_world_busy(q->w) ? 0 : *q->quiet + 1;
+	return *q->quiet >= QUIET_CYCLES;
+}
+
 uint64_t stream_run(struct stream *st)
 {
 	return stream_run_all(&st, 1);
@@ -469,6 +486,23 @@ uint64_t stream_run_all(struct stream **sts, int n)
 		if (stream_setup(st, (size_t)st->qps * (size_t)st->depth * st->stride))
 			goto out;
 	}
+	/* SENDs: the receiver's WQEs were posted in the setup; the world runs
+	 * until their doorbells have reached its NIC and nothing has moved for
+	 * QUIET_CYCLES, before the first request is posted, as perftest's
+	 * server posts its receives before the handshake that starts the
+	 * client (the doorbells are posted writes: without this the first
+	 * SENDs would race them) */
+	for (int i = 0; i < n; i++)
+		if (is_send(sts[i])) {
+			int quiet = 0;
+
+			if (rnic_world_run_until(p->world, world_quiet, &(struct quiet_arg){p->world, &quiet},
+						 QUIET_MAX_CYCLES)) {
+				stream_err("the receiver's doorbells still moving after %d cycles", QUIET_MAX_CYCLES);
+				goto out;
+			}
+			break;
+		}
 	c0 = last = rnic_world_cycle(p->world);
 	for (;;) {
 		struct rnic_wc wc[16];

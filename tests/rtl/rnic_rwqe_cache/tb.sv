@@ -35,7 +35,9 @@
  * reader; tready low outside the cache's reads; the data of every hit equals
  * the WQE posted at rq_ci; err_hit only for a WQE a failed read covered; hit
  * and err_hit never together; want never waits 5000 cycles with the reader
- * free. At the end the counts must show misses, reads ahead, WQEs found at
+ * free. Between packets the responder model now and then raises pref for
+ * a QP with its own RQ (a receive doorbell's flush check) until look_done
+ * or busy; such reads are checked as any other. At the end the counts must show misses, reads ahead, WQEs found at
  * hand that a read ahead brought, failures, replacements, resets (some while
  * a read of the QP was being sized) and reads left stale by them, WQEs of
  * an SRQ found at hand by another QP than the one whose read brought them,
@@ -66,6 +68,7 @@ module tb #(
     logic [15:0]           rq_ci = '0, rq_pi = '0;
     logic [63:0]           rq_base = '0;
     logic [4:0]            rq_log = 5'd1;
+    logic                  pref = 1'b0, look_done;
     logic                  want = 1'b0, ahead = 1'b0, err_take = 1'b0, rd_free = 1'b1, key_reset_valid = 1'b0;
     logic                  hit, hit_still, err_hit, busy;
     logic [7:0]            rd_beat = '0;
@@ -81,7 +84,7 @@ module tb #(
     rnic_rwqe_cache #(.DATA_WIDTH(DATA_WIDTH), .KEY_WIDTH(KEYW), .WAYS_LOG2(WAYS_LOG2), .WQES_LOG2(WQES_LOG2)) dut (
         .clk, .rst,
         .key, .rq_ci, .rq_pi, .rq_base, .rq_log,
-        .want, .ahead, .hit, .hit_still, .err_hit, .err_take,
+        .want, .ahead, .pref, .look_done, .hit, .hit_still, .err_hit, .err_take,
         .rd_beat, .rd_data,
         .rd_free, .busy,
         .key_reset_valid, .key_reset,
@@ -100,6 +103,7 @@ module tb #(
     logic [KEYW-1:0] f_qpn_q;
     integer shared_hits = 0, srq_qp_resets = 0, srq_way_kept = 0;
     integer        f_state_q;
+    integer pref_checks = 0, pref_reads = 0, pref_miss_reads = 0;
     integer others = 0, atomic_wait = 0, early_status = 0, late_status = 0, wraps = 0, rnr = 0;
 
     task automatic fail(input string msg);
@@ -266,20 +270,25 @@ module tb #(
         // a read started at the edge just passed, on the inputs still driven
         if (busy && !busy_q) begin
             if (!rd_free) fail("read started while rd_free was low");
-            if (!want && !ahead) fail("read started without want or ahead");
+            if (!want && !ahead && !pref) fail("read started without want, ahead or pref");
             if (r_valid) fail("read started before the last one ended");
             r_q = q_of(key);
             if (r_q < 0) fail($sformatf("read started for unknown key %h", key));
             else begin
                 r_valid = 1;
-                r_want = want;
+                // (a pref read is a miss read or a read ahead, as the cache found)
+                r_want = want || (pref && dut.f_miss_reg);
                 r_ep = ep[r_q];
                 r_base = rq_base;
                 r_lg = rq_log;
                 r_ci = rq_ci;
                 r_pi = rq_pi;
                 if (rq_base != base[r_q] || rq_log != lg[r_q]) fail("responder model drove a stale ring");
-                if (want) misses = misses + 1; else reads_ahead = reads_ahead + 1;
+                if (r_want) misses = misses + 1; else reads_ahead = reads_ahead + 1;
+                if (pref) begin
+                    pref_reads = pref_reads + 1;
+                    if (r_want) pref_miss_reads = pref_miss_reads + 1;
+                end
                 r_p = cur_p;
                 if ($test$plusargs("trace")) $display("START cyc %0d key %h want %b ci %0d pi %0d way %0d", cyc, key, want, rq_ci, rq_pi, dut.f_way_reg);
                 if (want) read_in_want = 1;
@@ -573,6 +582,32 @@ module tb #(
                 same = 0;
             end
             repeat (urand(1, 4)) step();
+            // now and then a receive doorbell's flush check between packets:
+            // pref for a QP with its own RQ until the cache has looked (a
+            // read for it may start) or is busy
+            if (!same && rnd() % 4 == 0) begin
+                pq = rnd() % (((consumed / 250) % 2) ? NP : NP_KEPT);
+                q = qp_q[pq];
+                if (q < NQ_RQ) begin
+                    cur = q;
+                    cur_p = pq;
+                    if (rnd() % 2 == 0) post_some(q, urand(1, 6));
+                    load(q);
+                    pref = 1'b1;
+                    n = 0;
+                    while (!look_done && !busy && n < 8) begin
+                        step();
+                        n = n + 1;
+                    end
+                    // the cycle look_done is high in decides: pref stays up to its edge
+                    if (look_done && !busy) step();
+                    pref = 1'b0;
+                    pref_checks = pref_checks + 1;
+                    cur = -1;
+                    cur_p = -1;
+                    repeat (urand(0, 2)) step();
+                end
+            end
             if (!same) pq = rnd() % (((consumed / 250) % 2) ? NP : NP_KEPT);
             q = qp_q[pq];
             cur = q;
@@ -680,6 +715,9 @@ module tb #(
                  reset_in_read[1], reset_in_read[2], reset_in_read[3], reset_in_read[4]);
         $display("SRQs: %0d WQEs found at hand by another QP than the one whose read brought them; %0d resets of QPs on an SRQ (%0d SRQ ways kept)",
                  shared_hits, srq_qp_resets, srq_way_kept);
+        $display("flush checks between packets: %0d, %0d reads started by them (%0d for the WQE at the consumer index)",
+                 pref_checks, pref_reads, pref_miss_reads);
+        if (pref_reads == 0 || pref_miss_reads == 0 || pref_miss_reads == pref_reads) fail("weak run: pref reads not exercised");
         if (shared_hits == 0 || srq_qp_resets == 0 || srq_way_kept == 0) fail("weak run: SRQ sharing not exercised");
         if (consumed < TARGET) fail($sformatf("only %0d WQEs consumed", consumed));
         if (at_hand_ra < consumed / 40) fail($sformatf("read ahead weak: %0d WQEs found at hand from a read ahead", at_hand_ra));
