@@ -1847,8 +1847,12 @@ module rnic_resp #(
             end
             S_PREF: begin
                 // the cache has settled on the QP (a read started if one was
-                // due), is busy with a read, or the QP needs none
-                if (!pref_ok_reg || rc_look_done || rc_busy || pref_cnt_reg == 3'd7) state_reg <= S_IDLE;
+                // due), is busy with a read, or the QP needs none. The cache's
+                // key and index are still from the second cycle on (the key
+                // register follows S_QPC's context a cycle late), so its
+                // look_done, without the compare of its inputs, serves then
+                if (!pref_ok_reg || (pref_cnt_reg != 3'd0 && rc_look_done) || rc_busy || pref_cnt_reg == 3'd7)
+                    state_reg <= S_IDLE;
             end
             default: state_reg <= S_IDLE;
         endcase
@@ -2060,6 +2064,13 @@ module rnic_resp #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
+    // the cache's key and index a cycle ago (S_PREF, below)
+    logic [RC_KW:0] pref_key_q;
+    logic [15:0]    pref_ci_q;
+    always_ff @(posedge clk) begin
+        pref_key_q <= rc_key_reg;
+        pref_ci_q <= rq_ci_reg;
+    end
     // every write has a queued or coming action, so its response finds room
     always_ff @(posedge clk) begin
         if (!rst && s_wr_status_valid)
@@ -2073,6 +2084,10 @@ module rnic_resp #(
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
         if (!rst && act_push) assert (!act_full);
+        // S_PREF takes the cache's look_done from its second cycle on: the
+        // cache's key and index no longer change then
+        if (!rst && state_reg == S_PREF && pref_cnt_reg != 3'd0)
+            assert (rc_key_reg == pref_key_q && rq_ci_reg == pref_ci_q);
         // a flush check is queued only with room, and taken only when queued
         if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
         if (!rst && flchk_pop_live) assert (flchk_any_reg && !flchk_dead_reg);

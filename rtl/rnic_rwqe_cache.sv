@@ -61,8 +61,10 @@ module rnic_rwqe_cache #(
     // checks the QP between packets: read for it as for want (no WQE at
     // rq_ci held) or ahead, whichever applies
     input  wire logic                  pref,
-    // the look-up of the inputs has settled: a read starts this cycle if one
-    // is due (for a pref caller: nothing more to wait for)
+    // the look-up has settled: a read starts this cycle if one is due (for a
+    // pref caller: nothing more to wait for). Without this cycle's compare
+    // of the inputs with the last cycle's, as hit_still: for a caller whose
+    // inputs did not change at the last clock edge
     output      logic                  look_done,
     output      logic                  hit,       // the WQE at rq_ci is held
     // hit without this cycle's compare of the inputs with the last cycle's:
@@ -210,7 +212,7 @@ module rnic_rwqe_cache #(
     wire start_ok = settled && f_state_reg == F_IDLE && rd_free && !(key_reset_valid && key_reset == key);
     wire start_miss = (want || pref) && start_ok && !held_c && !errat_c && rq_pi != rq_ci;
     wire start_ra = !want && (ahead || pref) && start_ok && ra_c;
-    assign look_done = settled;
+    assign look_done = settle_reg == 2'd3 && !ways_chg;
     wire [WAYS_LOG2-1:0] start_way = mine_cc ? way_cc : victim_reg;
 
     // ------------------------------------------------------------------
@@ -356,7 +358,7 @@ module rnic_rwqe_cache #(
     // no two ways hold the same QP
     always_ff @(posedge clk) begin
         if (!rst) begin
-            if (key == key_q && rq_ci == ci_q) assert (hit_still == hit);
+            if (key == key_q && rq_ci == ci_q) assert (hit_still == hit && look_done == settled);
             for (int a = 0; a < WAYS; a++)
                 for (int b = a + 1; b < WAYS; b++)
                     assert (!(used_reg[a] && used_reg[b] && w_key_reg[a] == w_key_reg[b]));

@@ -595,7 +595,8 @@ module tb #(
                     load(q);
                     pref = 1'b1;
                     n = 0;
-                    while (!look_done && !busy && n < 8) begin
+                    // (look_done is for inputs still since the last edge: from the second cycle)
+                    while (n < 1 || (!look_done && !busy && n < 8)) begin
                         step();
                         n = n + 1;
                     end
