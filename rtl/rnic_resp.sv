@@ -2064,13 +2064,6 @@ module rnic_resp #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // the cache's key and index a cycle ago (S_PREF, below)
-    logic [RC_KW:0] pref_key_q;
-    logic [15:0]    pref_ci_q;
-    always_ff @(posedge clk) begin
-        pref_key_q <= rc_key_reg;
-        pref_ci_q <= rq_ci_reg;
-    end
     // every write has a queued or coming action, so its response finds room
     always_ff @(posedge clk) begin
         if (!rst && s_wr_status_valid)
@@ -2084,10 +2077,6 @@ module rnic_resp #(
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
         if (!rst && act_push) assert (!act_full);
-        // S_PREF takes the cache's look_done from its second cycle on: the
-        // cache's key and index no longer change then
-        if (!rst && state_reg == S_PREF && pref_cnt_reg != 3'd0)
-            assert (rc_key_reg == pref_key_q && rq_ci_reg == pref_ci_q);
         // a flush check is queued only with room, and taken only when queued
         if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
         if (!rst && flchk_pop_live) assert (flchk_any_reg && !flchk_dead_reg);
@@ -2490,6 +2479,10 @@ module rnic_resp #(
             if (state_reg == S_RLKEY_CHKD && lkey_ok) assert (!act_push);
             // the cache's inputs hold at the edge into these states (hit_still)
             if (rc_want) assert (rc_key_reg == rc_key_prev && rq_ci_reg == rq_ci_prev && rc_hit_still == rc_hit);
+            // S_PREF takes the cache's look_done from its second cycle on:
+            // the cache's key and index no longer change then
+            if (state_reg == S_PREF && pref_cnt_reg != 3'd0)
+                assert (rc_key_reg == rc_key_prev && rq_ci_reg == rq_ci_prev);
             // rwqe_hit_go's term for S_RWQE_DATA's push
             if (state_reg == S_RWQE_DATA) assert (act_push == (rc_err_hit_reg && !act_full));
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));

@@ -202,9 +202,11 @@ module rnic_rwqe_cache #(
     wire pend_mine = f_state_reg != F_IDLE && f_key_reg == key && f_way_reg == way_cc;
 
     assign hit = settled && held_c;
+    // settled without this cycle's compare of the inputs (hit_still, look_done)
+    wire settled_still = settle_reg == 2'd3 && !ways_chg;
     // (the compares of key and rq_ci with key_q and ci_q, in front of the
     // caller's state, mapped as a chain of LUTs seven deep)
-    assign hit_still = settle_reg == 2'd3 && !ways_chg && held_c;
+    assign hit_still = settled_still && held_c;
     assign err_hit = settled && errat_c && !pend_mine;
     assign busy = f_state_reg != F_IDLE;
 
@@ -212,7 +214,7 @@ module rnic_rwqe_cache #(
     wire start_ok = settled && f_state_reg == F_IDLE && rd_free && !(key_reset_valid && key_reset == key);
     wire start_miss = (want || pref) && start_ok && !held_c && !errat_c && rq_pi != rq_ci;
     wire start_ra = !want && (ahead || pref) && start_ok && ra_c;
-    assign look_done = settle_reg == 2'd3 && !ways_chg;
+    assign look_done = settled_still;
     wire [WAYS_LOG2-1:0] start_way = mine_cc ? way_cc : victim_reg;
 
     // ------------------------------------------------------------------
