@@ -38,7 +38,7 @@ module rnic_board_glue #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
-    parameter int RX_FIFO_BYTES = 32768,
+    parameter int RX_FIFO_BYTES = DATA_WIDTH >= 512 ? 65536 : 32768,  // as rnic_core's
     parameter int TX_FIFO_ADDR_WIDTH = DATA_WIDTH >= 512 ? 7 : (DATA_WIDTH >= 256 ? 8 : 10),
     parameter int RX_FIFO_ADDR_WIDTH = TX_FIFO_ADDR_WIDTH,
     parameter int CORE_CLK_MHZ = 250,

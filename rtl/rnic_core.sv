@@ -30,7 +30,14 @@ module rnic_core #(
     // SGEs on the card; with 64 entries, 8 QPs reading at once missed on
     // most responses and fetched the WQE from host memory for each)
     parameter int RD_PLACE_LOG2 = 10,
-    parameter int RX_FIFO_BYTES = 32768,
+    // receive frame FIFO. At 100 Gb/s (50 B a cycle) a PAUSE takes about
+    // 370 cycles to stop the peer (a 4 KiB frame of ours ahead of it, 100
+    // cycles of link, the peer's frame in progress, 100 back): 18 KiB
+    // that must fit above XOFF; and the resume about 280 (14 KiB) that
+    // must still be queued below XON, or the data path idles. 64 KiB with
+    // the thresholds after reset (half and a quarter) leaves both; at
+    // 10 Gb/s 32 KiB leaves them many times over.
+    parameter int RX_FIFO_BYTES = DATA_WIDTH >= 512 ? 65536 : 32768,
     // read buffer of each DMA engine whose data the transmit path takes in
     // header order (requester payload, READ responses): bursts are asked for
     // only with room for them, so the shared R channel never waits (dma_rd)
