@@ -28,7 +28,8 @@
  *                  blinks at about 1 Hz).
  *
  * TX_FIFO_ADDR_WIDTH must hold the largest frame the core sends (IB MTU 4096
- * plus headers: 66 words at 512 bits, 527 at 64).
+ * plus headers: 66 words at 512 bits, 527 at 64). The core's receive FIFO
+ * keeps rnic_core's size for the data width (sized there for the link rate).
  */
 module rnic_board_glue #(
     parameter int DATA_WIDTH = 64,
@@ -38,7 +39,6 @@ module rnic_board_glue #(
     parameter int MR_INDEX_WIDTH = 12,
     parameter int CQN_WIDTH = 10,
     parameter int MTT_INDEX_WIDTH = 14,
-    parameter int RX_FIFO_BYTES = DATA_WIDTH >= 512 ? 65536 : 32768,  // as rnic_core's
     parameter int TX_FIFO_ADDR_WIDTH = DATA_WIDTH >= 512 ? 7 : (DATA_WIDTH >= 256 ? 8 : 10),
     parameter int RX_FIFO_ADDR_WIDTH = TX_FIFO_ADDR_WIDTH,
     parameter int CORE_CLK_MHZ = 250,
@@ -167,7 +167,6 @@ module rnic_board_glue #(
         .MR_INDEX_WIDTH(MR_INDEX_WIDTH),
         .CQN_WIDTH(CQN_WIDTH),
         .MTT_INDEX_WIDTH(MTT_INDEX_WIDTH),
-        .RX_FIFO_BYTES(RX_FIFO_BYTES),
         .FW_HEX(FW_HEX)
     ) core_inst (
         .clk(core_clk), .rst(core_rst),
