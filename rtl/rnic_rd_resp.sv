@@ -29,10 +29,13 @@
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
  * goes out as it is), behind its READ responses; `pend_rd` tells it which
  * QPs have jobs or headers here, and `pend_at` whether an ATOMIC's QP has
- * them or a payload read still unanswered (an ATOMIC waits for its own
- * QP's READs only, and until their bytes have been read from host memory:
- * a header leaves for the builder before its payload arrives, and an
- * ATOMIC that wrote in between would change what an earlier READ returns).
+ * a READ here whose bytes share the ATOMIC's 64-byte line, in a job or a
+ * payload read still unanswered (an ATOMIC waits for its own QP's READs
+ * of that memory only, and until their bytes have been read from host
+ * memory: a header leaves for the builder before its payload arrives, and
+ * an ATOMIC that wrote in between would change what an earlier READ
+ * returns; a READ of other memory cannot tell, and its responses may wait
+ * for a paused link).
  *
  * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
  * packet's payload is asked for as soon as its header is queued: the
@@ -62,6 +65,12 @@ module rnic_rd_resp #(
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
     input  wire logic [3:0]                        s_job_gen,
     input  wire logic                              s_job_raw,   // an ACK/NAK header (no payload), sent as is
+    // the 64-byte lines of a READ's bytes, bits 39:6 of the bus address
+    // as the responder translated it: first, last (bit 34: wrapped past
+    // 2^40), none (zero length)
+    input  wire logic [33:0]                       s_job_span_first,
+    input  wire logic [34:0]                       s_job_span_last,
+    input  wire logic                              s_job_span_nz,
 
     // jobs queued or in progress for a QP
     input  wire logic                              qp_reset_valid,
@@ -69,6 +78,7 @@ module rnic_rd_resp #(
     input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn,
     output      logic                              pend_rd_val,
     input  wire logic [QPN_WIDTH-1:0]              pend_at_qpn,
+    input  wire logic [33:0]                       pend_at_line,   // the line of the ATOMIC's 8 bytes
     output      logic                              pend_at_val,
 
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
@@ -116,6 +126,9 @@ module rnic_rd_resp #(
     logic [3:0]         job_gen_mem [JOBS];
     logic               job_raw_mem [JOBS];
     logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
+    logic [33:0]        job_sfirst_mem [JOBS];
+    logic [34:0]        job_slast_mem [JOBS];
+    logic               job_snz_mem [JOBS];
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
     logic [JOBS-1:0]    job_vld_reg;   // entry i lies in [rd, wr): kept with them
 
@@ -147,35 +160,66 @@ module rnic_rd_resp #(
     // Whether a QP has a header still queued or a job queued or in progress
     // (not one of a QP reset since), asked for two QPs at once: pend_rd for
     // the responder's head action (its ACK goes behind the QP's READ
-    // responses), pend_at for an ATOMIC (it waits for its QP's READs).
-    // Queue membership comes from valid bits kept with the pointers (not a
-    // subtract and compare per entry), and the hits are OR-reduced.
-    logic [HDRQ-1:0] hq_hit_qp, hq_hit_at;
+    // responses), pend_at for an ATOMIC (it waits for its QP's READs of
+    // its line). Queue membership comes from valid bits kept with the
+    // pointers (not a subtract and compare per entry), and the hits are
+    // OR-reduced.
+    logic [HDRQ-1:0] hq_hit_qp;
     logic [JOBS-1:0] job_hit_qp, job_hit_at;
+    logic [JOBS-1:0] job_ovl_reg;     // entry i's READ shares the ATOMIC's line
+    logic [JOBS-1:0] job_fresh_reg;   // entry i was queued last cycle (job_ovl_reg not yet its own)
     always_comb begin
-        for (int i = 0; i < HDRQ; i++) begin
+        for (int i = 0; i < HDRQ; i++)
             hq_hit_qp[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_rd_qpn;
-            hq_hit_at[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_at_qpn;
-        end
         for (int i = 0; i < JOBS; i++) begin
             job_hit_qp[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn;
-            job_hit_at[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_at_qpn;
+            job_hit_at[i] = job_vld_reg[i] && !job_dead_mem[i] && !job_raw_mem[i] && job_qpn_mem[i] == pend_at_qpn
+                            && (job_ovl_reg[i] || job_fresh_reg[i]);
         end
     end
     assign pend_rd_val = |{job_hit_qp, hq_hit_qp};
+
+    // Whether a span [first, last] of 64-byte lines in the low 40 bits of
+    // the bus address (wrapped: it runs past 2^40 to last) holds the line
+    // of the ATOMIC's 8 bytes (8-aligned, so in one line). Aliasing of the
+    // truncated addresses only ever adds a hit (a wait), never loses one.
+    function automatic logic span_has(input logic [33:0] first, input logic [34:0] last,
+                                      input logic nz, input logic [33:0] at);
+        logic ge, le;
+        ge = at >= first;
+        le = at <= last[33:0];
+        span_has = nz && (last[34] ? (ge || le) : (ge && le));
+    endfunction
+    // The compares are registered (the ATOMIC's address holds from the
+    // responder's S_EXEC on; it asks from the second cycle of S_ATWAIT), and
+    // an entry written since counts as a hit until its own compare is in.
+    always_ff @(posedge clk)
+        for (int i = 0; i < JOBS; i++)
+            job_ovl_reg[i] <= span_has(job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i], pend_at_line);
 
     // QPs of the payload reads asked for and not yet answered (the read
     // engine answers in order); a read is asked for only when there is room
     localparam int PAYQ = 2 ** PAYQ_LOG2;
     logic [QPN_WIDTH-1:0] pq_qpn_mem [PAYQ];
+    // the span of the READ it belongs to (its job's: the packet's own
+    // bytes lie in it), for the ATOMICs
+    logic [33:0]          pq_sfirst_mem [PAYQ];
+    logic [34:0]          pq_slast_mem [PAYQ];
+    logic                 pq_snz_mem [PAYQ];
+    logic [PAYQ-1:0]      pq_ovl_reg;
     logic [PAYQ_LOG2:0]   pq_wr_reg, pq_rd_reg;
     logic [PAYQ-1:0]      pq_vld_reg;   // entry i lies in [pq_rd, pq_wr)
     wire pq_full = pq_wr_reg[PAYQ_LOG2] != pq_rd_reg[PAYQ_LOG2]
                    && pq_wr_reg[PAYQ_LOG2-1:0] == pq_rd_reg[PAYQ_LOG2-1:0];
     logic [PAYQ-1:0] pq_hit_at;
     always_comb
-        for (int i = 0; i < PAYQ; i++) pq_hit_at[i] = pq_vld_reg[i] && pq_qpn_mem[i] == pend_at_qpn;
-    assign pend_at_val = |{job_hit_at, hq_hit_at, pq_hit_at};
+        for (int i = 0; i < PAYQ; i++)
+            pq_hit_at[i] = pq_vld_reg[i] && pq_qpn_mem[i] == pend_at_qpn && pq_ovl_reg[i];
+    // A READ's bytes are in its job until its last payload read is asked
+    // for (the job leaves in the S_NEXT after it), then in that read's
+    // entry until it is answered: no header whose bytes are not yet read
+    // is outside both, so the header queue is not searched.
+    assign pend_at_val = |{job_hit_at, pq_hit_at};
 
     wire [JOBS_LOG2-1:0] head = rd_reg[JOBS_LOG2-1:0];
 
@@ -317,6 +361,14 @@ module rnic_rd_resp #(
     assign m_axis_pay_desc_valid = state_reg == S_PAY && !pq_full;
     wire   pay_fire = m_axis_pay_desc_valid && m_axis_pay_desc_ready;
 
+    // a payload read's line compare; an entry written in this cycle takes
+    // its job's answer (it is the job's span), so a READ of other memory
+    // gets no hit for a cycle
+    always_ff @(posedge clk)
+        for (int i = 0; i < PAYQ; i++)
+            if (pay_fire && pq_wr_reg[PAYQ_LOG2-1:0] == PAYQ_LOG2'(i)) pq_ovl_reg[i] <= job_ovl_reg[head] || job_fresh_reg[head];
+            else pq_ovl_reg[i] <= span_has(pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i], pend_at_line);
+
     always_ff @(posedge clk) begin
         stat_tx_read_resp <= 1'b0;
         stat_access_err <= 1'b0;
@@ -338,11 +390,16 @@ module rnic_rd_resp #(
             job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
             job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
+            job_sfirst_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_first;
+            job_slast_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_last;
+            job_snz_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_nz;
         end
+        job_fresh_reg <= '0;
         if (s_job_valid && s_job_ready) begin
             // a job queued in the reset's own cycle was made before it
             job_dead_mem[wr_reg[JOBS_LOG2-1:0]] <= qp_reset_valid && qp_reset_qpn == s_job_qpn;
             job_vld_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
+            job_fresh_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
             wr_reg <= wr_reg + 1'b1;
         end
         case (state_reg)
@@ -428,6 +485,9 @@ module rnic_rd_resp #(
         end
         if (pay_fire) begin
             pq_qpn_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_qpn_mem[head];
+            pq_sfirst_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_sfirst_mem[head];
+            pq_slast_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_slast_mem[head];
+            pq_snz_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_snz_mem[head];
             pq_vld_reg[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
             pq_wr_reg <= pq_wr_reg + 1'b1;
         end
@@ -443,6 +503,7 @@ module rnic_rd_resp #(
             pq_wr_reg <= '0;
             pq_rd_reg <= '0;
             pq_vld_reg <= '0;
+            job_fresh_reg <= '0;
             stat_tx_read_resp <= 1'b0;
             stat_access_err <= 1'b0;
         end
@@ -534,6 +595,21 @@ module rnic_rd_resp #(
                           && hq_full == ((hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ))
                           && hq_nonempty_reg == !hq_empty
                           && pq_full == ((pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ)));
+    end
+    // an entry's registered line compare is that of its span against the
+    // ATOMIC's address of the cycle before, from the cycle after it is queued
+    logic [33:0] ref_at_line;
+    logic [PAYQ-1:0] ref_pq_new;   // written last cycle (its job's answer)
+    always_ff @(posedge clk) begin
+        ref_at_line <= pend_at_line;
+        ref_pq_new <= '0;
+        if (pay_fire) ref_pq_new[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
+        for (int i = 0; i < JOBS; i++)
+            if (!rst && ref_ok && job_vld_reg[i] && !job_fresh_reg[i])
+                assert (job_ovl_reg[i] == span_has(job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i], ref_at_line));
+        for (int i = 0; i < PAYQ; i++)
+            if (!rst && ref_ok && pq_vld_reg[i] && !ref_pq_new[i])
+                assert (pq_ovl_reg[i] == span_has(pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i], ref_at_line));
     end
     always_ff @(posedge clk) begin
         if (!rst && ref_ok && ref_qpn == cnt_rd_qpn) assert (32'(cnt_rd_val) == ref_cnt);

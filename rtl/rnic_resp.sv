@@ -259,9 +259,16 @@ module rnic_resp #(
     output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn,
     output      logic [3:0]                        m_rdjob_gen,
     output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
+    // the 64-byte lines of the READ's bytes, in the low 40 bits of the bus
+    // address (bits 39:6): first and last (bit 34: the span wraps past
+    // 2^40), none for a zero-length READ
+    output      logic [33:0]                       m_rdjob_span_first,
+    output      logic [34:0]                       m_rdjob_span_last,
+    output      logic                              m_rdjob_span_nz,
     output      logic [QPN_WIDTH-1:0]              pend_rd_qpn,
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
-    output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP
+    output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP,
+    output      logic [33:0]                       pend_at_line,    // of READs over its 64-byte line
     input  wire logic                              pend_at_val,
     // the current read generation of a QP, read by the generator: a
     // registered read, rgen_rd_val is the generation of the QP named in the
@@ -769,6 +776,9 @@ module rnic_resp #(
     logic                        act_rda_mem [ACTIONS];    // answers a READ or an ATOMIC
     logic [7:0]                  rda_cnt_reg;              // READs / ATOMICs of qpn_reg not yet answered
     logic [63:0]                 act_va_mem [ACTIONS];
+    logic [33:0]                 act_span_first_mem [ACTIONS];
+    logic [34:0]                 act_span_last_mem [ACTIONS];
+    logic                        act_span_nz_mem [ACTIONS];
     logic [31:0]                 act_rkey_mem [ACTIONS];
     logic [15:0]                 act_pd_mem [ACTIONS];
     logic [2:0]                  act_pmtu_mem [ACTIONS];
@@ -1497,12 +1507,29 @@ module rnic_resp #(
     rnic_popcount #(.N(ACTIONS)) rda_popcount_inst (.bits(rda_hit), .count(rda_sum));
     wire [7:0] rda_act_cnt = 8'(rda_sum);
 
+    // A READ's span of host memory, queued with its job for the ATOMICs
+    // behind it: the 64-byte lines of its first byte (pa_reg, set in S_MPTD)
+    // and last byte in the low 40 bits of the bus address (the last one's
+    // bit 34: past 2^40, wrapped), registered on the way from S_MPTD
+    // through S_EXEC to S_PUSH (pa_reg holds from S_EXEC on, the header
+    // from S_QPC on), so the add is not in front of the action queue.
+    logic [31:0] rd_dlen_m1_reg;
+    logic [34:0] rd_span_last_reg;
+    logic        rd_span_nz_reg;
+    always_ff @(posedge clk) begin
+        rd_dlen_m1_reg <= h_dlen - 32'd1;
+        rd_span_nz_reg <= h_dlen != 32'd0;
+        rd_span_last_reg <= 35'(({1'b0, pa_reg[39:0]} + 41'(rd_dlen_m1_reg)) >> 6);
+    end
+
     // An ATOMIC reads only once no earlier host write of this engine is
     // outstanding (none may land between its read and its write) and every
-    // earlier READ of its QP has had its responses built and their bytes read
-    // (a READ sees memory as it was before a later ATOMIC of its QP). Other
-    // QPs' READ responses and queued ACKs, which a paused link may hold up,
-    // do not hold it.
+    // earlier READ of its QP whose bytes share a 64-byte line with its 8
+    // has had its responses built and those bytes read (a READ sees memory
+    // as it was before a later ATOMIC of its QP). A READ of other memory
+    // cannot tell which ran first, so it does not hold the ATOMIC: its
+    // responses may wait for a paused link, and the receive path with them.
+    // Other QPs' READ responses and queued ACKs do not hold it either.
     logic [7:0] wr_out_reg;
     wire        wr_issue = m_axis_wr_desc_valid && m_axis_wr_desc_ready;
     always_ff @(posedge clk) begin
@@ -1510,6 +1537,7 @@ module rnic_resp #(
         if (rst) wr_out_reg <= '0;
     end
     assign pend_at_qpn = qpn_reg;
+    assign pend_at_line = pa_reg[39:6];
     wire at_clear = wr_out_reg == 8'd0 && !rd_act_of_qp && !pend_at_val;
     // registered, as seen in S_ATWAIT (so not before its second cycle): the
     // READ queues' QP compares and their OR ran on into state_reg. Nothing
@@ -1933,6 +1961,9 @@ module rnic_resp #(
     assign m_rdjob_raw = !head_job;
     assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
+    assign m_rdjob_span_first = act_span_first_mem[head];
+    assign m_rdjob_span_last = act_span_last_mem[head];
+    assign m_rdjob_span_nz = act_span_nz_mem[head];
     assign m_rdjob_rkey = act_rkey_mem[head];
     assign m_rdjob_pd = act_pd_mem[head];
     assign m_rdjob_len = act_blen_mem[head];
@@ -1984,6 +2015,9 @@ module rnic_resp #(
             act_rd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd;
             act_rda_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_rd || act_push_atomic;
             act_va_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_va;
+            act_span_first_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pa_reg[39:6];
+            act_span_last_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= rd_span_last_reg;
+            act_span_nz_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= rd_span_nz_reg;
             act_rkey_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_rkey;
             act_pd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_pd;
             act_pmtu_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pmtu_code;
@@ -2496,6 +2530,9 @@ module rnic_resp #(
                 assert (epsn_nx_reg == epsn_cur + ref_req_psns && msn_nx_reg == msn_cur + 24'd1);
                 assert (wr_pa_next == pa_reg + 64'(plen) && wr_va_next == wr_va_cur + 64'(plen));
                 assert (wr_rem_next == rem_reg - plen);
+                // a READ's span, as its job takes it
+                if (op_read) assert (rd_span_nz_reg == (h_dlen != 0) && (h_dlen == 0
+                                     || rd_span_last_reg == 35'(({1'b0, pa_reg[39:0]} + 41'(h_dlen) - 41'd1) >> 6)));
             end
             if (state_reg == S_ATWR) assert (at_sum == at_orig_reg + h_swap);
             if (state_reg == S_WDESC && plan_ok && msg_is_send)

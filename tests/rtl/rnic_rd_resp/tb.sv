@@ -20,10 +20,14 @@
  *   out;
  * - every payload descriptor: the translated address and length of the
  *   packet whose header carries the same place in the stream;
- * - pend_at (probed at a random QP every cycle) is never low while a payload
- *   read of that QP is unanswered; once low, no header or payload read of
- *   that QP follows until a new job of it arrives; the same for pend_rd
- *   (headers);
+ * - pend_at (probed at a random QP and address every cycle: a byte of a
+ *   payload read still unanswered, the first byte of a job, or anywhere) is
+ *   never low while a payload read of that QP whose bytes share the
+ *   address's 64-byte line is unanswered; once low, no payload read of that
+ *   QP over that line follows until a new job of it arrives; and it is low
+ *   often while the QP has other payload reads unanswered (it looks at the
+ *   memory, not only the QP). pend_rd (probed at a random QP): once low, no
+ *   header of that QP follows until a new job of it arrives;
  * - cnt_rd (it counts for the QP and generation given the cycle before,
  *   the QP held, a reset of it moving the generation on) never counts more
  *   READ jobs of that QP and generation than were queued and not yet known
@@ -62,6 +66,10 @@ module tb #(
     logic [3:0]       s_job_gen = '0;
     logic             qp_reset_valid = 1'b0;
     logic [QW-1:0]    qp_reset_qpn = '0, pend_rd_qpn = '0, pend_at_qpn = '0, rgen_rd_qpn, cnt_rd_qpn = '0;
+    logic [39:0]      pend_at_pa = '0;       // the ATOMIC's address; its line goes to the DUT
+    logic [33:0]      s_job_span_first = '0;
+    logic [34:0]      s_job_span_last = '0;
+    logic             s_job_span_nz = 1'b0;
     logic             pend_rd_val, pend_at_val;
     logic [3:0]       rgen_rd_val, cnt_rd_gen = '0;
     logic [7:0]       cnt_rd_val;
@@ -82,8 +90,8 @@ module tb #(
     rnic_rd_resp #(.QPN_WIDTH(QW), .MR_INDEX_WIDTH(MW), .JOBS_LOG2(3), .HDRQ_LOG2(2), .PAYQ_LOG2(2)) dut (
         .clk, .rst,
         .s_job_valid, .s_job_ready, .s_job_hdr, .s_job_va, .s_job_rkey, .s_job_pd, .s_job_len,
-        .s_job_pmtu, .s_job_qpn, .s_job_gen, .s_job_raw,
-        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_val,
+        .s_job_pmtu, .s_job_qpn, .s_job_gen, .s_job_raw, .s_job_span_first, .s_job_span_last, .s_job_span_nz,
+        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line(pend_at_pa[39:6]), .pend_at_val,
         .rgen_rd_qpn, .rgen_rd_val, .cnt_rd_qpn, .cnt_rd_gen, .cnt_rd_val,
         .mpt_rd_en, .mpt_rd_addr, .mpt_rd_data,
         .m_hdr_valid, .m_hdr_ready, .m_hdr, .m_hdr_pay,
@@ -348,6 +356,20 @@ module tb #(
     // ------------------------------------------------------------------
     int st_due [$];
     logic [QW-1:0] st_qpn [$];
+    logic [63:0] st_pa [$];
+    logic [31:0] st_len [$];
+    logic [33:0] clear_line [2**QW];   // the 64-byte line pend_at said was clear
+    int selective_lows = 0;
+    // a payload read of q unanswered over the line of pa
+    function automatic logic out_over(input logic [QW-1:0] q, input logic [39:0] pa);
+        logic [63:0] a, e;
+        for (int i = 0; i < st_qpn.size(); i++) begin
+            a = st_pa[i];
+            e = a + 64'(st_len[i]) - 64'd1;
+            if (st_qpn[i] == q && st_len[i] != 0 && pa[39:6] >= a[39:6] && pa[39:6] <= e[39:6]) return 1'b1;
+        end
+        return 1'b0;
+    endfunction
     int out_n [2**QW];     // payload reads of a QP asked for, not answered
     int last_due = 0, window_hits = 0, clear_probes = 0, last_act = 0;
     // pend said "nothing of this QP" and no job of it came since; a reset
@@ -391,6 +413,8 @@ module tb #(
     logic [63:0] pa_cap;
     logic [31:0] len_cap;
     logic [QW-1:0] rs_qpn;
+    logic [39:0] span_pa;
+    logic [40:0] span_end;
 
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
@@ -431,6 +455,12 @@ module tb #(
                     s_job_qpn = j_qpn[njobs];
                     s_job_gen = j_gen[njobs];
                     s_job_raw = j_raw[njobs];
+                    // the span the responder translated at the request
+                    span_pa = j_raw[njobs] ? 40'(rnd()) : 40'(pa_of(j_rkey[njobs], j_va[njobs]));
+                    span_end = {1'b0, span_pa} + 41'(j_len[njobs]) - 41'd1;
+                    s_job_span_first = span_pa[39:6];
+                    s_job_span_last = span_end[40:6];
+                    s_job_span_nz = !j_raw[njobs] && j_len[njobs] != 0;
                 end
                 m_hdr_ready = (rnd() % 100) < hdr_load;
                 pay_ready = (rnd() % 100) < pay_load;
@@ -451,6 +481,22 @@ module tb #(
                 end
                 pay_status_valid = st_due.size() != 0 && st_due[0] <= cyc;
                 pend_at_qpn = QW'(rnd());
+                // the ATOMIC's address: held for a few cycles (the responder
+                // holds it while it waits), then a byte of an unanswered
+                // payload read, a job's first byte, or anywhere
+                if (cyc % 4 == 0) begin
+                    case (rnd() % 6)
+                        0, 1, 2, 3: if (st_pa.size() != 0) begin
+                            int i;
+                            i = rnd() % st_pa.size();
+                            pend_at_pa = 40'(st_pa[i] + 64'(rnd() % (st_len[i] + 1)));
+                            pend_at_qpn = st_qpn[i];
+                        end
+                        4: if (njobs > 0) pend_at_pa = 40'(pa_of(j_rkey[njobs - 1], j_va[njobs - 1]));
+                        default: pend_at_pa = 40'(rnd()) | (40'(rnd() % NQP) << QP_LSB);
+                    endcase
+                    pend_at_pa[2:0] = 3'd0;
+                end
                 pend_rd_qpn = QW'(rnd());
                 // the QP held for two cycles: the count comes a cycle after it
                 if ((cyc % 2) == 0) cnt_rd_qpn = QW'(rnd() % NQP);
@@ -459,12 +505,17 @@ module tb #(
                 rgen_rd_val = gen_cur[rgen_rd_qpn];
                 #0.5;
                 // the checks of this cycle
-                if (!pend_at_val && out_n[pend_at_qpn] != 0)
-                    fail($sformatf("pend_at low for QP %0d with %0d payload reads unanswered",
-                                   pend_at_qpn, out_n[pend_at_qpn]));
-                if (pend_at_val && out_n[pend_at_qpn] != 0 && !jobs_left(pend_at_qpn)) window_hits++;
-                if (!pend_at_val) begin
+                // (the address of 3 cycles before and since: the DUT's
+                // compares are registered, and the probe holds 4 cycles)
+                if (cyc % 4 == 3 && !pend_at_val && out_over(pend_at_qpn, pend_at_pa))
+                    fail($sformatf("pend_at low for QP %0d at %h with a payload read of that line unanswered",
+                                   pend_at_qpn, pend_at_pa));
+                if (cyc % 4 == 3 && pend_at_val && out_over(pend_at_qpn, pend_at_pa) && !jobs_left(pend_at_qpn))
+                    window_hits++;
+                if (cyc % 4 == 3 && !pend_at_val) begin
+                    if (out_n[pend_at_qpn] != 0) selective_lows++;
                     clear_at[pend_at_qpn] = 1'b1;
+                    clear_line[pend_at_qpn] = pend_at_pa[39:6];
                     clear_probes++;
                 end
                 if (!pend_rd_val) clear_rd[pend_rd_qpn] = 1'b1;
@@ -473,8 +524,11 @@ module tb #(
                     && 32'(cnt_rd_val) > 32'(cnt_bound(cnt_prev_qpn, cnt_prev_gen)))
                     fail($sformatf("cnt_rd %0d for QP %0d gen %0d, at most %0d queued", cnt_rd_val,
                                    cnt_prev_qpn, cnt_prev_gen, cnt_bound(cnt_prev_qpn, cnt_prev_gen)));
-                if (pay_valid && pay_ready && clear_at[qp_of(pay_addr)] && !reset_since[qp_of(pay_addr)])
-                    fail($sformatf("payload read of QP %0d after pend_at said none", qp_of(pay_addr)));
+                if (pay_valid && pay_ready && clear_at[qp_of(pay_addr)] && !reset_since[qp_of(pay_addr)]
+                    && pay_len != 0 && clear_line[qp_of(pay_addr)] >= pay_addr[39:6]
+                    && clear_line[qp_of(pay_addr)] <= 34'((pay_addr + 64'(pay_len) - 64'd1) >> 6))
+                    fail($sformatf("payload read of QP %0d over line %h after pend_at said none", qp_of(pay_addr),
+                                   clear_line[qp_of(pay_addr)]));
                 if (m_hdr_valid && m_hdr_ready) begin
                     logic [QW-1:0] hq;
                     if (m_hdr_pay != (m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] != 0))
@@ -482,7 +536,7 @@ module tb #(
                                        m_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W]));
                     hq = (hp_job < njobs) ? j_qpn[hp_job] : '0;
                     // the header's QP: that of the job it must match (take_hdr checks it)
-                    if (hp_job < njobs && !may_stop(hp_job, hp_pkt) && (clear_at[hq] || clear_rd[hq]))
+                    if (hp_job < njobs && !may_stop(hp_job, hp_pkt) && clear_rd[hq])
                         fail($sformatf("header of QP %0d after pend said none", hq));
                 end
                 if (!m_hdr_ready && m_hdr_valid && hdr_load < 50) full_hdr++;
@@ -513,6 +567,8 @@ module tb #(
                     last_due = (cyc + d > last_due) ? cyc + d : last_due + 1;
                     st_due.push_back(last_due);
                     st_qpn.push_back(qp_of(pa_cap));
+                    st_pa.push_back(pa_cap);
+                    st_len.push_back(len_cap);
                     out_n[qp_of(pa_cap)]++;
                     got_pa.push_back(pa_cap);
                     got_len.push_back(len_cap);
@@ -522,6 +578,8 @@ module tb #(
                     out_n[st_qpn[0]]--;
                     st_due.delete(0);
                     st_qpn.delete(0);
+                    st_pa.delete(0);
+                    st_len.delete(0);
                 end
                 if (rs_fire) begin
                     resets++;
@@ -591,12 +649,13 @@ module tb #(
                            access_errs, nbad, nbad_clean));
         // enough of everything happened for the checks to mean something
         if (njobs != BATCHES * JOBS_PER_BATCH || hdrs_read < njobs / 2 || hdrs_raw < njobs / 10
-            || cut_stale < 20 || cut_bad < 20 || window_hits < 100 || clear_probes < 1000
+            || cut_stale < 20 || cut_bad < 20 || window_hits < 60 || clear_probes < 1000 || selective_lows < 100
             || full_hdr < 1000 || full_pay < 500)
-            fail($sformatf("weak run: %0d jobs, %0d READ and %0d raw headers, %0d stale and %0d bad stops, %0d window probes, %0d/%0d stalled cycles",
-                           njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, window_hits, full_hdr, full_pay));
-        $display("rnic_rd_resp: %0d jobs, %0d READ response and %0d raw headers, %0d jobs stopped stale and %0d at a bad packet (%0d access errors), %0d resets, %0d generation changes, %0d probes with only payload reads left, %0d errors",
-                 njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, access_errs, resets, bumps, window_hits, errors);
+            fail($sformatf("weak run: %0d jobs, %0d READ and %0d raw headers, %0d stale and %0d bad stops, %0d window probes, %0d/%0d clear probes (with other reads out), %0d/%0d stalled cycles",
+                           njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, window_hits, clear_probes, selective_lows,
+                           full_hdr, full_pay));
+        $display("rnic_rd_resp: %0d jobs, %0d READ response and %0d raw headers, %0d jobs stopped stale and %0d at a bad packet (%0d access errors), %0d resets, %0d generation changes, %0d probes with only payload reads left, %0d probes clear while other reads of the QP were out, %0d errors",
+                 njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, access_errs, resets, bumps, window_hits, selective_lows, errors);
         if (errors == 0) $display("TB PASS");
         $finish;
     end
