@@ -1537,8 +1537,9 @@ module rnic_core #(
     logic          rdjob_raw, pend_rd_val, pend_at_val;
     logic [QPN_WIDTH-1:0] pend_rd_qpn, pend_at_qpn;
     logic [33:0]   pend_at_line, rdjob_span_first;
+    logic [MR_INDEX_WIDTH-1:0] pend_at_mr;
     logic [34:0]   rdjob_span_last;
-    logic          rdjob_span_nz;
+    logic          rdjob_span_nz, rdjob_plain;
     logic          stat_tx_read_resp, stat_pl_loc_prot_err;
 
     rnic_rd_resp #(.QPN_WIDTH(QPN_WIDTH), .MR_INDEX_WIDTH(MR_INDEX_WIDTH)) rd_resp_inst (
@@ -1547,11 +1548,11 @@ module rnic_core #(
         .s_job_va(rdjob_va), .s_job_rkey(rdjob_rkey), .s_job_pd(rdjob_pd),
         .s_job_len(rdjob_len), .s_job_pmtu(rdjob_pmtu),
         .mpt_rd_en(rr_mpt_rd_en), .mpt_rd_addr(rr_mpt_rd_addr), .mpt_rd_data(rr_mpt_rd_data),
-        .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw),
+        .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw), .s_job_plain(rdjob_plain),
         .s_job_span_first(rdjob_span_first), .s_job_span_last(rdjob_span_last), .s_job_span_nz(rdjob_span_nz),
         .rgen_rd_qpn, .rgen_rd_val,
         .cnt_rd_qpn(rdcnt_rd_qpn), .cnt_rd_gen(rdcnt_rd_gen), .cnt_rd_val(rdcnt_rd_val),
-        .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_val,
+        .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val,
         .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr), .m_hdr_pay(rr_hdr_pay),
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
         .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
@@ -1708,9 +1709,9 @@ module rnic_core #(
         .m_ack_valid(ra_valid), .m_ack_ready(ra_ready), .m_ack_hdr(ra_hdr),
         .m_rdjob_valid(rdjob_valid), .m_rdjob_ready(rdjob_ready), .m_rdjob_hdr(rdjob_hdr),
         .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
-        .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw),
+        .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw), .m_rdjob_plain(rdjob_plain),
         .m_rdjob_span_first(rdjob_span_first), .m_rdjob_span_last(rdjob_span_last), .m_rdjob_span_nz(rdjob_span_nz),
-        .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_val, .rgen_rd_qpn, .rgen_rd_val,
+        .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val, .rgen_rd_qpn, .rgen_rd_val,
         .rdcnt_rd_qpn, .rdcnt_rd_gen, .rdcnt_rd_val,
         .m_cqe_valid(rsp_cqe_valid), .m_cqe_ready(rsp_cqe_ready), .m_cqe_cqn(rsp_cqe_cqn), .m_cqe_qpn(rsp_cqe_qpn),
         .m_cqe_wqe_counter(rsp_cqe_wqe_counter), .m_cqe_opcode(rsp_cqe_opcode), .m_cqe_status(rsp_cqe_status),

@@ -29,13 +29,25 @@
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
  * goes out as it is), behind its READ responses; `pend_rd` tells it which
  * QPs have jobs or headers here, and `pend_at` whether an ATOMIC's QP has
- * a READ here whose bytes share the ATOMIC's 64-byte line, in a job or a
- * payload read still unanswered (an ATOMIC waits for its own QP's READs
- * of that memory only, and until their bytes have been read from host
+ * a READ here whose bytes may share the ATOMIC's 64-byte line, in a job or
+ * a payload read still unanswered: one through another MPT entry (its
+ * addresses are in another region's MTT space, which may map the same
+ * pages), or through the same one and over that line. An ATOMIC waits for
+ * its own QP's READs of that memory only, and until their bytes have been read from host
  * memory: a header leaves for the builder before its payload arrives, and
  * an ATOMIC that wrote in between would change what an earlier READ
  * returns; a READ of other memory cannot tell, and its responses may wait
  * for a paused link).
+ *
+ * ACKs behind READ responses are coalesced: a plain ACK (s_job_plain: no
+ * NAK, no ATOMIC ACKNOWLEDGE) takes no slot when its QP's newest job here
+ * (not the head, whose end may be under way) is a plain ACK, whose PSN and
+ * MSN it replaces, or a READ, which then sends it with its PSN and MSN
+ * after its last response (or where the READ stops; not if its QP is
+ * reset). An ACK acknowledges everything before it, and nothing of the QP
+ * lies in between. So while a paused link holds the READ responses, a
+ * QP's ACKs need no slots of their own, and the responder, which queues
+ * them here, is held only by the READs, which max_dest_rd_atomic bounds.
  *
  * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
  * packet's payload is asked for as soon as its header is queued: the
@@ -65,6 +77,8 @@ module rnic_rd_resp #(
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
     input  wire logic [3:0]                        s_job_gen,
     input  wire logic                              s_job_raw,   // an ACK/NAK header (no payload), sent as is
+    input  wire logic                              s_job_plain, // ... a plain ACK, which a later one may replace;
+                                                                // offered with s_job_qpn as it was the cycle before
     // the 64-byte lines of a READ's bytes, bits 39:6 of the bus address
     // as the responder translated it: first, last (bit 34: wrapped past
     // 2^40), none (zero length)
@@ -79,6 +93,7 @@ module rnic_rd_resp #(
     output      logic                              pend_rd_val,
     input  wire logic [QPN_WIDTH-1:0]              pend_at_qpn,
     input  wire logic [33:0]                       pend_at_line,   // the line of the ATOMIC's 8 bytes
+    input  wire logic [MR_INDEX_WIDTH-1:0]         pend_at_mr,     // and the MPT entry of its rkey
     output      logic                              pend_at_val,
 
     output      logic [QPN_WIDTH-1:0]              rgen_rd_qpn,
@@ -126,6 +141,13 @@ module rnic_rd_resp #(
     logic [3:0]         job_gen_mem [JOBS];
     logic               job_raw_mem [JOBS];
     logic               job_dead_mem [JOBS]; // its QP was reset after it was queued
+    // a raw job's PSN and MSN, which a later plain ACK of its QP may replace
+    logic [23:0]        job_apsn_reg [JOBS];
+    logic [23:0]        job_amsn_reg [JOBS];
+    logic [JOBS-1:0]    job_plain_reg;  // a plain ACK
+    logic [JOBS-1:0]    job_tack_reg;   // a READ with a plain ACK to send after it (job_apsn/amsn)
+    logic [JOBS-1:0]    job_last_reg;   // the newest job of its QP
+    logic [MR_INDEX_WIDTH-1:0] job_smr_mem [JOBS];   // the MPT entry of its rkey
     logic [33:0]        job_sfirst_mem [JOBS];
     logic [34:0]        job_slast_mem [JOBS];
     logic               job_snz_mem [JOBS];
@@ -135,7 +157,11 @@ module rnic_rd_resp #(
     wire empty = wr_reg == rd_reg;
     // the pointers' lap bits differ and the rest are equal: no subtract
     wire full = wr_reg[JOBS_LOG2] != rd_reg[JOBS_LOG2] && wr_reg[JOBS_LOG2-1:0] == rd_reg[JOBS_LOG2-1:0];
-    assign s_job_ready = !full;
+    // a plain ACK that is coalesced takes no slot (see coal_fire)
+    logic coal_reg;
+    assign s_job_ready = !full || (s_job_plain && coal_reg);
+    wire   coal_fire = s_job_valid && s_job_plain && coal_reg;
+    wire   job_push = s_job_valid && s_job_ready && !coal_fire;
 
     // headers for the builder, with the QP they belong to
     localparam int HDRQ = 2 ** HDRQ_LOG2;
@@ -179,23 +205,55 @@ module rnic_rd_resp #(
     end
     assign pend_rd_val = |{job_hit_qp, hq_hit_qp};
 
+    // Coalescing. A plain ACK is offered with the QP it had the cycle
+    // before (the responder offers an ACK from the second cycle its action
+    // is at the head of its queue): so the entry it goes into (the QP's
+    // newest job, itself a plain ACK) is found a cycle ahead, from the
+    // entries of the QP offered then, and registered. Neither the head nor the entry behind it
+    // (the head one pop later: pops are two cycles apart or more) is
+    // taken, as the head's header may be on its way out, and nothing may
+    // have been queued in between (a job of the QP queued then is newer);
+    // a reset of the QP then kills the entry (its ACK would have died too).
+    // The target stays queued and not the head until the write lands.
+    logic [JOBS-1:0] coal_tgt_reg;
+    logic [JOBS-1:0] head_near;   // the head and the entry behind it
+    always_comb begin
+        head_near = '0;
+        head_near[rd_reg[JOBS_LOG2-1:0]] = 1'b1;
+        head_near[JOBS_LOG2'(rd_reg[JOBS_LOG2-1:0] + 1'b1)] = 1'b1;
+    end
+    logic [JOBS-1:0] job_in_qp;   // the queued entries of the QP offered
+    always_comb
+        for (int i = 0; i < JOBS; i++)
+            job_in_qp[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == s_job_qpn;
+    logic [JOBS-1:0] job_raw_vec;
+    always_comb for (int i = 0; i < JOBS; i++) job_raw_vec[i] = job_raw_mem[i];
+    wire [JOBS-1:0] coal_tgt = job_in_qp & job_last_reg & (job_plain_reg | ~job_raw_vec) & ~head_near;
+    always_ff @(posedge clk) begin
+        coal_tgt_reg <= coal_tgt;
+        coal_reg <= |coal_tgt && !(s_job_valid && s_job_ready) && !(qp_reset_valid && qp_reset_qpn == s_job_qpn);
+        if (rst) coal_reg <= 1'b0;
+    end
+
     // Whether a span [first, last] of 64-byte lines in the low 40 bits of
     // the bus address (wrapped: it runs past 2^40 to last) holds the line
     // of the ATOMIC's 8 bytes (8-aligned, so in one line). Aliasing of the
     // truncated addresses only ever adds a hit (a wait), never loses one.
-    function automatic logic span_has(input logic [33:0] first, input logic [34:0] last,
-                                      input logic nz, input logic [33:0] at);
+    // A READ through another MPT entry may read the same pages (another
+    // region over them, a window): it holds the ATOMIC whatever its span.
+    function automatic logic span_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [33:0] first,
+                                      input logic [34:0] last, input logic nz);
         logic ge, le;
-        ge = at >= first;
-        le = at <= last[33:0];
-        span_has = nz && (last[34] ? (ge || le) : (ge && le));
+        ge = pend_at_line >= first;
+        le = pend_at_line <= last[33:0];
+        span_has = nz && (mr != pend_at_mr || (last[34] ? (ge || le) : (ge && le)));
     endfunction
     // The compares are registered (the ATOMIC's address holds from the
     // responder's S_EXEC on; it asks from the second cycle of S_ATWAIT), and
     // an entry written since counts as a hit until its own compare is in.
     always_ff @(posedge clk)
         for (int i = 0; i < JOBS; i++)
-            job_ovl_reg[i] <= span_has(job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i], pend_at_line);
+            job_ovl_reg[i] <= span_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i]);
 
     // QPs of the payload reads asked for and not yet answered (the read
     // engine answers in order); a read is asked for only when there is room
@@ -203,6 +261,7 @@ module rnic_rd_resp #(
     logic [QPN_WIDTH-1:0] pq_qpn_mem [PAYQ];
     // the span of the READ it belongs to (its job's: the packet's own
     // bytes lie in it), for the ATOMICs
+    logic [MR_INDEX_WIDTH-1:0] pq_smr_mem [PAYQ];
     logic [33:0]          pq_sfirst_mem [PAYQ];
     logic [34:0]          pq_slast_mem [PAYQ];
     logic                 pq_snz_mem [PAYQ];
@@ -232,7 +291,8 @@ module rnic_rd_resp #(
         S_CHK2,  // stage 2
         S_HDR,   // drop the job if the check failed, else hand this packet's header to the builder
         S_PAY,   // ask for its payload
-        S_NEXT   // advance; read the MPT entry again for the next packet
+        S_NEXT,  // advance; read the MPT entry again for the next packet
+        S_TACK   // the READ is over: hand the ACK coalesced into it to the builder
     } state_t;
     state_t state_reg;
 
@@ -310,10 +370,27 @@ module rnic_rd_resp #(
         else opcode = rnic_pkg::OP_RDMA_READ_RESPONSE_MIDDLE[7:0];
     end
 
+    // the head's raw PSN and MSN, registered (the head moves only into
+    // S_IDLE, a raw job's header is made in S_HDR after it, and no ACK is
+    // coalesced into the head)
+    logic [23:0] head_apsn_reg, head_amsn_reg;
+    logic        head_tack_reg;
+    always_ff @(posedge clk) begin
+        head_apsn_reg <= job_apsn_reg[head];
+        head_amsn_reg <= job_amsn_reg[head];
+        head_tack_reg <= job_tack_reg[head];
+    end
+
     logic [HB-1:0] hdr;
     always_comb begin
         hdr = tmpl;
-        if (!raw) begin
+        // an ACK: a raw job's, or the one after a READ (its template is the
+        // READ's ACK header, which the responder made)
+        if (raw || state_reg == S_TACK) begin
+        hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] = head_apsn_reg;
+        hdr[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W] = head_amsn_reg;
+        hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = '0;
+        end else begin
         hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W] = opcode;
         hdr[rnic_hdr_pkg::HDR_BTH_SE_LSB] = 1'b0;
         hdr[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W] = 2'(3'd4 - 3'(seg_reg[1:0]));
@@ -353,7 +430,12 @@ module rnic_rd_resp #(
     // a READ packet that fails its check (a zero-length one has no range)
     wire chk_bad = !raw && !mr_ok && seg_nz_reg;
     // this packet's header enters the queue
-    wire hq_push = state_reg == S_HDR && !chk_bad && !stale && !hq_full;
+    wire hq_push = ((state_reg == S_HDR && !chk_bad && !stale) || (state_reg == S_TACK && !head_dead_reg)) && !hq_full;
+    // the job is over here: the ACK after it next, if it has one
+    state_t job_end_state;
+    always_comb
+        if (head_tack_reg) job_end_state = S_TACK;
+        else job_end_state = S_IDLE;
 
     assign m_axis_pay_desc_addr = mr_pa;
     assign m_axis_pay_desc_len = 32'(seg_reg);
@@ -367,7 +449,7 @@ module rnic_rd_resp #(
     always_ff @(posedge clk)
         for (int i = 0; i < PAYQ; i++)
             if (pay_fire && pq_wr_reg[PAYQ_LOG2-1:0] == PAYQ_LOG2'(i)) pq_ovl_reg[i] <= job_ovl_reg[head] || job_fresh_reg[head];
-            else pq_ovl_reg[i] <= span_has(pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i], pend_at_line);
+            else pq_ovl_reg[i] <= span_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i]);
 
     always_ff @(posedge clk) begin
         stat_tx_read_resp <= 1'b0;
@@ -380,7 +462,7 @@ module rnic_rd_resp #(
         // not the responder's valid, which is deep in its head logic; the
         // entry counts only once job_vld_reg is set (every search over the
         // entries is gated by it).
-        if (s_job_ready) begin
+        if (!full) begin
             job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr;
             job_va_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_va;
             job_rkey_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey;
@@ -390,12 +472,30 @@ module rnic_rd_resp #(
             job_qpn_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_qpn;
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
             job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
+            job_smr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
             job_sfirst_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_first;
             job_slast_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_last;
             job_snz_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_nz;
         end
         job_fresh_reg <= '0;
-        if (s_job_valid && s_job_ready) begin
+        // a raw job's PSN and MSN: the free slot's, as the fields above, or
+        // a coalesced ACK's into its entry
+        for (int i = 0; i < JOBS; i++)
+            if ((!full && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) || (coal_fire && coal_tgt_reg[i])) begin
+                job_apsn_reg[i] <= s_job_hdr[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
+                job_amsn_reg[i] <= s_job_hdr[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W];
+            end
+        if (!full) job_plain_reg[wr_reg[JOBS_LOG2-1:0]] <= s_job_plain;
+        // a READ takes a coalesced ACK to send after it
+        for (int i = 0; i < JOBS; i++)
+            if (!full && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) job_tack_reg[i] <= 1'b0;
+            else if (coal_fire && coal_tgt_reg[i]) job_tack_reg[i] <= 1'b1;
+        // a job queued is its QP's newest
+        if (job_push) begin
+            job_last_reg <= job_last_reg & ~job_in_qp;
+            job_last_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
+        end
+        if (job_push) begin
             // a job queued in the reset's own cycle was made before it
             job_dead_mem[wr_reg[JOBS_LOG2-1:0]] <= qp_reset_valid && qp_reset_qpn == s_job_qpn;
             job_vld_reg[wr_reg[JOBS_LOG2-1:0]] <= 1'b1;
@@ -425,13 +525,17 @@ module rnic_rd_resp #(
             S_HDR: begin
                 if (chk_bad) begin
                     stat_access_err <= 1'b1;
-                    rd_reg <= rd_reg + 1'b1;
-                    job_vld_reg[head] <= 1'b0;
-                    state_reg <= S_IDLE;
+                    if (!head_tack_reg) begin
+                        rd_reg <= rd_reg + 1'b1;
+                        job_vld_reg[head] <= 1'b0;
+                    end
+                    state_reg <= job_end_state;
                 end else if (stale) begin
-                    rd_reg <= rd_reg + 1'b1;
-                    job_vld_reg[head] <= 1'b0;
-                    state_reg <= S_IDLE;
+                    if (!head_tack_reg) begin
+                        rd_reg <= rd_reg + 1'b1;
+                        job_vld_reg[head] <= 1'b0;
+                    end
+                    state_reg <= job_end_state;
                 end else if (raw) begin
                     if (hq_push) begin
                         rd_reg <= rd_reg + 1'b1;
@@ -450,9 +554,11 @@ module rnic_rd_resp #(
                 psn_reg <= psn_nx_reg;
                 first_reg <= 1'b0;
                 if (last_reg) begin
-                    rd_reg <= rd_reg + 1'b1;
-                    job_vld_reg[head] <= 1'b0;
-                    state_reg <= S_IDLE;
+                    if (!head_tack_reg) begin
+                        rd_reg <= rd_reg + 1'b1;
+                        job_vld_reg[head] <= 1'b0;
+                    end
+                    state_reg <= job_end_state;
                 end else begin
                     // not the last: the next packet is the last if one MTU
                     // or less is left after it; it is never empty
@@ -462,6 +568,14 @@ module rnic_rd_resp #(
                     seg_nz_reg <= 1'b1;
                     last_reg <= q_reg == 1 || (q_reg == 2 && low_reg == 0);
                     state_reg <= S_CHK;
+                end
+            end
+            S_TACK: begin
+                // (a QP reset since: nothing)
+                if (hq_push || head_dead_reg) begin
+                    rd_reg <= rd_reg + 1'b1;
+                    job_vld_reg[head] <= 1'b0;
+                    state_reg <= S_IDLE;
                 end
             end
             default: state_reg <= S_IDLE;
@@ -474,7 +588,7 @@ module rnic_rd_resp #(
         end
         if (hq_push) begin   // after the pop: a full queue takes no push
             hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
-            hq_pay_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= !raw && seg_nz_reg;   // an ACK or NAK (raw) has none
+            hq_pay_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= !raw && state_reg != S_TACK && seg_nz_reg;   // an ACK or NAK has none
             hq_qpn_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= job_qpn_mem[head];
             hq_vld_reg[hq_wr_reg[HDRQ_LOG2-1:0]] <= 1'b1;
             hq_wr_reg <= hq_wr_reg + 1'b1;
@@ -485,6 +599,7 @@ module rnic_rd_resp #(
         end
         if (pay_fire) begin
             pq_qpn_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_qpn_mem[head];
+            pq_smr_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_smr_mem[head];
             pq_sfirst_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_sfirst_mem[head];
             pq_slast_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_slast_mem[head];
             pq_snz_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_snz_mem[head];
@@ -518,7 +633,7 @@ module rnic_rd_resp #(
     logic            cnt_bumped_reg;
     always_ff @(posedge clk) begin
         for (int i = 0; i < JOBS; i++) begin
-            if (s_job_ready && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) begin
+            if (!full && wr_reg[JOBS_LOG2-1:0] == JOBS_LOG2'(i)) begin
                 cnt_qp_reg[i] <= s_job_qpn == cnt_rd_qpn && !s_job_raw;
                 cnt_gen0_reg[i] <= s_job_gen == cnt_rd_gen;
                 cnt_gen1_reg[i] <= s_job_gen - 4'd1 == cnt_rd_gen;
@@ -575,7 +690,7 @@ module rnic_rd_resp #(
             assert (head_gen_reg == job_gen_mem[head] && head_dead_reg == job_dead_mem[head]);
         if (!rst && state_reg == S_NEXT)
             assert (va_nx_reg == va_reg + 64'(mtu_reg) && q_nx_reg == q_reg - 24'd1 && psn_nx_reg == psn_reg + 24'd1);
-        if (!rst && state_reg != S_IDLE && !raw) begin
+        if (!rst && state_reg != S_IDLE && state_reg != S_TACK && !raw) begin
             assert (va_reg == job_va_mem[head] + 64'(ref_off));
             assert (32'(seg_reg) == ref_seg && seg_nz_reg == (ref_seg != 0));
             assert (last_reg == ref_last && first_reg == (ref_off == 0));
@@ -599,17 +714,54 @@ module rnic_rd_resp #(
     // an entry's registered line compare is that of its span against the
     // ATOMIC's address of the cycle before, from the cycle after it is queued
     logic [33:0] ref_at_line;
+    logic [MR_INDEX_WIDTH-1:0] ref_at_mr;
     logic [PAYQ-1:0] ref_pq_new;   // written last cycle (its job's answer)
+    // the same compare against the ATOMIC of the cycle before, in 64-bit
+    // byte addresses
+    function automatic logic ref_span_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [33:0] first,
+                                          input logic [34:0] last, input logic nz);
+        logic [63:0] f, l, a;
+        f = {30'h0, first};
+        l = {29'h0, last};
+        a = {30'h0, ref_at_line};
+        if (!nz) return 1'b0;
+        if (mr != ref_at_mr) return 1'b1;
+        if (last[34]) return a >= f || a + 64'h4_0000_0000 <= l;
+        return a >= f && a <= l;
+    endfunction
     always_ff @(posedge clk) begin
         ref_at_line <= pend_at_line;
+        ref_at_mr <= pend_at_mr;
         ref_pq_new <= '0;
         if (pay_fire) ref_pq_new[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
         for (int i = 0; i < JOBS; i++)
             if (!rst && ref_ok && job_vld_reg[i] && !job_fresh_reg[i])
-                assert (job_ovl_reg[i] == span_has(job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i], ref_at_line));
+                assert (job_ovl_reg[i] == ref_span_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i]));
         for (int i = 0; i < PAYQ; i++)
             if (!rst && ref_ok && pq_vld_reg[i] && !ref_pq_new[i])
-                assert (pq_ovl_reg[i] == span_has(pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i], ref_at_line));
+                assert (pq_ovl_reg[i] == ref_span_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i]));
+    end
+    // a coalesced ACK goes into one queued entry of its QP, not the head,
+    // a plain ACK or a READ and its QP's newest job; a plain job is raw
+    logic [JOBS-1:0] ref_head_1h;
+    always_comb begin
+        ref_head_1h = '0;
+        ref_head_1h[head] = 1'b1;
+    end
+    logic [QPN_WIDTH-1:0] ref_job_qpn;
+    always_ff @(posedge clk) begin
+        ref_job_qpn <= s_job_qpn;
+        // the interface's promise for a plain ACK
+        if (!rst && ref_ok && s_job_valid && s_job_plain) assert (s_job_qpn == ref_job_qpn && s_job_raw);
+        if (!rst && coal_fire) begin
+            assert ($onehot(coal_tgt_reg & job_vld_reg & ~ref_head_1h));
+            assert ((coal_tgt_reg & (job_vld_reg & ~ref_head_1h & (job_plain_reg | ~job_raw_vec) & job_last_reg))
+                    == coal_tgt_reg);
+            for (int i = 0; i < JOBS; i++)
+                if (coal_tgt_reg[i]) assert (job_qpn_mem[i] == s_job_qpn && s_job_raw);
+        end
+        if (!rst && ((state_reg == S_HDR && raw) || state_reg == S_TACK))
+            assert (head_apsn_reg == job_apsn_reg[head] && head_amsn_reg == job_amsn_reg[head]);
     end
     always_ff @(posedge clk) begin
         if (!rst && ref_ok && ref_qpn == cnt_rd_qpn) assert (32'(cnt_rd_val) == ref_cnt);

@@ -259,6 +259,7 @@ module rnic_resp #(
     output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn,
     output      logic [3:0]                        m_rdjob_gen,
     output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
+    output      logic                              m_rdjob_plain,   // ... a plain ACK, which a later one may replace
     // the 64-byte lines of the READ's bytes, in the low 40 bits of the bus
     // address (bits 39:6): first and last (bit 34: the span wraps past
     // 2^40), none for a zero-length READ
@@ -269,6 +270,7 @@ module rnic_resp #(
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
     output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP,
     output      logic [33:0]                       pend_at_line,    // of READs over its 64-byte line
+    output      logic [MR_INDEX_WIDTH-1:0]         pend_at_mr,      // through its rkey's MPT entry (or another)
     input  wire logic                              pend_at_val,
     // the current read generation of a QP, read by the generator: a
     // registered read, rgen_rd_val is the generation of the QP named in the
@@ -779,6 +781,7 @@ module rnic_resp #(
     logic [33:0]                 act_span_first_mem [ACTIONS];
     logic [34:0]                 act_span_last_mem [ACTIONS];
     logic                        act_span_nz_mem [ACTIONS];
+    logic                        act_plain_mem [ACTIONS];   // its ACK is a plain ACK (no NAK, no ATOMIC ACKNOWLEDGE)
     logic [31:0]                 act_rkey_mem [ACTIONS];
     logic [15:0]                 act_pd_mem [ACTIONS];
     logic [2:0]                  act_pmtu_mem [ACTIONS];
@@ -1538,6 +1541,7 @@ module rnic_resp #(
     end
     assign pend_at_qpn = qpn_reg;
     assign pend_at_line = pa_reg[39:6];
+    assign pend_at_mr = h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
     wire at_clear = wr_out_reg == 8'd0 && !rd_act_of_qp && !pend_at_val;
     // registered, as seen in S_ATWAIT (so not before its second cycle): the
     // READ queues' QP compares and their OR ran on into state_reg. Nothing
@@ -1959,6 +1963,8 @@ module rnic_resp #(
     wire ack_go = head_ready && head_ack && pend_fresh_reg && !ack_done_reg;
     assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;
+    // (a failed write makes it a NAK)
+    assign m_rdjob_plain = !head_job && act_plain_mem[head] && !head_failed;
     assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_span_first = act_span_first_mem[head];
@@ -2018,6 +2024,7 @@ module rnic_resp #(
             act_span_first_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pa_reg[39:6];
             act_span_last_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= rd_span_last_reg;
             act_span_nz_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= rd_span_nz_reg;
+            act_plain_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_syn == SYN_ACK && !act_push_atomic;
             act_rkey_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= h_rkey;
             act_pd_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= qpc_pd;
             act_pmtu_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= pmtu_code;

@@ -33,8 +33,15 @@
  *   READ jobs of that QP and generation than were queued and not yet known
  *   to be done; at the end of every batch the module is idle (pend, cnt
  *   zero), and the counters agree.
+ * - most raw jobs are plain ACKs (s_job_plain): one may come out with the
+ *   PSN and MSN of later plain ACKs of its QP, when every job of that QP up
+ *   to them is a plain ACK, and a READ job may be followed (after its last
+ *   header, or where it stops) by its own template with the PSN and MSN of
+ *   such a run of plain ACKs after it; those then send nothing of their
+ *   own. Both must happen.
  * The run must have exercised the case the payload tracking exists for: a
- * QP with every header gone and a payload read still unanswered.
+ * QP with every header gone and a payload read still unanswered, and
+ * coalescing.
  */
 module tb #(
     parameter int DATA_WIDTH = 64  // not used: the module has no data path
@@ -56,7 +63,7 @@ module tb #(
     always @(posedge clk) cyc <= cyc + 1;
 
     // DUT ports
-    logic             s_job_valid = 1'b0, s_job_ready, s_job_raw = 1'b0;
+    logic             s_job_valid = 1'b0, s_job_ready, s_job_raw = 1'b0, s_job_plain = 1'b0;
     logic [HB-1:0]    s_job_hdr = '0;
     logic [63:0]      s_job_va = '0;
     logic [31:0]      s_job_rkey = '0, s_job_len = '0;
@@ -67,6 +74,7 @@ module tb #(
     logic             qp_reset_valid = 1'b0;
     logic [QW-1:0]    qp_reset_qpn = '0, pend_rd_qpn = '0, pend_at_qpn = '0, rgen_rd_qpn, cnt_rd_qpn = '0;
     logic [39:0]      pend_at_pa = '0;       // the ATOMIC's address; its line goes to the DUT
+    logic [MW-1:0]    pend_at_mr = '0;       // the MPT entry of its rkey
     logic [33:0]      s_job_span_first = '0;
     logic [34:0]      s_job_span_last = '0;
     logic             s_job_span_nz = 1'b0;
@@ -90,8 +98,8 @@ module tb #(
     rnic_rd_resp #(.QPN_WIDTH(QW), .MR_INDEX_WIDTH(MW), .JOBS_LOG2(3), .HDRQ_LOG2(2), .PAYQ_LOG2(2)) dut (
         .clk, .rst,
         .s_job_valid, .s_job_ready, .s_job_hdr, .s_job_va, .s_job_rkey, .s_job_pd, .s_job_len,
-        .s_job_pmtu, .s_job_qpn, .s_job_gen, .s_job_raw, .s_job_span_first, .s_job_span_last, .s_job_span_nz,
-        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line(pend_at_pa[39:6]), .pend_at_val,
+        .s_job_pmtu, .s_job_qpn, .s_job_gen, .s_job_raw, .s_job_plain, .s_job_span_first, .s_job_span_last, .s_job_span_nz,
+        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line(pend_at_pa[39:6]), .pend_at_mr(pend_at_mr), .pend_at_val,
         .rgen_rd_qpn, .rgen_rd_val, .cnt_rd_qpn, .cnt_rd_gen, .cnt_rd_val,
         .mpt_rd_en, .mpt_rd_addr, .mpt_rd_data,
         .m_hdr_valid, .m_hdr_ready, .m_hdr, .m_hdr_pay,
@@ -149,6 +157,12 @@ module tb #(
             end
     endtask
 
+    // the MPT entry a bus address lies in (see mpt_init)
+    function automatic logic [MW-1:0] mr_of(input logic [63:0] pa);
+        return (pa[33:32] == 2'd0) ? MW'(1 + pa[QP_LSB +: QW]) : (pa[33:32] == 2'd1) ? MW'(8 + pa[QP_LSB +: QW])
+                                                                              : MW'(12 + pa[QP_LSB +: QW]);
+    endfunction
+
     function automatic logic [QW-1:0] qp_of(input logic [63:0] pa);
         return pa[QP_LSB +: QW];
     endfunction
@@ -178,6 +192,9 @@ module tb #(
     logic [HB-1:0] j_tmpl [MAXJ];
     logic [QW-1:0] j_qpn [MAXJ];
     logic          j_raw [MAXJ];
+    logic          j_plain [MAXJ];    // a plain ACK (raw)
+    logic          j_absorbed [MAXJ]; // its PSN and MSN went out in an earlier plain ACK's header
+    logic          j_tacked [MAXJ];   // a READ whose trailing ACK went out
     logic [31:0]   j_len [MAXJ], j_rkey [MAXJ];
     logic [63:0]   j_va [MAXJ];
     logic [15:0]   j_pd [MAXJ];
@@ -245,7 +262,10 @@ module tb #(
         for (int i = 0; i < HB; i += 32) h[i +: 32] = rnd();
         q = rnd() % NQP;
         j_qpn[j] = QW'(q);
-        j_raw[j] = (rnd() % 100) < 20;
+        j_raw[j] = (rnd() % 100) < 30;
+        j_plain[j] = j_raw[j] && (rnd() % 100) < 80;
+        j_absorbed[j] = 1'b0;
+        j_tacked[j] = 1'b0;
         // a raw job is an ACK or NAK: no payload (the transmit arbiter
         // takes m_hdr_pay, not the length, for whether a payload follows)
         if (j_raw[j]) h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = '0;
@@ -300,17 +320,66 @@ module tb #(
     logic [31:0] got_len [$];
 
     function automatic logic may_stop(input int j, input int k);
-        return j_stale[j] || (k == j_okpk[j] && k < j_npk[j]);
+        return j_stale[j] || j_absorbed[j] || (k == j_okpk[j] && k < j_npk[j]);
     endfunction
 
     // the job in hand stopped early, as it may
+    int absorbed = 0;
     task automatic skip_job;
-        if (j_stale[hp_job]) cut_stale++;
+        if (j_absorbed[hp_job]) absorbed++;
+        else if (j_stale[hp_job]) cut_stale++;
         else cut_bad++;
         j_done[hp_job] = 1'b1;
         hp_job++;
         hp_pkt = 0;
     endtask
+
+    // got is plain ACK j's header with the PSN and MSN of a later plain ACK
+    // k of its QP, every job of the QP in between a plain ACK too: those
+    // are marked absorbed (they send nothing)
+    int tacks = 0;
+    function automatic logic coalesced(input int j, input logic [HB-1:0] got);
+        logic [HB-1:0] h, t;
+        logic run;
+        run = 1'b1;
+        for (int k = j + 1; k < njobs && run; k++) begin
+            if (j_qpn[k] == j_qpn[j]) begin
+                if (!j_plain[k]) begin
+                    run = 1'b0;
+                end else begin
+                    h = j_tmpl[j];
+                    t = j_tmpl[k];
+                    h[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W] =
+                        t[rnic_hdr_pkg::HDR_BTH_PSN_LSB +: rnic_hdr_pkg::HDR_BTH_PSN_W];
+                    h[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W] =
+                        t[rnic_hdr_pkg::HDR_AETH_MSN_LSB +: rnic_hdr_pkg::HDR_AETH_MSN_W];
+                    h[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = '0;
+                    if (got === h) begin
+                        for (int m = j + 1; m <= k; m++) if (j_qpn[m] == j_qpn[j]) j_absorbed[m] = 1'b1;
+                        return 1'b1;
+                    end
+                end
+            end
+        end
+        return 1'b0;
+    endfunction
+
+    // got is the ACK after READ j (a recent one, or the one in hand if it
+    // may stop here): j's template with the PSN and MSN of a run of plain
+    // ACKs of its QP after it
+    function automatic logic tack_match(input logic [HB-1:0] got);
+        int lo;
+        lo = hp_job - 16 < 0 ? 0 : hp_job - 16;
+        for (int j = hp_job; j >= lo; j--) begin
+            if (j < njobs && !j_raw[j] && !j_tacked[j] && (j < hp_job || may_stop(hp_job, hp_pkt))
+                && coalesced(j, got)) begin
+                j_tacked[j] = 1'b1;
+                if (j == hp_job) skip_job;
+                return 1'b1;
+            end
+        end
+        return 1'b0;
+    endfunction
 
     task automatic take_hdr(input logic [HB-1:0] got);
         logic [HB-1:0] h;
@@ -339,6 +408,19 @@ module tb #(
                         hp_pkt = 0;
                     end
                     over = 1'b1;
+                end else if (j_plain[hp_job] && !j_absorbed[hp_job] && coalesced(hp_job, got)) begin
+                    // a plain ACK with the PSN and MSN of later ones
+                    hdrs_raw++;
+                    j_done[hp_job] = 1'b1;
+                    last_out = hp_job;
+                    hp_job++;
+                    hp_pkt = 0;
+                    over = 1'b1;
+                end else if (tack_match(got)) begin
+                    // the ACK after a READ (hp_job's, if it stopped here)
+                    tacks++;
+                    hdrs_raw++;
+                    over = 1'b1;
                 end else if (!may_stop(hp_job, hp_pkt)) begin
                     fail($sformatf("job %0d (QP %0d, %s, len %0d, MTU %0d) packet %0d: header differs in bits %h",
                                    hp_job, j_qpn[hp_job], j_raw[hp_job] ? "raw" : "READ", j_len[hp_job],
@@ -366,7 +448,8 @@ module tb #(
         for (int i = 0; i < st_qpn.size(); i++) begin
             a = st_pa[i];
             e = a + 64'(st_len[i]) - 64'd1;
-            if (st_qpn[i] == q && st_len[i] != 0 && pa[39:6] >= a[39:6] && pa[39:6] <= e[39:6]) return 1'b1;
+            if (st_qpn[i] == q && st_len[i] != 0
+                && (mr_of(a) != pend_at_mr || (pa[39:6] >= a[39:6] && pa[39:6] <= e[39:6]))) return 1'b1;
         end
         return 1'b0;
     endfunction
@@ -414,6 +497,7 @@ module tb #(
     logic [31:0] len_cap;
     logic [QW-1:0] rs_qpn;
     logic [39:0] span_pa;
+    logic plain_wait = 1'b0;
     logic [40:0] span_end;
 
     initial begin
@@ -443,9 +527,14 @@ module tb #(
                 hdr_load = ((cyc / 400) % 2 == 0) ? 85 : 20;
                 pay_load = ((cyc / 300) % 2 == 0) ? 90 : 30;
                 slow_status = (cyc / 500) % 2;
-                if (!s_job_valid && pushed < JOBS_PER_BATCH && njobs < MAXJ && (rnd() % 100) < job_load) begin
-                    make_job(njobs);
+                if (plain_wait) begin
+                    // a plain ACK is offered with its QP as it was the cycle before
                     s_job_valid = 1'b1;
+                    plain_wait = 1'b0;
+                end else if (!s_job_valid && pushed < JOBS_PER_BATCH && njobs < MAXJ && (rnd() % 100) < job_load) begin
+                    make_job(njobs);
+                    s_job_valid = !j_plain[njobs];
+                    plain_wait = j_plain[njobs];
                     s_job_hdr = j_tmpl[njobs];
                     s_job_va = j_va[njobs];
                     s_job_rkey = j_rkey[njobs];
@@ -455,6 +544,7 @@ module tb #(
                     s_job_qpn = j_qpn[njobs];
                     s_job_gen = j_gen[njobs];
                     s_job_raw = j_raw[njobs];
+                    s_job_plain = j_plain[njobs];
                     // the span the responder translated at the request
                     span_pa = j_raw[njobs] ? 40'(rnd()) : 40'(pa_of(j_rkey[njobs], j_va[njobs]));
                     span_end = {1'b0, span_pa} + 41'(j_len[njobs]) - 41'd1;
@@ -496,6 +586,9 @@ module tb #(
                         default: pend_at_pa = 40'(rnd()) | (40'(rnd() % NQP) << QP_LSB);
                     endcase
                     pend_at_pa[2:0] = 3'd0;
+                    // its rkey's entry: the region of the address, now and
+                    // then another (which may map the same pages)
+                    pend_at_mr = ((rnd() % 8) == 0) ? MW'(rnd()) : mr_of(64'(pend_at_pa));
                 end
                 pend_rd_qpn = QW'(rnd());
                 // the QP held for two cycles: the count comes a cycle after it
@@ -559,7 +652,7 @@ module tb #(
                 if (stat_access_err) access_errs++;
                 @(posedge clk);
                 // the model steps with the DUT
-                if (hdr_fire || pay_fire || job_fire) last_act = cyc;
+                if (hdr_fire || pay_fire || job_fire || st_fire) last_act = cyc;   // an answer frees room for a read
                 if (hdr_fire) take_hdr(hdr_cap);
                 if (pay_fire) begin
                     int d;
@@ -649,13 +742,14 @@ module tb #(
                            access_errs, nbad, nbad_clean));
         // enough of everything happened for the checks to mean something
         if (njobs != BATCHES * JOBS_PER_BATCH || hdrs_read < njobs / 2 || hdrs_raw < njobs / 10
-            || cut_stale < 20 || cut_bad < 20 || window_hits < 60 || clear_probes < 1000 || selective_lows < 100
+            || cut_stale < 20 || cut_bad < 20 || window_hits < 60 || clear_probes < 1000 || selective_lows < 60 || absorbed < 50 || tacks < 20
             || full_hdr < 1000 || full_pay < 500)
             fail($sformatf("weak run: %0d jobs, %0d READ and %0d raw headers, %0d stale and %0d bad stops, %0d window probes, %0d/%0d clear probes (with other reads out), %0d/%0d stalled cycles",
                            njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, window_hits, clear_probes, selective_lows,
                            full_hdr, full_pay));
-        $display("rnic_rd_resp: %0d jobs, %0d READ response and %0d raw headers, %0d jobs stopped stale and %0d at a bad packet (%0d access errors), %0d resets, %0d generation changes, %0d probes with only payload reads left, %0d probes clear while other reads of the QP were out, %0d errors",
-                 njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, access_errs, resets, bumps, window_hits, selective_lows, errors);
+        $display("rnic_rd_resp: %0d jobs, %0d READ response and %0d raw headers, %0d jobs stopped stale and %0d at a bad packet (%0d access errors), %0d resets, %0d generation changes, %0d probes with only payload reads left, %0d probes clear while other reads of the QP were out, %0d plain ACKs coalesced (%0d sent after a READ), %0d errors",
+                 njobs, hdrs_read, hdrs_raw, cut_stale, cut_bad, access_errs, resets, bumps, window_hits, selective_lows,
+                 absorbed, tacks, errors);
         if (errors == 0) $display("TB PASS");
         $finish;
     end
