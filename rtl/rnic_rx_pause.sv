@@ -13,8 +13,8 @@
  * peer's MAC obeys (the frame it is sending, the cable, our PAUSE frame
  * waiting behind the frame we send).
  *
- * The receive path can wait for the transmit path (ACKs and READ responses
- * queue for the packet builder). If the peer pauses our transmit while we
+ * The receive path can wait for the transmit path (READ jobs queue for the
+ * packet builder, with the ACKs coalesced into them). If the peer pauses our transmit while we
  * pause it, and its receive path waits the same way, neither FIFO drains
  * and both links stay paused. So a request held while the FIFO gives no
  * beat for cfg_stall cycles (0: no limit) falls and stays down until the
