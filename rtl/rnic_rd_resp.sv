@@ -32,12 +32,12 @@
  * a READ here whose bytes may share the ATOMIC's 64-byte line, in a job or
  * a payload read still unanswered: one through another MPT entry (its
  * addresses are in another region's MTT space, which may map the same
- * pages), or through the same one and over that line. An ATOMIC waits for
- * its own QP's READs of that memory only, and until their bytes have been read from host
- * memory: a header leaves for the builder before its payload arrives, and
- * an ATOMIC that wrote in between would change what an earlier READ
- * returns; a READ of other memory cannot tell, and its responses may wait
- * for a paused link).
+ * pages), or through the same one and over that line. An ATOMIC waits
+ * for its own QP's READs of that memory only, and until their bytes have
+ * been read from host memory: a header leaves for the builder before its
+ * payload arrives, and an ATOMIC that wrote in between would change what
+ * an earlier READ returns; a READ of other memory cannot tell, and its
+ * responses may wait for a paused link.
  *
  * ACKs behind READ responses are coalesced: a plain ACK (s_job_plain: no
  * NAK, no ATOMIC ACKNOWLEDGE) takes no slot when its QP's newest job here
@@ -208,10 +208,10 @@ module rnic_rd_resp #(
     // Coalescing. A plain ACK is offered with the QP it had the cycle
     // before (the responder offers an ACK from the second cycle its action
     // is at the head of its queue): so the entry it goes into (the QP's
-    // newest job, itself a plain ACK) is found a cycle ahead, from the
-    // entries of the QP offered then, and registered. Neither the head nor the entry behind it
-    // (the head one pop later: pops are two cycles apart or more) is
-    // taken, as the head's header may be on its way out, and nothing may
+    // newest job, a plain ACK or a READ) is found a cycle ahead, from the
+    // entries of the QP offered then, and registered. Neither the head nor
+    // the entry behind it (the head one pop later: pops are two cycles
+    // apart or more) is taken, as the head's end may be under way, and nothing may
     // have been queued in between (a job of the QP queued then is newer);
     // a reset of the QP then kills the entry (its ACK would have died too).
     // The target stays queued and not the head until the write lands.
