@@ -78,7 +78,8 @@ module rnic_rd_resp #(
     input  wire logic [3:0]                        s_job_gen,
     input  wire logic                              s_job_raw,   // an ACK/NAK header (no payload), sent as is
     input  wire logic                              s_job_plain, // ... a plain ACK, which a later one may replace;
-                                                                // offered with s_job_qpn as it was the cycle before
+                                                                // offered with s_job_qpn as it was the cycle before,
+                                                                // and from flops: s_job_ready depends on it
     // the 64-byte lines of a READ's bytes, bits 39:6 of the bus address
     // as the responder translated it: first, last (bit 34: wrapped past
     // 2^40), none (zero length)

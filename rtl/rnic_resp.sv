@@ -1959,12 +1959,18 @@ module rnic_resp #(
     // the queue, in order either way (asserted below).
     assign pend_rd_qpn = act_qpn_mem[head];
     logic pend_rd_reg, pend_fresh_reg;
+    // whether the head is a plain ACK, read a cycle ahead like the search:
+    // exact once pend_fresh_reg (the head has not moved since), and only
+    // then is an ACK offered. The READ engine's ready takes it (a plain ACK
+    // it coalesces needs no room), so the read of the queue at the head is
+    // not in front of ready and, through it, of the head's pop.
+    logic head_plain_reg;
     wire ack_by_job = head_ack && pend_rd_reg;
     wire ack_go = head_ready && head_ack && pend_fresh_reg && !ack_done_reg;
     assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;
     // (a failed write makes it a NAK)
-    assign m_rdjob_plain = !head_job && act_plain_mem[head] && !head_failed;
+    assign m_rdjob_plain = pend_fresh_reg && head_plain_reg && !head_failed;
     assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_span_first = act_span_first_mem[head];
@@ -2074,6 +2080,7 @@ module rnic_resp #(
         if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
         pend_rd_reg <= pend_rd_val;
         pend_fresh_reg <= !act_empty && !head_pop;
+        head_plain_reg <= !act_rd_mem[head] && act_plain_mem[head];
         if (head_pop) begin
             act_vld_reg[head] <= 1'b0;
             act_rd_reg <= act_rd_reg + 1'b1;
@@ -2114,6 +2121,8 @@ module rnic_resp #(
         if (!rst && wr_issue) assert (wr_out_reg != 8'hff);
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
+        // ... and the registered plain flag is the head's
+        if (!rst && pend_fresh_reg) assert (head_plain_reg == (!act_rd_mem[head] && act_plain_mem[head]));
         if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
