@@ -23,6 +23,14 @@
  * that returns bursts in AR order, a burst nobody drains would otherwise
  * block the one the consumer is waiting for. BUF_BYTES = 0: RREADY follows
  * the consumer.
+ *
+ * MAX_INFLIGHT_BYTES > 0 caps the bytes asked for whose R beats have not
+ * arrived. On a shared R channel that returns bursts in AR order, every
+ * byte in flight is a byte another engine's read waits behind: a small
+ * read of the receive path (a receive WQE, an ATOMIC's 8 bytes) behind
+ * 16 KiB of payload at 8 bytes a beat waits 2048 cycles. A cap in bytes,
+ * not in bursts, keeps many small reads in flight: the latency of small
+ * messages is covered by the burst count, that of large ones by the bytes.
  */
 module dma_rd #(
     parameter int DATA_WIDTH = 64,
@@ -32,7 +40,8 @@ module dma_rd #(
     parameter logic [AXI_ID_WIDTH-1:0] AXI_ID = '0,
     parameter int MAX_BURST_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
     parameter int MAX_OUTSTANDING = 8,
-    parameter int BUF_BYTES = 0
+    parameter int BUF_BYTES = 0,
+    parameter int MAX_INFLIGHT_BYTES = 0   // 0: no cap but MAX_OUTSTANDING and the buffer
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -74,6 +83,10 @@ module dma_rd #(
     localparam bit BUF = BUF_BYTES > 0;
     localparam int BUF_BEATS = BUF ? BUF_BYTES / KEEP_WIDTH : 1;
     localparam int RES_W = $clog2(BUF_BEATS + 1) + 1;
+    // a cap at or above the buffer is the buffer's reservation already
+    localparam bit CAP = MAX_INFLIGHT_BYTES > 0 && (!BUF || MAX_INFLIGHT_BYTES < BUF_BYTES);
+    localparam int CAP_BEATS = CAP ? MAX_INFLIGHT_BYTES / KEEP_WIDTH : 1;
+    localparam int CAP_W = $clog2(CAP_BEATS + 1) + 1;
     localparam int Q_LOG2 = $clog2(MAX_OUTSTANDING) + 1;
     localparam int Q = 2 ** Q_LOG2;
 
@@ -85,6 +98,10 @@ module dma_rd #(
         end
         if (BUF && (BUF_BEATS < MAX_BURST_BEATS || BUF_BEATS < 4 || (BUF_BEATS & (BUF_BEATS - 1)) != 0)) begin
             $error("dma_rd: BUF_BYTES must hold a whole burst, a power of two of 4 beats or more (%m)");
+            $finish;
+        end
+        if (CAP && (CAP_BEATS < MAX_BURST_BEATS || CAP_BEATS * KEEP_WIDTH != MAX_INFLIGHT_BYTES)) begin
+            $error("dma_rd: MAX_INFLIGHT_BYTES must be whole beats and hold a whole burst (%m)");
             $finish;
         end
     end
@@ -125,7 +142,13 @@ module dma_rd #(
     logic [RES_W-1:0]  free_reg;
     wire [FREE_X-1:0]  free_x = FREE_X'(free_reg);
     wire buf_room = !BUF || free_x[FREE_X-1:8] != '0 || free_x[7:0] > pl_len;
-    assign m_axi_arvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room;
+    // beats of the in-flight cap not taken by a burst whose data are still
+    // to come; the same compare as the buffer's
+    localparam int CAP_X = CAP_W > 9 ? CAP_W : 9;
+    logic [CAP_W-1:0]  cap_free_reg;
+    wire [CAP_X-1:0]   cap_free_x = CAP_X'(cap_free_reg);
+    wire cap_room = !CAP || cap_free_x[CAP_X-1:8] != '0 || cap_free_x[7:0] > pl_len;
+    assign m_axi_arvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room && cap_room;
     assign m_axi_arid = AXI_ID;
     assign m_axi_araddr = pl_addr;
     assign m_axi_arlen = pl_len;
@@ -148,6 +171,8 @@ module dma_rd #(
             rb_desc_last_mem[rb_wr_reg[Q_LOG2-1:0]] <= pl_end && pl_last;
             rb_wr_reg <= rb_wr_reg + 1'b1;
         end
+        if (CAP)
+            cap_free_reg <= cap_free_reg - (ar_fire ? CAP_W'(pl_len) + CAP_W'(1) : '0) + CAP_W'(r_fire);
         case ({ar_fire, r_burst_done})
             2'b10: outstanding_reg <= outstanding_reg + 1'b1;
             2'b01: outstanding_reg <= outstanding_reg - 1'b1;
@@ -156,6 +181,7 @@ module dma_rd #(
         if (rst) begin
             outstanding_reg <= '0;
             rb_wr_reg <= '0;
+            cap_free_reg <= CAP_W'(CAP_BEATS);
         end
     end
 
@@ -276,6 +302,10 @@ module dma_rd #(
     always_ff @(posedge clk) begin
         // every R beat belongs to a burst this engine asked for
         if (!rst && m_axi_rvalid) assert (!rb_empty && m_axi_rid == AXI_ID);
+    end
+    // the cap is never overdrawn
+    always_ff @(posedge clk) begin
+        if (!rst && CAP) assert (32'(cap_free_reg) <= CAP_BEATS);
     end
 `endif
 `endif

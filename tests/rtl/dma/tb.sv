@@ -9,9 +9,15 @@
 // shadow copy of memory is compared after every status), no strobe outside
 // the descriptor, no burst crossing 4 KiB, legal AxLEN/AxSIZE/WLAST, reads
 // return the written bytes dense with tlast only on last-marked descriptors,
-// several reads outstanding at once, one status per descriptor.
+// several reads outstanding at once, one status per descriptor; the read
+// engine's in-flight byte cap never overdrawn, and binding at times.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int KW = DATA_WIDTH / 8;
+    // the read engine's in-flight cap (half its buffer) in bursts of half
+    // of it, so that with 4 bursts allowed the cap is what binds
+    localparam int RD_BUF = DATA_WIDTH == 64 ? 4096 : 8192;
+    localparam int RD_CAP = RD_BUF / 2;
+    localparam int RD_BURST = RD_CAP / KW / 2;
     localparam int OFF_W = $clog2(KW);
     localparam int MEM_BYTES = 65536;
     localparam int IDW = 4;
@@ -65,8 +71,8 @@ module tb #(parameter int DATA_WIDTH = 64);
 
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(4),
-             .BUF_BYTES(DATA_WIDTH == 64 ? 4096 : 8192)) rd_dut (
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(4), .MAX_BURST_BEATS(RD_BURST),
+             .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
         .s_axis_desc_valid(rd_valid), .s_axis_desc_ready(rd_ready),
@@ -121,7 +127,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     logic [63:0] awq_addr [QN]; int awq_beats [QN]; logic [IDW-1:0] awq_id [QN]; int awq_h, awq_n;
     int bq_time [QN]; logic [IDW-1:0] bq_id [QN]; int bq_h, bq_n;
     logic [63:0] arq_addr [QN]; int arq_beats [QN]; int arq_time [QN]; logic [IDW-1:0] arq_id [QN]; int arq_h, arq_n;
-    int w_beat, r_beat, ar_inflight, ar_inflight_max;
+    int w_beat, r_beat, ar_inflight, ar_inflight_max, ar_beats, cap_held;
     logic wready_rand;
     // W is taken only for an accepted AW (a slave may hold WREADY until then)
     assign wready_m = wready_rand && awq_n > 0;
@@ -182,8 +188,16 @@ module tb #(parameter int DATA_WIDTH = 64);
                 arq_n++;
                 ar_inflight++;
                 if (ar_inflight > ar_inflight_max) ar_inflight_max = ar_inflight;
+                ar_beats += int'(arlen) + 1;
+                if (ar_beats * KW > RD_CAP) begin
+                    $display("TB FAIL: %0d bytes of reads in flight, the cap is %0d", ar_beats * KW, RD_CAP);
+                    errors++;
+                end
             end
+            // a burst ready and allowed by the count, held by the cap
+            if (rd_dut.pl_valid && rd_dut.outstanding_reg < 4 && !rd_dut.cap_room) cap_held++;
             if (rvalid_m && rready_m) begin
+                ar_beats--;
                 r_beat++;
                 if (r_beat == arq_beats[arq_h]) begin
                     arq_h = (arq_h + 1) % QN; arq_n--;
@@ -339,6 +353,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         errors = 0; cycle = 0; bvalid = 0; rvalid_m = 0; w_beat = 0; r_beat = 0; ar_inflight = 0; ar_inflight_max = 0;
+        ar_beats = 0; cap_held = 0;
         awq_h = 0; awq_n = 0; bq_h = 0; bq_n = 0; arq_h = 0; arq_n = 0;
         wd_valid = 0; wvalid = 0; rd_valid = 0; rready = 0;
         for (int i = 0; i < MEM_BYTES; i++) begin mem[i] = 8'h5a; shadow[i] = 8'h5a; end
@@ -356,6 +371,8 @@ module tb #(parameter int DATA_WIDTH = 64);
         for (int t = 0; t < 30; t++) read_gather(1 + t % 4);
         $display("max reads outstanding: %0d", ar_inflight_max);
         if (ar_inflight_max < 2) begin $display("TB FAIL: reads never overlapped"); errors++; end
+        $display("cycles the in-flight cap held a read back: %0d", cap_held);
+        if (cap_held == 0) begin $display("TB FAIL: the in-flight cap never bound"); errors++; end
         if (errors == 0) $display("TB PASS");
         else $fatal(1, "TB FAIL: %0d errors", errors);
         $finish;
