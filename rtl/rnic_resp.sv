@@ -853,8 +853,24 @@ module rnic_resp #(
     logic       err_cur, werr_cur;   // err_mem, werr_mem at qpn_reg (below)
     wire        qp_err_any = err_cur || werr_cur || ext_err_val
                              || qpc_state == 4'(rnic_pkg::QPS_ERR);
-    wire        qp_ok = (qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
-                        && !qp_err_any && h_dqpn < 24'(NUM_QPS) && qpc_ud == h_ud;
+    // The context's and the header's part of the verdict (and the UD Q_Key
+    // check) are taken in S_QPC from the context read, as qpc_reg is: both
+    // hold until the next packet's S_QPC, so S_PSN's decision starts from
+    // a flop and the error flags' reads (asserted against the context's
+    // fields below). Computed in S_PSN, behind the completion engine's
+    // flag read, it was 9 levels to the state register.
+    logic       qpc_ok_q, qkey_bad_q;
+    wire [3:0]  qpc_nx_state = qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W];
+    wire        qpc_nx_ud = qpc_rd_data[rnic_pkg::QPC_UD_LSB];
+    always_ff @(posedge clk) begin
+        if (state_reg == S_QPC) begin
+            qpc_ok_q <= (qpc_nx_state == 4'(rnic_pkg::QPS_RTR) || qpc_nx_state == 4'(rnic_pkg::QPS_RTS))
+                        && h_dqpn < 24'(NUM_QPS) && qpc_nx_ud == h_ud;
+            qkey_bad_q <= qpc_nx_ud && h_qkey != qpc_rd_data[rnic_pkg::QPC_QKEY_LSB +: rnic_pkg::QPC_QKEY_W];
+        end
+    end
+    // (the state is RTR or RTS, so not QPS_ERR: the flags are the rest)
+    wire        qp_ok = qpc_ok_q && !(err_cur || werr_cur || ext_err_val);
     wire        rq_empty = rq_ci_reg == rq_pi_reg;
 
     // The completion engine's error event is taken even while a context
@@ -1639,7 +1655,7 @@ module rnic_resp #(
                 if (!qp_ok) begin
                     stat_drop_qpn <= 1'b1;
                     state_reg <= after_drop;
-                end else if (qpc_ud && h_qkey != qpc_qkey) begin
+                end else if (qkey_bad_q) begin
                     // UD: a foreign Q_Key (IBA 10.2.5); the packet is dropped
                     stat_qkey_drop <= 1'b1;
                     state_reg <= after_drop;
@@ -2119,6 +2135,12 @@ module rnic_resp #(
         // one response per write issued (the ATOMIC's wait counts on it)
         if (!rst && s_wr_status_valid) assert (wr_out_reg != 8'd0);
         if (!rst && wr_issue) assert (wr_out_reg != 8'hff);
+        // the verdict's parts taken in S_QPC are the context's and header's
+        if (!rst && state_reg == S_PSN) begin
+            assert (qpc_ok_q == ((qpc_state == 4'(rnic_pkg::QPS_RTR) || qpc_state == 4'(rnic_pkg::QPS_RTS))
+                                 && h_dqpn < 24'(NUM_QPS) && qpc_ud == h_ud));
+            assert (qkey_bad_q == (qpc_ud && h_qkey != qpc_qkey));
+        end
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
         // ... and the registered plain flag is the head's
