@@ -221,6 +221,7 @@ package rnic_pkg;
   // timing: Transport timer units.
   localparam logic [31:0] ACK_TIMEOUT_UNIT_NS = 32'h00001000;  // local ACK timeout = ACK_TIMEOUT_UNIT_NS * 2^timeout (IBTA 9.7.6.1.3); timeout 0 disables the timer
   localparam logic [31:0] RETRY_INFINITE = 32'h00000007;  // rnr_retry value meaning retry forever
+  localparam logic [31:0] FC_STALL_RESET = 32'h00004000;  // PORT_FC_STALL after reset, cycles (65.5 us at 250 MHz): many times the longest wait of the receive path for its own host memory (ATOMICs in a row, each waiting for the writes before it and for its 8-byte read: 1,193 cycles in the 512-bit soak at seed 2), so that only a wait that does not end by itself is broken
 
   // ctx_table: Context tables addressed by CTX_CMD.table.
   localparam logic [31:0] CTX_TABLE_QPC = 32'h00000001;  // queue pair context

@@ -643,7 +643,7 @@ module rnic_regs #(
             fc_en_reg <= 1'b1;
             fc_xoff_reg <= 32'(RX_FIFO_BYTES / 2);
             fc_xon_reg <= 32'(RX_FIFO_BYTES / 4);
-            fc_stall_reg <= 32'd1024;
+            fc_stall_reg <= rnic_pkg::FC_STALL_RESET;
             ud_mtu_reg <= 3'(rnic_pkg::IB_MTU_4096);
             cmd_busy_reg <= 1'b0;
             cmd_overrun_reg <= 1'b0;

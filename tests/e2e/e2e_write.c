@@ -637,7 +637,7 @@ static void fc_report(const char *what, const struct fc_run *r, int ok)
  * its own transmit (ACKs, READ responses), so each side's FIFO can fill
  * because the other side paused it: with pauses both ways the two could wait
  * for each other for good. PORT_FC_STALL ends that: a request held while
- * the FIFO moves nothing for 1024 cycles falls (STAT_RX_PAUSE_STALL), what
+ * the FIFO moves nothing for RNIC_FC_STALL_RESET cycles falls (STAT_RX_PAUSE_STALL), what
  * meets the full FIFO is dropped and retransmitted, and every WQE completes
  * with its data exact. */
 static void fc_both_ways(double mem_wr_bw)
@@ -658,7 +658,7 @@ static void fc_both_ways(double mem_wr_bw)
 		return;
 	}
 	for (int i = 0; i < 2; i++)
-		ok &= rnic_sim_bar_read32(rnic_world_nic(w, i), RNIC_REG_PORT_FC_STALL) == 1024;
+		ok &= rnic_sim_bar_read32(rnic_world_nic(w, i), RNIC_REG_PORT_FC_STALL) == RNIC_FC_STALL_RESET;
 	for (int i = 0; ok && i < 2; i++) {
 		struct rnic_send_wr wr, *bad = NULL;
 		struct rnic_sg_entry sge;

@@ -230,6 +230,7 @@ typedef uint32_t rnic_be32;
 /* timing: Transport timer units. */
 #define RNIC_ACK_TIMEOUT_UNIT_NS 0x1000 /* local ACK timeout = ACK_TIMEOUT_UNIT_NS * 2^timeout (IBTA 9.7.6.1.3); timeout 0 disables the timer */
 #define RNIC_RETRY_INFINITE 7 /* rnr_retry value meaning retry forever */
+#define RNIC_FC_STALL_RESET 0x4000 /* PORT_FC_STALL after reset, cycles (65.5 us at 250 MHz): many times the longest wait of the receive path for its own host memory (ATOMICs in a row, each waiting for the writes before it and for its 8-byte read: 1,193 cycles in the 512-bit soak at seed 2), so that only a wait that does not end by itself is broken */
 
 /* ctx_table: Context tables addressed by CTX_CMD.table. */
 #define RNIC_CTX_TABLE_QPC 1 /* queue pair context */
@@ -1225,7 +1226,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_PORT_FC_XOFF 0x118 /* rw: receive FIFO bytes (including the frame being received) at or above which the pause request rises; after reset half the FIFO */
 #define RNIC_REG_PORT_FC_XON 0x11c /* rw: receive FIFO bytes at or below which a raised pause request falls; after reset a quarter of the FIFO */
 #define RNIC_REG_PORT_RX_FIFO_BYTES 0x160 /* ro: receive frame FIFO capacity in bytes (what PORT_FC_XOFF and PORT_FC_XON are measured against) */
-#define RNIC_REG_PORT_FC_STALL 0x164 /* rw: cycles the pause request may stay high while the receive FIFO gives no beat to the data path (1024 after reset; 0: no limit). Then the request falls and stays down until the FIFO drains to PORT_FC_XON, frames that find it full are dropped, and STAT_RX_PAUSE_STALL counts it: a receive path that waits for its own transmit, which a paused peer holds, would otherwise keep both directions of the link paused forever */
+#define RNIC_REG_PORT_FC_STALL 0x164 /* rw: cycles the pause request may stay high while the receive FIFO gives no beat to the data path (FC_STALL_RESET after reset; 0: no limit). Then the request falls and stays down until the FIFO drains to PORT_FC_XON, frames that find it full are dropped, and STAT_RX_PAUSE_STALL counts it: a receive path that waits for its own transmit, which a paused peer holds, would otherwise keep both directions of the link paused forever */
 #define RNIC_REG_PORT_UD_MTU 0x168 /* rw: the port's active MTU (IB_MTU_* code, IB_MTU_4096 after reset): the path MTU of every UD QP, whose payload may not exceed it (version 1.2) */
 #define RNIC_REG_PORT_GID 0x120 /* rw[16]: GID_TABLE_SIZE entries of 4 words; entry i word j at PORT_GID + 16*i + 4*j */
 #define RNIC_REG_PORT_GID_COUNT 0x10
