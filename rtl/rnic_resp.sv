@@ -1437,7 +1437,10 @@ module rnic_resp #(
     // a WRITE with immediate), so the index moves on at once for the
     // SRQ's other QPs. Once it is in error and holds no WQE, it will take
     // none again: last WQE reached, once.
-    assign srq_take = on_srq && ((upd_rq_ci && !srq_mid) || (state_reg == S_PUSH && !dup_reg && s_first));
+    // (S_FLUSH moves an RQ's index only, never an SRQ's: said outright, so
+    // the error flags S_FLUSH reads are not in front of the SRQ's tables)
+    assign srq_take = on_srq && ((upd_rq_ci && state_reg != S_FLUSH && !srq_mid)
+                                 || (state_reg == S_PUSH && !dup_reg && s_first));
     wire ci_adv = on_srq ? srq_take : upd_rq_ci;
     wire held_clr = (upd_rq_ci && srq_mid) || flush_held;
     wire last_wqe_now = state_reg == S_FLUSH && on_srq && qp_err_any && !rs_held_cur && !last_wqe_mem[qpn_reg];
@@ -1949,12 +1952,24 @@ module rnic_resp #(
     logic                       head_err_reg;    // one of them failed
     logic                       ack_done_reg, cqe_done_reg, job_done_reg;
 
-    wire head_collecting = !act_empty && head_got_reg != act_nwait_mem[head];
-    wire head_ready = !act_empty && !head_collecting;
+    // The head's control fields are read from the queue a cycle ahead into
+    // registers, exact from the second cycle an action is the head
+    // (pend_fresh_reg: the head has not moved since), and the head does
+    // nothing before: it collects no status, offers nothing and does not
+    // leave. So what the head offers (the READ engine's job, the ACK, the
+    // CQE) and its pop start at flops, not at a 16-way read of the queue
+    // (which put the job's valid 9 levels in front of the READ engine's
+    // coalescing writes). An action stays two cycles at the head at the
+    // least; the engine takes four or more per packet.
+    logic pend_rd_reg, pend_fresh_reg;
+    logic head_send_reg, head_cqe_reg, head_rd_reg, head_plain_reg;
+    logic [2:0] head_nwait_reg;
+    wire head_collecting = pend_fresh_reg && head_got_reg != head_nwait_reg;
+    wire head_ready = pend_fresh_reg && !head_collecting;
     wire head_failed = head_err_reg;
-    wire head_ack = act_send_mem[head] || head_failed;
-    wire head_cqe = act_cqe_mem[head];
-    wire head_job = act_rd_mem[head] && !head_failed;
+    wire head_ack = head_send_reg || head_failed;
+    wire head_cqe = head_cqe_reg;
+    wire head_job = head_rd_reg && !head_failed;
 
     // a failed host write turns the ACK into a remote operational error NAK
     always_comb begin
@@ -1974,19 +1989,14 @@ module rnic_resp #(
     // decision), and a job that leaves meanwhile only sends the ACK behind
     // the queue, in order either way (asserted below).
     assign pend_rd_qpn = act_qpn_mem[head];
-    logic pend_rd_reg, pend_fresh_reg;
-    // whether the head is a plain ACK, read a cycle ahead like the search:
-    // exact once pend_fresh_reg (the head has not moved since), and only
-    // then is an ACK offered. The READ engine's ready takes it (a plain ACK
-    // it coalesces needs no room), so the read of the queue at the head is
-    // not in front of ready and, through it, of the head's pop.
-    logic head_plain_reg;
+    // (whether the head is a plain ACK is one of the registered fields: the
+    // READ engine's ready takes it, a plain ACK it coalesces needing no room)
     wire ack_by_job = head_ack && pend_rd_reg;
-    wire ack_go = head_ready && head_ack && pend_fresh_reg && !ack_done_reg;
+    wire ack_go = head_ready && head_ack && !ack_done_reg;
     assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;
     // (a failed write makes it a NAK)
-    assign m_rdjob_plain = pend_fresh_reg && head_plain_reg && !head_failed;
+    assign m_rdjob_plain = head_plain_reg && !head_failed;
     assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_span_first = act_span_first_mem[head];
@@ -2011,7 +2021,7 @@ module rnic_resp #(
     assign m_cqe_smac = act_smac_mem[head];
 
     assign m_ack_valid = ack_go && !ack_by_job;
-    wire ack_ok = !head_ack || ack_done_reg || (pend_fresh_reg && (ack_by_job ? m_rdjob_ready : m_ack_ready));
+    wire ack_ok = !head_ack || ack_done_reg || (ack_by_job ? m_rdjob_ready : m_ack_ready);
     wire cqe_ok = !head_cqe || cqe_done_reg || m_cqe_ready;
     wire job_ok = !head_job || job_done_reg || m_rdjob_ready;
     // a failed write's QP error flag is written as its action leaves, which
@@ -2096,7 +2106,11 @@ module rnic_resp #(
         if (m_rdjob_valid && m_rdjob_ready && head_job) job_done_reg <= 1'b1;
         pend_rd_reg <= pend_rd_val;
         pend_fresh_reg <= !act_empty && !head_pop;
+        head_send_reg <= act_send_mem[head];
+        head_cqe_reg <= act_cqe_mem[head];
+        head_rd_reg <= act_rd_mem[head];
         head_plain_reg <= !act_rd_mem[head] && act_plain_mem[head];
+        head_nwait_reg <= act_nwait_mem[head];
         if (head_pop) begin
             act_vld_reg[head] <= 1'b0;
             act_rd_reg <= act_rd_reg + 1'b1;
@@ -2144,7 +2158,14 @@ module rnic_resp #(
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
         // ... and the registered plain flag is the head's
-        if (!rst && pend_fresh_reg) assert (head_plain_reg == (!act_rd_mem[head] && act_plain_mem[head]));
+        if (!rst && pend_fresh_reg) begin
+            assert (!act_empty);
+            assert (head_send_reg == act_send_mem[head] && head_cqe_reg == act_cqe_mem[head]
+                    && head_rd_reg == act_rd_mem[head] && head_nwait_reg == act_nwait_mem[head]);
+            assert (head_plain_reg == (!act_rd_mem[head] && act_plain_mem[head]));
+        end
+        // nothing is offered, collected or popped in a head's first cycle
+        if (!rst && !pend_fresh_reg) assert (!head_pop && !m_ack_valid && !m_rdjob_valid && !m_cqe_valid);
         if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
