@@ -38,10 +38,14 @@ module dma_rd #(
     parameter int AXI_ADDR_WIDTH = 64,
     parameter int AXI_ID_WIDTH = 4,
     parameter logic [AXI_ID_WIDTH-1:0] AXI_ID = '0,
-    parameter int MAX_BURST_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
     parameter int MAX_OUTSTANDING = 8,
     parameter int BUF_BYTES = 0,
-    parameter int MAX_INFLIGHT_BYTES = 0   // 0: no cap but MAX_OUTSTANDING and the buffer
+    parameter int MAX_INFLIGHT_BYTES = 0,  // 0: no cap but MAX_OUTSTANDING and the buffer
+    // 4 KiB or 256 words, whichever is less; with a cap, a quarter of it
+    // if that is less, so that four bursts fly
+    parameter int MAX_BURST_BEATS =
+        (MAX_INFLIGHT_BYTES > 0 && MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 < ((4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256))
+        ? MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 : ((4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256)
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -135,19 +139,18 @@ module dma_rd #(
 
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
 
-    // beats of the buffer not reserved by a burst asked for. Room for a
-    // burst of pl_len + 1 beats (at most 256): 256 free or more, else
-    // free > pl_len on 8 bits (a sum and a 32-bit compare were 12 levels)
-    localparam int FREE_X = RES_W > 9 ? RES_W : 9;
+    // room for a burst of pl_len + 1 beats (at most 256) in `free` beats:
+    // 256 free or more, else free > pl_len on 8 bits (a sum and a 32-bit
+    // compare were 12 levels)
+    function automatic logic room_for(input logic [31:0] free, input logic [7:0] len);
+        room_for = free[31:8] != '0 || free[7:0] > len;
+    endfunction
+    // beats of the buffer not reserved by a burst asked for, and beats of
+    // the in-flight cap not taken by a burst whose data are still to come
     logic [RES_W-1:0]  free_reg;
-    wire [FREE_X-1:0]  free_x = FREE_X'(free_reg);
-    wire buf_room = !BUF || free_x[FREE_X-1:8] != '0 || free_x[7:0] > pl_len;
-    // beats of the in-flight cap not taken by a burst whose data are still
-    // to come; the same compare as the buffer's
-    localparam int CAP_X = CAP_W > 9 ? CAP_W : 9;
     logic [CAP_W-1:0]  cap_free_reg;
-    wire [CAP_X-1:0]   cap_free_x = CAP_X'(cap_free_reg);
-    wire cap_room = !CAP || cap_free_x[CAP_X-1:8] != '0 || cap_free_x[7:0] > pl_len;
+    wire buf_room = !BUF || room_for(32'(free_reg), pl_len);
+    wire cap_room = !CAP || room_for(32'(cap_free_reg), pl_len);
     assign m_axi_arvalid = pl_valid && 32'(outstanding_reg) < MAX_OUTSTANDING && !rb_full && buf_room && cap_room;
     assign m_axi_arid = AXI_ID;
     assign m_axi_araddr = pl_addr;

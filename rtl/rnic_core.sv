@@ -46,8 +46,8 @@ module rnic_core #(
     // shared R channel returns bursts in AR order, so the receive path's
     // small reads (receive WQEs, ATOMIC operands) wait behind them. 32 bus
     // words' worth of bytes per data bit (2 KiB at 64 bits: 8 B a cycle for
-    // a 200-cycle round trip; at 512 bits the buffer's 16 KiB), in bursts
-    // of a quarter of it or less so that four are in flight
+    // a 200-cycle round trip; at 512 bits the buffer's 16 KiB); dma_rd
+    // cuts bursts of a quarter of it or less, so that four are in flight
     parameter int TX_DMA_INFLIGHT_BYTES = DATA_WIDTH * 32,
     // write buffer in front of the responder's payload DMA engine: the
     // responder moves a packet's payload at a beat per cycle, and host
@@ -162,10 +162,6 @@ module rnic_core #(
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PAYLOAD = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_PAYLOAD);
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_CQE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_CQE);
     localparam logic [AXI_ID_WIDTH-1:0] ID_WR_PLACE = AXI_ID_WIDTH'(rnic_pkg::DMA_ID_WR_PLACE);
-    // (dma_rd's own default: 4 KiB or 256 words, whichever is less)
-    localparam int TX_DMA_BURST_DEF = (4096 / (DATA_WIDTH / 8) < 256) ? 4096 / (DATA_WIDTH / 8) : 256;
-    localparam int TX_DMA_BURST_BEATS = (TX_DMA_INFLIGHT_BYTES / (DATA_WIDTH / 8) / 4 < TX_DMA_BURST_DEF)
-                                        ? TX_DMA_INFLIGHT_BYTES / (DATA_WIDTH / 8) / 4 : TX_DMA_BURST_DEF;
     localparam int RD_PORTS = 5;
     localparam int WR_PORTS = 3;
 
@@ -938,7 +934,7 @@ module rnic_core #(
     );
 
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD), .MAX_OUTSTANDING(32),
-             .MAX_BURST_BEATS(TX_DMA_BURST_BEATS), .BUF_BYTES(TX_DMA_BUF_BYTES),
+             .BUF_BYTES(TX_DMA_BUF_BYTES),
              .MAX_INFLIGHT_BYTES(TX_DMA_INFLIGHT_BYTES)) pay_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(payd_addr), .s_axis_desc_len(payd_len), .s_axis_desc_last(payd_last),
@@ -967,7 +963,7 @@ module rnic_core #(
     logic        rr_status_valid, rr_status_error, plw_status_valid, plw_status_error;
 
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RDRSP),
-             .MAX_BURST_BEATS(TX_DMA_BURST_BEATS), .BUF_BYTES(TX_DMA_BUF_BYTES),
+             .BUF_BYTES(TX_DMA_BUF_BYTES),
              .MAX_INFLIGHT_BYTES(TX_DMA_INFLIGHT_BYTES)) rdrsp_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(rr_desc_addr), .s_axis_desc_len(rr_desc_len), .s_axis_desc_last(rr_desc_last),

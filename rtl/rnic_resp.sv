@@ -405,9 +405,9 @@ module rnic_resp #(
         S_RLKEY_CHK,  // check it and translate (stage A)
         S_RLKEY_C2,   // (stage B)
         S_RLKEY_CHKD, // its verdict
-        S_MPT,        // rkey, PD, access and bounds (stage A)
-        S_MPT2,       // (stage B)
-        S_MPTD,       // the verdict (WRITE FIRST/ONLY, READ, ATOMIC)
+        S_MPT,        // rkey, PD, access and bounds (stage A; a duplicate READ)
+        S_MPT2,       // (stage B; also a WRITE MIDDLE / LAST)
+        S_MPTD,       // the verdict (WRITE, READ, ATOMIC)
         S_EXEC0,      // a fresh receive WQE's lengths settle for S_EXEC
         S_EXEC,       // lengths; plan the writes
         S_WDESC,      // issue the write of the next piece
@@ -627,7 +627,8 @@ module rnic_resp #(
     // MTU, LAST at least one byte and at most an MTU, ONLY at most an MTU; a
     // WRITE ends exactly at the RETH DMA length. Registered every cycle for
     // S_EXEC: its inputs (header, QPC, rem_reg) do not change in the cycle
-    // before it (rem_reg is loaded in S_MPT, two states earlier)
+    // before it (rem_reg is loaded in S_OP or S_MPT, at least one state
+    // earlier)
     // (the MTU from a register of its own: the QPC's clamp and shift stood in
     // front of these compares; qpc_reg is loaded in S_QPC, at least three
     // states before S_EXEC, so mtu_q has settled the cycle before S_EXEC's)
@@ -713,19 +714,27 @@ module rnic_resp #(
 
     // Key check against the MPT entry read in the cycle before
     // (rnic_mr_check_pipe: rnic_mr_check in two register stages): the
-    // RETH's rkey with REMOTE_WRITE / READ / ATOMIC (S_MPT; the QP must
-    // allow it too) or the receive SGE's lkey with LOCAL_WRITE
-    // (S_RLKEY_CHK). Its first stage takes the inputs of S_MPT /
-    // S_RLKEY_CHK, its second advances in S_MPT2 / S_RLKEY_C2; the verdict
-    // is used in S_MPTD / S_RLKEY_CHKD.
-    // A WRITE's MIDDLE and LAST packets (w_cont) are checked too, with the
-    // message's rkey and the packet's own address and length, so no packet
-    // checked after a window's invalidation or rebind is written.
+    // RETH's rkey with REMOTE_WRITE / READ / ATOMIC (the QP must allow it
+    // too) or the receive SGE's lkey with LOCAL_WRITE (S_RLKEY_CHK). Both
+    // stages advance in every cycle of en; the verdict is used in S_MPTD /
+    // S_RLKEY_CHKD.
+    // A request that carries its key (WRITE FIRST / ONLY, READ, ATOMIC) is
+    // checked while its PSN and opcode are: the entry is read in S_QPC
+    // (the header's rkey), the operands are the header's and the context's
+    // as S_QPC reads it, the stages advance in S_PSN and S_OP, and S_OP
+    // goes on to the verdict (S_MPTD): two cycles fewer than a check that
+    // begins after S_OP. A WRITE's MIDDLE and LAST packets (w_cont) are checked
+    // too, with the message's rkey and the packet's own address and length
+    // (S_QPC loads them: the entry is read in S_PSN, the first stage in
+    // S_OP, the second in S_MPT2), so no packet checked after a window's
+    // invalidation or rebind is written. A duplicate READ (S_PSN to S_MPT)
+    // takes S_MPT and S_MPT2. Where S_OP or S_PSN waits, the stages take
+    // the same operands and entry again.
     // The check's operands are registered in the state before: S_RLKEY_RD
-    // (rsge_reg holds into S_RLKEY_CHK) and S_OP (the header and the
-    // message's registers hold from S_QPC on) are the only ways into its
-    // first stage. Chosen there, behind the SGE multiplexer and the state
-    // decode, they ran through the first stage's carry pieces (10 levels).
+    // (rsge_reg holds into S_RLKEY_CHK), S_QPC, S_PSN and S_OP (the header
+    // and the message's registers hold from S_QPC on). Chosen there,
+    // behind the SGE multiplexer and the state decode, they ran through the
+    // first stage's carry pieces (10 levels).
     wire        ck_lkey_nx = state_reg == S_RLKEY_RD;   // S_RLKEY_CHK is next
     wire        w_cont  = w_middle || w_last;
     wire [31:0] chk_len = op_atomic ? 32'd8 : w_cont ? plen : h_dlen;
@@ -739,16 +748,19 @@ module rnic_resp #(
         ck_key <= ck_lkey_nx ? cur_rlkey : w_cont ? wr_rkey_reg : h_rkey;
         ck_va <= ck_lkey_nx ? cur_raddr : w_cont ? wr_va_reg : h_va;
         ck_len <= ck_lkey_nx ? cur_rlen : chk_len;
-        ck_pd <= ck_lkey_nx ? rq_pd : qpc_pd;
+        // (in S_QPC the context's PD as it is read: qpc_reg is loaded there)
+        ck_pd <= ck_lkey_nx ? rq_pd : (state_reg == S_QPC) ? qpc_rd_data[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W] : qpc_pd;
         ck_need <= ck_lkey_nx ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
                    op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
                    op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0];
     end
     logic        cb_ok;
     logic [63:0] cb_pa;
+    wire ck_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_MPT || state_reg == S_MPT2
+                 || state_reg == S_RLKEY_CHK || state_reg == S_RLKEY_C2;
     rnic_mr_check_pipe key_check_inst (
         .clk,
-        .en(state_reg == S_MPT || state_reg == S_RLKEY_CHK || state_reg == S_MPT2 || state_reg == S_RLKEY_C2),
+        .en(ck_en),
         .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_pd),
         .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(cb_ok), .pa(cb_pa)
     );
@@ -993,7 +1005,7 @@ module rnic_resp #(
     end
     // registered there: S_PSN and S_FLUSH, its users, come after S_QPC
     assign ext_err_qpn = qpn_reg;
-    assign mpt_rd_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
+    assign mpt_rd_en = state_reg == S_QPC || state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
                          : w_cont ? wr_rkey_reg[TAG_BITS +: MR_INDEX_WIDTH] : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
@@ -1692,8 +1704,16 @@ module rnic_resp #(
                     state_reg <= after_drop;
                 end else if (!act_full) begin
                     if (s_first || s_only) state_reg <= S_RWQE_DESC;
-                    else if (op_mpt || op_write) state_reg <= S_MPT;
+                    else if (op_mpt) state_reg <= S_MPTD;   // checked in S_PSN and S_OP
+                    else if (op_write) state_reg <= S_MPT2; // its first stage in S_OP
                     else state_reg <= S_EXEC;
+                end
+                // the message's length, loaded here for S_EXEC's registered
+                // length check, as S_MPT does (kept only if the request is
+                // accepted; a MIDDLE or LAST keeps what S_QPC loaded)
+                if (op_mpt) begin
+                    rem_reg <= h_dlen;
+                    msg_len_reg <= h_dlen;
                 end
             end
             S_RWQE_DESC: begin
@@ -1753,9 +1773,7 @@ module rnic_resp #(
                 end
             end
             S_MPT: begin
-                // the message's length, loaded here for S_EXEC's registered
-                // length check; not kept unless the request is accepted (a
-                // WRITE's MIDDLE or LAST packet keeps what S_QPC loaded)
+                // (a duplicate READ) the message's length, as S_OP loads it
                 if (!w_cont) begin
                     rem_reg <= h_dlen;
                     msg_len_reg <= h_dlen;
@@ -2157,7 +2175,8 @@ module rnic_resp #(
         end
         // the registered search answer is never too low (see pend_rd_reg)
         if (!rst && m_ack_valid) assert (!pend_rd_val);
-        // ... and the registered plain flag is the head's
+        // the head's registered fields (ACK, CQE, READ job, statuses
+        // awaited, plain ACK) are the queue head's, from its second cycle on
         if (!rst && pend_fresh_reg) begin
             assert (!act_empty);
             assert (head_send_reg == act_send_mem[head] && head_cqe_reg == act_cqe_mem[head]
@@ -2470,7 +2489,9 @@ module rnic_resp #(
         end
     end
     logic rst_q, act_push_q, act_push_qq;
+    logic [MR_INDEX_WIDTH-1:0] mpt_addr_q;   // the MPT entry read last
     always_ff @(posedge clk) begin
+        if (mpt_rd_en) mpt_addr_q <= mpt_rd_addr;
         rst_q <= rst;
         act_push_q <= act_push;
         act_push_qq <= act_push_q;
@@ -2481,11 +2502,16 @@ module rnic_resp #(
             // the key check's operands, registered a cycle ahead
             if (state_reg == S_RLKEY_CHK)
                 assert (ck_lkey && ck_key == cur_rlkey && ck_va == cur_raddr && ck_len == cur_rlen && ck_pd == rq_pd);
-            if (state_reg == S_MPT)
+            // ... and the MPT entry read for them: the request's in each
+            // cycle its first stage takes (S_MPT; S_PSN and S_OP for a key
+            // the header carries, S_OP for a MIDDLE or LAST)
+            if (state_reg == S_MPT || ((state_reg == S_PSN || state_reg == S_OP) && op_mpt)
+                || (state_reg == S_OP && w_cont && op_write))
                 assert (!ck_lkey && ck_key == (w_cont ? wr_rkey_reg : h_rkey) && ck_va == (w_cont ? wr_va_reg : h_va)
                         && ck_len == chk_len && ck_pd == qpc_pd
                         && ck_need == (op_read ? rnic_pkg::ACCESS_REMOTE_READ[7:0] :
-                                       op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0]));
+                                       op_atomic ? rnic_pkg::ACCESS_REMOTE_ATOMIC[7:0] : rnic_pkg::ACCESS_REMOTE_WRITE[7:0])
+                        && mpt_addr_q == (w_cont ? wr_rkey_reg[TAG_BITS +: MR_INDEX_WIDTH] : h_rkey[TAG_BITS +: MR_INDEX_WIDTH]));
             // the tables read a cycle ahead
             if (state_reg == S_PSN || state_reg == S_FLUSH || upd)
                 assert (err_cur == err_mem[qpn_reg] && werr_cur == werr_mem[qpn_reg]);
@@ -2512,11 +2538,9 @@ module rnic_resp #(
     logic        ref_a_ok, ref_b_ok;
     logic [63:0] ref_a_pa, ref_b_pa;
     always_ff @(posedge clk) begin
-        if (state_reg == S_MPT || state_reg == S_RLKEY_CHK) begin
+        if (ck_en) begin
             ref_a_ok <= ref_mr_ok;
             ref_a_pa <= ref_mr_pa;
-        end
-        if (state_reg == S_MPT2 || state_reg == S_RLKEY_C2) begin
             ref_b_ok <= ref_a_ok;
             ref_b_pa <= ref_a_pa;
         end

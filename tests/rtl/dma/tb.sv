@@ -13,11 +13,12 @@
 // engine's in-flight byte cap never overdrawn, and binding at times.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int KW = DATA_WIDTH / 8;
-    // the read engine's in-flight cap (half its buffer) in bursts of half
-    // of it, so that with 4 bursts allowed the cap is what binds
+    // the read engine's in-flight cap (half its buffer); the engine cuts
+    // bursts of a quarter of it, so that with 8 bursts allowed the cap is
+    // what binds
     localparam int RD_BUF = DATA_WIDTH == 64 ? 4096 : 8192;
     localparam int RD_CAP = RD_BUF / 2;
-    localparam int RD_BURST = RD_CAP / KW / 2;
+    localparam int RD_BURST = RD_CAP / KW / 4;
     localparam int OFF_W = $clog2(KW);
     localparam int MEM_BYTES = 65536;
     localparam int IDW = 4;
@@ -71,7 +72,7 @@ module tb #(parameter int DATA_WIDTH = 64);
 
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(4), .MAX_BURST_BEATS(RD_BURST),
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(8),
              .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
@@ -189,13 +190,17 @@ module tb #(parameter int DATA_WIDTH = 64);
                 ar_inflight++;
                 if (ar_inflight > ar_inflight_max) ar_inflight_max = ar_inflight;
                 ar_beats += int'(arlen) + 1;
+                if (int'(arlen) + 1 > RD_BURST) begin
+                    $display("TB FAIL: a burst of %0d beats, a quarter of the cap is %0d", int'(arlen) + 1, RD_BURST);
+                    errors++;
+                end
                 if (ar_beats * KW > RD_CAP) begin
                     $display("TB FAIL: %0d bytes of reads in flight, the cap is %0d", ar_beats * KW, RD_CAP);
                     errors++;
                 end
             end
             // a burst ready and allowed by the count, held by the cap
-            if (rd_dut.pl_valid && rd_dut.outstanding_reg < 4 && !rd_dut.cap_room) cap_held++;
+            if (rd_dut.pl_valid && rd_dut.outstanding_reg < 8 && !rd_dut.cap_room) cap_held++;
             if (rvalid_m && rready_m) begin
                 ar_beats--;
                 r_beat++;
