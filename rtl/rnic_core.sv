@@ -55,6 +55,11 @@ module rnic_core #(
     // every 64 bytes a cycle at 250 MHz) while the responder goes on with
     // the next packet's header; two path-MTU packets
     parameter int RX_WR_BUF_BYTES = 8192,
+    // ... and the writes it keeps in flight: each waits for its B response
+    // for the host's write latency (100 cycles in the 512-bit model), and
+    // the packet's ACK waits for it. 8 held 64 B WRITEs to one per 13 to 16
+    // cycles at the receiver; 32 cover a packet every 4 cycles
+    parameter int RX_WR_OUTSTANDING = 32,
     // requester packets queued for the packet builder with their payload
     // reads already asked for: 2^REQ_HDRQ_LOG2 cover the host's read latency
     // for small messages (the builder waits for each packet's payload)
@@ -1052,7 +1057,8 @@ module rnic_core #(
         .status_good_frame(pwb_good_unused), .status_level(pwb_level_unused)
     );
 
-    dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_WR_PAYLOAD)) pay_wr_inst (
+    dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_WR_PAYLOAD),
+             .MAX_OUTSTANDING(RX_WR_OUTSTANDING)) pay_wr_inst (
         .clk, .rst,
         .s_axis_desc_addr(pw_desc_addr), .s_axis_desc_len(pw_desc_len),
         .s_axis_desc_valid(pw_desc_valid), .s_axis_desc_ready(pw_desc_ready),
