@@ -41,11 +41,13 @@ module dma_rd #(
     parameter int MAX_OUTSTANDING = 8,
     parameter int BUF_BYTES = 0,
     parameter int MAX_INFLIGHT_BYTES = 0,  // 0: no cap but MAX_OUTSTANDING and the buffer
-    // 4 KiB or 256 words, whichever is less; with a cap, a quarter of it
-    // if that is less, so that four bursts fly
+    // 4 KiB or 256 words, whichever is less
+    localparam int BURST_4K_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
+    // ... and with a cap, a quarter of it if that is less, so that four
+    // bursts fly
     parameter int MAX_BURST_BEATS =
-        (MAX_INFLIGHT_BYTES > 0 && MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 < ((4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256))
-        ? MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 : ((4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256)
+        (MAX_INFLIGHT_BYTES > 0 && MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 < BURST_4K_BEATS)
+        ? MAX_INFLIGHT_BYTES / KEEP_WIDTH / 4 : BURST_4K_BEATS
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,

@@ -13,6 +13,7 @@
 // engine's in-flight byte cap never overdrawn, and binding at times.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int KW = DATA_WIDTH / 8;
+    localparam int RD_OUTSTANDING = 8;  // the buffered engine's MAX_OUTSTANDING
     // the read engine's in-flight cap (half its buffer); the engine cuts
     // bursts of a quarter of it, so that with 8 bursts allowed the cap is
     // what binds
@@ -72,7 +73,7 @@ module tb #(parameter int DATA_WIDTH = 64);
 
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(8),
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(RD_OUTSTANDING),
              .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
@@ -200,7 +201,7 @@ module tb #(parameter int DATA_WIDTH = 64);
                 end
             end
             // a burst ready and allowed by the count, held by the cap
-            if (rd_dut.pl_valid && rd_dut.outstanding_reg < 8 && !rd_dut.cap_room) cap_held++;
+            if (rd_dut.pl_valid && rd_dut.outstanding_reg < RD_OUTSTANDING && !rd_dut.cap_room) cap_held++;
             if (rvalid_m && rready_m) begin
                 ar_beats--;
                 r_beat++;
