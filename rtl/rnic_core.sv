@@ -1273,7 +1273,11 @@ module rnic_core #(
     logic drop_turn_reg, rr_pay_block_reg;
     wire req_dead_head = req_hdr_valid && !req_restart_q && req_hdr_dead;
     wire req_can = req_hdr_valid && !req_restart_q && !req_hdr_dead && (!req_hdr_pay || !psrc_full);
-    wire rr_can = rr_hdr_valid && (!rr_hdr_pay || !rr_pay_block_reg);
+    // A header without payload from the READ engine (an ACK queued there,
+    // or a READ response of no bytes) goes only while the responder's ACK
+    // slice is empty: an ACK queued there because the slice was full must
+    // not pass an older ACK of its QP still in the slice (rnic_resp)
+    wire rr_can = rr_hdr_valid && (rr_hdr_pay ? !rr_pay_block_reg : !resp_ack_valid);
 
     always_comb begin
         grant = 2'd3;

@@ -27,7 +27,9 @@
  *
  * Responses of one QP leave in PSN order: while a QP has jobs here, the
  * responder queues that QP's ACKs and NAKs here too (raw jobs: the header
- * goes out as it is), behind its READ responses; `pend_rd` tells it which
+ * goes out as it is), behind its READ responses, and any ACK or NAK that
+ * meets its direct path to the builder full, so that it never waits for
+ * the transmit path itself; `pend_rd` tells it which
  * QPs have jobs or headers here, and `pend_at` whether an ATOMIC's QP has
  * a READ here whose bytes may share the ATOMIC's 64-byte line, in a job or
  * a payload read still unanswered: one through another MPT entry (its
@@ -47,7 +49,8 @@
  * reset). An ACK acknowledges everything before it, and nothing of the QP
  * lies in between. So while a paused link holds the READ responses, a
  * QP's ACKs need no slots of their own, and the responder, which queues
- * them here, is held only by the READs, which max_dest_rd_atomic bounds.
+ * them here, is held only by the READs and ATOMICs, which
+ * max_dest_rd_atomic bounds.
  *
  * Headers wait in a queue of 2^HDRQ_LOG2 for the packet builder, and each
  * packet's payload is asked for as soon as its header is queued: the

@@ -2009,7 +2009,21 @@ module rnic_resp #(
     assign pend_rd_qpn = act_qpn_mem[head];
     // (whether the head is a plain ACK is one of the registered fields: the
     // READ engine's ready takes it, a plain ACK it coalesces needing no room)
-    wire ack_by_job = head_ack && pend_rd_reg;
+    //
+    // The receive path must not wait for the transmit path (a paused link
+    // holds the builder; two NICs pausing each other would wait for good).
+    // So an ACK that meets the builder's slice full (m_ack_ready, a
+    // flip-flop) is queued in the READ engine as a raw job instead, where
+    // the QP's later plain ACKs coalesce into it or into its READs
+    // (pend_rd) without a slot: what a QP holds there is bounded by its
+    // READs and ATOMICs. Order per QP: a later ACK never passes a queued
+    // one (pend_rd keeps it behind), and a queued ACK (no payload) leaves
+    // the READ engine's header queue only while the slice is empty
+    // (rnic_core), so it never passes one the slice still holds. Only a
+    // full slice sends ACKs this way: the READ engine serves its jobs in
+    // order, and an ATOMIC ACKNOWLEDGE queued there would wait behind
+    // every other QP's READ responses.
+    wire ack_by_job = head_ack && (pend_rd_reg || !m_ack_ready);
     wire ack_go = head_ready && head_ack && !ack_done_reg;
     assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;

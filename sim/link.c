@@ -488,6 +488,11 @@ static void tx_done(struct link *l, unsigned int port, struct frame *f, uint64_t
 	uint64_t bit = sim_rand64(&p->rng);
 	uint64_t t = cycle + 1 + l->cfg.latency;
 
+	/* an XOFF the faults hit arrives late or not at all: the peer sends on
+	 * until the next refresh, and may overrun this NIC's receive FIFO */
+	if (is_mac_ctrl(f->data, f->len) && pause_time(f->data, f->len) > 0 &&
+	    (u_cor < l->cfg.p_corrupt || u_drop < l->cfg.p_drop || (!p->held && u_reo < l->cfg.p_reorder)))
+		p->st.tx_xoff_faulted++;
 	if (u_cor < l->cfg.p_corrupt) {
 		bit %= (uint64_t)f->len * 8;
 		f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));

@@ -146,6 +146,9 @@ struct rnic_sim_port_stats {
 	uint64_t tx_xon_frames;         /* PAUSE frames of 0 quanta sent */
 	uint64_t rx_pause_frames;       /* PAUSE frames received and obeyed */
 	uint64_t rx_mac_ctrl_dropped;   /* MAC Control frames discarded (corrupt, not PAUSE) */
+	uint64_t tx_xoff_faulted;       /* XOFF frames sent that the link's faults dropped,
+	                                   corrupted or held back: the peer sends on until
+	                                   the next refresh, and may overrun this NIC */
 	uint64_t tx_paused_cycles;      /* a data frame waited: the peer paused this MAC */
 	uint64_t eg_paused_cycles;      /* switch: egress to this NIC paused by it */
 };

@@ -710,6 +710,154 @@ static void fc_both_ways(double mem_wr_bw)
 	rnic_world_destroy(w);
 }
 
+/* A PAUSE frame as the peer's MAC sends it (IEEE 802.3 Annex 31B). */
+static size_t pause_frame(uint8_t *f, unsigned int quanta)
+{
+	memset(f, 0, 60);
+	f[0] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff;
+	f[1] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff;
+	f[2] = RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff;
+	f[3] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff;
+	f[4] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff;
+	f[5] = RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff;
+	f[6] = 0x02; /* a locally administered source */
+	f[11] = 0x99;
+	f[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
+	f[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
+	f[14] = RNIC_MAC_CTRL_OP_PAUSE >> 8;
+	f[15] = RNIC_MAC_CTRL_OP_PAUSE & 0xff;
+	f[16] = (uint8_t)(quanta >> 8);
+	f[17] = (uint8_t)quanta;
+	return 60;
+}
+
+/* The receive path drains whatever holds the transmit path. Side 1's MAC
+ * is paused by its link partner (a PAUSE of 0xffff quanta injected at the
+ * MAC) for the whole exchange, and its MAC FIFO takes 256 bytes, so the
+ * packet builder sees the back-pressure after a few frames. Side 0 sends
+ * what its windows let go unacknowledged: 32 WRITEs on QP 0 and 16
+ * FETCH_AND_ADDs (max_rd_atomic) on QP 1. Not one ACK can leave side 1,
+ * yet it must execute every request (the WRITEs' bytes and the sum in its
+ * memory) with no pause given up and no frame dropped; when the pause ends
+ * (a PAUSE of 0) every WQE completes, each FETCH_AND_ADD returning the sum
+ * before it. Were the ACKs to wait in the responder's queue for the
+ * builder, the queue would fill and the requests behind it stay unread. */
+static void fc_tx_held(void)
+{
+	enum { NWR = 32, NAT = 16 };
+	const size_t len = e2e_width == 512 ? 4096 : 1024;
+	const uint64_t init = 0x1000000000000001ull, add = 0x10001;
+	/* long enough for the requests to cross at the width's line rate,
+	 * shorter than the 0xffff quanta the PAUSE asks for */
+	const uint64_t hold = e2e_width == 512 ? 30000 : 120000;
+	struct rnic_sim_cfg cfg;
+	struct sim_pair_opts o;
+	struct sim_pair p;
+	struct rnic_world *w;
+	struct e2e_buf src = {0}, dst = {0}, tgt = {0}, res = {0};
+	struct rnic_wc wc[NWR + NAT];
+	struct rnic_sim_port_stats ps;
+	uint32_t stall = 0, over = 0, retry = 0;
+	uint64_t sum = 0;
+	int ok = 1, early = -1, got = 0, written = 0;
+	uint8_t f[60];
+	char tag[64];
+
+	snprintf(tag, sizeof(tag), "w%d_flow_control_tx_held", e2e_width);
+	rnic_sim_cfg_default(&cfg);
+	cfg.num_nics = 2;
+	cfg.data_width = (unsigned)e2e_width;
+	cfg.seed = e2e_seed;
+	cfg.link_tx_fifo = 256;
+	w = rnic_world_create(&cfg);
+	sim_pair_default_opts(&o);
+	o.nqp = 2;
+	if (!w || sim_pair_open(&p, w, &o)) {
+		e2e_result(0, "%s: world and QP setup", tag);
+		if (w)
+			rnic_world_destroy(w);
+		return;
+	}
+	ok &= !e2e_buf_init(&src, p.side[0].pd, NWR * len, RNIC_ACCESS_LOCAL_WRITE, 1) &&
+	      !e2e_buf_init(&dst, p.side[1].pd, NWR * len, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE, 0) &&
+	      !e2e_buf_init(&tgt, p.side[1].pd, 8, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_ATOMIC, 0) &&
+	      !e2e_buf_init(&res, p.side[0].pd, NAT * 8, RNIC_ACCESS_LOCAL_WRITE, 0);
+	if (ok)
+		memcpy(tgt.p, &init, 8);
+	ok &= ok && !rnic_sim_inject_frame(w, 1, f, pause_frame(f, 0xffff));
+	for (int i = 0; ok && i < NAT; i++) {
+		struct rnic_send_wr wr, *bad = NULL;
+		struct rnic_sg_entry sge = e2e_sg(res.p + 8 * i, 8, res.mr->lkey);
+
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 0x8100 + (uint64_t)i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = RNIC_WR_ATOMIC_FETCH_AND_ADD;
+		wr.send_flags = RNIC_SEND_SIGNALED;
+		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)tgt.p;
+		wr.wr.atomic.compare_add = add;
+		wr.wr.atomic.rkey = tgt.mr->rkey;
+		ok &= !rnic_post_send(p.side[0].qp[1], &wr, &bad);
+	}
+	for (int i = 0; ok && i < NWR; i++) {
+		struct rnic_sg_entry sge = e2e_sg(src.p + i * len, (uint32_t)len, src.mr->lkey);
+
+		ok &= !post_write(p.side[0].qp[0], 0x8000 + (uint64_t)i, &sge, 1,
+				  (uint64_t)(uintptr_t)(dst.p + i * len), dst.mr->rkey);
+	}
+	if (ok) {
+		/* while side 1 cannot send: everything executed, nothing acknowledged */
+		rnic_world_step(w, hold);
+		early = rnic_poll_cq(p.side[0].cq, NWR + NAT, wc);
+		memcpy(&sum, tgt.p, 8);
+		for (int i = 0; i < NWR; i++)
+			written += !memcmp(src.p + i * len, dst.p + i * len, len);
+		rnic_sim_nic_port_stats(w, 1, &ps);
+		e2e_result(early == 0 && written == NWR && sum == init + NAT * add && ps.tx_paused_cycles > 0,
+			   "%s: side 1's MAC paused by its peer for %llu cycles (%llu of them with a frame waiting): "
+			   "%d of %d WRITEs of %zu B in its memory, FETCH_AND_ADD sum %s (%d of %d applied), %d completions on side 0 (want 0)",
+			   tag, (unsigned long long)hold, (unsigned long long)ps.tx_paused_cycles, written, NWR, len,
+			   sum == init + NAT * add ? "exact" : "WRONG", (int)((sum - init) / add), NAT, early);
+	}
+	/* the pause ends: every ACK goes out, every WQE completes (also after
+	 * a failure above, so that the QPs close on a world that has drained) */
+	ok &= !rnic_sim_inject_frame(w, 1, f, pause_frame(f, 0));
+	while (ok && got < NWR + NAT) {
+		int n = sim_pair_wait(p.side[0].cq, wc + got, NWR + NAT - got, MAX_POLLS);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	for (int i = 0; ok && i < got; i++) {
+		ok &= wc[i].status == RNIC_WC_SUCCESS;
+		if (wc[i].wr_id >= 0x8100) {
+			uint64_t v;
+
+			memcpy(&v, res.p + 8 * (wc[i].wr_id - 0x8100), 8);
+			ok &= v == init + (wc[i].wr_id - 0x8100) * add;
+		}
+	}
+	ok &= got == NWR + NAT && e2e_only_written(&dst, 0, NWR * len);
+	for (int i = 0; i < 2; i++) {
+		stall += e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RX_PAUSE_STALL);
+		over += e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RX_DROP_OVERFLOW);
+		retry += e2e_counter(p.side[i].ctx, RNIC_REG_STAT_RETRY);
+	}
+	e2e_result(ok && stall == 0 && over == 0 && retry == 0,
+		   "%s: after the pause %d of %d WQEs completed successfully, every FETCH_AND_ADD returned the sum before it; "
+		   "pauses given up %u, frames dropped for a full FIFO %u, retries %u (both sides)",
+		   tag, got, NWR + NAT, stall, over, retry);
+	e2e_buf_free(&src);
+	e2e_buf_free(&dst);
+	e2e_buf_free(&tgt);
+	e2e_buf_free(&res);
+	sim_pair_close(&p);
+	e2e_check_nics(w, tag, 0);
+	rnic_world_destroy(w);
+}
+
 static void flow_control_suite(void)
 {
 	const uint32_t fifo_half = 16384, fifo_quarter = 8192;
@@ -726,6 +874,7 @@ static void flow_control_suite(void)
 		  on.ps[1].tx_xoff_frames >= on.pause_req && on.ps[1].tx_xon_frames == on.pause_req &&
 		  on.ps[0].rx_pause_frames == on.ps[1].tx_xoff_frames + on.ps[1].tx_xon_frames &&
 		  on.ps[0].tx_paused_cycles > 0 && on.ps[1].tx_paused_cycles == 0);
+	fc_tx_held();
 	if (e2e_quick)
 		return;
 	/* no capture: the receiver drops frames the wire shows, which no

@@ -571,6 +571,27 @@ static void test_pause(void)
 	link_port_stats(n.l, 0, &st0);
 	CHECK_EQ(st0.rx_pause_frames, 3 + st1.tx_xoff_frames + st1.tx_xon_frames);
 	CHECK_EQ(n.c[0].rx_n, 0);
+	CHECK_EQ(st1.tx_xoff_faulted, 0);
+
+	/* an XOFF the link loses holds nothing, and is counted as hit; its
+	 * XON, lost too, is not (losing it only ends the pause late) */
+	net_free(&n);
+	net_init_fc(&n, 2, 8, 5, 100, 8192, 1, 1.0, 0, 0, 0, 100);
+	for (uint32_t i = 0; i < 40; i++)
+		send(&n, 0, mac_b, mac_a, i, 200);
+	run_to(&n, 500);
+	c = n.cycle;
+	n.c[1].out.mac_pause_req = 1;
+	run_to(&n, c + 200);
+	n.c[1].out.mac_pause_req = 0;
+	run_to(&n, c + 600);
+	link_port_stats(n.l, 1, &st1);
+	link_port_stats(n.l, 0, &st0);
+	CHECK_EQ(st1.tx_xoff_frames, 1);
+	CHECK_EQ(st1.tx_xon_frames, 1);
+	CHECK_EQ(st1.tx_xoff_faulted, 1);
+	CHECK_EQ(st0.tx_paused_cycles, 0);
+	CHECK_EQ(st0.rx_pause_frames, 0);
 
 	/* without flow control, a PAUSE is a frame like any other */
 	net_free(&n);
