@@ -2012,8 +2012,10 @@ module rnic_resp #(
     //
     // The receive path must not wait for the transmit path (a paused link
     // holds the builder; two NICs pausing each other would wait for good).
-    // So an ACK that meets the builder's slice full (m_ack_ready, a
-    // flip-flop) is queued in the READ engine as a raw job instead, where
+    // So an ACK that meets the builder's slice full (m_ack_ready, from
+    // flip-flops; the slice also refuses while a header of the READ engine
+    // waits for it to empty) is queued in the READ engine as a raw job
+    // instead, where
     // the QP's later plain ACKs coalesce into it or into its READs
     // (pend_rd) without a slot: what a QP holds there is bounded by its
     // READs and ATOMICs. Order per QP: a later ACK never passes a queued
