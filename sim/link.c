@@ -266,23 +266,29 @@ static int pause_time(const uint8_t *d, size_t len)
 	return (int)((unsigned int)d[16] << 8 | d[17]);
 }
 
+size_t rnic_sim_pause_frame(uint8_t *buf, const uint8_t sa[6], unsigned int quanta)
+{
+	memset(buf, 0, LINK_MIN_FRAME);
+	memcpy(buf, pause_da, sizeof(pause_da));
+	memcpy(&buf[6], sa, 6);
+	buf[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
+	buf[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
+	buf[14] = RNIC_MAC_CTRL_OP_PAUSE >> 8;
+	buf[15] = RNIC_MAC_CTRL_OP_PAUSE & 0xff;
+	buf[16] = (uint8_t)(quanta >> 8);
+	buf[17] = (uint8_t)quanta;
+	return LINK_MIN_FRAME;
+}
+
 /* Queue a PAUSE frame of `quanta` to go out next (it replaces one not yet
  * started: the newer request is the one that counts; ser_start counts the
  * frames as they go on the wire). */
 static void pause_send(struct port *p, uint64_t cycle, unsigned int quanta)
 {
-	uint8_t d[LINK_MIN_FRAME] = { 0 };
+	uint8_t d[LINK_MIN_FRAME];
 	struct frame *f;
 
-	memcpy(d, pause_da, sizeof(pause_da));
-	memcpy(&d[6], p->sa, sizeof(p->sa));
-	d[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
-	d[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
-	d[14] = RNIC_MAC_CTRL_OP_PAUSE >> 8;
-	d[15] = RNIC_MAC_CTRL_OP_PAUSE & 0xff;
-	d[16] = (uint8_t)(quanta >> 8);
-	d[17] = (uint8_t)quanta;
-	f = frame_new(d, sizeof(d), cycle);
+	f = frame_new(d, rnic_sim_pause_frame(d, p->sa, quanta), cycle);
 	if (!f)
 		return;
 	if (p->tx.ctl) {

@@ -376,6 +376,11 @@ int rnic_sim_inject_frame(struct rnic_world *w, int nic, const void *frame, size
 int rnic_sim_inject_pcap(struct rnic_world *w, int nic, const char *path);
 /* Frames queued for a NIC's RX that it has not taken completely yet. */
 unsigned int rnic_sim_rx_pending(const struct rnic_world *w, int nic);
+/* An IEEE 802.3 Annex 31B PAUSE frame from station address sa asking for
+ * `quanta` pause quanta (0 resumes), as the simulated MACs send it: written
+ * into buf, which holds 60 bytes (the minimum frame without FCS); returns
+ * its length. Injected into a NIC's RX, it holds that NIC's transmit. */
+size_t rnic_sim_pause_frame(uint8_t *buf, const uint8_t sa[6], unsigned int quanta);
 
 /* ------------------------------------------------------------------
  * A NIC's Ethernet port on a UDP socket (sim/link_socket.c): the port leaves

@@ -710,27 +710,6 @@ static void fc_both_ways(double mem_wr_bw)
 	rnic_world_destroy(w);
 }
 
-/* A PAUSE frame as the peer's MAC sends it (IEEE 802.3 Annex 31B). */
-static size_t pause_frame(uint8_t *f, unsigned int quanta)
-{
-	memset(f, 0, 60);
-	f[0] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 16) & 0xff;
-	f[1] = (RNIC_MAC_CTRL_PAUSE_DA_HI >> 8) & 0xff;
-	f[2] = RNIC_MAC_CTRL_PAUSE_DA_HI & 0xff;
-	f[3] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 16) & 0xff;
-	f[4] = (RNIC_MAC_CTRL_PAUSE_DA_LO >> 8) & 0xff;
-	f[5] = RNIC_MAC_CTRL_PAUSE_DA_LO & 0xff;
-	f[6] = 0x02; /* a locally administered source */
-	f[11] = 0x99;
-	f[12] = RNIC_ETHERTYPE_MAC_CTRL >> 8;
-	f[13] = RNIC_ETHERTYPE_MAC_CTRL & 0xff;
-	f[14] = RNIC_MAC_CTRL_OP_PAUSE >> 8;
-	f[15] = RNIC_MAC_CTRL_OP_PAUSE & 0xff;
-	f[16] = (uint8_t)(quanta >> 8);
-	f[17] = (uint8_t)quanta;
-	return 60;
-}
-
 /* The receive path drains whatever holds the transmit path. Side 1's MAC
  * is paused by its link partner (a PAUSE of 0xffff quanta injected at the
  * MAC) for the whole exchange, and its MAC FIFO takes 256 bytes, so the
@@ -760,6 +739,8 @@ static void fc_tx_held(void)
 	uint32_t stall = 0, over = 0, retry = 0;
 	uint64_t sum = 0;
 	int ok = 1, early = -1, got = 0, written = 0;
+	/* the link partner's station address (locally administered) */
+	static const uint8_t peer[6] = { 0x02, 0, 0, 0, 0, 0x99 };
 	uint8_t f[60];
 	char tag[64];
 
@@ -784,7 +765,7 @@ static void fc_tx_held(void)
 	      !e2e_buf_init(&res, p.side[0].pd, NAT * 8, RNIC_ACCESS_LOCAL_WRITE, 0);
 	if (ok)
 		memcpy(tgt.p, &init, 8);
-	ok &= ok && !rnic_sim_inject_frame(w, 1, f, pause_frame(f, 0xffff));
+	ok &= ok && !rnic_sim_inject_frame(w, 1, f, rnic_sim_pause_frame(f, peer, 0xffff));
 	for (int i = 0; ok && i < NAT; i++) {
 		struct rnic_send_wr wr, *bad = NULL;
 		struct rnic_sg_entry sge = e2e_sg(res.p + 8 * i, 8, res.mr->lkey);
@@ -822,7 +803,7 @@ static void fc_tx_held(void)
 	}
 	/* the pause ends: every ACK goes out, every WQE completes (also after
 	 * a failure above, so that the QPs close on a world that has drained) */
-	ok &= !rnic_sim_inject_frame(w, 1, f, pause_frame(f, 0));
+	ok &= !rnic_sim_inject_frame(w, 1, f, rnic_sim_pause_frame(f, peer, 0));
 	while (ok && got < NWR + NAT) {
 		int n = sim_pair_wait(p.side[0].cq, wc + got, NWR + NAT - got, MAX_POLLS);
 
