@@ -827,13 +827,25 @@ module rnic_req_tx #(
     // reads the first word of the next one (ci_reg + 1) whatever follows:
     // where the turn goes on with it from the cache (ld_ahead), S_WQE_LOAD
     // takes that word in its first cycle; elsewhere nothing uses the word.
+    // After a message's last packet (S_PKT_NEXT, then S_RECORD) the first
+    // word is read a cycle earlier, in S_PKT_NEXT: S_RECORD writes it into
+    // wqe_reg (the record reads the old value in that cycle) and reads the
+    // second, so S_WQE_LOAD starts a word later (one cycle per WQE less; at
+    // 512 bits a WQE is two words and S_WQE_LOAD takes one cycle). Where the
+    // turn does not go on from the cache, wqe_reg is loaded anew before
+    // anything reads it again.
     wire [WQE_CACHE_LOG2-1:0] ci_slot = ci_reg[WQE_CACHE_LOG2-1:0];
     wire [WQE_CACHE_LOG2-1:0] next_slot = next_idx[WQE_CACHE_LOG2-1:0];
     wire [BEAT_W-1:0]         ld_beat = beat_reg[BEAT_W-1:0];
+    logic                     rec_w0_reg;   // S_PKT_NEXT read the next WQE's first word
+    wire                      rd_ahead0 = state_reg == S_PKT_NEXT;
     wire                      rd_ahead = state_reg == S_RECORD;
+    wire [BEAT_W-1:0]         ahead_beat = (WQE_BEATS > 1 && rec_w0_reg) ? BEAT_W'(1) : BEAT_W'(0);
     always_ff @(posedge clk) begin
+        rec_w0_reg <= rd_ahead0;
         if (s_axis_wqe_tvalid && s_axis_wqe_tready) cache_mem[fill_ptr_reg] <= s_axis_wqe_tdata;
-        cache_rd_data <= cache_mem[rd_ahead ? {cw, next_slot, BEAT_W'(0)} : {cw, ci_slot, ld_beat}];
+        cache_rd_data <= cache_mem[rd_ahead0 ? {cw, next_slot, BEAT_W'(0)}
+                                 : rd_ahead ? {cw, next_slot, ahead_beat} : {cw, ci_slot, ld_beat}];
     end
 
     // a new context: nothing held or being read for the QP is valid. A
@@ -965,12 +977,29 @@ module rnic_req_tx #(
     assign una_rd_qpn = (rst || state_reg == S_IDLE || state_reg == S_DONE) ? s_qp_qpn : qpn_reg;
 
     // S_PARSE reads the first SGE's entry, so a WQE whose first SGE is not
-    // empty goes straight on to its check
-    assign mpt_rd_en = state_reg == S_LKEY_RD || state_reg == S_PARSE;
+    // empty goes straight on to its check. A WQE copied out of the cache has
+    // that entry read a cycle earlier, in S_WQE_LOAD's last cycle (its first
+    // SGE's key is then in wqe_last_beat): S_PARSE runs the check's first
+    // stage itself and goes on to its second (mpt_pre_reg says the entry of
+    // the last cycle's read is the first SGE's: that read, or S_PARSE's own
+    // when it waited).
+    // the WQE as its last word comes out of the cache (decoded in that cycle:
+    // wqe_dec_reg, below)
+    logic [WQE_BITS-1:0] wqe_last_beat;
+    always_comb begin
+        wqe_last_beat = wqe_reg;
+        wqe_last_beat[DATA_WIDTH * (WQE_BEATS - 1) +: DATA_WIDTH] = cache_rd_data;
+    end
+    wire        wload_last = state_reg == S_WQE_LOAD && beat_reg == 5'(WQE_BEATS);
+    assign mpt_rd_en = state_reg == S_LKEY_RD || state_reg == S_PARSE || wload_last;
     wire [31:0] sge0_lkey = sge_lkey(wqe_reg, 0);
+    wire [31:0] sge0_lkey_ld = sge_lkey(wqe_last_beat, 0);
     assign mpt_rd_addr = (state_reg == S_PARSE) ? (op_bind ? bind_lkey[TAG_BITS +: MR_INDEX_WIDTH]
                                                            : sge0_lkey[TAG_BITS +: MR_INDEX_WIDTH])
-                                                : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
+                       : wload_last ? sge0_lkey_ld[TAG_BITS +: MR_INDEX_WIDTH]
+                       : cur_lkey[TAG_BITS +: MR_INDEX_WIDTH];
+    logic       mpt_pre_reg;
+    always_ff @(posedge clk) mpt_pre_reg <= wload_last || state_reg == S_PARSE;
 
     assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah && !ah_pending;
     assign m_hdr_qpn = qpn_reg;
@@ -1059,14 +1088,17 @@ module rnic_req_tx #(
     logic        lkey_ok;
     logic [63:0] lkey_pa;
     // in two register stages (rnic_mr_check_pipe): S_LKEY_CHK and S_LKEY_C2
-    // present the SGE, S_LKEY_CHKD takes the result
+    // present the SGE, S_LKEY_CHKD takes the result; or S_PARSE (the first
+    // SGE, its entry read ahead: sge_idx_reg is 0 from S_WQE_DESC and
+    // S_WQE_LOAD on) and S_LKEY_C2. Where S_PARSE goes elsewhere, the two
+    // stages are filled again before anything reads them.
     // a bind checks its range against the MR as an SGE would be: the
     // inputs come from the WQE's bind fields (a bind has no SGE)
     wire [31:0] chk_key = op_bind ? bind_lkey : cur_lkey;
     wire [63:0] chk_va = op_bind ? wqe_raddr : cur_addr;
     wire [31:0] chk_len = op_bind ? bind_len[31:0] : cur_len;
     rnic_mr_check_pipe lkey_check_inst (
-        .clk, .en(state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(chk_key), .va(chk_va), .len(chk_len), .pd(qpc_pd),
+        .clk, .en(state_reg == S_PARSE || state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(chk_key), .va(chk_va), .len(chk_len), .pd(qpc_pd),
         .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .remote(1'b0), .qpn(24'h0),
         .ok(lkey_ok), .pa(lkey_pa)
     );
@@ -1306,7 +1338,12 @@ module rnic_req_tx #(
             parse_wait_reg <= parse_wait_reg + 3'd1;
         if (state_reg != S_PARSE || rst) parse_wait_reg <= 3'd0;
     end
-    wire        parse_go = wqe_st_seen_reg && resend_fresh && rd_fresh_reg && (!resend || parse_wait_reg == 3'd4);
+    logic       wqe_dec_rd_fence;   // (the WQE's decode, below)
+    // (only a READ, an ATOMIC or a fenced WQE waits for the READ count: the
+    // others do not look at it, and a WQE of the turn taken from the cache
+    // comes to S_PARSE in the second cycle after its predecessor's record)
+    wire        parse_go = wqe_st_seen_reg && resend_fresh && (rd_fresh_reg || !wqe_dec_rd_fence)
+                           && (!resend || parse_wait_reg == 3'd4);
     // A READ sent before (its record written: below the high-water mark)
     // and re-read under a limited send window asks for no more than the
     // window's PSNs (rd_part: the rest on later turns, each once nothing is
@@ -1373,6 +1410,8 @@ module rnic_req_tx #(
             if (wqe_ld_direct && dbeat_reg == 5'(b)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= s_axis_wqe_tdata;
             if (wqe_ld_cache && beat_reg == 5'(b + 1)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= cache_rd_data;
         end
+        // the next WQE's first word, read in S_PKT_NEXT (above)
+        if (WQE_BEATS > 1 && state_reg == S_RECORD && rec_w0_reg) wqe_reg[0 +: DATA_WIDTH] <= cache_rd_data;
         if (state_reg == S_FLUSH) wqe_reg <= '0;
     end
 
@@ -1389,7 +1428,7 @@ module rnic_req_tx #(
     localparam int D_READ = 0, D_CAS = 1, D_FAA = 2, D_SEND = 3, D_SEND_INV = 4, D_IMM = 5, D_WRITE = 6,
                    D_BIND = 7, D_LOCAL_INV = 8, D_SGE_OVER = 9, D_INL_BAD = 10, D_LEN_NOT8 = 11,
                    D_LEN_GT = 12,          // 5 bits: length > 256 << i, i = path MTU code - 1
-                   D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_W = 90;
+                   D_BIND_NZ = 17, D_BIND_HI = 18, D_SGE0 = 19, D_SS_X = 20, D_SS_Y = 55, D_RD_FENCE = 90, D_W = 91;
     localparam int NSGE_LO_W = $clog2(MAX_SGE + 1);   // bits of an SGE count up to MAX_SGE
     // one 3:2 carry-save level: {carry << 1, sum}
     function automatic logic [69:0] csa35(input logic [34:0] x, input logic [34:0] y, input logic [34:0] z);
@@ -1423,6 +1462,9 @@ module rnic_req_tx #(
         d[D_BIND_NZ] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF +: 64] != 64'd0;
         d[D_BIND_HI] = w[8 * rnic_pkg::WQE_COMPARE_ADD_OFF + 32 +: 32] != 32'd0;
         d[D_SGE0] = nsge != 8'd0 && sge_len(w, 0) != 32'd0;
+        // a READ, an ATOMIC or a fenced WQE: S_PARSE looks at the READ count
+        d[D_RD_FENCE] = d[D_READ] || d[D_CAS] || d[D_FAA]
+                        || (w[8 * rnic_pkg::WQE_FLAGS_OFF +: 8] & rnic_pkg::WQE_FLAG_FENCE[7:0]) != 0;
         // ~length, 1 and the four (gated) lengths in a balanced 3:2 tree,
         // three adder levels deep (a chain of four was one more)
         // (each gated by the SGE count's low bits only: a count past
@@ -1438,11 +1480,6 @@ module rnic_req_tx #(
         d[D_SS_Y +: 35] = y;
         wqe_decode = d;
     endfunction
-    logic [WQE_BITS-1:0] wqe_last_beat;
-    always_comb begin
-        wqe_last_beat = wqe_reg;
-        wqe_last_beat[DATA_WIDTH * (WQE_BEATS - 1) +: DATA_WIDTH] = cache_rd_data;
-    end
     wire  [D_W-1:0] dec_win = wqe_decode(win_data);
     wire  [D_W-1:0] dec_cache = wqe_decode(wqe_last_beat);
     wire  [D_W-1:0] dec_held = wqe_decode(wqe_reg);
@@ -1468,8 +1505,8 @@ module rnic_req_tx #(
     wire [4:0]  wqe_dec_len_gt = wqe_dec_reg[D_LEN_GT +: 5];
     // A gathered (not inline) WQE's length check, registered: the SGEs'
     // sum against the WQE's length, an ATOMIC's 8 bytes, a UD message
-    // within the path MTU. S_PARSE goes on to S_LKEY_RD or S_LKEY_CHK,
-    // which look at it first (wqe_dec_reg holds from S_PARSE on, so it is
+    // within the path MTU. S_PARSE goes on to S_LKEY_RD, S_LKEY_CHK or
+    // S_LKEY_C2, which look at it first (wqe_dec_reg holds from S_PARSE on, so it is
     // current there; asserted); as one of S_PARSE's choices the 35-bit
     // compare ran through the whole priority chain into state_reg (12
     // levels). An MW operation, which also uses S_LKEY_CHK, has no such
@@ -1481,6 +1518,7 @@ module rnic_req_tx #(
     wire        wqe_dec_bind_len_nz = wqe_dec_reg[D_BIND_NZ];
     wire        wqe_dec_bind_len_hi = wqe_dec_reg[D_BIND_HI];
     wire        wqe_dec_sge0 = wqe_dec_reg[D_SGE0];
+    assign wqe_dec_rd_fence = wqe_dec_reg[D_RD_FENCE];
 
     // S_WQE_DESC's lookups, a cycle ahead (see wd_go)
     always_ff @(posedge clk) begin
@@ -1538,6 +1576,7 @@ module rnic_req_tx #(
             end
             S_WQE_DESC: begin
                 beat_reg <= '0;
+                sge_idx_reg <= '0;
                 wqe_rd_err_reg <= 1'b0;
                 wqe_st_seen_reg <= 1'b0;
                 if (!wd_go) begin
@@ -1567,6 +1606,7 @@ module rnic_req_tx #(
             end
             S_WQE_LOAD: begin
                 direct_reg <= 1'b0;
+                sge_idx_reg <= '0;
                 if (beat_reg == 5'(WQE_BEATS)) begin
                     wqe_st_seen_reg <= 1'b1;
                     state_reg <= S_PARSE;
@@ -1638,8 +1678,9 @@ module rnic_req_tx #(
                 end else if (wqe_inline) begin
                     state_reg <= S_PKT_HDR;
                 end else if (wqe_dec_sge0) begin
-                    // its MPT entry was read in this state
-                    state_reg <= S_LKEY_CHK;
+                    // its MPT entry was read in this state, or before it
+                    // (the check's first stage then ran in this state)
+                    state_reg <= mpt_pre_reg ? S_LKEY_C2 : S_LKEY_CHK;
                 end else begin
                     state_reg <= S_LKEY_RD;
                 end
@@ -1665,7 +1706,14 @@ module rnic_req_tx #(
                     state_reg <= S_RECORD;
                 end
             end
-            S_LKEY_C2: state_reg <= S_LKEY_CHKD;
+            S_LKEY_C2: begin
+                state_reg <= S_LKEY_CHKD;
+                // from S_PARSE, this is the lengths' first look
+                if (len_err_reg) begin
+                    status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
+                    state_reg <= S_RECORD;
+                end
+            end
             S_LKEY_CHKD: begin
                 if (op_bind) begin
                     // the bind's range: inside the MR, else refused here
@@ -1783,8 +1831,10 @@ module rnic_req_tx #(
                     state_reg <= S_WQE_DESC;
                     if (ld_ahead) begin
                         // its first word is being read (rd_ahead): as
-                        // S_WQE_DESC would on a cache hit, a cycle on
-                        beat_reg <= 5'd1;
+                        // S_WQE_DESC would on a cache hit, a cycle on (or
+                        // two: the first word is in wqe_reg, the second
+                        // being read)
+                        beat_reg <= (WQE_BEATS > 1 && rec_w0_reg) ? 5'd2 : 5'd1;
                         wqe_rd_err_reg <= 1'b0;
                         wqe_st_seen_reg <= 1'b0;
                         state_reg <= S_WQE_LOAD;
@@ -1947,9 +1997,10 @@ module rnic_req_tx #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    logic ref_s_sq_ci_fwd, ref_s_next_psn_fwd, ref_s_rewind_ack_fwd, ref_q_rewind_ack_fwd, ref_on_q;
+    logic ref_s_sq_ci_fwd, ref_s_next_psn_fwd, ref_s_rewind_ack_fwd, ref_q_rewind_ack_fwd, ref_on_q, rec_w0_q;
     always_ff @(posedge clk) begin
         ref_on_q <= !rst;
+        rec_w0_q <= WQE_BEATS > 1 && record && rec_w0_reg;
         ref_s_sq_ci_fwd <= sq_ci_we && sq_ci_wa == s_qp_qpn;
         ref_s_next_psn_fwd <= next_psn_we && next_psn_wa == s_qp_qpn;
         ref_s_rewind_ack_fwd <= rewind_ack_we && rewind_ack_wa == s_qp_qpn;
@@ -1979,7 +2030,7 @@ module rnic_req_tx #(
         // what S_PARSE compares is the count of its own cycle's ci, QP and
         // mask, or more (una moved on since); not where every slot counts
         // now (una past ci: nothing is outstanding then)
-        if (!rst && state_reg == S_PARSE && parse_go && !rd_win_all) assert (rd_out_reg >= ref_rd_out);
+        if (!rst && state_reg == S_PARSE && parse_go && wqe_dec_rd_fence && !rd_win_all) assert (rd_out_reg >= ref_rd_out);
         // the registered AH check is the one on the entry read in S_PARSE
         if (!rst && state_reg == S_PKT_HDR && qpc_ud && !ah_wait_reg) assert (ah_ok_reg == ah_ok);
         // S_QPC's registered view of the window is the difference's, unless una moved
@@ -2030,7 +2081,10 @@ module rnic_req_tx #(
         if (!rst && fetch_start) assert (!fetch_busy_reg);
         if (!rst && state_reg == S_PARSE) assert (wnd_lim_reg == (cwnd != 16'hffff && wnd_timer_on));
         // the WQE's decode is that of wqe_reg outside the loading states
-        if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD) assert (wqe_dec_reg == dec_held);
+        // (not in the cycle after a record that took the next WQE's first
+        // word: the decode follows a cycle later, and the states after a
+        // record that ends the turn read neither)
+        if (!rst && state_reg != S_WQE_DESC && state_reg != S_WQE_LOAD && !rec_w0_q) assert (wqe_dec_reg == dec_held);
         // ... and its gate-level compares and carry-saved sum are the operators'
         if (!rst && state_reg == S_PARSE && wqe_st_seen_reg && !wqe_rd_err_reg) begin
             assert (wqe_dec_sge_over == (wqe_num_sge > 8'(MAX_SGE))
@@ -2039,7 +2093,10 @@ module rnic_req_tx #(
             assert (wqe_dec_sge_over || sge_sum_ok == (ref_sge_sum == {3'b000, wqe_length}));
         end
         // the gathered WQE's length check is current where it is looked at
-        if (!rst && (state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK)) assert (len_err_reg == len_err);
+        if (!rst && (state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2))
+            assert (len_err_reg == len_err);
+        // S_PARSE presents the first SGE to the key check
+        if (!rst && state_reg == S_PARSE) assert (sge_idx_reg == '0);
         // the context write never meets the engine's own update
         if (!rst) assert (!((qp_reset_valid || qp_rts_valid) && !(state_reg == S_IDLE || state_reg == S_MW_WAIT)));
         // and the engine writes none of its per-QP state then
@@ -2053,7 +2110,7 @@ module rnic_req_tx #(
 `endif
 
     // fields this engine does not use
-    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey, wqe_ud_qpn[31:24], bind_access[31:8]};
+    wire unused_ok = ^{qpc_state, s_axis_wqe_tkeep, qpc_reg, sge0_lkey, sge0_lkey_ld, wqe_ud_qpn[31:24], bind_access[31:8]};
 
 endmodule
 
