@@ -60,6 +60,11 @@ module rnic_core #(
     // the packet's ACK waits for it. 8 held 64 B WRITEs to one per 13 to 16
     // cycles at the receiver; 32 cover a packet every 4 cycles
     parameter int RX_WR_OUTSTANDING = 32,
+    // the CQE writer's writes in flight (a body and its owner byte per CQE,
+    // the owner after the body's B response): 8 held a CQE to one per 25
+    // cycles, the bound of a 64 B SEND stream (a receive CQE each); 32
+    // cover one every 6 to 7 cycles
+    parameter int CQE_WR_OUTSTANDING = 32,
     // requester packets queued for the packet builder with their payload
     // reads already asked for: 2^REQ_HDRQ_LOG2 cover the host's read latency
     // for small messages (the builder waits for each packet's payload)
@@ -1076,7 +1081,8 @@ module rnic_core #(
         .m_axi_bvalid(wr_bvalid[0]), .m_axi_bready(wr_bready[0])
     );
 
-    dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_WR_CQE)) cqe_wr_dma_inst (
+    dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_WR_CQE),
+             .MAX_OUTSTANDING(CQE_WR_OUTSTANDING)) cqe_wr_dma_inst (
         .clk, .rst,
         .s_axis_desc_addr(cw_desc_addr), .s_axis_desc_len(cw_desc_len),
         .s_axis_desc_valid(cw_desc_valid), .s_axis_desc_ready(cw_desc_ready),
@@ -1192,7 +1198,7 @@ module rnic_core #(
 
     logic stat_cqe, stat_cq_overrun;
 
-    rnic_cqe_wr #(.DATA_WIDTH(DATA_WIDTH), .CQN_WIDTH(CQN_WIDTH)) cqe_wr_inst (
+    rnic_cqe_wr #(.DATA_WIDTH(DATA_WIDTH), .CQN_WIDTH(CQN_WIDTH), .OWN_LOG2($clog2(CQE_WR_OUTSTANDING) - 1)) cqe_wr_inst (
         .clk, .rst,
         .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready), .s_cqe_cqn(cqe_cqn), .s_cqe_qpn(cqe_qpn),
         .s_cqe_wqe_counter(cqe_wqe_counter), .s_cqe_opcode(cqe_opcode), .s_cqe_status(cqe_status),

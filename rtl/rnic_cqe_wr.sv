@@ -20,6 +20,12 @@
  * (its owner may go) or an owner's (the CQE is done). Owner writes go first
  * and in CQE order. The producer index advances when a CQE is taken, so the
  * overrun check counts the CQEs still being written.
+ *
+ * The data of each write go into a small FIFO in front of the write engine,
+ * which takes a write's data only once its burst is out on AW (through the
+ * write multiplexer): the engine goes on to the next CQE or owner byte
+ * meanwhile instead of waiting out that round (a receive CQE per 64 B SEND
+ * made this engine the SEND path's bound).
  */
 module rnic_cqe_wr #(
     parameter int DATA_WIDTH = 64,
@@ -79,6 +85,8 @@ module rnic_cqe_wr #(
     localparam int BODY_BYTES = rnic_pkg::CQE_OWNER_OFF;
     localparam int BODY_BEATS = (BODY_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
     localparam int IMG_BITS = BODY_BEATS * DATA_WIDTH;
+    // the data FIFO: room for the writes of two CQEs (body and owner byte)
+    localparam int DFIFO_BEATS = 1 << $clog2(2 * (BODY_BEATS + 1));
 
     initial begin
         if (rnic_pkg::CQE_OWNER_OFF != CQE_BYTES - 1) begin
@@ -173,31 +181,50 @@ module rnic_cqe_wr #(
     wire desc_fire = m_axis_desc_valid && m_axis_desc_ready;
     // the pointers and the count as the block's always_ff below sets them
     wire               own_inc = state_reg == S_BODY_DESC && desc_fire;
-    wire               own_dec = state_reg == S_OWN_DATA && m_axis_data_tready;
+    wire               own_dec = state_reg == S_OWN_DATA && q_tready;
     wire [OWN_LOG2:0]  own_wr_next = own_wr_reg + (OWN_LOG2 + 1)'(own_inc);
     wire [OWN_LOG2:0]  own_rd_next = own_rd_reg + (OWN_LOG2 + 1)'(own_dec);
     wire [OWN_LOG2:0]  own_used = own_wr_reg - own_rd_reg;
     wire [OWN_LOG2:0]  bodies_next = bodies_done_reg + (OWN_LOG2 + 1)'(s_status_valid && !kind_head)
                                      - (OWN_LOG2 + 1)'(state_reg == S_OWN_DESC && desc_fire);
 
+    // the write data, into the FIFO
+    logic [DATA_WIDTH-1:0] q_tdata;
+    logic [KEEP_WIDTH-1:0] q_tkeep;
+    logic                  q_tvalid, q_tready, q_tlast;
     always_comb begin
-        m_axis_data_tvalid = 1'b0;
-        m_axis_data_tdata = '0;
-        m_axis_data_tkeep = '0;
-        m_axis_data_tlast = 1'b0;
+        q_tvalid = 1'b0;
+        q_tdata = '0;
+        q_tkeep = '0;
+        q_tlast = 1'b0;
         if (state_reg == S_BODY_DATA) begin
-            m_axis_data_tvalid = 1'b1;
-            m_axis_data_tdata = img_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH];
+            q_tvalid = 1'b1;
+            q_tdata = img_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH];
             for (int i = 0; i < KEEP_WIDTH; i++)
-                m_axis_data_tkeep[i] = 32'(beat_reg) * KEEP_WIDTH + i < BODY_BYTES;
-            m_axis_data_tlast = 32'(beat_reg) == BODY_BEATS - 1;
+                q_tkeep[i] = 32'(beat_reg) * KEEP_WIDTH + i < BODY_BYTES;
+            q_tlast = 32'(beat_reg) == BODY_BEATS - 1;
         end else if (state_reg == S_OWN_DATA) begin
-            m_axis_data_tvalid = 1'b1;
-            m_axis_data_tdata[7:0] = {7'h0, own_phase};
-            m_axis_data_tkeep[0] = 1'b1;
-            m_axis_data_tlast = 1'b1;
+            q_tvalid = 1'b1;
+            q_tdata[7:0] = {7'h0, own_phase};
+            q_tkeep[0] = 1'b1;
+            q_tlast = 1'b1;
         end
     end
+
+    logic                       dfifo_tuser_unused, dfifo_ovf_unused, dfifo_bad_unused, dfifo_good_unused;
+    logic [$clog2(DFIFO_BEATS):0] dfifo_level_unused;
+    axis_fifo #(
+        .DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH), .DEPTH_BYTES(DFIFO_BEATS * KEEP_WIDTH),
+        .FRAME_FIFO(0), .DROP_BAD_FRAME(0)
+    ) data_fifo_inst (
+        .clk, .rst,
+        .s_axis_tdata(q_tdata), .s_axis_tkeep(q_tkeep), .s_axis_tvalid(q_tvalid), .s_axis_tready(q_tready),
+        .s_axis_tlast(q_tlast), .s_axis_tuser(1'b0),
+        .m_axis_tdata(m_axis_data_tdata), .m_axis_tkeep(m_axis_data_tkeep), .m_axis_tvalid(m_axis_data_tvalid),
+        .m_axis_tready(m_axis_data_tready), .m_axis_tlast(m_axis_data_tlast), .m_axis_tuser(dfifo_tuser_unused),
+        .status_overflow(dfifo_ovf_unused), .status_bad_frame(dfifo_bad_unused),
+        .status_good_frame(dfifo_good_unused), .status_level(dfifo_level_unused)
+    );
 
     always_ff @(posedge clk) begin
         stat_cqe <= 1'b0;
@@ -242,13 +269,13 @@ module rnic_cqe_wr #(
             end
             S_BODY_DESC: if (m_axis_desc_ready) state_reg <= S_BODY_DATA;
             S_BODY_DATA: begin
-                if (m_axis_data_tready) begin
+                if (q_tready) begin
                     beat_reg <= beat_reg + 1'b1;
-                    if (m_axis_data_tlast) state_reg <= S_IDLE;
+                    if (q_tlast) state_reg <= S_IDLE;
                 end
             end
             S_OWN_DESC: if (m_axis_desc_ready) state_reg <= S_OWN_DATA;
-            S_OWN_DATA: if (m_axis_data_tready) state_reg <= S_IDLE;
+            S_OWN_DATA: if (q_tready) state_reg <= S_IDLE;
             default: state_reg <= S_IDLE;
         endcase
         // the body's descriptor queues its owner write; each status says
@@ -371,7 +398,8 @@ module rnic_cqe_wr #(
 
     // a failed host write cannot be reported through the CQ it targets;
     // the memory model and a real root complex log it
-    wire unused_ok = ^{s_status_error, cqc_rd_data};
+    wire unused_ok = ^{s_status_error, cqc_rd_data, dfifo_tuser_unused, dfifo_ovf_unused, dfifo_bad_unused,
+                       dfifo_good_unused, dfifo_level_unused};
 
 endmodule
 

@@ -146,7 +146,7 @@ module rnic_resp #(
     // receive-WQE cache (rnic_rwqe_cache): ways (one QP's WQEs each) and
     // WQEs per way, which one read fetches at most
     parameter int RQ_CACHE_WAYS_LOG2 = 3,
-    parameter int RQ_CACHE_LOG2 = 4
+    parameter int RQ_CACHE_LOG2 = 5
 ) (
     input  wire logic                              clk,
     input  wire logic                              rst,
