@@ -712,6 +712,22 @@ module rnic_resp #(
     wire cur_rlen_z = rsge_reg < 3'(NSGE) && rlen_z_reg[rsge_reg[1:0]];
     wire rsge_end = rsge_reg == 3'(NSGE) || rlkey_end_reg[rsge_reg[1:0]];
 
+    // The first receive SGE's MPT entry is read in S_RWQE_LOAD's last cycle,
+    // from the WQE as its last beat comes out of the cache, and the key
+    // check's operands are registered there too: S_RLKEY_RD runs the
+    // check's first stage for that SGE itself (rlkey_pre_reg) and goes on
+    // to its second (S_RLKEY_C2), a cycle less per receive WQE. Where the
+    // first SGE is empty or the list's end, the read is not used.
+    wire rload_last = state_reg == S_RWQE_LOAD && rwqe_beat_reg == 8'(RWQE_BEATS);
+    logic [RWQE_BITS-1:0] rwqe_last_beat;
+    always_comb begin
+        rwqe_last_beat = rwqe_reg;
+        rwqe_last_beat[DATA_WIDTH * (RWQE_BEATS - 1) +: DATA_WIDTH] = rc_rd_data;
+    end
+    wire [31:0] sge0_rlkey_ld = rsge_lkey(rwqe_last_beat, 3'd0);
+    logic rlkey_pre_reg;   // S_RLKEY_RD's first cycle after the load: the entry read is SGE 0's
+    always_ff @(posedge clk) rlkey_pre_reg <= rload_last;
+
     // Key check against the MPT entry read in the cycle before
     // (rnic_mr_check_pipe: rnic_mr_check in two register stages): the
     // RETH's rkey with REMOTE_WRITE / READ / ATOMIC (the QP must allow it
@@ -735,7 +751,11 @@ module rnic_resp #(
     // and the message's registers hold from S_QPC on). Chosen there,
     // behind the SGE multiplexer and the state decode, they ran through the
     // first stage's carry pieces (10 levels).
-    wire        ck_lkey_nx = state_reg == S_RLKEY_RD;   // S_RLKEY_CHK is next
+    // S_RLKEY_CHK is next, or S_RLKEY_RD runs the first stage (rload_last)
+    wire        ck_lkey_nx = state_reg == S_RLKEY_RD || rload_last;
+    wire [63:0] ck_raddr = rload_last ? rsge_addr(rwqe_last_beat, 3'd0) : cur_raddr;
+    wire [31:0] ck_rlen = rload_last ? rsge_len(rwqe_last_beat, 3'd0) : cur_rlen;
+    wire [31:0] ck_rlkey = rload_last ? sge0_rlkey_ld : cur_rlkey;
     wire        w_cont  = w_middle || w_last;
     wire [31:0] chk_len = op_atomic ? 32'd8 : w_cont ? plen : h_dlen;
     logic        ck_lkey;
@@ -745,9 +765,9 @@ module rnic_resp #(
     logic [7:0]  ck_need;
     always_ff @(posedge clk) begin
         ck_lkey <= ck_lkey_nx;
-        ck_key <= ck_lkey_nx ? cur_rlkey : w_cont ? wr_rkey_reg : h_rkey;
-        ck_va <= ck_lkey_nx ? cur_raddr : w_cont ? wr_va_reg : h_va;
-        ck_len <= ck_lkey_nx ? cur_rlen : chk_len;
+        ck_key <= ck_lkey_nx ? ck_rlkey : w_cont ? wr_rkey_reg : h_rkey;
+        ck_va <= ck_lkey_nx ? ck_raddr : w_cont ? wr_va_reg : h_va;
+        ck_len <= ck_lkey_nx ? ck_rlen : chk_len;
         // (in S_QPC the context's PD as it is read: qpc_reg is loaded there)
         ck_pd <= ck_lkey_nx ? rq_pd : (state_reg == S_QPC) ? qpc_rd_data[rnic_pkg::QPC_PD_LSB +: rnic_pkg::QPC_PD_W] : qpc_pd;
         ck_need <= ck_lkey_nx ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] :
@@ -757,7 +777,7 @@ module rnic_resp #(
     logic        cb_ok;
     logic [63:0] cb_pa;
     wire ck_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_MPT || state_reg == S_MPT2
-                 || state_reg == S_RLKEY_CHK || state_reg == S_RLKEY_C2;
+                 || state_reg == S_RLKEY_CHK || state_reg == S_RLKEY_C2 || (state_reg == S_RLKEY_RD && rlkey_pre_reg);
     rnic_mr_check_pipe key_check_inst (
         .clk,
         .en(ck_en),
@@ -1005,8 +1025,10 @@ module rnic_resp #(
     end
     // registered there: S_PSN and S_FLUSH, its users, come after S_QPC
     assign ext_err_qpn = qpn_reg;
-    assign mpt_rd_en = state_reg == S_QPC || state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD;
+    assign mpt_rd_en = state_reg == S_QPC || state_reg == S_PSN || state_reg == S_OP || state_reg == S_RLKEY_RD
+                       || rload_last;
     assign mpt_rd_addr = (state_reg == S_RLKEY_RD) ? cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]
+                         : rload_last ? sge0_rlkey_ld[TAG_BITS +: MR_INDEX_WIDTH]
                          : w_cont ? wr_rkey_reg[TAG_BITS +: MR_INDEX_WIDTH] : h_rkey[TAG_BITS +: MR_INDEX_WIDTH];
 
     // ------------------------------------------------------------------
@@ -1740,6 +1762,8 @@ module rnic_resp #(
                     if (rwqe_beat_reg == 8'(b + 1)) rwqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= rc_rd_data;
                 if (rwqe_beat_reg == 8'(RWQE_BEATS)) begin
                     rsge_reg <= '0;
+                    // 0 again for the next WQE's look-up (below)
+                    rwqe_beat_reg <= '0;
                     state_reg <= S_RLKEY_RD;
                 end else begin
                     rwqe_beat_reg <= rwqe_beat_reg + 8'd1;
@@ -1755,7 +1779,8 @@ module rnic_resp #(
                     // an empty SGE: its length stays 0
                     rsge_reg <= rsge_reg + 3'd1;
                 end else begin
-                    state_reg <= S_RLKEY_CHK;
+                    // (the first SGE's first stage runs in this cycle)
+                    state_reg <= rlkey_pre_reg ? S_RLKEY_C2 : S_RLKEY_CHK;
                 end
             end
             S_RLKEY_CHK: state_reg <= S_RLKEY_C2;
@@ -1931,7 +1956,14 @@ module rnic_resp #(
         if (wdata_end) state_reg <= (pkt_left_reg == 0) ? S_PUSH : S_WDESC;
         // the same for the cache's hit, from its compares of this cycle's
         // key and index
-        if (rwqe_hit_go) state_reg <= S_RWQE_LOAD;
+        if (rwqe_hit_go) begin
+            state_reg <= S_RWQE_LOAD;
+            // In the hit's cycle the cache reads beat 0 of the WQE (its way,
+            // rq_ci, rwqe_beat_reg 0: S_RWQE_DESC sets it, the last load
+            // left it so): the load takes that beat in its first cycle.
+            // (After an ATOMIC's read it is 1: the load starts at beat 0.)
+            if (rwqe_beat_reg == '0) rwqe_beat_reg <= 8'd1;
+        end
         if (ci_adv) rq_ci_reg <= rq_ci_reg + 16'd1;
         // a doorbell of the QP in hand: its index, also over S_QPC's read
         // (an SRQ's indices, read in S_PSN, are the SRQ's)
@@ -2518,6 +2550,10 @@ module rnic_resp #(
             // the key check's operands, registered a cycle ahead
             if (state_reg == S_RLKEY_CHK)
                 assert (ck_lkey && ck_key == cur_rlkey && ck_va == cur_raddr && ck_len == cur_rlen && ck_pd == rq_pd);
+            // ... or two cycles ahead, with the entry, for the first SGE
+            if (state_reg == S_RLKEY_RD && rlkey_pre_reg)
+                assert (rsge_reg == '0 && ck_lkey && ck_key == cur_rlkey && ck_va == cur_raddr && ck_len == cur_rlen
+                        && ck_pd == rq_pd && mpt_addr_q == cur_rlkey[TAG_BITS +: MR_INDEX_WIDTH]);
             // ... and the MPT entry read for them: the request's in each
             // cycle its first stage takes (S_MPT; S_PSN and S_OP for a key
             // the header carries, S_OP for a MIDDLE or LAST)
