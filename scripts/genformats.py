@@ -74,6 +74,31 @@ static inline void rnic_ctx_set(uint32_t *w, unsigned lsb, unsigned width, uint6
 			      done < 64 ? (uint32_t)(v >> done) : 0);
 }
 
+/* rnic_ctx_set for a record being built from zeros: the field is ORed in
+ * (its bits must still be zero), no read-modify-write of what is there. With
+ * a restrict-qualified record the compiler keeps each word in a register
+ * until its last field (the firmware's QPC encode: 206 instructions, about
+ * 280 with rnic_ctx_set). */
+static inline void rnic_ctx_or_(uint32_t *w, unsigned b, unsigned n, uint32_t part)
+{
+	w[b / 32] |= (part & rnic_ctx_mask_(n)) << (b % 32);
+}
+
+static inline void rnic_ctx_or(uint32_t *w, unsigned lsb, unsigned width, uint64_t v)
+{
+	unsigned n0 = 32 - lsb % 32, n1, done;
+
+	if (n0 >= width) {
+		rnic_ctx_or_(w, lsb, width, (uint32_t)v);
+		return;
+	}
+	rnic_ctx_or_(w, lsb, n0, (uint32_t)v);
+	n1 = width - n0 < 32 ? width - n0 : 32;
+	rnic_ctx_or_(w, lsb + n0, n1, (uint32_t)(v >> n0));
+	for (done = n0 + n1; done < width && done < 64; done += 32)
+		rnic_ctx_or_(w, lsb + done, width - done < 32 ? width - done : 32, (uint32_t)(v >> done));
+}
+
 static inline uint32_t rnic_ctx_take_(const uint32_t *w, unsigned b, unsigned n)
 {
 	return (w[b / 32] >> (b % 32)) & rnic_ctx_mask_(n);
@@ -358,6 +383,7 @@ def gen_h(spec, mems, consts, ctxs):
     o.append("")
     o.extend(CTX_ACCESSORS.split("\n"))
     o.append("#define RNIC_CTX_SET(w, ctx, field, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))")
+    o.append("#define RNIC_CTX_OR(w, ctx, field, v) rnic_ctx_or((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W, (v))")
     o.append("#define RNIC_CTX_GET(w, ctx, field) rnic_ctx_get((w), RNIC_##ctx##_##field##_LSB, RNIC_##ctx##_##field##_W)")
     o.append("/* Element i of an array field (element i at LSB + i * W). */")
     o.append("#define RNIC_CTX_SET_I(w, ctx, field, i, v) rnic_ctx_set((w), RNIC_##ctx##_##field##_LSB + (i) * RNIC_##ctx##_##field##_W, RNIC_##ctx##_##field##_W, (v))")

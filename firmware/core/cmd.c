@@ -467,10 +467,13 @@ static enum fw_status cmd_destroy_qp(struct fw *fw, const uint32_t *in, uint32_t
 	if (st != FW_OK)
 		return st;
 	q = &fw->qp[qpn];
-	/* no multicast copy for it once it is gone */
-	st = fw_mcast_detach_qp(fw, (uint32_t)qpn);
-	if (st != FW_OK)
-		return st;
+	/* no multicast copy for it once it is gone (only UD QPs are ever
+	 * attached: the scan of every group is not run for the others) */
+	if (q->type == FW_QPT_UD) {
+		st = fw_mcast_detach_qp(fw, (uint32_t)qpn);
+		if (st != FW_OK)
+			return st;
+	}
 	if (q->state != RNIC_QPS_RESET) {
 		/* The device knows this QP: stop it before its rings go away. */
 		st = fw_ctx_write(RNIC_CTX_TABLE_QPC, RNIC_CTX_OP_WRITE, (uint32_t)qpn, w,

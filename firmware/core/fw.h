@@ -212,7 +212,7 @@ FW_MUST_CHECK enum fw_status fw_qp_transition_type(uint32_t type, uint32_t cur, 
 uint32_t fw_qpc_op(uint32_t cur, uint32_t next);
 
 /* The QPC record of a QP (all zero in RESET). */
-void fw_qpc_encode(uint32_t w[RNIC_QPC_WORDS], const struct fw_qp *q, uint32_t qpn);
+void fw_qpc_encode(uint32_t w[restrict RNIC_QPC_WORDS], const struct fw_qp *restrict q, uint32_t qpn);
 
 /* ---------------------------------------------------------------- the data path */
 

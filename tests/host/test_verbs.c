@@ -2603,13 +2603,14 @@ static void test_strings(void)
 }
 
 /* The generated record accessors (word by word) against a bit-by-bit
- * reference, at every alignment and width up to 64, on random records. */
+ * reference, at every alignment and width up to 64, on random records;
+ * rnic_ctx_or on the same record with the field's bits cleared first. */
 static void test_ctx_accessors(void)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
 	for (int n = 0; n < 20000; n++) {
-		uint32_t a[8], b[8];
+		uint32_t a[8], b[8], c[8];
 		unsigned lsb, width;
 		uint64_t v, ref = 0;
 
@@ -2621,6 +2622,10 @@ static void test_ctx_accessors(void)
 		v = x;
 		width = 1 + (unsigned)(x >> 8) % 64;
 		lsb = (unsigned)(x >> 20) % (256 - width);
+		memcpy(c, a, sizeof(c));
+		for (unsigned i = 0; i < width; i++)
+			c[(lsb + i) / 32] &= ~(1u << ((lsb + i) % 32));
+		rnic_ctx_or(c, lsb, width, v);
 		rnic_ctx_set(a, lsb, width, v);
 		for (unsigned i = 0; i < width; i++) {
 			unsigned bit = lsb + i;
@@ -2629,8 +2634,8 @@ static void test_ctx_accessors(void)
 			b[bit / 32] = ((v >> i) & 1) ? (b[bit / 32] | m) : (b[bit / 32] & ~m);
 			ref |= (uint64_t)((b[bit / 32] >> (bit % 32)) & 1) << i;
 		}
-		if (memcmp(a, b, sizeof(a)) || rnic_ctx_get(a, lsb, width) != ref) {
-			CHECK(0 && "rnic_ctx_set/get differ from the bit-by-bit reference");
+		if (memcmp(a, b, sizeof(a)) || memcmp(c, b, sizeof(c)) || rnic_ctx_get(a, lsb, width) != ref) {
+			CHECK(0 && "rnic_ctx_set/or/get differ from the bit-by-bit reference");
 			printf("  lsb %u width %u\n", lsb, width);
 			return;
 		}
