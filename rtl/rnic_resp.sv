@@ -2473,7 +2473,9 @@ module rnic_resp #(
     // The werr write's match is taken as its two writers' terms, the
     // action queue's pop last: the pop waits on the READ engine's room (a
     // failed write's NAK may go there), and the address compare behind it
-    // made 9 levels.
+    // made 9 levels. Mapped so, both forwards are still 9 levels from the
+    // READ engine's queue pointer: the pop itself is the deep part, so the
+    // failed write's term is to be taken from a register (docs/hw.md).
     wire werr_q_hit = !qp_reset_valid && !qp_rtr_valid && head_failed && act_qpn_mem[head] == qpn_reg;
     wire werr_rd_hit = !qp_reset_valid && !qp_rtr_valid && head_failed && act_qpn_mem[head] == err_rd_qpn;
     wire werr_q_fwd_nx = (qp_reset_valid && qp_reset_qpn == qpn_reg) || (head_pop && werr_q_hit);
