@@ -2470,22 +2470,15 @@ module rnic_resp #(
     // S_PSN on (qpn_reg holds from S_QPC), asserted. (Read at the register,
     // the synthesis tool's bypass of a write in the read's cycle put the
     // engine's decision in front of its flip-flops: 11 levels.)
-    // The werr write's match is taken as its two writers' terms, the
-    // action queue's pop last: the pop waits on the READ engine's room (a
-    // failed write's NAK may go there), and the address compare behind it
-    // made 9 levels. Mapped so, both forwards are still 9 levels from the
-    // READ engine's queue pointer: the pop itself is the deep part, so the
-    // failed write's term is to be taken from a register (docs/hw.md).
-    wire werr_q_hit = !qp_reset_valid && !qp_rtr_valid && head_failed && act_qpn_mem[head] == qpn_reg;
-    wire werr_rd_hit = !qp_reset_valid && !qp_rtr_valid && head_failed && act_qpn_mem[head] == err_rd_qpn;
-    wire werr_q_fwd_nx = (qp_reset_valid && qp_reset_qpn == qpn_reg) || (head_pop && werr_q_hit);
-    wire werr_fwd_nx = (qp_reset_valid && qp_reset_qpn == err_rd_qpn) || (head_pop && werr_rd_hit);
+    // The werr forwards are 9 levels at 512 bits (docs/hw.md): the action
+    // queue's pop, which waits for the READ engine's room, is the deep part
+    // of the failed write's term, so that term is to come from a register.
     logic err_q_ram, werr_q_ram, err_q_rst, werr_q_fwd;
     always_ff @(posedge clk) begin
         err_q_ram <= err_mem[qpn_reg];
         werr_q_ram <= werr_mem[qpn_reg];
         err_q_rst <= qp_reset_valid && qp_reset_qpn == qpn_reg;
-        werr_q_fwd <= werr_q_fwd_nx;
+        werr_q_fwd <= werr_we && werr_wa == qpn_reg;
     end
     // (a reset writes both flags to 0; a failed write sets werr; the engine
     // only sets err, and flush_after_reg holds from the cycle after it did
@@ -2500,7 +2493,7 @@ module rnic_resp #(
         err_rd_ram <= err_mem[err_rd_qpn];
         werr_rd_ram <= werr_mem[err_rd_qpn];
         err_fwd_reg <= err_we && err_wa == err_rd_qpn;
-        werr_fwd_reg <= werr_fwd_nx;
+        werr_fwd_reg <= werr_we && werr_wa == err_rd_qpn;
         err_wd_reg <= err_wd;
         werr_wd_reg <= werr_wd;
     end
@@ -2668,8 +2661,6 @@ module rnic_resp #(
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
-            // the werr write's match, as its two writers' terms
-            assert (werr_q_fwd_nx == (werr_we && werr_wa == qpn_reg) && werr_fwd_nx == (werr_we && werr_wa == err_rd_qpn));
             // the SGE flags S_RLKEY_RD decides by are those of the WQE it holds
             if (state_reg == S_RLKEY_RD && rsge_reg < 3'(NSGE))
                 assert (cur_rlen_z == (cur_rlen == 32'd0) && rsge_end == (cur_rlkey == rnic_pkg::INVALID_LKEY));
