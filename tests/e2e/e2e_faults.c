@@ -6,7 +6,8 @@
  * does not hold up a short one on another QP); messages sent one at a time
  * over a lossy link (the send window must not leave one waiting mid-message);
  * traffic on one QP pair while the firmware rewrites another's contexts again
- * and again; and a responder QP reset in the middle of a long READ response.
+ * and again; a responder QP reset in the middle of a long READ response;
+ * and a responder whose host write fails (NAK Remote Operational Error).
  *
  *   rnic-e2e-faults --width 64|512 [--seed N] [--pcap-dir DIR] [--quick] [--only NAME]
  *
@@ -621,6 +622,87 @@ static void test_rnr_exhausted(void)
 	           "RNR exhausted (rnr_retry 2): %s; RNR NAKs sent %u, received %u (want 3)",
 	           n ? rnic_wc_status_str(wc[0].status) : "no completion", tx, rx);
 	small_close(&s);
+}
+
+static int memory_untouched_from(const uint8_t *b, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (b[i] != GUARD_BYTE)
+			return 0;
+	return 1;
+}
+
+/* The responder's host write fails: side 1's target MR stays registered but
+ * its pages leave the IOMMU, so the payload write is answered SLVERR. The
+ * responder answers NAK Remote Operational Error: the WRITE (32 KiB, 32
+ * packets) completes REM_OP_ERR at the requester and the WRITE behind it
+ * is flushed; the responder's QP stops writing once a write failed (its
+ * packets already on the way are dropped), nothing else is written. */
+static void test_host_write_fault(void)
+{
+	struct small s;
+	struct rnic_wc wc[2];
+	struct rnic_sim_fault f[16];
+	struct rnic_mr *mr = NULL;
+	uint8_t *dst = aligned_alloc(4096, 65536);
+	uint64_t nf = 0, nf0 = 0;
+	int n = 0, ok, all_in = 1, unmapped = -1;
+
+	if (!dst || small_open(&s, "host_write_fault", 0, 14, 7, 0, 1)) {
+		e2e_result(0, "host write fault: setup");
+		small_close(&s);
+		free(dst);
+		return;
+	}
+	memset(dst, GUARD_BYTE, 65536);
+	mr = rnic_reg_mr(s.p.side[1].pd, dst, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
+	if (mr)
+		unmapped = rnic_sim_dma_unmap(rnic_world_nic(s.w, 1), dst, 65536);
+	ok = mr && unmapped == 0;
+	if (ok) {
+		struct rnic_sg_entry sg = {.addr = (uintptr_t)s.buf[0], .length = 32768, .lkey = s.mr[0]->lkey};
+		struct rnic_send_wr sw = {0}, *bad;
+
+		sw.wr_id = 1;
+		sw.sg_list = &sg;
+		sw.num_sge = 1;
+		sw.opcode = RNIC_WR_RDMA_WRITE;
+		sw.send_flags = RNIC_SEND_SIGNALED;
+		sw.wr.rdma.remote_addr = (uintptr_t)(dst + 4000);
+		sw.wr.rdma.rkey = mr->rkey;
+		ok = rnic_post_send(s.p.side[0].qp[0], &sw, &bad) == 0 &&
+		     small_send(&s, RNIC_WR_RDMA_WRITE, 2, 0, 64) == 0;
+	}
+	if (ok)
+		n = sim_pair_wait(s.p.side[0].cq, wc, 2, 2000000);
+	nf0 = rnic_sim_nic_faults(rnic_world_nic(s.w, 0), NULL, 0);
+	nf = rnic_sim_nic_faults(rnic_world_nic(s.w, 1), f, 16);
+	for (uint64_t i = 0; i < nf && i < 16; i++)
+		all_in &= f[i].write;
+	e2e_result(ok && n == 2 && wc[0].wr_id == 1 && wc[0].status == RNIC_WC_REM_OP_ERR && wc[1].wr_id == 2 &&
+		   wc[1].status == RNIC_WC_WR_FLUSH_ERR && nf >= 1 && nf < 16 && all_in && nf0 == 0,
+		   "host write fault (target pages unmapped): %s then %s (want REM_OP_ERR, WR_FLUSH_ERR); "
+		   "responder DMA faults %llu (%s; fewer than 16: the QP stops writing once one failed, "
+		   "the WRITE is 32 packets), requester %llu",
+		   n > 0 ? rnic_wc_status_str(wc[0].status) : "none", n > 1 ? rnic_wc_status_str(wc[1].status) : "none",
+		   (unsigned long long)nf, all_in ? "all writes" : "some reads",
+		   (unsigned long long)nf0);
+	/* (the second WRITE may have been executed before the first one's
+	 * write was answered: its completion is flushed all the same) */
+	e2e_result(memory_untouched_from(s.buf[1], 64, 65536),
+		   "host write fault: nothing written beyond the second WRITE's 64 bytes");
+	{
+		struct rnic_qp_attr qa;
+		struct rnic_qp_init_attr qi;
+		int q = rnic_query_qp(s.p.side[0].qp[0], &qa, 0, &qi);
+
+		e2e_result(q == 0 && qa.qp_state == RNIC_QPS_ERR, "host write fault: requester QP in ERR (QUERY_QP %d, state %u)",
+			   q, q ? 99u : qa.qp_state);
+	}
+	if (mr)
+		rnic_dereg_mr(mr);   /* (its pages are unmapped already) */
+	small_close(&s);
+	free(dst);
 }
 
 /* Fairness: a 1 MiB WRITE on QP 0 does not hold up a 4 KiB WRITE posted on
@@ -1281,7 +1363,7 @@ out:
 static const char *const case_names[] = {"faults_mtu1024", "faults_mtu256", "faults_mtu4096", "faults_psn_wrap",
 					 "retry_exhausted", "cq_overrun", "rnr_retry", "rnr_exhausted",
 					 "fairness", "window_one_message", "ctx_beside_traffic",
-					 "reset_during_read", "stale_after_restart", "read_gap_pieces"};
+					 "reset_during_read", "stale_after_restart", "read_gap_pieces", "host_write_fault"};
 static const char *only_case;
 
 static int want(const char *name)
@@ -1315,7 +1397,7 @@ int main(int argc, char **argv)
 			    "--only NAME: that case alone: faults_mtu1024, faults_mtu256, faults_mtu4096,\n"
 			    "faults_psn_wrap, retry_exhausted, cq_overrun, rnr_retry, rnr_exhausted, fairness,\n"
 			    "window_one_message, ctx_beside_traffic, reset_during_read, stale_after_restart,\n"
-			    "read_gap_pieces.\n");
+			    "read_gap_pieces, host_write_fault.\n");
 
 	if (rc >= 0)
 		return rc;
@@ -1370,6 +1452,8 @@ int main(int argc, char **argv)
 		test_stale_after_restart();
 	if (want("read_gap_pieces"))
 		test_read_gap_pieces();
+	if (want("host_write_fault"))
+		test_host_write_fault();
 
 	return e2e_summary();
 }
