@@ -2455,8 +2455,22 @@ module rnic_resp #(
     wire                 err_we = qp_reset_valid || (!qp_rtr_valid && upd);
     wire [QPN_WIDTH-1:0] err_wa = qp_reset_valid ? qp_reset_qpn : qpn_reg;
     wire                 err_wd = !qp_reset_valid && upd_err;
-    wire                 werr_we = qp_reset_valid || (!qp_rtr_valid && wr_werr);
-    wire [QPN_WIDTH-1:0] werr_wa = qp_reset_valid ? qp_reset_qpn : act_qpn_mem[head];
+    // A failed write is written a cycle after its pop, from registers: the
+    // pop waits for the READ engine's, the ACK slice's and the CQE writer's
+    // room, and a write match behind it was 9 levels at 512 bits
+    // (docs/hw.md). Seen a cycle later is the same as the failure reported
+    // a cycle later, which the engine takes at any time. No context write
+    // comes in that cycle (a failed head is held while ctx_pend in the
+    // states where ctx_ready is given, asserted below); a reset would win.
+    logic                 failed_wr_v;
+    logic [QPN_WIDTH-1:0] failed_wr_qpn;
+    always_ff @(posedge clk) begin
+        failed_wr_v <= wr_werr;
+        failed_wr_qpn <= act_qpn_mem[head];
+        if (rst) failed_wr_v <= 1'b0;
+    end
+    wire                 werr_we = qp_reset_valid || (!qp_rtr_valid && failed_wr_v);
+    wire [QPN_WIDTH-1:0] werr_wa = qp_reset_valid ? qp_reset_qpn : failed_wr_qpn;
     wire                 werr_wd = !qp_reset_valid;
     always_ff @(posedge clk) begin
         if (err_we) err_mem[err_wa] <= err_wd;
@@ -2470,9 +2484,6 @@ module rnic_resp #(
     // S_PSN on (qpn_reg holds from S_QPC), asserted. (Read at the register,
     // the synthesis tool's bypass of a write in the read's cycle put the
     // engine's decision in front of its flip-flops: 11 levels.)
-    // The werr forwards are 9 levels at 512 bits (docs/hw.md): the action
-    // queue's pop, which waits for the READ engine's room, is the deep part
-    // of the failed write's term, so that term is to come from a register.
     logic err_q_ram, werr_q_ram, err_q_rst, werr_q_fwd;
     always_ff @(posedge clk) begin
         err_q_ram <= err_mem[qpn_reg];
@@ -2509,6 +2520,8 @@ module rnic_resp #(
         if (!rst && (qp_reset_valid || qp_rtr_valid))
             assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held
                       || last_wqe_now));
+        // the failed write, a cycle after its pop, never meets a context write
+        if (!rst && failed_wr_v) assert (!qp_reset_valid && !qp_rtr_valid);
         if (!rst && srq_ctx_valid) assert ((state_reg == S_IDLE || state_reg == S_INV) && !(wr_db || srq_take));
     end
 
