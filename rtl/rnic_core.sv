@@ -305,6 +305,9 @@ module rnic_core #(
     logic                  evt_srq_limit_valid, evt_last_wqe_valid;
     logic [SRQ_W-1:0] evt_srq_limit_srqn;
     logic [QPN_WIDTH-1:0]  evt_last_wqe_qpn;
+    logic                  evt_resp_err_valid;
+    logic [3:0]            evt_resp_err_type;
+    logic [QPN_WIDTH-1:0]  evt_resp_err_qpn;
     wire evt_qp_err = cqe_valid && cqe_ready && 32'(cqe_status) != rnic_pkg::WC_SUCCESS
                       && 32'(cqe_status) != rnic_pkg::WC_WR_FLUSH_ERR;
 
@@ -314,6 +317,8 @@ module rnic_core #(
         .cq_ovr_valid(stat_cq_overrun), .cq_ovr_cqn(24'(stat_cq_overrun_cqn)),
         .srq_lim_valid(evt_srq_limit_valid), .srq_lim_srqn(24'(evt_srq_limit_srqn)),
         .last_wqe_valid(evt_last_wqe_valid), .last_wqe_qpn(24'(evt_last_wqe_qpn)),
+        .resp_err_valid(evt_resp_err_valid), .resp_err_type(evt_resp_err_type),
+        .resp_err_qpn(24'(evt_resp_err_qpn)),
         .m_word(evt_word), .m_pop(evt_pop)
     );
 
@@ -1728,6 +1733,7 @@ module rnic_core #(
         .srq_ctx_valid(srqc_we), .srq_ctx_reset(ctx_reset), .srq_ctx_srqn(ctx_wr_index[SRQ_W-1:0]),
         .srq_ctx_limit(ctx_wr_data[rnic_pkg::SRQC_LIMIT_LSB +: rnic_pkg::SRQC_LIMIT_W]),
         .evt_srq_limit_valid, .evt_srq_limit_srqn, .evt_last_wqe_valid, .evt_last_wqe_qpn,
+        .evt_resp_err_valid, .evt_resp_err_type, .evt_resp_err_qpn,
         .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
         .ctx_pend(resp_ctx_pend), .ctx_ready(resp_ctx_ready),

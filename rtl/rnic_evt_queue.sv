@@ -1,18 +1,23 @@
 // OpenRNIC: the queue of data-path events for the control processor.
 //
-// Four sources may each raise one event per cycle: a QP entered the error
+// Five sources may each raise one event per cycle: a QP entered the error
 // state (an error CQE other than a flush left for the CQE writer), a CQ
-// overran (the CQE writer dropped a CQE), an SRQ's limit was reached and a
-// QP on an SRQ reached its last WQE (the responder). Events are 32-bit words as EVT_POP
-// returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
+// overran (the CQE writer dropped a CQE), an SRQ's limit was reached, a
+// QP on an SRQ reached its last WQE, and the responder put a QP in error
+// with a NAK that no CQE reports (its type says which NAK). Events are
+// 32-bit words as EVT_POP returns them (rnic_pkg EVT_POP_*: valid bit, type, number); the firmware
 // takes one per read of EVT_POP (m_pop). A full queue (a slot taken is free
 // from the next cycle) drops the newcomer and remembers it: the next word
 // taken carries EVT_POP_LOST, so the firmware knows to rescan. DEPTH is a
 // power of two.
 //
-// The sources' events are registered on the way in (a cycle later in the
-// queue): an error CQE's event is decided deep in the CQE arbiter and the
-// completion engines, and the queue's room and slot choice come after it.
+// The sources' events are registered on the way in, then again with each
+// one's place among the cycle's events (how many sources before it have
+// one): two cycles later in the queue. An error CQE's event is decided deep
+// in the CQE arbiter and the completion engines; with the places
+// registered, each take is one compare with the room and none waits for
+// another's (a chain of the five takes, each behind the one before, was 9
+// levels at 512 bits).
 
 `default_nettype none
 
@@ -30,6 +35,9 @@ module rnic_evt_queue #(
     input  wire logic [23:0] srq_lim_srqn,
     input  wire logic        last_wqe_valid,
     input  wire logic [23:0] last_wqe_qpn,
+    input  wire logic        resp_err_valid,
+    input  wire logic [3:0]  resp_err_type,
+    input  wire logic [23:0] resp_err_qpn,
 
     // EVT_POP: the head word (EVT_POP_VALID set when not empty); m_pop takes it
     output      logic [31:0] m_word,
@@ -49,19 +57,39 @@ module rnic_evt_queue #(
         evt = rnic_pkg::EVT_POP_VALID | (typ << rnic_pkg::EVT_POP_TYPE_SHIFT) | 32'(num);
     endfunction
 
-    // the sources' events, registered
-    logic        qe_v, ce_v, se_v, le_v;
-    logic [23:0] qe_n, ce_n, se_n, le_n;
+    // the sources' events, registered (source order: QP error, CQ overrun,
+    // SRQ limit, last WQE, responder error; a full queue keeps the first)
+    localparam int NSRC = 5;
+    logic [NSRC-1:0] a_v;
+    logic [31:0]     a_w [NSRC];
     always_ff @(posedge clk) begin
-        qe_v <= qp_err_valid;
-        ce_v <= cq_ovr_valid;
-        se_v <= srq_lim_valid;
-        le_v <= last_wqe_valid;
-        qe_n <= qp_err_qpn;
-        ce_n <= cq_ovr_cqn;
-        se_n <= srq_lim_srqn;
-        le_n <= last_wqe_qpn;
-        if (rst) {qe_v, ce_v, se_v, le_v} <= '0;
+        a_v <= {resp_err_valid, last_wqe_valid, srq_lim_valid, cq_ovr_valid, qp_err_valid};
+        a_w[0] <= evt(rnic_pkg::EVT_QP_ERR, qp_err_qpn);
+        a_w[1] <= evt(rnic_pkg::EVT_CQ_OVERRUN, cq_ovr_cqn);
+        a_w[2] <= evt(rnic_pkg::EVT_SRQ_LIMIT, srq_lim_srqn);
+        a_w[3] <= evt(rnic_pkg::EVT_QP_LAST_WQE, last_wqe_qpn);
+        a_w[4] <= evt(32'(resp_err_type), resp_err_qpn);
+        if (rst) a_v <= '0;
+    end
+    // ... and with their places: b_off[i] of source i, b_cnt in all
+    logic [NSRC-1:0] b_v;
+    logic [31:0]     b_w [NSRC];
+    logic [2:0]      b_off [NSRC];
+    logic [2:0]      b_cnt;
+    // how many of the sources before source i have an event
+    function automatic logic [2:0] n_before(input logic [NSRC-1:0] v, input int i);
+        n_before = '0;
+        for (int j = 0; j < NSRC; j++) if (j < i) n_before = n_before + 3'(v[j]);
+    endfunction
+    wire [2:0] cnt = n_before(a_v, NSRC);
+    always_ff @(posedge clk) begin
+        b_v <= a_v;
+        b_cnt <= cnt;
+        for (int i = 0; i < NSRC; i++) begin
+            b_w[i] <= a_w[i];
+            b_off[i] <= n_before(a_v, i);
+        end
+        if (rst) b_v <= '0;
     end
 
     wire        empty = wr_ptr_reg == rd_ptr_reg;
@@ -70,26 +98,24 @@ module rnic_evt_queue #(
     // pop, a decode of the control processor's bus, ran on through the
     // room's arithmetic into the queue's write ports)
     logic [AW:0] room;
-    wire        take_qp = qe_v && room != '0;
-    wire        take_cq = ce_v && room > (AW + 1)'(take_qp);
-    wire [AW:0] n_qc = (AW + 1)'(take_qp) + (AW + 1)'(take_cq);
-    wire        take_sl = se_v && room > n_qc;
-    wire [AW:0] n_qcs = n_qc + (AW + 1)'(take_sl);
-    wire        take_lw = le_v && room > n_qcs;
+    // source i is taken while there is room for it and those before it
+    // (a source is taken only if all before it are)
+    logic [NSRC-1:0] take;
+    for (genvar i = 0; i < NSRC; i++) begin : g_take
+        assign take[i] = b_v[i] && room > (AW + 1)'(b_off[i]);
+    end
+    wire [AW:0] n_take = (room > (AW + 1)'(b_cnt)) ? (AW + 1)'(b_cnt) : room;
 
     assign m_word = empty ? 32'h0 : (mem[rd_ptr_reg[AW-1:0]] | (lost_reg ? rnic_pkg::EVT_POP_LOST : 32'h0));
 
     always_ff @(posedge clk) begin
-        if (take_qp) mem[wr_ptr_reg[AW-1:0]] <= evt(rnic_pkg::EVT_QP_ERR, qe_n);
-        if (take_cq) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(take_qp))] <= evt(rnic_pkg::EVT_CQ_OVERRUN, ce_n);
-        if (take_sl) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qc))] <= evt(rnic_pkg::EVT_SRQ_LIMIT, se_n);
-        if (take_lw) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(n_qcs))] <= evt(rnic_pkg::EVT_QP_LAST_WQE, le_n);
-        wr_ptr_reg <= wr_ptr_reg + n_qcs + (AW + 1)'(take_lw);
-        room <= room - n_qcs - (AW + 1)'(take_lw) + (AW + 1)'(pop);
+        for (int i = 0; i < NSRC; i++)
+            if (take[i]) mem[AW'(wr_ptr_reg[AW-1:0] + AW'(b_off[i]))] <= b_w[i];
+        wr_ptr_reg <= wr_ptr_reg + n_take;
+        room <= room - n_take + (AW + 1)'(pop);
         if (pop) rd_ptr_reg <= rd_ptr_reg + 1'b1;
         if (pop) lost_reg <= 1'b0;
-        if ((qe_v && !take_qp) || (ce_v && !take_cq) || (se_v && !take_sl)
-            || (le_v && !take_lw)) lost_reg <= 1'b1;
+        if ((b_v & ~take) != '0) lost_reg <= 1'b1;
         if (rst) begin
             wr_ptr_reg <= '0;
             rd_ptr_reg <= '0;

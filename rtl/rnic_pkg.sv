@@ -320,10 +320,10 @@ package rnic_pkg;
   localparam logic [31:0] CMD_TOKEN_MASK = 32'h0000ffff;  // the token's mask, after the shift
   localparam logic [31:0] CMD_OPCODE_MASK = 32'h000000ff;  // CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*)
 
-  // events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type.
+  // events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush, or a responder's error NAK that no completion reports) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type.
   localparam logic [31:0] EVT_POP_VALID = 32'h80000000;  // EVT_POP bit 31: an event was taken (else the queue was empty)
   localparam logic [31:0] EVT_POP_LOST = 32'h40000000;  // EVT_POP bit 30: events were dropped (the queue was full) since the last one taken
-  localparam logic [31:0] EVT_POP_TYPE_SHIFT = 32'h00000018;  // EVT_POP bits 27:24: EVT_QP_ERR or EVT_CQ_OVERRUN
+  localparam logic [31:0] EVT_POP_TYPE_SHIFT = 32'h00000018;  // EVT_POP bits 27:24: the event (EVT_QP_ERR, EVT_CQ_OVERRUN, EVT_SRQ_LIMIT, EVT_QP_LAST_WQE, EVT_QP_REQ_ERR, EVT_QP_ACCESS_ERR, EVT_QP_OP_ERR)
   localparam logic [31:0] EVT_POP_TYPE_MASK = 32'h0000000f;  // the type's mask, after the shift
   localparam logic [31:0] EVT_POP_NUM_MASK = 32'h00ffffff;  // EVT_POP bits 23:0: the QPN or CQN
   localparam logic [31:0] EVT_QP_ERR = 32'h00000001;  // data path: the QP entered the error state (its error CQE is written)
@@ -334,6 +334,11 @@ package rnic_pkg;
   localparam logic [31:0] EQ_ENTRY_NUM_MASK = 32'h00ffffff;  // EQ_ENTRY bits 23:0: the CQN or QPN it concerns
   localparam logic [31:0] ASYNC_EVENT_CQ_ERR = 32'h00000000;  // IBV_EVENT_CQ_ERR: a CQ overran; CQEs were lost
   localparam logic [31:0] ASYNC_EVENT_QP_FATAL = 32'h00000001;  // IBV_EVENT_QP_FATAL: a QP entered the error state outside a command
+  localparam logic [31:0] ASYNC_EVENT_QP_REQ_ERR = 32'h00000002;  // IBV_EVENT_QP_REQ_ERR: the QP's responder refused an invalid request (NAK invalid request) and entered the error state
+  localparam logic [31:0] ASYNC_EVENT_QP_ACCESS_ERR = 32'h00000003;  // IBV_EVENT_QP_ACCESS_ERR: the QP's responder refused a request by its rkey, bounds or access (NAK remote access error) and entered the error state
+  localparam logic [31:0] EVT_QP_REQ_ERR = 32'h00000005;  // data path: the responder NAKed an invalid request and put the QP in error, no CQE tells it (EVT_POP number: the QPN)
+  localparam logic [31:0] EVT_QP_ACCESS_ERR = 32'h00000006;  // data path: the responder NAKed a remote access error and put the QP in error, no CQE tells it (EVT_POP number: the QPN)
+  localparam logic [31:0] EVT_QP_OP_ERR = 32'h00000007;  // data path: the responder NAKed a remote operational error (a host write or read failed) and put the QP in error, no CQE tells it (EVT_POP number: the QPN)
 
   // cmd_limits: Limits of the command set.
   localparam logic [31:0] CMD_MAX_LOG_WR = 32'h0000000f;  // largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ)

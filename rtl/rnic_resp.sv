@@ -192,6 +192,11 @@ module rnic_resp #(
     output      logic [SRQN_WIDTH-1:0]             evt_srq_limit_srqn,
     output      logic                              evt_last_wqe_valid,
     output      logic [QPN_WIDTH-1:0]              evt_last_wqe_qpn,
+    // the QP's error that only a NAK reports (no CQE): EVT_QP_REQ_ERR,
+    // EVT_QP_ACCESS_ERR or EVT_QP_OP_ERR, for the firmware
+    output      logic                              evt_resp_err_valid,
+    output      logic [3:0]                        evt_resp_err_type,
+    output      logic [QPN_WIDTH-1:0]              evt_resp_err_qpn,
 
     input  wire logic [47:0]                       cfg_port_mac,
     input  wire logic [4*128-1:0]                  cfg_gid,
@@ -2096,6 +2101,28 @@ module rnic_resp #(
     wire head_hold = ctx_pend && head_failed && (state_reg == S_IDLE || state_reg == S_INV);
     wire head_pop = head_ready && ack_ok && cqe_ok && job_ok && !head_hold;
     wire [2:0] sent_kind = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB + 5 +: 3];
+    wire [4:0] sent_code = m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: 5];
+
+    // A QP error this engine answers with a NAK and no CQE (a request
+    // refused as invalid, by its key or access, or a host write or read
+    // that failed) is an event for the firmware, which moves the QP to ERR
+    // and gives the host IBV_EVENT_QP_REQ_ERR, _QP_ACCESS_ERR or _QP_FATAL
+    // (an error with a CQE is reported by the CQE's own event). Raised a
+    // cycle after the NAK's action leaves: the pop alone and the head's
+    // fields are registered apart, so neither is behind the other (the pop
+    // is deep).
+    logic rerr_pop_q, rerr_head_q;
+    always_ff @(posedge clk) begin
+        rerr_pop_q <= head_pop;
+        rerr_head_q <= head_ack && !head_cqe && sent_kind == 3'(rnic_pkg::AETH_KIND_NAK)
+                       && sent_code != 5'(rnic_pkg::AETH_NAK_PSN_SEQ_ERR);
+        evt_resp_err_type <= (sent_code == 5'(rnic_pkg::AETH_NAK_INVALID_REQ)) ? 4'(rnic_pkg::EVT_QP_REQ_ERR) :
+                             (sent_code == 5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR)) ? 4'(rnic_pkg::EVT_QP_ACCESS_ERR) :
+                             4'(rnic_pkg::EVT_QP_OP_ERR);
+        evt_resp_err_qpn <= act_qpn_mem[head];
+        if (rst) rerr_pop_q <= 1'b0;
+    end
+    assign evt_resp_err_valid = rerr_pop_q && rerr_head_q;
 
     always_ff @(posedge clk) begin
         stat_tx_ack <= 1'b0;

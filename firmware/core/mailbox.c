@@ -76,6 +76,22 @@ int fw_event_poll(struct fw *fw)
 			fw_eq_push(fw, RNIC_ASYNC_EVENT_QP_FATAL, num);
 		}
 		break;
+	case RNIC_EVT_QP_REQ_ERR:
+	case RNIC_EVT_QP_ACCESS_ERR:
+	case RNIC_EVT_QP_OP_ERR:
+		/* the responder's error that no CQE reports: the affiliated
+		 * asynchronous error of its kind (a QP already in ERR had its
+		 * event) */
+		if (num < fw->caps.num_qps && fw_bit_test(fw->qp_used, num) &&
+		    fw->qp[num].state != RNIC_QPS_RESET && fw->qp[num].state != RNIC_QPS_ERR) {
+			uint32_t t = (e >> RNIC_EVT_POP_TYPE_SHIFT) & RNIC_EVT_POP_TYPE_MASK;
+
+			fw->qp[num].state = RNIC_QPS_ERR;
+			fw_eq_push(fw, t == RNIC_EVT_QP_REQ_ERR ? RNIC_ASYNC_EVENT_QP_REQ_ERR :
+				       t == RNIC_EVT_QP_ACCESS_ERR ? RNIC_ASYNC_EVENT_QP_ACCESS_ERR :
+				       RNIC_ASYNC_EVENT_QP_FATAL, num);
+		}
+		break;
 	case RNIC_EVT_CQ_OVERRUN:
 		if (num < fw->caps.num_cqs && fw_bit_test(fw->cq_used, num) &&
 		    !fw_bit_test(fw->cq_err, num)) {

@@ -8,6 +8,8 @@
 
 _Static_assert(RNIC_EVENT_CQ_ERR == RNIC_ASYNC_EVENT_CQ_ERR &&
 	       RNIC_EVENT_QP_FATAL == RNIC_ASYNC_EVENT_QP_FATAL &&
+	       RNIC_EVENT_QP_REQ_ERR == RNIC_ASYNC_EVENT_QP_REQ_ERR &&
+	       RNIC_EVENT_QP_ACCESS_ERR == RNIC_ASYNC_EVENT_QP_ACCESS_ERR &&
 	       RNIC_EVENT_SRQ_LIMIT_REACHED == RNIC_ASYNC_EVENT_SRQ_LIMIT_REACHED &&
 	       RNIC_EVENT_QP_LAST_WQE_REACHED == RNIC_ASYNC_EVENT_QP_LAST_WQE_REACHED,
 	       "the API's event numbers are the firmware's (enum ibv_event_type)");
@@ -32,13 +34,14 @@ int rnic_get_async_event(struct rnic_context *context, struct rnic_async_event *
 
 		d->eq_ci++;
 		rnic_write32(d, RNIC_CMD_REG(d, RNIC_REG_EQ_CI), d->eq_ci);
-		if (type == RNIC_ASYNC_EVENT_QP_FATAL && num >= 2 && num <= d->max_qp + 1 &&
+		if ((type == RNIC_ASYNC_EVENT_QP_FATAL || type == RNIC_ASYNC_EVENT_QP_REQ_ERR ||
+		     type == RNIC_ASYNC_EVENT_QP_ACCESS_ERR) && num >= 2 && num <= d->max_qp + 1 &&
 		    d->qp_table[num]) {
 			struct rnic_qp *qp = &d->qp_table[num]->qp;
 
 			qp->state = RNIC_QPS_ERR;
 			event->element.qp = qp;
-			event->event_type = RNIC_EVENT_QP_FATAL;
+			event->event_type = (enum rnic_event_type)type;
 			return 0;
 		}
 		if (type == RNIC_ASYNC_EVENT_CQ_ERR && num >= 1 && num <= d->max_cq &&
@@ -79,6 +82,8 @@ const char *rnic_event_type_str(enum rnic_event_type type)
 	switch (type) {
 	case RNIC_EVENT_CQ_ERR: return "CQ error";
 	case RNIC_EVENT_QP_FATAL: return "local work queue catastrophic error";
+	case RNIC_EVENT_QP_REQ_ERR: return "invalid request local work queue error";
+	case RNIC_EVENT_QP_ACCESS_ERR: return "local access violation work queue error";
 	case RNIC_EVENT_SRQ_LIMIT_REACHED: return "SRQ limit reached";
 	case RNIC_EVENT_QP_LAST_WQE_REACHED: return "last WQE reached";
 	default: return "unknown";

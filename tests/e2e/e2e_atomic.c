@@ -904,6 +904,8 @@ static void error_case(struct e2e_world *x, int k, enum err_kind kind)
 		printf("  library: requester QP state %u after the error completion\n", x->p.side[0].qp[k]->state);
 		ok = 0;
 	}
+	/* the responder's QP in error, its host told how (no CQE there) */
+	ok = ok && e2e_resp_event_ok(x, k, &err_case_def[kind]);
 	frames = wr->frames[0][k] - frames0;
 	if (local && frames) {
 		printf("  %llu frames sent on the QP, want none\n", (unsigned long long)frames);

@@ -699,6 +699,27 @@ static void test_host_write_fault(void)
 		e2e_result(q == 0 && qa.qp_state == RNIC_QPS_ERR, "host write fault: requester QP in ERR (QUERY_QP %d, state %u)",
 			   q, q ? 99u : qa.qp_state);
 	}
+	{
+		/* the responder's QP: in error, its host told (no CQE there) */
+		struct rnic_qp *rqp = s.p.side[1].qp[0];
+		struct rnic_async_event ev;
+		struct rnic_qp_attr qa;
+		struct rnic_qp_init_attr qi;
+		int got = EAGAIN, more, q;
+
+		for (int i = 0; i < 100 && got == EAGAIN; i++) {
+			got = rnic_get_async_event(s.p.side[1].ctx, &ev);
+			if (got == EAGAIN)
+				rnic_world_step(s.w, 1000);
+		}
+		more = rnic_get_async_event(s.p.side[1].ctx, &(struct rnic_async_event){0});
+		q = rnic_query_qp(rqp, &qa, 0, &qi);
+		e2e_result(got == 0 && ev.event_type == RNIC_EVENT_QP_FATAL && ev.element.qp == rqp && more == EAGAIN &&
+			   q == 0 && qa.qp_state == RNIC_QPS_ERR && rqp->state == RNIC_QPS_ERR,
+			   "host write fault: responder event %s (%s), then %s; its QUERY_QP state %u (want ERR %u)",
+			   got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
+			   more == EAGAIN ? "none" : "more", q ? 99u : qa.qp_state, RNIC_QPS_ERR);
+	}
 	if (mr)
 		rnic_dereg_mr(mr);   /* (its pages are unmapped already) */
 	small_close(&s);

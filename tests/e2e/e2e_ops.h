@@ -159,6 +159,12 @@ struct e2e_err_def {
 
 /* Set o to fail as d says; 1 when that is a local protection error. */
 int e2e_op_fails(struct e2e_op *o, const struct e2e_err_def *d);
+/* After an error case on QP pair k whose responder writes no CQE: side 1
+ * got exactly the asynchronous event a NAK of d's syndrome calls for on its
+ * QP k (invalid request: QP_REQ_ERR; remote access error: QP_ACCESS_ERR;
+ * remote operational error: QP_FATAL), and that QP is in ERR; no event
+ * where d has no NAK. 1 if so; else prints what came. */
+int e2e_resp_event_ok(struct e2e_world *x, int k, const struct e2e_err_def *d);
 /* Move the QP of side s on QP pair q to RTS with these access flags: 0 or
  * the errno of modify_qp. */
 int e2e_qp_access(struct e2e_world *x, int s, int q, unsigned int access);

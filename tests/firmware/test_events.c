@@ -1,4 +1,5 @@
-/* Data-path events (EVT_POP) and the host's asynchronous event ring
+/* Data-path events (EVT_POP: error CQEs, the responder's error NAKs, CQ
+ * overruns) and the host's asynchronous event ring
  * (EQ_ENTRY, EQ_PI, EQ_CI, EQ_LOST): exact register traffic of each case. */
 #include "core/bitmap.h"
 #include "fw_test.h"
@@ -93,5 +94,33 @@ int main(void)
 
 	/* a CQ made again may overrun again */
 	CHECK(fw_bit_test(fw.cq_err, cq));
+
+	/* the responder's errors that no CQE reports: the QP in ERR and the
+	 * affiliated event of each kind, once (the ring is at EQ_DEPTH + 1,
+	 * the host has read all but the last) */
+	{
+		const uint32_t kinds[3][2] = {{RNIC_EVT_QP_REQ_ERR, RNIC_ASYNC_EVENT_QP_REQ_ERR},
+					      {RNIC_EVT_QP_ACCESS_ERR, RNIC_ASYNC_EVENT_QP_ACCESS_ERR},
+					      {RNIC_EVT_QP_OP_ERR, RNIC_ASYNC_EVENT_QP_FATAL}};
+
+		for (uint32_t k = 0; k < 3; k++) {
+			uint32_t q = t_create_qp(pd, cq, cq), pi = RNIC_EQ_DEPTH + 2 + k;
+
+			t_qp_to_state(q, pd, RNIC_QPS_RTS);
+			mock_mmio_reset();
+			mock_mmio_expect_read(RNIC_REG_EVT_POP, evt(kinds[k][0], q));
+			mock_mmio_expect_read(RNIC_REG_EQ_CI, RNIC_EQ_DEPTH);
+			mock_mmio_expect_write(RNIC_REG_EQ_ENTRY + 4 * ((pi - 1) % RNIC_EQ_DEPTH), eq_word(kinds[k][1], q));
+			mock_mmio_expect_write(RNIC_REG_EQ_PI, pi);
+			CHECK_EQ(fw_event_poll(&fw), 1);
+			CHECK_EQ(fw.qp[q].state, RNIC_QPS_ERR);
+			/* a second error of the QP, of either source: nothing more */
+			mock_mmio_expect_read(RNIC_REG_EVT_POP, evt(kinds[k][0], q));
+			CHECK_EQ(fw_event_poll(&fw), 1);
+			mock_mmio_expect_read(RNIC_REG_EVT_POP, evt(RNIC_EVT_QP_ERR, q));
+			CHECK_EQ(fw_event_poll(&fw), 1);
+			CHECK_MOCK("responder error");
+		}
+	}
 	return check_summary();
 }

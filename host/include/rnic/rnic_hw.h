@@ -329,10 +329,10 @@ typedef uint32_t rnic_be32;
 #define RNIC_CMD_TOKEN_MASK 0xffff /* the token's mask, after the shift */
 #define RNIC_CMD_OPCODE_MASK 0xff /* CMD_CTRL and CMD_OPCODE bits 7:0: the opcode (CMD_OP_*) */
 
-/* events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type. */
+/* events: Events. The data path tells the firmware (EVT_POP) when it has moved a QP to the error state (an error completion other than a flush, or a responder's error NAK that no completion reports) and when a CQ overran; the firmware keeps its QP state true and gives the host the asynchronous events it must see (EQ_ENTRY), numbered as enum ibv_event_type. */
 #define RNIC_EVT_POP_VALID 0x80000000u /* EVT_POP bit 31: an event was taken (else the queue was empty) */
 #define RNIC_EVT_POP_LOST 0x40000000 /* EVT_POP bit 30: events were dropped (the queue was full) since the last one taken */
-#define RNIC_EVT_POP_TYPE_SHIFT 0x18 /* EVT_POP bits 27:24: EVT_QP_ERR or EVT_CQ_OVERRUN */
+#define RNIC_EVT_POP_TYPE_SHIFT 0x18 /* EVT_POP bits 27:24: the event (EVT_QP_ERR, EVT_CQ_OVERRUN, EVT_SRQ_LIMIT, EVT_QP_LAST_WQE, EVT_QP_REQ_ERR, EVT_QP_ACCESS_ERR, EVT_QP_OP_ERR) */
 #define RNIC_EVT_POP_TYPE_MASK 0xf /* the type's mask, after the shift */
 #define RNIC_EVT_POP_NUM_MASK 0xffffff /* EVT_POP bits 23:0: the QPN or CQN */
 #define RNIC_EVT_QP_ERR 1 /* data path: the QP entered the error state (its error CQE is written) */
@@ -343,6 +343,11 @@ typedef uint32_t rnic_be32;
 #define RNIC_EQ_ENTRY_NUM_MASK 0xffffff /* EQ_ENTRY bits 23:0: the CQN or QPN it concerns */
 #define RNIC_ASYNC_EVENT_CQ_ERR 0 /* IBV_EVENT_CQ_ERR: a CQ overran; CQEs were lost */
 #define RNIC_ASYNC_EVENT_QP_FATAL 1 /* IBV_EVENT_QP_FATAL: a QP entered the error state outside a command */
+#define RNIC_ASYNC_EVENT_QP_REQ_ERR 2 /* IBV_EVENT_QP_REQ_ERR: the QP's responder refused an invalid request (NAK invalid request) and entered the error state */
+#define RNIC_ASYNC_EVENT_QP_ACCESS_ERR 3 /* IBV_EVENT_QP_ACCESS_ERR: the QP's responder refused a request by its rkey, bounds or access (NAK remote access error) and entered the error state */
+#define RNIC_EVT_QP_REQ_ERR 5 /* data path: the responder NAKed an invalid request and put the QP in error, no CQE tells it (EVT_POP number: the QPN) */
+#define RNIC_EVT_QP_ACCESS_ERR 6 /* data path: the responder NAKed a remote access error and put the QP in error, no CQE tells it (EVT_POP number: the QPN) */
+#define RNIC_EVT_QP_OP_ERR 7 /* data path: the responder NAKed a remote operational error (a host write or read failed) and put the QP in error, no CQE tells it (EVT_POP number: the QPN) */
 
 /* cmd_limits: Limits of the command set. */
 #define RNIC_CMD_MAX_LOG_WR 0xf /* largest sq_log_size / rq_log_size (producer indices travel mod 2^16 in DB_SQ / DB_RQ) */

@@ -453,6 +453,8 @@ int rnic_read_counter(struct rnic_context *context, uint32_t reg, uint32_t *valu
 enum rnic_event_type {
 	RNIC_EVENT_CQ_ERR = 0,   /* the CQ overran: completions were lost */
 	RNIC_EVENT_QP_FATAL = 1, /* the device moved the QP to the error state */
+	RNIC_EVENT_QP_REQ_ERR = 2,    /* its responder refused an invalid request: QP in error */
+	RNIC_EVENT_QP_ACCESS_ERR = 3, /* its responder refused a request's rkey or access: QP in error */
 	RNIC_EVENT_SRQ_LIMIT_REACHED = 15,   /* the SRQ's WQEs fell below its limit (now disarmed) */
 	RNIC_EVENT_QP_LAST_WQE_REACHED = 16, /* a QP on an SRQ, in error, takes no more of its WQEs */
 };
@@ -468,8 +470,8 @@ struct rnic_async_event {
 
 /* ibv_get_async_event without blocking: 0 and the oldest event not yet
  * taken, or EAGAIN when there is none (EINVAL: NULL argument). Events of
- * objects destroyed since are skipped. A QP_FATAL event also sets the QP's
- * state to RNIC_QPS_ERR. */
+ * objects destroyed since are skipped. A QP_FATAL, QP_REQ_ERR or
+ * QP_ACCESS_ERR event also sets the QP's state to RNIC_QPS_ERR. */
 int rnic_get_async_event(struct rnic_context *context, struct rnic_async_event *event);
 /* Events the device dropped because the ring was full (EQ_LOST). */
 uint32_t rnic_async_events_lost(struct rnic_context *context);

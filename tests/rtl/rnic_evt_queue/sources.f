@@ -1,0 +1,2 @@
+rtl/rnic_pkg.sv
+rtl/rnic_evt_queue.sv
