@@ -174,6 +174,16 @@ module rnic_rd_resp #(
     logic                 hq_pay_mem [HDRQ];   // the header's length is not 0
     logic [HDRQ_LOG2:0]   hq_wr_reg, hq_rd_reg;
     logic [HDRQ-1:0]      hq_vld_reg;   // entry i lies in [hq_rd, hq_wr): kept with them
+    // (an entry popped is cleared a cycle later, from registers: the
+    // transmit arbiter's grant, behind which the pop comes, and the valid
+    // bits' write decode after it were 9 levels at 512 bits. For that cycle
+    // the QP's search below may say pending when nothing is: never too
+    // low, which is what the responder needs; a push to the entry wins.)
+    logic                 hq_pop_q;
+    logic [HDRQ_LOG2-1:0] hq_pop_idx_q;
+    // (the entry after the head, which the pop's next valid reads, is then
+    // never the one popped a cycle before)
+    initial if (HDRQ_LOG2 < 2) $error("rnic_rd_resp: HDRQ_LOG2 must be 2 or more (%m)");
     wire hq_empty = hq_wr_reg == hq_rd_reg;
     wire hq_full = hq_wr_reg[HDRQ_LOG2] != hq_rd_reg[HDRQ_LOG2]
                    && hq_wr_reg[HDRQ_LOG2-1:0] == hq_rd_reg[HDRQ_LOG2-1:0];
@@ -586,10 +596,10 @@ module rnic_rd_resp #(
         endcase
         hq_nonempty_reg <= (m_hdr_valid && m_hdr_ready) ? hq_push || hq_vld_reg[hq_second]
                                                         : hq_push || hq_nonempty_reg;
-        if (m_hdr_valid && m_hdr_ready) begin
-            hq_vld_reg[hq_rd_reg[HDRQ_LOG2-1:0]] <= 1'b0;
-            hq_rd_reg <= hq_rd_reg + 1'b1;
-        end
+        hq_pop_q <= m_hdr_valid && m_hdr_ready;
+        hq_pop_idx_q <= hq_rd_reg[HDRQ_LOG2-1:0];
+        if (hq_pop_q) hq_vld_reg[hq_pop_idx_q] <= 1'b0;
+        if (m_hdr_valid && m_hdr_ready) hq_rd_reg <= hq_rd_reg + 1'b1;
         if (hq_push) begin   // after the pop: a full queue takes no push
             hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
             hq_pay_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= !raw && state_reg != S_TACK && seg_nz_reg;   // an ACK or NAK has none
@@ -618,6 +628,7 @@ module rnic_rd_resp #(
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
             hq_vld_reg <= '0;
+            hq_pop_q <= 1'b0;
             hq_nonempty_reg <= 1'b0;
             pq_wr_reg <= '0;
             pq_rd_reg <= '0;
@@ -706,7 +717,8 @@ module rnic_rd_resp #(
     always_ff @(posedge clk) begin
         for (int i = 0; i < HDRQ; i++)
             if (!rst) assert (hq_vld_reg[i]
-                              == ((HDRQ_LOG2+1)'(HDRQ_LOG2'(HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0])) < hq_wr_reg - hq_rd_reg));
+                              == (((HDRQ_LOG2+1)'(HDRQ_LOG2'(HDRQ_LOG2'(i) - hq_rd_reg[HDRQ_LOG2-1:0])) < hq_wr_reg - hq_rd_reg)
+                                  || (hq_pop_q && HDRQ_LOG2'(i) == hq_pop_idx_q)));
         for (int i = 0; i < PAYQ; i++)
             if (!rst) assert (pq_vld_reg[i]
                               == ((PAYQ_LOG2+1)'(PAYQ_LOG2'(PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0])) < pq_wr_reg - pq_rd_reg));
