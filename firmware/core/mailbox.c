@@ -61,34 +61,27 @@ void fw_eq_push(struct fw *fw, uint32_t type, uint32_t num)
 
 int fw_event_poll(struct fw *fw)
 {
-	uint32_t e = fw_mmio_read32(RNIC_REG_EVT_POP), num;
+	uint32_t e = fw_mmio_read32(RNIC_REG_EVT_POP), num, type;
 
 	if (!(e & RNIC_EVT_POP_VALID))
 		return 0;
 	if (e & RNIC_EVT_POP_LOST)
 		fw_mmio_write32(RNIC_REG_EQ_LOST, ++fw->eq_lost);
 	num = e & RNIC_EVT_POP_NUM_MASK;
-	switch ((e >> RNIC_EVT_POP_TYPE_SHIFT) & RNIC_EVT_POP_TYPE_MASK) {
+	type = (e >> RNIC_EVT_POP_TYPE_SHIFT) & RNIC_EVT_POP_TYPE_MASK;
+	switch (type) {
 	case RNIC_EVT_QP_ERR:
-		if (num < fw->caps.num_qps && fw_bit_test(fw->qp_used, num) &&
-		    fw->qp[num].state != RNIC_QPS_RESET && fw->qp[num].state != RNIC_QPS_ERR) {
-			fw->qp[num].state = RNIC_QPS_ERR;
-			fw_eq_push(fw, RNIC_ASYNC_EVENT_QP_FATAL, num);
-		}
-		break;
 	case RNIC_EVT_QP_REQ_ERR:
 	case RNIC_EVT_QP_ACCESS_ERR:
 	case RNIC_EVT_QP_OP_ERR:
-		/* the responder's error that no CQE reports: the affiliated
-		 * asynchronous error of its kind (a QP already in ERR had its
-		 * event) */
+		/* the QP entered ERR in the data path: an error CQE (QP_FATAL), or
+		 * the responder's error NAK no CQE reports (the affiliated
+		 * asynchronous error of its kind); once, while the QP is live */
 		if (num < fw->caps.num_qps && fw_bit_test(fw->qp_used, num) &&
 		    fw->qp[num].state != RNIC_QPS_RESET && fw->qp[num].state != RNIC_QPS_ERR) {
-			uint32_t t = (e >> RNIC_EVT_POP_TYPE_SHIFT) & RNIC_EVT_POP_TYPE_MASK;
-
 			fw->qp[num].state = RNIC_QPS_ERR;
-			fw_eq_push(fw, t == RNIC_EVT_QP_REQ_ERR ? RNIC_ASYNC_EVENT_QP_REQ_ERR :
-				       t == RNIC_EVT_QP_ACCESS_ERR ? RNIC_ASYNC_EVENT_QP_ACCESS_ERR :
+			fw_eq_push(fw, type == RNIC_EVT_QP_REQ_ERR ? RNIC_ASYNC_EVENT_QP_REQ_ERR :
+				       type == RNIC_EVT_QP_ACCESS_ERR ? RNIC_ASYNC_EVENT_QP_ACCESS_ERR :
 				       RNIC_ASYNC_EVENT_QP_FATAL, num);
 		}
 		break;
