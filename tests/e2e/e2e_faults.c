@@ -27,7 +27,6 @@
 #include "sim_pair.h"
 #include "e2e_common.h"
 
-#define GUARD_BYTE 0xa5
 #define SLOT_GAP 256              /* guard bytes between two buffers */
 #define MAX_OPS 128
 #define NQP 2
@@ -196,8 +195,8 @@ static void run_mix(const struct mix *m)
 	e2e_rng_seed(e2e_seed * 0x51ed2701u + m->mtu);
 	for (size_t i = 0; i < src_len; i++)
 		src[i] = (uint8_t)e2e_rng();
-	memset(dst, GUARD_BYTE, dst_len);
-	memset(want, GUARD_BYTE, dst_len);
+	memset(dst, E2E_GUARD_BYTE, dst_len);
+	memset(want, E2E_GUARD_BYTE, dst_len);
 	smr = rnic_reg_mr(p.side[0].pd, src, src_len, RNIC_ACCESS_LOCAL_WRITE);
 	dmr = rnic_reg_mr(p.side[1].pd, dst, dst_len,
 			  RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
@@ -384,7 +383,7 @@ static int small_open(struct small *s, const char *name, double p_drop, uint8_t 
 		s->buf[i] = aligned_alloc(4096, 65536);
 		if (!s->buf[i])
 			return -1;
-		memset(s->buf[i], i ? GUARD_BYTE : 0x3c, 65536);
+		memset(s->buf[i], i ? E2E_GUARD_BYTE : 0x3c, 65536);
 		s->mr[i] = rnic_reg_mr(s->p.side[i].pd, s->buf[i], 65536,
 				       RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
 		if (!s->mr[i])
@@ -449,32 +448,36 @@ static void small_close_big(struct small *s, struct rnic_mr *smr, struct rnic_mr
 	free(dst);
 }
 
-/* The data path moved side 0's QP to ERR: the firmware saw it (QUERY_QP
- * says ERR), the host gets exactly one QP_FATAL for that QP, side 1 none. */
-static void check_qp_fatal(struct small *s, const char *what)
+/* The data path moved side `side`'s QP 0 to ERR: the firmware saw it
+ * (QUERY_QP says ERR), that side's host gets exactly one event `want` for
+ * the QP and, with `peer_quiet`, the other side none. */
+static void check_qp_event(struct small *s, int side, enum rnic_event_type want, int peer_quiet, const char *what)
 {
 	struct rnic_async_event ev;
 	struct rnic_qp_attr qa;
 	struct rnic_qp_init_attr qi;
-	struct rnic_qp *qp = s->p.side[0].qp[0];
-	int got = EAGAIN, more, other, q;
+	struct rnic_qp *qp = s->p.side[side].qp[0];
+	int got = EAGAIN, more, other = EAGAIN, q;
 
 	/* data path -> firmware -> ring: a few firmware loop turns */
 	for (int i = 0; i < 100 && got == EAGAIN; i++) {
-		got = rnic_get_async_event(s->p.side[0].ctx, &ev);
+		got = rnic_get_async_event(s->p.side[side].ctx, &ev);
 		if (got == EAGAIN)
 			rnic_world_step(s->w, 1000);
 	}
-	more = rnic_get_async_event(s->p.side[0].ctx, &(struct rnic_async_event){0});
-	other = rnic_get_async_event(s->p.side[1].ctx, &(struct rnic_async_event){0});
+	more = rnic_get_async_event(s->p.side[side].ctx, &(struct rnic_async_event){0});
+	if (peer_quiet)
+		other = rnic_get_async_event(s->p.side[!side].ctx, &(struct rnic_async_event){0});
 	q = rnic_query_qp(qp, &qa, 0, &qi);
-	e2e_result(got == 0 && ev.event_type == RNIC_EVENT_QP_FATAL && ev.element.qp == qp &&
+	e2e_result(got == 0 && ev.event_type == want && ev.element.qp == qp &&
 		   more == EAGAIN && other == EAGAIN && q == 0 && qa.qp_state == RNIC_QPS_ERR &&
 		   qp->state == RNIC_QPS_ERR,
-		   "%s: asynchronous event %s (%s) for QP %u, then %s; the peer %s; QUERY_QP state %u (want ERR %u)",
-		   what, got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
-		   got ? 0 : ev.element.qp->qp_num, more == EAGAIN ? "none" : "more",
-		   other == EAGAIN ? "none" : "got one", q ? 99u : qa.qp_state, RNIC_QPS_ERR);
+		   "%s: side %d's asynchronous event %s (%s, want %s) for QP %u, then %s; the peer %s; "
+		   "QUERY_QP state %u (want ERR %u)",
+		   what, side, got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
+		   rnic_event_type_str(want), got ? 0 : ev.element.qp->qp_num, more == EAGAIN ? "none" : "more",
+		   !peer_quiet ? "not checked" : other == EAGAIN ? "none" : "got one", q ? 99u : qa.qp_state,
+		   RNIC_QPS_ERR);
 }
 
 /* A CQ of 2 entries and 5 signaled WRITEs nobody polls: the CQ overruns;
@@ -564,8 +567,8 @@ static void test_retry_exhausted(void)
 	           "restarts %u (want 2), frames sent %u (want 6: 2 WQEs x 3 tries)",
 	           n > 0 ? rnic_wc_status_str(wc[0].status) : "none",
 	           n > 1 ? rnic_wc_status_str(wc[1].status) : "none", to, rt, tx);
-	e2e_result(s.buf[1][0] == GUARD_BYTE, "retry exhausted: receiver memory untouched");
-	check_qp_fatal(&s, "retry exhausted");
+	e2e_result(s.buf[1][0] == E2E_GUARD_BYTE, "retry exhausted: receiver memory untouched");
+	check_qp_event(&s, 0, RNIC_EVENT_QP_FATAL, 1, "retry exhausted");
 	small_close(&s);
 }
 
@@ -592,7 +595,7 @@ static void test_rnr_retry_succeeds(void)
 	ok = ok && n == 1 && wc[0].wr_id == 7 && wc[0].status == RNIC_WC_SUCCESS;
 	m = sim_pair_wait(s.p.side[1].cq, wc + 1, 1, 2000000);
 	ok = ok && m == 1 && wc[1].wr_id == 9 && wc[1].status == RNIC_WC_SUCCESS && wc[1].byte_len == 3000 &&
-	     memcmp(s.buf[1] + 128, s.buf[0], 3000) == 0 && s.buf[1][128 + 3000] == GUARD_BYTE;
+	     memcmp(s.buf[1] + 128, s.buf[0], 3000) == 0 && s.buf[1][128 + 3000] == E2E_GUARD_BYTE;
 	e2e_result(ok && e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RX_RNR_NAK, 0xffffffffu) == rnr_tx &&
 		       e2e_counter_or(s.p.side[0].ctx, RNIC_REG_STAT_RETRY, 0xffffffffu) == rnr_tx,
 	           "RNR retry: %u RNR NAKs, receive posted, then the SEND succeeds (data exact); sender counted "
@@ -624,14 +627,6 @@ static void test_rnr_exhausted(void)
 	small_close(&s);
 }
 
-static int memory_untouched_from(const uint8_t *b, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++)
-		if (b[i] != GUARD_BYTE)
-			return 0;
-	return 1;
-}
-
 /* The responder's host write fails: side 1's target MR stays registered but
  * its pages leave the IOMMU, so the payload write is answered SLVERR. The
  * responder answers NAK Remote Operational Error: the WRITE (32 KiB, 32
@@ -654,7 +649,7 @@ static void test_host_write_fault(void)
 		free(dst);
 		return;
 	}
-	memset(dst, GUARD_BYTE, 65536);
+	memset(dst, E2E_GUARD_BYTE, 65536);
 	mr = rnic_reg_mr(s.p.side[1].pd, dst, 65536, RNIC_ACCESS_LOCAL_WRITE | RNIC_ACCESS_REMOTE_WRITE);
 	if (mr)
 		unmapped = rnic_sim_dma_unmap(rnic_world_nic(s.w, 1), dst, 65536);
@@ -689,7 +684,7 @@ static void test_host_write_fault(void)
 		   (unsigned long long)nf0);
 	/* (the second WRITE may have been executed before the first one's
 	 * write was answered: its completion is flushed all the same) */
-	e2e_result(memory_untouched_from(s.buf[1], 64, 65536),
+	e2e_result(e2e_untouched(&(struct e2e_buf){.p = s.buf[1], .len = 65536}, 64, 65536),
 		   "host write fault: nothing written beyond the second WRITE's 64 bytes");
 	{
 		struct rnic_qp_attr qa;
@@ -699,27 +694,9 @@ static void test_host_write_fault(void)
 		e2e_result(q == 0 && qa.qp_state == RNIC_QPS_ERR, "host write fault: requester QP in ERR (QUERY_QP %d, state %u)",
 			   q, q ? 99u : qa.qp_state);
 	}
-	{
-		/* the responder's QP: in error, its host told (no CQE there) */
-		struct rnic_qp *rqp = s.p.side[1].qp[0];
-		struct rnic_async_event ev;
-		struct rnic_qp_attr qa;
-		struct rnic_qp_init_attr qi;
-		int got = EAGAIN, more, q;
-
-		for (int i = 0; i < 100 && got == EAGAIN; i++) {
-			got = rnic_get_async_event(s.p.side[1].ctx, &ev);
-			if (got == EAGAIN)
-				rnic_world_step(s.w, 1000);
-		}
-		more = rnic_get_async_event(s.p.side[1].ctx, &(struct rnic_async_event){0});
-		q = rnic_query_qp(rqp, &qa, 0, &qi);
-		e2e_result(got == 0 && ev.event_type == RNIC_EVENT_QP_FATAL && ev.element.qp == rqp && more == EAGAIN &&
-			   q == 0 && qa.qp_state == RNIC_QPS_ERR && rqp->state == RNIC_QPS_ERR,
-			   "host write fault: responder event %s (%s), then %s; its QUERY_QP state %u (want ERR %u)",
-			   got ? strerror(got) : "taken", got ? "-" : rnic_event_type_str(ev.event_type),
-			   more == EAGAIN ? "none" : "more", q ? 99u : qa.qp_state, RNIC_QPS_ERR);
-	}
+	/* the responder's QP: in error, its host told (no CQE there); the
+	 * requester's own error came with its completion */
+	check_qp_event(&s, 1, RNIC_EVENT_QP_FATAL, 0, "host write fault: the responder");
 	if (mr)
 		rnic_dereg_mr(mr);   /* (its pages are unmapped already) */
 	small_close(&s);
