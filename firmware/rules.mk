@@ -11,7 +11,10 @@
 #
 # The memory map comes from host/include/rnic/rnic_hw.h (docs/formats.toml);
 # FW_IMAGE_BUDGET and FW_RAM_BUDGET override its figures (the build test uses
-# them to check that an over-budget image fails the build).
+# them to check that an over-budget image fails the build). FW_DEFS sizes the
+# firmware's tables for a core built with smaller ones (for example
+# "-DFW_MAX_QPS=16 -DFW_MAX_MRS=16", core/fw.h), with FW_BUILD elsewhere;
+# `make hw-report` builds the ECP5 run's firmware so (hw/runs.json).
 
 FW_DIR := $(ROOT)/firmware
 FW_BUILD ?= $(BUILD)/firmware
@@ -22,7 +25,7 @@ FW_SIZE := $(FW_CROSS)size
 FW_ARCH := -march=rv32im -mabi=ilp32
 FW_INC := -I$(FW_DIR) -I$(ROOT)/host/include
 FW_CFLAGS := $(FW_ARCH) -ffreestanding -nostdlib -O2 -std=c11 -Wall -Wextra -Werror \
-	-ffunction-sections -fdata-sections -MMD -MP $(FW_INC)
+	-ffunction-sections -fdata-sections -MMD -MP $(FW_INC) $(FW_DEFS)
 
 # A constant of the generated header, as the C preprocessor sees it.
 fw_const = $(shell echo RNIC_$(1) | \

@@ -125,7 +125,11 @@ def nextpnr(run, outdir, reuse=False):
            "--report", os.path.join(outdir, "nextpnr-report.json"), "--log", log, "--quiet"]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
-    text = open(log).read() if os.path.exists(log) else r.stdout + r.stderr
+    # --quiet: an error that stops nextpnr early may reach stderr only
+    text = (open(log).read() if os.path.exists(log) else "") + r.stdout + r.stderr
+    if r.stdout + r.stderr:
+        with open(log, "a") as f:
+            f.write(r.stdout + r.stderr)
     with open(log, "a") as f:
         f.write("\nreport.py: nextpnr took %.0f s\n" % (time.time() - t0))
     return parse_nextpnr(text) + (r.returncode, text)
@@ -157,6 +161,7 @@ def one_run(run):
         sets += ["--set", "%s=%s" % (k, v)]
     logpath = os.path.join(outdir, "yosys.log")
     reuse = REUSE and os.path.exists(os.path.join(outdir, "mapped.json"))
+    fw = firmware_for(run, outdir) if "firmware_defs" in run else None
     if reuse:
         r = subprocess.CompletedProcess([], 0)
     else:
@@ -176,6 +181,11 @@ def one_run(run):
            "yosys": "pyosys " + pyosys_version(),
            "rtl_digest": run_digest(outdir, reuse),
            "synth_seconds": None, "ok": False}
+    if fw is not None:
+        rec["firmware"] = fw
+        if not fw["fits"]:
+            rec["error"] = "the firmware for this run's tables does not fit its RAM (%s)" % fw["log"]
+            return rec
     if r.returncode != 0:
         rec["error"] = "yosys exited %d (log: %s)" % (r.returncode, os.path.relpath(logpath, ROOT))
         return rec
@@ -223,6 +233,25 @@ def one_run(run):
     rec["seconds"] = round(time.time() - t0)
     rec["ok"] = True
     return rec
+
+
+def firmware_for(run, outdir):
+    """A run with smaller tables gets a smaller firmware RAM (FW_RAM_BYTES):
+    build the firmware with its tables sized to match (firmware_defs, the
+    FW_MAX_* of firmware/core/fw.h) for that RAM; the build fails when image,
+    tables and stack do not fit."""
+    ram = int(run["params"]["FW_RAM_BYTES"])
+    defs = " ".join("-D%s=%s" % kv for kv in sorted(run["firmware_defs"].items()))
+    fwdir = os.path.join(outdir, "firmware")
+    r = subprocess.run(["make", "-s", "-C", ROOT, "firmware", "FW_BUILD=" + fwdir,
+                        "FW_RAM_BUDGET=%d" % ram, "FW_DEFS=" + defs], capture_output=True, text=True)
+    log = os.path.join(outdir, "firmware.log")
+    with open(log, "w") as f:
+        f.write(r.stdout + r.stderr)
+    m = re.search(r"rnic_fw: text (\d+)  data (\d+)  bss (\d+)", r.stdout)
+    return {"ram_bytes": ram, "defs": defs, "fits": r.returncode == 0,
+            "text": int(m.group(1)) if m else None, "data": int(m.group(2)) if m else None,
+            "bss": int(m.group(3)) if m else None, "log": os.path.relpath(log, ROOT)}
 
 
 def run_digest(outdir, reuse):

@@ -32,14 +32,30 @@ enum fw_status {
 };
 
 /* The firmware's own tables: the device may have more contexts (DEV block),
- * the firmware manages at most this many of each. */
+ * the firmware manages at most this many of each. A build for a core with
+ * smaller tables sets them lower (FW_DEFS in firmware/rules.mk) and fits a
+ * smaller RAM: the QP attributes alone take 72 bytes per QP. */
+#ifndef FW_MAX_QPS
 #define FW_MAX_QPS 1024
+#endif
+#ifndef FW_MAX_CQS
 #define FW_MAX_CQS 1024
+#endif
+#ifndef FW_MAX_MRS
 #define FW_MAX_MRS 4096
+#endif
+#ifndef FW_MAX_MTT
 #define FW_MAX_MTT 16384
+#endif
+#ifndef FW_MAX_PDS
 #define FW_MAX_PDS 1024
+#endif
+#ifndef FW_MAX_SRQS
 #define FW_MAX_SRQS 256
+#endif
+#ifndef FW_MAX_AHS
 #define FW_MAX_AHS 512
+#endif
 /* multicast group table entries: the data path's (DEV_NUM_MCGS) exactly */
 #define FW_MAX_MCGS (RNIC_MCAST_WAYS << RNIC_MCAST_BUCKET_BITS)
 /* MRs registered whose page list is not complete yet (REG_MR done, not every

@@ -54,6 +54,23 @@ else
 	grep -q 'exceed FW_RAM_BYTES' "$tmp/ram.log" && pass "RAM budget enforced" ||
 		{ cat "$tmp/ram.log"; fail "RAM budget: wrong failure"; }
 fi
+# A core with smaller tables has a smaller RAM: the firmware built with its
+# tables sized to match (the ECP5 run of hw/runs.json, 16 of each) fits it;
+# its QP table is 72 bytes per QP, so the full-size tables cannot.
+read -r small_ram small_defs < <(python3 -c '
+import json
+r = [r for r in json.load(open("hw/runs.json")) if r["name"] == "ecp5-64"][0]
+print(r["params"]["FW_RAM_BYTES"], " ".join("-D%s=%s" % kv for kv in sorted(r["firmware_defs"].items())))')
+if make -s firmware FW_BUILD="$tmp/small" FW_RAM_BUDGET="$small_ram" FW_DEFS="$small_defs" >"$tmp/small.log" 2>&1 &&
+	grep -qx 'rnic_fw: fits' "$tmp/small.log"; then
+	pass "16-entry tables fit a $small_ram-byte RAM ($(grep -o 'image + bss + stack [0-9]* of [0-9]*' "$tmp/small.log"))"
+else
+	cat "$tmp/small.log"
+	fail "the firmware with 16-entry tables does not fit $small_ram bytes"
+fi
+read -r _ _ small_bss _ < <(riscv64-unknown-elf-size -B "$tmp/small/rnic_fw.elf" | tail -n 1)
+((small_bss + 16 * 72 < bss)) && pass "smaller tables, smaller bss ($small_bss < $bss)" || fail "FW_DEFS did not size the tables"
+
 # The size report checks on its own too (the linker is not its only guard).
 bash firmware/size.sh riscv64-unknown-elf-size "$elf" $((text + data - 4)) "$ram" "$stack" >/dev/null 2>&1 &&
 	fail "size.sh passed an image 4 bytes over budget" || pass "size.sh: image limit"
