@@ -69,6 +69,12 @@ module rnic_core #(
     // reads already asked for: 2^REQ_HDRQ_LOG2 cover the host's read latency
     // for small messages (the builder waits for each packet's payload)
     parameter int REQ_HDRQ_LOG2 = 5,
+    // READ responses (and the ACKs queued behind them) the READ engine
+    // holds: 2^RD_JOBS_LOG2 jobs, each compared with an ATOMIC's line, and
+    // 2^RD_PAYQ_LOG2 payload reads asked for; 32 and 16 keep 100 Gb/s busy
+    // with many QPs reading, a core with 16 QPs needs fewer (the ECP5 runs)
+    parameter int RD_JOBS_LOG2 = 5,
+    parameter int RD_PAYQ_LOG2 = 4,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
     parameter int FW_RAM_BYTES = rnic_pkg::FW_RAM_BYTES,
@@ -1585,7 +1591,8 @@ module rnic_core #(
     logic          rdjob_span_nz, rdjob_plain;
     logic          stat_tx_read_resp, stat_pl_loc_prot_err;
 
-    rnic_rd_resp #(.QPN_WIDTH(QPN_WIDTH), .MR_INDEX_WIDTH(MR_INDEX_WIDTH)) rd_resp_inst (
+    rnic_rd_resp #(.QPN_WIDTH(QPN_WIDTH), .MR_INDEX_WIDTH(MR_INDEX_WIDTH), .JOBS_LOG2(RD_JOBS_LOG2),
+                   .PAYQ_LOG2(RD_PAYQ_LOG2)) rd_resp_inst (
         .clk, .rst,
         .s_job_valid(rdjob_valid), .s_job_ready(rdjob_ready), .s_job_hdr(rdjob_hdr),
         .s_job_va(rdjob_va), .s_job_rkey(rdjob_rkey), .s_job_pd(rdjob_pd),
