@@ -243,6 +243,8 @@ def one_run(run):
            "yosys": "pyosys " + pyosys_version(),
            "rtl_digest": run_digest(outdir, reuse),
            "synth_seconds": None, "ok": False}
+    if run["target"] == "ecp5":
+        rec["speed"] = run.get("speed", 8)
     if fw is not None:
         rec["firmware"] = fw
         if not fw["fits"]:
