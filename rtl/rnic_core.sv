@@ -75,6 +75,9 @@ module rnic_core #(
     // with many QPs reading, a core with 16 QPs needs fewer (the ECP5 runs)
     parameter int RD_JOBS_LOG2 = 5,
     parameter int RD_PAYQ_LOG2 = 4,
+    // the control processor's RAM answer registered once more (a wait state
+    // per access), for fabrics whose block RAM answers late (rnic_ctrl)
+    parameter int CTRL_RAM_RD_STAGE = 0,
     // control processor: RAM size and the firmware image ($readmemh; "" leaves
     // the RAM empty and the CPU traps at once)
     parameter int FW_RAM_BYTES = rnic_pkg::FW_RAM_BYTES,
@@ -333,7 +336,7 @@ module rnic_core #(
     logic [31:0] fw_wdata, fw_rdata;
     wire         fw_halted = fw_trap || fw_bus_err;
 
-    rnic_ctrl #(.RAM_BYTES(FW_RAM_BYTES), .FW_HEX(FW_HEX)) ctrl_inst (
+    rnic_ctrl #(.RAM_BYTES(FW_RAM_BYTES), .RAM_RD_STAGE(CTRL_RAM_RD_STAGE), .FW_HEX(FW_HEX)) ctrl_inst (
         .clk, .rst,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .status_trap(fw_trap), .status_bus_err(fw_bus_err)

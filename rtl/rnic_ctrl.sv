@@ -19,6 +19,12 @@
  */
 module rnic_ctrl #(
     parameter int RAM_BYTES = 65536,
+    // 1: the RAM's read data is registered once more before the CPU takes
+    // it, one wait state per RAM access. For fabrics whose block RAM
+    // answers late in the cycle (an ECP5 DP16KD: about 4.2 ns of an 8 ns
+    // period), where that answer cannot also run through PicoRV32's load
+    // path; 0 (no wait state) where it can
+    parameter int RAM_RD_STAGE = 0,
     parameter FW_HEX = ""
 ) (
     input  wire logic        clk,
@@ -117,7 +123,7 @@ module rnic_ctrl #(
 
     // one address, one write and one registered read per cycle: a single
     // block-RAM port with byte write enables
-    wire ram_late = !la_in_ram && mem_valid && !mem_ready && in_ram && !ram_ack_reg;
+    wire ram_late = !la_in_ram && mem_valid && !mem_ready && in_ram && !ram_ack_reg && !ram_fast;
     wire [RAM_AW-1:0] ram_addr = la_in_ram ? la_idx : ram_idx;
     wire [3:0] ram_wstrb = la_in_ram ? (la_write ? la_wstrb : 4'h0) : mem_wstrb;
     wire [31:0] ram_wdata = la_in_ram ? la_wdata : mem_wdata;
@@ -137,6 +143,26 @@ module rnic_ctrl #(
             ram_ack_reg <= 1'b0;
             la_hit_reg <= 1'b0;
         end
+    end
+
+    // the RAM's answer as the CPU takes it: at once, or a cycle later from
+    // a register (RAM_RD_STAGE); in the waiting cycle the access is held
+    // (no look-ahead while one is presented, no late read: !ram_fast and
+    // !ram_ack_reg above)
+    logic        ram_done;
+    logic [31:0] ram_answer;
+    if (RAM_RD_STAGE != 0) begin : g_rd_stage
+        logic        ram_done_q;
+        logic [31:0] ram_rdata_q;
+        always_ff @(posedge clk) begin
+            ram_done_q <= (ram_fast || ram_ack_reg) && !rst;
+            ram_rdata_q <= ram_rdata_reg;
+        end
+        assign ram_done = ram_done_q;
+        assign ram_answer = ram_rdata_q;
+    end else begin : g_no_rd_stage
+        assign ram_done = ram_fast || ram_ack_reg;
+        assign ram_answer = ram_rdata_reg;
     end
 
     // ----------------------------------------------------- register port
@@ -173,12 +199,12 @@ module rnic_ctrl #(
         end
     end
 
-    assign mem_ready = ram_fast || ram_ack_reg || fw_ack_reg || bad_ack_reg;
+    assign mem_ready = ram_done || fw_ack_reg || bad_ack_reg;
     // the read data chosen by flip-flops only (it is taken on mem_ready): a
     // register access is pending, an unmapped one answered, else the RAM's
     // (choosing by the RAM's answer put mem_ready's terms in front of the
     // CPU's load path: 9 levels)
-    assign mem_rdata = fw_ack_reg ? fw_rdata_reg : bad_ack_reg ? 32'h0 : ram_rdata_reg;
+    assign mem_rdata = fw_ack_reg ? fw_rdata_reg : bad_ack_reg ? 32'h0 : ram_answer;
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
     // the look-ahead's access is the one presented next

@@ -15,7 +15,7 @@
 // The context write waits for ctx_wr_ready (random, and held off for a while
 // once): it is taken exactly once, its command and data do not change while
 // it waits, and the firmware's next register write (CMD_DONE) waits with it.
-module tb #(parameter int DATA_WIDTH = 64);
+module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
     localparam int N_CMDS = 24;
 
     logic clk = 0, rst = 1;
@@ -65,7 +65,7 @@ module tb #(parameter int DATA_WIDTH = 64);
         .mw_req_valid(1'b0), .mw_req_data('0), .mw_ans_valid(), .mw_ans_status()
     );
 
-    rnic_ctrl #(.RAM_BYTES(4096), .FW_HEX("echo_fw.hex")) ctrl (
+    rnic_ctrl #(.RAM_BYTES(4096), .RAM_RD_STAGE(RAM_RD_STAGE), .FW_HEX("echo_fw.hex")) ctrl (
         .clk, .rst,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .status_trap(trap), .status_bus_err(bus_err)
