@@ -380,7 +380,8 @@ def check_budgets(recs, budgets):
     for b in budgets:
         r = by.get(b["run"])
         if r is None or not r.get("ok"):
-            out.append((False, "%s: run %s has no result" % (b["what"], b["run"])))
+            out.append((False, "%s: run %s has no result%s" % (b["what"], b["run"],
+                                                               " (%s)" % r["error"] if r and r.get("error") else "")))
             continue
         if "ratio_to" in b:
             base = by.get(b["ratio_to"])
