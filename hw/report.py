@@ -47,6 +47,21 @@ def load(name):
         return json.load(f)
 
 
+def load_runs():
+    """hw/runs.json; a run with "like" takes that run's settings, its own
+    keys on top (the ECP5 runs: one core, mapped whole and block by
+    block)."""
+    runs = load("runs.json")
+    by = {r["name"]: r for r in runs}
+    return [dict(by[r["like"]], **{k: v for k, v in r.items() if k != "like"}) if "like" in r else r
+            for r in runs]
+
+
+def over_part(util):
+    """The resources a packing uses more of than the part has, as text."""
+    return ["%s %s of %s" % (k, "{:,}".format(u), "{:,}".format(a)) for k, (u, a) in sorted(util.items()) if u > a]
+
+
 def memories(outdir, log):
     """Every inferred memory with what it became (bram, uram, lutram, ff)."""
     mems = json.load(open(os.path.join(outdir, "memories.json")))
@@ -299,7 +314,7 @@ def one_run(run):
         # packed first: a netlist larger than the part would keep the
         # placer busy for hours before it fails
         _, _, util, rc, _ = nextpnr(run, outdir, reuse, tag="nextpnr-pack", extra=["--pack-only"])
-        over = ["%s %s of %s" % (k, "{:,}".format(u), "{:,}".format(a)) for k, (u, a) in sorted(util.items()) if u > a]
+        over = over_part(util)
         if over:
             rec["pnr_utilisation"] = util
             rec["error"] = "does not fit the part: %s (nextpnr's packing)" % ", ".join(over)
@@ -533,7 +548,7 @@ def main():
     global RTL, REUSE
     RTL = args.rtl and os.path.abspath(args.rtl)
     REUSE = args.reuse
-    runs = load("runs.json")
+    runs = load_runs()
     board_runs = load("board_runs.json")
     if args.only:
         want = set(args.only.split(","))
@@ -548,7 +563,7 @@ def main():
         print("hw-report: %-12s %s" % (r["name"], "ok" if r.get("ok") else "FAILED: %s" % r.get("error")))
     # keep results of runs not repeated this time
     names = {r["name"] for r in new}
-    order = [r["name"] for r in load("runs.json")]
+    order = [r["name"] for r in load_runs()]
     recs = [r for r in old if r["name"] not in names and r["name"] in order] + new
     recs.sort(key=lambda r: order.index(r["name"]))
     with open(path, "w") as f:

@@ -63,9 +63,9 @@ def main():
     big = ("Info: Device utilisation:\nInfo: \t          DP16KD:     165/    208    79%\n"
            "Info: \t      TRELLIS_FF:   59899/  83640    71%\nInfo: \t    TRELLIS_COMB:  105245/  83640   125%\n")
     u = report.parse_nextpnr(big)[2]
-    over = [k for k, (a, b) in u.items() if a > b]
-    check(u.get("TRELLIS_COMB") == (105245, 83640) and over == ["TRELLIS_COMB"],
-          "a packing over the part: %s over" % over)
+    over = report.over_part(u)
+    check(u.get("TRELLIS_COMB") == (105245, 83640) and over == ["TRELLIS_COMB 105,245 of 83,640"],
+          "a packing over the part: %s" % over)
     print("pnr selftest: %d failed" % fails)
     return 1 if fails else 0
 
