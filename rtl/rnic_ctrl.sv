@@ -113,7 +113,8 @@ module rnic_ctrl #(
     wire in_ram = (mem_addr >> RAM_LOG2) == 32'd0;
     wire in_regs = mem_addr[31:16] == rnic_pkg::FW_REG_BASE[31:16];
     wire [RAM_AW-1:0] ram_idx = mem_addr[2 +: RAM_AW];
-    wire la_in_ram = (la_read || la_write) && (la_addr >> RAM_LOG2) == 32'd0;
+    wire la_any = la_read || la_write;
+    wire la_in_ram = la_any && (la_addr >> RAM_LOG2) == 32'd0;
     wire [RAM_AW-1:0] la_idx = la_addr[2 +: RAM_AW];
     // the CPU's look-ahead names an access the cycle before it presents it
     // (mem_la_* only while no access is presented), so a presented access
@@ -122,14 +123,19 @@ module rnic_ctrl #(
     wire ram_fast = mem_valid && la_hit_reg;
 
     // one address, one write and one registered read per cycle: a single
-    // block-RAM port with byte write enables
-    wire ram_late = !la_in_ram && mem_valid && !mem_ready && in_ram && !ram_ack_reg && !ram_fast;
-    wire [RAM_AW-1:0] ram_addr = la_in_ram ? la_idx : ram_idx;
-    wire [3:0] ram_wstrb = la_in_ram ? (la_write ? la_wstrb : 4'h0) : mem_wstrb;
-    wire [31:0] ram_wdata = la_in_ram ? la_wdata : mem_wdata;
+    // block-RAM port with byte write enables. The CPU gives no look-ahead
+    // while it presents an access (asserted below), so the look-ahead's
+    // pulse alone picks the address and data, and only the writes wait for
+    // the address decode (it ran into the block RAM's address: on ECP5 the
+    // block's slowest path)
+    wire ram_late = mem_valid && !mem_ready && in_ram && !ram_ack_reg && !ram_fast;
+    wire [RAM_AW-1:0] ram_addr = la_any ? la_idx : ram_idx;
+    wire [3:0] ram_wstrb = la_any ? (la_write && la_in_ram ? la_wstrb : 4'h0)
+                                  : (ram_late ? mem_wstrb : 4'h0);
+    wire [31:0] ram_wdata = la_any ? la_wdata : mem_wdata;
 
     always_ff @(posedge clk) begin
-        if (la_in_ram || ram_late) begin
+        if (la_any || ram_late) begin
             for (int b = 0; b < 4; b++)
                 if (ram_wstrb[b]) ram[ram_addr][8*b +: 8] <= ram_wdata[8*b +: 8];
             ram_rdata_reg <= ram[ram_addr];
@@ -212,6 +218,8 @@ module rnic_ctrl #(
     always_ff @(posedge clk) begin
         la_addr_q <= la_addr;
         if (!rst && ram_fast) assert (in_ram && mem_addr == la_addr_q);
+        // no look-ahead while an access is presented (the RAM port's choice)
+        if (!rst) assert (!(la_any && mem_valid));
         // a RAM answer meets no register or unmapped access (mem_rdata)
         if (!rst && (ram_fast || ram_ack_reg)) assert (!fw_pending_reg && !fw_ack_reg && !bad_ack_reg);
     end

@@ -634,12 +634,23 @@ module rnic_rd_place #(
     wire  [15:0]          wr_issued_next = wr_issued_reg + 16'(wdesc_fire);
     wire  [15:0]          wr_unanswered = wr_issued_reg - wr_answered_reg;
     wire                  dq_empty = dq_wr_reg == dq_rd_reg;
-    wire  [15:0]          dq_head = dq_mem[dq_rd_reg[DONE_LOG2-1:0]];
+    // The head is read through two registers: the memory's registered read
+    // (block RAM on some fabrics, whose answer comes late in the cycle) and
+    // a flip-flop copy that the compare below uses. dq_age_reg counts the
+    // cycles the head slot has been filled and in place; the copy is the
+    // head's from 2 on (a command takes many cycles, so a pop every third
+    // cycle keeps up).
+    logic [15:0]          dq_rd_data_reg, dq_head_reg;
+    logic [1:0]           dq_age_reg;
+    always_ff @(posedge clk) begin
+        dq_rd_data_reg <= dq_mem[dq_rd_reg[DONE_LOG2-1:0]];
+        dq_head_reg <= dq_rd_data_reg;
+    end
     // the head's writes are all answered (at most 2^15 writes in flight)
-    // (with this cycle's answer: done in the cycle after it, as busy drops)
+    // (with this cycle's answer: done in the cycle after it)
     wire  [15:0]          wr_answered_next = wr_answered_reg + 16'(s_wr_status_valid);
-    wire  [15:0]          dq_behind = wr_answered_next - dq_head;
-    wire                  dq_pop = !dq_empty && dq_behind < 16'h8000;
+    wire  [15:0]          dq_behind = wr_answered_next - dq_head_reg;
+    wire                  dq_pop = !dq_empty && dq_age_reg == 2'd2 && dq_behind < 16'h8000;
     wire  [DONE_LOG2:0]   dq_wr_next = dq_wr_reg + (DONE_LOG2+1)'(plan_end);
     wire  [DONE_LOG2:0]   dq_rd_next = dq_rd_reg + (DONE_LOG2+1)'(dq_pop);
     always_ff @(posedge clk) begin
@@ -648,6 +659,8 @@ module rnic_rd_place #(
         if (plan_end) dq_mem[dq_wr_reg[DONE_LOG2-1:0]] <= wr_issued_next;
         dq_wr_reg <= dq_wr_next;
         dq_rd_reg <= dq_rd_next;
+        if (dq_empty || dq_pop) dq_age_reg <= 2'd0;
+        else if (dq_age_reg != 2'd2) dq_age_reg <= dq_age_reg + 2'd1;
         // from the registered pointers, one short of full: the command taken
         // while it was clear pushes one entry, and the next is taken after
         // that (so no decision of this cycle reaches the flag)
@@ -659,13 +672,15 @@ module rnic_rd_place #(
             dq_wr_reg <= '0;
             dq_rd_reg <= '0;
             dq_full_reg <= 1'b0;
+            dq_age_reg <= 2'd0;
             done_cnt_reg <= '0;
         end
     end
     assign done_cnt = done_cnt_reg;
-    // (and while a write issued is not yet answered)
+    // (and while a write issued is not yet answered or a command not yet
+    // counted done)
     assign busy = state_reg != S_IDLE || !opq_empty || cut_busy || drain_reg || !kq_empty
-                  || wr_issued_reg != wr_answered_reg;
+                  || wr_issued_reg != wr_answered_reg || !dq_empty;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS

@@ -508,7 +508,8 @@ module rnic_regs #(
             ctx_wr_valid <= 1'b1;
             ctx_wr_table <= rnic_pkg::CTX_TABLE_MTT[3:0];
             ctx_wr_op <= rnic_pkg::CTX_OP_WRITE[3:0];
-            ctx_wr_index <= run_index_reg + 24'(run_i_reg);
+            ctx_wr_index <= run_index_reg;
+            run_index_reg <= run_index_reg + 24'd1;
             run_pulse_reg <= 1'b1;
             run_sel_reg <= run_i_reg;
             run_i_reg <= run_i_reg + 1'b1;

@@ -1503,21 +1503,22 @@ module rnic_resp #(
 
     // a duplicate ATOMIC's saved result
     wire [ATOMIC_SAVED_LOG2-1:0] adup_slot = adup_reg[ATOMIC_SAVED_LOG2-1:0];
-    // the saved PSN and result of slot adup_reg, read a cycle ahead (registered
-    // block-RAM reads); adup_rd_ok_reg says they belong to the slot in hand
+    // Slot adup_reg is looked at in three cycles (a duplicate ATOMIC is
+    // rare): phase 0 reads its saved PSN and result (registered block-RAM
+    // reads), phase 1 compares the PSN into adup_hit_reg, phase 2 acts on it.
+    // The compare gets a cycle of its own because a block RAM without its
+    // output register (ECP5's DP16KD) answers late in the cycle.
     logic [23:0] asave_psn_rd_reg;
     logic [63:0] asave_orig_rd_reg;
-    logic        adup_rd_ok_reg;
+    logic [1:0]  adup_ph_reg;
+    logic        adup_hit_reg;
     always_ff @(posedge clk) begin
         asave_psn_rd_reg <= asave_psn_mem[{qpn_reg, adup_slot}];
         asave_orig_rd_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
+        adup_hit_reg <= asave_vld_mem[qpn_reg][adup_slot] && asave_psn_rd_reg == h_psn;
     end
-    wire adup_hit = asave_vld_mem[qpn_reg][adup_slot] && asave_psn_rd_reg == h_psn;
-    wire adup_next = adup_rd_ok_reg && adup_reg != (ATOMIC_SAVED_LOG2+1)'(ASAVE) && !adup_hit;
-    always_ff @(posedge clk) begin
-        adup_rd_ok_reg <= state_reg == S_ADUP && !adup_next;
-        if (rst) adup_rd_ok_reg <= 1'b0;
-    end
+    wire adup_hit = adup_hit_reg;
+    wire adup_rd_ok = adup_ph_reg == 2'd2;
 
     // The action queue's entries of the QP in hand, from per-entry bits
     // registered a cycle ahead (no action enters in the cycle before they
@@ -1714,6 +1715,7 @@ module rnic_resp #(
                         stat_duplicate <= 1'b1;
                         dup_reg <= 1'b1;
                         adup_reg <= '0;
+                        adup_ph_reg <= 2'd0;
                         state_reg <= op_atomic ? S_ADUP : S_MPT;
                     end
                 end else if (!act_full) begin
@@ -1919,7 +1921,7 @@ module rnic_resp #(
                     at_wd_reg <= 1'b0;
                 end
             end
-            S_ADUP: if (adup_rd_ok_reg) begin
+            S_ADUP: if (adup_rd_ok) begin
                 // the slot's saved result, taken whether or not it is the
                 // one (the PSN compare is not in front of its 64 enables);
                 // only a hit goes on to use it
@@ -1936,7 +1938,10 @@ module rnic_resp #(
                     end
                 end else begin
                     adup_reg <= adup_reg + 1'b1;
+                    adup_ph_reg <= 2'd0;
                 end
+            end else begin
+                adup_ph_reg <= adup_ph_reg + 2'd1;
             end
             S_DRAIN: begin
                 if (s_axis_payload_tvalid && s_axis_payload_tready && s_axis_payload_tlast)
