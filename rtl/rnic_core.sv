@@ -717,12 +717,22 @@ module rnic_core #(
     // the requester runs ahead of the builder by up to 2^REQ_HDRQ_LOG2
     // packets, their payload reads in flight; a restart or a reset of a QP
     // makes its queued packets stale, and they never reach the wire
-    rnic_req_hdrq #(.WIDTH(HB + 1), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
+    // queued as the bits a request can set (rnic_hdr_pkg::HDR_MASK_REQUEST)
+    localparam logic [HB-1:0] REQ_HDR_MASK = rnic_hdr_pkg::HDR_MASK_REQUEST;
+    localparam int REQ_HDR_W = rnic_hdr_pkg::hdr_mask_bits(REQ_HDR_MASK);
+    logic [REQ_HDR_W-1:0] reqq_hdr_packed, req_hdr_packed;
+    rnic_hdr_pack #(.MASK(REQ_HDR_MASK), .W(REQ_HDR_W)) reqq_hdr_pack_inst (
+        .hdr(reqq_hdr), .packed_hdr(reqq_hdr_packed)
+    );
+    rnic_req_hdrq #(.WIDTH(REQ_HDR_W + 1), .DEPTH_LOG2(REQ_HDRQ_LOG2), .QPN_WIDTH(QPN_WIDTH)) req_hdrq_inst (
         .clk, .rst,
-        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data({reqq_pay, reqq_hdr}), .s_qpn(reqq_qpn),
+        .s_valid(reqq_valid), .s_ready(reqq_ready), .s_data({reqq_pay, reqq_hdr_packed}), .s_qpn(reqq_qpn),
         .kill_a_valid(req_restart_q), .kill_a_qpn(req_restart_qpn_q),
         .kill_b_valid(qp_reset), .kill_b_qpn(QPN_WIDTH'(ctx_qpn)),
-        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data({req_hdr_pay, req_hdr}), .m_dead(req_hdr_dead)
+        .m_valid(req_hdr_valid), .m_ready(req_hdr_ready), .m_data({req_hdr_pay, req_hdr_packed}), .m_dead(req_hdr_dead)
+    );
+    rnic_hdr_unpack #(.MASK(REQ_HDR_MASK), .W(REQ_HDR_W)) req_hdr_unpack_inst (
+        .packed_hdr(req_hdr_packed), .hdr(req_hdr)
     );
 
     // payloads in packet order: host-memory reads, or inline bytes

@@ -107,6 +107,60 @@ package rnic_hdr_pkg;
 
   localparam int HDR_BITS = 1009;
 
+  // Header queues keep only the bits their producer can set: a record with
+  // mask m is stored as the hdr_mask_bits(m) bits under m (rnic_hdr_pack),
+  // and the rest read back as 0 (rnic_hdr_unpack). An ACK needs 575 of the
+  // 1,009 bits, so a queue of ACK headers is 43% narrower, and what a
+  // multiplexer after it chooses among gets constants where the ACK has none.
+  function automatic logic [HDR_BITS-1:0] hdr_field(input int lsb, input int w);
+    hdr_field = ((HDR_BITS'(1) << w) - HDR_BITS'(1)) << lsb;
+  endfunction
+  function automatic int hdr_mask_bits(input logic [HDR_BITS-1:0] m);
+    hdr_mask_bits = 0;
+    for (int i = 0; i < HDR_BITS; i++) hdr_mask_bits += int'(m[i]);
+  endfunction
+  // where each bit of the record goes in the packed form: entry i (11 bits)
+  // is the count of m's bits below bit i. One call builds the whole table
+  // (a constant function per bit made yosys's elaboration take minutes)
+  localparam int HDR_SLOT_W = $clog2(HDR_BITS + 1);
+  function automatic logic [HDR_BITS*HDR_SLOT_W-1:0] hdr_mask_slots(input logic [HDR_BITS-1:0] m);
+    int j;
+    j = 0;
+    for (int i = 0; i < HDR_BITS; i++) begin
+      hdr_mask_slots[HDR_SLOT_W*i +: HDR_SLOT_W] = HDR_SLOT_W'(j);
+      j += int'(m[i]);
+    end
+  endfunction
+
+  // what rnic_qp_hdr sets: a QP's addressing
+  localparam logic [HDR_BITS-1:0] HDR_MASK_ADDR =
+      hdr_field(HDR_ETH_DST_LSB, HDR_ETH_DST_W) | hdr_field(HDR_ETH_SRC_LSB, HDR_ETH_SRC_W)
+    | hdr_field(HDR_IPV6_LSB, HDR_IPV6_W) | hdr_field(HDR_IP_SRC_LSB, HDR_IP_SRC_W)
+    | hdr_field(HDR_IP_DST_LSB, HDR_IP_DST_W) | hdr_field(HDR_IP_TCLASS_LSB, HDR_IP_TCLASS_W)
+    | hdr_field(HDR_IP_TTL_LSB, HDR_IP_TTL_W) | hdr_field(HDR_IP_FLOW_LABEL_LSB, HDR_IP_FLOW_LABEL_W)
+    | hdr_field(HDR_UDP_SPORT_LSB, HDR_UDP_SPORT_W) | hdr_field(HDR_BTH_PKEY_LSB, HDR_BTH_PKEY_W)
+    | hdr_field(HDR_BTH_DEST_QPN_LSB, HDR_BTH_DEST_QPN_W);
+  // the responder's ACK, NAK and ATOMIC ACKNOWLEDGE (and a READ's template)
+  localparam logic [HDR_BITS-1:0] HDR_MASK_ACK = HDR_MASK_ADDR
+    | hdr_field(HDR_BTH_OPCODE_LSB, HDR_BTH_OPCODE_W) | hdr_field(HDR_BTH_PSN_LSB, HDR_BTH_PSN_W)
+    | hdr_field(HDR_HAS_AETH_LSB, HDR_HAS_AETH_W) | hdr_field(HDR_AETH_SYNDROME_LSB, HDR_AETH_SYNDROME_W)
+    | hdr_field(HDR_AETH_MSN_LSB, HDR_AETH_MSN_W)
+    | hdr_field(HDR_HAS_ATOMICACKETH_LSB, HDR_HAS_ATOMICACKETH_W)
+    | hdr_field(HDR_ATOMICACK_ORIG_LSB, HDR_ATOMICACK_ORIG_W);
+  // what only a received header carries (the IP fields a UD receive's GRH
+  // area shows as they came) and the responder's extension headers: none of
+  // it in a request the requester builds
+  localparam logic [HDR_BITS-1:0] HDR_MASK_REQUEST = ~(
+      hdr_field(HDR_HAS_AETH_LSB, HDR_HAS_AETH_W) | hdr_field(HDR_AETH_SYNDROME_LSB, HDR_AETH_SYNDROME_W)
+    | hdr_field(HDR_AETH_MSN_LSB, HDR_AETH_MSN_W)
+    | hdr_field(HDR_HAS_ATOMICACKETH_LSB, HDR_HAS_ATOMICACKETH_W)
+    | hdr_field(HDR_ATOMICACK_ORIG_LSB, HDR_ATOMICACK_ORIG_W)
+    | hdr_field(HDR_IP_ID_LSB, HDR_IP_ID_W) | hdr_field(HDR_IP_FRAG_LSB, HDR_IP_FRAG_W)
+    | hdr_field(HDR_IP_CSUM_LSB, HDR_IP_CSUM_W) | hdr_field(HDR_IP_LEN_LSB, HDR_IP_LEN_W));
+  // a READ response packet: an ACK's bits and its payload's
+  localparam logic [HDR_BITS-1:0] HDR_MASK_READ_RESP = HDR_MASK_ACK
+    | hdr_field(HDR_BTH_PAD_LSB, HDR_BTH_PAD_W) | hdr_field(HDR_PAYLOAD_LEN_LSB, HDR_PAYLOAD_LEN_W);
+
 endpackage
 
 `resetall

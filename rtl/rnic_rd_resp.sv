@@ -135,7 +135,17 @@ module rnic_rd_resp #(
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
     localparam int JOBS = 2 ** JOBS_LOG2;
 
-    logic [HB-1:0]      job_hdr_mem [JOBS];
+    // the jobs' templates as the bits an ACK can set, the queued packet
+    // headers as those of a READ response (rnic_hdr_pkg's masks)
+    localparam logic [HB-1:0] JOB_MASK = rnic_hdr_pkg::HDR_MASK_ACK;
+    localparam int JOB_W = rnic_hdr_pkg::hdr_mask_bits(JOB_MASK);
+    localparam logic [HB-1:0] HQ_MASK = rnic_hdr_pkg::HDR_MASK_READ_RESP;
+    localparam int HQ_W = rnic_hdr_pkg::hdr_mask_bits(HQ_MASK);
+    logic [JOB_W-1:0]   job_hdr_mem [JOBS];
+    logic [JOB_W-1:0]   s_job_hdr_packed;
+    rnic_hdr_pack #(.MASK(JOB_MASK), .W(JOB_W)) s_job_hdr_pack_inst (
+        .hdr(s_job_hdr), .packed_hdr(s_job_hdr_packed)
+    );
     logic [63:0]        job_va_mem [JOBS];
     logic [31:0]        job_rkey_mem [JOBS];
     logic [15:0]        job_pd_mem [JOBS];
@@ -169,7 +179,7 @@ module rnic_rd_resp #(
 
     // headers for the builder, with the QP they belong to
     localparam int HDRQ = 2 ** HDRQ_LOG2;
-    logic [HB-1:0]        hq_hdr_mem [HDRQ];
+    logic [HQ_W-1:0]      hq_hdr_mem [HDRQ];
     logic [QPN_WIDTH-1:0] hq_qpn_mem [HDRQ];
     logic                 hq_pay_mem [HDRQ];   // the header's length is not 0
     logic [HDRQ_LOG2:0]   hq_wr_reg, hq_rd_reg;
@@ -194,7 +204,9 @@ module rnic_rd_resp #(
     logic hq_nonempty_reg;
     assign m_hdr_valid = hq_nonempty_reg;
     wire [HDRQ_LOG2-1:0] hq_second = hq_rd_reg[HDRQ_LOG2-1:0] + 1'b1;
-    assign m_hdr = hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
+    rnic_hdr_unpack #(.MASK(HQ_MASK), .W(HQ_W)) m_hdr_unpack_inst (
+        .packed_hdr(hq_hdr_mem[hq_rd_reg[HDRQ_LOG2-1:0]]), .hdr(m_hdr)
+    );
     assign m_hdr_pay = hq_pay_mem[hq_rd_reg[HDRQ_LOG2-1:0]];
 
     // Whether a QP has a header still queued or a job queued or in progress
@@ -335,7 +347,10 @@ module rnic_rd_resp #(
         pre_and = {p[62:0], 1'b1};
     endfunction
 
-    wire [HB-1:0] tmpl = job_hdr_mem[head];
+    wire [HB-1:0] tmpl;
+    rnic_hdr_unpack #(.MASK(JOB_MASK), .W(JOB_W)) tmpl_unpack_inst (
+        .packed_hdr(job_hdr_mem[head]), .hdr(tmpl)
+    );
     wire [31:0]   len = job_len_mem[head];
     wire [2:0]    pmtu = (job_pmtu_mem[head] < 3'(rnic_pkg::IB_MTU_256)) ? 3'(rnic_pkg::IB_MTU_256) :
                          (job_pmtu_mem[head] > 3'(rnic_pkg::IB_MTU_4096)) ? 3'(rnic_pkg::IB_MTU_4096)
@@ -416,6 +431,8 @@ module rnic_rd_resp #(
         hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W] = 16'(seg_reg);
         end
     end
+    logic [HQ_W-1:0] hdr_packed;
+    rnic_hdr_pack #(.MASK(HQ_MASK), .W(HQ_W)) hdr_pack_inst (.hdr(hdr), .packed_hdr(hdr_packed));
 
     assign rgen_rd_qpn = job_qpn_mem[head];
     wire raw = job_raw_mem[head];
@@ -477,7 +494,7 @@ module rnic_rd_resp #(
         // entry counts only once job_vld_reg is set (every search over the
         // entries is gated by it).
         if (!full) begin
-            job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr;
+            job_hdr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_hdr_packed;
             job_va_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_va;
             job_rkey_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey;
             job_pd_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_pd;
@@ -601,7 +618,7 @@ module rnic_rd_resp #(
         if (hq_pop_q) hq_vld_reg[hq_pop_idx_q] <= 1'b0;
         if (m_hdr_valid && m_hdr_ready) hq_rd_reg <= hq_rd_reg + 1'b1;
         if (hq_push) begin   // after the pop: a full queue takes no push
-            hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr;
+            hq_hdr_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= hdr_packed;
             hq_pay_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= !raw && state_reg != S_TACK && seg_nz_reg;   // an ACK or NAK has none
             hq_qpn_mem[hq_wr_reg[HDRQ_LOG2-1:0]] <= job_qpn_mem[head];
             hq_vld_reg[hq_wr_reg[HDRQ_LOG2-1:0]] <= 1'b1;

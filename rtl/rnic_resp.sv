@@ -797,7 +797,10 @@ module rnic_resp #(
     // action queue: ACK/NAK headers and receive CQEs in request order, each
     // waiting for the write responses of its packet
     // ------------------------------------------------------------------
-    logic [HB-1:0]               act_hdr_mem [ACTIONS];
+    // the ACK headers as the bits an ACK can set (rnic_hdr_pkg::HDR_MASK_ACK)
+    localparam logic [HB-1:0] ACK_MASK = rnic_hdr_pkg::HDR_MASK_ACK;
+    localparam int ACK_W = rnic_hdr_pkg::hdr_mask_bits(ACK_MASK);
+    logic [ACK_W-1:0]            act_hdr_mem [ACTIONS];
     logic [2:0]                  act_nwait_mem [ACTIONS];
     logic                        act_send_mem [ACTIONS];
     logic                        act_cqe_mem [ACTIONS];
@@ -2033,8 +2036,16 @@ module rnic_resp #(
     wire head_job = head_rd_reg && !head_failed;
 
     // a failed host write turns the ACK into a remote operational error NAK
+    logic [HB-1:0] head_hdr;
+    logic [ACK_W-1:0] ack_hdr_packed;
+    rnic_hdr_unpack #(.MASK(ACK_MASK), .W(ACK_W)) head_hdr_unpack_inst (
+        .packed_hdr(act_hdr_mem[head]), .hdr(head_hdr)
+    );
+    rnic_hdr_pack #(.MASK(ACK_MASK), .W(ACK_W)) ack_hdr_pack_inst (
+        .hdr(ack_hdr), .packed_hdr(ack_hdr_packed)
+    );
     always_comb begin
-        m_ack_hdr = act_hdr_mem[head];
+        m_ack_hdr = head_hdr;
         if (head_failed)
             m_ack_hdr[rnic_hdr_pkg::HDR_AETH_SYNDROME_LSB +: rnic_hdr_pkg::HDR_AETH_SYNDROME_W] =
                 nak(5'(rnic_pkg::AETH_NAK_REM_OP_ERR));
@@ -2074,7 +2085,7 @@ module rnic_resp #(
     assign m_rdjob_raw = !head_job;
     // (a failed write makes it a NAK)
     assign m_rdjob_plain = head_plain_reg && !head_failed;
-    assign m_rdjob_hdr = head_job ? act_hdr_mem[head] : m_ack_hdr;
+    assign m_rdjob_hdr = head_job ? head_hdr : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_span_first = act_span_first_mem[head];
     assign m_rdjob_span_last = act_span_last_mem[head];
@@ -2139,7 +2150,7 @@ module rnic_resp #(
         // counts once act_vld_reg is set (every search over the entries is
         // gated by it, and by the pointers in the assertions).
         if (!act_full) begin
-            act_hdr_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= ack_hdr;
+            act_hdr_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= ack_hdr_packed;
             act_nwait_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_nwait;
             act_send_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_send;
             act_cqe_mem[act_wr_reg[ACTION_DEPTH_LOG2-1:0]] <= act_push_cqe;

@@ -21,8 +21,9 @@ def _read_params(path):
             v = m.group(2).strip()
             if "'h" in v:
                 vals[m.group(1)] = int(v.split("'h")[1].replace("_", ""), 16)
-            else:
+            elif re.fullmatch(r"-?\d+", v):
                 vals[m.group(1)] = int(v)
+            # (anything else is computed in the package: not a field)
     return vals
 
 

@@ -260,6 +260,8 @@ module tb #(
         logic ok;
         int q, mtu, kind, idx;
         for (int i = 0; i < HB; i += 32) h[i +: 32] = rnd();
+        // a template is the responder's ACK header: only its fields set
+        h &= rnic_hdr_pkg::HDR_MASK_ACK;
         q = rnd() % NQP;
         j_qpn[j] = QW'(q);
         j_raw[j] = (rnd() % 100) < 30;
