@@ -1263,6 +1263,9 @@ module rnic_resp #(
     logic        upd_err;
     logic        upd_nak_sent;
     logic        upd_rq_ci;    // the receive WQE at rq_ci is done
+    logic        flush_rq_ci;  // ... flushed (S_FLUSH, an RQ's only: kept apart
+                               // so the error flags it waits on are not in
+                               // front of the SRQ's take)
     logic        flush_held;   // a QP on an SRQ: the WQE it holds is flushed
     // a QP on an SRQ: its SEND's first packet took the WQE (rs_widx)
     wire         srq_mid = on_srq && (s_middle || s_last);
@@ -1287,6 +1290,7 @@ module rnic_resp #(
         upd_err = err_cur;
         upd_nak_sent = nak_sent_q;
         upd_rq_ci = 1'b0;
+        flush_rq_ci = 1'b0;
         flush_held = 1'b0;
         case (state_reg)
             S_PSN: begin
@@ -1466,7 +1470,7 @@ module rnic_resp #(
                     act_push_send = 1'b0;
                     act_push_cqe = 1'b1;
                     act_push_status = rnic_pkg::WC_WR_FLUSH_ERR[7:0];
-                    upd_rq_ci = 1'b1;
+                    flush_rq_ci = 1'b1;
                 end
             end
             default: ;
@@ -1484,8 +1488,8 @@ module rnic_resp #(
     // the error flags S_FLUSH reads are not in front of the SRQ's tables)
     assign srq_take = on_srq && ((upd_rq_ci && state_reg != S_FLUSH && !srq_mid)
                                  || (state_reg == S_PUSH && !dup_reg && s_first));
-    wire ci_adv = on_srq ? srq_take : upd_rq_ci;
-    wire held_clr = (upd_rq_ci && srq_mid) || flush_held;
+    wire ci_adv = on_srq ? srq_take : (upd_rq_ci || flush_rq_ci);
+    wire held_clr = ((upd_rq_ci || flush_rq_ci) && srq_mid) || flush_held;
     wire last_wqe_now = state_reg == S_FLUSH && on_srq && qp_err_any && !rs_held_cur && !last_wqe_mem[qpn_reg];
     always_ff @(posedge clk) begin
         evt_last_wqe_valid <= last_wqe_now;
@@ -2472,7 +2476,7 @@ module rnic_resp #(
                 rs_off_mem[qpn_reg] <= rs_off_reg;
                 rs_bytes_mem[qpn_reg] <= rs_bytes_reg + plen;
             end
-            if (upd_rq_ci && !on_srq) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
+            if ((upd_rq_ci || flush_rq_ci) && !on_srq) rq_ci_mem[qpn_reg] <= rq_ci_reg + 16'd1;
             if (upd_commit && s_first) rs_widx_mem[qpn_reg] <= rq_ci_reg;
             if (upd_commit && s_first && on_srq) rs_held_mem[qpn_reg] <= 1'b1;
             else if (held_clr) rs_held_mem[qpn_reg] <= 1'b0;
@@ -2561,7 +2565,7 @@ module rnic_resp #(
         if (!rst) assert (inv_wait_reg == (state_reg == S_INV));
         // and the engine writes none of its per-QP state then
         if (!rst && (qp_reset_valid || qp_rtr_valid))
-            assert (!(upd || upd_commit || upd_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held
+            assert (!(upd || upd_commit || upd_rq_ci || flush_rq_ci || wr_dup_rd || wr_db || wr_werr || srq_take || flush_held
                       || last_wqe_now));
         // the failed write, a cycle after its pop, never meets a context write
         if (!rst && failed_wr_v) assert (!qp_reset_valid && !qp_rtr_valid);
