@@ -140,21 +140,19 @@ package rnic_hdr_pkg;
     | hdr_field(HDR_IP_TTL_LSB, HDR_IP_TTL_W) | hdr_field(HDR_IP_FLOW_LABEL_LSB, HDR_IP_FLOW_LABEL_W)
     | hdr_field(HDR_UDP_SPORT_LSB, HDR_UDP_SPORT_W) | hdr_field(HDR_BTH_PKEY_LSB, HDR_BTH_PKEY_W)
     | hdr_field(HDR_BTH_DEST_QPN_LSB, HDR_BTH_DEST_QPN_W);
-  // the responder's ACK, NAK and ATOMIC ACKNOWLEDGE (and a READ's template)
-  localparam logic [HDR_BITS-1:0] HDR_MASK_ACK = HDR_MASK_ADDR
-    | hdr_field(HDR_BTH_OPCODE_LSB, HDR_BTH_OPCODE_W) | hdr_field(HDR_BTH_PSN_LSB, HDR_BTH_PSN_W)
-    | hdr_field(HDR_HAS_AETH_LSB, HDR_HAS_AETH_W) | hdr_field(HDR_AETH_SYNDROME_LSB, HDR_AETH_SYNDROME_W)
-    | hdr_field(HDR_AETH_MSN_LSB, HDR_AETH_MSN_W)
-    | hdr_field(HDR_HAS_ATOMICACKETH_LSB, HDR_HAS_ATOMICACKETH_W)
-    | hdr_field(HDR_ATOMICACK_ORIG_LSB, HDR_ATOMICACK_ORIG_W);
-  // what only a received header carries (the IP fields a UD receive's GRH
-  // area shows as they came) and the responder's extension headers: none of
-  // it in a request the requester builds
-  localparam logic [HDR_BITS-1:0] HDR_MASK_REQUEST = ~(
+  // the responder's own extension headers: AETH and AtomicAckETH
+  localparam logic [HDR_BITS-1:0] HDR_MASK_RESP_EXT =
       hdr_field(HDR_HAS_AETH_LSB, HDR_HAS_AETH_W) | hdr_field(HDR_AETH_SYNDROME_LSB, HDR_AETH_SYNDROME_W)
     | hdr_field(HDR_AETH_MSN_LSB, HDR_AETH_MSN_W)
     | hdr_field(HDR_HAS_ATOMICACKETH_LSB, HDR_HAS_ATOMICACKETH_W)
-    | hdr_field(HDR_ATOMICACK_ORIG_LSB, HDR_ATOMICACK_ORIG_W)
+    | hdr_field(HDR_ATOMICACK_ORIG_LSB, HDR_ATOMICACK_ORIG_W);
+  // the responder's ACK, NAK and ATOMIC ACKNOWLEDGE (and a READ's template)
+  localparam logic [HDR_BITS-1:0] HDR_MASK_ACK = HDR_MASK_ADDR | HDR_MASK_RESP_EXT
+    | hdr_field(HDR_BTH_OPCODE_LSB, HDR_BTH_OPCODE_W) | hdr_field(HDR_BTH_PSN_LSB, HDR_BTH_PSN_W);
+  // what only a received header carries (the IP fields a UD receive's GRH
+  // area shows as they came) and the responder's extension headers: none of
+  // it in a request the requester builds
+  localparam logic [HDR_BITS-1:0] HDR_MASK_REQUEST = ~(HDR_MASK_RESP_EXT
     | hdr_field(HDR_IP_ID_LSB, HDR_IP_ID_W) | hdr_field(HDR_IP_FRAG_LSB, HDR_IP_FRAG_W)
     | hdr_field(HDR_IP_CSUM_LSB, HDR_IP_CSUM_W) | hdr_field(HDR_IP_LEN_LSB, HDR_IP_LEN_W));
   // a READ response packet: an ACK's bits and its payload's

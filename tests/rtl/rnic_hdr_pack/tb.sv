@@ -39,8 +39,7 @@ module tb #(
         for (int i = 0; i < HB; i += 32) rnd_hdr[i +: 32] = $random(seed);
     endfunction
     function automatic logic [HB-1:0] fld(input int lsb, input int w);
-        fld = '0;
-        for (int i = 0; i < w; i++) fld[lsb + i] = 1'b1;
+        fld = rnic_hdr_pkg::hdr_field(lsb, w);
     endfunction
 
     // the packed bits by a serial walk of the mask
@@ -105,8 +104,13 @@ module tb #(
         must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_ATOMIC_CMP_LSB, rnic_hdr_pkg::HDR_ATOMIC_CMP_W));
         must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB, rnic_hdr_pkg::HDR_DETH_SRC_QPN_W));
         must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_HAS_IETH_LSB, rnic_hdr_pkg::HDR_HAS_IETH_W));
-        must_hold("request", M_REQ, M_ACK & ~fld(rnic_hdr_pkg::HDR_HAS_AETH_LSB, 33)
-                                   & ~fld(rnic_hdr_pkg::HDR_HAS_ATOMICACKETH_LSB, 65));
+        must_hold("request", M_REQ, M_ACK & ~rnic_hdr_pkg::HDR_MASK_RESP_EXT);
+        // ... and none of the responder's extension headers
+        checks = checks + 1;
+        if ((M_REQ & rnic_hdr_pkg::HDR_MASK_RESP_EXT) != '0) begin
+            $display("ERROR request: the mask holds AETH or AtomicAckETH bits");
+            errors = errors + 1;
+        end
         // none, all ones, then random records
         round('0, '0, '0, 1'b1);
         round('1, '1, '1, 1'b1);
