@@ -130,8 +130,7 @@ module rnic_ctrl #(
     // block's slowest path)
     wire ram_late = mem_valid && !mem_ready && in_ram && !ram_ack_reg && !ram_fast;
     wire [RAM_AW-1:0] ram_addr = la_any ? la_idx : ram_idx;
-    wire [3:0] ram_wstrb = la_any ? (la_write && la_in_ram ? la_wstrb : 4'h0)
-                                  : (ram_late ? mem_wstrb : 4'h0);
+    wire [3:0] ram_wstrb = la_any ? (la_write && la_in_ram ? la_wstrb : 4'h0) : mem_wstrb;
     wire [31:0] ram_wdata = la_any ? la_wdata : mem_wdata;
 
     always_ff @(posedge clk) begin

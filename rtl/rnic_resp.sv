@@ -1484,12 +1484,13 @@ module rnic_resp #(
     // a WRITE with immediate), so the index moves on at once for the
     // SRQ's other QPs. Once it is in error and holds no WQE, it will take
     // none again: last WQE reached, once.
-    // (S_FLUSH moves an RQ's index only, never an SRQ's: said outright, so
-    // the error flags S_FLUSH reads are not in front of the SRQ's tables)
-    assign srq_take = on_srq && ((upd_rq_ci && state_reg != S_FLUSH && !srq_mid)
+    // (S_FLUSH moves an RQ's index only, never an SRQ's: by flush_rq_ci,
+    // not upd_rq_ci, so the error flags S_FLUSH reads are not in front of
+    // the SRQ's tables)
+    assign srq_take = on_srq && ((upd_rq_ci && !srq_mid)
                                  || (state_reg == S_PUSH && !dup_reg && s_first));
     wire ci_adv = on_srq ? srq_take : (upd_rq_ci || flush_rq_ci);
-    wire held_clr = ((upd_rq_ci || flush_rq_ci) && srq_mid) || flush_held;
+    wire held_clr = (upd_rq_ci && srq_mid) || flush_held;
     wire last_wqe_now = state_reg == S_FLUSH && on_srq && qp_err_any && !rs_held_cur && !last_wqe_mem[qpn_reg];
     always_ff @(posedge clk) begin
         evt_last_wqe_valid <= last_wqe_now;
@@ -1524,7 +1525,6 @@ module rnic_resp #(
         asave_orig_rd_reg <= asave_orig_mem[{qpn_reg, adup_slot}];
         adup_hit_reg <= asave_vld_mem[qpn_reg][adup_slot] && asave_psn_rd_reg == h_psn;
     end
-    wire adup_hit = adup_hit_reg;
     wire adup_rd_ok = adup_ph_reg == 2'd2;
 
     // The action queue's entries of the QP in hand, from per-entry bits
@@ -1936,7 +1936,7 @@ module rnic_resp #(
                 if (adup_reg == (ATOMIC_SAVED_LOG2+1)'(ASAVE)) begin
                     // no longer kept: nothing to answer with
                     state_reg <= after_drop;
-                end else if (adup_hit) begin
+                end else if (adup_hit_reg) begin
                     if (!act_full) begin
                         // nothing written for it: the ACK waits for no write
                         // response (S_EXEC, which clears this, is skipped)
