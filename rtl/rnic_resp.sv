@@ -2038,6 +2038,14 @@ module rnic_resp #(
     wire head_ack = head_send_reg || head_failed;
     wire head_cqe = head_cqe_reg;
     wire head_job = head_rd_reg && !head_failed;
+    // whether the head is a plain ACK the READ engine may coalesce (not
+    // one a failed write made a NAK), as a flip-flop: its ready takes it,
+    // and the AND in front put the action queue's pop 9 levels behind
+    // head_err_reg at 512 bits. Set from the next cycle's head fields and
+    // error flag; exact while the head is fresh (asserted), the only
+    // cycles the head offers anything or leaves.
+    logic rdjob_plain_reg;
+    wire head_err_set = head_collecting && !st_empty && st_err_mem[st_rd_reg[ST_LOG2-1:0]];
 
     // a failed host write turns the ACK into a remote operational error NAK
     logic [HB-1:0] head_hdr;
@@ -2088,7 +2096,7 @@ module rnic_resp #(
     assign m_rdjob_valid = (head_ready && head_job && !job_done_reg) || (ack_go && ack_by_job);
     assign m_rdjob_raw = !head_job;
     // (a failed write makes it a NAK)
-    assign m_rdjob_plain = head_plain_reg && !head_failed;
+    assign m_rdjob_plain = rdjob_plain_reg;
     assign m_rdjob_hdr = head_job ? head_hdr : m_ack_hdr;
     assign m_rdjob_va = act_va_mem[head];
     assign m_rdjob_span_first = act_span_first_mem[head];
@@ -2201,8 +2209,9 @@ module rnic_resp #(
             st_err_mem[st_wr_reg[ST_LOG2-1:0]] <= s_wr_status_error;
             st_wr_reg <= st_wr_reg + 1'b1;
         end
+        rdjob_plain_reg <= !act_rd_mem[head] && act_plain_mem[head] && !head_err_reg && !head_err_set;
         if (head_collecting && !st_empty) begin
-            if (st_err_mem[st_rd_reg[ST_LOG2-1:0]]) head_err_reg <= 1'b1;
+            if (head_err_set) head_err_reg <= 1'b1;
             st_rd_reg <= st_rd_reg + 1'b1;
             head_got_reg <= head_got_reg + 3'd1;
         end
@@ -2278,6 +2287,7 @@ module rnic_resp #(
             assert (head_send_reg == act_send_mem[head] && head_cqe_reg == act_cqe_mem[head]
                     && head_rd_reg == act_rd_mem[head] && head_nwait_reg == act_nwait_mem[head]);
             assert (head_plain_reg == (!act_rd_mem[head] && act_plain_mem[head]));
+            assert (rdjob_plain_reg == (head_plain_reg && !head_err_reg));
         end
         // nothing is offered, collected or popped in a head's first cycle
         if (!rst && !pend_fresh_reg) assert (!head_pop && !m_ack_valid && !m_rdjob_valid && !m_cqe_valid);
