@@ -1282,22 +1282,26 @@ module rnic_core #(
     // queue's push and the stale packets' drop, and through them the
     // queues' pops, then start from a flip-flop or a queue's read, not from
     // a compare of the granted header's 16-bit length
+    // The responder's ACKs reach the arbiter through a half-rate slice
+    // (rnic_half_slice: one ACK held, no skid register): the builder takes
+    // a header every second cycle at the most, and an ACK that finds the
+    // slice full is queued in the READ engine instead (rnic_resp).
     // While a header without payload of the READ engine waits for the
     // slice to empty (rr_can), the slice takes no new ACK (the responder
     // queues it in the READ engine, behind): so the slice empties within
-    // two grants and that header cannot starve behind a stream of ACKs.
+    // a grant and that header cannot starve behind a stream of ACKs.
     // Registered, so the responder's ready stays two flip-flops; one more
     // ACK may enter in the cycle the wait begins.
     logic ra_block_reg;
-    logic ra_skid_ready;
+    logic ra_slice_ready;
     always_ff @(posedge clk) begin
         ra_block_reg <= rr_hdr_valid && !rr_hdr_pay && resp_ack_valid;
         if (rst) ra_block_reg <= 1'b0;
     end
-    assign ra_ready = ra_skid_ready && !ra_block_reg;
-    rnic_skid #(.WIDTH(HB)) ack_skid_inst (
+    assign ra_ready = ra_slice_ready && !ra_block_reg;
+    rnic_half_slice #(.WIDTH(HB)) ack_slice_inst (
         .clk, .rst,
-        .s_valid(ra_valid && !ra_block_reg), .s_ready(ra_skid_ready), .s_data(ra_hdr),
+        .s_valid(ra_valid && !ra_block_reg), .s_ready(ra_slice_ready), .s_data(ra_hdr),
         .m_valid(resp_ack_valid), .m_ready(resp_ack_ready), .m_data(resp_ack_hdr)
     );
     wire ack_can = resp_ack_valid;

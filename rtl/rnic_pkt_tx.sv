@@ -245,8 +245,10 @@ module rnic_pkt_tx #(
     // descriptor pipeline: the lengths and the IPv4 header checksum, each
     // stage at most one carry chain deep (a four-operand length sum and the
     // checksum in one cycle were 20-23 logic levels)
-    //   A: the descriptor as taken (rnic_skid: s_hdr_ready is a register,
-    //      and the arbiter in front decides on it)
+    //   A: the descriptor as taken (rnic_half_slice: s_hdr_ready is a
+    //      register, and the arbiter in front decides on it; a descriptor
+    //      every second cycle at the most, as D takes them, so no skid
+    //      register and no 2:1 choice in front of the 1,000-bit register)
     //   B: the IPv4 checksum's addends and both lengths' addends, carry-saved
     //      to two each; the header length from a table
     //   C: the sums (UDP length, IPv4 total length, the 20-bit checksum sum)
@@ -275,7 +277,7 @@ module rnic_pkt_tx #(
     wire d_ready = !d_valid_reg;
     wire c_ready = !c_valid_reg || d_ready;
     wire b_ready = !b_valid_reg || c_ready;
-    rnic_skid #(.WIDTH(HB)) in_skid_inst (
+    rnic_half_slice #(.WIDTH(HB)) in_slice_inst (
         .clk, .rst,
         .s_valid(s_hdr_valid), .s_ready(s_hdr_ready), .s_data(s_hdr),
         .m_valid(a_valid_reg), .m_ready(b_ready), .m_data(a_hdr_reg)

@@ -6,4 +6,4 @@ rtl/axis_packer.sv
 rtl/rnic_icrc.sv
 rtl/rnic_icrc_insert.sv
 rtl/rnic_pkt_tx.sv
-rtl/rnic_skid.sv
+rtl/rnic_half_slice.sv

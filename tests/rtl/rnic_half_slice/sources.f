@@ -1,0 +1,1 @@
+rtl/rnic_half_slice.sv
