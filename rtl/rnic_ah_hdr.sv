@@ -4,8 +4,9 @@
 
 /*
  * The addressing part of a UD packet, from its address handle: Ethernet
- * (next-hop MAC from the AH, source from the port), IPv4 or IPv6 (source from
- * the port GID table entry the AH names, destination from its DGID, traffic
+ * (next-hop MAC from the AH; the source is the port's), IPv4 or IPv6 (the
+ * index of the port GID table entry the AH names as the source, which the
+ * packet builder fills in; destination from its DGID, traffic
  * class, TTL/hop limit, flow label), UDP source port; P_Key from the QP and
  * the destination QP from the send WQE. rnic_qp_hdr's counterpart for UD
  * (there the QPC holds the path). Combinational.
@@ -14,24 +15,22 @@ module rnic_ah_hdr (
     input  wire logic [rnic_pkg::AH_BITS-1:0]       ah,
     input  wire logic [15:0]                        pkey,
     input  wire logic [23:0]                        dest_qpn,
-    input  wire logic [47:0]                        cfg_port_mac,
-    input  wire logic [4*128-1:0]                   cfg_gid,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0]  hdr
 );
 
     wire         ipv6   = ah[rnic_pkg::AH_IPV6_LSB +: rnic_pkg::AH_IPV6_W];
     wire [7:0]   sgid_i = ah[rnic_pkg::AH_SGID_INDEX_LSB +: rnic_pkg::AH_SGID_INDEX_W];
     wire [127:0] dgid   = ah[rnic_pkg::AH_DGID_LSB +: rnic_pkg::AH_DGID_W];
-    wire [127:0] sgid   = cfg_gid[128 * 32'(sgid_i[1:0]) +: 128];
 
     always_comb begin
         hdr = '0;
         hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] =
             ah[rnic_pkg::AH_DST_MAC_LSB +: rnic_pkg::AH_DST_MAC_W];
-        hdr[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = cfg_port_mac;
+        // the source addresses: the port MAC and this GID table entry, which
+        // the packet builder fills in
+        hdr[rnic_hdr_pkg::HDR_SGID_INDEX_LSB +: rnic_hdr_pkg::HDR_SGID_INDEX_W] = sgid_i[1:0];
         hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = ipv6;
         // an IPv4-mapped GID carries the IPv4 address in its low 32 bits
-        hdr[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = ipv6 ? sgid : {96'h0, sgid[31:0]};
         hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = ipv6 ? dgid : {96'h0, dgid[31:0]};
         hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] =
             ah[rnic_pkg::AH_TRAFFIC_CLASS_LSB +: rnic_pkg::AH_TRAFFIC_CLASS_W];

@@ -665,7 +665,6 @@ module rnic_core #(
         .qpc_rd_en(req_qpc_rd_en), .qpc_rd_addr(req_qpc_rd_addr), .qpc_rd_data(req_qpc_rd_data),
         .mpt_rd_en(req_mpt_rd_en), .mpt_rd_addr(req_mpt_rd_addr), .mpt_rd_data(req_mpt_rd_data),
         .ah_rd_en, .ah_rd_addr, .ah_rd_data,
-        .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rts_valid(qp_rts), .qp_reset_qpn(ctx_qpn), .qp_reset_sq_psn(ctx_sq_psn),
         .ctx_pend(qp_ctx_pend), .ctx_ready(req_ctx_ready),
         .err_rd_val(req_err_val),
@@ -1461,6 +1460,7 @@ module rnic_core #(
 
     rnic_pkt_tx #(.DATA_WIDTH(DATA_WIDTH)) pkt_tx_inst (
         .clk, .rst,
+        .cfg_port_mac, .cfg_gid,
         .s_hdr_valid(tx_hdr_valid && ud_room), .s_hdr_ready(ptx_hdr_ready), .s_hdr(tx_hdr),
         .s_axis_payload_tdata(ptp_tdata), .s_axis_payload_tkeep(ptp_tkeep),
         .s_axis_payload_tvalid(ptp_tvalid), .s_axis_payload_tready(ptp_tready),
@@ -1561,8 +1561,10 @@ module rnic_core #(
     // The wire's requests reach the multicast copier through a register
     // slice too: the dispatcher's classification otherwise ran on through
     // the copier's group lookup and the GRH stage's state (14 levels). The
-    // payload waits in the dispatcher's stream for its header.
-    rnic_skid #(.WIDTH(HB)) rx_req_skid_inst (
+    // payload waits in the dispatcher's stream for its header. A half-rate
+    // slice (no skid register): a request frame is two beats at the least
+    // at 512 bits, and the responder spends several cycles on each.
+    rnic_half_slice #(.WIDTH(HB)) rx_req_slice_inst (
         .clk, .rst,
         .s_valid(drq_valid), .s_ready(drq_ready), .s_data(drq_hdr),
         .m_valid(rq_valid), .m_ready(rq_ready), .m_data(rq_hdr)
@@ -1758,7 +1760,6 @@ module rnic_core #(
         .srq_ctx_limit(ctx_wr_data[rnic_pkg::SRQC_LIMIT_LSB +: rnic_pkg::SRQC_LIMIT_W]),
         .evt_srq_limit_valid, .evt_srq_limit_srqn, .evt_last_wqe_valid, .evt_last_wqe_qpn,
         .evt_resp_err_valid, .evt_resp_err_type, .evt_resp_err_qpn,
-        .cfg_port_mac, .cfg_gid,
         .qp_reset_valid(qp_reset), .qp_rtr_valid(qp_rtr), .qp_reset_qpn(ctx_qpn), .qp_reset_rq_psn(ctx_rq_psn),
         .ctx_pend(resp_ctx_pend), .ctx_ready(resp_ctx_ready),
         .err_rd_qpn(una_qpn), .err_rd_val(resp_err_val),

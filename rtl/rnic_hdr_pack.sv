@@ -19,10 +19,12 @@ module rnic_hdr_pack #(
     // bit i of the record goes to the count of MASK's bits below it
     localparam int SW = rnic_hdr_pkg::HDR_SLOT_W;
     localparam logic [HB*SW-1:0] SLOT = rnic_hdr_pkg::hdr_mask_slots(MASK);
+    // an index into the packed bits, as wide as they need
+    localparam int PW = W > 1 ? $clog2(W) : 1;
 
     for (genvar i = 0; i < HB; i++) begin : g_bit
         if (MASK[i]) begin : g_keep
-            assign packed_hdr[SLOT[SW*i +: SW]] = hdr[i];
+            assign packed_hdr[PW'(SLOT[SW*i +: SW])] = hdr[i];
         end
     end
 

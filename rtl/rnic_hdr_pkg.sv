@@ -105,7 +105,15 @@ package rnic_hdr_pkg;
   localparam int HDR_IP_LEN_LSB = 993;
   localparam int HDR_IP_LEN_W = 16;
 
-  localparam int HDR_BITS = 1009;
+  // the port GID table entry a sent packet's source addresses come from:
+  // the packet builder fills the Ethernet source (the port MAC) and the IP
+  // source (that entry) as it builds the frame, so the header queues in
+  // front of it do not carry 176 bits of addresses every packet has the
+  // same of. The parser sets the source fields as received and this to 0.
+  localparam int HDR_SGID_INDEX_LSB = 1009;
+  localparam int HDR_SGID_INDEX_W = 2;
+
+  localparam int HDR_BITS = 1011;
 
   // Header queues keep only the bits their producer can set: a record with
   // mask m is stored as the hdr_mask_bits(m) bits under m (rnic_hdr_pack),
@@ -132,10 +140,11 @@ package rnic_hdr_pkg;
     end
   endfunction
 
-  // what rnic_qp_hdr sets: a QP's addressing
+  // what rnic_qp_hdr sets: a QP's addressing (the source addresses as the
+  // GID index, filled in by the packet builder)
   localparam logic [HDR_BITS-1:0] HDR_MASK_ADDR =
-      hdr_field(HDR_ETH_DST_LSB, HDR_ETH_DST_W) | hdr_field(HDR_ETH_SRC_LSB, HDR_ETH_SRC_W)
-    | hdr_field(HDR_IPV6_LSB, HDR_IPV6_W) | hdr_field(HDR_IP_SRC_LSB, HDR_IP_SRC_W)
+      hdr_field(HDR_ETH_DST_LSB, HDR_ETH_DST_W) | hdr_field(HDR_SGID_INDEX_LSB, HDR_SGID_INDEX_W)
+    | hdr_field(HDR_IPV6_LSB, HDR_IPV6_W)
     | hdr_field(HDR_IP_DST_LSB, HDR_IP_DST_W) | hdr_field(HDR_IP_TCLASS_LSB, HDR_IP_TCLASS_W)
     | hdr_field(HDR_IP_TTL_LSB, HDR_IP_TTL_W) | hdr_field(HDR_IP_FLOW_LABEL_LSB, HDR_IP_FLOW_LABEL_W)
     | hdr_field(HDR_UDP_SPORT_LSB, HDR_UDP_SPORT_W) | hdr_field(HDR_BTH_PKEY_LSB, HDR_BTH_PKEY_W)
@@ -149,10 +158,11 @@ package rnic_hdr_pkg;
   // the responder's ACK, NAK and ATOMIC ACKNOWLEDGE (and a READ's template)
   localparam logic [HDR_BITS-1:0] HDR_MASK_ACK = HDR_MASK_ADDR | HDR_MASK_RESP_EXT
     | hdr_field(HDR_BTH_OPCODE_LSB, HDR_BTH_OPCODE_W) | hdr_field(HDR_BTH_PSN_LSB, HDR_BTH_PSN_W);
-  // what only a received header carries (the IP fields a UD receive's GRH
-  // area shows as they came) and the responder's extension headers: none of
-  // it in a request the requester builds
+  // what only a received header carries (the source addresses and the IP
+  // fields a UD receive's GRH area shows as they came) and the responder's
+  // extension headers: none of it in a request the requester builds
   localparam logic [HDR_BITS-1:0] HDR_MASK_REQUEST = ~(HDR_MASK_RESP_EXT
+    | hdr_field(HDR_ETH_SRC_LSB, HDR_ETH_SRC_W) | hdr_field(HDR_IP_SRC_LSB, HDR_IP_SRC_W)
     | hdr_field(HDR_IP_ID_LSB, HDR_IP_ID_W) | hdr_field(HDR_IP_FRAG_LSB, HDR_IP_FRAG_W)
     | hdr_field(HDR_IP_CSUM_LSB, HDR_IP_CSUM_W) | hdr_field(HDR_IP_LEN_LSB, HDR_IP_LEN_W));
   // a READ response packet: an ACK's bits and its payload's

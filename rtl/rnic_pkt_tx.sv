@@ -33,6 +33,13 @@ module rnic_pkt_tx #(
     input  wire logic                              clk,
     input  wire logic                              rst,
 
+    // the port's MAC and GID table: a packet's Ethernet source and its IP
+    // source (the entry HDR_SGID_INDEX names; an IPv4-mapped GID's low 32
+    // bits for IPv4), filled in here rather than carried in every queued
+    // descriptor
+    input  wire logic [47:0]                       cfg_port_mac,
+    input  wire logic [4*128-1:0]                  cfg_gid,
+
     // packet descriptor
     input  wire logic                              s_hdr_valid,
     output      logic                              s_hdr_ready,
@@ -292,7 +299,10 @@ module rnic_pkt_tx #(
                                a_hdr_reg[rnic_hdr_pkg::HDR_HAS_RETH_LSB]};
     wire [19:0] a_payload = 20'(a_hdr_reg[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W]);
     wire [19:0] a_pad = 20'(a_hdr_reg[rnic_hdr_pkg::HDR_BTH_PAD_LSB +: rnic_hdr_pkg::HDR_BTH_PAD_W]);
-    wire [31:0] a_src = a_hdr_reg[rnic_hdr_pkg::HDR_IP_SRC_LSB +: 32];
+    // the source addresses, from the port (the descriptor names the GID
+    // table entry): B and the stages after it hold them in the descriptor
+    wire [127:0] a_sgid = cfg_gid[128 * 32'(a_hdr_reg[rnic_hdr_pkg::HDR_SGID_INDEX_LSB +: rnic_hdr_pkg::HDR_SGID_INDEX_W]) +: 128];
+    wire [31:0] a_src = a_sgid[31:0];
     wire [31:0] a_dst = a_hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 32];
     wire [7:0]  a_tos = a_hdr_reg[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W];
     wire [7:0]  a_ttl = a_hdr_reg[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W];
@@ -314,6 +324,9 @@ module rnic_pkt_tx #(
         if (b_ready) begin
             b_valid_reg <= a_valid_reg;
             b_hdr_reg <= a_hdr_reg;
+            b_hdr_reg[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] <= cfg_port_mac;
+            b_hdr_reg[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] <=
+                a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? a_sgid : {96'h0, a_sgid[31:0]};
             b_hdr_len_reg <= a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? EXT_HDR6[8*a_ext_flags +: 8] : EXT_HDR4[8*a_ext_flags +: 8];
             b_udp_cs_reg <= csa(a_payload, a_pad, 20'(EXT_UDP[8*a_ext_flags +: 8]));
             b_tot_cs_reg <= a_s1;

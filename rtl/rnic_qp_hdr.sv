@@ -4,31 +4,30 @@
 
 /*
  * The addressing part of every packet a QP sends: Ethernet (next-hop MAC from
- * the QP, source from the port), IPv4 or IPv6 (source from the port GID table
- * entry the QP names, destination from its DGID, traffic class, TTL/hop
+ * the QP; the source is the port's), IPv4 or IPv6 (the index of the port GID
+ * table entry the QP names as the source, which the packet builder fills in;
+ * destination from its DGID, traffic class, TTL/hop
  * limit), UDP source port, P_Key and destination QP. The requester and the
  * responder add the BTH opcode, PSN and extension headers. Combinational.
  */
 module rnic_qp_hdr (
     input  wire logic [rnic_pkg::QPC_BITS-1:0]      qpc,
-    input  wire logic [47:0]                        cfg_port_mac,
-    input  wire logic [4*128-1:0]                   cfg_gid,
     output      logic [rnic_hdr_pkg::HDR_BITS-1:0]  hdr
 );
 
     wire         ipv6   = qpc[rnic_pkg::QPC_IPV6_LSB +: rnic_pkg::QPC_IPV6_W];
     wire [7:0]   sgid_i = qpc[rnic_pkg::QPC_SGID_INDEX_LSB +: rnic_pkg::QPC_SGID_INDEX_W];
     wire [127:0] dgid   = qpc[rnic_pkg::QPC_DGID_LSB +: rnic_pkg::QPC_DGID_W];
-    wire [127:0] sgid   = cfg_gid[128 * 32'(sgid_i[1:0]) +: 128];
 
     always_comb begin
         hdr = '0;
         hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W] =
             qpc[rnic_pkg::QPC_DST_MAC_LSB +: rnic_pkg::QPC_DST_MAC_W];
-        hdr[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] = cfg_port_mac;
+        // the source addresses: the port MAC and this GID table entry, which
+        // the packet builder fills in
+        hdr[rnic_hdr_pkg::HDR_SGID_INDEX_LSB +: rnic_hdr_pkg::HDR_SGID_INDEX_W] = sgid_i[1:0];
         hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = ipv6;
         // an IPv4-mapped GID carries the IPv4 address in its low 32 bits
-        hdr[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] = ipv6 ? sgid : {96'h0, sgid[31:0]};
         hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = ipv6 ? dgid : {96'h0, dgid[31:0]};
         hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] =
             qpc[rnic_pkg::QPC_TRAFFIC_CLASS_LSB +: rnic_pkg::QPC_TRAFFIC_CLASS_W];

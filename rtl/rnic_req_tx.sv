@@ -116,8 +116,6 @@ module rnic_req_tx #(
     output      logic [AH_INDEX_WIDTH-1:0]        ah_rd_addr,
     input  wire logic [rnic_pkg::AH_BITS-1:0]     ah_rd_data,
 
-    input  wire logic [47:0]                      cfg_port_mac,
-    input  wire logic [4*128-1:0]                 cfg_gid,
 
     // QP context written with CTX_OP_WRITE (reset this QP's send state) or
     // CTX_OP_QP_RTS (load the next PSN)
@@ -524,10 +522,10 @@ module rnic_req_tx #(
     rnic_sub_split reth_len_inst (.clk, .en(1'b1), .a(wqe_length), .b(reth_off_nx), .diff(reth_len));
 
     logic [rnic_hdr_pkg::HDR_BITS-1:0] addr_hdr, qp_addr_hdr, ah_addr_hdr;
-    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(qp_addr_hdr));
+    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .hdr(qp_addr_hdr));
     rnic_ah_hdr ah_hdr_inst (
         .ah(ah_rd_data), .pkey(qpc_reg[rnic_pkg::QPC_PKEY_LSB +: rnic_pkg::QPC_PKEY_W]),
-        .dest_qpn(wqe_ud_qpn[23:0]), .cfg_port_mac, .cfg_gid, .hdr(ah_addr_hdr));
+        .dest_qpn(wqe_ud_qpn[23:0]), .hdr(ah_addr_hdr));
     assign addr_hdr = qpc_ud ? ah_addr_hdr : qp_addr_hdr;
 
     // UD: the AH the WQE names (read in S_PARSE, held since) must be in

@@ -198,8 +198,6 @@ module rnic_resp #(
     output      logic [3:0]                        evt_resp_err_type,
     output      logic [QPN_WIDTH-1:0]              evt_resp_err_qpn,
 
-    input  wire logic [47:0]                       cfg_port_mac,
-    input  wire logic [4*128-1:0]                  cfg_gid,
 
     // QPC written with CTX_OP_WRITE (full reset) or CTX_OP_QP_RTR (load ePSN)
     input  wire logic                              qp_reset_valid,
@@ -844,7 +842,7 @@ module rnic_resp #(
     logic          act_push_atomic;  // an ATOMIC ACKNOWLEDGE with at_orig_reg
 
     logic [HB-1:0] addr_hdr;
-    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .cfg_port_mac, .cfg_gid, .hdr(addr_hdr));
+    rnic_qp_hdr qp_hdr_inst (.qpc(qpc_reg), .hdr(addr_hdr));
 
     logic [HB-1:0] ack_hdr;
     always_comb begin

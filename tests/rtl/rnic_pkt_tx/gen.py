@@ -11,7 +11,12 @@ it:
   [ImmDt] [AtomicETH] [AtomicAckETH] / payload / pad, with scapy's ICRC
   (scapy.contrib.roce).
 
+The source addresses come from the port: each descriptor names one of four
+GID table entries (HDR_SGID_INDEX), and its own source fields hold garbage
+half of the time (the builder must ignore them).
+
 Output in build/vectors/rnic_pkt_tx/ (read with $readmemh):
+  cfg.hex     the port MAC, then GID table entries 0..3 (128 bits each)
   desc.hex    one packet-header record per line (rnic_hdr_pkg layout)
   pay.hex     all payload bytes, one per line, packets back to back
   frame.hex   all expected frame bytes, one per line
@@ -45,7 +50,7 @@ def ip6(v):
     return ":".join(f"{(v >> (16 * (7 - i))) & 0xFFFF:x}" for i in range(8))
 
 
-def build(rng, op, plen, ipv6):
+def build(rng, port, op, plen, ipv6):
     ud = op in rv.UD_OPCODES
     if ud:
         reth, aeth, imm = False, False, op == P["OP_UD_SEND_ONLY_IMM"]
@@ -56,8 +61,8 @@ def build(rng, op, plen, ipv6):
     ieth = op in (P["OP_SEND_LAST_INV"], P["OP_SEND_ONLY_INV"])
     pad = (-plen) % 4
     f = dict(
-        ETH_DST=rng.getrandbits(48), ETH_SRC=rng.getrandbits(48), IPV6=int(ipv6),
-        IP_SRC=rng.getrandbits(128), IP_DST=rng.getrandbits(128),
+        ETH_DST=rng.getrandbits(48), SGID_INDEX=rng.randrange(4), IPV6=int(ipv6),
+        IP_DST=rng.getrandbits(128),
         IP_TCLASS=rng.getrandbits(8), IP_TTL=rng.getrandbits(8), IP_FLOW_LABEL=rng.getrandbits(20),
         UDP_SPORT=rng.getrandbits(16), BTH_OPCODE=op, BTH_SE=rng.getrandbits(1),
         BTH_MIGREQ=rng.getrandbits(1), BTH_PAD=pad, BTH_PKEY=rng.getrandbits(16),
@@ -72,18 +77,22 @@ def build(rng, op, plen, ipv6):
                      ("ATOMIC_SWAP", 64, atom), ("ATOMIC_CMP", 64, atom), ("ATOMICACK_ORIG", 64, atomack),
                      ("DETH_QKEY", 32, ud), ("DETH_SRC_QPN", 24, ud)):
         f[k] = rng.getrandbits(w) if (on or junk) else 0
+    # the frame's source addresses are the port's; the descriptor's own
+    # source fields are ignored
+    f["ETH_SRC"] = rng.getrandbits(48) if junk else 0
+    f["IP_SRC"] = rng.getrandbits(128) if junk else 0
+    src_mac, src_ip = port[0], port[1 + f["SGID_INDEX"]]
     if not ipv6 and not junk:
-        f["IP_SRC"] &= 0xFFFFFFFF
         f["IP_DST"] &= 0xFFFFFFFF
         f["IP_FLOW_LABEL"] = 0
     payload = bytes(rng.getrandbits(8) for _ in range(plen))
 
-    eth = Ether(dst=mac(f["ETH_DST"]), src=mac(f["ETH_SRC"]))
+    eth = Ether(dst=mac(f["ETH_DST"]), src=mac(src_mac))
     if ipv6:
-        ip = IPv6(src=ip6(f["IP_SRC"]), dst=ip6(f["IP_DST"]), tc=f["IP_TCLASS"],
+        ip = IPv6(src=ip6(src_ip), dst=ip6(f["IP_DST"]), tc=f["IP_TCLASS"],
                   fl=f["IP_FLOW_LABEL"], hlim=f["IP_TTL"])
     else:
-        ip = IP(src=ip4(f["IP_SRC"] & 0xFFFFFFFF), dst=ip4(f["IP_DST"] & 0xFFFFFFFF),
+        ip = IP(src=ip4(src_ip & 0xFFFFFFFF), dst=ip4(f["IP_DST"] & 0xFFFFFFFF),
                 tos=f["IP_TCLASS"], ttl=f["IP_TTL"], id=0, flags="DF")
     bth = BTH(opcode=op, solicited=f["BTH_SE"], migreq=f["BTH_MIGREQ"], padcount=pad,
               version=0, pkey=f["BTH_PKEY"], dqpn=f["BTH_DEST_QPN"], ackreq=f["BTH_ACKREQ"],
@@ -115,6 +124,8 @@ def main():
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 240
     rng = random.Random(seed)
+    # the port: its MAC and four GID table entries
+    port = [rng.getrandbits(48)] + [rng.getrandbits(128) for _ in range(4)]
     ops = [P["OP_RDMA_WRITE_FIRST"], P["OP_RDMA_WRITE_MIDDLE"], P["OP_RDMA_WRITE_LAST"],
            P["OP_RDMA_WRITE_ONLY"], P["OP_ACKNOWLEDGE"], P["OP_RDMA_WRITE_ONLY_IMM"],
            P["OP_SEND_ONLY_IMM"], P["OP_RDMA_READ_REQUEST"], P["OP_RDMA_READ_RESPONSE_FIRST"],
@@ -138,9 +149,11 @@ def main():
             plen = rng.choice((4096, 4095, 4094, 4093, 2048, 1024, 1025))
         else:
             plen = rng.randrange(300, 4097)
-        recs.append(build(rng, op, plen, rng.random() < 0.4))
+        recs.append(build(rng, port, op, plen, rng.random() < 0.4))
 
     d = rv.outdir("rnic_pkt_tx")
+    with rv.atomic_open(os.path.join(d, "cfg.hex")) as fcfg:
+        fcfg.writelines(f"{v:032x}\n" for v in port)
     with rv.atomic_open(os.path.join(d, "desc.hex")) as fdesc, \
          rv.atomic_open(os.path.join(d, "pay.hex")) as fpay, \
          rv.atomic_open(os.path.join(d, "frame.hex")) as ffr, \

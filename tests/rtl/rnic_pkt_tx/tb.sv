@@ -9,7 +9,10 @@
  * (WRITE FIRST/MIDDLE/LAST/ONLY with RETH, WRITE ONLY with immediate, SEND
  * ONLY with immediate, READ REQUEST, READ RESPONSE FIRST and ACK with AETH;
  * IPv4 and IPv6; payloads 0..4096 bytes, every pad value) with the frame
- * scapy builds for each, ICRC included.
+ * scapy builds for each, ICRC included. The descriptors name a port GID
+ * table entry for the source addresses (garbage in their own source fields
+ * half of the time, which must be ignored); the port MAC and the four GIDs
+ * come from cfg.hex.
  * 1. All descriptors with random gaps on the descriptor and payload inputs
  *    and random m_axis_tx_tready: every output byte must equal scapy's frame,
  *    every beat but the last full, tlast on the frame's last byte, tuser 0,
@@ -46,8 +49,14 @@ module tb;
     logic                  m_axis_tx_tlast;
     logic                  m_axis_tx_tuser;
 
+    // the port: cfg.hex line 0 the MAC, lines 1..4 GID table entries 0..3
+    logic [127:0]   cfg_mem [5];
+    wire  [47:0]    cfg_port_mac = cfg_mem[0][47:0];
+    wire  [4*128-1:0] cfg_gid = {cfg_mem[4], cfg_mem[3], cfg_mem[2], cfg_mem[1]};
+
     rnic_pkt_tx #(.DATA_WIDTH(DATA_WIDTH)) dut (
         .clk(clk), .rst(rst),
+        .cfg_port_mac(cfg_port_mac), .cfg_gid(cfg_gid),
         .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr(s_hdr),
         .s_axis_payload_tdata(s_axis_payload_tdata), .s_axis_payload_tkeep(s_axis_payload_tkeep),
         .s_axis_payload_tvalid(s_axis_payload_tvalid), .s_axis_payload_tready(s_axis_payload_tready),
@@ -213,6 +222,7 @@ module tb;
         if (!$value$plusargs("vecdir=%s", vecdir)) vecdir = "../../vectors/rnic_pkt_tx";
         for (int i = 0; i < MAXP; i++) idx_mem[i] = '0;
         $readmemh({vecdir, "/desc.hex"}, desc_mem);
+        $readmemh({vecdir, "/cfg.hex"}, cfg_mem);
         $readmemh({vecdir, "/index.hex"}, idx_mem);
         $readmemh({vecdir, "/pay.hex"}, pay_mem);
         $readmemh({vecdir, "/frame.hex"}, frame_mem);
