@@ -1,1 +1,2 @@
 rtl/rnic_skid.sv
+rtl/rnic_half_slice.sv

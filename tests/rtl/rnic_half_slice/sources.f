@@ -1,1 +1,0 @@
-rtl/rnic_half_slice.sv
