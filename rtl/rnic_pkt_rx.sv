@@ -385,6 +385,9 @@ module rnic_pkt_rx #(
     assign rec[rnic_hdr_pkg::HDR_IP_CSUM_LSB +: rnic_hdr_pkg::HDR_IP_CSUM_W] = ipv6 ? 16'h0 : b16(cap_reg, OFF_IP + 10);
     assign rec[rnic_hdr_pkg::HDR_IP_LEN_LSB +: rnic_hdr_pkg::HDR_IP_LEN_W] =
         ipv6 ? b16(cap_reg, OFF_IP + 4) : b16(cap_reg, OFF_IP + 2);
+    // the source GID index is a sent header's (its source addresses are
+    // above, as received)
+    assign rec[rnic_hdr_pkg::HDR_SGID_INDEX_LSB +: rnic_hdr_pkg::HDR_SGID_INDEX_W] = '0;
 
     // ------------------------------------------------------------------
     // control
