@@ -115,6 +115,12 @@ package rnic_hdr_pkg;
 
   localparam int HDR_BITS = 1011;
 
+  // a GID as the record's IP address field: an IPv4-mapped GID carries the
+  // IPv4 address in its low 32 bits, which the field holds alone for IPv4
+  function automatic logic [127:0] hdr_ip_addr(input logic ipv6, input logic [127:0] gid);
+    hdr_ip_addr = ipv6 ? gid : {96'h0, gid[31:0]};
+  endfunction
+
   // Header queues keep only the bits their producer can set: a record with
   // mask m is stored as the hdr_mask_bits(m) bits under m (rnic_hdr_pack),
   // and the rest read back as 0 (rnic_hdr_unpack). An ACK needs 575 of the

@@ -326,7 +326,7 @@ module rnic_pkt_tx #(
             b_hdr_reg <= a_hdr_reg;
             b_hdr_reg[rnic_hdr_pkg::HDR_ETH_SRC_LSB +: rnic_hdr_pkg::HDR_ETH_SRC_W] <= cfg_port_mac;
             b_hdr_reg[rnic_hdr_pkg::HDR_IP_SRC_LSB +: rnic_hdr_pkg::HDR_IP_SRC_W] <=
-                a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? a_sgid : {96'h0, a_sgid[31:0]};
+                rnic_hdr_pkg::hdr_ip_addr(a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB], a_sgid);
             b_hdr_len_reg <= a_hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB] ? EXT_HDR6[8*a_ext_flags +: 8] : EXT_HDR4[8*a_ext_flags +: 8];
             b_udp_cs_reg <= csa(a_payload, a_pad, 20'(EXT_UDP[8*a_ext_flags +: 8]));
             b_tot_cs_reg <= a_s1;

@@ -27,8 +27,7 @@ module rnic_qp_hdr (
         // the packet builder fills in
         hdr[rnic_hdr_pkg::HDR_SGID_INDEX_LSB +: rnic_hdr_pkg::HDR_SGID_INDEX_W] = sgid_i[1:0];
         hdr[rnic_hdr_pkg::HDR_IPV6_LSB] = ipv6;
-        // an IPv4-mapped GID carries the IPv4 address in its low 32 bits
-        hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = ipv6 ? dgid : {96'h0, dgid[31:0]};
+        hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W] = rnic_hdr_pkg::hdr_ip_addr(ipv6, dgid);
         hdr[rnic_hdr_pkg::HDR_IP_TCLASS_LSB +: rnic_hdr_pkg::HDR_IP_TCLASS_W] =
             qpc[rnic_pkg::QPC_TRAFFIC_CLASS_LSB +: rnic_pkg::QPC_TRAFFIC_CLASS_W];
         hdr[rnic_hdr_pkg::HDR_IP_TTL_LSB +: rnic_hdr_pkg::HDR_IP_TTL_W] =

@@ -116,7 +116,6 @@ module rnic_req_tx #(
     output      logic [AH_INDEX_WIDTH-1:0]        ah_rd_addr,
     input  wire logic [rnic_pkg::AH_BITS-1:0]     ah_rd_data,
 
-
     // QP context written with CTX_OP_WRITE (reset this QP's send state) or
     // CTX_OP_QP_RTS (load the next PSN)
     input  wire logic                             qp_reset_valid,

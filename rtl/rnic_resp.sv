@@ -198,7 +198,6 @@ module rnic_resp #(
     output      logic [3:0]                        evt_resp_err_type,
     output      logic [QPN_WIDTH-1:0]              evt_resp_err_qpn,
 
-
     // QPC written with CTX_OP_WRITE (full reset) or CTX_OP_QP_RTR (load ePSN)
     input  wire logic                              qp_reset_valid,
     input  wire logic                              qp_rtr_valid,
