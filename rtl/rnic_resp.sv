@@ -2043,6 +2043,19 @@ module rnic_resp #(
     // cycles the head offers anything or leaves.
     logic rdjob_plain_reg;
     wire head_err_set = head_collecting && !st_empty && st_err_mem[st_rd_reg[ST_LOG2-1:0]];
+    // The head's QPN, exact from its first cycle (the pending-READ and
+    // coalescing searches run then, for the second cycle) and one LUT level
+    // behind flip-flops: a 16-way read of the queue in front of the
+    // searches' compares and ORs was 9 levels at 512 bits. Two registers
+    // read a cycle ahead, the slot at the head and the one behind it, each
+    // with the value the slot holds after the clock edge (the free slot at
+    // act_wr takes qpn_reg in every cycle the queue has room: the head's
+    // when the queue is empty, the next one's when it holds one action);
+    // after a pop the one behind is the head.
+    logic [QPN_WIDTH-1:0] head_qpn_cur_reg, head_qpn_nxt_reg;
+    logic                 head_popped_reg;
+    wire [ACTION_DEPTH_LOG2-1:0] head_p1 = head + 1'b1;
+    wire [QPN_WIDTH-1:0] head_qpn = head_popped_reg ? head_qpn_nxt_reg : head_qpn_cur_reg;
 
     // a failed host write turns the ACK into a remote operational error NAK
     logic [HB-1:0] head_hdr;
@@ -2069,7 +2082,7 @@ module rnic_resp #(
     // by the head, an ACK head queues none but its own ACK (after the
     // decision), and a job that leaves meanwhile only sends the ACK behind
     // the queue, in order either way (asserted below).
-    assign pend_rd_qpn = act_qpn_mem[head];
+    assign pend_rd_qpn = head_qpn;
     // (whether the head is a plain ACK is one of the registered fields: the
     // READ engine's ready takes it, a plain ACK it coalesces needing no room)
     //
@@ -2103,10 +2116,10 @@ module rnic_resp #(
     assign m_rdjob_pd = act_pd_mem[head];
     assign m_rdjob_len = act_blen_mem[head];
     assign m_rdjob_pmtu = act_pmtu_mem[head];
-    assign m_rdjob_qpn = act_qpn_mem[head];
+    assign m_rdjob_qpn = head_qpn;
     assign m_rdjob_gen = act_gen_mem[head];
     assign m_cqe_cqn = act_cqn_mem[head];
-    assign m_cqe_qpn = 24'(act_qpn_mem[head]);
+    assign m_cqe_qpn = 24'(head_qpn);
     assign m_cqe_wqe_counter = act_widx_mem[head];
     assign m_cqe_opcode = act_opc_mem[head];
     assign m_cqe_status = (head_failed && act_status_mem[head] == rnic_pkg::WC_SUCCESS[7:0])
@@ -2144,7 +2157,7 @@ module rnic_resp #(
         evt_resp_err_type <= (sent_code == 5'(rnic_pkg::AETH_NAK_INVALID_REQ)) ? 4'(rnic_pkg::EVT_QP_REQ_ERR) :
                              (sent_code == 5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR)) ? 4'(rnic_pkg::EVT_QP_ACCESS_ERR) :
                              4'(rnic_pkg::EVT_QP_OP_ERR);
-        evt_resp_err_qpn <= act_qpn_mem[head];
+        evt_resp_err_qpn <= head_qpn;
         if (rst) rerr_pop_q <= 1'b0;
     end
     assign evt_resp_err_valid = rerr_pop_q && rerr_head_q;
@@ -2231,6 +2244,9 @@ module rnic_resp #(
         head_rd_reg <= act_rd_mem[head];
         head_plain_reg <= !act_rd_mem[head] && act_plain_mem[head];
         head_nwait_reg <= act_nwait_mem[head];
+        head_qpn_cur_reg <= act_empty ? qpn_reg : act_qpn_mem[head];
+        head_qpn_nxt_reg <= (act_wr_reg == act_rd_reg + 1'b1) ? qpn_reg : act_qpn_mem[head_p1];
+        head_popped_reg <= head_pop;
         if (head_pop) begin
             act_vld_reg[head] <= 1'b0;
             act_rd_reg <= act_rd_reg + 1'b1;
@@ -2253,6 +2269,7 @@ module rnic_resp #(
             cqe_done_reg <= 1'b0;
             job_done_reg <= 1'b0;
             pend_fresh_reg <= 1'b0;
+            head_popped_reg <= 1'b0;
             stat_tx_ack <= 1'b0;
             stat_tx_nak <= 1'b0;
             stat_recv_cqe <= 1'b0;
@@ -2286,6 +2303,8 @@ module rnic_resp #(
             assert (head_plain_reg == (!act_rd_mem[head] && act_plain_mem[head]));
             assert (rdjob_plain_reg == (head_plain_reg && !head_err_reg));
         end
+        // the head's QPN is the queue head's from its first cycle on
+        if (!rst && !act_empty) assert (head_qpn == act_qpn_mem[head]);
         // nothing is offered, collected or popped in a head's first cycle
         if (!rst && !pend_fresh_reg) assert (!head_pop && !m_ack_valid && !m_rdjob_valid && !m_cqe_valid);
         if (!rst && state_reg == S_ATWAIT && at_clear_q) assert (at_clear);
@@ -2520,7 +2539,7 @@ module rnic_resp #(
     logic [QPN_WIDTH-1:0] failed_wr_qpn;
     always_ff @(posedge clk) begin
         failed_wr_v <= wr_werr;
-        failed_wr_qpn <= act_qpn_mem[head];
+        failed_wr_qpn <= head_qpn;
         if (rst) failed_wr_v <= 1'b0;
     end
     wire                 werr_we = qp_reset_valid || (!qp_rtr_valid && failed_wr_v);
