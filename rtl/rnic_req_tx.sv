@@ -621,6 +621,18 @@ module rnic_req_tx #(
     end
     wire        room_ok = room_idx_reg == sge_idx_reg && room_off_reg == sge_off_reg;
     rnic_sub_split room_sub_inst (.clk, .en(1'b1), .a(room_end), .b(sge_off_reg), .diff(sge_room));
+    // S_SKIP (a restart skipping what was sent) compares the bytes to skip
+    // with the room registered too, a cycle later: the 32-bit compare behind
+    // the room's halves into the SGE index was 9 levels at 512 bits. Valid
+    // (skip_cmp_ok) when the last cycle had the room up to date and did not
+    // act, so neither the room nor skip_reg moved since.
+    logic skip_ge_reg, skip_eq_reg, skip_cmp_reg;
+    wire  skip_cmp_ok = room_ok && skip_cmp_reg;
+    always_ff @(posedge clk) begin
+        skip_ge_reg <= skip_reg >= sge_room;
+        skip_eq_reg <= skip_reg == sge_room;
+        skip_cmp_reg <= state_reg == S_SKIP && room_ok && !skip_cmp_reg;
+    end
     // the packet's rest fits in the room: the piece is all of it
     wire        left_fits = seg_left_reg <= sge_room;
     wire [31:0] piece = left_fits ? seg_left_reg : sge_room;
@@ -1399,16 +1411,24 @@ module rnic_req_tx #(
     wire wqe_ld_direct = state_reg == S_WQE_DESC && direct_reg && !win_take && s_axis_wqe_tvalid && s_axis_wqe_tready
                          && dbeat_reg < 5'(WQE_BEATS);
     wire wqe_ld_cache = state_reg == S_WQE_LOAD && beat_reg != 0;
-    always_ff @(posedge clk) begin
-        if (win_take) wqe_reg <= win_data;
+    // A beat comes from the read stream or from the cache, in different
+    // states: one multiplexer for the beat (DATA_WIDTH bits), not one per
+    // bit of wqe_reg, where each bit then chooses between the window and
+    // the beat (at 64 bits a WQE is 16 beats: a 3:1 choice on all of
+    // wqe_reg was some 1,000 LUT4 more on ECP5).
+    wire [DATA_WIDTH-1:0] wqe_beat_data = (state_reg == S_WQE_DESC) ? s_axis_wqe_tdata : cache_rd_data;
+    logic [WQE_BEATS-1:0] wqe_beat_en;
+    always_comb
         // (each beat's slot by a constant compare, not a computed index:
-        // the subtract ran into the slots' enables)
-        for (int b = 0; b < WQE_BEATS; b++) begin
-            if (wqe_ld_direct && dbeat_reg == 5'(b)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= s_axis_wqe_tdata;
-            if (wqe_ld_cache && beat_reg == 5'(b + 1)) wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= cache_rd_data;
-        end
-        // the next WQE's first word, read in S_PKT_NEXT (above)
-        if (WQE_BEATS > 1 && state_reg == S_RECORD && rec_w0_reg) wqe_reg[0 +: DATA_WIDTH] <= cache_rd_data;
+        // the subtract ran into the slots' enables; the next WQE's first
+        // word is read in S_PKT_NEXT, above)
+        for (int b = 0; b < WQE_BEATS; b++)
+            wqe_beat_en[b] = (wqe_ld_direct && dbeat_reg == 5'(b)) || (wqe_ld_cache && beat_reg == 5'(b + 1))
+                             || (WQE_BEATS > 1 && b == 0 && state_reg == S_RECORD && rec_w0_reg);
+    always_ff @(posedge clk) begin
+        for (int b = 0; b < WQE_BEATS; b++)
+            if (win_take || wqe_beat_en[b])
+                wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= win_take ? win_data[DATA_WIDTH * b +: DATA_WIDTH] : wqe_beat_data;
         if (state_reg == S_FLUSH) wqe_reg <= '0;
     end
 
@@ -1737,12 +1757,12 @@ module rnic_req_tx #(
                     state_reg <= S_RECORD;
                 end
             end
-            S_SKIP: if (room_ok) begin
-                if (skip_reg >= sge_room) begin
+            S_SKIP: if (skip_cmp_ok) begin
+                if (skip_ge_reg) begin
                     skip_reg <= skip_reg - sge_room;
                     sge_idx_reg <= sge_idx_reg + 1'b1;
                     sge_off_reg <= '0;
-                    if (skip_reg == sge_room) state_reg <= S_PKT_HDR;
+                    if (skip_eq_reg) state_reg <= S_PKT_HDR;
                 end else begin
                     sge_off_reg <= sge_off_reg + skip_reg;
                     skip_reg <= '0;
@@ -2050,6 +2070,10 @@ module rnic_req_tx #(
             assert (seg_left_reg < 32'h10000);
             assert (off_after == sge_off_reg + piece && left_after == seg_left_reg - piece);
         end
+        // the skip's registered compares are of the current room and skip
+        if (!rst && state_reg == S_SKIP && skip_cmp_ok)
+            assert (sge_room == (inline_reg ? wqe_length : cur_len) - sge_off_reg
+                    && skip_ge_reg == (skip_reg >= sge_room) && skip_eq_reg == (skip_reg == sge_room));
         if (!rst && (state_reg == S_PKT_HDR || state_reg == S_PAY_DESC || state_reg == S_PKT_NEXT))
             assert (rem_le_mtu_reg == (remaining_reg <= mtu_bytes_reg) && rem_nz_reg == (remaining_reg != 32'd0));
         if (!rst && state_reg == S_PKT_NEXT) begin
