@@ -162,8 +162,11 @@ module rnic_rd_resp #(
     logic [JOBS-1:0]    job_tack_reg;   // a READ with a plain ACK to send after it (job_apsn/amsn)
     logic [JOBS-1:0]    job_last_reg;   // the newest job of its QP
     logic [MR_INDEX_WIDTH-1:0] job_smr_mem [JOBS];   // the MPT entry of its rkey
-    logic [33:0]        job_sfirst_mem [JOBS];
-    logic [34:0]        job_slast_mem [JOBS];
+    // the span's lines modulo 2^SPAN_K and whether it wraps there (see span_has)
+    localparam int SPAN_K = 16;
+    logic [SPAN_K-1:0]  job_sfirst_mem [JOBS];
+    logic [SPAN_K-1:0]  job_slast_mem [JOBS];
+    logic               job_swrap_mem [JOBS];
     logic               job_snz_mem [JOBS];
     logic [JOBS_LOG2:0] wr_reg, rd_reg;
     logic [JOBS-1:0]    job_vld_reg;   // entry i lies in [rd, wr): kept with them
@@ -262,24 +265,32 @@ module rnic_rd_resp #(
     end
 
     // Whether a span [first, last] of 64-byte lines in the low 40 bits of
-    // the bus address (wrapped: it runs past 2^40 to last) holds the line
-    // of the ATOMIC's 8 bytes (8-aligned, so in one line). Aliasing of the
-    // truncated addresses only ever adds a hit (a wait), never loses one.
+    // the bus address holds the line of the ATOMIC's 8 bytes (8-aligned, so
+    // in one line). The lines are compared modulo 2^SPAN_K (4 MiB): a
+    // queued span is its first and last line's low bits and whether it
+    // wraps there (crosses a multiple of 2^SPAN_K lines, or 2^40 bytes:
+    // then it is [first, 2^SPAN_K) and [0, last]); a READ of 2 MiB or more
+    // (which may cover 2^SPAN_K lines) is queued as every line. Aliasing
+    // only ever adds a hit (a wait), never loses one (asserted), and two
+    // 16-bit compares per entry are half the logic of two 34-bit ones.
     // A READ through another MPT entry may read the same pages (another
     // region over them, a window): it holds the ATOMIC whatever its span.
-    function automatic logic span_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [33:0] first,
-                                      input logic [34:0] last, input logic nz);
+    wire span_big = s_job_len[31:SPAN_K+5] != '0;
+    wire span_cross = s_job_span_last[34:SPAN_K] != {1'b0, s_job_span_first[33:SPAN_K]};
+    function automatic logic span_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [SPAN_K-1:0] first,
+                                      input logic [SPAN_K-1:0] last, input logic wrap, input logic nz);
         logic ge, le;
-        ge = pend_at_line >= first;
-        le = pend_at_line <= last[33:0];
-        span_has = nz && (mr != pend_at_mr || (last[34] ? (ge || le) : (ge && le)));
+        ge = pend_at_line[SPAN_K-1:0] >= first;
+        le = pend_at_line[SPAN_K-1:0] <= last;
+        span_has = nz && (mr != pend_at_mr || (wrap ? (ge || le) : (ge && le)));
     endfunction
     // The compares are registered (the ATOMIC's address holds from the
     // responder's S_EXEC on; it asks from the second cycle of S_ATWAIT), and
     // an entry written since counts as a hit until its own compare is in.
     always_ff @(posedge clk)
         for (int i = 0; i < JOBS; i++)
-            job_ovl_reg[i] <= span_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i]);
+            job_ovl_reg[i] <= span_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i], job_swrap_mem[i],
+                                       job_snz_mem[i]);
 
     // QPs of the payload reads asked for and not yet answered (the read
     // engine answers in order); a read is asked for only when there is room
@@ -288,8 +299,9 @@ module rnic_rd_resp #(
     // the span of the READ it belongs to (its job's: the packet's own
     // bytes lie in it), for the ATOMICs
     logic [MR_INDEX_WIDTH-1:0] pq_smr_mem [PAYQ];
-    logic [33:0]          pq_sfirst_mem [PAYQ];
-    logic [34:0]          pq_slast_mem [PAYQ];
+    logic [SPAN_K-1:0]    pq_sfirst_mem [PAYQ];
+    logic [SPAN_K-1:0]    pq_slast_mem [PAYQ];
+    logic                 pq_swrap_mem [PAYQ];
     logic                 pq_snz_mem [PAYQ];
     logic [PAYQ-1:0]      pq_ovl_reg;
     logic [PAYQ_LOG2:0]   pq_wr_reg, pq_rd_reg;
@@ -480,7 +492,8 @@ module rnic_rd_resp #(
     always_ff @(posedge clk)
         for (int i = 0; i < PAYQ; i++)
             if (pay_fire && pq_wr_reg[PAYQ_LOG2-1:0] == PAYQ_LOG2'(i)) pq_ovl_reg[i] <= job_ovl_reg[head] || job_fresh_reg[head];
-            else pq_ovl_reg[i] <= span_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i]);
+            else pq_ovl_reg[i] <= span_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i], pq_swrap_mem[i],
+                                           pq_snz_mem[i]);
 
     always_ff @(posedge clk) begin
         stat_tx_read_resp <= 1'b0;
@@ -504,8 +517,9 @@ module rnic_rd_resp #(
             job_gen_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_gen;
             job_raw_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_raw;
             job_smr_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
-            job_sfirst_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_first;
-            job_slast_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_last;
+            job_sfirst_mem[wr_reg[JOBS_LOG2-1:0]] <= span_big ? '0 : s_job_span_first[SPAN_K-1:0];
+            job_slast_mem[wr_reg[JOBS_LOG2-1:0]] <= span_big ? '1 : s_job_span_last[SPAN_K-1:0];
+            job_swrap_mem[wr_reg[JOBS_LOG2-1:0]] <= !span_big && span_cross;
             job_snz_mem[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_nz;
         end
         job_fresh_reg <= '0;
@@ -633,6 +647,7 @@ module rnic_rd_resp #(
             pq_smr_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_smr_mem[head];
             pq_sfirst_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_sfirst_mem[head];
             pq_slast_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_slast_mem[head];
+            pq_swrap_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_swrap_mem[head];
             pq_snz_mem[pq_wr_reg[PAYQ_LOG2-1:0]] <= job_snz_mem[head];
             pq_vld_reg[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
             pq_wr_reg <= pq_wr_reg + 1'b1;
@@ -749,8 +764,10 @@ module rnic_rd_resp #(
     logic [33:0] ref_at_line;
     logic [MR_INDEX_WIDTH-1:0] ref_at_mr;
     logic [PAYQ-1:0] ref_pq_new;   // written last cycle (its job's answer)
-    // the same compare against the ATOMIC of the cycle before, in 64-bit
-    // byte addresses
+    // the exact compare of the whole span against the ATOMIC of the cycle
+    // before, in 64-bit arithmetic (the spans as queued, kept here)
+    logic [33:0] ref_job_first [JOBS], ref_pq_first [PAYQ];
+    logic [34:0] ref_job_last [JOBS], ref_pq_last [PAYQ];
     function automatic logic ref_span_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [33:0] first,
                                           input logic [34:0] last, input logic nz);
         logic [63:0] f, l, a;
@@ -762,17 +779,47 @@ module rnic_rd_resp #(
         if (last[34]) return a >= f || a + 64'h4_0000_0000 <= l;
         return a >= f && a <= l;
     endfunction
+    // ... and the modulo-2^SPAN_K compare the entries make
+    function automatic logic ref_mod_has(input logic [MR_INDEX_WIDTH-1:0] mr, input logic [SPAN_K-1:0] first,
+                                         input logic [SPAN_K-1:0] last, input logic wrap, input logic nz);
+        int unsigned f, l, a;
+        f = 32'(first);
+        l = 32'(last);
+        a = 32'(ref_at_line[SPAN_K-1:0]);
+        if (!nz) return 1'b0;
+        if (mr != ref_at_mr) return 1'b1;
+        if (wrap) return a >= f || a <= l;
+        return a >= f && a <= l;
+    endfunction
     always_ff @(posedge clk) begin
         ref_at_line <= pend_at_line;
         ref_at_mr <= pend_at_mr;
         ref_pq_new <= '0;
-        if (pay_fire) ref_pq_new[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
+        if (!full) begin
+            ref_job_first[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_first;
+            ref_job_last[wr_reg[JOBS_LOG2-1:0]] <= s_job_span_last;
+        end
+        if (pay_fire) begin
+            ref_pq_new[pq_wr_reg[PAYQ_LOG2-1:0]] <= 1'b1;
+            ref_pq_first[pq_wr_reg[PAYQ_LOG2-1:0]] <= ref_job_first[head];
+            ref_pq_last[pq_wr_reg[PAYQ_LOG2-1:0]] <= ref_job_last[head];
+        end
+        // the entries' compares are the modulo ones, and never miss a line
+        // the exact span holds
         for (int i = 0; i < JOBS; i++)
-            if (!rst && ref_ok && job_vld_reg[i] && !job_fresh_reg[i])
-                assert (job_ovl_reg[i] == ref_span_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i], job_snz_mem[i]));
+            if (!rst && ref_ok && job_vld_reg[i] && !job_fresh_reg[i]) begin
+                assert (job_ovl_reg[i] == ref_mod_has(job_smr_mem[i], job_sfirst_mem[i], job_slast_mem[i],
+                                                      job_swrap_mem[i], job_snz_mem[i]));
+                if (ref_span_has(job_smr_mem[i], ref_job_first[i], ref_job_last[i], job_snz_mem[i]))
+                    assert (job_ovl_reg[i]);
+            end
         for (int i = 0; i < PAYQ; i++)
-            if (!rst && ref_ok && pq_vld_reg[i] && !ref_pq_new[i])
-                assert (pq_ovl_reg[i] == ref_span_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i], pq_snz_mem[i]));
+            if (!rst && ref_ok && pq_vld_reg[i] && !ref_pq_new[i]) begin
+                assert (pq_ovl_reg[i] == ref_mod_has(pq_smr_mem[i], pq_sfirst_mem[i], pq_slast_mem[i],
+                                                     pq_swrap_mem[i], pq_snz_mem[i]));
+                if (ref_span_has(pq_smr_mem[i], ref_pq_first[i], ref_pq_last[i], pq_snz_mem[i]))
+                    assert (pq_ovl_reg[i]);
+            end
     end
     // a coalesced ACK goes into one queued entry of its QP, not the head,
     // a plain ACK or a READ and its QP's newest job; a plain job is raw
