@@ -90,6 +90,15 @@ module tb #(
         end
     endtask
 
+    // ... and a field it never sets must not be (no queue bits for it)
+    task automatic must_lack(input string name, input logic [HB-1:0] m, input logic [HB-1:0] f);
+        checks = checks + 1;
+        if ((f & m) != '0) begin
+            $display("ERROR %s: the mask holds a field its producer never sets (%h)", name, f & m);
+            errors = errors + 1;
+        end
+    endtask
+
     initial begin
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         // the fields rnic_qp_hdr, the responder and the READ engine set
@@ -105,12 +114,20 @@ module tb #(
         must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_DETH_SRC_QPN_LSB, rnic_hdr_pkg::HDR_DETH_SRC_QPN_W));
         must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_HAS_IETH_LSB, rnic_hdr_pkg::HDR_HAS_IETH_W));
         must_hold("request", M_REQ, M_ACK & ~rnic_hdr_pkg::HDR_MASK_RESP_EXT);
-        // ... and none of the responder's extension headers
-        checks = checks + 1;
-        if ((M_REQ & rnic_hdr_pkg::HDR_MASK_RESP_EXT) != '0) begin
-            $display("ERROR request: the mask holds AETH or AtomicAckETH bits");
-            errors = errors + 1;
+        // the sources come from the packet builder (the GID index says
+        // which); the requester sets none of the responder's extension
+        // headers
+        must_hold("ack", M_ACK, fld(rnic_hdr_pkg::HDR_SGID_INDEX_LSB, rnic_hdr_pkg::HDR_SGID_INDEX_W));
+        must_hold("request", M_REQ, fld(rnic_hdr_pkg::HDR_SGID_INDEX_LSB, rnic_hdr_pkg::HDR_SGID_INDEX_W));
+        for (int k = 0; k < 3; k++) begin
+            logic [HB-1:0] m;
+            string n;
+            m = k == 0 ? M_ACK : k == 1 ? M_RR : M_REQ;
+            n = k == 0 ? "ack" : k == 1 ? "read response" : "request";
+            must_lack(n, m, fld(rnic_hdr_pkg::HDR_ETH_SRC_LSB, rnic_hdr_pkg::HDR_ETH_SRC_W));
+            must_lack(n, m, fld(rnic_hdr_pkg::HDR_IP_SRC_LSB, rnic_hdr_pkg::HDR_IP_SRC_W));
         end
+        must_lack("request", M_REQ, rnic_hdr_pkg::HDR_MASK_RESP_EXT);
         // none, all ones, then random records
         round('0, '0, '0, 1'b1);
         round('1, '1, '1, 1'b1);
