@@ -438,7 +438,10 @@ module rnic_regs #(
     endfunction
     localparam logic [R_N-1:0] R_WR_HOST = r_range(R_SCRATCH, R_CMD_OUT);
     localparam logic [R_N-1:0] R_WR_FW = r_range(R_SCRATCH, R_CMD_IN) | r_range(R_CMD_OUT, R_CTX_STATUS);
-    localparam logic [R_N-1:0] R_RD_HOST = r_range(R_SCRATCH, R_CTX_CMD) | r_range(R_CMD_IN, R_CMD_CTRL)
+    // (CTX_DATA is write-only: a 32-way read of its words was some 400
+    // LUT4 of the read decoder, for a readback nobody needs)
+    localparam logic [R_N-1:0] R_RD_HOST = r_range(R_SCRATCH, R_CTX_DATA) | r_range(R_CTX_COUNT, R_CTX_CMD)
+                                           | r_range(R_CMD_IN, R_CMD_CTRL)
                                            | r_range(R_CMD_OUT, R_CMD_DONE) | r_range(R_CTX_STATUS, R_EVT_POP);
     localparam logic [R_N-1:0] R_RD_FW = R_RD_HOST | r_range(R_EVT_POP, R_N);
 
@@ -766,7 +769,6 @@ module rnic_regs #(
                     | ({32{rh[R_FC_STALL]}} & fc_stall_reg)
                     | ({32{rh[R_UD_MTU]}} & {29'h0, ud_mtu_reg})
                     | ({32{rh[R_GID]}} & gid_reg[ra_reg[GID_IW-1:0]])
-                    | ({32{rh[R_CTX_DATA]}} & ctx_data_reg[ra_reg[CTX_IW-1:0]])
                     | ({32{rh[R_CTX_STATUS]}} & ctx_status)
                     | ({32{rh[R_CTX_COUNT]}} & 32'(ctx_count_reg))
                     | ({32{rh[R_STAT]}} & stat_slot[ra_reg[STAT_IW-1:0]])

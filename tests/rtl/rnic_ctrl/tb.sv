@@ -88,6 +88,7 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         bready <= 1'b0;
     endtask
 
+    logic [1:0] last_rresp;   // the last host read's response
     task automatic host_read(input logic [15:0] a, output logic [31:0] d);
         gap();
         araddr <= a; arvalid <= 1'b1;
@@ -97,6 +98,7 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         rready <= 1'b1;
         do @(posedge clk); while (!rvalid);
         d = rdata;
+        last_rresp = rresp;
         rready <= 1'b0;
     endtask
 
@@ -281,6 +283,15 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         expect_eq("host write to CMD_DONE", 32'(resp), 2);
         host_write(16'(rnic_pkg::REG_FW_STATE), 32'h1, resp);
         expect_eq("host write to FW_STATE", 32'(resp), 2);
+        // CTX_DATA is write-only; the scratch register reads back
+        host_write(16'(rnic_pkg::REG_CTX_DATA + 8), 32'h5a5a0001, resp);
+        expect_eq("host write to CTX_DATA", 32'(resp), 0);
+        host_read(16'(rnic_pkg::REG_CTX_DATA + 8), v);
+        expect_eq("host read of CTX_DATA", 32'(last_rresp), 2);
+        host_write(16'(rnic_pkg::REG_DEV_SCRATCH), 32'h5a5a0002, resp);
+        host_read(16'(rnic_pkg::REG_DEV_SCRATCH), v);
+        expect_eq("host read of SCRATCH", v, 32'h5a5a0002);
+        expect_eq("host read of SCRATCH (response)", 32'(last_rresp), 0);
 
         // the firmware programs a context through the window
         host_write(16'(rnic_pkg::REG_CMD_IN), 32'hdeadbeef, resp);
