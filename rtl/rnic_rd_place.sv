@@ -366,6 +366,24 @@ module rnic_rd_place #(
     wire [15:0]         opq_in_len = wdesc_fire ? piece_reg : left_reg;
     wire [OP_BITS-1:0]  opq_in = {opq_in_kind, atomic_reg && !drop_push, opq_in_len, data_reg};
 
+    // wqe_reg's loads: a hit in the READ cache (only the SGE list and its
+    // count are read from wqe_reg; the rest is left 0) or the WQE's beats
+    // as they arrive. Each beat's slot has one enable and each bit one
+    // choice: written in the state machine, the loads became a hold
+    // multiplexer on every bit (some 1,400 LUT4 at 64 bits on ECP5).
+    wire wqe_rdc_ld = state_reg == S_QPC && rdc_hit;
+    logic [WQE_BITS-1:0] wqe_rdc;
+    always_comb begin
+        wqe_rdc = '0;
+        wqe_rdc[NSGE_LSB +: 8] = rdc_nsge;
+        wqe_rdc[SGES_LSB +: SGES_BITS] = rdc_sges;
+    end
+    always_ff @(posedge clk)
+        for (int b = 0; b < WQE_BEATS; b++)
+            if (wqe_rdc_ld || (state_reg == S_WQE_DATA && s_axis_wqe_tvalid && beat_reg == 5'(b)))
+                wqe_reg[DATA_WIDTH * b +: DATA_WIDTH] <= wqe_rdc_ld ? wqe_rdc[DATA_WIDTH * b +: DATA_WIDTH]
+                                                                    : s_axis_wqe_tdata;
+
     always_ff @(posedge clk) begin
         stat_loc_prot_err <= 1'b0;
         case (state_reg)
@@ -387,9 +405,7 @@ module rnic_rd_place #(
                 qpc_reg <= qpc_rd_data;
                 len_reg <= rdc_hit ? rdc_sges[8 * rnic_pkg::SGE_LENGTH_OFF +: 32] : sge_len(wqe_reg, 3'd0);
                 if (rdc_hit) begin
-                    // only the SGE list and its length are read from wqe_reg
-                    wqe_reg[NSGE_LSB +: 8] <= rdc_nsge;
-                    wqe_reg[SGES_LSB +: SGES_BITS] <= rdc_sges;
+                    // (wqe_reg takes the cached SGE list, below)
                     cache_valid_reg <= 1'b1;
                     cache_qpn_reg <= qpn_reg;
                     cache_idx_reg <= idx_reg;
@@ -408,11 +424,7 @@ module rnic_rd_place #(
                 if (m_axis_wqe_desc_ready) state_reg <= S_WQE_DATA;
             end
             S_WQE_DATA: begin
-                if (s_axis_wqe_tvalid) begin
-                    if (beat_reg < 5'(WQE_BEATS))
-                        wqe_reg[DATA_WIDTH * 32'(beat_reg) +: DATA_WIDTH] <= s_axis_wqe_tdata;
-                    beat_reg <= beat_reg + 5'd1;
-                end
+                if (s_axis_wqe_tvalid) beat_reg <= beat_reg + 5'd1;
                 if (beat_reg >= 5'(WQE_BEATS) && wqe_st_seen_reg) begin
                     len_reg <= sge_len(wqe_reg, 3'd0);
                     if (wqe_err_reg) begin
