@@ -41,6 +41,12 @@ module dma_rd #(
     parameter int MAX_OUTSTANDING = 8,
     parameter int BUF_BYTES = 0,
     parameter int MAX_INFLIGHT_BYTES = 0,  // 0: no cap but MAX_OUTSTANDING and the buffer
+    // 1: every descriptor is whole beats (its address and length multiples
+    // of KEEP_WIDTH; the WQE fetches: the rings are aligned to the WQE
+    // size, the firmware's CREATE_QP checks it). The address's low bits are
+    // then ignored and the beats leave as they came, through a register
+    // slice instead of the packer (some 500 LUT4 an engine at 64 bits).
+    parameter bit ALIGNED = 0,
     // 4 KiB or 256 words, whichever is less
     localparam int BURST_4K_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
     // ... and with a cap, a quarter of it if that is less, so that four
@@ -133,7 +139,7 @@ module dma_rd #(
 
     dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(1)) plan_inst (
         .clk, .rst,
-        .s_addr(s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(s_axis_desc_last),
+        .s_addr(ALIGNED ? {s_axis_desc_addr[63:OFF_W], OFF_W'(0)} : s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(s_axis_desc_last),
         .s_valid(s_axis_desc_valid), .s_ready(s_axis_desc_ready),
         .m_addr(pl_addr), .m_len(pl_len), .m_first_lane(pl_first_lane), .m_last_bytes(pl_last_bytes),
         .m_first(pl_first), .m_end(pl_end), .m_user(pl_last), .m_valid(pl_valid), .m_ready(pl_ready)
@@ -204,8 +210,8 @@ module dma_rd #(
     always_comb begin
         for (int i = 0; i < KEEP_WIDTH; i++) begin
             r_keep[i] = 1'b1;
-            if (r_first_beat_reg && 32'(i) < 32'(rb_first)) r_keep[i] = 1'b0;
-            if (m_axi_rlast && 32'(i) >= 32'(rb_last_bytes)) r_keep[i] = 1'b0;
+            if (!ALIGNED && r_first_beat_reg && 32'(i) < 32'(rb_first)) r_keep[i] = 1'b0;
+            if (!ALIGNED && m_axi_rlast && 32'(i) >= 32'(rb_last_bytes)) r_keep[i] = 1'b0;
         end
     end
 
@@ -257,21 +263,31 @@ module dma_rd #(
         end
     endgenerate
 
-    axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH)) packer_inst (
-        .clk, .rst,
-        .s_axis_tdata(pk_tdata),
-        .s_axis_tkeep(pk_tkeep),
-        .s_axis_tvalid(pk_tvalid),
-        .s_axis_tready(pk_tready),
-        .s_axis_tlast(pk_tlast),
-        // the run comes from tkeep
-        .s_axis_toff({$clog2(KEEP_WIDTH){1'b0}}), .s_axis_tend({($clog2(KEEP_WIDTH) + 1){1'b0}}),
-        .m_axis_tdata(m_axis_read_data_tdata),
-        .m_axis_tkeep(m_axis_read_data_tkeep),
-        .m_axis_tvalid(m_axis_read_data_tvalid),
-        .m_axis_tready(m_axis_read_data_tready),
-        .m_axis_tlast(m_axis_read_data_tlast)
-    );
+    if (ALIGNED) begin : g_aligned
+        // whole beats from lane 0: nothing to pack
+        rnic_skid #(.WIDTH(1 + KEEP_WIDTH + DATA_WIDTH)) out_skid_inst (
+            .clk, .rst,
+            .s_valid(pk_tvalid), .s_ready(pk_tready), .s_data({pk_tlast, pk_tkeep, pk_tdata}),
+            .m_valid(m_axis_read_data_tvalid), .m_ready(m_axis_read_data_tready),
+            .m_data({m_axis_read_data_tlast, m_axis_read_data_tkeep, m_axis_read_data_tdata})
+        );
+    end else begin : g_packed
+        axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH)) packer_inst (
+            .clk, .rst,
+            .s_axis_tdata(pk_tdata),
+            .s_axis_tkeep(pk_tkeep),
+            .s_axis_tvalid(pk_tvalid),
+            .s_axis_tready(pk_tready),
+            .s_axis_tlast(pk_tlast),
+            // the run comes from tkeep
+            .s_axis_toff({$clog2(KEEP_WIDTH){1'b0}}), .s_axis_tend({($clog2(KEEP_WIDTH) + 1){1'b0}}),
+            .m_axis_tdata(m_axis_read_data_tdata),
+            .m_axis_tkeep(m_axis_read_data_tkeep),
+            .m_axis_tvalid(m_axis_read_data_tvalid),
+            .m_axis_tready(m_axis_read_data_tready),
+            .m_axis_tlast(m_axis_read_data_tlast)
+        );
+    end
 
     wire r_err = r_err_reg || m_axi_rresp != 2'b00;
 
@@ -307,6 +323,12 @@ module dma_rd #(
     always_ff @(posedge clk) begin
         // every R beat belongs to a burst this engine asked for
         if (!rst && m_axi_rvalid) assert (!rb_empty && m_axi_rid == AXI_ID);
+    end
+    // an aligned engine's descriptors are whole beats (its address's low
+    // bits, which only a context the firmware refused could set, are dropped)
+    always_ff @(posedge clk) begin
+        if (!rst && ALIGNED && s_axis_desc_valid)
+            assert (s_axis_desc_len != 0 && s_axis_desc_len % KEEP_WIDTH == 0);
     end
     // the cap is never overdrawn
     always_ff @(posedge clk) begin

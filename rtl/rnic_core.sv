@@ -949,7 +949,7 @@ module rnic_core #(
         .m_axi_rready(rd_rready[2])
     );
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_WQE)) wqe_rd_inst (
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_WQE), .ALIGNED(1)) wqe_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(wqe_desc_addr), .s_axis_desc_len(wqe_desc_len), .s_axis_desc_last(wqe_desc_last),
         .s_axis_desc_valid(wqe_desc_valid), .s_axis_desc_ready(wqe_desc_ready),
@@ -1014,7 +1014,7 @@ module rnic_core #(
         .m_axi_rready(rd_rready[3])
     );
 
-    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PLWQE)) plwqe_rd_inst (
+    dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PLWQE), .ALIGNED(1)) plwqe_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(plw_desc_addr), .s_axis_desc_len(plw_desc_len), .s_axis_desc_last(plw_desc_last),
         .s_axis_desc_valid(plw_desc_valid), .s_axis_desc_ready(plw_desc_ready),

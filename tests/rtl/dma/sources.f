@@ -2,6 +2,7 @@ rtl/rnic_pkg.sv
 rtl/rnic_gates_pkg.sv
 rtl/axis_keep_run.sv
 rtl/axis_packer.sv
+rtl/rnic_skid.sv
 rtl/dma_burst_plan.sv
 rtl/dma_wr.sv
 rtl/axis_fifo.sv

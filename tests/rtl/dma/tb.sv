@@ -11,7 +11,9 @@
 // return the written bytes dense with tlast only on last-marked descriptors,
 // several reads outstanding at once, one status per descriptor; the read
 // engine's in-flight byte cap never overdrawn, and binding at times.
-module tb #(parameter int DATA_WIDTH = 64);
+// ALIGNED 1: the read engine built for whole-beat descriptors (the WQE
+// fetches), read with aligned gathers
+module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     localparam int KW = DATA_WIDTH / 8;
     localparam int RD_OUTSTANDING = 8;  // the buffered engine's MAX_OUTSTANDING
     // the read engine's in-flight cap (half its buffer); the engine cuts
@@ -74,7 +76,7 @@ module tb #(parameter int DATA_WIDTH = 64);
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(RD_OUTSTANDING),
-             .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP)) rd_dut (
+             .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP), .ALIGNED(ALIGNED != 0)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
         .s_axis_desc_valid(rd_valid), .s_axis_desc_ready(rd_ready),
@@ -264,6 +266,10 @@ module tb #(parameter int DATA_WIDTH = 64);
         for (int d = 0; d < n; d++) begin
             lens[d] = 1 + $urandom(seed) % 6000;
             addrs[d] = $urandom(seed) % (MEM_BYTES - lens[d]);
+            if (ALIGNED != 0) begin
+                lens[d] = KW * (1 + lens[d] / KW);
+                addrs[d] = KW * ($urandom(seed) % ((MEM_BYTES - lens[d]) / KW));
+            end
             for (int i = 0; i < lens[d]; i++) exp.push_back(shadow[addrs[d] + i]);
             total += lens[d];
         end
