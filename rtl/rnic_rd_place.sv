@@ -405,7 +405,7 @@ module rnic_rd_place #(
                 qpc_reg <= qpc_rd_data;
                 len_reg <= rdc_hit ? rdc_sges[8 * rnic_pkg::SGE_LENGTH_OFF +: 32] : sge_len(wqe_reg, 3'd0);
                 if (rdc_hit) begin
-                    // (wqe_reg takes the cached SGE list, below)
+                    // (wqe_reg takes the cached SGE list: wqe_rdc_ld, above)
                     cache_valid_reg <= 1'b1;
                     cache_qpn_reg <= qpn_reg;
                     cache_idx_reg <= idx_reg;
