@@ -11,7 +11,10 @@
  * the doorbells. Doorbell writes become single-beat pulses toward the
  * scheduler; a doorbell that cannot be accepted holds the write response, so
  * no doorbell is ever lost. Counters are 32-bit, wrapping, incremented by the
- * data path through stat_inc (one 16-bit increment per counter per cycle).
+ * data path through stat_inc (one increment per counter per cycle: up to a
+ * beat's bytes for the byte counters, up to two events for the others),
+ * kept in a RAM by rnic_stat_ram; a read misses at most the increments of the
+ * last STAT_COUNT + 2 cycles.
  *
  * The WQE window (DB_WQE) holds one send WQE written by the host; DB_SQ_WQE
  * rings the SQ doorbell and names the WQE (QPN, SQ index) that the window
@@ -204,7 +207,6 @@ module rnic_regs #(
     // aligned to their size.
     localparam int GID_IW = $clog2(GIDS * 4);
     localparam int CTX_IW = $clog2(CTX_WORDS);
-    localparam int CMD_IW = $clog2(CMD_WORDS);
     localparam int WIN_IW = $clog2(WIN_WORDS);
     localparam int EQ_WORDS = rnic_pkg::REG_EQ_ENTRY_COUNT;
     localparam int EQ_IW = $clog2(EQ_WORDS);
@@ -241,22 +243,20 @@ module rnic_regs #(
     // CTX_OP_MTT_RUN: CTX_COUNT MTT entries from CTX_DATA, one per cycle
     localparam int RUN_MAX = CTX_WORDS / rnic_pkg::MTT_WORDS;
     localparam int RUN_W = $clog2(RUN_MAX + 1);
+    localparam int RUN_IW = $clog2(RUN_MAX);
     logic [RUN_W-1:0] ctx_count_reg;
     logic [RUN_W-1:0] run_left_reg, run_i_reg;
     logic [23:0]      run_index_reg;
     logic             run_pulse_reg;          // ctx_wr_valid is a run's entry ...
-    logic [RUN_W-1:0] run_sel_reg;            // ... this one
-    logic [31:0] stat_reg [STAT_COUNT];
-    // command mailbox
-    logic [31:0] cmd_in_reg [CMD_WORDS];     // by slot
-    logic [31:0] cmd_out_reg [CMD_WORDS];    // by slot
+    logic [RUN_IW-1:0] run_sel_reg;           // ... this one
+    // command mailbox (CMD_IN and CMD_OUT are in mb_mem, below)
     logic        cmd_busy_reg;
     logic        cmd_overrun_reg;
     logic [7:0]  cmd_st_reg;
     logic [31:0] cmd_word_reg;   // opcode and token as written to CMD_CTRL
     logic [31:0] fw_state_reg;
     // asynchronous event ring, written by the firmware, read by the host
-    logic [31:0] eq_entry_reg [EQ_WORDS];    // by slot
+    // (EQ_ENTRY is in mb_mem, below)
     logic [31:0] eq_pi_reg, eq_ci_reg, eq_lost_reg;
     // the window request in MW_REQ was answered (until the requester drops it)
     logic        mw_answered_reg;
@@ -389,11 +389,30 @@ module rnic_regs #(
     wire [3:0]   cmd_op = 4'((wdata >> rnic_pkg::CTX_CMD_OP_SHIFT) & rnic_pkg::CTX_CMD_OP_MASK);
     wire [23:0]  cmd_index = 24'((wdata >> rnic_pkg::CTX_CMD_INDEX_SHIFT) & rnic_pkg::CTX_CMD_INDEX_MASK);
 
+    // An MTT run's entries come from copies of CTX_DATA by entry: word w of
+    // entry e (CTX_DATA word e * MTT_WORDS + w) in LUT RAM w at e, written
+    // with ctx_data_reg (which no write changes during a run: ctx_hold), read
+    // at run_sel_reg (a RUN_MAX-way multiplexer of ctx_data_reg's words was
+    // some 800 LUT4 on ECP5).
+    localparam int MTT_LOG2 = $clog2(rnic_pkg::MTT_WORDS);
+    logic [31:0] run_word [rnic_pkg::MTT_WORDS];
+    for (genvar w = 0; w < rnic_pkg::MTT_WORDS; w++) begin : g_run_mem
+        logic [31:0] mem [RUN_MAX];
+        always_ff @(posedge clk)
+            if (we[R_CTX_DATA] && 32'(ws[MTT_LOG2-1:0]) == w) mem[ws[CTX_IW-1:MTT_LOG2]] <= wdata;
+        assign run_word[w] = mem[run_sel_reg];
+    end
+    initial begin
+        if (rnic_pkg::MTT_WORDS != 1 << MTT_LOG2 || RUN_MAX != 1 << RUN_IW || MTT_LOG2 < 1) begin
+            $error("rnic_regs: MTT_WORDS or CTX_WORDS / MTT_WORDS is not a power of two (%m)");
+            $finish;
+        end
+    end
+
     always_comb begin
         for (int i = 0; i < CTX_WORDS; i++) ctx_wr_data[32*i +: 32] = ctx_data_reg[i];
         if (run_pulse_reg)
-            for (int w = 0; w < rnic_pkg::MTT_WORDS; w++)
-                ctx_wr_data[32*w +: 32] = ctx_data_reg[5'(32'(run_sel_reg) * rnic_pkg::MTT_WORDS + 32'(w))];
+            for (int w = 0; w < rnic_pkg::MTT_WORDS; w++) ctx_wr_data[32*w +: 32] = run_word[w];
         for (int i = 0; i < GIDS * 4; i++) begin
             // word 0 of an entry holds the most significant 32 bits
             cfg_gid[128 * (i / 4) + 32 * (3 - (i % 4)) +: 32] = gid_reg[(GID_W0 + i) % (1 << GID_IW)];
@@ -514,7 +533,7 @@ module rnic_regs #(
             ctx_wr_index <= run_index_reg;
             run_index_reg <= run_index_reg + 24'd1;
             run_pulse_reg <= 1'b1;
-            run_sel_reg <= run_i_reg;
+            run_sel_reg <= RUN_IW'(run_i_reg);   // below RUN_MAX: the run's count is at most RUN_MAX
             run_i_reg <= run_i_reg + 1'b1;
             run_left_reg <= run_left_reg - 1'b1;
         end
@@ -556,7 +575,6 @@ module rnic_regs #(
         // the command in progress keeps its input
         if (we[R_CMD_IN]) begin
             if (cmd_busy_reg) cmd_overrun_reg <= 1'b1;
-            else cmd_in_reg[ws[CMD_IW-1:0]] <= wdata;
         end
         if (we[R_CMD_CTRL]) begin
             if (cmd_busy_reg) begin
@@ -567,13 +585,11 @@ module rnic_regs #(
                 cmd_word_reg <= wdata;
             end
         end
-        if (we[R_CMD_OUT]) cmd_out_reg[ws[CMD_IW-1:0]] <= wdata;
         if (we[R_CMD_DONE]) begin
             cmd_busy_reg <= 1'b0;
             cmd_st_reg <= wdata[15:8];
         end
         if (we[R_FW_STATE]) fw_state_reg <= wdata;
-        if (we[R_EQ_ENTRY]) eq_entry_reg[ws[EQ_IW-1:0]] <= wdata;
         if (we[R_EQ_PI]) eq_pi_reg <= wdata;
         if (we[R_EQ_LOST]) eq_lost_reg <= wdata;
         if (we[R_MW_ANSWER] && mw_pending) begin
@@ -628,8 +644,6 @@ module rnic_regs #(
             fw_err <= !rd_hit;
         end
 
-        for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= stat_reg[i] + 32'(stat_inc[16*i +: 16]);
-
         if (rst) begin
             bvalid_reg <= 1'b0;
             bresp_reg <= RESP_OKAY;
@@ -663,7 +677,6 @@ module rnic_regs #(
             mw_answered_reg <= 1'b0;
             mw_taken <= 1'b0;
             for (int i = 0; i < GIDS * 4; i++) gid_reg[i] <= '0;
-            for (int i = 0; i < STAT_COUNT; i++) stat_reg[i] <= '0;
         end
     end
     assign fw_ready = fw_busy_reg;
@@ -680,10 +693,11 @@ module rnic_regs #(
     // EVT_POP pops the event it returns: in the cycle evt_word is read
     assign evt_pop = rq_fw_reg && ra_reg == waddr(rnic_pkg::REG_EVT_POP);
 
+    wire [13:0] ra_next = host_rd ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;   // the stage's next address
     always_ff @(posedge clk) begin
         rq_host_reg <= host_rd;
         rq_fw_reg <= fw_rd_fire;
-        ra_reg <= host_rd ? s_axil_araddr[AXIL_ADDR_WIDTH-1:2] : fwa;
+        ra_reg <= ra_next;
         if (s_axil_rvalid && s_axil_rready) rvalid_reg <= 1'b0;
         if (rq_host_reg) begin
             rvalid_reg <= 1'b1;
@@ -697,13 +711,67 @@ module rnic_regs #(
         end
     end
 
-    // a window's words by slot, for the read decoder (empty slots read 0)
-    logic [31:0] stat_slot [1 << STAT_IW];
-    logic [31:0] mw_slot [1 << MW_IW];
-    for (genvar p = 0; p < (1 << STAT_IW); p++) begin : g_stat_slot
-        localparam int I = (p + (1 << STAT_IW) - STAT_W0 % (1 << STAT_IW)) % (1 << STAT_IW);
-        assign stat_slot[p] = I < STAT_COUNT ? stat_reg[I % STAT_COUNT] : 32'h0;
+    // The mailbox and event-ring windows (CMD_IN, CMD_OUT, EQ_ENTRY) and a
+    // copy of the GID table for the decoder (the data path reads gid_reg):
+    // one RAM with one write port and a registered read, at the word
+    // address's low MB_AW bits, where the four windows are disjoint (checked
+    // below). Its read takes the address the stage takes, so the word is
+    // there when the stage decodes; a write in that same cycle is passed on,
+    // so the decoder answers with every write made before the stage, as it
+    // does for registers. A GID word not written since reset reads as zero,
+    // as gid_reg does (gid_wr_reg).
+    localparam int MB_AW = 8;
+    logic [31:0] mb_mem [2**MB_AW];
+    logic [31:0] mb_q;
+    logic        mb_byp_reg;
+    logic [31:0] mb_byp_data_reg;
+    logic [GIDS*4-1:0] gid_wr_reg;        // by slot
+    logic        gid_ok_reg;                // the stage's GID word was written
+    wire         mb_we = (we[R_CMD_IN] && !cmd_busy_reg) || we[R_CMD_OUT] || we[R_EQ_ENTRY] || we[R_GID];
+    wire [31:0]  mb_word = mb_byp_reg ? mb_byp_data_reg : mb_q;
+    always_ff @(posedge clk) begin
+        if (mb_we) mb_mem[ws[MB_AW-1:0]] <= wdata;
+        mb_q <= mb_mem[ra_next[MB_AW-1:0]];
+        mb_byp_reg <= mb_we && ws[MB_AW-1:0] == ra_next[MB_AW-1:0];
+        mb_byp_data_reg <= wdata;
+        gid_ok_reg <= gid_wr_reg[ra_next[GID_IW-1:0]]
+                      || (we[R_GID] && ws[GID_IW-1:0] == ra_next[GID_IW-1:0]);
+        if (we[R_GID]) gid_wr_reg[ws[GID_IW-1:0]] <= 1'b1;
+        if (rst) gid_wr_reg <= '0;
     end
+
+    function automatic int mb_lo(input logic [31:0] base);
+        mb_lo = 32'(waddr(base)) % (1 << MB_AW);
+    endfunction
+    initial begin
+        if (mb_lo(rnic_pkg::REG_PORT_GID) + GIDS * 4 > mb_lo(rnic_pkg::REG_EQ_ENTRY)
+            || mb_lo(rnic_pkg::REG_EQ_ENTRY) + EQ_WORDS > mb_lo(rnic_pkg::REG_CMD_IN)
+            || mb_lo(rnic_pkg::REG_CMD_IN) + CMD_WORDS > mb_lo(rnic_pkg::REG_CMD_OUT)
+            || mb_lo(rnic_pkg::REG_CMD_OUT) + CMD_WORDS > (1 << MB_AW)) begin
+            $error("rnic_regs: PORT_GID, EQ_ENTRY, CMD_IN and CMD_OUT overlap in the mailbox RAM's address bits (%m)");
+            $finish;
+        end
+    end
+
+    // The counters, in a RAM (rnic_stat_ram: a read misses at most the
+    // increments of the last STAT_COUNT + 2 cycles). Its read, like the
+    // mailbox's, takes the stage's address: counter (slot - STAT_W0) of the
+    // window. The byte counters take up to a beat's bytes per cycle, the
+    // others up to two events.
+    localparam logic [STAT_COUNT-1:0] STAT_WIDE =
+        STAT_COUNT'(1) << ((rnic_pkg::REG_STAT_TX_BYTES - rnic_pkg::REG_STAT_TX_FRAMES) / 4)
+        | STAT_COUNT'(1) << ((rnic_pkg::REG_STAT_RX_BYTES - rnic_pkg::REG_STAT_TX_FRAMES) / 4);
+    logic [31:0] stat_word;
+    rnic_stat_ram #(
+        .COUNT(STAT_COUNT), .INC_W(16), .NARROW_INC_W(2), .WIDE_INC_W($clog2(DATA_WIDTH / 8 + 1)),
+        .WIDE(STAT_WIDE), .AW(STAT_IW)
+    ) stat_inst (
+        .clk, .rst, .inc(stat_inc),
+        .rd_addr(STAT_IW'(ra_next[STAT_IW-1:0] - STAT_IW'(STAT_W0))), .rd_data(stat_word)
+    );
+
+    // a window's words by slot, for the read decoder (empty slots read 0)
+    logic [31:0] mw_slot [1 << MW_IW];
     for (genvar p = 0; p < (1 << MW_IW); p++) begin : g_mw_slot
         localparam int I = (p + (1 << MW_IW) - MW_W0 % (1 << MW_IW)) % (1 << MW_IW);
         assign mw_slot[p] = I < MW_WORDS ? mw_words[32 * (I % MW_WORDS) +: 32] : 32'h0;
@@ -768,10 +836,10 @@ module rnic_regs #(
                     | ({32{rh[R_FC_XON]}} & fc_xon_reg)
                     | ({32{rh[R_FC_STALL]}} & fc_stall_reg)
                     | ({32{rh[R_UD_MTU]}} & {29'h0, ud_mtu_reg})
-                    | ({32{rh[R_GID]}} & gid_reg[ra_reg[GID_IW-1:0]])
+                    | ({32{rh[R_GID] && gid_ok_reg}} & mb_word)
                     | ({32{rh[R_CTX_STATUS]}} & ctx_status)
                     | ({32{rh[R_CTX_COUNT]}} & 32'(ctx_count_reg))
-                    | ({32{rh[R_STAT]}} & stat_slot[ra_reg[STAT_IW-1:0]])
+                    | ({32{rh[R_STAT]}} & stat_word)
                     | ({32{rh[R_CMD_STATUS]}}
                        & {cmd_word_reg[31:16], cmd_st_reg, 5'h0, fw_halted, cmd_overrun_reg, cmd_busy_reg})
                     | ({32{rh[R_CMD_OPCODE]}} & cmd_word_reg)
@@ -779,9 +847,7 @@ module rnic_regs #(
                     | ({32{rh[R_EQ_PI]}} & eq_pi_reg)
                     | ({32{rh[R_EQ_CI]}} & eq_ci_reg)
                     | ({32{rh[R_EQ_LOST]}} & eq_lost_reg)
-                    | ({32{rh[R_EQ_ENTRY]}} & eq_entry_reg[ra_reg[EQ_IW-1:0]])
-                    | ({32{rh[R_CMD_IN]}} & cmd_in_reg[ra_reg[CMD_IW-1:0]])
-                    | ({32{rh[R_CMD_OUT]}} & cmd_out_reg[ra_reg[CMD_IW-1:0]])
+                    | ({32{rh[R_EQ_ENTRY] | rh[R_CMD_IN] | rh[R_CMD_OUT]}} & mb_word)
                     | ({32{rh[R_EVT_POP]}} & evt_word)
                     | ({32{rh[R_MW_REQ]}} & mw_slot[ra_reg[MW_IW-1:0]]);
     assign rd_hit = rd_fixed[32] || rh != '0;

@@ -1245,7 +1245,7 @@ _Static_assert(offsetof(struct rnic_cqe, owner) == 31, "cqe.owner");
 #define RNIC_REG_CTX_COUNT 0x214 /* rw: entries a CTX_OP_MTT_RUN writes: 1 .. CTX_WORDS / MTT_WORDS (1 after reset) */
 #define RNIC_REG_CTX_DATA 0x280 /* wo[32]: context record, word i at CTX_DATA + 4*i (write-only: the data path copies it, nothing reads it back) */
 #define RNIC_REG_CTX_DATA_COUNT 0x20
-/* stat: Counters (32-bit, wrapping, read-only). Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE, 1.4 STAT_RX_QKEY_DROP and STAT_RX_UD_NO_WQE, 1.5 STAT_RX_MCAST_DROP and STAT_RX_MCAST_COPY. */
+/* stat: Counters (32-bit, wrapping, read-only), kept in a RAM that adds each counter's increments in turn: a read counts every event up to the number of counters plus 2 cycles before it. Version 1.1 adds STAT_TX_WQE_WINDOW, 1.2 STAT_RX_PAUSE_REQ and STAT_RX_PAUSE_STALL, 1.3 STAT_TX_STALE, 1.4 STAT_RX_QKEY_DROP and STAT_RX_UD_NO_WQE, 1.5 STAT_RX_MCAST_DROP and STAT_RX_MCAST_COPY. */
 #define RNIC_BLK_STAT_BASE 0x400
 #define RNIC_BLK_STAT_VERSION 0x10005
 #define RNIC_BLK_STAT_NEXT 0x600

@@ -43,6 +43,10 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
     logic [15:0] win_qpn, win_idx;
     logic [1023:0] win_data;
 
+    // the counters' increments, driven by stats_check
+    localparam int STATS = (rnic_pkg::BLK_STAT_END - rnic_pkg::REG_STAT_TX_FRAMES) / 4;
+    logic [STATS*16-1:0] stat_inc = '0;
+
     rnic_regs #(.DATA_WIDTH(DATA_WIDTH), .QPN_WIDTH(4), .MR_INDEX_WIDTH(4), .CQN_WIDTH(4),
                 .MTT_INDEX_WIDTH(4)) regs (
         .clk, .rst,
@@ -58,7 +62,7 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         .db_cq_valid(cqv), .db_cq_cqn(cqc), .db_cq_ci(cqi),
         .wqe_win_valid(win_valid), .wqe_win_new(), .wqe_win_qpn(win_qpn), .wqe_win_idx(win_idx), .wqe_win_data(win_data),
         .wqe_win_clear(win_clear),
-        .stat_inc({27*16{1'b0}}),
+        .stat_inc,
         .fw_valid, .fw_we, .fw_addr, .fw_wdata, .fw_ready, .fw_err, .fw_rdata,
         .fw_halted(trap || bus_err),
         .evt_word(32'h0), .evt_pop(),
@@ -102,12 +106,108 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         rready <= 1'b0;
     endtask
 
+    // the GID table: zero from reset, each word as written, to the host's
+    // reads and to the data path (cfg_gid: entry e's word 0 is its most
+    // significant 32 bits)
+    task automatic gid_check;
+        logic [31:0] v;
+        logic [1:0]  resp;
+        for (int i = 0; i < 16; i++) begin
+            host_read(16'(rnic_pkg::REG_PORT_GID + 4 * i), v);
+            expect_eq("GID word after reset", v, 32'h0);
+        end
+        for (int i = 0; i < 16; i += 3) begin
+            host_write(16'(rnic_pkg::REG_PORT_GID + 4 * i), 32'h9e000000 | 32'(i * 4099), resp);
+            expect_eq("GID write response", 32'(resp), 0);
+        end
+        for (int i = 0; i < 16; i++) begin
+            host_read(16'(rnic_pkg::REG_PORT_GID + 4 * i), v);
+            expect_eq("GID word as written", v, i % 3 == 0 ? 32'h9e000000 | 32'(i * 4099) : 32'h0);
+            expect_eq("GID word to the data path", gid[128 * (i / 4) + 32 * (3 - i % 4) +: 32], v);
+        end
+        // written twice, read at once
+        host_write(16'(rnic_pkg::REG_PORT_GID + 20), 32'h12345678, resp);
+        host_write(16'(rnic_pkg::REG_PORT_GID + 20), 32'h87654321, resp);
+        host_read(16'(rnic_pkg::REG_PORT_GID + 20), v);
+        expect_eq("GID word written twice", v, 32'h87654321);
+    endtask
+
+    // an MTT run (CTX_OP_MTT_RUN): CTX_COUNT entries from CTX_DATA, entry k
+    // from words 2k and 2k + 1, to consecutive indexes; twice, the second
+    // after some of the words changed
+    task automatic mtt_run_check;
+        logic [1:0]  resp;
+        logic [31:0] words [32];
+        int          first;
+        for (int i = 0; i < 32; i++) begin
+            words[i] = 32'h3c000000 | 32'(i * 40503);
+            host_write(16'(rnic_pkg::REG_CTX_DATA + 4 * i), words[i], resp);
+        end
+        for (int r = 0; r < 2; r++) begin
+            int idx, cnt;
+            idx = r == 0 ? 0 : 3;
+            cnt = r == 0 ? 16 : 5;
+            if (r == 1)
+                for (int i = 0; i < 32; i += 3) begin
+                    words[i] = ~words[i];
+                    host_write(16'(rnic_pkg::REG_CTX_DATA + 4 * i), words[i], resp);
+                end
+            first = mtt_takes;
+            host_write(16'(rnic_pkg::REG_CTX_COUNT), 32'(cnt), resp);
+            host_write(16'(rnic_pkg::REG_CTX_CMD),
+                       {24'(idx), rnic_pkg::CTX_OP_MTT_RUN[3:0], rnic_pkg::CTX_TABLE_MTT[3:0]}, resp);
+            expect_eq("MTT run command response", 32'(resp), 0);
+            while (mtt_takes < first + cnt) @(posedge clk);
+            repeat (20) @(posedge clk);
+            expect_eq("MTT run's entries", 32'(mtt_takes - first), 32'(cnt));
+            for (int k = 0; k < cnt; k++)
+                if (mtt_seen[first + k] != {8'(idx + k), words[2 * k + 1], words[2 * k]}) begin
+                    $display("ERROR MTT run %0d entry %0d: %h, expected %h", r, k, mtt_seen[first + k],
+                             {8'(idx + k), words[2 * k + 1], words[2 * k]});
+                    errors++;
+                end
+        end
+        host_write(16'(rnic_pkg::REG_CTX_COUNT), 32'd1, resp);
+    endtask
+
+    // the counters: counter k takes (k % 3) + 1 in cycles where a random
+    // draw says so (the byte counters up to a beat's bytes); once the
+    // increments stop and the counters' scanner has been round (well within
+    // a host read's time), each reads its exact count
+    task automatic stats_check;
+        logic [31:0] v;
+        int          want [STATS];
+        for (int k = 0; k < STATS; k++) want[k] = 0;
+        for (int c = 0; c < 2000; c++) begin
+            @(posedge clk);
+            for (int k = 0; k < STATS; k++) begin
+                int n;
+                n = ($urandom(seed) % 4 == 0) ? 0
+                    : (k == 1 || k == 3) ? int'($urandom(seed) % (DATA_WIDTH / 8 + 1)) : k % 3 + 1;
+                if (k % 3 == 2) n = n > 2 ? 2 : n;   // two events at the most
+                stat_inc[16 * k +: 16] <= 16'(n);
+                want[k] += n;
+            end
+        end
+        @(posedge clk);
+        stat_inc <= '0;
+        repeat (STATS + 4) @(posedge clk);
+        for (int k = 0; k < STATS; k++) begin
+            host_read(16'(rnic_pkg::REG_STAT_TX_FRAMES + 4 * k), v);
+            expect_eq("counter", v, 32'(want[k]));
+        end
+    endtask
+
     task automatic expect_eq(input string what, input logic [31:0] got, input logic [31:0] want);
         if (got !== want) begin
             $display("ERROR %s: 0x%08h, expected 0x%08h", what, got, want);
             errors++;
         end
     endtask
+
+    // the MTT entries written (an MTT run's): {index, entry}
+    logic [71:0] mtt_seen [64];
+    int          mtt_takes = 0;
 
     // the context window write the firmware makes
     logic seen_ctx;
@@ -124,6 +224,10 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
             seen_ctx_word0 <= ctx_wr_data[31:0];
             seen_ctx_cmd <= {ctx_wr_index, ctx_wr_op, ctx_wr_table};
             ctx_takes <= ctx_takes + 1;
+            if (ctx_wr_table == rnic_pkg::CTX_TABLE_MTT[3:0]) begin
+                mtt_seen[mtt_takes] = {8'(ctx_wr_index), ctx_wr_data[63:0]};
+                mtt_takes = mtt_takes + 1;
+            end
         end
         // a waiting write keeps its command and data
         if (ctx_wr_valid && ctx_was_held
@@ -246,6 +350,9 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         host_read(16'(rnic_pkg::BLK_CMD_BASE + rnic_pkg::REG_BLK_NEXT), v);
         expect_eq("cmd NEXT", v, rnic_pkg::BLK_DB_BASE);
 
+        gid_check();
+        stats_check();
+
         for (int k = 0; k < N_CMDS; k++) begin
             for (int i = 0; i < 32; i++) begin
                 in_words[i] = $urandom(seed);
@@ -313,6 +420,7 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int RAM_RD_STAGE = 0);
         expect_eq("context command", seen_ctx_cmd,
                   {24'd5, rnic_pkg::CTX_OP_WRITE[3:0], rnic_pkg::CTX_TABLE_MPT[3:0]});
 
+        mtt_run_check();
         check_window();
 
         // a bad access halts the firmware: the host sees it in CMD_STATUS

@@ -1,0 +1,1 @@
+rtl/rnic_stat_ram.sv
