@@ -80,16 +80,15 @@ module rnic_rx_dispatch #(
     wire [23:0]  h_dqpn   = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
     wire [15:0]  h_plen   = s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
 
+    // The destination as a GID: an IPv4 address (the parser leaves the upper
+    // 96 bits zero) in its IPv4-mapped form, so each GID takes one 128-bit
+    // compare for both versions (a compare per version was twice the LUTs)
+    wire [127:0] h_dgid = {h_ipdst[127:32] | (h_ipv6 ? 96'h0 : V4_MAPPED), h_ipdst[31:0]};
     logic ip_ours;
     always_comb begin
         ip_ours = 1'b0;
-        for (int i = 0; i < GIDS; i++) begin
-            if (h_ipv6) begin
-                if (cfg_gid[128 * i +: 128] == h_ipdst) ip_ours = 1'b1;
-            end else if (cfg_gid[128 * i + 32 +: 96] == V4_MAPPED && cfg_gid[128 * i +: 32] == h_ipdst[31:0]) begin
-                ip_ours = 1'b1;
-            end
-        end
+        for (int i = 0; i < GIDS; i++)
+            if (cfg_gid[128 * i +: 128] == h_dgid) ip_ours = 1'b1;
     end
 
     // requests are the RC opcodes a requester sends (IBTA Table 38) and UD SEND ONLY
@@ -179,6 +178,15 @@ module rnic_rx_dispatch #(
             stat_drop_qpn <= 1'b0;
         end
     end
+
+`ifndef __ICARUS__
+`ifndef SYNTHESIS
+    // the parser's IPv4 destination: the upper 96 bits zero (h_dgid)
+    always_ff @(posedge clk) begin
+        if (!rst && s_hdr_valid) assert (h_ipv6 || h_ipdst[127:32] == 96'h0);
+    end
+`endif
+`endif
 
 endmodule
 
