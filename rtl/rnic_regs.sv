@@ -393,21 +393,8 @@ module rnic_regs #(
     // entry e (CTX_DATA word e * MTT_WORDS + w) in LUT RAM w at e, written
     // with ctx_data_reg (which no write changes during a run: ctx_hold), read
     // at run_sel_reg (a RUN_MAX-way multiplexer of ctx_data_reg's words was
-    // some 800 LUT4 on ECP5).
-    localparam int MTT_LOG2 = $clog2(rnic_pkg::MTT_WORDS);
+    // some 800 LUT4 on ECP5; the RAMs are below the write decoder).
     logic [31:0] run_word [rnic_pkg::MTT_WORDS];
-    for (genvar w = 0; w < rnic_pkg::MTT_WORDS; w++) begin : g_run_mem
-        logic [31:0] mem [RUN_MAX];
-        always_ff @(posedge clk)
-            if (we[R_CTX_DATA] && 32'(ws[MTT_LOG2-1:0]) == w) mem[ws[CTX_IW-1:MTT_LOG2]] <= wdata;
-        assign run_word[w] = mem[run_sel_reg];
-    end
-    initial begin
-        if (rnic_pkg::MTT_WORDS != 1 << MTT_LOG2 || RUN_MAX != 1 << RUN_IW || MTT_LOG2 < 1) begin
-            $error("rnic_regs: MTT_WORDS or CTX_WORDS / MTT_WORDS is not a power of two (%m)");
-            $finish;
-        end
-    end
 
     always_comb begin
         for (int i = 0; i < CTX_WORDS; i++) ctx_wr_data[32*i +: 32] = ctx_data_reg[i];
@@ -508,6 +495,22 @@ module rnic_regs #(
     wire [R_N-1:0] wr_h = reg_dec(wa) & R_WR_HOST;
     wire [R_N-1:0] wr_f = reg_dec(fwa) & R_WR_FW;
     wire [R_N-1:0] we = (wr_fire ? wr_h : '0) | (fw_wr_fire ? wr_f : '0);
+
+    // the MTT runs' copies of CTX_DATA (run_word, above)
+    localparam int MTT_LOG2 = $clog2(rnic_pkg::MTT_WORDS);
+    for (genvar w = 0; w < rnic_pkg::MTT_WORDS; w++) begin : g_run_mem
+        logic [31:0] mem [RUN_MAX];
+        always_ff @(posedge clk)
+            if (we[R_CTX_DATA] && 32'(ws[MTT_LOG2-1:0]) == w) mem[ws[CTX_IW-1:MTT_LOG2]] <= wdata;
+        assign run_word[w] = mem[run_sel_reg];
+    end
+    initial begin
+        if (rnic_pkg::MTT_WORDS != 1 << MTT_LOG2 || RUN_MAX != 1 << RUN_IW || MTT_LOG2 < 1) begin
+            $error("rnic_regs: MTT_WORDS or CTX_WORDS / MTT_WORDS is not a power of two (%m)");
+            $finish;
+        end
+    end
+
     wire host_wr_ok = wr_h != '0;
     // an answer with no request waiting is refused
     wire fw_wr_ok = wr_f != '0 && !(wr_f[R_MW_ANSWER] && !mw_pending);
