@@ -121,6 +121,14 @@ package rnic_hdr_pkg;
     hdr_ip_addr = ipv6 ? gid : {96'h0, gid[31:0]};
   endfunction
 
+  // ... and back: the field as a GID, an IPv4 address in its IPv4-mapped
+  // form (::ffff:a.b.c.d). The field's upper 96 bits are zero for IPv4, so
+  // the prefix is ORed in: 16 gates, no 128-bit multiplexer.
+  localparam logic [95:0] GID_V4_MAPPED = 96'h0000_0000_0000_0000_0000_ffff;
+  function automatic logic [127:0] hdr_ip_gid(input logic ipv6, input logic [127:0] ip);
+    hdr_ip_gid = {ip[127:32] | (ipv6 ? 96'h0 : GID_V4_MAPPED), ip[31:0]};
+  endfunction
+
   // Header queues keep only the bits their producer can set: a record with
   // mask m is stored as the hdr_mask_bits(m) bits under m (rnic_hdr_pack),
   // and the rest read back as 0 (rnic_hdr_unpack). An ACK needs 575 of the

@@ -66,7 +66,6 @@ module rnic_mcast_rep #(
     localparam int EW = 1 + CW + 128 + NQ * QPN_WIDTH;
     localparam int BEATS = BUF_BYTES / KEEP_WIDTH;
     localparam int BA = $clog2(BEATS);
-    localparam logic [95:0] V4_MAPPED = 96'h0000_0000_0000_0000_0000_ffff;
 
     // ---------------------------------------------------------------- table
     logic [EW-1:0] wr_entry;
@@ -85,7 +84,7 @@ module rnic_mcast_rep #(
     wire [127:0] h_ipdst = s_hdr[rnic_hdr_pkg::HDR_IP_DST_LSB +: rnic_hdr_pkg::HDR_IP_DST_W];
     wire [23:0]  h_dqpn  = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
     wire [15:0]  h_plen  = s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
-    wire [127:0] h_gid   = h_ipv6 ? h_ipdst : {V4_MAPPED, h_ipdst[31:0]};
+    wire [127:0] h_gid   = rnic_hdr_pkg::hdr_ip_gid(h_ipv6, h_ipdst);
     wire         h_mc    = h_dqpn == rnic_pkg::MCAST_QPN[23:0];
 
     // h ^ h >> BB ^ h >> 2*BB, cut to BB bits (bits 3*BB-1:0 of h; BB <= 5)
@@ -162,9 +161,8 @@ module rnic_mcast_rep #(
     logic                 q_head_reg;
     logic                 rd_pend_reg, rd_pend_last_reg;
 
-    wire [127:0] hdr_gid = hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB]
-                           ? hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 128]
-                           : {V4_MAPPED, hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 32]};
+    wire [127:0] hdr_gid = rnic_hdr_pkg::hdr_ip_gid(hdr_reg[rnic_hdr_pkg::HDR_IPV6_LSB],
+                                                    hdr_reg[rnic_hdr_pkg::HDR_IP_DST_LSB +: 128]);
     logic [1:0] match;
     always_comb begin
         for (int w = 0; w < 2; w++)

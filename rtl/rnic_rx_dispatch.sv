@@ -70,8 +70,6 @@ module rnic_rx_dispatch #(
 
     localparam int NUM_QPS = 2 ** QPN_WIDTH;
     localparam int GIDS = 4;
-    // ::ffff:0:0/96, the IPv4-mapped GID prefix
-    localparam logic [95:0] V4_MAPPED = 96'h0000_0000_0000_0000_0000_ffff;
 
     wire [47:0]  h_dmac   = s_hdr[rnic_hdr_pkg::HDR_ETH_DST_LSB +: rnic_hdr_pkg::HDR_ETH_DST_W];
     wire         h_ipv6   = s_hdr[rnic_hdr_pkg::HDR_IPV6_LSB];
@@ -80,10 +78,9 @@ module rnic_rx_dispatch #(
     wire [23:0]  h_dqpn   = s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: rnic_hdr_pkg::HDR_BTH_DEST_QPN_W];
     wire [15:0]  h_plen   = s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
 
-    // The destination as a GID: an IPv4 address (the parser leaves the upper
-    // 96 bits zero) in its IPv4-mapped form, so each GID takes one 128-bit
-    // compare for both versions (a compare per version was twice the LUTs)
-    wire [127:0] h_dgid = {h_ipdst[127:32] | (h_ipv6 ? 96'h0 : V4_MAPPED), h_ipdst[31:0]};
+    // the destination as a GID, so each GID takes one 128-bit compare for
+    // both IP versions (a compare per version was twice the LUTs)
+    wire [127:0] h_dgid = rnic_hdr_pkg::hdr_ip_gid(h_ipv6, h_ipdst);
     logic ip_ours;
     always_comb begin
         ip_ours = 1'b0;
@@ -181,7 +178,7 @@ module rnic_rx_dispatch #(
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS
-    // the parser's IPv4 destination: the upper 96 bits zero (h_dgid)
+    // the parser's IPv4 destination: the upper 96 bits zero (hdr_ip_gid)
     always_ff @(posedge clk) begin
         if (!rst && s_hdr_valid) assert (h_ipv6 || h_ipdst[127:32] == 96'h0);
     end
