@@ -14,6 +14,9 @@
  * stream, with tlast after the final byte of a descriptor marked last. R data
  * of one ARID arrive in order. One status per last-marked descriptor: error
  * if any RRESP of it or of the descriptors packed before it was not OKAY.
+ * An ALIGNED engine also marks each beat whose RRESP was not OKAY
+ * (m_axis_read_data_tuser), so a consumer may use the beats of a long read
+ * before its status comes (a packed beat may join two bursts: there it is 0).
  *
  * BUF_BYTES > 0: R data go into a FIFO of that many bytes before the packer,
  * and a burst is asked for only when the FIFO has room for all of it and
@@ -69,6 +72,7 @@ module dma_rd #(
     output      logic                      m_axis_read_data_tvalid,
     input  wire logic                      m_axis_read_data_tready,
     output      logic                      m_axis_read_data_tlast,
+    output      logic                      m_axis_read_data_tuser,   // ALIGNED: the beat's RRESP was not OKAY
 
     output      logic                      m_axis_desc_status_error,
     output      logic                      m_axis_desc_status_valid,
@@ -218,12 +222,12 @@ module dma_rd #(
     logic pk_tready, rq_tready;
     logic [DATA_WIDTH-1:0] pk_tdata;
     logic [KEEP_WIDTH-1:0] pk_tkeep;
-    logic pk_tvalid, pk_tlast;
+    logic pk_tvalid, pk_tlast, pk_tuser;
     assign m_axi_rready = rq_tready && !rb_empty;
 
     generate
         if (BUF) begin : g_buf
-            logic unused_user, st_ovf, st_bad, st_good, unused_st;
+            logic st_ovf, st_bad, st_good, unused_st;
             logic [$clog2(BUF_BYTES / KEEP_WIDTH):0] st_level;
             axis_fifo #(
                 .DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH), .DEPTH_BYTES(BUF_BYTES),
@@ -231,9 +235,9 @@ module dma_rd #(
             ) buf_inst (
                 .clk, .rst,
                 .s_axis_tdata(m_axi_rdata), .s_axis_tkeep(r_keep), .s_axis_tvalid(m_axi_rvalid && !rb_empty),
-                .s_axis_tready(rq_tready), .s_axis_tlast(m_axi_rlast && rb_desc_last), .s_axis_tuser(1'b0),
+                .s_axis_tready(rq_tready), .s_axis_tlast(m_axi_rlast && rb_desc_last), .s_axis_tuser(m_axi_rresp != 2'b00),
                 .m_axis_tdata(pk_tdata), .m_axis_tkeep(pk_tkeep), .m_axis_tvalid(pk_tvalid),
-                .m_axis_tready(pk_tready), .m_axis_tlast(pk_tlast), .m_axis_tuser(unused_user),
+                .m_axis_tready(pk_tready), .m_axis_tlast(pk_tlast), .m_axis_tuser(pk_tuser),
                 .status_overflow(st_ovf), .status_bad_frame(st_bad), .status_good_frame(st_good), .status_level(st_level)
             );
             // a beat leaves the reservation when the packer takes it
@@ -241,7 +245,7 @@ module dma_rd #(
                 free_reg <= free_reg - (ar_fire ? RES_W'(pl_len) + RES_W'(1) : '0) + RES_W'(pk_tvalid && pk_tready);
                 if (rst) free_reg <= RES_W'(BUF_BEATS);
             end
-            assign unused_st = ^{unused_user, st_ovf, st_bad, st_good, st_level};
+            assign unused_st = ^{st_ovf, st_bad, st_good, st_level};
         end else begin : g_direct
             // one register stage: the beat's keep (compares of lane numbers
             // against the burst's first lane and last byte count, read from
@@ -256,6 +260,7 @@ module dma_rd #(
                     pk_tdata <= m_axi_rdata;
                     pk_tkeep <= r_keep;
                     pk_tlast <= m_axi_rlast && rb_desc_last;
+                    pk_tuser <= m_axi_rresp != 2'b00;
                 end
                 if (rst) pr_valid_reg <= 1'b0;
             end
@@ -265,13 +270,15 @@ module dma_rd #(
 
     if (ALIGNED) begin : g_aligned
         // whole beats from lane 0: nothing to pack
-        rnic_skid #(.WIDTH(1 + KEEP_WIDTH + DATA_WIDTH)) out_skid_inst (
+        rnic_skid #(.WIDTH(2 + KEEP_WIDTH + DATA_WIDTH)) out_skid_inst (
             .clk, .rst,
-            .s_valid(pk_tvalid), .s_ready(pk_tready), .s_data({pk_tlast, pk_tkeep, pk_tdata}),
+            .s_valid(pk_tvalid), .s_ready(pk_tready), .s_data({pk_tuser, pk_tlast, pk_tkeep, pk_tdata}),
             .m_valid(m_axis_read_data_tvalid), .m_ready(m_axis_read_data_tready),
-            .m_data({m_axis_read_data_tlast, m_axis_read_data_tkeep, m_axis_read_data_tdata})
+            .m_data({m_axis_read_data_tuser, m_axis_read_data_tlast, m_axis_read_data_tkeep, m_axis_read_data_tdata})
         );
     end else begin : g_packed
+        assign m_axis_read_data_tuser = 1'b0;
+        wire unused_pk_user = pk_tuser;
         axis_packer #(.DATA_WIDTH(DATA_WIDTH), .KEEP_WIDTH(KEEP_WIDTH)) packer_inst (
             .clk, .rst,
             .s_axis_tdata(pk_tdata),

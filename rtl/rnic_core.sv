@@ -676,7 +676,7 @@ module rnic_core #(
         .m_axis_wqe_desc_last(wqe_desc_last), .m_axis_wqe_desc_valid(wqe_desc_valid),
         .m_axis_wqe_desc_ready(wqe_desc_ready),
         .s_axis_wqe_tdata(wqe_tdata), .s_axis_wqe_tkeep(wqe_tkeep), .s_axis_wqe_tvalid(wqe_tvalid),
-        .s_axis_wqe_tready(wqe_tready), .s_axis_wqe_tlast(wqe_tlast),
+        .s_axis_wqe_tready(wqe_tready), .s_axis_wqe_tlast(wqe_tlast), .s_axis_wqe_tuser(wqe_tuser),
         .s_wqe_status_valid(wqe_status_valid), .s_wqe_status_error(wqe_status_error),
         .win_valid(wqe_win_valid), .win_new(wqe_win_new), .win_qpn(wqe_win_qpn), .win_idx(wqe_win_idx), .win_data(wqe_win_data),
         .win_take(wqe_win_take),
@@ -932,13 +932,16 @@ module rnic_core #(
     logic [KEEP_WIDTH-1:0] rwqe_tkeep;
     logic        rwqe_tvalid, rwqe_tready, rwqe_tlast, rwqe_status_valid, rwqe_status_error;
 
+    // the WQE fetch's beats come marked when their read failed (the requester
+    // takes WQEs as they arrive); the other engines use their status only
+    logic wqe_tuser, unused_rwqe_tuser, unused_payd_tuser, unused_rr_tuser, unused_plw_tuser;
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RWQE)) rwqe_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(rwqe_desc_addr), .s_axis_desc_len(rwqe_desc_len), .s_axis_desc_last(rwqe_desc_last),
         .s_axis_desc_valid(rwqe_desc_valid), .s_axis_desc_ready(rwqe_desc_ready),
         .m_axis_read_data_tdata(rwqe_tdata), .m_axis_read_data_tkeep(rwqe_tkeep),
         .m_axis_read_data_tvalid(rwqe_tvalid), .m_axis_read_data_tready(rwqe_tready),
-        .m_axis_read_data_tlast(rwqe_tlast),
+        .m_axis_read_data_tlast(rwqe_tlast), .m_axis_read_data_tuser(unused_rwqe_tuser),
         .m_axis_desc_status_error(rwqe_status_error), .m_axis_desc_status_valid(rwqe_status_valid),
         .m_axi_arid(rd_arid[2*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[2*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[16 +: 8]), .m_axi_arsize(rd_arsize[6 +: 3]), .m_axi_arburst(rd_arburst[4 +: 2]),
@@ -955,7 +958,7 @@ module rnic_core #(
         .s_axis_desc_valid(wqe_desc_valid), .s_axis_desc_ready(wqe_desc_ready),
         .m_axis_read_data_tdata(wqe_tdata), .m_axis_read_data_tkeep(wqe_tkeep),
         .m_axis_read_data_tvalid(wqe_tvalid), .m_axis_read_data_tready(wqe_tready),
-        .m_axis_read_data_tlast(wqe_tlast),
+        .m_axis_read_data_tlast(wqe_tlast), .m_axis_read_data_tuser(wqe_tuser),
         .m_axis_desc_status_error(wqe_status_error), .m_axis_desc_status_valid(wqe_status_valid),
         .m_axi_arid(rd_arid[0 +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[0 +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[0 +: 8]), .m_axi_arsize(rd_arsize[0 +: 3]), .m_axi_arburst(rd_arburst[0 +: 2]),
@@ -974,7 +977,7 @@ module rnic_core #(
         .s_axis_desc_valid(payd_valid), .s_axis_desc_ready(payd_ready),
         .m_axis_read_data_tdata(payd_tdata), .m_axis_read_data_tkeep(payd_tkeep),
         .m_axis_read_data_tvalid(payd_tvalid), .m_axis_read_data_tready(payd_tready),
-        .m_axis_read_data_tlast(payd_tlast),
+        .m_axis_read_data_tlast(payd_tlast), .m_axis_read_data_tuser(unused_payd_tuser),
         .m_axis_desc_status_error(pay_status_error), .m_axis_desc_status_valid(pay_status_valid),
         .m_axi_arid(rd_arid[AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[8 +: 8]), .m_axi_arsize(rd_arsize[3 +: 3]), .m_axi_arburst(rd_arburst[2 +: 2]),
@@ -1003,7 +1006,7 @@ module rnic_core #(
         .s_axis_desc_valid(rr_desc_valid), .s_axis_desc_ready(rr_desc_ready),
         .m_axis_read_data_tdata(rr_tdata), .m_axis_read_data_tkeep(rr_tkeep),
         .m_axis_read_data_tvalid(rr_tvalid), .m_axis_read_data_tready(rr_tready),
-        .m_axis_read_data_tlast(rr_tlast),
+        .m_axis_read_data_tlast(rr_tlast), .m_axis_read_data_tuser(unused_rr_tuser),
         .m_axis_desc_status_error(rr_status_error), .m_axis_desc_status_valid(rr_status_valid),
         .m_axi_arid(rd_arid[3*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[3*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[24 +: 8]), .m_axi_arsize(rd_arsize[9 +: 3]), .m_axi_arburst(rd_arburst[6 +: 2]),
@@ -1020,7 +1023,7 @@ module rnic_core #(
         .s_axis_desc_valid(plw_desc_valid), .s_axis_desc_ready(plw_desc_ready),
         .m_axis_read_data_tdata(plw_tdata), .m_axis_read_data_tkeep(plw_tkeep),
         .m_axis_read_data_tvalid(plw_tvalid), .m_axis_read_data_tready(plw_tready),
-        .m_axis_read_data_tlast(plw_tlast),
+        .m_axis_read_data_tlast(plw_tlast), .m_axis_read_data_tuser(unused_plw_tuser),
         .m_axis_desc_status_error(plw_status_error), .m_axis_desc_status_valid(plw_status_valid),
         .m_axi_arid(rd_arid[4*AXI_ID_WIDTH +: AXI_ID_WIDTH]), .m_axi_araddr(rd_araddr[4*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH]),
         .m_axi_arlen(rd_arlen[32 +: 8]), .m_axi_arsize(rd_arsize[12 +: 3]), .m_axi_arburst(rd_arburst[8 +: 2]),

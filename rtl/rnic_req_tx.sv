@@ -162,6 +162,7 @@ module rnic_req_tx #(
     input  wire logic                             s_axis_wqe_tvalid,
     output      logic                             s_axis_wqe_tready,
     input  wire logic                             s_axis_wqe_tlast,
+    input  wire logic                             s_axis_wqe_tuser,   // the beat's read failed
     input  wire logic                             s_wqe_status_valid,
     input  wire logic                             s_wqe_status_error,
 
@@ -657,9 +658,15 @@ module rnic_req_tx #(
     // WQE cache, two ways: the way of the QP being served (cur_way_reg) and
     // the way that reads ahead for the QP at the head of the scheduler, so
     // the next turn finds its WQEs at hand. Way w holds WQEs [c_lo, c_hi) of
-    // QP c_qpn; [c_hi, c_req) are being read (one read at a time for both
-    // ways); SQ index i is in slot i mod CACHE_WQES. A failed read leaves
-    // c_err set for the WQE at c_hi.
+    // QP c_qpn; [c_hi, c_req) are being read (a read per way at a time, so
+    // the next QP's read need not wait for the last beats of the current
+    // one's); SQ index i is in slot i mod CACHE_WQES. c_hi moves on as each
+    // WQE's last beat arrives whole and read OKAY (the read engine marks a
+    // failed beat), so a turn starts on the first WQEs of a read while the
+    // rest still come: a turn's WQEs then wait for the read's latency, not
+    // for its whole transfer as well (4 KiB at 54 B a cycle, 76 cycles).
+    // A failed read leaves c_err set for the WQE at c_hi: the first that
+    // did not arrive whole and OKAY.
     // ------------------------------------------------------------------
     logic [DATA_WIDTH-1:0] cache_mem [2 * CACHE_WQES * WQE_BEATS];
     logic [DATA_WIDTH-1:0] cache_rd_data;
@@ -667,14 +674,23 @@ module rnic_req_tx #(
     logic [15:0]           c_lo_reg [2], c_hi_reg [2], c_req_reg [2];
     logic [1:0]            c_err_reg;
     logic                  cur_way_reg;
-    logic                  fetch_busy_reg;    // a read is outstanding
-    logic                  fetch_way_reg;     // ... into this way
-    logic [QPN_WIDTH-1:0]  fetch_qpn_reg;     // ... for this QP
-    logic                  fetch_stale_reg;   // ... and its WQEs are no longer wanted
-    logic                  fill_done_reg;     // its last beat arrived
-    logic                  fill_st_reg;       // its status arrived
-    logic                  fill_err_reg;      // ... with an error
-    logic [WQE_CACHE_LOG2+BEAT_W:0] fill_ptr_reg;
+    logic [1:0]            rd_act_reg;        // way w has a read decided and not over
+    logic [1:0]            rd_stale_reg;      // ... whose WQEs are no longer wanted
+    logic [1:0]            rd_bad_reg;        // ... a beat of which failed: c_hi stays
+    logic [1:0]            rd_data_reg;       // ... whose last beat arrived
+    logic [1:0]            rd_st_reg;         // ... whose status arrived
+    logic [1:0]            rd_err_reg;        // ... with an error
+    logic [QPN_WIDTH-1:0]  rd_qpn_reg [2];    // ... for this QP
+    logic [QPN_WIDTH-1:0]  fetch_qpn_reg;     // the read being sized: its QP
+    // Reads answer in the order they were asked (one engine): the way whose
+    // beats come next (dw) and how many reads still have beats to come
+    // (dn); the same for the statuses (sw, sn). Beats go to fill_ptr; the
+    // start of the read behind is kept in fill_nptr.
+    logic                  dw_reg, sw_reg;
+    logic [1:0]            dn_reg, sn_reg;
+    logic [WQE_CACHE_LOG2+BEAT_W:0] fill_ptr_reg, fill_nptr_reg;
+    wire                   fetch_busy = |rd_act_reg;
+    wire                   fd_idle = fd_state_reg == FD_IDLE;
 
     wire        cw = cur_way_reg;
     wire        nw = !cur_way_reg;
@@ -722,7 +738,7 @@ module rnic_req_tx #(
     assign win_take = state_reg == S_WQE_DESC && wd_go && win_hit;
     // a read on a miss, for the WQE the engine waits for
     wire        miss_fetch = state_reg == S_WQE_DESC && wd_go && !win_hit && !c_hit && !c_pend && !c_err_hit
-                             && !fetch_busy_reg;
+                             && !fetch_busy;
     wire        serving = state_reg == S_PARSE || state_reg == S_LKEY_RD || state_reg == S_LKEY_CHK
                           || state_reg == S_LKEY_C2 || state_reg == S_LKEY_CHKD
                           || state_reg == S_SKIP || state_reg == S_PKT_HDR || state_reg == S_PAY_DESC
@@ -740,7 +756,7 @@ module rnic_req_tx #(
                          && 16'(pi_reg - c_req_reg[cw]) <= 16'(pi_reg - ci_reg)
                          && ahead <= 16'(CACHE_WQES / 2);
     logic       own_ok_reg, own_chg_q;
-    wire        own_fetch = serving && !s_qp_valid && !fetch_busy_reg && !own_chg_q && own_ok_reg;
+    wire        own_fetch = serving && !s_qp_valid && fd_idle && !rd_act_reg[cw] && !own_chg_q && own_ok_reg;
     // another QP waits: look up the one at the head of the scheduler (its
     // context and send index), then read its first WQEs into the other way
     logic                 nq_look_reg;    // its context is on qpc_rd_data
@@ -752,10 +768,10 @@ module rnic_req_tx #(
     wire [15:0]           nq_ci = s_sq_ci;
     wire                  nq_held = c_qpn_reg[nw] == s_qp_qpn && !c_err_reg[nw]
                                     && 16'(s_sq_ci - c_lo_reg[nw]) < 16'(c_req_reg[nw] - c_lo_reg[nw]);
-    wire                  nq_look = in_turn && s_qp_valid && s_fresh && !fetch_busy_reg && !nq_look_reg
+    wire                  nq_look = in_turn && s_qp_valid && s_fresh && fd_idle && !rd_act_reg[nw] && !nq_look_reg
                                     && !(nq_tried_reg && nq_qpn_reg == s_qp_qpn) && !nq_held;
     wire                  nq_same = nq_look_reg && s_qp_valid && s_qp_qpn == nq_qpn_reg && in_turn;
-    wire                  nq_fetch = nq_same && !fetch_busy_reg && s_qp_pi != nq_ci && !tx_err_mem[nq_qpn_reg]
+    wire                  nq_fetch = nq_same && fd_idle && !rd_act_reg[nw] && s_qp_pi != nq_ci && !tx_err_mem[nq_qpn_reg]
                                      && qpc_rd_data[rnic_pkg::QPC_STATE_LSB +: rnic_pkg::QPC_STATE_W] == 4'(rnic_pkg::QPS_RTS)
                                      && !(win_valid && win_qpn == 16'(nq_qpn_reg) && win_idx == nq_ci);
 
@@ -795,7 +811,7 @@ module rnic_req_tx #(
     // way alone.
     logic [15:0]          fd_lo_reg;
     logic                 fd_own_reg;
-    wire                  fd_take = fd_state_reg == FD_SIZE && !fetch_stale_reg;
+    wire                  fd_take = fd_state_reg == FD_SIZE && !rd_stale_reg[fd_way_reg];
     logic [63:0]          fd_addr_reg;
     logic                 fd_carry_reg;
 
@@ -826,11 +842,19 @@ module rnic_req_tx #(
     assign m_axis_wqe_desc_len = 32'(fd_n_reg) << rnic_pkg::WQE_LOG_BYTES;
     assign m_axis_wqe_desc_last = 1'b1;
     assign m_axis_wqe_desc_valid = fd_state_reg == FD_DESC;
-    assign s_axis_wqe_tready = fetch_busy_reg && fd_state_reg == FD_IDLE && !fill_done_reg;
+    assign s_axis_wqe_tready = dn_reg != 2'd0;
     // a read is decided (each of the three asks for a free engine)
     wire   fetch_start = miss_fetch || own_fetch || nq_fetch;
+    // the last beat of a WQE of the read arrives, it and every beat before
+    // it read OKAY, and the read is still wanted
+    wire   fill_beat = s_axis_wqe_tvalid && s_axis_wqe_tready;
+    wire   fill_wqe_ok = fill_beat && !s_axis_wqe_tuser && !rd_bad_reg[dw_reg] && !rd_stale_reg[dw_reg]
+                         && (WQE_BEATS == 1 || fill_ptr_reg[BEAT_W-1:0] == BEAT_W'(WQE_BEATS - 1));
     // the read is over: sized and sent, its data and status in
-    wire   fetch_done = fetch_busy_reg && fd_state_reg == FD_IDLE && fill_done_reg && fill_st_reg;
+    // way w's read is over: sized and sent, its data and status in
+    wire [1:0] rd_done = rd_act_reg & rd_data_reg & rd_st_reg;
+    wire   fetch_done = |rd_done;
+    wire   fetch_done_err = |(rd_done & rd_err_reg);
 
     // the WQE at ci_reg is copied out one bus word per cycle. S_RECORD
     // reads the first word of the next one (ci_reg + 1) whatever follows:
@@ -865,6 +889,8 @@ module rnic_req_tx #(
     wire rs_f_qpn = qp_reset_qpn == nq_qpn_reg || qp_reset_qpn == qpn_reg;
     // (the read under way's QP: no read is decided while one is)
     wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == fetch_qpn_reg;
+    // the start of the read decided now, in the way
+    wire [WQE_CACHE_LOG2+BEAT_W:0] f_ptr = {f_way, f_idx[WQE_CACHE_LOG2-1:0], BEAT_W'(0)};
 
     always_ff @(posedge clk) begin
         // a turn for the QP the other way read ahead for: that way serves it
@@ -881,14 +907,13 @@ module rnic_req_tx #(
         if (fetch_start) begin
             fd_lo_reg <= own_fetch ? ci_reg : f_idx;
             fd_own_reg <= own_fetch;
-            fetch_busy_reg <= 1'b1;
-            fetch_way_reg <= f_way;
+            rd_act_reg[f_way] <= 1'b1;
+            rd_qpn_reg[f_way] <= f_qpn;
+            rd_bad_reg[f_way] <= 1'b0;
+            rd_data_reg[f_way] <= 1'b0;
+            rd_st_reg[f_way] <= 1'b0;
+            rd_err_reg[f_way] <= 1'b0;
             fetch_qpn_reg <= f_qpn;
-            fetch_stale_reg <= 1'b0;
-            fill_done_reg <= 1'b0;
-            fill_st_reg <= 1'b0;
-            fill_err_reg <= 1'b0;
-            fill_ptr_reg <= {f_way, f_idx[WQE_CACHE_LOG2-1:0], BEAT_W'(0)};
             fd_state_reg <= FD_SIZE;
             fd_way_reg <= f_way;
             fd_idx_reg <= f_idx;
@@ -917,31 +942,64 @@ module rnic_req_tx #(
                 fd_n_reg <= fetch_n;
                 fd_addr_reg[63:32] <= fd_sq_base_reg[63:32] + 32'(fd_carry_reg);
                 // the way's pending range, unless a reset forgot the read
-                if (!fetch_stale_reg && !reset_hit_fetch) c_req_reg[fd_way_reg] <= fetch_end;
+                if (!rd_stale_reg[fd_way_reg] && !reset_hit_fetch) c_req_reg[fd_way_reg] <= fetch_end;
                 fd_state_reg <= FD_DESC;
             end
             FD_DESC: if (m_axis_wqe_desc_ready) fd_state_reg <= FD_IDLE;
             default: ;
         endcase
-        if (s_axis_wqe_tvalid && s_axis_wqe_tready) begin
+        // the beats, in the order the reads were asked for
+        if (fill_beat) begin
             // wraps within the way
             fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] <= fill_ptr_reg[WQE_CACHE_LOG2+BEAT_W-1:0] + 1'b1;
-            if (s_axis_wqe_tlast) fill_done_reg <= 1'b1;
+            if (s_axis_wqe_tuser) rd_bad_reg[dw_reg] <= 1'b1;
+            if (s_axis_wqe_tlast) rd_data_reg[dw_reg] <= 1'b1;
         end
-        // the status may come before or after the data's last beat
+        // a WQE in whole: the way holds it (a read the QP's reset made stale
+        // fills nothing; the reset below wins over it in its own cycle)
+        if (fill_wqe_ok) c_hi_reg[dw_reg] <= c_hi_reg[dw_reg] + 16'd1;
+        // the next read's beats: this one's after the last read's end, or a
+        // read behind it once the one in front has its last beat
+        if (fill_beat && s_axis_wqe_tlast) begin
+            if (fetch_start && dn_reg == 2'd1) begin
+                dw_reg <= f_way;
+                fill_ptr_reg <= f_ptr;
+            end else begin
+                dw_reg <= !dw_reg;
+                fill_ptr_reg <= fill_nptr_reg;
+                dn_reg <= dn_reg - 2'd1;
+            end
+        end else if (fetch_start) begin
+            dn_reg <= dn_reg + 2'd1;
+            if (dn_reg == 2'd0) begin
+                dw_reg <= f_way;
+                fill_ptr_reg <= f_ptr;
+            end
+        end
+        if (fetch_start) fill_nptr_reg <= f_ptr;
+        // the statuses, in the same order: one may come before or after its
+        // read's last beat, and before the last beat of the read in front
         if (s_wqe_status_valid) begin
-            fill_st_reg <= 1'b1;
-            fill_err_reg <= s_wqe_status_error;
+            rd_st_reg[sw_reg] <= 1'b1;
+            rd_err_reg[sw_reg] <= s_wqe_status_error;
+            if (fetch_start && sn_reg == 2'd1) begin
+                sw_reg <= f_way;
+            end else begin
+                sw_reg <= !sw_reg;
+                sn_reg <= sn_reg - 2'd1;
+            end
+        end else if (fetch_start) begin
+            sn_reg <= sn_reg + 2'd1;
+            if (sn_reg == 2'd0) sw_reg <= f_way;
         end
-        if (fetch_done) begin
-            fetch_busy_reg <= 1'b0;
-            if (!fetch_stale_reg) begin
-                if (fill_err_reg) begin
-                    c_req_reg[fetch_way_reg] <= c_hi_reg[fetch_way_reg];
-                    c_err_reg[fetch_way_reg] <= 1'b1;
-                end else begin
-                    c_hi_reg[fetch_way_reg] <= c_req_reg[fetch_way_reg];
+        for (int w = 0; w < 2; w++) begin
+            if (rd_done[w]) begin
+                rd_act_reg[w] <= 1'b0;
+                if (!rd_stale_reg[w] && rd_err_reg[w]) begin
+                    c_req_reg[w] <= c_hi_reg[w];
+                    c_err_reg[w] <= 1'b1;
                 end
+                // (done and OKAY: c_hi has reached c_req, WQE by WQE)
             end
         end
         // the failed WQE is taken (completes in error): forget the read
@@ -955,7 +1013,14 @@ module rnic_req_tx #(
                 c_err_reg[w] <= 1'b0;
             end
         end
-        if (fetch_start ? qp_reset_valid && rs_f_qpn : fetch_busy_reg && reset_hit_fetch) fetch_stale_reg <= 1'b1;
+        // a read's QP reset: its WQEs are not wanted (one decided in the
+        // reset's own cycle by either QP it may be for: see rs_f_qpn)
+        for (int w = 0; w < 2; w++)
+            if ((fetch_start && f_way == 1'(w)) ? qp_reset_valid && rs_f_qpn
+                                                : rd_act_reg[w] && qp_reset_valid && qp_reset_qpn == rd_qpn_reg[w])
+                rd_stale_reg[w] <= 1'b1;
+            else if (fetch_start && f_way == 1'(w))
+                rd_stale_reg[w] <= 1'b0;
         if (rst) begin
             for (int w = 0; w < 2; w++) begin
                 c_lo_reg[w] <= '0;
@@ -966,8 +1031,11 @@ module rnic_req_tx #(
             cur_way_reg <= 1'b0;
             nq_look_reg <= 1'b0;
             nq_tried_reg <= 1'b0;
-            fetch_busy_reg <= 1'b0;
-            fetch_stale_reg <= 1'b0;
+            rd_act_reg <= '0;
+            rd_stale_reg <= '0;
+            rd_bad_reg <= '0;
+            dn_reg <= '0;
+            sn_reg <= '0;
             fd_state_reg <= FD_IDLE;
         end
     end
@@ -1544,8 +1612,11 @@ module rnic_req_tx #(
         wd_pend_q <= c_pend_at;
         wd_err_q <= c_err_at;
         wd_moved_q <= record;
+        // (c_hi moving on as WQEs arrive only turns pending lookups into
+        // hits: a lookup a cycle old is still right about what it saw, and
+        // a read that ends OKAY changes nothing more)
         wd_cache_chg_q <= fetch_start || fd_state_reg == FD_SIZE || fd_state_reg == FD_SIZE2 || qp_reset_valid
-                          || fetch_done;
+                          || fetch_done_err;
         own_ok_reg <= own_ok;
         own_chg_q <= !serving || state_reg == S_RECORD || fetch_start || fd_state_reg == FD_SIZE || fetch_done
                      || qp_reset_valid;
@@ -2044,6 +2115,18 @@ module rnic_req_tx #(
     always_ff @(posedge clk) begin
         // (the trees count the slots registered in the cycle before)
         if (!rst) assert (rd_out == ref_rd_out_q);
+        // a WQE read that ends OKAY has moved c_hi to its end, WQE by WQE;
+        // its status fails exactly when a beat of it did
+        for (int w = 0; w < 2; w++) begin
+            if (!rst && rd_done[w] && !rd_stale_reg[w] && !rd_err_reg[w]) assert (c_hi_reg[w] == c_req_reg[w]);
+            if (!rst && rd_done[w]) assert (rd_bad_reg[w] == rd_err_reg[w]);
+        end
+        // c_hi never passes the end of what is being read; beats come only
+        // for a read whose descriptor went out, and in order
+        if (!rst && fill_wqe_ok) assert (16'(c_hi_reg[dw_reg] - c_lo_reg[dw_reg]) < 16'(c_req_reg[dw_reg] - c_lo_reg[dw_reg]));
+        if (!rst && fill_beat) assert (rd_act_reg[dw_reg] && !rd_data_reg[dw_reg] && !(fd_state_reg != FD_IDLE && fd_way_reg == dw_reg));
+        if (!rst && s_wqe_status_valid) assert (sn_reg != 2'd0 && rd_act_reg[sw_reg] && !rd_st_reg[sw_reg]);
+        if (!rst) assert (dn_reg <= 2'd2 && sn_reg <= 2'd2 && (dn_reg == 2'd2 || sn_reg == 2'd2 ? rd_act_reg == 2'b11 : 1'b1));
         // what S_PARSE compares is the count of its own cycle's ci, QP and
         // mask, or more (una moved on since); not where every slot counts
         // now (una past ci: nothing is outstanding then)
@@ -2098,8 +2181,8 @@ module rnic_req_tx #(
                           && s_rewind_ack_fwd == ref_s_rewind_ack_fwd && q_rewind_ack_fwd == ref_q_rewind_ack_fwd);
         // an own read-ahead is decided on its compares as they are now
         if (!rst && own_fetch) assert (own_ok);
-        // one read at a time: a decision waits for the engine
-        if (!rst && fetch_start) assert (!fetch_busy_reg);
+        // one read per way at a time, one sized at a time
+        if (!rst && fetch_start) assert (!rd_act_reg[f_way] && fd_state_reg == FD_IDLE);
         if (!rst && state_reg == S_PARSE) assert (wnd_lim_reg == (cwnd != 16'hffff && wnd_timer_on));
         // the WQE's decode is that of wqe_reg outside the loading states
         // (not in the cycle after a record that took the next WQE's first

@@ -1094,8 +1094,10 @@ static int ring_at(const struct memcheck *m, uint64_t a)
 	return -1;
 }
 
-/* One R beat of a ring read: into the ring's shadow; at the burst's end
- * every WQE it touched is parsed. */
+/* One R beat of a ring read: into the ring's shadow; every WQE whose last
+ * byte this beat brings is parsed (the device may act on a WQE as soon as
+ * it has it whole, before the rest of the burst), and at the burst's end
+ * one it ends inside. A wrapping burst is parsed at its end. */
 static void ring_beat(struct memcheck *m, struct rburst *b, const uint8_t *rdata)
 {
 	struct mobj *o = &m->objs[b->obj];
@@ -1104,6 +1106,8 @@ static void ring_beat(struct memcheck *m, struct rburst *b, const uint8_t *rdata
 	uint64_t c = a & ~(uint64_t)(n - 1);
 	unsigned int lane0 = (unsigned int)(c % m->bus_bytes);
 	unsigned int stride = o->kind == OBJ_SQ ? RNIC_WQE_BYTES : RNIC_RECV_WQE_BYTES;
+	int last = b->beat + 1u >= b->beats;
+	uint64_t lo, hi;
 
 	if (o->dead)
 		return;
@@ -1112,27 +1116,30 @@ static void ring_beat(struct memcheck *m, struct rburst *b, const uint8_t *rdata
 	for (unsigned int k = 0; k < n; k++)
 		if (c + k >= o->va && c + k < o->va + o->len)
 			o->shadow[c + k - o->va] = rdata[lane0 + k];
-	if (b->beat + 1u < b->beats)
-		return;
-	{
-		uint64_t lo = b->addr, hi = c + n;
+	if (b->type == 2) { /* a wrapping burst covers its aligned block */
+		if (!last)
+			return;
+		lo = b->addr & ~((uint64_t)n * b->beats - 1);
+		hi = lo + (uint64_t)n * b->beats;
+	} else {
+		lo = b->addr;
+		hi = c + n; /* the burst's bytes so far */
+	}
+	if (lo < o->va)
+		lo = o->va;
+	if (hi > o->va + o->len)
+		hi = o->va + o->len;
+	for (uint64_t s = (lo - o->va) / stride * stride; o->va + s < hi; s += stride) {
+		uint64_t end = o->va + s + stride;
 
-		if (b->type == 2) { /* a wrapping burst covers its aligned block */
-			lo = b->addr & ~((uint64_t)n * b->beats - 1);
-			hi = lo + (uint64_t)n * b->beats;
-		}
-		if (lo < o->va)
-			lo = o->va;
-		if (hi > o->va + o->len)
-			hi = o->va + o->len;
-		for (uint64_t s = (lo - o->va) / stride * stride; o->va + s < hi; s += stride) {
-			if (s + stride > o->len)
-				break;
-			if (o->kind == OBJ_SQ)
-				parse_send_wqe(m, b->obj, o->shadow + s);
-			else
-				parse_recv_wqe(m, b->obj, o->shadow + s);
-		}
+		if (s + stride > o->len)
+			break;
+		if (b->type != 2 && !(end > c && end <= hi) && !(last && end > hi))
+			continue; /* whole before this beat, parsed then */
+		if (o->kind == OBJ_SQ)
+			parse_send_wqe(m, b->obj, o->shadow + s);
+		else
+			parse_recv_wqe(m, b->obj, o->shadow + s);
 	}
 }
 

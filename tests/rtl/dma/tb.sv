@@ -12,8 +12,13 @@
 // several reads outstanding at once, one status per descriptor; the read
 // engine's in-flight byte cap never overdrawn, and binding at times.
 // ALIGNED 1: the read engine built for whole-beat descriptors (the WQE
-// fetches), read with aligned gathers
-module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
+// fetches), read with aligned gathers. Last, gathers over a poisoned range
+// of memory, whose beats the memory answers SLVERR: the gather's status must
+// say error exactly when one of its bursts met it, and an ALIGNED engine
+// must mark exactly the beats answered so (m_axis_read_data_tuser), a
+// packed one none. UNBUF 1: the read engine without its buffer (RREADY
+// follows the consumer), as the WQE fetches have it.
+module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter int UNBUF = 0);
     localparam int KW = DATA_WIDTH / 8;
     localparam int RD_OUTSTANDING = 8;  // the buffered engine's MAX_OUTSTANDING
     // the read engine's in-flight cap (half its buffer); the engine cuts
@@ -36,7 +41,9 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     logic ws_err, ws_valid;
     logic [63:0] rd_addr; logic [31:0] rd_len; logic rd_last, rd_valid, rd_ready;
     logic [DATA_WIDTH-1:0] rdat; logic [KW-1:0] rkeep; logic rvalid, rready, rlast;
-    logic rs_err, rs_valid;
+    logic rs_err, rs_valid, ruser;
+    int n_bad_gathers = 0;
+    bit last_gather_bad;
 
     logic [2*IDW-1:0] s_awid, s_bid, s_arid, s_rid;
     logic [2*64-1:0] s_awaddr, s_araddr;
@@ -58,6 +65,13 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     logic arlock, arvalid, arready, rlast_m, rvalid_m, rready_m;
     logic [3:0] awcache, arcache;
     logic [DATA_WIDTH-1:0] wdata_m, rdata_m;
+    // the poisoned range [pz_lo, pz_hi) (whole beats; empty: pz_lo == pz_hi),
+    // whose beats the memory answers SLVERR
+    int pz_lo = 0, pz_hi = 0;
+    logic [1:0] rresp_m;
+    function automatic bit poisoned(input int beat_addr);
+        return beat_addr >= pz_lo && beat_addr < pz_hi;
+    endfunction
     logic [KW-1:0] wstrb_m;
 
     dma_wr #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd2), .MAX_OUTSTANDING(4)) wr_dut (
@@ -76,12 +90,12 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(RD_OUTSTANDING),
-             .BUF_BYTES(RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP), .ALIGNED(ALIGNED != 0)) rd_dut (
+             .BUF_BYTES(UNBUF != 0 ? 0 : RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP), .ALIGNED(ALIGNED != 0)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
         .s_axis_desc_valid(rd_valid), .s_axis_desc_ready(rd_ready),
         .m_axis_read_data_tdata(rdat), .m_axis_read_data_tkeep(rkeep), .m_axis_read_data_tvalid(rvalid),
-        .m_axis_read_data_tready(rready), .m_axis_read_data_tlast(rlast),
+        .m_axis_read_data_tready(rready), .m_axis_read_data_tlast(rlast), .m_axis_read_data_tuser(ruser),
         .m_axis_desc_status_error(rs_err), .m_axis_desc_status_valid(rs_valid),
         .m_axi_arid(s_arid[0 +: IDW]), .m_axi_araddr(s_araddr[0 +: 64]), .m_axi_arlen(s_arlen[0 +: 8]),
         .m_axi_arsize(s_arsize[0 +: 3]), .m_axi_arburst(s_arburst[0 +: 2]), .m_axi_arlock(s_arlock[0]),
@@ -222,9 +236,10 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
         rid <= arq_id[arq_h];
         rlast_m <= arq_n > 0 && r_beat == arq_beats[arq_h] - 1;
         for (int i = 0; i < KW; i++) rdata_m[8 * i +: 8] <= mem[(32'(arq_addr[arq_h]) + r_beat * KW + i) % MEM_BYTES];
+        rresp_m <= poisoned(((32'(arq_addr[arq_h]) + r_beat * KW) % MEM_BYTES) / KW * KW) ? 2'b10 : 2'b00;
     end
     assign bresp = 2'b00;
-    assign rresp = 2'b00;
+    assign rresp = rresp_m;
     // ---------------- stimulus and scoreboard ----------------
     task automatic write_desc(input int addr, input int len);
         int sent;
@@ -262,7 +277,9 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     task automatic read_gather(input int n);
         int addrs [4], lens [4], total, got, nst;
         byte exp [$];
-        total = 0;
+        bit bad [$];    // each byte's beat is poisoned
+        bit any_bad;    // a beat the gather's bursts read is
+        total = 0; any_bad = 0;
         for (int d = 0; d < n; d++) begin
             lens[d] = 1 + $urandom(seed) % 6000;
             addrs[d] = $urandom(seed) % (MEM_BYTES - lens[d]);
@@ -270,9 +287,16 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
                 lens[d] = KW * (1 + lens[d] / KW);
                 addrs[d] = KW * ($urandom(seed) % ((MEM_BYTES - lens[d]) / KW));
             end
-            for (int i = 0; i < lens[d]; i++) exp.push_back(shadow[addrs[d] + i]);
+            for (int i = 0; i < lens[d]; i++) begin
+                exp.push_back(shadow[addrs[d] + i]);
+                bad.push_back((addrs[d] + i) / KW * KW >= pz_lo && (addrs[d] + i) / KW * KW < pz_hi);
+            end
+            // every beat its bursts cover, the first and last partly
+            if (addrs[d] / KW * KW < pz_hi && (addrs[d] + lens[d] - 1) / KW * KW >= pz_lo && pz_lo < pz_hi)
+                any_bad = 1;
             total += lens[d];
         end
+        last_gather_bad = any_bad;
         fork
             begin
                 for (int d = 0; d < n; d++) begin
@@ -306,12 +330,24 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
                             end
                         end
                         if (rlast != (got + KW >= total)) begin $display("TB FAIL: read tlast misplaced at %0d of %0d", got, total); errors++; end
+                        if (ruser !== (ALIGNED != 0 && bad[got])) begin
+                            $display("TB FAIL: beat at %0d of the gather marked %b, poisoned %b", got, ruser, bad[got]); errors++;
+                        end
                         got += KW;
                     end
-                    if (rs_valid) nst++;
+                    if (rs_valid) begin
+                        nst++;
+                        if (rs_err !== any_bad) begin $display("TB FAIL: read status error %b, want %b", rs_err, any_bad); errors++; end
+                    end
                 end
                 @(negedge clk); rready = 0;
-                repeat (3) begin @(posedge clk); if (rs_valid) nst++; end
+                repeat (3) begin
+                    @(posedge clk);
+                    if (rs_valid) begin
+                        nst++;
+                        if (rs_err !== any_bad) begin $display("TB FAIL: read status error %b, want %b", rs_err, any_bad); errors++; end
+                    end
+                end
                 if (nst != 1) begin $display("TB FAIL: %0d read statuses, want 1", nst); errors++; end
             end
         join
@@ -381,6 +417,16 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
         end
         for (int t = 0; t < 30; t++) write_burst_of(2 + t % 6);
         for (int t = 0; t < 30; t++) read_gather(1 + t % 4);
+        // reads over a poisoned range: some gathers meet it, some do not
+        for (int t = 0; t < 24; t++) begin
+            pz_lo = KW * ($urandom(seed) % (MEM_BYTES / KW));
+            pz_hi = pz_lo + KW * (1 + $urandom(seed) % 64);
+            read_gather(1 + t % 4);
+            n_bad_gathers += int'(last_gather_bad);
+        end
+        pz_lo = 0; pz_hi = 0;
+        $display("gathers that met the poisoned range: %0d of 24", n_bad_gathers);
+        if (n_bad_gathers == 0 || n_bad_gathers == 24) begin $display("TB FAIL: the poisoned phase did not mix"); errors++; end
         $display("max reads outstanding: %0d", ar_inflight_max);
         if (ar_inflight_max < 2) begin $display("TB FAIL: reads never overlapped"); errors++; end
         $display("cycles the in-flight cap held a read back: %0d", cap_held);
@@ -398,7 +444,7 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0);
     int r_stalls;
     always @(posedge clk) begin
         if (rst) r_stalls = 0;
-        else if (s_rvalid[0] && !s_rready[0]) begin
+        else if (UNBUF == 0 && s_rvalid[0] && !s_rready[0]) begin
             if (r_stalls < 4) $display("TB FAIL: the buffered read engine held RREADY low");
             r_stalls++;
             errors++;
