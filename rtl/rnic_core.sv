@@ -627,6 +627,9 @@ module rnic_core #(
     logic [DATA_WIDTH-1:0] wqe_tdata, pay_tdata;
     logic [KEEP_WIDTH-1:0] wqe_tkeep, pay_tkeep;
     logic        wqe_tvalid, wqe_tready, wqe_tlast, pay_tvalid, pay_tready, pay_tlast;
+    // the WQE fetch's beats come marked when their read failed (the requester
+    // takes WQEs as they arrive); the other read engines use their status only
+    logic        wqe_tuser;
     logic        wqe_status_valid, wqe_status_error, pay_status_valid, pay_status_error;
 
     logic          req_hdr_valid, req_hdr_ready, reqq_valid, reqq_ready, req_hdr_dead;
@@ -932,9 +935,7 @@ module rnic_core #(
     logic [KEEP_WIDTH-1:0] rwqe_tkeep;
     logic        rwqe_tvalid, rwqe_tready, rwqe_tlast, rwqe_status_valid, rwqe_status_error;
 
-    // the WQE fetch's beats come marked when their read failed (the requester
-    // takes WQEs as they arrive); the other engines use their status only
-    logic wqe_tuser, unused_rwqe_tuser, unused_payd_tuser, unused_rr_tuser, unused_plw_tuser;
+    logic unused_rwqe_tuser, unused_payd_tuser, unused_rr_tuser, unused_plw_tuser;
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RWQE)) rwqe_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(rwqe_desc_addr), .s_axis_desc_len(rwqe_desc_len), .s_axis_desc_last(rwqe_desc_last),

@@ -887,7 +887,7 @@ module rnic_req_tx #(
     // between them is not in front of the flag; a read forgotten needlessly
     // is read again when its WQE is wanted.
     wire rs_f_qpn = qp_reset_qpn == nq_qpn_reg || qp_reset_qpn == qpn_reg;
-    // (the read under way's QP: no read is decided while one is)
+    // (the read being sized: no other read is decided while one is)
     wire reset_hit_fetch = qp_reset_valid && qp_reset_qpn == fetch_qpn_reg;
     // the start of the read decided now, in the way
     wire [WQE_CACHE_LOG2+BEAT_W:0] f_ptr = {f_way, f_idx[WQE_CACHE_LOG2-1:0], BEAT_W'(0)};
