@@ -1547,19 +1547,26 @@ module rnic_core #(
     // MAC, GIDs, QPN and opcode) then ends at the slice instead of running on
     // through the completion engine's choice into the requester's in-flight
     // record. A READ response's payload may reach the placement engine's
-    // buffer a cycle before its header reaches the completion engine.
+    // buffer a cycle before its header reaches the completion engine. The
+    // slice coalesces plain ACKs of one QP (rnic_ack_coalesce): the engine
+    // takes an ACK in about ten cycles, a peer acknowledging every small
+    // message sends one in about eight, and a queue of them would hold the
+    // dispatcher, and every request behind it, on the receive path.
     logic                 dack_valid, dack_ready;
     logic [QPN_WIDTH-1:0] dack_qpn;
     logic [23:0]          dack_psn;
     logic [7:0]           dack_syndrome, dack_opcode;
     logic [15:0]          dack_plen;
     logic [63:0]          dack_orig;
-    rnic_skid #(.WIDTH(QPN_WIDTH + 24 + 8 + 8 + 16 + 64)) rx_ack_skid_inst (
+    logic                 ack_coalesced;   // an ACK the slice dropped for a later one of its QP
+    rnic_ack_coalesce #(.QPN_WIDTH(QPN_WIDTH)) rx_ack_coalesce_inst (
         .clk, .rst,
         .s_valid(dack_valid), .s_ready(dack_ready),
-        .s_data({dack_qpn, dack_psn, dack_syndrome, dack_opcode, dack_plen, dack_orig}),
+        .s_qpn(dack_qpn), .s_psn(dack_psn), .s_syndrome(dack_syndrome), .s_opcode(dack_opcode),
+        .s_plen(dack_plen), .s_orig(dack_orig),
         .m_valid(ack_valid), .m_ready(ack_ready),
-        .m_data({ack_qpn, ack_psn, ack_syndrome, ack_opcode, ack_plen, ack_orig})
+        .m_qpn(ack_qpn), .m_psn(ack_psn), .m_syndrome(ack_syndrome), .m_opcode(ack_opcode),
+        .m_plen(ack_plen), .m_orig(ack_orig), .m_coalesced(ack_coalesced)
     );
 
     // The wire's requests reach the multicast copier through a register
@@ -1830,7 +1837,7 @@ module rnic_core #(
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_DUPLICATE) +: 16] = 16'(stat_duplicate);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_ACK) +: 16] = 16'(stat_tx_ack);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_TX_NAK) +: 16] = 16'(stat_tx_nak);
-        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_ACK) +: 16] = 16'(stat_rx_ack);
+        stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_ACK) +: 16] = 16'(stat_rx_ack) + 16'(ack_coalesced);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_RX_NAK) +: 16] = 16'(stat_rx_nak);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_CQE) +: 16] = 16'(stat_cqe);
         stat_inc_d[16 * sidx(rnic_pkg::REG_STAT_LOC_PROT_ERR) +: 16] = 16'(stat_loc_prot_err) + 16'(stat_pl_loc_prot_err);

@@ -956,10 +956,23 @@ module rnic_resp #(
     wire hdr_first = !flchk_urgent_reg && s_hdr_valid;
     wire take_flchk = !srqdb_valid && !s_errev_valid && flchk_any_reg && !hdr_first && !ctx_pend;
     wire take_hdr = !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && s_hdr_valid && !ctx_pend;
+    // S_PUSH, the last state of a request, takes the next request's header
+    // as S_IDLE would (and goes on to S_QPC without an S_IDLE between):
+    // only a header, and only when S_IDLE would take it first. Not after a
+    // READ or an ATOMIC: S_PSN counts the QP's READs and ATOMICs in the
+    // action queue from flip-flops two cycles behind a push (rda_act_cnt),
+    // so S_PSN comes at least three cycles after the push of one. Every
+    // per-QP table S_PUSH writes is read again from S_QPC on, a cycle
+    // later, but the receive queue's consumer index, read at the header's
+    // QP in the take's cycle: its write of that cycle is forwarded
+    // (rqci_fwd_q).
+    wire push_take_ok = state_reg == S_PUSH && !(op_read || op_atomic);
+    wire take_state = state_reg == S_IDLE || push_take_ok;
     assign s_rqdb_ready = s_rqdb_srq ? (state_reg == S_IDLE && !ctx_pend) : (!ctx_pend && !flchk_full_reg);
     assign s_errev_ready = state_reg == S_IDLE && !take_srqdb;
-    assign s_hdr_ready = state_reg == S_IDLE && !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
-    assign qpc_rd_en = state_reg == S_IDLE && (s_errev_valid || flchk_any_reg || s_hdr_valid);
+    assign s_hdr_ready = take_state && !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
+    assign qpc_rd_en = (state_reg == S_IDLE && (s_errev_valid || flchk_any_reg || s_hdr_valid))
+                       || (push_take_ok && s_hdr_valid);
     assign qpc_rd_addr = s_errev_valid ? s_errev_qpn : (flchk_any_reg && !hdr_first) ? flchk_mem[flchk_rp_reg]
                          : s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
     // the doorbell's index write, and the same to the request in hand: the
@@ -1005,9 +1018,9 @@ module rnic_resp #(
         // header in hand has taken it (the header answers only what came
         // before it)
         if (flchk_push) flchk_join_reg <= 1'b1;
-        else if (flchk_cnt_next == '0 || (state_reg == S_IDLE && take_hdr && hdr_qpn == flchk_last_reg))
+        else if (flchk_cnt_next == '0 || (take_state && take_hdr && hdr_qpn == flchk_last_reg))
             flchk_join_reg <= 1'b0;
-        if (state_reg == S_IDLE)
+        if (take_state)
             for (int i = 0; i < FLCHK_N; i++) flchk_hit_reg[i] <= flchk_vld_kept[i] && flchk_mem[i] == hdr_qpn;
         flchk_cancel_reg <= (state_reg == S_PSN && src_reg == 2'd0 && !qp_err_any) ? flchk_hit_reg : '0;
         if (rst) begin
@@ -1246,13 +1259,20 @@ module rnic_resp #(
     // - rq_ci_rd_q, loaded in S_QPC from the read in S_IDLE at qpc_rd_addr:
     //   the engine writes it in no S_IDLE, and a context reset in that
     //   cycle is forwarded (rqci_rst_q). Both asserted.
-    logic        nak_sent_q, rqci_rst_q;
-    logic [15:0] rq_ci_rd_q;
+    //   A header S_PUSH takes is read in S_PUSH, which may write the entry
+    //   (a SEND's last packet): that write is forwarded (rqci_fwd_q), its
+    //   enable from registers (S_PUSH's upd_rq_ci is the opcode's).
+    logic        nak_sent_q, rqci_rst_q, rqci_fwd_q;
+    logic [15:0] rq_ci_rd_q, rqci_fwd_val_q;
     always_ff @(posedge clk) begin
         nak_sent_q <= nak_sent_mem[qpn_reg];
         rq_ci_rd_q <= rq_ci_mem[qpc_rd_addr];
         rqci_rst_q <= qp_reset_valid && qp_reset_qpn == qpc_rd_addr;
+        rqci_fwd_q <= state_reg == S_PUSH && !dup_reg && op_ends && (op_send || op_imm) && !on_srq
+                      && qpn_reg == qpc_rd_addr;
+        rqci_fwd_val_q <= rq_ci_reg + 16'd1;
     end
+    wire [15:0] rq_ci_rd_val = rqci_rst_q ? 16'd0 : rqci_fwd_q ? rqci_fwd_val_q : rq_ci_rd_q;
 
     // responder state updates, written once per accepted request
     logic        upd;
@@ -1681,7 +1701,7 @@ module rnic_resp #(
                 msg_len_reg <= msg_len_mem[qpn_reg];
                 wr_rkey_reg <= wr_rkey_mem[qpn_reg];
                 wr_va_reg <= wr_va_mem[qpn_reg];
-                rq_ci_reg <= rqci_rst_q ? 16'd0 : rq_ci_rd_q;
+                rq_ci_reg <= rq_ci_rd_val;
                 rq_pi_reg <= rq_pi_mem[qpn_reg];
                 for (int i = 0; i < NSGE; i++) begin
                     rs_pa_reg[i] <= rs_sge_cur[RS_BITS*i +: 64];
@@ -1889,6 +1909,16 @@ module rnic_resp #(
             end
             S_PUSH: begin
                 state_reg <= S_IDLE;
+                if (push_take_ok && take_hdr) begin
+                    // the next request, as S_IDLE takes it
+                    src_reg <= 2'd0;
+                    dup_reg <= 1'b0;
+                    hdr_reg <= s_hdr;
+                    opf_reg <= op_decode(s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W]);
+                    qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+                    drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+                    state_reg <= S_QPC;
+                end
             end
             S_ATWAIT: begin
                 rwqe_beat_reg <= '0;
@@ -2631,7 +2661,7 @@ module rnic_resp #(
     always_ff @(posedge clk) begin
         if (mpt_rd_en) mpt_addr_q <= mpt_rd_addr;
         rst_q <= rst;
-        act_push_q <= act_push;
+        act_push_q <= act_push && (act_push_rd || act_push_atomic);
         act_push_qq <= act_push_q;
         if (!rst && !rst_q) begin
             assert (rgen_rd_val == rgen_ref[rgg_addr]);
@@ -2658,10 +2688,12 @@ module rnic_resp #(
             if (state_reg == S_PSN || state_reg == S_FLUSH || upd)
                 assert (err_cur == err_mem[qpn_reg] && werr_cur == werr_mem[qpn_reg]);
             if (state_reg == S_PSN || upd) assert (nak_sent_q == nak_sent_mem[qpn_reg]);
-            if (state_reg == S_QPC) assert ((rqci_rst_q ? 16'd0 : rq_ci_rd_q) == rq_ci_mem[qpn_reg]);
+            if (state_reg == S_QPC) assert (rq_ci_rd_val == rq_ci_mem[qpn_reg]);
             // the pending increment's compare, made a cycle ahead
             if (state_reg == S_QPC) assert (rgq_pw == (pw_vld && pw_addr == qpn_reg));
             if (state_reg == S_ATWAIT) assert (rd_act_of_qp == scan_rd);
+            // (no READ or ATOMIC pushed in the two cycles before: the
+            // queue's flip-flops that count them have caught up)
             if (state_reg == S_PSN || state_reg == S_ATWAIT) assert (!act_push_q && !act_push_qq);
         end
     end

@@ -1,0 +1,2 @@
+rtl/rnic_pkg.sv
+rtl/rnic_ack_coalesce.sv
