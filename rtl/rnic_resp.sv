@@ -1268,7 +1268,7 @@ module rnic_resp #(
         nak_sent_q <= nak_sent_mem[qpn_reg];
         rq_ci_rd_q <= rq_ci_mem[qpc_rd_addr];
         rqci_rst_q <= qp_reset_valid && qp_reset_qpn == qpc_rd_addr;
-        rqci_fwd_q <= state_reg == S_PUSH && !dup_reg && op_ends && (op_send || op_imm) && !on_srq
+        rqci_fwd_q <= state_reg == S_PUSH && op_ends && (op_send || op_imm) && !on_srq
                       && qpn_reg == qpc_rd_addr;
         rqci_fwd_val_q <= rq_ci_reg + 16'd1;
     end
@@ -1684,15 +1684,8 @@ module rnic_resp #(
                     src_reg <= 2'd1;
                     qpn_reg <= flchk_mem[flchk_rp_reg];
                     state_reg <= S_QPC;
-                end else if (take_hdr) begin
-                    src_reg <= 2'd0;
-                    dup_reg <= 1'b0;
-                    hdr_reg <= s_hdr;
-                    opf_reg <= op_decode(s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W]);
-                    qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
-                    drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
-                    state_reg <= S_QPC;
                 end
+                // (a request header: take_hdr, below the case)
             end
             S_QPC: begin
                 qpc_reg <= qpc_rd_data;
@@ -1908,17 +1901,8 @@ module rnic_resp #(
                 end
             end
             S_PUSH: begin
+                // (or the next request's header: take_hdr, below the case)
                 state_reg <= S_IDLE;
-                if (push_take_ok && take_hdr) begin
-                    // the next request, as S_IDLE takes it
-                    src_reg <= 2'd0;
-                    dup_reg <= 1'b0;
-                    hdr_reg <= s_hdr;
-                    opf_reg <= op_decode(s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W]);
-                    qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
-                    drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
-                    state_reg <= S_QPC;
-                end
             end
             S_ATWAIT: begin
                 rwqe_beat_reg <= '0;
@@ -1995,6 +1979,17 @@ module rnic_resp #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        // a request header, taken in S_IDLE or S_PUSH (take_state); take_hdr
+        // excludes the doorbell, event and flush-check takes of S_IDLE
+        if (take_state && take_hdr) begin
+            src_reg <= 2'd0;
+            dup_reg <= 1'b0;
+            hdr_reg <= s_hdr;
+            opf_reg <= op_decode(s_hdr[rnic_hdr_pkg::HDR_BTH_OPCODE_LSB +: rnic_hdr_pkg::HDR_BTH_OPCODE_W]);
+            qpn_reg <= s_hdr[rnic_hdr_pkg::HDR_BTH_DEST_QPN_LSB +: QPN_WIDTH];
+            drop_plen <= s_hdr[rnic_hdr_pkg::HDR_PAYLOAD_LEN_LSB +: rnic_hdr_pkg::HDR_PAYLOAD_LEN_W];
+            state_reg <= S_QPC;
+        end
         // a piece's last beat ends S_WDATA: its end compare with the beat's
         // byte count arrives late, so it chooses last, between this and the
         // case's next state, instead of running through the case's decode
@@ -2341,6 +2336,10 @@ module rnic_resp #(
         if (!rst) assert (at_wd_reg == (state_reg == S_ATWD));
         // an action is pushed only with room: its fields were written into the free slot
         if (!rst && act_push) assert (!act_full);
+        // the header take below the case: none of S_IDLE's other takes with it
+        if (!rst && take_state && take_hdr) assert (!take_srqdb && !take_ev && !take_flchk);
+        // a duplicate is a READ's or an ATOMIC's (rqci_fwd_q needs no !dup_reg)
+        if (!rst && dup_reg) assert (op_read || op_atomic);
         // a flush check is queued only with room, and taken only when queued
         if (!rst && flchk_push && !flchk_pop) assert (!flchk_full_reg);
         if (!rst && flchk_pop_live) assert (flchk_any_reg && !flchk_dead_reg);
