@@ -2024,6 +2024,9 @@ module rnic_resp #(
             stat_access_err <= 1'b0;
             stat_tx_rnr <= 1'b0;
             flush_after_reg <= 1'b0;
+            // (so that a duplicate is a READ's or an ATOMIC's from reset on:
+            // asserted)
+            dup_reg <= 1'b0;
         end
     end
 
