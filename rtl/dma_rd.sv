@@ -50,6 +50,18 @@ module dma_rd #(
     // then ignored and the beats leave as they came, through a register
     // slice instead of the packer (some 500 LUT4 an engine at 64 bits).
     parameter bit ALIGNED = 0,
+    // LARGE_BYTES > 0: a descriptor of LARGE_BYTES or more (a power of two)
+    // is large, and at most LARGE_MAX large descriptors wait in the burst
+    // planner (taken, their last burst not yet asked for); the next
+    // descriptor of any size waits meanwhile. Bytes a consumer has asked
+    // for are read and handed over in full even when it no longer wants
+    // them: a transmit path that restarts (go-back-N) drains every packet it
+    // queued ahead, so what it may queue is bounded here, where the planner
+    // would otherwise take QUEUE + 3 packets of the largest size ahead of
+    // the bursts it asks for. Small descriptors (a short message's payload)
+    // still queue.
+    parameter int LARGE_BYTES = 0,
+    parameter int LARGE_MAX = 1,
     // 4 KiB or 256 words, whichever is less
     localparam int BURST_4K_BEATS = (4096 / KEEP_WIDTH < 256) ? 4096 / KEEP_WIDTH : 256,
     // ... and with a cap, a quarter of it if that is less, so that four
@@ -120,6 +132,10 @@ module dma_rd #(
             $error("dma_rd: MAX_INFLIGHT_BYTES must be whole beats and hold a whole burst (%m)");
             $finish;
         end
+        if (LARGE_BYTES < 0 || (LARGE_BYTES & (LARGE_BYTES - 1)) != 0 || LARGE_MAX < 1 || LARGE_MAX > 8) begin
+            $error("dma_rd: LARGE_BYTES must be 0 or a power of two, LARGE_MAX 1..8 (%m)");
+            $finish;
+        end
     end
 
     // per-burst record for the R side: first byte lane of the first beat,
@@ -139,14 +155,26 @@ module dma_rd #(
     logic [7:0]       pl_len;
     logic [OFF_W-1:0] pl_first_lane;
     logic [OFF_W:0]   pl_last_bytes;
-    logic             pl_first, pl_end, pl_last, pl_valid, pl_ready;
+    logic             pl_first, pl_end, pl_last, pl_large, pl_valid, pl_ready, pl_s_ready;
 
-    dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(1)) plan_inst (
+    // large descriptors waiting in the planner (LARGE_BYTES); large_ok_reg
+    // is the count after the clock edge below LARGE_MAX, so the gate on
+    // the descriptor input is a flip-flop
+    localparam bit LARGE = LARGE_BYTES > 0;
+    localparam int LARGE_LOG2 = LARGE ? $clog2(LARGE_BYTES) : 0;
+    logic [3:0] large_cnt_reg;
+    logic       large_ok_reg;
+    wire        s_large = LARGE && (s_axis_desc_len >> LARGE_LOG2) != 0;
+    wire        s_gate = !LARGE || large_ok_reg;
+    assign s_axis_desc_ready = pl_s_ready && s_gate;
+
+    dma_burst_plan #(.KEEP_WIDTH(KEEP_WIDTH), .MAX_BURST_BEATS(MAX_BURST_BEATS), .USER_W(2)) plan_inst (
         .clk, .rst,
-        .s_addr(ALIGNED ? {s_axis_desc_addr[63:OFF_W], OFF_W'(0)} : s_axis_desc_addr), .s_len(s_axis_desc_len), .s_user(s_axis_desc_last),
-        .s_valid(s_axis_desc_valid), .s_ready(s_axis_desc_ready),
+        .s_addr(ALIGNED ? {s_axis_desc_addr[63:OFF_W], OFF_W'(0)} : s_axis_desc_addr), .s_len(s_axis_desc_len),
+        .s_user({s_large, s_axis_desc_last}),
+        .s_valid(s_axis_desc_valid && s_gate), .s_ready(pl_s_ready),
         .m_addr(pl_addr), .m_len(pl_len), .m_first_lane(pl_first_lane), .m_last_bytes(pl_last_bytes),
-        .m_first(pl_first), .m_end(pl_end), .m_user(pl_last), .m_valid(pl_valid), .m_ready(pl_ready)
+        .m_first(pl_first), .m_end(pl_end), .m_user({pl_large, pl_last}), .m_valid(pl_valid), .m_ready(pl_ready)
     );
 
     logic [$clog2(MAX_OUTSTANDING+1)-1:0] outstanding_reg;
@@ -177,6 +205,8 @@ module dma_rd #(
     assign pl_ready = ar_fire;
     wire r_fire = m_axi_rvalid && m_axi_rready;
     wire r_burst_done = r_fire && m_axi_rlast;
+    wire [3:0] large_cnt_nx = large_cnt_reg + 4'(s_axis_desc_valid && s_axis_desc_ready && s_large)
+                                            - 4'(ar_fire && pl_end && pl_large);
 
     always_ff @(posedge clk) begin
         if (ar_fire) begin
@@ -188,6 +218,10 @@ module dma_rd #(
         end
         if (CAP)
             cap_free_reg <= cap_free_reg - (ar_fire ? CAP_W'(pl_len) + CAP_W'(1) : '0) + CAP_W'(r_fire);
+        if (LARGE) begin
+            large_cnt_reg <= large_cnt_nx;
+            large_ok_reg <= large_cnt_nx < 4'(LARGE_MAX);
+        end
         case ({ar_fire, r_burst_done})
             2'b10: outstanding_reg <= outstanding_reg + 1'b1;
             2'b01: outstanding_reg <= outstanding_reg - 1'b1;
@@ -197,6 +231,8 @@ module dma_rd #(
             outstanding_reg <= '0;
             rb_wr_reg <= '0;
             cap_free_reg <= CAP_W'(CAP_BEATS);
+            large_cnt_reg <= '0;
+            large_ok_reg <= 1'b1;
         end
     end
 
@@ -340,6 +376,10 @@ module dma_rd #(
     // the cap is never overdrawn
     always_ff @(posedge clk) begin
         if (!rst && CAP) assert (32'(cap_free_reg) <= CAP_BEATS);
+    end
+    // no more large descriptors wait than LARGE_MAX
+    always_ff @(posedge clk) begin
+        if (!rst && LARGE) assert (large_cnt_reg <= 4'(LARGE_MAX) && large_ok_reg == (large_cnt_reg < 4'(LARGE_MAX)));
     end
 `endif
 `endif

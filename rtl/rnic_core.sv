@@ -49,6 +49,12 @@ module rnic_core #(
     // a 200-cycle round trip; at 512 bits the buffer's 16 KiB); dma_rd
     // cuts bursts of a quarter of it or less, so that four are in flight
     parameter int TX_DMA_INFLIGHT_BYTES = DATA_WIDTH * 32,
+    // ... and the large payload descriptors (a packet of 1 KiB or more)
+    // each may hold in its burst planner before it asks for their bursts:
+    // a restart (go-back-N) drains every packet queued ahead of the wire,
+    // and the planner's queue would take a dozen 4 KiB packets (dma_rd)
+    parameter int TX_DMA_LARGE_BYTES = 1024,
+    parameter int TX_DMA_LARGE_MAX = 1,
     // write buffer in front of the responder's payload DMA engine: the
     // responder moves a packet's payload at a beat per cycle, and host
     // memory drains it at its own pace (a PCIe Gen3 x16 host takes 54 of
@@ -970,12 +976,25 @@ module rnic_core #(
         .m_axi_rready(rd_rready[0])
     );
 
+    // the requester's payload descriptors through a register slice: the
+    // payload engine decides on their length whether to take the next
+    // (TX_DMA_LARGE_BYTES), and the length and valid come deep out of the
+    // requester
+    logic [63:0] payq_addr;
+    logic [31:0] payq_len;
+    logic        payq_last, payq_valid, payq_ready;
+    rnic_skid #(.WIDTH(97)) payd_skid_inst (
+        .clk, .rst,
+        .s_valid(payd_valid), .s_ready(payd_ready), .s_data({payd_addr, payd_len, payd_last}),
+        .m_valid(payq_valid), .m_ready(payq_ready), .m_data({payq_addr, payq_len, payq_last})
+    );
+
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_PAYLOAD), .MAX_OUTSTANDING(32),
-             .BUF_BYTES(TX_DMA_BUF_BYTES),
+             .BUF_BYTES(TX_DMA_BUF_BYTES), .LARGE_BYTES(TX_DMA_LARGE_BYTES), .LARGE_MAX(TX_DMA_LARGE_MAX),
              .MAX_INFLIGHT_BYTES(TX_DMA_INFLIGHT_BYTES)) pay_rd_inst (
         .clk, .rst,
-        .s_axis_desc_addr(payd_addr), .s_axis_desc_len(payd_len), .s_axis_desc_last(payd_last),
-        .s_axis_desc_valid(payd_valid), .s_axis_desc_ready(payd_ready),
+        .s_axis_desc_addr(payq_addr), .s_axis_desc_len(payq_len), .s_axis_desc_last(payq_last),
+        .s_axis_desc_valid(payq_valid), .s_axis_desc_ready(payq_ready),
         .m_axis_read_data_tdata(payd_tdata), .m_axis_read_data_tkeep(payd_tkeep),
         .m_axis_read_data_tvalid(payd_tvalid), .m_axis_read_data_tready(payd_tready),
         .m_axis_read_data_tlast(payd_tlast), .m_axis_read_data_tuser(unused_payd_tuser),

@@ -17,8 +17,13 @@
 // say error exactly when one of its bursts met it, and an ALIGNED engine
 // must mark exactly the beats answered so (m_axis_read_data_tuser), a
 // packed one none. UNBUF 1: the read engine without its buffer (RREADY
-// follows the consumer), as the WQE fetches have it.
-module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter int UNBUF = 0);
+// follows the consumer), as the WQE fetches have it. LARGE > 0: the read
+// engine holds at most one descriptor of LARGE bytes or more taken and its
+// last burst not yet asked for (LARGE_BYTES, LARGE_MAX 1; the transmit
+// payload's engine), checked against a queue of the descriptors taken and
+// the bursts asked for, and seen holding a descriptor back.
+module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter int UNBUF = 0,
+            parameter int LARGE = 0);
     localparam int KW = DATA_WIDTH / 8;
     localparam int RD_OUTSTANDING = 8;  // the buffered engine's MAX_OUTSTANDING
     // the read engine's in-flight cap (half its buffer); the engine cuts
@@ -90,7 +95,8 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter 
     // the buffered engine (as the transmit path's): data correct under the same
     // back-pressure, and RREADY never low while a burst it asked for arrives
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID(4'd3), .MAX_OUTSTANDING(RD_OUTSTANDING),
-             .BUF_BYTES(UNBUF != 0 ? 0 : RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP), .ALIGNED(ALIGNED != 0)) rd_dut (
+             .BUF_BYTES(UNBUF != 0 ? 0 : RD_BUF), .MAX_INFLIGHT_BYTES(RD_CAP), .ALIGNED(ALIGNED != 0),
+             .LARGE_BYTES(LARGE), .LARGE_MAX(1)) rd_dut (
         .clk, .rst,
         .s_axis_desc_addr(rd_addr), .s_axis_desc_len(rd_len), .s_axis_desc_last(rd_last),
         .s_axis_desc_valid(rd_valid), .s_axis_desc_ready(rd_ready),
@@ -102,6 +108,38 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter 
         .m_axi_arcache(s_arcache[0 +: 4]), .m_axi_arprot(s_arprot[0 +: 3]), .m_axi_arvalid(s_arvalid[0]),
         .m_axi_arready(s_arready[0]), .m_axi_rid(s_rid[0 +: IDW]), .m_axi_rdata(s_rdata[0 +: DATA_WIDTH]),
         .m_axi_rresp(s_rresp[0 +: 2]), .m_axi_rlast(s_rlast[0]), .m_axi_rvalid(s_rvalid[0]), .m_axi_rready(s_rready[0]));
+
+    // LARGE: the read engine's descriptors taken whose last burst is not yet
+    // asked for (bursts come in descriptor order: the head's until the one
+    // that reaches its end), and how many of them are large
+    longint lq_end[$];
+    bit     lq_large[$];
+    int     large_waiting = 0, large_held = 0;
+    longint lq_pop_end;
+    bit     lq_pop_large;
+    always @(posedge clk) if (!rst && LARGE > 0) begin
+        if (s_arvalid[0] && s_arready[0]) begin
+            if (lq_end.size() == 0) begin
+                $display("TB FAIL: a read burst with no descriptor waiting");
+                errors++;
+            end else if (longint'(s_araddr[0 +: 64]) + (longint'(s_arlen[0 +: 8]) + 1) * KW >= lq_end[0]) begin
+                large_waiting -= int'(lq_large[0]);
+                lq_pop_end = lq_end.pop_front();
+                lq_pop_large = lq_large.pop_front();
+            end
+        end
+        if (rd_valid && rd_ready) begin
+            lq_end.push_back(longint'(rd_addr) + longint'(rd_len));
+            lq_large.push_back(rd_len >= LARGE);
+            large_waiting += int'(rd_len >= LARGE);
+        end
+        if (large_waiting > 1) begin
+            $display("TB FAIL: %0d large descriptors wait in the read engine, at most 1", large_waiting);
+            errors++;
+        end
+        // the planner would take it, the large descriptor waiting holds it
+        if (rd_valid && !rd_ready && rd_dut.pl_s_ready) large_held++;
+    end
 
     // the second mux port never requests
     assign s_awid[IDW +: IDW] = '0; assign s_awaddr[64 +: 64] = '0; assign s_awlen[8 +: 8] = '0;
@@ -433,6 +471,13 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter 
         if (ar_inflight_max < 2) begin $display("TB FAIL: reads never overlapped"); errors++; end
         $display("cycles the in-flight cap held a read back: %0d", cap_held);
         if (cap_held == 0) begin $display("TB FAIL: the in-flight cap never bound"); errors++; end
+        if (LARGE > 0) begin
+            $display("cycles a large descriptor waiting held the next one back: %0d", large_held);
+            if (large_held == 0) begin $display("TB FAIL: the large-descriptor limit never bound"); errors++; end
+            if (lq_end.size() != 0) begin $display("TB FAIL: %0d descriptors never asked for", lq_end.size()); errors++; end
+        end else if (large_held != 0) begin
+            $display("TB FAIL: descriptors held back with no large-descriptor limit"); errors++;
+        end
         if (errors == 0) $display("TB PASS");
         else $fatal(1, "TB FAIL: %0d errors", errors);
         $finish;
