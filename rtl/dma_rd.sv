@@ -59,7 +59,10 @@ module dma_rd #(
     // queued ahead, so what it may queue is bounded here, where the planner
     // would otherwise take QUEUE + 3 packets of the largest size ahead of
     // the bursts it asks for. Small descriptors (a short message's payload)
-    // still queue.
+    // still queue. The gate counts large descriptors from the length as it
+    // is offered (s_axis_desc_len, in the planner's take): a producer whose
+    // length comes out of deep logic needs a register slice in front
+    // (rnic_core's payd_skid_inst), or its path runs on into the planner.
     parameter int LARGE_BYTES = 0,
     parameter int LARGE_MAX = 1,
     // 4 KiB or 256 words, whichever is less

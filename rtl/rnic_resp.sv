@@ -955,7 +955,11 @@ module rnic_resp #(
     wire take_ev = !take_srqdb && s_errev_valid;
     wire hdr_first = !flchk_urgent_reg && s_hdr_valid;
     wire take_flchk = !srqdb_valid && !s_errev_valid && flchk_any_reg && !hdr_first && !ctx_pend;
-    wire take_hdr = !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && s_hdr_valid && !ctx_pend;
+    // nothing ahead of a request header: no SRQ doorbell, no error event, no
+    // urgent flush check, no context write pending (s_hdr_ready and
+    // take_hdr both)
+    wire hdr_turn = !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
+    wire take_hdr = hdr_turn && s_hdr_valid;
     // S_PUSH, the last state of a request, takes the next request's header
     // as S_IDLE would (and goes on to S_QPC without an S_IDLE between):
     // only a header, and only when S_IDLE would take it first. Not after a
@@ -970,7 +974,7 @@ module rnic_resp #(
     wire take_state = state_reg == S_IDLE || push_take_ok;
     assign s_rqdb_ready = s_rqdb_srq ? (state_reg == S_IDLE && !ctx_pend) : (!ctx_pend && !flchk_full_reg);
     assign s_errev_ready = state_reg == S_IDLE && !take_srqdb;
-    assign s_hdr_ready = take_state && !srqdb_valid && !s_errev_valid && !flchk_urgent_reg && !ctx_pend;
+    assign s_hdr_ready = take_state && hdr_turn;
     assign qpc_rd_en = (state_reg == S_IDLE && (s_errev_valid || flchk_any_reg || s_hdr_valid))
                        || (push_take_ok && s_hdr_valid);
     assign qpc_rd_addr = s_errev_valid ? s_errev_qpn : (flchk_any_reg && !hdr_first) ? flchk_mem[flchk_rp_reg]
