@@ -403,7 +403,7 @@ module rnic_compl #(
         S_CQE,    // hand the CQE to the writer
         S_ERREV,  // tell the responder the QP entered the error state
         S_POST,   // restart request or RNR wait
-        S_KICK,   // tell the scheduler
+        S_KICK,   // wait for the kick register (a kick still untaken)
         S_RDREAD, // READ response: read the in-flight record it belongs to
         S_RDREC,  // its geometry and compares, registered for S_RDCHK
         S_RDCHK,  // check it: place or drop
@@ -475,10 +475,22 @@ module rnic_compl #(
     // the requester's highest index and PSN of the QP: read at the QP being
     // taken while idle (so they are current in S_LOAD), then at qpn_reg
     assign hi_rd_qpn = (state_reg == S_IDLE) ? take_qpn : qpn_reg;
-    assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD;
-    assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0]};
-    assign m_kick_valid = state_reg == S_KICK;
-    assign m_kick_qpn = qpn_reg;
+    // The record at una_reg is read in S_WALK and S_RDREAD, and already in
+    // S_ACK, whose walk then starts at S_REC. The next record (una_reg + 1)
+    // is read in S_CHECK and S_CQE, ahead of the retire that moves una_reg
+    // to it: a walk goes on from a retired record straight to S_REC when
+    // that record is in flight (nx_ne_hi_reg; S_WALK would choose S_REC),
+    // one cycle a record less.
+    wire inf_rd_next = state_reg == S_CHECK || state_reg == S_CQE;
+    assign inf_rd_en = state_reg == S_WALK || state_reg == S_RDREAD || state_reg == S_ACK || inf_rd_next;
+    assign inf_rd_addr = {qpn_reg, una_reg[INFLIGHT_LOG2-1:0] + INFLIGHT_LOG2'(inf_rd_next)};
+    // The scheduler's kick is a register: a walk that ends with one loads it
+    // and goes idle in the same cycle (S_KICK only while an older kick is
+    // still untaken), so the next event does not wait for the handshake.
+    logic                 kick_valid_reg;
+    logic [QPN_WIDTH-1:0] kick_qpn_reg;
+    assign m_kick_valid = kick_valid_reg;
+    assign m_kick_qpn = kick_qpn_reg;
     assign m_err_valid = state_reg == S_ERREV;
     assign m_err_qpn = qpn_reg;
     // CQEs leave through a short queue: a READ's (or ATOMIC's) waits at its
@@ -739,6 +751,11 @@ module rnic_compl #(
     // request leaves after the record). Compared in S_ACK, behind the
     // forwarding mux, it ran into S_ACK's choice (10 levels).
     logic       ld_una_ne_hi_reg;
+    // a record in flight after the one at una_reg (S_REC on: una_reg's
+    // record is in flight, and the highest index only grows while an event
+    // holds its QP, so the flag, a cycle old, stays true)
+    logic       nx_ne_hi_reg;
+    always_ff @(posedge clk) nx_ne_hi_reg <= una_reg + 16'd1 != hi_rd_idx;
     // now + rnr_cycles(syn_code) for S_ACK: the delay looked up as the ACK
     // is taken (rnr_p1_reg), both halves added in S_LOAD, the high one for
     // either carry of the low one, so S_ACK only selects
@@ -775,6 +792,23 @@ module rnic_compl #(
         if (retired_reg) after_errev = S_KICK;
         else after_errev = S_IDLE;
     end
+    // the FSM goes to S_KICK in this cycle (the same choices as the case
+    // below; asserted): with the kick register free it loads it and goes
+    // to S_IDLE instead
+    wire walk_end_kick = !errev_reg && !(post_reg != POST_NONE && !err_reg) && retired_reg;
+    logic kick_enter;
+    always_comb begin
+        case (state_reg)
+            S_WALK:  kick_enter = una_reg == hi_rd_idx && !(nak_reg && !err_reg) && walk_end_kick;
+            S_CHECK: kick_enter = !read_short && !retire && !(nak_reg && !err_reg) && walk_end_kick;
+            S_STOP:  kick_enter = walk_end_kick;
+            S_ERREV: kick_enter = m_err_ready && retired_reg;
+            S_POST:  kick_enter = post_reg != POST_RNR_WAIT || retired_reg;
+            S_KICK:  kick_enter = 1'b1;
+            default: kick_enter = 1'b0;
+        endcase
+    end
+    wire kick_load = kick_enter && !kick_valid_reg;
 
     wire [2:0] cfg_retry = cfg_retry_rd_reg;
     wire [2:0] cfg_rnr = cfg_rnr_rd_reg;
@@ -950,7 +984,7 @@ module rnic_compl #(
                         retry_left_reg <= cfg_retry;
                         rnr_left_reg <= cfg_rnr;
                         progress_reg <= now;
-                        state_reg <= S_WALK;
+                        state_reg <= ld_una_ne_hi_reg ? S_REC : S_WALK;
                     end
                 end else begin
                     stat_rx_nak <= 1'b1;
@@ -963,7 +997,7 @@ module rnic_compl #(
                         retry_left_reg <= retry_eff;
                         rnr_left_reg <= rnr_eff;
                         progress_reg <= now;
-                        state_reg <= S_WALK;
+                        state_reg <= ld_una_ne_hi_reg ? S_REC : S_WALK;
                         if (syn_rnr && (rnr_eff != 0 || cfg_rnr == 3'(rnic_pkg::RETRY_INFINITE))) begin
                             if (cfg_rnr != 3'(rnic_pkg::RETRY_INFINITE)) rnr_left_reg <= rnr_eff - 3'd1;
                             post_reg <= POST_RNR_WAIT;
@@ -1084,7 +1118,7 @@ module rnic_compl #(
                     end else begin
                         una_reg <= una_reg + 16'd1;
                         retired_reg <= 1'b1;
-                        state_reg <= S_WALK;
+                        state_reg <= nx_ne_hi_reg ? S_REC : S_WALK;
                     end
                 end else if (nak_reg && !err_reg) begin
                     // The NAK's PSN lies in a record with an error status
@@ -1104,7 +1138,7 @@ module rnic_compl #(
                 if (cqe_in && !cqf_full_reg) begin
                     una_reg <= una_reg + 16'd1;
                     retired_reg <= 1'b1;
-                    state_reg <= S_WALK;
+                    state_reg <= nx_ne_hi_reg ? S_REC : S_WALK;
                 end
             end
             S_ERREV: begin
@@ -1127,12 +1161,19 @@ module rnic_compl #(
                 post_reg <= POST_NONE;
             end
             S_KICK: begin
-                if (m_kick_ready) state_reg <= S_IDLE;
+                // (kick_load, below)
             end
             default: state_reg <= S_IDLE;
         endcase
+        if (m_kick_ready) kick_valid_reg <= 1'b0;
+        if (kick_load) begin
+            kick_valid_reg <= 1'b1;
+            kick_qpn_reg <= qpn_reg;
+            state_reg <= S_IDLE;
+        end
         if (rst) begin
             state_reg <= S_IDLE;
+            kick_valid_reg <= 1'b0;
             errev_reg <= 1'b0;
             stat_rx_ack <= 1'b0;
             stat_rx_nak <= 1'b0;
@@ -1151,7 +1192,9 @@ module rnic_compl #(
     // write to its QP lands.
     wire busy = state_reg != S_IDLE || busy_q_reg;
     wire wb = busy && state_reg != S_LOAD;
-    assign ctx_ready = !busy;
+    // (nor while a kick waits: a context write never overtakes the kick of
+    // the walk before it)
+    assign ctx_ready = !busy && !kick_valid_reg;
     // the write port of the tables the requester reads: enable, address, data
     wire                 st_ctx = qp_reset_valid || qp_rts_valid;
     wire [QPN_WIDTH-1:0] st_wa = st_ctx ? qp_reset_qpn : qpn_reg;
@@ -1360,6 +1403,11 @@ module rnic_compl #(
         if (!rst && state_reg == S_ACK) assert (psn_le(ref_hi_q, hi_rd_psn));
     logic [47:0] now_q;
     logic        rst_q;
+    logic        kick_enter_q, kick_load_q;
+    always_ff @(posedge clk) begin
+        kick_enter_q <= kick_enter;
+        kick_load_q <= kick_load;
+    end
     always_ff @(posedge clk) begin
         now_q <= now;
         rst_q <= rst;
@@ -1382,6 +1430,16 @@ module rnic_compl #(
             assert (ld_acked_le_prev_reg == psn_le(acked_reg, psn_reg - 24'd1));
             assert (rnr_until_nx == now + rnr_cycles(syn_code));
         end
+        // kick_enter follows the case: S_KICK only where it said kick and the
+        // register was busy; a load goes idle with the kick
+        if (!rst && !rst_q && state_reg == S_KICK) assert (kick_enter_q && !kick_load_q);
+        if (!rst && !rst_q && kick_enter_q && !kick_load_q) assert (state_reg == S_KICK);
+        if (!rst && !rst_q && kick_load_q) assert (state_reg == S_IDLE && kick_valid_reg);
+        // the record a walk checks is in flight (S_REC straight from S_ACK,
+        // S_CHECK and S_CQE rests on it)
+        if (!rst && state_reg == S_REC) assert (una_reg != hi_rd_idx);
+        if (!rst && (state_reg == S_CHECK || state_reg == S_CQE) && nx_ne_hi_reg)
+            assert (una_reg + 16'd1 != hi_rd_idx);
         if (!rst && state_reg == S_CHECK) begin
             assert (rr_first_m1 == ref_first - 24'd1);
             assert (covered_raw == ref_covered);
