@@ -77,10 +77,17 @@ module rnic_core #(
     parameter int REQ_HDRQ_LOG2 = 5,
     // READ responses (and the ACKs queued behind them) the READ engine
     // holds: 2^RD_JOBS_LOG2 jobs, each compared with an ATOMIC's line, and
-    // 2^RD_PAYQ_LOG2 payload reads asked for; 32 and 16 keep 100 Gb/s busy
-    // with many QPs reading, a core with 16 QPs needs fewer (the ECP5 runs)
+    // 2^RD_PAYQ_LOG2 payload reads asked for and not yet answered; 32 and
+    // 32 keep 100 Gb/s busy with many QPs reading 64 B each (with 16, the
+    // 512-bit engine waited for a free entry half the time of a row of
+    // 64 B READs over 8 QPs), a core with 16 QPs needs fewer (the ECP5 runs)
     parameter int RD_JOBS_LOG2 = 5,
-    parameter int RD_PAYQ_LOG2 = 4,
+    parameter int RD_PAYQ_LOG2 = DATA_WIDTH >= 512 ? 5 : 4,
+    // bursts the READ responses' payload engine keeps in flight to host
+    // memory: each 64 B response waits a host round trip for its bytes, so
+    // 8 held the 512-bit responder to one response per 26 cycles (the
+    // model's 200-cycle read round trip); the requester's engine has 32
+    parameter int RD_PAY_OUTSTANDING = DATA_WIDTH >= 512 ? 32 : 8,
     // the control processor's RAM answer registered once more (a wait state
     // per access), for fabrics whose block RAM answers late (rnic_ctrl)
     parameter int CTRL_RAM_RD_STAGE = 0,
@@ -1019,7 +1026,7 @@ module rnic_core #(
     logic        rr_status_valid, rr_status_error, plw_status_valid, plw_status_error;
 
     dma_rd #(.DATA_WIDTH(DATA_WIDTH), .AXI_ID_WIDTH(AXI_ID_WIDTH), .AXI_ID(ID_RD_RDRSP),
-             .BUF_BYTES(TX_DMA_BUF_BYTES),
+             .MAX_OUTSTANDING(RD_PAY_OUTSTANDING), .BUF_BYTES(TX_DMA_BUF_BYTES),
              .MAX_INFLIGHT_BYTES(TX_DMA_INFLIGHT_BYTES)) rdrsp_rd_inst (
         .clk, .rst,
         .s_axis_desc_addr(rr_desc_addr), .s_axis_desc_len(rr_desc_len), .s_axis_desc_last(rr_desc_last),
@@ -1627,13 +1634,15 @@ module rnic_core #(
     logic          stat_rr_access_err;
     logic [31:0]   rdjob_len;
     logic [2:0]    rdjob_pmtu;
-    logic [QPN_WIDTH-1:0] rdjob_qpn, rgen_rd_qpn;
+    logic [QPN_WIDTH-1:0] rdjob_qpn_a, rdjob_qpn_b, rgen_rd_qpn;
+    logic                 rdjob_qpn_sel;
     logic [3:0]    rdjob_gen, rgen_rd_val;
     logic [QPN_WIDTH-1:0] rdcnt_rd_qpn;
     logic [3:0]    rdcnt_rd_gen;
     logic [7:0]    rdcnt_rd_val;
     logic          rdjob_raw, pend_rd_val, pend_at_val;
-    logic [QPN_WIDTH-1:0] pend_rd_qpn, pend_at_qpn;
+    logic [QPN_WIDTH-1:0] pend_rd_qpn_a, pend_rd_qpn_b, pend_at_qpn;
+    logic                 pend_rd_sel;
     logic [33:0]   pend_at_line, rdjob_span_first;
     logic [MR_INDEX_WIDTH-1:0] pend_at_mr;
     logic [34:0]   rdjob_span_last;
@@ -1647,11 +1656,11 @@ module rnic_core #(
         .s_job_va(rdjob_va), .s_job_rkey(rdjob_rkey), .s_job_pd(rdjob_pd),
         .s_job_len(rdjob_len), .s_job_pmtu(rdjob_pmtu),
         .mpt_rd_en(rr_mpt_rd_en), .mpt_rd_addr(rr_mpt_rd_addr), .mpt_rd_data(rr_mpt_rd_data),
-        .s_job_qpn(rdjob_qpn), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw), .s_job_plain(rdjob_plain),
+        .s_job_qpn_a(rdjob_qpn_a), .s_job_qpn_b(rdjob_qpn_b), .s_job_qpn_sel(rdjob_qpn_sel), .s_job_gen(rdjob_gen), .s_job_raw(rdjob_raw), .s_job_plain(rdjob_plain),
         .s_job_span_first(rdjob_span_first), .s_job_span_last(rdjob_span_last), .s_job_span_nz(rdjob_span_nz),
         .rgen_rd_qpn, .rgen_rd_val,
         .cnt_rd_qpn(rdcnt_rd_qpn), .cnt_rd_gen(rdcnt_rd_gen), .cnt_rd_val(rdcnt_rd_val),
-        .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val,
+        .qp_reset_valid(qp_reset), .qp_reset_qpn(ctx_qpn), .pend_rd_qpn_a, .pend_rd_qpn_b, .pend_rd_sel, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val,
         .m_hdr_valid(rr_hdr_valid), .m_hdr_ready(rr_hdr_ready), .m_hdr(rr_hdr), .m_hdr_pay(rr_hdr_pay),
         .m_axis_pay_desc_addr(rr_desc_addr), .m_axis_pay_desc_len(rr_desc_len),
         .m_axis_pay_desc_last(rr_desc_last), .m_axis_pay_desc_valid(rr_desc_valid),
@@ -1808,9 +1817,9 @@ module rnic_core #(
         .m_ack_valid(ra_valid), .m_ack_ready(ra_ready), .m_ack_hdr(ra_hdr),
         .m_rdjob_valid(rdjob_valid), .m_rdjob_ready(rdjob_ready), .m_rdjob_hdr(rdjob_hdr),
         .m_rdjob_va(rdjob_va), .m_rdjob_rkey(rdjob_rkey), .m_rdjob_pd(rdjob_pd), .m_rdjob_len(rdjob_len), .m_rdjob_pmtu(rdjob_pmtu),
-        .m_rdjob_qpn(rdjob_qpn), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw), .m_rdjob_plain(rdjob_plain),
+        .m_rdjob_qpn_a(rdjob_qpn_a), .m_rdjob_qpn_b(rdjob_qpn_b), .m_rdjob_qpn_sel(rdjob_qpn_sel), .m_rdjob_gen(rdjob_gen), .m_rdjob_raw(rdjob_raw), .m_rdjob_plain(rdjob_plain),
         .m_rdjob_span_first(rdjob_span_first), .m_rdjob_span_last(rdjob_span_last), .m_rdjob_span_nz(rdjob_span_nz),
-        .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val, .rgen_rd_qpn, .rgen_rd_val,
+        .pend_rd_qpn_a, .pend_rd_qpn_b, .pend_rd_sel, .pend_rd_val, .pend_at_qpn, .pend_at_line, .pend_at_mr, .pend_at_val, .rgen_rd_qpn, .rgen_rd_val,
         .rdcnt_rd_qpn, .rdcnt_rd_gen, .rdcnt_rd_val,
         .m_cqe_valid(rsp_cqe_valid), .m_cqe_ready(rsp_cqe_ready), .m_cqe_cqn(rsp_cqe_cqn), .m_cqe_qpn(rsp_cqe_qpn),
         .m_cqe_wqe_counter(rsp_cqe_wqe_counter), .m_cqe_opcode(rsp_cqe_opcode), .m_cqe_status(rsp_cqe_status),

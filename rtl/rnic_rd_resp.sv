@@ -77,7 +77,12 @@ module rnic_rd_resp #(
     input  wire logic [15:0]                       s_job_pd,
     input  wire logic [31:0]                       s_job_len,
     input  wire logic [2:0]                        s_job_pmtu,  // IB_MTU_* code, 256..4096
-    input  wire logic [QPN_WIDTH-1:0]              s_job_qpn,
+    // the job's QP, s_job_qpn_sel ? s_job_qpn_b : s_job_qpn_a: two registers
+    // and a select, so the coalescing search compares both and selects
+    // after its OR (the select in front of the compares was 9 levels)
+    input  wire logic [QPN_WIDTH-1:0]              s_job_qpn_a,
+    input  wire logic [QPN_WIDTH-1:0]              s_job_qpn_b,
+    input  wire logic                              s_job_qpn_sel,
     input  wire logic [3:0]                        s_job_gen,
     input  wire logic                              s_job_raw,   // an ACK/NAK header (no payload), sent as is
     input  wire logic                              s_job_plain, // ... a plain ACK, which a later one may replace;
@@ -93,7 +98,11 @@ module rnic_rd_resp #(
     // jobs queued or in progress for a QP
     input  wire logic                              qp_reset_valid,
     input  wire logic [QPN_WIDTH-1:0]              qp_reset_qpn,
-    input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn,
+    // the QP asked about, pend_rd_sel ? pend_rd_qpn_b : pend_rd_qpn_a (as
+    // s_job_qpn: both compared, the answer selected)
+    input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn_a,
+    input  wire logic [QPN_WIDTH-1:0]              pend_rd_qpn_b,
+    input  wire logic                              pend_rd_sel,
     output      logic                              pend_rd_val,
     input  wire logic [QPN_WIDTH-1:0]              pend_at_qpn,
     input  wire logic [33:0]                       pend_at_line,   // the line of the ATOMIC's 8 bytes
@@ -134,6 +143,8 @@ module rnic_rd_resp #(
 
     localparam int HB = rnic_hdr_pkg::HDR_BITS;
     localparam int JOBS = 2 ** JOBS_LOG2;
+
+    wire [QPN_WIDTH-1:0] s_job_qpn = s_job_qpn_sel ? s_job_qpn_b : s_job_qpn_a;
 
     // the jobs' templates as the bits an ACK can set, the queued packet
     // headers as those of a READ response (rnic_hdr_pkg's masks)
@@ -219,20 +230,23 @@ module rnic_rd_resp #(
     // its line). Queue membership comes from valid bits kept with the
     // pointers (not a subtract and compare per entry), and the hits are
     // OR-reduced.
-    logic [HDRQ-1:0] hq_hit_qp;
-    logic [JOBS-1:0] job_hit_qp, job_hit_at;
+    logic [HDRQ-1:0] hq_hit_qp_a, hq_hit_qp_b;
+    logic [JOBS-1:0] job_hit_qp_a, job_hit_qp_b, job_hit_at;
     logic [JOBS-1:0] job_ovl_reg;     // entry i's READ shares the ATOMIC's line
     logic [JOBS-1:0] job_fresh_reg;   // entry i was queued last cycle (job_ovl_reg not yet its own)
     always_comb begin
-        for (int i = 0; i < HDRQ; i++)
-            hq_hit_qp[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_rd_qpn;
+        for (int i = 0; i < HDRQ; i++) begin
+            hq_hit_qp_a[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_rd_qpn_a;
+            hq_hit_qp_b[i] = hq_vld_reg[i] && hq_qpn_mem[i] == pend_rd_qpn_b;
+        end
         for (int i = 0; i < JOBS; i++) begin
-            job_hit_qp[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn;
+            job_hit_qp_a[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn_a;
+            job_hit_qp_b[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == pend_rd_qpn_b;
             job_hit_at[i] = job_vld_reg[i] && !job_dead_mem[i] && !job_raw_mem[i] && job_qpn_mem[i] == pend_at_qpn
                             && (job_ovl_reg[i] || job_fresh_reg[i]);
         end
     end
-    assign pend_rd_val = |{job_hit_qp, hq_hit_qp};
+    assign pend_rd_val = pend_rd_sel ? |{job_hit_qp_b, hq_hit_qp_b} : |{job_hit_qp_a, hq_hit_qp_a};
 
     // Coalescing. A plain ACK is offered with the QP it had the cycle
     // before (the responder offers an ACK from the second cycle its action
@@ -251,16 +265,23 @@ module rnic_rd_resp #(
         head_near[rd_reg[JOBS_LOG2-1:0]] = 1'b1;
         head_near[JOBS_LOG2'(rd_reg[JOBS_LOG2-1:0] + 1'b1)] = 1'b1;
     end
-    logic [JOBS-1:0] job_in_qp;   // the queued entries of the QP offered
+    logic [JOBS-1:0] job_in_qp_a, job_in_qp_b;   // the queued entries of the QP offered (either register)
     always_comb
-        for (int i = 0; i < JOBS; i++)
-            job_in_qp[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == s_job_qpn;
+        for (int i = 0; i < JOBS; i++) begin
+            job_in_qp_a[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == s_job_qpn_a;
+            job_in_qp_b[i] = job_vld_reg[i] && !job_dead_mem[i] && job_qpn_mem[i] == s_job_qpn_b;
+        end
     logic [JOBS-1:0] job_raw_vec;
     always_comb for (int i = 0; i < JOBS; i++) job_raw_vec[i] = job_raw_mem[i];
-    wire [JOBS-1:0] coal_tgt = job_in_qp & job_last_reg & (job_plain_reg | ~job_raw_vec) & ~head_near;
+    wire [JOBS-1:0] job_in_qp = s_job_qpn_sel ? job_in_qp_b : job_in_qp_a;
+    wire [JOBS-1:0] coal_ok = job_last_reg & (job_plain_reg | ~job_raw_vec) & ~head_near;
+    wire [JOBS-1:0] coal_tgt_a = job_in_qp_a & coal_ok, coal_tgt_b = job_in_qp_b & coal_ok;
+    wire [JOBS-1:0] coal_tgt = s_job_qpn_sel ? coal_tgt_b : coal_tgt_a;
+    wire coal_any = s_job_qpn_sel ? |coal_tgt_b : |coal_tgt_a;
+    wire reset_job_qp = qp_reset_valid && (s_job_qpn_sel ? qp_reset_qpn == s_job_qpn_b : qp_reset_qpn == s_job_qpn_a);
     always_ff @(posedge clk) begin
         coal_tgt_reg <= coal_tgt;
-        coal_reg <= |coal_tgt && !(s_job_valid && s_job_ready) && !(qp_reset_valid && qp_reset_qpn == s_job_qpn);
+        coal_reg <= coal_any && !(s_job_valid && s_job_ready) && !reset_job_qp;
         if (rst) coal_reg <= 1'b0;
     end
 

@@ -258,7 +258,11 @@ module rnic_resp #(
     output      logic [15:0]                       m_rdjob_pd,
     output      logic [31:0]                       m_rdjob_len,
     output      logic [2:0]                        m_rdjob_pmtu,
-    output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn,
+    // the job's QP: m_rdjob_qpn_sel ? m_rdjob_qpn_b : m_rdjob_qpn_a, two
+    // registers and a select (the READ engine's searches compare both)
+    output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn_a,
+    output      logic [QPN_WIDTH-1:0]              m_rdjob_qpn_b,
+    output      logic                              m_rdjob_qpn_sel,
     output      logic [3:0]                        m_rdjob_gen,
     output      logic                              m_rdjob_raw,     // an ACK/NAK queued behind READ responses
     output      logic                              m_rdjob_plain,   // ... a plain ACK, which a later one may replace
@@ -268,7 +272,10 @@ module rnic_resp #(
     output      logic [33:0]                       m_rdjob_span_first,
     output      logic [34:0]                       m_rdjob_span_last,
     output      logic                              m_rdjob_span_nz,
-    output      logic [QPN_WIDTH-1:0]              pend_rd_qpn,
+    // the QP asked about: pend_rd_sel ? pend_rd_qpn_b : pend_rd_qpn_a
+    output      logic [QPN_WIDTH-1:0]              pend_rd_qpn_a,
+    output      logic [QPN_WIDTH-1:0]              pend_rd_qpn_b,
+    output      logic                              pend_rd_sel,
     input  wire logic                              pend_rd_val,     // the QP has READ jobs queued
     output      logic [QPN_WIDTH-1:0]              pend_at_qpn,     // the same, for an ATOMIC's QP,
     output      logic [33:0]                       pend_at_line,    // of READs over its 64-byte line
@@ -801,7 +808,11 @@ module rnic_resp #(
     logic [2:0]                  act_nwait_mem [ACTIONS];
     logic                        act_send_mem [ACTIONS];
     logic                        act_cqe_mem [ACTIONS];
-    logic [QPN_WIDTH-1:0]        act_qpn_mem [ACTIONS];
+    // (registers to synthesis, not a memory: yosys would merge the head's
+    // QPN registers below into a read port and rebuild it as a registered
+    // address in front of the 16-way read, which put that read back in
+    // front of the READ engine's searches)
+    (* mem2reg *) logic [QPN_WIDTH-1:0] act_qpn_mem [ACTIONS];
     logic [15:0]                 act_cqn_mem [ACTIONS];
     logic [15:0]                 act_widx_mem [ACTIONS];
     logic [7:0]                  act_opc_mem [ACTIONS];
@@ -2114,7 +2125,13 @@ module rnic_resp #(
     // by the head, an ACK head queues none but its own ACK (after the
     // decision), and a job that leaves meanwhile only sends the ACK behind
     // the queue, in order either way (asserted below).
-    assign pend_rd_qpn = head_qpn;
+    // The head's QPN leaves as its two registers and their select: the
+    // READ engine compares both with each entry and selects after the OR,
+    // so the select is not in front of 48 compares (9 levels at 64 and at
+    // 512 bits with it there).
+    assign pend_rd_qpn_a = head_qpn_cur_reg;
+    assign pend_rd_qpn_b = head_qpn_nxt_reg;
+    assign pend_rd_sel = head_popped_reg;
     // (whether the head is a plain ACK is one of the registered fields: the
     // READ engine's ready takes it, a plain ACK it coalesces needing no room)
     //
@@ -2148,7 +2165,9 @@ module rnic_resp #(
     assign m_rdjob_pd = act_pd_mem[head];
     assign m_rdjob_len = act_blen_mem[head];
     assign m_rdjob_pmtu = act_pmtu_mem[head];
-    assign m_rdjob_qpn = head_qpn;
+    assign m_rdjob_qpn_a = head_qpn_cur_reg;
+    assign m_rdjob_qpn_b = head_qpn_nxt_reg;
+    assign m_rdjob_qpn_sel = head_popped_reg;
     assign m_rdjob_gen = act_gen_mem[head];
     assign m_cqe_cqn = act_cqn_mem[head];
     assign m_cqe_qpn = 24'(head_qpn);

@@ -95,11 +95,26 @@ module tb #(
     logic             pay_last, pay_valid, pay_ready = 1'b0, pay_status_valid = 1'b0;
     logic             stat_tx_read_resp, stat_access_err;
 
+    // The job's QP and the QP asked about go in as the responder gives them:
+    // two registers and a select. The select and the other register (a
+    // random QP) change every cycle, on a seed of their own.
+    integer       sel_seed = 7;
+    logic         sj_sel = 1'b0, pr_sel = 1'b0;
+    logic [QW-1:0] sj_other = '0, pr_other = '0;
+    always @(posedge clk) begin
+        sj_sel <= $random(sel_seed) % 2 != 0;
+        pr_sel <= $random(sel_seed) % 2 != 0;
+        sj_other <= QW'($unsigned($random(sel_seed)));
+        pr_other <= QW'($unsigned($random(sel_seed)));
+    end
+
     rnic_rd_resp #(.QPN_WIDTH(QW), .MR_INDEX_WIDTH(MW), .JOBS_LOG2(3), .HDRQ_LOG2(2), .PAYQ_LOG2(2)) dut (
         .clk, .rst,
         .s_job_valid, .s_job_ready, .s_job_hdr, .s_job_va, .s_job_rkey, .s_job_pd, .s_job_len,
-        .s_job_pmtu, .s_job_qpn, .s_job_gen, .s_job_raw, .s_job_plain, .s_job_span_first, .s_job_span_last, .s_job_span_nz,
-        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn, .pend_rd_val, .pend_at_qpn, .pend_at_line(pend_at_pa[39:6]), .pend_at_mr(pend_at_mr), .pend_at_val,
+        .s_job_pmtu, .s_job_qpn_a(sj_sel ? sj_other : s_job_qpn), .s_job_qpn_b(sj_sel ? s_job_qpn : sj_other),
+        .s_job_qpn_sel(sj_sel), .s_job_gen, .s_job_raw, .s_job_plain, .s_job_span_first, .s_job_span_last, .s_job_span_nz,
+        .qp_reset_valid, .qp_reset_qpn, .pend_rd_qpn_a(pr_sel ? pr_other : pend_rd_qpn),
+        .pend_rd_qpn_b(pr_sel ? pend_rd_qpn : pr_other), .pend_rd_sel(pr_sel), .pend_rd_val, .pend_at_qpn, .pend_at_line(pend_at_pa[39:6]), .pend_at_mr(pend_at_mr), .pend_at_val,
         .rgen_rd_qpn, .rgen_rd_val, .cnt_rd_qpn, .cnt_rd_gen, .cnt_rd_val,
         .mpt_rd_en, .mpt_rd_addr, .mpt_rd_data,
         .m_hdr_valid, .m_hdr_ready, .m_hdr, .m_hdr_pay,
