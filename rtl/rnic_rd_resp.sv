@@ -79,7 +79,8 @@ module rnic_rd_resp #(
     input  wire logic [2:0]                        s_job_pmtu,  // IB_MTU_* code, 256..4096
     // the job's QP, s_job_qpn_sel ? s_job_qpn_b : s_job_qpn_a: two registers
     // and a select, so the coalescing search compares both and selects
-    // after its OR (the select in front of the compares was 9 levels)
+    // after its OR (the select in front of 32 compares would be a level
+    // more on a path at the budget)
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn_a,
     input  wire logic [QPN_WIDTH-1:0]              s_job_qpn_b,
     input  wire logic                              s_job_qpn_sel,

@@ -2127,8 +2127,8 @@ module rnic_resp #(
     // the queue, in order either way (asserted below).
     // The head's QPN leaves as its two registers and their select: the
     // READ engine compares both with each entry and selects after the OR,
-    // so the select is not in front of 48 compares (9 levels at 64 and at
-    // 512 bits with it there).
+    // so the select is not in front of 48 compares (the searches' paths
+    // are at the 8-level budget at 512 bits).
     assign pend_rd_qpn_a = head_qpn_cur_reg;
     assign pend_rd_qpn_b = head_qpn_nxt_reg;
     assign pend_rd_sel = head_popped_reg;
