@@ -123,9 +123,14 @@ module tb #(parameter int DATA_WIDTH = 64, parameter int ALIGNED = 0, parameter 
                 $display("TB FAIL: a read burst with no descriptor waiting");
                 errors++;
             end else if (longint'(s_araddr[0 +: 64]) + (longint'(s_arlen[0 +: 8]) + 1) * KW >= lq_end[0]) begin
-                large_waiting -= int'(lq_large[0]);
                 lq_pop_end = lq_end.pop_front();
                 lq_pop_large = lq_large.pop_front();
+                large_waiting -= int'(lq_pop_large);
+                // the descriptor's last burst ends within the beat that holds its last byte
+                if (longint'(s_araddr[0 +: 64]) / KW * KW + (longint'(s_arlen[0 +: 8]) + 1) * KW >= lq_pop_end + KW) begin
+                    $display("TB FAIL: a burst runs a beat or more past its descriptor's end");
+                    errors++;
+                end
             end
         end
         if (rd_valid && rd_ready) begin
