@@ -1311,17 +1311,25 @@ module rnic_compl #(
     end
 
     // The requester's reads (una_rd_*): registered at una_rd_qpn, which it
-    // gives a cycle ahead; the responder's (err2_rd) at its qpn_reg, which
-    // holds from S_QPC on, a cycle before S_PSN and S_FLUSH use the flag. A
-    // write to that entry in the cycle of the read reaches the RAM only
-    // after it, so its data is forwarded.
+    // gives a cycle ahead; a write to that entry in the cycle of the read
+    // reaches the RAM only after it, so its data is forwarded. The
+    // responder's (err2_rd) at its qpn_reg, which holds from S_QPC on, a
+    // cycle before S_PSN and S_FLUSH use the flag: not forwarded, so the
+    // flag comes from the RAM's register alone (the forward's select was
+    // the first of 9 levels into the responder's decision at 512 bits). A
+    // write in the read's cycle is seen by the responder a cycle later, as
+    // if it came then: this engine writes the flag no later than the cycle
+    // in which it raises the error event (S_ERREV, a register slice before
+    // the responder), and the responder looks at the QP again for that
+    // event, so no error stays unseen; clearing it is a context reset,
+    // which no taken packet meets.
     logic [15:0] una_rd_ram;
     logic [23:0] acked_rd_ram;
     logic        err_rd_ram, rnr_wait_rd_ram;
     logic [1:0]  rewind_rd_ram;
     logic        gap_una_rd_ram, gap_wd_reg;
     logic        st_fwd_reg, acked_fwd_reg;
-    logic        err2_rd_ram, err2_fwd_reg;
+    logic        err2_rd_ram;
     logic [15:0] una_wd_reg;
     logic [23:0] acked_wd_reg;
     logic        err_wd_reg, rnr_wait_wd_reg;
@@ -1335,7 +1343,6 @@ module rnic_compl #(
         gap_una_rd_ram <= gap_mem[una_rd_qpn];
         err2_rd_ram <= err_mem[err2_rd_qpn];
         st_fwd_reg <= st_we && st_wa == una_rd_qpn;
-        err2_fwd_reg <= st_we && st_wa == err2_rd_qpn;
         acked_fwd_reg <= acked_we && st_wa == una_rd_qpn;
         una_wd_reg <= una_wd;
         acked_wd_reg <= acked_wd;
@@ -1350,7 +1357,7 @@ module rnic_compl #(
     assign una_rd_rnr_wait = st_fwd_reg ? rnr_wait_wd_reg : rnr_wait_rd_ram;
     assign una_rd_rewind = st_fwd_reg ? rewind_wd_reg : rewind_rd_ram;
     assign una_rd_gap = st_fwd_reg ? gap_wd_reg : gap_una_rd_ram;
-    assign err2_rd_val = err2_fwd_reg ? err_wd_reg : err2_rd_ram;
+    assign err2_rd_val = err2_rd_ram;
 
 `ifndef __ICARUS__
 `ifndef SYNTHESIS

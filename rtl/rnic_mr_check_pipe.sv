@@ -14,6 +14,8 @@
  * result for the inputs presented in the en cycle before the last one, and
  * hold while en is low. A user raises en for two cycles with the inputs
  * (at least the ones of the first) and reads ok and pa from the cycle after.
+ * ok_next is the value ok takes at the end of an en cycle, for a user that
+ * registers a decision of its own on the result.
  *
  * Stage 1 takes the key/PD/access/valid compares and, in pieces of a few
  * bits each, the carries of the three sums: va - mr.va (its carry is
@@ -36,6 +38,7 @@ module rnic_mr_check_pipe (
     input  wire logic                          remote,
     input  wire logic [23:0]                   qpn,
     output      logic                          ok,
+    output      logic                          ok_next,
     output      logic [63:0]                   pa
 );
 
@@ -147,9 +150,10 @@ module rnic_mr_check_pipe (
         for (int k = 0; k < NE; k++) c = c ? s1_e_c1[k] : s1_e_c0[k];
         e_carry = c;
     end
+    assign ok_next = s1_misc && ge_all && !(s1_e_top ^ e_carry);
     always_ff @(posedge clk) begin
         if (en) begin
-            ok <= s1_misc && ge_all && !(s1_e_top ^ e_carry);
+            ok <= ok_next;
             pa <= pa_sel;
         end
     end

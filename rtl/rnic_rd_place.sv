@@ -293,13 +293,15 @@ module rnic_rd_place #(
 
     logic        lkey_ok;
     logic [63:0] lkey_pa;
+    logic        lkey_ok_next_unused;
     // in two register stages (rnic_mr_check_pipe): S_MPT_CHK and S_MPT_C2
     // present the SGE, S_MPT_CHKD takes the result (a step to the next SGE
     // from S_MPT_CHK reads and checks again)
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_MPT_CHK || state_reg == S_MPT_C2),
         .mpt(mpt_rd_data), .key(cur_lkey), .va(cur_addr), .len(len_reg), .pd(qpc_pd),
-        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .remote(1'b0), .qpn(24'h0), .ok(lkey_ok), .pa(lkey_pa)
+        .need_access(rnic_pkg::ACCESS_LOCAL_WRITE[7:0]), .remote(1'b0), .qpn(24'h0), .ok(lkey_ok), .pa(lkey_pa),
+        .ok_next(lkey_ok_next_unused)
     );
 
     // off >= len (the offset lies past the current SGE) and off - len, from

@@ -184,8 +184,12 @@ module rnic_rd_resp #(
     logic [JOBS-1:0]    job_vld_reg;   // entry i lies in [rd, wr): kept with them
 
     wire empty = wr_reg == rd_reg;
-    // the pointers' lap bits differ and the rest are equal: no subtract
-    wire full = wr_reg[JOBS_LOG2] != rd_reg[JOBS_LOG2] && wr_reg[JOBS_LOG2-1:0] == rd_reg[JOBS_LOG2-1:0];
+    // full (JOBS queued) and almost_full (JOBS - 1) are registers, kept with
+    // the pointers (below): s_job_ready is one LUT from flops. The pointer
+    // compare in its place was 4 levels in front of the responder's action
+    // queue, 9 levels at 512 bits.
+    logic full, almost_full;
+    logic job_pop;   // the head job leaves the queue (rd_reg advances)
     // a plain ACK that is coalesced takes no slot (see coal_fire)
     logic coal_reg;
     assign s_job_ready = !full || (s_job_plain && coal_reg);
@@ -486,16 +490,30 @@ module rnic_rd_resp #(
     assign mpt_rd_addr = rkey[rnic_pkg::MKEY_TAG_BITS +: MR_INDEX_WIDTH];
     logic        mr_ok;
     logic [63:0] mr_pa;   // held from S_HDR on: the pipe advances only in S_CHK, S_CHK2
+    logic        mr_ok_next_unused;
     rnic_mr_check_pipe rkey_check_inst (
         .clk, .en(state_reg == S_CHK || state_reg == S_CHK2),
         .mpt(mpt_rd_data), .key(rkey), .va(va_reg), .len(32'(seg_reg)),
         .pd(job_pd_mem[head]), .need_access(rnic_pkg::ACCESS_REMOTE_READ[7:0]),
-        .remote(1'b1), .qpn(24'(job_qpn_mem[head])), .ok(mr_ok), .pa(mr_pa)
+        .remote(1'b1), .qpn(24'(job_qpn_mem[head])), .ok(mr_ok), .pa(mr_pa),
+        .ok_next(mr_ok_next_unused)
     );
     // a READ packet that fails its check (a zero-length one has no range)
     wire chk_bad = !raw && !mr_ok && seg_nz_reg;
     // this packet's header enters the queue
     wire hq_push = ((state_reg == S_HDR && !chk_bad && !stale) || (state_reg == S_TACK && !head_dead_reg)) && !hq_full;
+    // the head job leaves the queue: at its end (S_HDR's failed check or
+    // stale job, a raw job's header, S_NEXT's last packet) unless a plain
+    // ACK waits behind it (S_TACK), or when S_TACK has sent that ACK
+    always_comb begin
+        case (state_reg)
+            S_HDR:   job_pop = (chk_bad || stale) ? !head_tack_reg : raw && hq_push;
+            S_NEXT:  job_pop = last_reg && !head_tack_reg;
+            S_TACK:  job_pop = hq_push || head_dead_reg;
+            default: job_pop = 1'b0;
+        endcase
+    end
+    wire [JOBS_LOG2:0] job_cnt = wr_reg - rd_reg;
     // the job is over here: the ACK after it next, if it has one
     state_t job_end_state;
     always_comb
@@ -593,19 +611,16 @@ module rnic_rd_resp #(
                 if (chk_bad) begin
                     stat_access_err <= 1'b1;
                     if (!head_tack_reg) begin
-                        rd_reg <= rd_reg + 1'b1;
                         job_vld_reg[head] <= 1'b0;
                     end
                     state_reg <= job_end_state;
                 end else if (stale) begin
                     if (!head_tack_reg) begin
-                        rd_reg <= rd_reg + 1'b1;
                         job_vld_reg[head] <= 1'b0;
                     end
                     state_reg <= job_end_state;
                 end else if (raw) begin
                     if (hq_push) begin
-                        rd_reg <= rd_reg + 1'b1;
                         job_vld_reg[head] <= 1'b0;
                         state_reg <= S_IDLE;
                     end
@@ -622,7 +637,6 @@ module rnic_rd_resp #(
                 first_reg <= 1'b0;
                 if (last_reg) begin
                     if (!head_tack_reg) begin
-                        rd_reg <= rd_reg + 1'b1;
                         job_vld_reg[head] <= 1'b0;
                     end
                     state_reg <= job_end_state;
@@ -640,13 +654,21 @@ module rnic_rd_resp #(
             S_TACK: begin
                 // (a QP reset since: nothing)
                 if (hq_push || head_dead_reg) begin
-                    rd_reg <= rd_reg + 1'b1;
                     job_vld_reg[head] <= 1'b0;
                     state_reg <= S_IDLE;
                 end
             end
             default: state_reg <= S_IDLE;
         endcase
+        if (job_pop) rd_reg <= rd_reg + 1'b1;
+        // (a full queue takes no push: s_job_ready is then only a coalesced ACK)
+        if (job_push && !job_pop) begin
+            full <= almost_full;
+            almost_full <= job_cnt == (JOBS_LOG2+1)'(JOBS - 2);
+        end else if (job_pop && !job_push) begin
+            full <= 1'b0;
+            almost_full <= full;
+        end
         hq_nonempty_reg <= (m_hdr_valid && m_hdr_ready) ? hq_push || hq_vld_reg[hq_second]
                                                         : hq_push || hq_nonempty_reg;
         hq_pop_q <= m_hdr_valid && m_hdr_ready;
@@ -678,6 +700,8 @@ module rnic_rd_resp #(
             state_reg <= S_IDLE;
             wr_reg <= '0;
             rd_reg <= '0;
+            full <= 1'b0;
+            almost_full <= 1'b0;
             job_vld_reg <= '0;
             hq_wr_reg <= '0;
             hq_rd_reg <= '0;
@@ -776,7 +800,8 @@ module rnic_rd_resp #(
         for (int i = 0; i < PAYQ; i++)
             if (!rst) assert (pq_vld_reg[i]
                               == ((PAYQ_LOG2+1)'(PAYQ_LOG2'(PAYQ_LOG2'(i) - pq_rd_reg[PAYQ_LOG2-1:0])) < pq_wr_reg - pq_rd_reg));
-        if (!rst) assert (full == ((wr_reg - rd_reg) == (JOBS_LOG2+1)'(JOBS))
+        if (!rst) assert (full == (job_cnt == (JOBS_LOG2+1)'(JOBS))
+                          && almost_full == (job_cnt == (JOBS_LOG2+1)'(JOBS - 1))
                           && hq_full == ((hq_wr_reg - hq_rd_reg) == (HDRQ_LOG2+1)'(HDRQ))
                           && hq_nonempty_reg == !hq_empty
                           && pq_full == ((pq_wr_reg - pq_rd_reg) == (PAYQ_LOG2+1)'(PAYQ)));

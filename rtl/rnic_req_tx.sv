@@ -308,7 +308,7 @@ module rnic_req_tx #(
         S_LKEY_RD,    // read the MPT entry of the next SGE
         S_LKEY_CHK,   // check it and translate the SGE address: the
         S_LKEY_C2,    // ... check's two register stages
-        S_LKEY_CHKD,  // ... and its result
+        S_LKEY_CHKD,  // ... and its result (a single SGE's: S_PKT_HDR takes it)
         S_SKIP,       // a restart mid-message: skip the bytes already acknowledged
         S_PKT_HDR,    // hand the packet header to the builder
         S_PAY_DESC,   // issue the payload reads of this packet
@@ -646,7 +646,8 @@ module rnic_req_tx #(
     // its inputs held since the last cycle; the SGE addresses are set
     // before S_PKT_HDR): a 64-bit add in one cycle is too deep
     logic [63:0] pay_addr_sum;
-    rnic_add_split pay_addr_inst (.clk, .en(1'b1), .a(sge_pa_reg[cur[1:0]]), .b(sge_off_reg), .sum(pay_addr_sum));
+    rnic_add_split pay_addr_inst (.clk, .en(1'b1), .a(chk_pend_reg ? lkey_pa : sge_pa_reg[cur[1:0]]), .b(sge_off_reg),
+                                  .sum(pay_addr_sum));
     assign m_axis_pay_desc_addr = inline_reg ? 64'd0 : pay_addr_sum;
     assign m_axis_pay_desc_len = piece;
     assign m_axis_pay_desc_last = left_fits;
@@ -1078,7 +1079,8 @@ module rnic_req_tx #(
     logic       mpt_pre_reg;
     always_ff @(posedge clk) mpt_pre_reg <= wload_last || state_reg == S_PARSE;
 
-    assign m_hdr_valid = state_reg == S_PKT_HDR && !ud_bad_ah && !ah_pending;
+    // (what holds the header is one flip-flop: hdr_hold_reg, below)
+    assign m_hdr_valid = state_reg == S_PKT_HDR && !hdr_hold_reg;
     assign m_hdr_qpn = qpn_reg;
     // the transmit arbiter's payload-order decision takes this flag, not a
     // compare of the header's 16-bit length behind its grant (the MTU is
@@ -1164,6 +1166,25 @@ module rnic_req_tx #(
     // the MR must cover the SGE; reading local memory needs no access flag
     logic        lkey_ok;
     logic [63:0] lkey_pa;
+    logic        lkey_ok_next;
+    // A WQE of one SGE (nothing to skip, no bind) goes from S_LKEY_C2 to
+    // S_PKT_HDR, which takes the check's result in S_LKEY_CHKD's place: a
+    // failed check holds the header and records the WQE with LOC_PROT_ERR,
+    // and the SGE's address goes into sge_pa_reg[0] and, in the same cycle,
+    // into the piece's address sum. One cycle a WQE less.
+    logic        chk_pend_reg;
+    wire         chk_fast = state_reg == S_LKEY_C2 && !len_err_reg && !op_bind && sge_idx_reg == '0
+                            && wqe_num_sge == 8'd1 && !(skip_reg != 0 && !op_rd_atomic);
+    // What holds S_PKT_HDR's header, as one flip-flop set a cycle ahead:
+    // the UD address handle's check pending or failed (ah_pending,
+    // ud_bad_ah: their registers' next values) or the fast key check
+    // failed. (The check's result and its pending flag beside the AH's
+    // terms were one input too many in front of the header queue's push:
+    // 9 levels into its dead bits.) qpc_ud holds from S_QPC, which never
+    // goes straight to S_PKT_HDR.
+    logic        hdr_hold_reg;
+    always_ff @(posedge clk)
+        hdr_hold_reg <= (qpc_ud && (ah_rd_en || !ah_ok)) || (chk_fast && !lkey_ok_next);
     // in two register stages (rnic_mr_check_pipe): S_LKEY_CHK and S_LKEY_C2
     // present the SGE, S_LKEY_CHKD takes the result; or S_PARSE (the first
     // SGE, its entry read ahead: sge_idx_reg is 0 from S_WQE_DESC and
@@ -1177,7 +1198,7 @@ module rnic_req_tx #(
     rnic_mr_check_pipe lkey_check_inst (
         .clk, .en(state_reg == S_PARSE || state_reg == S_LKEY_CHK || state_reg == S_LKEY_C2), .mpt(mpt_rd_data), .key(chk_key), .va(chk_va), .len(chk_len), .pd(qpc_pd),
         .need_access(op_rd_atomic ? rnic_pkg::ACCESS_LOCAL_WRITE[7:0] : 8'h0), .remote(1'b0), .qpn(24'h0),
-        .ok(lkey_ok), .pa(lkey_pa)
+        .ok(lkey_ok), .pa(lkey_pa), .ok_next(lkey_ok_next)
     );
 
     wire [15:0] inflight = ci_reg - una_rd_idx;
@@ -1800,6 +1821,10 @@ module rnic_req_tx #(
                 if (len_err_reg) begin
                     status_reg <= rnic_pkg::WC_LOC_LEN_ERR[7:0];
                     state_reg <= S_RECORD;
+                end else if (chk_fast) begin
+                    // the only SGE: S_PKT_HDR takes the result
+                    chk_pend_reg <= 1'b1;
+                    state_reg <= S_PKT_HDR;
                 end
             end
             S_LKEY_CHKD: begin
@@ -1842,7 +1867,13 @@ module rnic_req_tx #(
             end
             S_PKT_HDR: begin
                 seg_left_reg <= seg_len;
-                if (ah_pending) begin
+                chk_pend_reg <= 1'b0;
+                if (chk_pend_reg) sge_pa_reg[0] <= lkey_pa;
+                if (chk_pend_reg && !lkey_ok) begin
+                    status_reg <= rnic_pkg::WC_LOC_PROT_ERR[7:0];
+                    stat_loc_prot_err <= 1'b1;
+                    state_reg <= S_RECORD;
+                end else if (ah_pending) begin
                     // the AH's check is registered next cycle
                 end else if (ud_bad_ah) begin
                     // no such address handle (or another PD's): nothing sent
@@ -1941,6 +1972,7 @@ module rnic_req_tx #(
             rd_part_reg <= 1'b0;
             stat_loc_prot_err <= 1'b0;
             mw_stale_reg <= 1'b0;
+            chk_pend_reg <= 1'b0;
         end
     end
 
@@ -2133,6 +2165,10 @@ module rnic_req_tx #(
         if (!rst && state_reg == S_PARSE && parse_go && wqe_dec_rd_fence && !rd_win_all) assert (rd_out_reg >= ref_rd_out);
         // the registered AH check is the one on the entry read in S_PARSE
         if (!rst && state_reg == S_PKT_HDR && qpc_ud && !ah_wait_reg) assert (ah_ok_reg == ah_ok);
+        // the header's hold, set a cycle ahead, is what its terms say now
+        if (!rst && state_reg == S_PKT_HDR) assert (hdr_hold_reg == (ah_pending || ud_bad_ah || (chk_pend_reg && !lkey_ok)));
+        // the fast check's result is the one of the SGE it went on with
+        if (!rst && chk_pend_reg) assert (state_reg == S_PKT_HDR && sge_idx_reg == '0);
         // S_QPC's registered view of the window is the difference's, unless una moved
         if (!rst && state_reg == S_QPC && !una_moved)
             assert (infl_nz_q == (inflight != 0) && infl_block_q == (inflight >= 16'(1 << INFLIGHT_LOG2)));

@@ -787,11 +787,13 @@ module rnic_resp #(
     logic [63:0] cb_pa;
     wire ck_en = state_reg == S_PSN || state_reg == S_OP || state_reg == S_MPT || state_reg == S_MPT2
                  || state_reg == S_RLKEY_CHK || state_reg == S_RLKEY_C2 || (state_reg == S_RLKEY_RD && rlkey_pre_reg);
+    logic       cb_ok_next_unused;
     rnic_mr_check_pipe key_check_inst (
         .clk,
         .en(ck_en),
         .mpt(mpt_rd_data), .key(ck_key), .va(ck_va), .len(ck_len), .pd(ck_pd),
-        .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(cb_ok), .pa(cb_pa)
+        .need_access(ck_need), .remote(!ck_lkey), .qpn(24'(qpn_reg)), .ok(cb_ok), .pa(cb_pa),
+        .ok_next(cb_ok_next_unused)
     );
     wire        access_ok = cb_ok;
     wire        lkey_ok = cb_ok;

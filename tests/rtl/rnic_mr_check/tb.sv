@@ -8,7 +8,8 @@
 // ending exactly at 2^64 or wider than it, zero length, every key/PD/access
 // mismatch; memory windows (docs/mw.md): a window's entry through an lkey
 // check, a type 2 window's through another QP. The pipe gets each vector with en for two cycles, and keeps its
-// result while en is low and the inputs change.
+// result while en is low and the inputs change; its ok_next is the result
+// in the second cycle.
 module tb #(parameter int DATA_WIDTH = 64);
     localparam int MB = rnic_pkg::MPT_BITS;
 
@@ -24,10 +25,10 @@ module tb #(parameter int DATA_WIDTH = 64);
 
     rnic_mr_check dut (.mpt, .key, .va, .len, .pd, .need_access(need), .remote, .qpn, .ok, .pa);
 
-    logic        clk = 1'b0, en = 1'b0, p_ok;
+    logic        clk = 1'b0, en = 1'b0, p_ok, p_ok_next;
     logic [63:0] p_pa;
     rnic_mr_check_pipe pipe_dut (.clk, .en, .mpt, .key, .va, .len, .pd, .need_access(need), .remote, .qpn,
-                                 .ok(p_ok), .pa(p_pa));
+                                 .ok(p_ok), .pa(p_pa), .ok_next(p_ok_next));
 
     task automatic tick;
         #1 clk = 1'b1;
@@ -84,6 +85,12 @@ module tb #(parameter int DATA_WIDTH = 64);
         if ($urandom(seed) % 4 == 0) begin   // only the first cycle's inputs count
             va = rnd64();
             key = ~key;
+        end
+        // ok_next: the result ok takes at the second tick, already
+        #1;
+        if (p_ok_next !== exp_ok) begin
+            errors++;
+            if (errors < 10) $display("TB FAIL: %s (pipe): ok_next %b want %b", what, p_ok_next, exp_ok);
         end
         tick();
         en = 1'b0;
