@@ -610,20 +610,11 @@ module rnic_rd_resp #(
             S_HDR: begin
                 if (chk_bad) begin
                     stat_access_err <= 1'b1;
-                    if (!head_tack_reg) begin
-                        job_vld_reg[head] <= 1'b0;
-                    end
                     state_reg <= job_end_state;
                 end else if (stale) begin
-                    if (!head_tack_reg) begin
-                        job_vld_reg[head] <= 1'b0;
-                    end
                     state_reg <= job_end_state;
                 end else if (raw) begin
-                    if (hq_push) begin
-                        job_vld_reg[head] <= 1'b0;
-                        state_reg <= S_IDLE;
-                    end
+                    if (hq_push) state_reg <= S_IDLE;
                 end else if (hq_push) begin
                     stat_tx_read_resp <= 1'b1;
                     state_reg <= seg_nz_reg ? S_PAY : S_NEXT;
@@ -636,9 +627,6 @@ module rnic_rd_resp #(
                 psn_reg <= psn_nx_reg;
                 first_reg <= 1'b0;
                 if (last_reg) begin
-                    if (!head_tack_reg) begin
-                        job_vld_reg[head] <= 1'b0;
-                    end
                     state_reg <= job_end_state;
                 end else begin
                     // not the last: the next packet is the last if one MTU
@@ -653,14 +641,16 @@ module rnic_rd_resp #(
             end
             S_TACK: begin
                 // (a QP reset since: nothing)
-                if (hq_push || head_dead_reg) begin
-                    job_vld_reg[head] <= 1'b0;
-                    state_reg <= S_IDLE;
-                end
+                if (hq_push || head_dead_reg) state_reg <= S_IDLE;
             end
             default: state_reg <= S_IDLE;
         endcase
-        if (job_pop) rd_reg <= rd_reg + 1'b1;
+        // (the head leaves: job_pop says where, for the pointer and the
+        // valid bit alike)
+        if (job_pop) begin
+            rd_reg <= rd_reg + 1'b1;
+            job_vld_reg[head] <= 1'b0;
+        end
         // (a full queue takes no push: s_job_ready is then only a coalesced ACK)
         if (job_push && !job_pop) begin
             full <= almost_full;
