@@ -416,7 +416,7 @@ module rnic_resp #(
         S_RLKEY_CHKD, // its verdict
         S_MPT,        // rkey, PD, access and bounds (stage A; a duplicate READ)
         S_MPT2,       // (stage B; also a WRITE MIDDLE / LAST)
-        S_MPTD,       // the verdict (WRITE, READ, ATOMIC)
+        S_MPTD,       // the verdict (WRITE, READ, ATOMIC; a WRITE's length too)
         S_EXEC0,      // a fresh receive WQE's lengths settle for S_EXEC
         S_EXEC,       // lengths; plan the writes
         S_WDESC,      // issue the write of the next piece
@@ -637,7 +637,10 @@ module rnic_resp #(
     // WRITE ends exactly at the RETH DMA length. Registered every cycle for
     // S_EXEC: its inputs (header, QPC, rem_reg) do not change in the cycle
     // before it (rem_reg is loaded in S_OP or S_MPT, at least one state
-    // earlier)
+    // earlier). A WRITE's verdict is also taken in S_MPTD (see there): a
+    // WRITE FIRST or ONLY is measured against its RETH length (h_dlen, from
+    // S_QPC on), which S_OP copies to rem_reg, and a MIDDLE or LAST against
+    // rem_reg as S_QPC loads it, so the register has settled by S_MPTD too.
     // (the MTU from a register of its own: the QPC's clamp and shift stood in
     // front of these compares; qpc_reg is loaded in S_QPC, at least three
     // states before S_EXEC, so mtu_q has settled the cycle before S_EXEC's)
@@ -647,13 +650,15 @@ module rnic_resp #(
     // UD: the GRH area and at most an MTU of payload
     wire plen_le_ud = pge(65'(mtu_q) + 65'(rnic_pkg::GRH_BYTES), 65'(plen));
     wire plen_lt_rem = !pge(65'(plen), 65'(rem_reg));
+    wire plen_lt_dlen = !pge(65'(plen), 65'(h_dlen));
     logic len_ok, len_ok_reg;
     always_comb begin
         if (op_read) len_ok = plen == 0 && (!h_dlen[31] || h_dlen[30:0] == 31'd0);
         else if (op_atomic) len_ok = plen == 0;
-        else if (w_first || w_middle) len_ok = plen == mtu_q && plen_lt_rem;
+        else if (w_first) len_ok = plen == mtu_q && plen_lt_dlen;
+        else if (w_middle) len_ok = plen == mtu_q && plen_lt_rem;
         else if (w_last) len_ok = plen != 0 && plen_le_mtu && plen == rem_reg;
-        else if (w_only) len_ok = plen_le_mtu && plen == rem_reg;
+        else if (w_only) len_ok = plen_le_mtu && plen == h_dlen;
         else if (s_first || s_middle) len_ok = plen == mtu_q;
         else if (s_last) len_ok = plen != 0 && plen_le_mtu;
         else if (qpc_ud) len_ok = plen_le_ud;
@@ -798,6 +803,21 @@ module rnic_resp #(
     wire        access_ok = cb_ok;
     wire        lkey_ok = cb_ok;
     wire [63:0] lkey_pa = cb_pa;
+
+    // A WRITE with a payload goes from the key check's verdict (S_MPTD)
+    // straight to its write (S_WDESC), a cycle less per packet: S_MPTD also
+    // takes S_EXEC's length verdict (len_ok_reg has settled by then, see
+    // above) and clears what S_EXEC would. pa_reg, set in S_MPTD, is the
+    // write's address from S_WDESC on, and S_PUSH's sums, a register behind
+    // it, come at least two states later. A READ (its span is registered
+    // from pa_reg on the way through S_EXEC), an ATOMIC and a WRITE of no
+    // payload (S_EXEC to S_PUSH) take S_EXEC. Registered every cycle (the
+    // header holds from S_QPC on, S_MPTD is at least two states later).
+    logic wfold_q;
+    always_ff @(posedge clk) wfold_q <= op_write && plen != 32'd0;
+    // the key check refuses: remote access error (not a duplicate READ's,
+    // which is dropped; a request of no length is not checked)
+    wire mptd_acc_bad = !access_ok && chk_len != 0 && !dup_reg;
 
     // ------------------------------------------------------------------
     // action queue: ACK/NAK headers and receive CQEs in request order, each
@@ -1420,9 +1440,15 @@ module rnic_resp #(
             end
             S_MPTD: begin
                 if (act_full) begin
-                end else if (!access_ok && chk_len != 0 && !dup_reg) begin
+                end else if (mptd_acc_bad) begin
                     act_push = 1'b1;
                     act_push_syn = nak(5'(rnic_pkg::AETH_NAK_REM_ACCESS_ERR));
+                    upd = 1'b1;
+                    upd_err = 1'b1;
+                end else if (wfold_q && !len_ok_reg) begin
+                    // S_EXEC's length verdict, for a WRITE that skips it
+                    act_push = 1'b1;
+                    act_push_syn = nak(5'(rnic_pkg::AETH_NAK_INVALID_REQ));
                     upd = 1'b1;
                     upd_err = 1'b1;
                 end
@@ -1850,15 +1876,18 @@ module rnic_resp #(
             S_MPT2: state_reg <= S_MPTD;
             S_MPTD: begin
                 if (act_push) begin
-                    stat_access_err <= 1'b1;
+                    stat_access_err <= mptd_acc_bad;
                     state_reg <= after_drop;
                 end else if (dup_reg && !access_ok && h_dlen != 0) begin
                     // the MR is gone since the original: nothing to answer with
                     stat_access_err <= 1'b1;
                     state_reg <= after_drop;
                 end else if (!act_full) begin
-                    state_reg <= S_EXEC;
+                    state_reg <= wfold_q ? S_WDESC : S_EXEC;
                 end
+                // (S_EXEC's, for a WRITE that skips it; S_EXEC sets them again)
+                npieces_reg <= '0;
+                boff_reg <= '0;
                 // (taken in every S_MPTD cycle: a request dropped here
                 // commits nothing, and the next one loads pa_reg in S_QPC;
                 // as the accept's enable, the key check's verdict and the
@@ -2806,6 +2835,7 @@ module rnic_resp #(
             if (state_reg == S_PSN && !qpc_ud) assert (psn_dup == ref_psn_diff[23] && psn_eq == (ref_psn_diff == 24'd0));
             if (state_reg == S_MPTD || state_reg == S_RLKEY_CHKD) assert (cb_ok == ref_b_ok && cb_pa == ref_b_pa);
             if (state_reg == S_EXEC) assert (len_ok_reg == ref_len_ok && rbuf_ok_reg == ref_rbuf_ok);
+            if (state_reg == S_MPTD && wfold_q) assert (len_ok_reg == ref_len_ok && op_write && plen != 0);
             // the SGE flags S_RLKEY_RD decides by are those of the WQE it holds
             if (state_reg == S_RLKEY_RD && rsge_reg < 3'(NSGE))
                 assert (cur_rlen_z == (cur_rlen == 32'd0) && rsge_end == (cur_rlkey == rnic_pkg::INVALID_LKEY));
